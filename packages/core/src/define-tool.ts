@@ -1,0 +1,121 @@
+import * as z from 'zod';
+import type { DataType } from './define-data-type.ts';
+import { dataTypeName } from './define-data-type.ts';
+import { PlankitError } from './plankit-error.ts';
+import type { Session } from './session.ts';
+
+/** What a handler gets besides its parameters. @public */
+export interface ToolContext {
+  /** The session the tool runs against. */
+  readonly session: Session;
+  /** When, in epoch milliseconds: handlers use this rather than reading a clock. */
+  readonly now: number;
+  /** The tool's name. */
+  readonly toolName: string;
+}
+
+/** What a handler returns when it accepts the call. @public */
+export interface ToolReturn<R> {
+  /** The message the model reads. */
+  readonly message: string;
+  /** The normalised value; reduced into the session when the tool has a `resultType`. */
+  readonly value: R;
+}
+
+/**
+ * A tool's implementation. Throw a {@link ToolValidationError} to refuse the input with a
+ * message the model can act on.
+ *
+ * @public
+ */
+export type ToolHandler<P, R> = (
+  params: P,
+  context: ToolContext,
+) => ToolReturn<R> | Promise<ToolReturn<R>>;
+
+/**
+ * A tool: a name and description for the model, a zod schema for its parameters, and a
+ * handler. Build one with {@link defineTool}; run it with {@link invokeTool}.
+ *
+ * @typeParam P - the parameters after parsing
+ * @typeParam R - the result value
+ * @typeParam I - the parameters as the model sends them
+ * @public
+ */
+export interface Tool<P = unknown, R = unknown, I = P> {
+  /** Matches `^[a-z0-9_-]{1,64}$`. */
+  readonly name: string;
+  /** 1-200 ASCII characters. */
+  readonly description: string;
+  /** The schema the model's arguments are parsed with. */
+  readonly parameters: z.ZodType<P, I>;
+  /** The data type result values are dispatched as, or `null` when the tool only reads. */
+  readonly resultType: DataType<R> | null;
+  /** Runs the tool; see {@link ToolHandler}. Method syntax keeps tools assignable to `AnyTool`. */
+  handler(params: P, context: ToolContext): ToolReturn<R> | Promise<ToolReturn<R>>;
+}
+
+/** A tool of any parameter and result type, for lists of tools. @public */
+// biome-ignore lint/suspicious/noExplicitAny: a heterogeneous tool list needs the widest types
+export type AnyTool = Tool<any, any, any>;
+
+/** What {@link defineTool} takes. @public */
+export interface ToolDefinition<S extends z.ZodType, R> {
+  /** Matches `^[a-z0-9_-]{1,64}$`. */
+  readonly name: string;
+  /** 1-200 ASCII characters. */
+  readonly description: string;
+  /** A zod v4 schema; use `z.strictObject` so unknown keys are refused. */
+  readonly parameters: S;
+  /** The data type result values are dispatched as; omit for tools that only read. */
+  readonly resultType?: DataType<R> | null | undefined;
+  /** The implementation. */
+  readonly handler: ToolHandler<z.output<S>, R>;
+}
+
+const NAME = /^[a-z0-9_-]{1,64}$/;
+const ASCII = /^[\x20-\x7e]{1,200}$/;
+const KEYS = new Set(['name', 'description', 'parameters', 'resultType', 'handler']);
+
+function definitionError(field: string, rule: string): PlankitError {
+  return new PlankitError('tool_definition_invalid', `defineTool: ${field} ${rule}.`, { field });
+}
+
+/**
+ * Defines a tool, checking the definition at once.
+ *
+ * @throws PlankitError `tool_definition_invalid` naming the field: a bad name, description,
+ *   schema, handler or result type, or an unknown key
+ * @example
+ * ```ts
+ * const echo = defineTool({
+ *   name: 'echo',
+ *   description: 'Repeat the text back.',
+ *   parameters: z.strictObject({ text: z.string() }),
+ *   handler: ({ text }) => ({ message: text, value: { text } }),
+ * });
+ * ```
+ * @public
+ */
+export function defineTool<S extends z.ZodType, R>(
+  definition: ToolDefinition<S, R>,
+): Tool<z.output<S>, R, z.input<S>> {
+  if (typeof definition !== 'object' || definition === null) {
+    throw definitionError('definition', 'must be an object');
+  }
+  for (const key of Object.keys(definition))
+    if (!KEYS.has(key)) throw definitionError(key, 'is not a known key');
+  const { name, description, parameters, handler, resultType = null } = definition;
+  if (typeof name !== 'string' || !NAME.test(name))
+    throw definitionError('name', `must match ${NAME.source}`);
+  if (typeof description !== 'string' || !ASCII.test(description)) {
+    throw definitionError('description', 'must be 1-200 printable ASCII characters');
+  }
+  if (!(parameters instanceof z.ZodType))
+    throw definitionError('parameters', 'must be a zod schema');
+  if (typeof handler !== 'function') throw definitionError('handler', 'must be a function');
+  if (resultType !== null) dataTypeName(resultType);
+  // The definition's own generics guarantee the schema's output is what the handler takes.
+  const schema = parameters as z.ZodType<z.output<S>, z.input<S>>;
+  return Object.freeze({ name, description, parameters: schema, resultType, handler });
+}

@@ -1,0 +1,94 @@
+/**
+ * Immutable sessions with reducers and selectors, the tool contract, and the six planning
+ * tools with stable `S###` step ids.
+ *
+ * @packageDocumentation
+ * @module @plankit/core
+ */
+
+export { append } from './append.ts';
+export type { DataType } from './define-data-type.ts';
+export { dataTypeName, defineDataType } from './define-data-type.ts';
+export type {
+  AnyTool,
+  Tool,
+  ToolContext,
+  ToolDefinition,
+  ToolHandler,
+  ToolReturn,
+} from './define-tool.ts';
+export { defineTool } from './define-tool.ts';
+export type {
+  BusEvent,
+  EventBus,
+  EventHandler,
+  HandlerFailure,
+  PublishResult,
+  Unsubscribe,
+} from './in-process-event-bus.ts';
+export { InProcessEventBus } from './in-process-event-bus.ts';
+export type { InvokeToolOptions } from './invoke-tool.ts';
+export { invokeTool } from './invoke-tool.ts';
+export type { PlankitErrorCode, PlankitErrorOptions, ToolValidationCode } from './plankit-error.ts';
+export { PlankitError } from './plankit-error.ts';
+export type {
+  PlankitEvent,
+  SessionChange,
+  SessionCommitted,
+  SessionRolledBack,
+  ToolInvoked,
+} from './plankit-event.ts';
+export type { PlanningTools, PlanningToolsOptions } from './planning/create-planning-tools.ts';
+export { createPlanningTools } from './planning/create-planning-tools.ts';
+export type { InProgressMode } from './planning/in-progress-rule.ts';
+export { IN_PROGRESS_MODES, inProgressRule } from './planning/in-progress-rule.ts';
+export { isPlanFinished, openSteps } from './planning/open-steps.ts';
+export {
+  PLAN_STATUSES,
+  Plan,
+  PlanStatus,
+  PlanStep,
+  STEP_STATUSES,
+  StepStatus,
+} from './planning/plan.ts';
+export type {
+  AddStepInput,
+  MarkStepInput,
+  NewPlanStep,
+  NewPlanStepInput,
+  SetupPlanInput,
+  UpdateStepInput,
+} from './planning/plan-commands.ts';
+export {
+  AddStep,
+  ClearPlan,
+  MarkStep,
+  ReadPlan,
+  SetupPlan,
+  UpdateStep,
+} from './planning/plan-commands.ts';
+export { registerPlanningReducers } from './planning/planning-reducers.ts';
+export { renderPlan, renderStep } from './planning/render-plan.ts';
+export { formatStepId, highestStepNumber } from './planning/step-id.ts';
+export { PLANNING_LIMITS } from './planning/text-rules.ts';
+export type { Reducer, ReducerEvent } from './reducer.ts';
+export { replaceLatest } from './replace-latest.ts';
+export type { Result } from './result.ts';
+export type { SessionSource } from './select-all.ts';
+export { selectAll } from './select-all.ts';
+export { selectLatest } from './select-latest.ts';
+export { selectWhere } from './select-where.ts';
+export type { Clock, DispatchOptions, RegisterOptions, SessionOptions } from './session.ts';
+export { Session } from './session.ts';
+export type { SessionErrorCode, SessionErrorOptions } from './session-error.ts';
+export { SessionError } from './session-error.ts';
+export type { SessionSnapshot } from './session-snapshot.ts';
+export { snapshotFromJSON } from './snapshot-from-json.ts';
+export type { SessionSnapshotJSON } from './snapshot-to-json.ts';
+export { SNAPSHOT_VERSION, snapshotToJSON } from './snapshot-to-json.ts';
+export { ToolCall } from './tool-call.ts';
+export type { ToolFailure, ToolResult, ToolSuccess } from './tool-result.ts';
+export type { ToolIssue, ToolValidationErrorOptions } from './tool-validation-error.ts';
+export { ToolValidationError } from './tool-validation-error.ts';
+export type { UpsertKey } from './upsert-by.ts';
+export { upsertBy } from './upsert-by.ts';

@@ -1,0 +1,225 @@
+import { defineTool, type Tool } from '../define-tool.ts';
+import { invalidArgument } from '../internal/invalid-argument.ts';
+import { Session } from '../session.ts';
+import { ToolValidationError } from '../tool-validation-error.ts';
+import { IN_PROGRESS_MODES, type InProgressMode, inProgressRule } from './in-progress-rule.ts';
+import type { Plan } from './plan.ts';
+import {
+  ensureActive,
+  ensureClearable,
+  ensureMarkable,
+  ensureStatus,
+  requirePlan,
+  stepIndex,
+} from './plan-checks.ts';
+import {
+  AddStep,
+  type AddStepInput,
+  ClearPlan,
+  MarkStep,
+  type MarkStepInput,
+  type NewPlanStep,
+  ReadPlan,
+  SetupPlan,
+  type SetupPlanInput,
+  UpdateStep,
+  type UpdateStepInput,
+} from './plan-commands.ts';
+import { registerPlanningReducers } from './planning-reducers.ts';
+import { optionalText, PLANNING_LIMITS, requiredText, stepIdText } from './text-rules.ts';
+
+/** Options of {@link createPlanningTools}. @public */
+export interface PlanningToolsOptions {
+  /** `'single'` refuses a second `in_progress` step; `'any'` (the default) allows it. */
+  readonly inProgress?: InProgressMode | undefined;
+}
+
+/** The six planning tools, in the reference order. @public */
+export type PlanningTools = readonly [
+  Tool<SetupPlan, SetupPlan, SetupPlanInput>,
+  Tool<AddStep, AddStep, AddStepInput>,
+  Tool<UpdateStep, UpdateStep, UpdateStepInput>,
+  Tool<MarkStep, MarkStep, MarkStepInput>,
+  Tool<ClearPlan, ClearPlan>,
+  Tool<ReadPlan, Plan>,
+];
+
+const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? '' : 's'}`;
+
+function normaliseSteps(steps: readonly NewPlanStep[], field: string): NewPlanStep[] {
+  return steps.map((step, i) => ({
+    title: requiredText(step.title, `${field}[${i}].title`, 'Title', PLANNING_LIMITS.title),
+    details: optionalText(
+      step.details,
+      `${field}[${i}].details`,
+      'Details',
+      PLANNING_LIMITS.details,
+    ),
+  }));
+}
+
+const registered = new WeakSet<Session>();
+
+// Handlers run against the session they are invoked with; make sure it reduces plans too.
+function planningSession(session: Session): Session {
+  if (!registered.has(session)) {
+    registerPlanningReducers(session);
+    registered.add(session);
+  }
+  return session;
+}
+
+/**
+ * Creates the six planning tools (`planning_setup_plan`, `planning_add_step`,
+ * `planning_update_step`, `planning_mark_step`, `planning_clear_plan`, `planning_read_plan`)
+ * and registers the planning reducers on `session` (idempotently).
+ *
+ * @example
+ * ```ts
+ * const [setup, add, update, mark, clear, read] = createPlanningTools(session, { inProgress: 'single' });
+ * await invokeTool(setup, { objective: 'ship v2', initial_steps: [{ title: 'draft' }] }, { session });
+ * ```
+ * @throws PlankitError `argument_invalid` for a missing session or unknown options
+ * @public
+ */
+export function createPlanningTools(
+  session: Session,
+  options: PlanningToolsOptions = {},
+): PlanningTools {
+  if (!(session instanceof Session))
+    throw invalidArgument('createPlanningTools', 'session', 'must be a Session');
+  if (typeof options !== 'object' || options === null) {
+    throw invalidArgument('createPlanningTools', 'options', 'must be an object');
+  }
+  for (const key of Object.keys(options)) {
+    if (key !== 'inProgress')
+      throw invalidArgument('createPlanningTools', `options.${key}`, 'is not an option');
+  }
+  const mode = options.inProgress ?? 'any';
+  if (!(IN_PROGRESS_MODES as readonly string[]).includes(mode)) {
+    throw invalidArgument(
+      'createPlanningTools',
+      'options.inProgress',
+      'must be one of any, single',
+    );
+  }
+  const singleRule = inProgressRule(mode);
+  planningSession(session);
+
+  const setup = defineTool({
+    name: 'planning_setup_plan',
+    description: 'Create or replace the session plan.',
+    parameters: SetupPlan,
+    resultType: SetupPlan,
+    handler: (params) => {
+      const objective = requiredText(
+        params.objective,
+        'objective',
+        'Objective',
+        PLANNING_LIMITS.objective,
+      );
+      const initial_steps = normaliseSteps(params.initial_steps, 'initial_steps');
+      return {
+        message: `Plan initialised with ${plural(initial_steps.length, 'step')}.`,
+        value: { objective, initial_steps },
+      };
+    },
+  });
+
+  const add = defineTool({
+    name: 'planning_add_step',
+    description: 'Append one or more steps to the active plan.',
+    parameters: AddStep,
+    resultType: AddStep,
+    handler: (params, { session }) => {
+      const plan = requirePlan(planningSession(session));
+      ensureActive(plan, 'add steps to');
+      const steps = normaliseSteps(params.steps, 'steps');
+      if (steps.length === 0)
+        throw new ToolValidationError('steps_empty', 'Provide at least one step to add.', {
+          field: 'steps',
+        });
+      return { message: `Queued ${plural(steps.length, 'step')} for addition.`, value: { steps } };
+    },
+  });
+
+  const updateTool = defineTool({
+    name: 'planning_update_step',
+    description: 'Edit the title or details for an existing step.',
+    parameters: UpdateStep,
+    resultType: UpdateStep,
+    handler: (params, { session }) => {
+      const plan = requirePlan(planningSession(session));
+      ensureActive(plan, 'update steps in');
+      const step_id = stepIdText(params.step_id);
+      const title =
+        params.title === null
+          ? null
+          : requiredText(params.title, 'title', 'Title', PLANNING_LIMITS.title);
+      const details = optionalText(params.details, 'details', 'Details', PLANNING_LIMITS.details);
+      if (title === null && details === null) {
+        throw new ToolValidationError(
+          'update_empty',
+          'Provide a new title or details to update a step.',
+        );
+      }
+      stepIndex(plan, step_id);
+      return { message: `Step ${step_id} update queued.`, value: { step_id, title, details } };
+    },
+  });
+
+  const mark = defineTool({
+    name: 'planning_mark_step',
+    description: 'Update step status and optionally record a note.',
+    parameters: MarkStep,
+    resultType: MarkStep,
+    handler: (params, { session }) => {
+      const plan = requirePlan(planningSession(session));
+      ensureMarkable(plan);
+      const step_id = stepIdText(params.step_id);
+      stepIndex(plan, step_id);
+      const status = ensureStatus(params.status);
+      const note = optionalText(params.note, 'note', 'Note', PLANNING_LIMITS.note, true);
+      if (singleRule !== null && status === 'in_progress') {
+        const other = plan.steps.find(
+          (step) => step.status === 'in_progress' && step.step_id !== step_id,
+        );
+        if (other !== undefined) {
+          throw new ToolValidationError(
+            'step_in_progress',
+            `${singleRule} Step ${other.step_id} is already in_progress; mark it done, blocked or pending first.`,
+            { field: 'status' },
+          );
+        }
+      }
+      return { message: `Step ${step_id} marked as ${status}.`, value: { step_id, status, note } };
+    },
+  });
+
+  const clear = defineTool({
+    name: 'planning_clear_plan',
+    description: 'Mark the current plan as abandoned.',
+    parameters: ClearPlan,
+    resultType: ClearPlan,
+    handler: (_params, { session }): { message: string; value: ClearPlan } => {
+      ensureClearable(requirePlan(planningSession(session)));
+      return { message: 'Plan marked as abandoned.', value: {} };
+    },
+  });
+
+  const read = defineTool({
+    name: 'planning_read_plan',
+    description: 'Return the latest plan snapshot.',
+    parameters: ReadPlan,
+    handler: (_params, { session }): { message: string; value: Plan } => {
+      const plan = requirePlan(planningSession(session));
+      const message =
+        plan.steps.length === 0
+          ? 'Retrieved the current plan (no steps recorded).'
+          : `Retrieved the current plan with ${plural(plan.steps.length, 'step')}.`;
+      return { message, value: plan };
+    },
+  });
+
+  return Object.freeze([setup, add, updateTool, mark, clear, read] as const);
+}

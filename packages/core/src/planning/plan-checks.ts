@@ -1,0 +1,62 @@
+import { selectLatest } from '../select-latest.ts';
+import type { Session } from '../session.ts';
+import { ToolValidationError } from '../tool-validation-error.ts';
+import { Plan, STATUS_RULE, STEP_STATUSES, type StepStatus } from './plan.ts';
+
+/** The latest plan in `slice`, or a refusal when there is none. */
+export function latestPlanOf(plans: readonly Plan[]): Plan {
+  const plan = plans[plans.length - 1];
+  if (plan === undefined)
+    throw new ToolValidationError('plan_missing', 'No plan is currently initialised.');
+  return plan;
+}
+
+/** The session's plan, or a refusal when there is none. */
+export function requirePlan(session: Session): Plan {
+  const plan = selectLatest(session, Plan);
+  if (plan === undefined)
+    throw new ToolValidationError('plan_missing', 'No plan is currently initialised.');
+  return plan;
+}
+
+/** Refuses to `action` (`add steps to`, `update steps in`) unless the plan is active. */
+export function ensureActive(plan: Plan, action: string): void {
+  if (plan.status !== 'active') {
+    throw new ToolValidationError(
+      'plan_not_active',
+      `Plan must be active to ${action}. Current status: ${plan.status}.`,
+    );
+  }
+}
+
+/** Refuses to mark steps on an abandoned plan. */
+export function ensureMarkable(plan: Plan): void {
+  if (plan.status === 'abandoned') {
+    throw new ToolValidationError('plan_abandoned', 'Cannot mark steps on an abandoned plan.');
+  }
+}
+
+/** Refuses to clear a plan that is already abandoned. */
+export function ensureClearable(plan: Plan): void {
+  if (plan.status === 'abandoned')
+    throw new ToolValidationError('plan_abandoned', 'Plan already abandoned.');
+}
+
+/** The index of the step with exactly this id, or a refusal naming it. */
+export function stepIndex(plan: Plan, stepId: string): number {
+  const index = plan.steps.findIndex((step) => step.step_id === stepId);
+  if (index === -1) {
+    throw new ToolValidationError('step_unknown', `Step ${stepId} does not exist.`, {
+      field: 'step_id',
+    });
+  }
+  return index;
+}
+
+/** Refuses a status outside the four step statuses. */
+export function ensureStatus(status: string): StepStatus {
+  if (!(STEP_STATUSES as readonly string[]).includes(status)) {
+    throw new ToolValidationError('status_invalid', STATUS_RULE, { field: 'status' });
+  }
+  return status as StepStatus;
+}

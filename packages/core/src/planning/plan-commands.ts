@@ -1,0 +1,135 @@
+import * as z from 'zod';
+import { defineDataType } from '../define-data-type.ts';
+import { StepStatus } from './plan.ts';
+
+/** A step to add, after normalisation. @public */
+export interface NewPlanStep {
+  readonly title: string;
+  readonly details: string | null;
+}
+
+/** A step to add, as the model sends it. @public */
+export interface NewPlanStepInput {
+  readonly title: string;
+  readonly details?: string | null | undefined;
+}
+
+const NewPlanStepSchema = z.strictObject({
+  title: z.string().describe('Step title, 1-160 ASCII characters.'),
+  details: z
+    .string()
+    .nullable()
+    .default(null)
+    .describe('Optional details, up to 512 ASCII characters.'),
+});
+
+/** Parameters of `planning_setup_plan`, after normalisation. @public */
+export interface SetupPlan {
+  readonly objective: string;
+  readonly initial_steps: readonly NewPlanStep[];
+}
+
+/** Parameters of `planning_setup_plan`, as the model sends them. @public */
+export interface SetupPlanInput {
+  readonly objective: string;
+  readonly initial_steps?: readonly NewPlanStepInput[] | undefined;
+}
+
+/** Schema and data type of `planning_setup_plan`'s parameters and result. @public */
+export const SetupPlan: z.ZodType<SetupPlan, SetupPlanInput> = defineDataType(
+  'plankit.SetupPlan',
+  z.strictObject({
+    objective: z.string().describe('What the plan achieves, 1-240 ASCII characters.'),
+    initial_steps: z
+      .array(NewPlanStepSchema)
+      .default([])
+      .describe('Optional first steps, in order.'),
+  }),
+);
+
+/** Parameters of `planning_add_step`, after normalisation. @public */
+export interface AddStep {
+  readonly steps: readonly NewPlanStep[];
+}
+
+/** Parameters of `planning_add_step`, as the model sends them. @public */
+export interface AddStepInput {
+  readonly steps: readonly NewPlanStepInput[];
+}
+
+/** Schema and data type of `planning_add_step`'s parameters and result. @public */
+export const AddStep: z.ZodType<AddStep, AddStepInput> = defineDataType(
+  'plankit.AddStep',
+  z.strictObject({ steps: z.array(NewPlanStepSchema).describe('Steps to append, in order.') }),
+);
+
+/** Parameters of `planning_update_step`, after normalisation (`null` = keep). @public */
+export interface UpdateStep {
+  readonly step_id: string;
+  readonly title: string | null;
+  readonly details: string | null;
+}
+
+/** Parameters of `planning_update_step`, as the model sends them. @public */
+export interface UpdateStepInput {
+  readonly step_id: string;
+  readonly title?: string | null | undefined;
+  readonly details?: string | null | undefined;
+}
+
+/** Schema and data type of `planning_update_step`'s parameters and result. @public */
+export const UpdateStep: z.ZodType<UpdateStep, UpdateStepInput> = defineDataType(
+  'plankit.UpdateStep',
+  z.strictObject({
+    step_id: z.string().describe('Id of the step to edit, such as S001.'),
+    title: z.string().nullable().default(null).describe('New title, 1-160 ASCII characters.'),
+    details: z
+      .string()
+      .nullable()
+      .default(null)
+      .describe('New details, up to 512 ASCII characters.'),
+  }),
+);
+
+/** Parameters of `planning_mark_step`, after normalisation. @public */
+export interface MarkStep {
+  readonly step_id: string;
+  readonly status: StepStatus;
+  readonly note: string | null;
+}
+
+/** Parameters of `planning_mark_step`, as the model sends them. @public */
+export interface MarkStepInput {
+  readonly step_id: string;
+  readonly status: StepStatus;
+  readonly note?: string | null | undefined;
+}
+
+/** Schema and data type of `planning_mark_step`'s parameters and result. @public */
+export const MarkStep: z.ZodType<MarkStep, MarkStepInput> = defineDataType(
+  'plankit.MarkStep',
+  z.strictObject({
+    step_id: z.string().describe('Id of the step to mark, such as S001.'),
+    status: StepStatus.describe('The new status.'),
+    note: z
+      .string()
+      .nullable()
+      .default(null)
+      .describe('Optional note, up to 512 ASCII characters.'),
+  }),
+);
+
+/** Parameters of `planning_clear_plan` (none). @public */
+export type ClearPlan = Readonly<Record<string, never>>;
+
+/** Schema and data type of `planning_clear_plan`'s parameters and result. @public */
+export const ClearPlan: z.ZodType<ClearPlan, ClearPlan> = defineDataType(
+  'plankit.ClearPlan',
+  z.strictObject({}),
+);
+
+/** Parameters of `planning_read_plan` (none). @public */
+export type ReadPlan = Readonly<Record<string, never>>;
+
+/** Schema of `planning_read_plan`'s parameters. @public */
+export const ReadPlan: z.ZodType<ReadPlan, ReadPlan> = z.strictObject({});

@@ -1,0 +1,77 @@
+import * as z from 'zod';
+import { defineDataType } from '../define-data-type.ts';
+
+/** The step statuses, in the order the prompt lists them. @public */
+export const STEP_STATUSES: readonly ['pending', 'in_progress', 'blocked', 'done'] = [
+  'pending',
+  'in_progress',
+  'blocked',
+  'done',
+];
+
+/** The status of one step. @public */
+export type StepStatus = (typeof STEP_STATUSES)[number];
+
+/** The message a model gets for a status outside {@link STEP_STATUSES}. @internal */
+export const STATUS_RULE: string = `Status must be one of: ${STEP_STATUSES.join(', ')}.`;
+
+/** Schema of {@link StepStatus}. @public */
+export const StepStatus: z.ZodType<StepStatus, StepStatus> = z.enum(STEP_STATUSES, {
+  error: STATUS_RULE,
+});
+
+/** The plan statuses. @public */
+export const PLAN_STATUSES: readonly ['active', 'completed', 'abandoned'] = [
+  'active',
+  'completed',
+  'abandoned',
+];
+
+/** The status of a plan: `completed` once every step is done, `abandoned` after a clear. @public */
+export type PlanStatus = (typeof PLAN_STATUSES)[number];
+
+/** Schema of {@link PlanStatus}. @public */
+export const PlanStatus: z.ZodType<PlanStatus, PlanStatus> = z.enum(PLAN_STATUSES);
+
+/** One step of a plan. @public */
+export interface PlanStep {
+  /** `S` and a number of at least three digits (`S001`), assigned by the reducers, never reused. */
+  readonly step_id: string;
+  /** 1-160 ASCII characters. */
+  readonly title: string;
+  /** Up to 512 ASCII characters, or `null`. */
+  readonly details: string | null;
+  /** Where the step stands. */
+  readonly status: StepStatus;
+  /** Notes recorded when the step was marked, oldest first. */
+  readonly notes: readonly string[];
+}
+
+/** Schema of {@link PlanStep}. @public */
+export const PlanStep: z.ZodType<PlanStep, PlanStep> = z.strictObject({
+  step_id: z.string(),
+  title: z.string(),
+  details: z.string().nullable(),
+  status: StepStatus,
+  notes: z.array(z.string()),
+});
+
+/** The session's plan: an objective and ordered steps. @public */
+export interface Plan {
+  /** 1-240 ASCII characters. */
+  readonly objective: string;
+  /** Where the plan stands. */
+  readonly status: PlanStatus;
+  /** The steps, in order. */
+  readonly steps: readonly PlanStep[];
+}
+
+/**
+ * Schema of {@link Plan}, and the data type of the plan slice: `selectLatest(session, Plan)`.
+ *
+ * @public
+ */
+export const Plan: z.ZodType<Plan, Plan> = defineDataType(
+  'plankit.Plan',
+  z.strictObject({ objective: z.string(), status: PlanStatus, steps: z.array(PlanStep) }),
+);

@@ -1,0 +1,296 @@
+import { type DataType, dataTypeName } from './define-data-type.ts';
+import { type EventBus, InProcessEventBus, type Unsubscribe } from './in-process-event-bus.ts';
+import { invalidArgument } from './internal/invalid-argument.ts';
+import { deepFreeze } from './internal/produce.ts';
+import type { PlankitEvent, SessionChange, ToolInvoked } from './plankit-event.ts';
+import type { Reducer, ReducerEvent } from './reducer.ts';
+import type { Result } from './result.ts';
+import { SessionError } from './session-error.ts';
+import type { SessionSnapshot } from './session-snapshot.ts';
+import { ToolCall } from './tool-call.ts';
+
+/** Returns the current time in epoch milliseconds. @public */
+export type Clock = () => number;
+
+/** Options of {@link Session}. @public */
+export interface SessionOptions {
+  /** The bus the session listens on for {@link ToolInvoked}; a private one by default. */
+  readonly bus?: EventBus<PlankitEvent> | undefined;
+  /** A stable id, 1-256 characters; a random UUID by default. */
+  readonly sessionId?: string | undefined;
+  /** Where time comes from when a caller gives none; `Date.now` by default. */
+  readonly clock?: Clock | undefined;
+}
+
+/** Options of {@link Session.register} when the reducer writes to another slice. @public */
+export interface RegisterOptions<T> {
+  /** The slice the reducer writes to; the dispatched data type's own slice by default. */
+  readonly slice: DataType<T>;
+}
+
+/** Options of {@link Session.dispatch}. @public */
+export interface DispatchOptions {
+  /** When, in epoch milliseconds; the session's clock by default. */
+  readonly now?: number | undefined;
+}
+
+interface Route {
+  readonly reducer: Reducer<unknown, unknown>;
+  readonly slice: string;
+}
+
+const EMPTY: readonly unknown[] = Object.freeze([]);
+const LOG = dataTypeName(ToolCall);
+const OPTION_KEYS = new Set(['bus', 'sessionId', 'clock']);
+
+// The log keeps every call, so it appends without the structural dedupe of `append`.
+const appendCall: Reducer<unknown> = (slice, event) => [...slice, event.value];
+
+/**
+ * Holds an agent's state as immutable slices keyed by data type. Values are dispatched (by
+ * hand or from tool results on the bus) to the reducers registered for their data type; each
+ * change commits atomically and yields a new frozen {@link SessionSnapshot}.
+ *
+ * @example
+ * ```ts
+ * const session = new Session();
+ * session.register(Note, append);
+ * session.dispatch(Note, { text: 'hello' });
+ * selectAll(session, Note); // [{ text: 'hello' }]
+ * ```
+ * @public
+ */
+export class Session {
+  /** The session's id. */
+  readonly sessionId: string;
+  /** The bus the session listens on. */
+  readonly bus: EventBus<PlankitEvent>;
+  /** The session's clock. */
+  readonly clock: Clock;
+
+  #state: SessionSnapshot;
+  readonly #routes = new Map<string, Route[]>();
+  readonly #slices = new Map<string, DataType>();
+  readonly #unsubscribe: Unsubscribe;
+
+  /** @param options - bus, id and clock; every one optional */
+  constructor(options: SessionOptions = {}) {
+    if (typeof options !== 'object' || options === null) {
+      throw invalidArgument('new Session', 'options', 'must be an object');
+    }
+    for (const key of Object.keys(options)) {
+      if (!OPTION_KEYS.has(key)) throw invalidArgument('new Session', key, 'is not an option');
+    }
+    const {
+      bus = new InProcessEventBus(),
+      sessionId = crypto.randomUUID(),
+      clock = Date.now,
+    } = options;
+    if (typeof sessionId !== 'string' || sessionId.length === 0 || sessionId.length > 256) {
+      throw invalidArgument('new Session', 'sessionId', 'must be a string of 1-256 characters');
+    }
+    if (typeof clock !== 'function')
+      throw invalidArgument('new Session', 'clock', 'must be a function');
+    if (typeof bus !== 'object' || bus === null || typeof bus.subscribe !== 'function') {
+      throw invalidArgument('new Session', 'bus', 'must be an EventBus');
+    }
+    this.sessionId = sessionId;
+    this.bus = bus;
+    this.clock = clock;
+    this.#state = Object.freeze({ sessionId, revision: 0, slices: Object.freeze({}) });
+    this.register(ToolCall, appendCall as Reducer<ToolCall>);
+    this.#unsubscribe = bus.subscribe('ToolInvoked', (event) => this.#onToolInvoked(event));
+  }
+
+  /**
+   * Registers `reducer` for values of `dataType`, writing to the slice `options.slice` (the
+   * data type's own slice by default). Reducers of one data type run in registration order;
+   * registering the same reducer for the same data type and slice again does nothing.
+   *
+   * @throws PlankitError on a programmer error: an unnamed data type or a non-function reducer
+   */
+  register<E>(dataType: DataType<E>, reducer: Reducer<E, E>): void;
+  register<E, T>(dataType: DataType<E>, reducer: Reducer<T, E>, options: RegisterOptions<T>): void;
+  register(
+    dataType: DataType,
+    reducer: Reducer<unknown>,
+    options?: RegisterOptions<unknown>,
+  ): void {
+    const source = dataTypeName(dataType);
+    const sliceType = options?.slice ?? dataType;
+    const slice = dataTypeName(sliceType);
+    if (typeof reducer !== 'function') {
+      throw invalidArgument('Session.register', 'reducer', 'must be a function');
+    }
+    const known = this.#slices.get(slice);
+    if (known !== undefined && known !== sliceType) {
+      throw invalidArgument(
+        'Session.register',
+        'options.slice',
+        `names ${slice}, already used by another schema`,
+      );
+    }
+    this.#slices.set(slice, sliceType);
+    const routes = this.#routes.get(source) ?? [];
+    if (routes.some((route) => route.reducer === reducer && route.slice === slice)) return;
+    routes.push({ reducer, slice });
+    this.#routes.set(source, routes);
+  }
+
+  /**
+   * Applies `value` to every reducer registered for `dataType`, atomically: if any reducer
+   * throws, nothing changes and the error comes back. The value is deeply frozen.
+   *
+   * @returns the snapshot after the change (the same snapshot when nothing changed)
+   */
+  dispatch<E>(
+    dataType: DataType<E>,
+    value: E,
+    options: DispatchOptions = {},
+  ): Result<SessionSnapshot, SessionError> {
+    const now = options.now ?? this.clock();
+    return this.#commit([{ dataType: dataTypeName(dataType), value }], now);
+  }
+
+  /** The current state; frozen, so keep it as long as you like. */
+  snapshot(): SessionSnapshot {
+    return this.#state;
+  }
+
+  /**
+   * Restores the slices of an earlier snapshot (this session's, or one read with
+   * {@link snapshotFromJSON}). The revision keeps growing: a rollback is a change too.
+   *
+   * @returns the new snapshot, or a {@link SessionError} naming a slice this session lacks
+   */
+  rollback(
+    snapshot: SessionSnapshot,
+    options: DispatchOptions = {},
+  ): Result<SessionSnapshot, SessionError> {
+    if (typeof snapshot !== 'object' || snapshot === null || typeof snapshot.slices !== 'object') {
+      throw invalidArgument('Session.rollback', 'snapshot', 'must be a SessionSnapshot');
+    }
+    for (const name of Object.keys(snapshot.slices)) {
+      if (!this.#slices.has(name)) {
+        return {
+          ok: false,
+          error: new SessionError(
+            'slice_unregistered',
+            `Slice ${name} is not registered on this session.`,
+            {
+              field: `slices.${name}`,
+              sessionId: this.sessionId,
+            },
+          ),
+        };
+      }
+    }
+    const now = options.now ?? this.clock();
+    const restoredRevision = snapshot.revision;
+    this.#state = Object.freeze({
+      sessionId: this.sessionId,
+      revision: this.#state.revision + 1,
+      slices: deepFreeze({ ...snapshot.slices }),
+    });
+    const revision = this.#state.revision;
+    this.bus.publish({
+      type: 'SessionRolledBack',
+      sessionId: this.sessionId,
+      revision,
+      restoredRevision,
+      at: now,
+    });
+    return { ok: true, value: this.#state };
+  }
+
+  /** The values of one slice, oldest first. */
+  select<T>(dataType: DataType<T>): readonly T[] {
+    return (this.#state.slices[dataTypeName(dataType)] ?? EMPTY) as readonly T[];
+  }
+
+  /** The data types of every registered slice, by name. */
+  sliceTypes(): ReadonlyMap<string, DataType> {
+    return new Map(this.#slices);
+  }
+
+  /** Stops listening to the bus. The session keeps its state and can still be dispatched to. */
+  dispose(): void {
+    this.#unsubscribe();
+  }
+
+  #onToolInvoked(event: ToolInvoked): void {
+    if (event.sessionId !== this.sessionId || !event.result.success) return;
+    const { message, value } = event.result;
+    const entry: ToolCall = {
+      tool: event.tool,
+      params: event.params,
+      result: { success: true, message, value },
+      at: event.at,
+    };
+    const changes: SessionChange[] = [];
+    if (event.resultType !== null) changes.push({ dataType: event.resultType, value });
+    changes.push({ dataType: LOG, value: entry });
+    const outcome = this.#commit(changes, event.at);
+    if (!outcome.ok) throw outcome.error;
+  }
+
+  #commit(changes: readonly SessionChange[], now: number): Result<SessionSnapshot, SessionError> {
+    const before = this.#state.slices;
+    const staged = new Map<string, readonly unknown[]>();
+    for (const change of changes) {
+      const value = deepFreeze(change.value);
+      const event: ReducerEvent<unknown> = {
+        dataType: change.dataType,
+        value,
+        sessionId: this.sessionId,
+        at: now,
+      };
+      for (const route of this.#routes.get(change.dataType) ?? []) {
+        const current = staged.get(route.slice) ?? before[route.slice] ?? EMPTY;
+        let next: readonly unknown[];
+        try {
+          next = route.reducer(current, event);
+        } catch (cause) {
+          return { ok: false, error: this.#reducerError(change.dataType, route.slice, cause) };
+        }
+        if (!Array.isArray(next)) {
+          return {
+            ok: false,
+            error: this.#reducerError(change.dataType, route.slice, 'it returned a non-array'),
+          };
+        }
+        staged.set(route.slice, next);
+      }
+    }
+    let changed = false;
+    for (const [slice, values] of staged) if (values !== (before[slice] ?? EMPTY)) changed = true;
+    if (!changed) return { ok: true, value: this.#state };
+    const slices: Record<string, readonly unknown[]> = { ...before };
+    for (const [slice, values] of staged) slices[slice] = deepFreeze(values);
+    this.#state = Object.freeze({
+      sessionId: this.sessionId,
+      revision: this.#state.revision + 1,
+      slices: Object.freeze(slices),
+    });
+    this.bus.publish({
+      type: 'SessionCommitted',
+      sessionId: this.sessionId,
+      revision: this.#state.revision,
+      changes,
+      at: now,
+    });
+    return { ok: true, value: this.#state };
+  }
+
+  #reducerError(dataType: string, slice: string, cause: unknown): SessionError {
+    const reason = cause instanceof Error ? cause.message : String(cause);
+    return new SessionError(
+      'reducer_failed',
+      `Reducer for ${dataType} into slice ${slice} failed: ${reason}`,
+      {
+        cause,
+        sessionId: this.sessionId,
+      },
+    );
+  }
+}

@@ -1,0 +1,36 @@
+import * as z from 'zod';
+import { defineDataType } from './define-data-type.ts';
+
+/**
+ * One entry of a session's tool-call log: a successful tool invocation, in call order.
+ * Failed calls change nothing, so they are not logged; watch {@link ToolInvoked} on the bus
+ * to see them.
+ *
+ * @public
+ */
+export interface ToolCall {
+  /** The tool's name. */
+  readonly tool: string;
+  /** The parameters after parsing, exactly as the handler received them. */
+  readonly params: unknown;
+  /** The successful result. */
+  readonly result: { readonly success: true; readonly message: string; readonly value: unknown };
+  /** When, in epoch milliseconds. */
+  readonly at: number;
+}
+
+/**
+ * The data type of the tool-call log slice, which every session has. Read it with
+ * `selectAll(session, ToolCall)`.
+ *
+ * @public
+ */
+export const ToolCall: z.ZodType<ToolCall> = defineDataType(
+  'plankit.ToolCall',
+  z.strictObject({
+    tool: z.string(),
+    params: z.unknown(),
+    result: z.strictObject({ success: z.literal(true), message: z.string(), value: z.unknown() }),
+    at: z.number(),
+  }),
+);

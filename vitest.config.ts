@@ -1,0 +1,10 @@
+import { defineConfig, type ViteUserConfig } from 'vitest/config';
+import projects from './vitest.workspace.ts';
+
+const config: ViteUserConfig = defineConfig({
+  test: {
+    projects,
+  },
+});
+
+export default config;
