@@ -27,7 +27,7 @@ export type {
   Unsubscribe,
 } from './in-process-event-bus.ts';
 export { InProcessEventBus } from './in-process-event-bus.ts';
-export type { InvokeToolOptions } from './invoke-tool.ts';
+export type { InvokeToolOptions, ToolResultValue } from './invoke-tool.ts';
 export { invokeTool } from './invoke-tool.ts';
 export type { PlankitErrorCode, PlankitErrorOptions, ToolValidationCode } from './plankit-error.ts';
 export { PlankitError } from './plankit-error.ts';

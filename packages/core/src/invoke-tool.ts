@@ -1,6 +1,6 @@
 import type * as z from 'zod';
 import { dataTypeName } from './define-data-type.ts';
-import type { Tool } from './define-tool.ts';
+import type { AnyTool, Tool } from './define-tool.ts';
 import { invalidArgument } from './internal/invalid-argument.ts';
 import { deepFreeze } from './internal/produce.ts';
 import { PlankitError } from './plankit-error.ts';
@@ -8,6 +8,9 @@ import { Session } from './session.ts';
 import { SessionError } from './session-error.ts';
 import type { ToolFailure, ToolResult } from './tool-result.ts';
 import { type ToolIssue, ToolValidationError } from './tool-validation-error.ts';
+
+/** The result value type of a tool. @public */
+export type ToolResultValue<T> = T extends Tool<infer _P, infer R, infer _I> ? R : never;
 
 /** Options of {@link invokeTool}. @public */
 export interface InvokeToolOptions {
@@ -117,11 +120,11 @@ async function run<P, R>(
  * ```
  * @public
  */
-export async function invokeTool<P, R>(
-  tool: Tool<P, R, unknown>,
+export async function invokeTool<T extends AnyTool>(
+  tool: T,
   rawArgs: unknown,
   options: InvokeToolOptions,
-): Promise<ToolResult<R>> {
+): Promise<ToolResult<ToolResultValue<T>>> {
   if (
     typeof tool !== 'object' ||
     tool === null ||

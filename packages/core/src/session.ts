@@ -71,6 +71,7 @@ export class Session {
   #state: SessionSnapshot;
   readonly #routes = new Map<string, Route[]>();
   readonly #slices = new Map<string, DataType>();
+  readonly #types = new Map<string, DataType>();
   readonly #unsubscribe: Unsubscribe;
 
   /** @param options - bus, id and clock; every one optional */
@@ -116,20 +117,14 @@ export class Session {
     reducer: Reducer<unknown>,
     options?: RegisterOptions<unknown>,
   ): void {
-    const source = dataTypeName(dataType);
+    const source = this.#nameOf(dataType, 'Session.register', 'dataType');
     const sliceType = options?.slice ?? dataType;
-    const slice = dataTypeName(sliceType);
+    const slice = this.#nameOf(sliceType, 'Session.register', 'options.slice');
     if (typeof reducer !== 'function') {
       throw invalidArgument('Session.register', 'reducer', 'must be a function');
     }
-    const known = this.#slices.get(slice);
-    if (known !== undefined && known !== sliceType) {
-      throw invalidArgument(
-        'Session.register',
-        'options.slice',
-        `names ${slice}, already used by another schema`,
-      );
-    }
+    this.#types.set(source, dataType);
+    this.#types.set(slice, sliceType);
     this.#slices.set(slice, sliceType);
     const routes = this.#routes.get(source) ?? [];
     if (routes.some((route) => route.reducer === reducer && route.slice === slice)) return;
@@ -148,8 +143,9 @@ export class Session {
     value: E,
     options: DispatchOptions = {},
   ): Result<SessionSnapshot, SessionError> {
+    const name = this.#nameOf(dataType, 'Session.dispatch', 'dataType');
     const now = options.now ?? this.clock();
-    return this.#commit([{ dataType: dataTypeName(dataType), value }], now);
+    return this.#commit([{ dataType: name, value }], now);
   }
 
   /** The current state; frozen, so keep it as long as you like. */
@@ -216,6 +212,16 @@ export class Session {
   /** Stops listening to the bus. The session keeps its state and can still be dispatched to. */
   dispose(): void {
     this.#unsubscribe();
+  }
+
+  /** A data type's name, refusing a second schema under a name this session already uses. */
+  #nameOf(dataType: DataType, where: string, field: string): string {
+    const name = dataTypeName(dataType);
+    const known = this.#types.get(name);
+    if (known !== undefined && known !== dataType) {
+      throw invalidArgument(where, field, `names ${name}, already used by another schema`);
+    }
+    return name;
   }
 
   #onToolInvoked(event: ToolInvoked): void {

@@ -1,0 +1,60 @@
+import { describe, expect, it } from 'vitest';
+import * as z from 'zod';
+import { defineDataType } from './define-data-type.ts';
+import { defineTool } from './define-tool.ts';
+import { PlankitError } from './plankit-error.ts';
+
+const base = {
+  name: 'echo',
+  description: 'Repeat the text back.',
+  parameters: z.strictObject({ text: z.string() }),
+  handler: ({ text }: { text: string }) => ({ message: text, value: text }),
+};
+
+describe('defineTool', () => {
+  it('returns a frozen tool with a null result type by default', () => {
+    const tool = defineTool(base);
+    expect(tool.name).toBe('echo');
+    expect(tool.resultType).toBeNull();
+    expect(Object.isFrozen(tool)).toBe(true);
+  });
+
+  it('accepts names and descriptions exactly at their limits', () => {
+    expect(() =>
+      defineTool({ ...base, name: 'a'.repeat(64), description: 'd'.repeat(200) }),
+    ).not.toThrow();
+    expect(() => defineTool({ ...base, name: 'a-b_c9' })).not.toThrow();
+  });
+
+  it('refuses a bad definition with tool_definition_invalid naming the field', () => {
+    const cases: [object, string][] = [
+      [{ ...base, name: 'a'.repeat(65) }, 'name'],
+      [{ ...base, name: 'Echo' }, 'name'],
+      [{ ...base, name: '' }, 'name'],
+      [{ ...base, name: 'ech o' }, 'name'],
+      [{ ...base, description: '' }, 'description'],
+      [{ ...base, description: 'd'.repeat(201) }, 'description'],
+      [{ ...base, description: 'caf\u00e9' }, 'description'],
+      [{ ...base, description: 'two\nlines' }, 'description'],
+      [{ ...base, parameters: { type: 'object' } }, 'parameters'],
+      [{ ...base, handler: 'run' }, 'handler'],
+      [{ ...base, extra: true }, 'extra'],
+    ];
+    for (const [definition, field] of cases) {
+      let caught: unknown;
+      try {
+        defineTool(definition as never);
+      } catch (error) {
+        caught = error;
+      }
+      expect(PlankitError.isInstance(caught), field).toBe(true);
+      expect(caught).toMatchObject({ code: 'tool_definition_invalid', field });
+    }
+  });
+
+  it('refuses an unnamed result type', () => {
+    expect(() => defineTool({ ...base, resultType: z.string() })).toThrow(/defineDataType/);
+    const Echo = defineDataType('test.Echo', z.string());
+    expect(defineTool({ ...base, resultType: Echo }).resultType).toBe(Echo);
+  });
+});

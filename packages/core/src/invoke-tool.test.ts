@@ -1,0 +1,205 @@
+import { describe, expect, it, vi } from 'vitest';
+import * as z from 'zod';
+import { append } from './append.ts';
+import { defineDataType } from './define-data-type.ts';
+import { defineTool } from './define-tool.ts';
+import { InProcessEventBus } from './in-process-event-bus.ts';
+import { invokeTool } from './invoke-tool.ts';
+import { PlankitError } from './plankit-error.ts';
+import type { ToolInvoked } from './plankit-event.ts';
+import { selectAll } from './select-all.ts';
+import { Session } from './session.ts';
+import { ToolCall } from './tool-call.ts';
+import { ToolValidationError } from './tool-validation-error.ts';
+
+const Item = defineDataType(
+  'test.Item',
+  z.strictObject({ name: z.string(), tags: z.array(z.string()) }),
+);
+
+const addItem = defineTool({
+  name: 'add_item',
+  description: 'Add an item.',
+  parameters: z.strictObject({ name: z.string(), tags: z.array(z.string()).default([]) }),
+  resultType: Item,
+  handler: async (params) => {
+    if (params.name === 'bad')
+      throw new ToolValidationError('text_empty', 'Name is bad.', { field: 'name' });
+    if (params.name === 'crash') throw new Error('disk on fire');
+    return { message: `Added ${params.name}.`, value: params };
+  },
+});
+
+function setup() {
+  const bus = new InProcessEventBus();
+  const events: ToolInvoked[] = [];
+  bus.subscribe('ToolInvoked', (event) => events.push(event));
+  const session = new Session({ bus, sessionId: 's', clock: () => 100 });
+  session.register(Item, append);
+  return { session, events };
+}
+
+describe('invokeTool', () => {
+  it('parses, runs, publishes and reduces a successful call', async () => {
+    const { session, events } = setup();
+    const result = await invokeTool(addItem, { name: 'pen' }, { session, now: 7 });
+    expect(result).toEqual({
+      success: true,
+      message: 'Added pen.',
+      value: { name: 'pen', tags: [] },
+    });
+    expect(Object.isFrozen(result)).toBe(true);
+    expect(selectAll(session, Item)).toEqual([{ name: 'pen', tags: [] }]);
+    expect(events).toEqual([
+      {
+        type: 'ToolInvoked',
+        sessionId: 's',
+        tool: 'add_item',
+        params: { name: 'pen', tags: [] },
+        result,
+        resultType: 'test.Item',
+        at: 7,
+      },
+    ]);
+    expect(selectAll(session, ToolCall)).toEqual([
+      {
+        tool: 'add_item',
+        params: { name: 'pen', tags: [] },
+        result: { success: true, message: 'Added pen.', value: { name: 'pen', tags: [] } },
+        at: 7,
+      },
+    ]);
+  });
+
+  it('reports every schema problem with its path in one message, and changes nothing', async () => {
+    const { session, events } = setup();
+    const before = session.snapshot();
+    const result = await invokeTool(
+      addItem,
+      { name: 5, tags: ['a', 7], colour: 'red' },
+      { session },
+    );
+    expect(result.success).toBe(false);
+    expect(result.message).toBe(
+      'Tool validation failed: name: Invalid input: expected string, received number; tags[1]: Invalid input: expected string, received number; Unrecognized key: "colour"',
+    );
+    if (result.success) return;
+    expect(result.error).toMatchObject({ code: 'schema', field: 'name' });
+    expect((result.error as ToolValidationError).issues).toHaveLength(3);
+    expect(session.snapshot()).toBe(before);
+    expect(events).toHaveLength(1);
+    expect(events[0]?.params).toEqual({ name: 5, tags: ['a', 7], colour: 'red' });
+  });
+
+  it('never throws for hostile arguments', async () => {
+    const { session } = setup();
+    const before = session.snapshot();
+    const hostile: unknown[] = [
+      undefined,
+      null,
+      'a string',
+      42,
+      [],
+      JSON.parse('{"name":"x","__proto__":{"polluted":true}}'),
+      { name: 'x', constructor: { prototype: { polluted: true } } },
+      { name: 'x'.repeat(1_000_000), tags: [] },
+      { name: 'x', [`k${'y'.repeat(1_000_000)}`]: 1 },
+    ];
+    for (const args of hostile) {
+      const result = await invokeTool(addItem, args, { session });
+      expect(result.message.length).toBeLessThan(1_000_100);
+      if (result.success) continue;
+      expect(result.message).toMatch(/^Tool validation failed: /);
+    }
+    expect(({} as Record<string, unknown>)['polluted']).toBeUndefined();
+    const long = await invokeTool(
+      addItem,
+      { name: 'x', [`k${'y'.repeat(1_000_000)}`]: 1 },
+      { session },
+    );
+    expect(long.message.length).toBeLessThan(300);
+    expect(selectAll(session, Item).map((item) => item.name.length)).toEqual([1_000_000]);
+    expect(session.snapshot().revision).toBe(before.revision + 1);
+  });
+
+  it('turns a ToolValidationError from the handler into a validation failure', async () => {
+    const { session } = setup();
+    const result = await invokeTool(addItem, { name: 'bad' }, { session });
+    expect(result).toMatchObject({
+      success: false,
+      message: 'Tool validation failed: Name is bad.',
+      value: null,
+    });
+    expect(!result.success && result.error.field).toBe('name');
+    expect(session.snapshot().revision).toBe(0);
+  });
+
+  it('turns any other error into an execution failure', async () => {
+    const { session } = setup();
+    const result = await invokeTool(addItem, { name: 'crash' }, { session });
+    expect(result).toMatchObject({
+      success: false,
+      message: "Tool 'add_item' execution failed: disk on fire",
+    });
+    expect(!result.success && result.error.code).toBe('tool_execution_failed');
+    const odd = defineTool({ ...addItem, resultType: null, handler: () => 'nope' as never });
+    expect((await invokeTool(odd, { name: 'x' }, { session })).message).toBe(
+      "Tool 'add_item' execution failed: the handler must return { message, value }",
+    );
+  });
+
+  it('fails the call and keeps the session when a reducer refuses the result', async () => {
+    const { session } = setup();
+    session.register(Item, (slice, { value }) => {
+      if (value.name === 'veto') throw new ToolValidationError('text_empty', 'Vetoed.');
+      if (value.name === 'boom') throw new Error('reducer broke');
+      return slice;
+    });
+    const before = session.snapshot();
+    expect((await invokeTool(addItem, { name: 'veto' }, { session })).message).toBe(
+      'Tool validation failed: Vetoed.',
+    );
+    expect((await invokeTool(addItem, { name: 'boom' }, { session })).message).toBe(
+      "Tool 'add_item' execution failed: Reducer for test.Item into slice test.Item failed: reducer broke",
+    );
+    expect(session.snapshot()).toBe(before);
+  });
+
+  it('ignores the failure of an unrelated subscriber', async () => {
+    const { session } = setup();
+    session.bus.subscribe('ToolInvoked', () => {
+      throw new Error('logger down');
+    });
+    expect((await invokeTool(addItem, { name: 'pen' }, { session })).success).toBe(true);
+  });
+
+  it('uses the session clock when no time is given', async () => {
+    const { session } = setup();
+    await invokeTool(addItem, { name: 'pen' }, { session });
+    expect(selectAll(session, ToolCall)[0]?.at).toBe(100);
+  });
+
+  it('applies results only to the session they were invoked with, on a shared bus', async () => {
+    const bus = new InProcessEventBus();
+    const a = new Session({ bus, sessionId: 'a' });
+    const b = new Session({ bus, sessionId: 'b' });
+    a.register(Item, append);
+    b.register(Item, append);
+    await invokeTool(addItem, { name: 'pen' }, { session: a });
+    expect(selectAll(a, Item)).toHaveLength(1);
+    expect(selectAll(b, Item)).toHaveLength(0);
+  });
+
+  it('throws only for programmer errors', async () => {
+    const { session } = setup();
+    await expect(invokeTool(addItem, {}, {} as never)).rejects.toThrow(PlankitError);
+    await expect(invokeTool({} as never, {}, { session })).rejects.toThrow(/tool must be a tool/);
+    await expect(invokeTool(addItem, {}, { session, now: Number.NaN })).rejects.toThrow(
+      /options.now/,
+    );
+    const spy = vi.fn();
+    session.bus.subscribe('ToolInvoked', spy);
+    await invokeTool(addItem, { name: 'x' }, { session });
+    expect(spy).toHaveBeenCalledOnce();
+  });
+});

@@ -1,0 +1,615 @@
+import { describe, expect, it } from 'vitest';
+import { invokeTool } from '../invoke-tool.ts';
+import { selectAll } from '../select-all.ts';
+import { selectLatest } from '../select-latest.ts';
+import { Session } from '../session.ts';
+import { ToolCall } from '../tool-call.ts';
+import { ToolValidationError } from '../tool-validation-error.ts';
+import { createPlanningTools, type PlanningToolsOptions } from './create-planning-tools.ts';
+import { Plan } from './plan.ts';
+
+type ToolName = 'setup' | 'add' | 'update' | 'mark' | 'clear' | 'read';
+
+function planning(options?: PlanningToolsOptions) {
+  const session = new Session({ sessionId: 'test', clock: () => 1_700_000_000_000 });
+  const [setup, add, update, mark, clear, read] = createPlanningTools(session, options);
+  const tools = { setup, add, update, mark, clear, read };
+  const call = (name: ToolName, args: unknown) => invokeTool(tools[name], args, { session });
+  const plan = () => selectLatest(session, Plan);
+  return { session, tools, call, plan };
+}
+
+async function expectRefusal(
+  result: Promise<{ success: boolean; message: string; value: unknown }>,
+  message: string,
+) {
+  const settled = await result;
+  expect(settled).toMatchObject({
+    success: false,
+    value: null,
+    message: `Tool validation failed: ${message}`,
+  });
+}
+
+const steps = (...titles: string[]) => titles.map((title) => ({ title }));
+
+describe('createPlanningTools', () => {
+  it('returns the six tools in the reference order', () => {
+    const { tools } = planning();
+    expect(Object.values(tools).map((tool) => tool.name)).toEqual([
+      'planning_setup_plan',
+      'planning_add_step',
+      'planning_update_step',
+      'planning_mark_step',
+      'planning_clear_plan',
+      'planning_read_plan',
+    ]);
+    for (const tool of Object.values(tools)) {
+      expect(tool.name).toMatch(/^[a-z0-9_-]{1,64}$/);
+      expect(tool.description).toMatch(/^[\x20-\x7e]{1,200}$/);
+    }
+  });
+
+  it('registers the reducers once, however often it is called (the reference applied them twice)', async () => {
+    const { session, call, plan } = planning();
+    createPlanningTools(session);
+    createPlanningTools(session, { inProgress: 'single' });
+    await call('setup', { objective: 'o', initial_steps: steps('a') });
+    await call('add', { steps: steps('b') });
+    await call('mark', { step_id: 'S001', status: 'done', note: 'n' });
+    expect(plan()?.steps.map((s) => s.step_id)).toEqual(['S001', 'S002']);
+    expect(plan()?.steps[0]?.notes).toEqual(['n']);
+  });
+
+  it('refuses unknown options and a missing session', () => {
+    const session = new Session();
+    expect(() => createPlanningTools(session, { inProgress: 'many' as never })).toThrow(
+      /options.inProgress/,
+    );
+    expect(() => createPlanningTools(session, { extra: true } as never)).toThrow(/options.extra/);
+    expect(() => createPlanningTools(undefined as never)).toThrow(/session must be a Session/);
+  });
+});
+
+describe('planning_setup_plan', () => {
+  it('creates an active plan numbered from S001 and says how many steps', async () => {
+    const { call, plan } = planning();
+    const result = await call('setup', {
+      objective: '  ship v2 ',
+      initial_steps: [
+        { title: ' draft ', details: '  ' },
+        { title: 'review', details: ' x ' },
+      ],
+    });
+    expect(result).toEqual({
+      success: true,
+      message: 'Plan initialised with 2 steps.',
+      value: {
+        objective: 'ship v2',
+        initial_steps: [
+          { title: 'draft', details: null },
+          { title: 'review', details: 'x' },
+        ],
+      },
+    });
+    expect(plan()).toEqual({
+      objective: 'ship v2',
+      status: 'active',
+      steps: [
+        { step_id: 'S001', title: 'draft', details: null, status: 'pending', notes: [] },
+        { step_id: 'S002', title: 'review', details: 'x', status: 'pending', notes: [] },
+      ],
+    });
+  });
+
+  it('uses the singular for one step and plural for zero', async () => {
+    const { call, plan } = planning();
+    expect((await call('setup', { objective: 'o', initial_steps: steps('a') })).message).toBe(
+      'Plan initialised with 1 step.',
+    );
+    expect((await call('setup', { objective: 'o' })).message).toBe(
+      'Plan initialised with 0 steps.',
+    );
+    expect(plan()).toEqual({ objective: 'o', status: 'active', steps: [] });
+  });
+
+  it('checks the objective, then each step title then details, in order', async () => {
+    const { call } = planning();
+    await expectRefusal(
+      call('setup', { objective: ' ', initial_steps: steps('') }),
+      'Objective must not be empty.',
+    );
+    await expectRefusal(
+      call('setup', {
+        objective: 'o',
+        initial_steps: [{ title: 'a', details: 'é' }, { title: '' }],
+      }),
+      'Details must be ASCII.',
+    );
+    await expectRefusal(
+      call('setup', {
+        objective: 'o',
+        initial_steps: [{ title: 'a' }, { title: ' ', details: 'é' }],
+      }),
+      'Title must not be empty.',
+    );
+  });
+
+  it('replaces a plan in any state and restarts ids at S001', async () => {
+    const { call, plan } = planning();
+    await call('setup', { objective: 'first', initial_steps: steps('a', 'b', 'c') });
+    await call('clear', {});
+    expect(plan()?.status).toBe('abandoned');
+    await call('setup', { objective: 'second', initial_steps: steps('x') });
+    expect(plan()).toMatchObject({
+      objective: 'second',
+      status: 'active',
+      steps: [{ step_id: 'S001', title: 'x' }],
+    });
+    await call('mark', { step_id: 'S001', status: 'done' });
+    expect(plan()?.status).toBe('completed');
+    await call('setup', { objective: 'third', initial_steps: steps('y') });
+    expect(plan()?.status).toBe('active');
+  });
+
+  it('leaves the previous plan in place when a later title is blank', async () => {
+    const { call, plan, session } = planning();
+    await call('setup', { objective: 'keep', initial_steps: steps('a') });
+    const before = session.snapshot();
+    await expectRefusal(
+      call('setup', { objective: 'new', initial_steps: steps('a', '  ') }),
+      'Title must not be empty.',
+    );
+    expect(session.snapshot()).toBe(before);
+    expect(plan()?.objective).toBe('keep');
+  });
+
+  it('leaves no plan when there was none', async () => {
+    const { call, plan } = planning();
+    await expectRefusal(
+      call('setup', { objective: 'x'.repeat(241) }),
+      'Objective must be <= 240 characters.',
+    );
+    expect(plan()).toBeUndefined();
+  });
+});
+
+describe('text rules', () => {
+  it('counts code points after trimming; exactly the limit passes', async () => {
+    const { call, plan } = planning();
+    expect((await call('setup', { objective: ` ${'a'.repeat(240)} ` })).success).toBe(true);
+    await expectRefusal(
+      call('setup', { objective: 'a'.repeat(241) }),
+      'Objective must be <= 240 characters.',
+    );
+    expect(
+      (await call('add', { steps: [{ title: 'b'.repeat(160), details: 'c'.repeat(512) }] }))
+        .success,
+    ).toBe(true);
+    await expectRefusal(
+      call('add', { steps: [{ title: 'b'.repeat(161) }] }),
+      'Title must be <= 160 characters.',
+    );
+    await expectRefusal(
+      call('add', { steps: [{ title: 'b', details: 'c'.repeat(513) }] }),
+      'Details must be <= 512 characters.',
+    );
+    await expectRefusal(
+      call('mark', { step_id: 'S001', status: 'done', note: 'n'.repeat(513) }),
+      'Note must be <= 512 characters.',
+    );
+    expect(
+      (await call('mark', { step_id: 'S001', status: 'done', note: 'n'.repeat(512) })).success,
+    ).toBe(true);
+    expect(plan()?.steps[0]?.notes).toEqual(['n'.repeat(512)]);
+  });
+
+  it('checks length before ASCII, and counts a character outside the BMP once', async () => {
+    const { call } = planning();
+    // 240 astral characters are 480 UTF-16 units but 240 code points: long enough, then not ASCII.
+    await expectRefusal(call('setup', { objective: '😀'.repeat(240) }), 'Objective must be ASCII.');
+    await expectRefusal(
+      call('setup', { objective: '😀'.repeat(241) }),
+      'Objective must be <= 240 characters.',
+    );
+    await expectRefusal(call('setup', { objective: 'café' }), 'Objective must be ASCII.');
+  });
+
+  it("trims Python's whitespace set, not JavaScript's", async () => {
+    const { call, plan } = planning();
+    await expectRefusal(
+      call('setup', { objective: '\u001c\u0085\u00a0\u3000\t' }),
+      'Objective must not be empty.',
+    );
+    // U+FEFF is not whitespace to the reference: it stays, and is not ASCII.
+    await expectRefusal(call('setup', { objective: '\ufeffgoal' }), 'Objective must be ASCII.');
+    await call('setup', { objective: '\u2003goal\u205f' });
+    expect(plan()?.objective).toBe('goal');
+  });
+
+  it('refuses a megabyte string quickly with the length message', async () => {
+    const { call } = planning();
+    await expectRefusal(
+      call('setup', { objective: `${' '.repeat(500_000)}x${' '.repeat(500_000)}y` }),
+      'Objective must be <= 240 characters.',
+    );
+    await expectRefusal(
+      call('setup', { objective: ' '.repeat(1_000_000) }),
+      'Objective must not be empty.',
+    );
+    await expectRefusal(
+      call('setup', { objective: 'é'.repeat(1_000_000) }),
+      'Objective must be <= 240 characters.',
+    );
+  });
+
+  it('reports the field path and code of a text error', async () => {
+    const { call } = planning();
+    const result = await call('setup', {
+      objective: 'o',
+      initial_steps: [{ title: 'a' }, { title: 'b', details: 'ü' }],
+    });
+    expect(result.success).toBe(false);
+    if (result.success) return;
+    expect(ToolValidationError.isInstance(result.error)).toBe(true);
+    expect(result.error).toMatchObject({
+      code: 'text_not_ascii',
+      field: 'initial_steps[1].details',
+    });
+  });
+});
+
+describe('planning_add_step', () => {
+  it('queues steps after the highest id', async () => {
+    const { call, plan } = planning();
+    await call('setup', { objective: 'o', initial_steps: steps('a') });
+    expect(await call('add', { steps: [{ title: ' b ', details: 'd' }] })).toEqual({
+      success: true,
+      message: 'Queued 1 step for addition.',
+      value: { steps: [{ title: 'b', details: 'd' }] },
+    });
+    expect((await call('add', { steps: steps('c', 'd') })).message).toBe(
+      'Queued 2 steps for addition.',
+    );
+    expect(plan()?.steps.map((s) => [s.step_id, s.title, s.status])).toEqual([
+      ['S001', 'a', 'pending'],
+      ['S002', 'b', 'pending'],
+      ['S003', 'c', 'pending'],
+      ['S004', 'd', 'pending'],
+    ]);
+    expect(plan()?.objective).toBe('o');
+  });
+
+  it('checks plan, active, each step, then at least one step', async () => {
+    const { call } = planning();
+    await expectRefusal(call('add', { steps: [] }), 'No plan is currently initialised.');
+    await call('setup', { objective: 'o', initial_steps: steps('a') });
+    await expectRefusal(call('add', { steps: [] }), 'Provide at least one step to add.');
+    await expectRefusal(
+      call('add', { steps: [{ title: 'ok' }, { title: 'ok', details: '\u00e9' }] }),
+      'Details must be ASCII.',
+    );
+    await call('mark', { step_id: 'S001', status: 'done' });
+    await expectRefusal(
+      call('add', { steps: [] }),
+      'Plan must be active to add steps to. Current status: completed.',
+    );
+    await call('clear', {});
+    await expectRefusal(
+      call('add', { steps: steps('x') }),
+      'Plan must be active to add steps to. Current status: abandoned.',
+    );
+  });
+
+  it('continues past S999 and skips non-numeric suffixes', async () => {
+    const { call, plan, session } = planning();
+    session.dispatch(Plan, {
+      objective: 'o',
+      status: 'active',
+      steps: [
+        { step_id: 'S998', title: 'a', details: null, status: 'pending', notes: [] },
+        { step_id: 'Sabc', title: 'b', details: null, status: 'pending', notes: [] },
+        { step_id: 'S12x', title: 'c', details: null, status: 'pending', notes: [] },
+      ],
+    });
+    await call('add', { steps: steps('d', 'e', 'f') });
+    expect(plan()?.steps.map((s) => s.step_id)).toEqual([
+      'S998',
+      'Sabc',
+      'S12x',
+      'S999',
+      'S1000',
+      'S1001',
+    ]);
+  });
+
+  it('never reuses an id within a plan', async () => {
+    const { call, plan } = planning();
+    await call('setup', { objective: 'o', initial_steps: steps('a', 'b') });
+    await call('add', { steps: steps('c') });
+    const ids = plan()?.steps.map((s) => s.step_id) ?? [];
+    expect(new Set(ids).size).toBe(ids.length);
+  });
+});
+
+describe('planning_update_step', () => {
+  it('replaces title and/or details and keeps status and notes', async () => {
+    const { call, plan } = planning();
+    await call('setup', { objective: 'o', initial_steps: [{ title: 'a', details: 'old' }] });
+    await call('mark', { step_id: 'S001', status: 'blocked', note: 'waiting' });
+    expect(await call('update', { step_id: ' S001 ', title: ' A ' })).toEqual({
+      success: true,
+      message: 'Step S001 update queued.',
+      value: { step_id: 'S001', title: 'A', details: null },
+    });
+    expect(plan()?.steps[0]).toEqual({
+      step_id: 'S001',
+      title: 'A',
+      details: 'old',
+      status: 'blocked',
+      notes: ['waiting'],
+    });
+    await call('update', { step_id: 'S001', details: 'new', title: null });
+    expect(plan()?.steps[0]).toMatchObject({ title: 'A', details: 'new' });
+  });
+
+  it('checks in the reference order', async () => {
+    const { call } = planning();
+    await expectRefusal(call('update', { step_id: '' }), 'No plan is currently initialised.');
+    await call('setup', { objective: 'o', initial_steps: steps('a') });
+    await expectRefusal(call('update', { step_id: '  ', title: '' }), 'Step ID must be provided.');
+    await expectRefusal(
+      call('update', { step_id: 'S00\u00b9', title: '' }),
+      'Step_Id must be ASCII.',
+    );
+    await expectRefusal(
+      call('update', { step_id: 'S999', title: ' ', details: '\u00e9' }),
+      'Title must not be empty.',
+    );
+    await expectRefusal(
+      call('update', { step_id: 'S999', details: '\u00e9' }),
+      'Details must be ASCII.',
+    );
+    // The empty-patch check comes before the existence check.
+    await expectRefusal(
+      call('update', { step_id: 'S999' }),
+      'Provide a new title or details to update a step.',
+    );
+    // Blank details become null, so details cannot be cleared through update.
+    await expectRefusal(
+      call('update', { step_id: 'S001', details: '   ' }),
+      'Provide a new title or details to update a step.',
+    );
+    await expectRefusal(
+      call('update', { step_id: 'S999', title: 't' }),
+      'Step S999 does not exist.',
+    );
+    await expectRefusal(
+      call('update', { step_id: 's001', title: 't' }),
+      'Step s001 does not exist.',
+    );
+    await call('mark', { step_id: 'S001', status: 'done' });
+    await expectRefusal(
+      call('update', { step_id: 'S001', title: 't' }),
+      'Plan must be active to update steps in. Current status: completed.',
+    );
+  });
+});
+
+describe('planning_mark_step', () => {
+  it('sets the status, accumulates notes and completes the plan when every step is done', async () => {
+    const { call, plan } = planning();
+    await call('setup', { objective: 'o', initial_steps: steps('a', 'b') });
+    expect(
+      await call('mark', { step_id: 'S001', status: 'in_progress', note: ' started ' }),
+    ).toEqual({
+      success: true,
+      message: 'Step S001 marked as in_progress.',
+      value: { step_id: 'S001', status: 'in_progress', note: 'started' },
+    });
+    await call('mark', { step_id: 'S001', status: 'done', note: 'finished' });
+    await call('mark', { step_id: 'S001', status: 'done' });
+    expect(plan()?.steps[0]?.notes).toEqual(['started', 'finished']);
+    expect(plan()?.status).toBe('active');
+    await call('mark', { step_id: 'S002', status: 'done' });
+    expect(plan()?.status).toBe('completed');
+    // A completed plan may be marked: it reopens, then completes again.
+    await call('mark', { step_id: 'S002', status: 'blocked' });
+    expect(plan()?.status).toBe('active');
+    await call('mark', { step_id: 'S002', status: 'done' });
+    expect(plan()?.status).toBe('completed');
+  });
+
+  it('checks in the reference order', async () => {
+    const { call } = planning();
+    await expectRefusal(
+      call('mark', { step_id: '', status: 'done' }),
+      'No plan is currently initialised.',
+    );
+    await call('setup', { objective: 'o', initial_steps: steps('a') });
+    await expectRefusal(
+      call('mark', { step_id: ' ', status: 'done', note: ' ' }),
+      'Step ID must be provided.',
+    );
+    await expectRefusal(
+      call('mark', { step_id: '\u00a7', status: 'done' }),
+      'Step_Id must be ASCII.',
+    );
+    await expectRefusal(
+      call('mark', { step_id: 'S404', status: 'done', note: ' ' }),
+      'Step S404 does not exist.',
+    );
+    await expectRefusal(
+      call('mark', { step_id: 'S001', status: 'done', note: ' ' }),
+      'Note must not be empty when provided.',
+    );
+    await expectRefusal(
+      call('mark', { step_id: 'S001', status: 'done', note: '\u00e9' }),
+      'Note must be ASCII.',
+    );
+    await call('clear', {});
+    await expectRefusal(
+      call('mark', { step_id: '', status: 'done' }),
+      'Cannot mark steps on an abandoned plan.',
+    );
+  });
+
+  it('refuses an unknown status with a clear message (a plankit fix)', async () => {
+    const { call, session } = planning();
+    await call('setup', { objective: 'o', initial_steps: steps('a') });
+    const before = session.snapshot();
+    const result = await call('mark', { step_id: 'S001', status: 'finished' });
+    expect(result.message).toBe(
+      'Tool validation failed: status: Status must be one of: pending, in_progress, blocked, done.',
+    );
+    expect(session.snapshot()).toBe(before);
+  });
+
+  it("with inProgress 'single', refuses a second in-progress step and names the first", async () => {
+    const { call, plan } = planning({ inProgress: 'single' });
+    await call('setup', { objective: 'o', initial_steps: steps('a', 'b') });
+    await call('mark', { step_id: 'S001', status: 'in_progress' });
+    expect((await call('mark', { step_id: 'S001', status: 'in_progress' })).success).toBe(true);
+    const refused = await call('mark', { step_id: 'S002', status: 'in_progress' });
+    expect(refused.message).toBe(
+      'Tool validation failed: Keep at most one step in_progress at a time. Step S001 is already in_progress; mark it done, blocked or pending first.',
+    );
+    expect(refused.success === false && refused.error.code).toBe('step_in_progress');
+    await call('mark', { step_id: 'S001', status: 'done' });
+    expect((await call('mark', { step_id: 'S002', status: 'in_progress' })).success).toBe(true);
+    expect(plan()?.steps.map((s) => s.status)).toEqual(['done', 'in_progress']);
+  });
+
+  it('allows several in-progress steps by default (the reference behaviour)', async () => {
+    const { call } = planning();
+    await call('setup', { objective: 'o', initial_steps: steps('a', 'b') });
+    await call('mark', { step_id: 'S001', status: 'in_progress' });
+    expect((await call('mark', { step_id: 'S002', status: 'in_progress' })).success).toBe(true);
+  });
+});
+
+describe('planning_clear_plan and planning_read_plan', () => {
+  it('abandons the plan, keeping the objective and dropping the steps', async () => {
+    const { call, plan } = planning();
+    await expectRefusal(call('clear', {}), 'No plan is currently initialised.');
+    await call('setup', { objective: 'o', initial_steps: steps('a') });
+    expect(await call('clear', {})).toEqual({
+      success: true,
+      message: 'Plan marked as abandoned.',
+      value: {},
+    });
+    expect(plan()).toEqual({ objective: 'o', status: 'abandoned', steps: [] });
+    await expectRefusal(call('clear', {}), 'Plan already abandoned.');
+  });
+
+  it('clears a completed plan', async () => {
+    const { call, plan } = planning();
+    await call('setup', { objective: 'o', initial_steps: steps('a') });
+    await call('mark', { step_id: 'S001', status: 'done' });
+    expect((await call('clear', {})).success).toBe(true);
+    expect(plan()?.status).toBe('abandoned');
+  });
+
+  it('reads the plan in every state', async () => {
+    const { call, plan } = planning();
+    await expectRefusal(call('read', {}), 'No plan is currently initialised.');
+    await call('setup', { objective: 'o' });
+    expect(await call('read', {})).toEqual({
+      success: true,
+      message: 'Retrieved the current plan (no steps recorded).',
+      value: plan(),
+    });
+    await call('add', { steps: steps('a') });
+    expect((await call('read', {})).message).toBe('Retrieved the current plan with 1 step.');
+    await call('add', { steps: steps('b') });
+    expect((await call('read', {})).message).toBe('Retrieved the current plan with 2 steps.');
+    await call('clear', {});
+    expect((await call('read', {})).message).toBe(
+      'Retrieved the current plan (no steps recorded).',
+    );
+  });
+
+  it('keeps one plan in the slice and one log entry per successful call', async () => {
+    const { call, session } = planning();
+    await call('setup', { objective: 'o', initial_steps: steps('a') });
+    await call('add', { steps: steps('b') });
+    await call('mark', { step_id: 'S404', status: 'done' });
+    await call('read', {});
+    expect(selectAll(session, Plan)).toHaveLength(1);
+    expect(selectAll(session, ToolCall).map((entry) => entry.tool)).toEqual([
+      'planning_setup_plan',
+      'planning_add_step',
+      'planning_read_plan',
+    ]);
+    expect(selectAll(session, ToolCall)[1]).toEqual({
+      tool: 'planning_add_step',
+      params: { steps: [{ title: 'b', details: null }] },
+      result: {
+        success: true,
+        message: 'Queued 1 step for addition.',
+        value: { steps: [{ title: 'b', details: null }] },
+      },
+      at: 1_700_000_000_000,
+    });
+  });
+});
+
+describe('the lifecycle table', () => {
+  const states = ['none', 'active', 'completed', 'abandoned'] as const;
+  const expected: Record<ToolName, Record<(typeof states)[number], string>> = {
+    setup: { none: 'ok', active: 'ok', completed: 'ok', abandoned: 'ok' },
+    add: {
+      none: 'No plan is currently initialised.',
+      active: 'ok',
+      completed: 'Plan must be active to add steps to. Current status: completed.',
+      abandoned: 'Plan must be active to add steps to. Current status: abandoned.',
+    },
+    update: {
+      none: 'No plan is currently initialised.',
+      active: 'ok',
+      completed: 'Plan must be active to update steps in. Current status: completed.',
+      abandoned: 'Plan must be active to update steps in. Current status: abandoned.',
+    },
+    mark: {
+      none: 'No plan is currently initialised.',
+      active: 'ok',
+      completed: 'ok',
+      abandoned: 'Cannot mark steps on an abandoned plan.',
+    },
+    clear: {
+      none: 'No plan is currently initialised.',
+      active: 'ok',
+      completed: 'ok',
+      abandoned: 'Plan already abandoned.',
+    },
+    read: {
+      none: 'No plan is currently initialised.',
+      active: 'ok',
+      completed: 'ok',
+      abandoned: 'ok',
+    },
+  };
+  const args: Record<ToolName, unknown> = {
+    setup: { objective: 'n', initial_steps: steps('x') },
+    add: { steps: steps('x') },
+    update: { step_id: 'S001', title: 'x' },
+    mark: { step_id: 'S001', status: 'pending' },
+    clear: {},
+    read: {},
+  };
+
+  for (const tool of Object.keys(expected) as ToolName[]) {
+    for (const state of states) {
+      it(`${tool} on ${state}`, async () => {
+        const { call } = planning();
+        if (state !== 'none') await call('setup', { objective: 'o', initial_steps: steps('a') });
+        if (state === 'completed') await call('mark', { step_id: 'S001', status: 'done' });
+        if (state === 'abandoned') await call('clear', {});
+        const result = await call(tool, args[tool]);
+        const want = expected[tool][state];
+        if (want === 'ok') expect(result).toMatchObject({ success: true });
+        else expect(result.message).toBe(`Tool validation failed: ${want}`);
+      });
+    }
+  }
+});

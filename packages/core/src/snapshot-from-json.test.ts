@@ -1,0 +1,125 @@
+import { describe, expect, it } from 'vitest';
+import { invokeTool } from './invoke-tool.ts';
+import { createPlanningTools } from './planning/create-planning-tools.ts';
+import { Plan } from './planning/plan.ts';
+import { selectLatest } from './select-latest.ts';
+import { Session } from './session.ts';
+import { snapshotFromJSON } from './snapshot-from-json.ts';
+import { snapshotToJSON } from './snapshot-to-json.ts';
+
+async function plannedSession() {
+  const session = new Session({ sessionId: 'json', clock: () => 10 });
+  const [setup, add, , mark] = createPlanningTools(session);
+  await invokeTool(
+    setup,
+    { objective: 'o', initial_steps: [{ title: 'a', details: 'd' }] },
+    { session },
+  );
+  await invokeTool(add, { steps: [{ title: 'b' }] }, { session });
+  await invokeTool(mark, { step_id: 'S001', status: 'done', note: 'ok' }, { session });
+  return session;
+}
+
+function freshPlanningSession() {
+  const session = new Session({ sessionId: 'other' });
+  createPlanningTools(session);
+  return session;
+}
+
+describe('snapshotToJSON / snapshotFromJSON', () => {
+  it('round-trips a snapshot losslessly, through text too', async () => {
+    const session = await plannedSession();
+    const json = snapshotToJSON(session.snapshot());
+    expect(json).toMatchObject({
+      format: 'plankit.session-snapshot',
+      version: 1,
+      sessionId: 'json',
+      revision: 3,
+    });
+    const target = freshPlanningSession();
+    const fromObject = snapshotFromJSON(json, target);
+    const fromText = snapshotFromJSON(JSON.stringify(json), target);
+    expect(fromObject).toEqual({ ok: true, value: session.snapshot() });
+    expect(fromText).toEqual({ ok: true, value: session.snapshot() });
+    if (!fromText.ok) return;
+    expect(Object.isFrozen(fromText.value.slices['plankit.Plan']?.[0])).toBe(true);
+    expect(target.rollback(fromText.value).ok).toBe(true);
+    expect(selectLatest(target, Plan)).toEqual(selectLatest(session, Plan));
+  });
+
+  it('refuses malformed JSON and wrong shapes with snapshot_invalid, naming the field', () => {
+    const session = freshPlanningSession();
+    const good = {
+      format: 'plankit.session-snapshot',
+      version: 1,
+      sessionId: 's',
+      revision: 0,
+      slices: {},
+    };
+    const cases: [unknown, string, RegExp][] = [
+      ['{"format":', 'snapshot_invalid', /not valid JSON/],
+      [[], 'snapshot_invalid', /format/],
+      [{ ...good, format: 'other' }, 'snapshot_invalid', /format/],
+      [{ ...good, sessionId: '' }, 'snapshot_invalid', /sessionId/],
+      [{ ...good, revision: -1 }, 'snapshot_invalid', /revision/],
+      [{ ...good, revision: 1.5 }, 'snapshot_invalid', /revision/],
+      [{ ...good, slices: [] }, 'snapshot_invalid', /slices must be an object/],
+      [{ ...good, slices: { 'plankit.Plan': {} } }, 'snapshot_invalid', /must be an array/],
+      [
+        { ...good, slices: { 'plankit.Plan': [{ objective: 'o', status: 'paused', steps: [] }] } },
+        'snapshot_invalid',
+        /item 0 does not match its schema at status/,
+      ],
+      [
+        {
+          ...good,
+          slices: { 'plankit.Plan': [{ objective: 'o', status: 'active', steps: [], extra: 1 }] },
+        },
+        'snapshot_invalid',
+        /item 0 does not match its schema/,
+      ],
+    ];
+    for (const [input, code, message] of cases) {
+      const result = snapshotFromJSON(input, session);
+      expect(result.ok).toBe(false);
+      if (result.ok) continue;
+      expect(result.error.code).toBe(code);
+      expect(result.error.message).toMatch(message);
+    }
+  });
+
+  it('names both versions when the version is unknown', () => {
+    const result = snapshotFromJSON(
+      { format: 'plankit.session-snapshot', version: 2, sessionId: 's', revision: 0, slices: {} },
+      freshPlanningSession(),
+    );
+    expect(!result.ok && result.error).toMatchObject({
+      code: 'snapshot_version_unknown',
+      field: 'version',
+      message: 'Snapshot version 2 is unknown; this build reads version 1.',
+    });
+  });
+
+  it('refuses a slice the session has not registered, including __proto__', () => {
+    const session = new Session();
+    const plain = snapshotFromJSON(
+      {
+        format: 'plankit.session-snapshot',
+        version: 1,
+        sessionId: 's',
+        revision: 0,
+        slices: { 'plankit.Plan': [] },
+      },
+      session,
+    );
+    expect(!plain.ok && plain.error.message).toBe(
+      'Slice plankit.Plan is not registered on this session.',
+    );
+    const hostile = snapshotFromJSON(
+      '{"format":"plankit.session-snapshot","version":1,"sessionId":"s","revision":0,"slices":{"__proto__":[{"polluted":true}]}}',
+      session,
+    );
+    expect(!hostile.ok && hostile.error.code).toBe('slice_unregistered');
+    expect(({} as Record<string, unknown>)['polluted']).toBeUndefined();
+  });
+});
