@@ -18,6 +18,11 @@ const projects: TestProjectInlineConfiguration[] = [
       },
     },
   }),
+  defineProject({
+    resolve: source,
+    ssr: { resolve: source },
+    test: { name: 'examples', root: './examples', include: ['*/src/**/*.test.ts'] },
+  }),
 ];
 
 export default projects;

@@ -4,6 +4,7 @@ import type { PlankitEvent } from './plankit-event.ts';
 
 /** Anything with a string `type` can travel on a bus. @public */
 export interface BusEvent {
+  /** Discriminates the event; handlers subscribe by it. */
   readonly type: string;
 }
 

@@ -70,10 +70,11 @@ export {
 export { registerPlanningReducers } from './planning/planning-reducers.ts';
 export { renderPlan, renderStep } from './planning/render-plan.ts';
 export { formatStepId, highestStepNumber } from './planning/step-id.ts';
+export type { PlanningLimits } from './planning/text-rules.ts';
 export { PLANNING_LIMITS } from './planning/text-rules.ts';
 export type { Reducer, ReducerEvent } from './reducer.ts';
 export { replaceLatest } from './replace-latest.ts';
-export type { Result } from './result.ts';
+export type { Err, Ok, Result } from './result.ts';
 export type { SessionSource } from './select-all.ts';
 export { selectAll } from './select-all.ts';
 export { selectLatest } from './select-latest.ts';

@@ -64,6 +64,8 @@ export class PlankitError<C extends PlankitErrorCode = PlankitErrorCode> extends
   readonly field: string | undefined;
 
   /**
+   * Creates the error.
+   *
    * @param code - the stable reason
    * @param message - a sentence a person (or a model) can act on
    * @param options - the field at fault and the cause

@@ -7,6 +7,7 @@ import type { ToolResult } from './tool-result.ts';
  * @public
  */
 export interface ToolInvoked {
+  /** The discriminant. */
   readonly type: 'ToolInvoked';
   /** The session the tool ran against. */
   readonly sessionId: string;
@@ -32,6 +33,7 @@ export interface SessionChange {
 
 /** Published after a dispatch changed a session's state. @public */
 export interface SessionCommitted {
+  /** The discriminant. */
   readonly type: 'SessionCommitted';
   /** The session that changed. */
   readonly sessionId: string;
@@ -45,6 +47,7 @@ export interface SessionCommitted {
 
 /** Published after {@link Session.rollback} restored earlier state. @public */
 export interface SessionRolledBack {
+  /** The discriminant. */
   readonly type: 'SessionRolledBack';
   /** The session that was rolled back. */
   readonly sessionId: string;

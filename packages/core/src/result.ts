@@ -4,6 +4,20 @@
  *
  * @public
  */
-export type Result<T, E = Error> =
-  | { readonly ok: true; readonly value: T }
-  | { readonly ok: false; readonly error: E };
+export type Result<T, E = Error> = Ok<T> | Err<E>;
+
+/** The success arm of {@link Result}. @public */
+export interface Ok<T> {
+  /** Always `true`. */
+  readonly ok: true;
+  /** The outcome. */
+  readonly value: T;
+}
+
+/** The failure arm of {@link Result}. @public */
+export interface Err<E> {
+  /** Always `false`. */
+  readonly ok: false;
+  /** Why it failed; nothing was changed. */
+  readonly error: E;
+}

@@ -23,6 +23,8 @@ export class SessionError extends PlankitError<SessionErrorCode> {
   readonly sessionId: string | undefined;
 
   /**
+   * Creates the error.
+   *
    * @param code - the stable reason
    * @param message - what went wrong, naming the slice or reducer
    * @param options - the session, field and cause

@@ -74,7 +74,11 @@ export class Session {
   readonly #types = new Map<string, DataType>();
   readonly #unsubscribe: Unsubscribe;
 
-  /** @param options - bus, id and clock; every one optional */
+  /**
+   * Creates an empty session listening to `options.bus` for tool results.
+   *
+   * @param options - bus, id and clock; every one optional
+   */
   constructor(options: SessionOptions = {}) {
     if (typeof options !== 'object' || options === null) {
       throw invalidArgument('new Session', 'options', 'must be an object');

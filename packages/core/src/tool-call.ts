@@ -1,5 +1,6 @@
 import * as z from 'zod';
 import { defineDataType } from './define-data-type.ts';
+import type { ToolSuccess } from './tool-result.ts';
 
 /**
  * One entry of a session's tool-call log: a successful tool invocation, in call order.
@@ -14,7 +15,7 @@ export interface ToolCall {
   /** The parameters after parsing, exactly as the handler received them. */
   readonly params: unknown;
   /** The successful result. */
-  readonly result: { readonly success: true; readonly message: string; readonly value: unknown };
+  readonly result: ToolSuccess<unknown>;
   /** When, in epoch milliseconds. */
   readonly at: number;
 }

@@ -2,8 +2,11 @@ import type { PlankitError } from './plankit-error.ts';
 
 /** A tool call that succeeded: the message for the model and the normalised value. @public */
 export interface ToolSuccess<R> {
+  /** Always `true`. */
   readonly success: true;
+  /** What the model reads. */
   readonly message: string;
+  /** The normalised value (for read tools, what was read). */
   readonly value: R;
 }
 
@@ -14,9 +17,13 @@ export interface ToolSuccess<R> {
  * @public
  */
 export interface ToolFailure {
+  /** Always `false`. */
   readonly success: false;
+  /** What the model reads: `Tool validation failed: ...` or `Tool '<name>' execution failed: ...`. */
   readonly message: string;
+  /** Always `null`. */
   readonly value: null;
+  /** The typed cause, for the host: its `code` and `field` say what to fix. */
   readonly error: PlankitError;
 }
 

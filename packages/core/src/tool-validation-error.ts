@@ -29,6 +29,8 @@ export class ToolValidationError extends PlankitError<ToolValidationCode> {
   readonly issues: readonly ToolIssue[];
 
   /**
+   * Creates the error.
+   *
    * @param code - the stable reason
    * @param message - the message the model reads
    * @param options - the field at fault, schema issues and the cause

@@ -4,13 +4,17 @@ import { StepStatus } from './plan.ts';
 
 /** A step to add, after normalisation. @public */
 export interface NewPlanStep {
+  /** Trimmed title, 1-160 ASCII characters. */
   readonly title: string;
+  /** Trimmed details, or `null` when absent or blank. */
   readonly details: string | null;
 }
 
 /** A step to add, as the model sends it. @public */
 export interface NewPlanStepInput {
+  /** The step's title. */
   readonly title: string;
+  /** Optional details. */
   readonly details?: string | null | undefined;
 }
 
@@ -25,13 +29,17 @@ const NewPlanStepSchema = z.strictObject({
 
 /** Parameters of `planning_setup_plan`, after normalisation. @public */
 export interface SetupPlan {
+  /** Trimmed objective, 1-240 ASCII characters. */
   readonly objective: string;
+  /** The first steps, numbered from S001 by the reducer. */
   readonly initial_steps: readonly NewPlanStep[];
 }
 
 /** Parameters of `planning_setup_plan`, as the model sends them. @public */
 export interface SetupPlanInput {
+  /** What the plan achieves. */
   readonly objective: string;
+  /** Optional first steps. */
   readonly initial_steps?: readonly NewPlanStepInput[] | undefined;
 }
 
@@ -49,11 +57,13 @@ export const SetupPlan: z.ZodType<SetupPlan, SetupPlanInput> = defineDataType(
 
 /** Parameters of `planning_add_step`, after normalisation. @public */
 export interface AddStep {
+  /** At least one step, numbered after the highest id by the reducer. */
   readonly steps: readonly NewPlanStep[];
 }
 
 /** Parameters of `planning_add_step`, as the model sends them. @public */
 export interface AddStepInput {
+  /** Steps to append. */
   readonly steps: readonly NewPlanStepInput[];
 }
 
@@ -65,15 +75,21 @@ export const AddStep: z.ZodType<AddStep, AddStepInput> = defineDataType(
 
 /** Parameters of `planning_update_step`, after normalisation (`null` = keep). @public */
 export interface UpdateStep {
+  /** Trimmed id of an existing step. */
   readonly step_id: string;
+  /** New title, or `null` to keep it. */
   readonly title: string | null;
+  /** New details, or `null` to keep them. */
   readonly details: string | null;
 }
 
 /** Parameters of `planning_update_step`, as the model sends them. @public */
 export interface UpdateStepInput {
+  /** Id of the step to edit. */
   readonly step_id: string;
+  /** New title. */
   readonly title?: string | null | undefined;
+  /** New details. */
   readonly details?: string | null | undefined;
 }
 
@@ -93,15 +109,21 @@ export const UpdateStep: z.ZodType<UpdateStep, UpdateStepInput> = defineDataType
 
 /** Parameters of `planning_mark_step`, after normalisation. @public */
 export interface MarkStep {
+  /** Trimmed id of an existing step. */
   readonly step_id: string;
+  /** The new status. */
   readonly status: StepStatus;
+  /** Trimmed note to append, or `null`. */
   readonly note: string | null;
 }
 
 /** Parameters of `planning_mark_step`, as the model sends them. @public */
 export interface MarkStepInput {
+  /** Id of the step to mark. */
   readonly step_id: string;
+  /** The new status. */
   readonly status: StepStatus;
+  /** Optional note. */
   readonly note?: string | null | undefined;
 }
 

@@ -1,17 +1,24 @@
 import { ToolValidationError } from '../tool-validation-error.ts';
 
 /** Length limits, in code points after trimming. @public */
-export const PLANNING_LIMITS: {
-  readonly objective: 240;
-  readonly title: 160;
-  readonly details: 512;
-  readonly note: 512;
-} = {
+export const PLANNING_LIMITS: PlanningLimits = {
   objective: 240,
   title: 160,
   details: 512,
   note: 512,
 };
+
+/** The shape of {@link PLANNING_LIMITS}. @public */
+export interface PlanningLimits {
+  /** Longest objective. */
+  readonly objective: 240;
+  /** Longest step title. */
+  readonly title: 160;
+  /** Longest step details. */
+  readonly details: 512;
+  /** Longest note. */
+  readonly note: 512;
+}
 
 // The reference trims what Python's str.strip() trims: its whitespace set differs from
 // String#trim (it includes U+001C-U+001F and U+0085, and excludes U+FEFF).

@@ -1,0 +1,3 @@
+import { runDemo } from './run-demo.ts';
+
+await runDemo((line) => console.log(line));
