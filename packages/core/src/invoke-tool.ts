@@ -142,15 +142,17 @@ export async function invokeTool<T extends AnyTool>(
 
   const { params, result } = await run(tool, rawArgs, session, now);
   const resultType = tool.resultType === null ? null : dataTypeName(tool.resultType);
-  const published = session.bus.publish({
-    type: 'ToolInvoked',
-    sessionId: session.sessionId,
-    tool: tool.name,
-    params,
-    result,
-    resultType,
-    at: now,
-  });
+  const published = session.bus.publish(
+    Object.freeze({
+      type: 'ToolInvoked',
+      sessionId: session.sessionId,
+      tool: tool.name,
+      params,
+      result,
+      resultType,
+      at: now,
+    }),
+  );
   if (!result.success) return result;
   // The session reduces the result while the event is delivered; if its reducers refused it,
   // the call failed and the session is unchanged.

@@ -193,13 +193,15 @@ export class Session {
       slices: deepFreeze({ ...snapshot.slices }),
     });
     const revision = this.#state.revision;
-    this.bus.publish({
-      type: 'SessionRolledBack',
-      sessionId: this.sessionId,
-      revision,
-      restoredRevision,
-      at: now,
-    });
+    this.bus.publish(
+      Object.freeze({
+        type: 'SessionRolledBack',
+        sessionId: this.sessionId,
+        revision,
+        restoredRevision,
+        at: now,
+      }),
+    );
     return { ok: true, value: this.#state };
   }
 
@@ -282,13 +284,15 @@ export class Session {
       revision: this.#state.revision + 1,
       slices: Object.freeze(slices),
     });
-    this.bus.publish({
+    const revision = this.#state.revision;
+    const committed = {
       type: 'SessionCommitted',
       sessionId: this.sessionId,
-      revision: this.#state.revision,
+      revision,
       changes,
       at: now,
-    });
+    } as const;
+    this.bus.publish(deepFreeze(committed));
     return { ok: true, value: this.#state };
   }
 
