@@ -44,7 +44,7 @@ const LOG = dataTypeName(ToolCall);
 const OPTION_KEYS = new Set(['bus', 'sessionId', 'clock']);
 
 // The log keeps every call, so it appends without the structural dedupe of `append`.
-const appendCall: Reducer<unknown> = (slice, event) => [...slice, event.value];
+const appendCall: Reducer<unknown> = (slice, event) => Object.freeze([...slice, event.value]);
 
 /**
  * Holds an agent's state as immutable slices keyed by data type. Values are dispatched (by

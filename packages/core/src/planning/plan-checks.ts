@@ -44,13 +44,12 @@ export function ensureClearable(plan: Plan): void {
 
 /** The index of the step with exactly this id, or a refusal naming it. */
 export function stepIndex(plan: Plan, stepId: string): number {
-  const index = plan.steps.findIndex((step) => step.step_id === stepId);
-  if (index === -1) {
-    throw new ToolValidationError('step_unknown', `Step ${stepId} does not exist.`, {
-      field: 'step_id',
-    });
-  }
-  return index;
+  // An indexed loop: Node 20's array builtins are several times slower on frozen arrays.
+  const steps = plan.steps;
+  for (let i = 0; i < steps.length; i++) if (steps[i]?.step_id === stepId) return i;
+  throw new ToolValidationError('step_unknown', `Step ${stepId} does not exist.`, {
+    field: 'step_id',
+  });
 }
 
 /** Refuses a status outside the four step statuses. */

@@ -19,38 +19,50 @@ import {
   SetupPlan,
   UpdateStep,
 } from './plan-commands.ts';
-import { formatStepId, highestStepNumber } from './step-id.ts';
+import { formatStepId, suffixNumber } from './step-id.ts';
 
 // Reducers re-check the plan state they rely on, so a value dispatched by hand (or a tool
 // result that raced another call) is refused rather than applied to the wrong plan.
+//
+// Setup, add, mark and clear build their results by hand, frozen bottom-up, with indexed
+// loops: they run on every call, and on Node 20 immer's copies and the array builtins are
+// several times slower on frozen arrays (docs/performance.md). Update goes through immer.
 
-function newSteps(steps: readonly NewPlanStep[], after: number): PlanStep[] {
-  return steps.map(({ title, details }, index) => ({
-    step_id: formatStepId(after + index + 1),
+function pendingStep(stepId: string, { title, details }: NewPlanStep): PlanStep {
+  return Object.freeze({
+    step_id: stepId,
     title,
     details,
     status: 'pending',
-    notes: [],
-  }));
+    notes: Object.freeze([]),
+  });
+}
+
+function frozenPlan(objective: string, status: Plan['status'], steps: PlanStep[]): readonly Plan[] {
+  return Object.freeze([Object.freeze({ objective, status, steps: Object.freeze(steps) })]);
 }
 
 /** `planning_setup_plan`: a new active plan numbered from S001, whatever came before. */
-export const setupPlanReducer: Reducer<Plan, SetupPlan> = (_plans, { value }) => [
-  { objective: value.objective, status: 'active', steps: newSteps(value.initial_steps, 0) },
-];
+export const setupPlanReducer: Reducer<Plan, SetupPlan> = (_plans, { value }) => {
+  const steps: PlanStep[] = [];
+  for (let i = 0; i < value.initial_steps.length; i++) {
+    steps.push(pendingStep(formatStepId(i + 1), value.initial_steps[i] as NewPlanStep));
+  }
+  return frozenPlan(value.objective, 'active', steps);
+};
 
 /** `planning_add_step`: appends pending steps numbered after the highest existing id. */
 export const addStepReducer: Reducer<Plan, AddStep> = (plans, { value }) => {
   const plan = latestPlanOf(plans);
   ensureActive(plan, 'add steps to');
-  const after = highestStepNumber(plan.steps.map((step) => step.step_id));
-  return [
-    {
-      objective: plan.objective,
-      status: 'active',
-      steps: [...plan.steps, ...newSteps(value.steps, after)],
-    },
-  ];
+  const steps = [...plan.steps];
+  let highest = 0;
+  for (let i = 0; i < steps.length; i++)
+    highest = Math.max(highest, suffixNumber((steps[i] as PlanStep).step_id));
+  for (let i = 0; i < value.steps.length; i++) {
+    steps.push(pendingStep(formatStepId(highest + i + 1), value.steps[i] as NewPlanStep));
+  }
+  return frozenPlan(plan.objective, 'active', steps);
 };
 
 /** `planning_update_step`: replaces the title and/or details; `null` keeps the old value. */
@@ -73,23 +85,21 @@ export const markStepReducer: Reducer<Plan, MarkStep> = (plans, { value }) => {
   ensureMarkable(plan);
   const index = stepIndex(plan, value.step_id);
   const status = ensureStatus(value.status);
-  const completed = plan.steps.every((step, i) => (i === index ? status : step.status) === 'done');
-  return [
-    update(plan, (draft) => {
-      const step = draft.steps[index];
-      if (step === undefined) return;
-      step.status = status;
-      if (value.note !== null) step.notes.push(value.note);
-      draft.status = completed ? 'completed' : 'active';
-    }),
-  ];
+  const steps = [...plan.steps];
+  const step = steps[index] as PlanStep;
+  const notes = value.note === null ? step.notes : Object.freeze([...step.notes, value.note]);
+  steps[index] = Object.freeze({ ...step, status, notes });
+  let completed = true;
+  for (let i = 0; i < steps.length && completed; i++)
+    completed = (steps[i] as PlanStep).status === 'done';
+  return frozenPlan(plan.objective, completed ? 'completed' : 'active', steps);
 };
 
 /** `planning_clear_plan`: keeps the objective, drops the steps, marks the plan abandoned. */
 export const clearPlanReducer: Reducer<Plan, ClearPlan> = (plans) => {
   const plan = latestPlanOf(plans);
   ensureClearable(plan);
-  return [{ objective: plan.objective, status: 'abandoned', steps: [] }];
+  return frozenPlan(plan.objective, 'abandoned', []);
 };
 
 /**
