@@ -1,0 +1,495 @@
+// Builds, packs and checks every publishable workspace package the way a consumer gets it:
+// publint and attw on the tarball, then an install of all tarballs into a throwaway project
+// that imports (ESM) and requires (require(esm)) every subpath in each `exports` map.
+// Usage: node scripts/check-packages.mjs   (exit code 1 on any failure)
+import { spawn } from 'node:child_process';
+import { existsSync, rmSync } from 'node:fs';
+import { mkdir, mkdtemp, readdir, readFile, writeFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { publint } from 'publint';
+import { formatMessage } from 'publint/utils';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const require = createRequire(import.meta.url);
+
+// Repo-internal condition: points at ./src/*.ts, which is deliberately not published.
+const SOURCE_CONDITION = '@plankit/source';
+const ATTW_PROFILE = 'esm-only';
+// What that profile ignores (attw's profiles.js); only used to label problems in the report.
+const ATTW_IGNORED_RESOLUTIONS = ['node10', 'node16-cjs'];
+const PARALLEL = Math.max(1, Math.min(4, os.availableParallelism()));
+const MINUTE = 60_000;
+
+const started = performance.now();
+const failures = []; // { pkg, step, detail }
+let tmp;
+const children = new Set();
+let interrupted; // set by SIGINT/SIGTERM: kill children, refuse new ones, unwind normally
+let packageNames = [];
+let aborted = false; // a build or pack failure stops the run before the later checks
+
+const secs = (ms) => `${(ms / 1000).toFixed(1)}s`;
+const indent = (text, prefix = '    ') =>
+  text
+    .trimEnd()
+    .split('\n')
+    .map((line) => prefix + line)
+    .join('\n');
+// Keep failure output readable; the end of npm/tsup output is where the error is.
+const tail = (text, lines = 25) => text.trimEnd().split('\n').slice(-lines).join('\n');
+
+function fail(pkg, step, detail) {
+  failures.push({ pkg, step, detail });
+}
+
+/** Never rejects, so each caller decides what a failure means. */
+function run(cmd, args, { cwd = root, timeout = 2 * MINUTE } = {}) {
+  return new Promise((resolve) => {
+    if (interrupted) {
+      resolve({
+        ok: false,
+        code: null,
+        signal: interrupted,
+        stdout: '',
+        stderr: 'interrupted',
+        ms: 0,
+      });
+      return;
+    }
+    const t0 = performance.now();
+    const child = spawn(cmd, args, {
+      cwd,
+      timeout,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      // npm is a .cmd shim on Windows.
+      shell: process.platform === 'win32' && cmd === 'npm',
+    });
+    children.add(child);
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (chunk) => {
+      stdout += chunk;
+    });
+    child.stderr.setEncoding('utf8').on('data', (chunk) => {
+      stderr += chunk;
+    });
+    let settled = false;
+    const done = (code, signal, extra = '') => {
+      if (settled) return;
+      settled = true;
+      children.delete(child);
+      const ms = performance.now() - t0;
+      const timedOut =
+        signal === 'SIGTERM' && ms >= timeout ? ` (timed out after ${secs(timeout)})` : '';
+      resolve({ ok: code === 0, code, signal, stdout, stderr: stderr + extra + timedOut, ms });
+    };
+    child.on('error', (error) => done(null, null, `\n${error.message}`));
+    child.on('close', (code, signal) => done(code, signal));
+  });
+}
+
+const output = (result) =>
+  tail(
+    [result.stdout, result.stderr]
+      .join('\n')
+      .replace(/^npm warn Unknown user config.*$/gm, '')
+      .replace(/\n{2,}/g, '\n')
+      .trim(),
+  );
+
+async function mapLimit(items, limit, fn) {
+  const results = new Array(items.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) {
+      const i = next++;
+      results[i] = await fn(items[i], i);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+  return results;
+}
+
+/**
+ * Directories matched by the root `workspaces` globs (`dir` and `dir/*` forms). Expanded here
+ * because `npm query .workspace` misses packages that `npm install` has not linked yet.
+ */
+async function workspaceDirs() {
+  const { workspaces = [] } = JSON.parse(await readFile(path.join(root, 'package.json'), 'utf8'));
+  const patterns = Array.isArray(workspaces) ? workspaces : (workspaces.packages ?? []);
+  const dirs = [];
+  for (const pattern of patterns) {
+    const base = pattern.replace(/\/\*$/, '');
+    // Refuse other glob forms rather than silently skip packages.
+    if (/[*?[\]{}!]/.test(base)) throw new Error(`unsupported workspaces pattern "${pattern}"`);
+    const candidates =
+      base === pattern
+        ? [path.join(root, base)]
+        : (await readdir(path.join(root, base), { withFileTypes: true }).catch(() => []))
+            .filter((entry) => entry.isDirectory() && !entry.name.startsWith('.'))
+            .map((entry) => path.join(root, base, entry.name));
+    dirs.push(...candidates.filter((dir) => existsSync(path.join(dir, 'package.json'))));
+  }
+  return dirs;
+}
+
+/** Non-private workspaces, dependencies first so cross-package builds see built deps. */
+async function discoverPackages() {
+  const all = await Promise.all(
+    (await workspaceDirs()).map(async (dir) => {
+      const manifest = JSON.parse(await readFile(path.join(dir, 'package.json'), 'utf8'));
+      return { name: manifest.name, dir, manifest };
+    }),
+  );
+  const publishable = all.filter((p) => !p.manifest.private);
+  const byName = new Map(publishable.map((p) => [p.name, p]));
+  const ordered = [];
+  const seen = new Set();
+  const visit = (p) => {
+    if (seen.has(p.name)) return;
+    seen.add(p.name);
+    const m = p.manifest;
+    for (const dep of Object.keys({
+      ...m.dependencies,
+      ...m.peerDependencies,
+      ...m.devDependencies,
+    })) {
+      const ws = byName.get(dep);
+      if (ws) visit(ws);
+    }
+    ordered.push(p);
+  };
+  for (const p of [...publishable].sort((a, b) => a.name.localeCompare(b.name))) visit(p);
+  return ordered;
+}
+
+/** Subpaths worth importing: everything in `exports` except ./package.json, patterns and nulls. */
+function subpathsOf(manifest) {
+  const { exports } = manifest;
+  if (exports == null) return manifest.main ? ['.'] : [];
+  if (typeof exports !== 'object' || Array.isArray(exports)) return ['.'];
+  const keys = Object.keys(exports);
+  if (!keys.some((key) => key.startsWith('.'))) return ['.']; // conditions-only sugar for "."
+  return keys.filter(
+    (key) => key !== './package.json' && !key.includes('*') && exports[key] !== null,
+  );
+}
+
+/** Every target of the source condition, as [exportsPath, target]. */
+function sourceTargets(value, at = ['exports']) {
+  if (value === null || typeof value !== 'object') return [];
+  return Object.entries(value).flatMap(([key, child]) =>
+    key === SOURCE_CONDITION && typeof child === 'string'
+      ? [[[...at, key], child]]
+      : sourceTargets(child, [...at, key]),
+  );
+}
+
+// publint 0.3 already skips the existence check for a non-JS target under a custom condition, so
+// this normally matches nothing. It only excuses "file missing from the tarball" for the
+// repo-internal condition (checked against the repo by checkSourceCondition instead), never
+// anything else.
+const isUnpublishedSourceTarget = (msg) =>
+  (msg.code === 'FILE_DOES_NOT_EXIST' || msg.code === 'FILE_NOT_PUBLISHED') &&
+  msg.path[0] === 'exports' &&
+  msg.path.at(-1) === SOURCE_CONDITION;
+
+function checkSourceCondition(pkg) {
+  const lines = [];
+  for (const [at, target] of sourceTargets(pkg.manifest.exports)) {
+    if (!existsSync(path.join(pkg.dir, target))) {
+      lines.push(`${at.join(' > ')} is ${target}, which does not exist in the repo`);
+    }
+  }
+  if (lines.length > 0) fail(pkg.name, SOURCE_CONDITION, lines.join('\n'));
+  return lines.length === 0;
+}
+
+async function runPublint(pkg) {
+  const data = await readFile(pkg.tarball);
+  const tarball = data.buffer.slice(data.byteOffset, data.byteOffset + data.byteLength);
+  const { messages, pkg: manifest } = await publint({ pack: { tarball }, level: 'suggestion' });
+  const lines = [];
+  let bad = 0;
+  let excused = 0;
+  for (const msg of messages) {
+    if (isUnpublishedSourceTarget(msg)) {
+      excused++;
+      continue;
+    }
+    if (msg.type !== 'suggestion') bad++;
+    lines.push(`${msg.type}: ${formatMessage(msg, manifest, { color: false }) ?? msg.code}`);
+  }
+  const note = excused ? `, ${excused} ${SOURCE_CONDITION} message(s) excused` : '';
+  if (bad > 0) fail(pkg.name, 'publint', lines.join('\n'));
+  return { ok: bad === 0, summary: `${bad ? 'FAIL' : 'ok'}${note}`, lines };
+}
+
+async function runAttw(pkg, attwBin) {
+  const result = await run(process.execPath, [
+    attwBin,
+    pkg.tarball,
+    '--profile',
+    ATTW_PROFILE,
+    '--format',
+    'json',
+  ]);
+  let report;
+  try {
+    report = JSON.parse(result.stdout);
+  } catch {
+    fail(pkg.name, 'attw', `attw did not produce JSON (exit ${result.code}):\n${output(result)}`);
+    return { ok: false, summary: 'FAIL' };
+  }
+  const { analysis } = report;
+  const problems = analysis.problems ?? [];
+  const entrypoints = Object.keys(analysis.entrypoints ?? {}).length;
+  // attw exits 0 for a package without any types, which is a failure for us.
+  if (!analysis.types) {
+    fail(pkg.name, 'attw', 'no type declarations found');
+    return { ok: false, summary: 'FAIL' };
+  }
+  // The exit code applies the profile (and any .attw.json); the list is only for the report.
+  if (result.code !== 0) {
+    const lines = problems.map((p) => {
+      const ignored = ATTW_IGNORED_RESOLUTIONS.includes(p.resolutionKind) ? ' [ignored]' : '';
+      return `${p.kind} at "${p.entrypoint ?? '?'}" (${p.resolutionKind ?? 'any'})${ignored}`;
+    });
+    fail(pkg.name, 'attw', `profile ${ATTW_PROFILE}:\n${lines.join('\n')}`);
+    return { ok: false, summary: 'FAIL' };
+  }
+  const ignored = problems.length ? `, ${problems.length} ignored by profile` : '';
+  return { ok: true, summary: `ok (${entrypoints} entrypoints, ${ATTW_PROFILE}${ignored})` };
+}
+
+// One line per failure instead of a stack trace; the count goes to stdout.
+const checkCode = (load) => `let n;
+try {
+  n = Object.keys(${load}).length;
+} catch (e) {
+  console.error(e instanceof Error ? \`\${e.code ?? e.name}: \${e.message}\` : String(e));
+  process.exit(1);
+}
+if (n === 0) {
+  console.error('module has no exports');
+  process.exit(1);
+}
+console.log(n);
+`;
+const ESM_CHECK = checkCode('await import(process.argv[1])');
+const CJS_CHECK = checkCode('require(process.argv[2])');
+
+async function smokeTest(pkgs) {
+  const dir = path.join(tmp, 'smoke');
+  await mkdir(dir);
+  await writeFile(
+    path.join(dir, 'package.json'),
+    `${JSON.stringify({ name: 'plankit-smoke', private: true }, null, 2)}\n`,
+  );
+  await writeFile(path.join(dir, 'check.cjs'), CJS_CHECK);
+
+  // Peers are installed explicitly (optional ones too, since subpaths may import them);
+  // ranges for the same peer are intersected.
+  const names = new Set(pkgs.map((p) => p.name));
+  const peers = new Map();
+  for (const p of pkgs) {
+    for (const [name, range] of Object.entries(p.manifest.peerDependencies ?? {})) {
+      if (names.has(name)) continue;
+      peers.set(name, [...new Set([...(peers.get(name) ?? []), range])]);
+    }
+  }
+  const specs = [
+    ...pkgs.map((p) => p.tarball),
+    ...[...peers].map(([name, ranges]) => `${name}@${ranges.join(' ')}`),
+  ];
+  const install = await run(
+    'npm',
+    [
+      'install',
+      '--no-audit',
+      '--no-fund',
+      '--prefer-offline',
+      '--ignore-scripts',
+      '--no-package-lock',
+      ...specs,
+    ],
+    { cwd: dir, timeout: 3 * MINUTE },
+  );
+  if (!install.ok) {
+    fail('(all)', 'smoke npm install', output(install));
+    return { install, peers: specs.slice(pkgs.length), rows: [] };
+  }
+
+  const jobs = pkgs.flatMap((p) =>
+    subpathsOf(p.manifest).map((sub) => ({
+      pkg: p.name,
+      spec: sub === '.' ? p.name : `${p.name}/${sub.slice(2)}`,
+    })),
+  );
+  for (const p of pkgs) {
+    if (subpathsOf(p.manifest).length === 0) fail(p.name, 'smoke', 'no importable subpaths');
+  }
+  const node = (args) => run(process.execPath, args, { cwd: dir, timeout: MINUTE });
+  const rows = await mapLimit(jobs, PARALLEL, async (job) => {
+    const [esm, cjs] = await Promise.all([
+      node(['--input-type=module', '-e', ESM_CHECK, job.spec]),
+      // require(esm) is unflagged from Node 20.19; some versions still warn about it.
+      node(['--disable-warning=ExperimentalWarning', 'check.cjs', job.spec]),
+    ]);
+    const count = (r) => (r.ok ? `${r.stdout.trim().split('\n').at(-1)} exports` : 'FAIL');
+    if (!esm.ok) fail(job.pkg, 'smoke import', `import('${job.spec}'):\n${output(esm)}`);
+    if (!cjs.ok) fail(job.pkg, 'smoke require', `require('${job.spec}'):\n${output(cjs)}`);
+    return { ...job, esm: count(esm), cjs: count(cjs) };
+  });
+  return { install, peers: specs.slice(pkgs.length), rows };
+}
+
+async function main() {
+  const pkgs = await discoverPackages();
+  if (pkgs.length === 0) {
+    fail('(repo)', 'discover', 'no publishable (non-private) workspace packages found');
+    return;
+  }
+  packageNames = pkgs.map((p) => p.name);
+  console.log(`check-packages: ${packageNames.join(', ')}`);
+
+  for (const p of pkgs) {
+    const result = await run('npm', ['run', 'build', '--if-present', '-w', p.name], {
+      timeout: 3 * MINUTE,
+    });
+    console.log(`build    ${p.name}  ${result.ok ? 'ok' : 'FAIL'} (${secs(result.ms)})`);
+    if (!result.ok) {
+      fail(p.name, 'build', output(result));
+      aborted = true;
+      return;
+    }
+  }
+
+  tmp = await mkdtemp(path.join(os.tmpdir(), 'plankit-check-'));
+  const packDir = path.join(tmp, 'pack');
+  await mkdir(packDir);
+  const workspaceArgs = pkgs.flatMap((p) => ['-w', p.name]);
+  const pack = await run('npm', [
+    'pack',
+    '--json',
+    '--pack-destination',
+    packDir,
+    ...workspaceArgs,
+  ]);
+  let packed;
+  try {
+    // Lifecycle scripts may print before the JSON; it starts at a line holding only "[".
+    packed = JSON.parse(pack.stdout.slice(Math.max(0, pack.stdout.search(/^\[\s*$/m))));
+  } catch {
+    packed = undefined;
+  }
+  if (!pack.ok || !Array.isArray(packed)) {
+    fail('(all)', 'npm pack', output(pack));
+    aborted = true;
+    return;
+  }
+  for (const p of pkgs) {
+    const entry = packed.find((e) => e.name === p.name);
+    if (!entry) {
+      fail(p.name, 'npm pack', 'not in npm pack output');
+      aborted = true;
+      return;
+    }
+    p.tarball = path.join(packDir, entry.filename);
+    const kb = (entry.size / 1024).toFixed(1);
+    console.log(`pack     ${p.name}  ${entry.filename} (${entry.entryCount} files, ${kb} kB)`);
+  }
+
+  const attwBin = path.resolve(
+    path.dirname(require.resolve('@arethetypeswrong/cli/package.json')),
+    require('@arethetypeswrong/cli/package.json').bin.attw,
+  );
+  // Linting (CPU) overlaps with the smoke install (mostly I/O).
+  const [lints, smoke] = await Promise.all([
+    mapLimit(pkgs, PARALLEL, async (p) => {
+      const sourceOk = checkSourceCondition(p);
+      const [pub, attw] = await Promise.all([runPublint(p), runAttw(p, attwBin)]);
+      return { p, sourceOk, pub, attw };
+    }),
+    smokeTest(pkgs),
+  ]);
+
+  for (const { p, sourceOk, pub, attw } of lints) {
+    const targets = sourceTargets(p.manifest.exports).length;
+    if (targets)
+      console.log(`source   ${p.name}  ${sourceOk ? 'ok' : 'FAIL'} (targets exist in repo)`);
+    console.log(`publint  ${p.name}  ${pub.summary}`);
+    if (pub.ok && pub.lines.length) console.log(indent(pub.lines.join('\n')));
+    console.log(`attw     ${p.name}  ${attw.summary}`);
+  }
+  const peers = smoke.peers.length ? ` + ${smoke.peers.join(', ')}` : '';
+  const installed = smoke.install.ok ? 'ok' : 'FAIL';
+  console.log(
+    `install  ${pkgs.length} tarball(s)${peers}  ${installed} (${secs(smoke.install.ms)})`,
+  );
+  const width = Math.max(0, ...smoke.rows.map((r) => r.spec.length));
+  for (const r of smoke.rows) {
+    console.log(`smoke    ${r.spec.padEnd(width)}  import: ${r.esm}, require: ${r.cjs}`);
+  }
+}
+
+function cleanup() {
+  if (!tmp) return;
+  try {
+    // Retries cover a killed npm that is still letting go of files.
+    rmSync(tmp, { recursive: true, force: true, maxRetries: 5 });
+  } catch (error) {
+    console.error(`warning: could not remove ${tmp}: ${error.message}`);
+  }
+  tmp = undefined;
+}
+
+for (const signal of ['SIGINT', 'SIGTERM']) {
+  process.on(signal, () => {
+    if (interrupted) {
+      // Second signal: stop waiting for children.
+      cleanup();
+      process.exit(130);
+    }
+    interrupted = signal;
+    for (const child of children) child.kill();
+  });
+}
+
+try {
+  await main();
+} catch (error) {
+  fail(
+    '(script)',
+    'crash',
+    error instanceof Error ? (error.stack ?? error.message) : String(error),
+  );
+} finally {
+  cleanup();
+}
+
+const time = secs(performance.now() - started);
+if (interrupted) {
+  console.error(`\ninterrupted by ${interrupted} (${time})`);
+  process.exitCode = interrupted === 'SIGINT' ? 130 : 143;
+} else if (failures.length === 0) {
+  console.log(`\npackages: ${packageNames.length} ok (${time})`);
+} else {
+  console.error('');
+  // Package order, not completion order.
+  const rank = (f) => packageNames.indexOf(f.pkg);
+  failures.sort((a, b) => rank(a) - rank(b));
+  for (const f of failures) console.error(`FAIL ${f.pkg} [${f.step}]\n${indent(f.detail)}`);
+  const failed = packageNames.filter((n) => failures.some((f) => f.pkg === n));
+  // A failure not tied to one package ("(all)", "(script)") leaves no package verified.
+  const shared = failures.some((f) => !packageNames.includes(f.pkg));
+  const summary =
+    aborted || shared
+      ? `${failed.length} failed, ${packageNames.length - failed.length} not fully checked`
+      : `${packageNames.length - failed.length} ok, ${failed.length} failed`;
+  console.error(`\npackages: ${summary} (${time})`);
+  process.exitCode = 1;
+}
