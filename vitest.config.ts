@@ -4,6 +4,7 @@ import projects from './vitest.workspace.ts';
 const config: ViteUserConfig = defineConfig({
   test: {
     projects,
+    reporters: ['default', './scripts/summary-reporter.ts'],
   },
 });
 
