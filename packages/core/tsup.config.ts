@@ -1,7 +1,7 @@
 import type { Options } from 'tsup';
 
 const config: Options = {
-  entry: ['src/index.ts'],
+  entry: ['src/index.ts', 'src/internal.ts'],
   format: ['esm'],
   target: 'node20',
   platform: 'node',

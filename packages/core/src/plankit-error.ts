@@ -52,12 +52,13 @@ function brandOf(value: unknown): string | undefined {
 }
 
 /**
- * The base class of every error plankit reports, with a stable {@link PlankitErrorCode}.
+ * The base class of every error plankit reports, with a stable code: {@link PlankitErrorCode}
+ * for the core, and each other package's own union for its errors.
  * Use {@link PlankitError.isInstance} rather than `instanceof` to test for it.
  *
  * @public
  */
-export class PlankitError<C extends PlankitErrorCode = PlankitErrorCode> extends Error {
+export class PlankitError<C extends string = PlankitErrorCode> extends Error {
   /** The stable, machine-readable reason. */
   readonly code: C;
   /** The input field at fault, when there is one. */
@@ -79,11 +80,14 @@ export class PlankitError<C extends PlankitErrorCode = PlankitErrorCode> extends
   }
 
   /** True for any plankit error, from this copy of the package or another one. */
-  static isInstance(value: unknown): value is PlankitError {
+  static isInstance(value: unknown): value is PlankitError<string> {
     return brandOf(value) !== undefined;
   }
 
-  /** @internal */
+  /**
+   * True when `value` carries the brand of the subclass named `name`; subclasses build their
+   * own `isInstance` on it.
+   */
   protected static hasBrand(value: unknown, name: string): boolean {
     return brandOf(value) === name;
   }

@@ -1,0 +1,12 @@
+/**
+ * Helpers shared by the plankit packages. Not part of the public API: it may change in any
+ * release, so import it only from `@plankit/*` packages.
+ *
+ * @packageDocumentation
+ * @module @plankit/core/internal
+ */
+
+export { deepEqual } from './internal/deep-equal.ts';
+export { invalidArgument } from './internal/invalid-argument.ts';
+export { deepFreeze, update } from './internal/produce.ts';
+export { trimText } from './planning/text-rules.ts';
