@@ -16,6 +16,8 @@ describe('defineTool', () => {
     const tool = defineTool(base);
     expect(tool.name).toBe('echo');
     expect(tool.resultType).toBeNull();
+    expect(tool.acceptsOverrides).toBe(false);
+    expect(defineTool({ ...base, acceptsOverrides: true }).acceptsOverrides).toBe(true);
     expect(Object.isFrozen(tool)).toBe(true);
   });
 
@@ -39,6 +41,7 @@ describe('defineTool', () => {
       [{ ...base, parameters: { type: 'object' } }, 'parameters'],
       [{ ...base, handler: 'run' }, 'handler'],
       [{ ...base, extra: true }, 'extra'],
+      [{ ...base, acceptsOverrides: 1 }, 'acceptsOverrides'],
     ];
     for (const [definition, field] of cases) {
       let caught: unknown;

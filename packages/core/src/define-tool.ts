@@ -51,6 +51,8 @@ export interface Tool<P = unknown, R = unknown, I = P> {
   readonly parameters: z.ZodType<P, I>;
   /** The data type result values are dispatched as, or `null` when the tool only reads. */
   readonly resultType: DataType<R> | null;
+  /** Whether hosts may override the description (prompt-override tooling); `false` by default. */
+  readonly acceptsOverrides: boolean;
   /** Runs the tool; see {@link ToolHandler}. Method syntax keeps tools assignable to `AnyTool`. */
   handler(params: P, context: ToolContext): ToolReturn<R> | Promise<ToolReturn<R>>;
 }
@@ -69,13 +71,22 @@ export interface ToolDefinition<S extends z.ZodType, R> {
   readonly parameters: S;
   /** The data type result values are dispatched as; omit for tools that only read. */
   readonly resultType?: DataType<R> | null | undefined;
+  /** Whether hosts may override the description; `false` by default. */
+  readonly acceptsOverrides?: boolean | undefined;
   /** The implementation. */
   readonly handler: ToolHandler<z.output<S>, R>;
 }
 
 const NAME = /^[a-z0-9_-]{1,64}$/;
 const ASCII = /^[\x20-\x7e]{1,200}$/;
-const KEYS = new Set(['name', 'description', 'parameters', 'resultType', 'handler']);
+const KEYS = new Set([
+  'name',
+  'description',
+  'parameters',
+  'resultType',
+  'handler',
+  'acceptsOverrides',
+]);
 
 function definitionError(field: string, rule: string): PlankitError {
   return new PlankitError('tool_definition_invalid', `defineTool: ${field} ${rule}.`, { field });
@@ -105,7 +116,14 @@ export function defineTool<S extends z.ZodType, R>(
   }
   for (const key of Object.keys(definition))
     if (!KEYS.has(key)) throw definitionError(key, 'is not a known key');
-  const { name, description, parameters, handler, resultType = null } = definition;
+  const {
+    name,
+    description,
+    parameters,
+    handler,
+    resultType = null,
+    acceptsOverrides = false,
+  } = definition;
   if (typeof name !== 'string' || !NAME.test(name))
     throw definitionError('name', `must match ${NAME.source}`);
   if (typeof description !== 'string' || !ASCII.test(description)) {
@@ -115,7 +133,16 @@ export function defineTool<S extends z.ZodType, R>(
     throw definitionError('parameters', 'must be a zod schema');
   if (typeof handler !== 'function') throw definitionError('handler', 'must be a function');
   if (resultType !== null) dataTypeName(resultType);
+  if (typeof acceptsOverrides !== 'boolean')
+    throw definitionError('acceptsOverrides', 'must be a boolean');
   // The definition's own generics guarantee the schema's output is what the handler takes.
   const schema = parameters as z.ZodType<z.output<S>, z.input<S>>;
-  return Object.freeze({ name, description, parameters: schema, resultType, handler });
+  return Object.freeze({
+    name,
+    description,
+    parameters: schema,
+    resultType,
+    acceptsOverrides,
+    handler,
+  });
 }

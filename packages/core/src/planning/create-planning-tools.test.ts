@@ -61,6 +61,21 @@ describe('createPlanningTools', () => {
     expect(plan()?.steps[0]?.notes).toEqual(['n']);
   });
 
+  it('marks tools as not accepting overrides unless asked', () => {
+    const session = new Session();
+    expect(createPlanningTools(session).map((tool) => tool.acceptsOverrides)).toEqual(
+      Array(6).fill(false),
+    );
+    expect(
+      createPlanningTools(session, { acceptsOverrides: true }).every(
+        (tool) => tool.acceptsOverrides,
+      ),
+    ).toBe(true);
+    expect(() => createPlanningTools(session, { acceptsOverrides: 'yes' as never })).toThrow(
+      /acceptsOverrides/,
+    );
+  });
+
   it('refuses unknown options and a missing session', () => {
     const session = new Session();
     expect(() => createPlanningTools(session, { inProgress: 'many' as never })).toThrow(

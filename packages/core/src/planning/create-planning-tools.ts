@@ -32,6 +32,8 @@ import { optionalText, PLANNING_LIMITS, requiredText, stepIdText } from './text-
 export interface PlanningToolsOptions {
   /** `'single'` refuses a second `in_progress` step; `'any'` (the default) allows it. */
   readonly inProgress?: InProgressMode | undefined;
+  /** Marks every tool as accepting description overrides; `false` by default. */
+  readonly acceptsOverrides?: boolean | undefined;
 }
 
 /** The six planning tools, in the reference order. @public */
@@ -92,8 +94,9 @@ export function createPlanningTools(
     throw invalidArgument('createPlanningTools', 'options', 'must be an object');
   }
   for (const key of Object.keys(options)) {
-    if (key !== 'inProgress')
+    if (key !== 'inProgress' && key !== 'acceptsOverrides') {
       throw invalidArgument('createPlanningTools', `options.${key}`, 'is not an option');
+    }
   }
   const mode = options.inProgress ?? 'any';
   if (!(IN_PROGRESS_MODES as readonly string[]).includes(mode)) {
@@ -103,6 +106,10 @@ export function createPlanningTools(
       'must be one of any, single',
     );
   }
+  const acceptsOverrides = options.acceptsOverrides ?? false;
+  if (typeof acceptsOverrides !== 'boolean') {
+    throw invalidArgument('createPlanningTools', 'options.acceptsOverrides', 'must be a boolean');
+  }
   const singleRule = inProgressRule(mode);
   planningSession(session);
 
@@ -111,6 +118,7 @@ export function createPlanningTools(
     description: 'Create or replace the session plan.',
     parameters: SetupPlan,
     resultType: SetupPlan,
+    acceptsOverrides,
     handler: (params) => {
       const objective = requiredText(
         params.objective,
@@ -131,6 +139,7 @@ export function createPlanningTools(
     description: 'Append one or more steps to the active plan.',
     parameters: AddStep,
     resultType: AddStep,
+    acceptsOverrides,
     handler: (params, { session }) => {
       const plan = requirePlan(planningSession(session));
       ensureActive(plan, 'add steps to');
@@ -148,6 +157,7 @@ export function createPlanningTools(
     description: 'Edit the title or details for an existing step.',
     parameters: UpdateStep,
     resultType: UpdateStep,
+    acceptsOverrides,
     handler: (params, { session }) => {
       const plan = requirePlan(planningSession(session));
       ensureActive(plan, 'update steps in');
@@ -173,6 +183,7 @@ export function createPlanningTools(
     description: 'Update step status and optionally record a note.',
     parameters: MarkStep,
     resultType: MarkStep,
+    acceptsOverrides,
     handler: (params, { session }) => {
       const plan = requirePlan(planningSession(session));
       ensureMarkable(plan);
@@ -201,6 +212,7 @@ export function createPlanningTools(
     description: 'Mark the current plan as abandoned.',
     parameters: ClearPlan,
     resultType: ClearPlan,
+    acceptsOverrides,
     handler: (_params, { session }): { message: string; value: ClearPlan } => {
       ensureClearable(requirePlan(planningSession(session)));
       return { message: 'Plan marked as abandoned.', value: {} };
@@ -211,6 +223,7 @@ export function createPlanningTools(
     name: 'planning_read_plan',
     description: 'Return the latest plan snapshot.',
     parameters: ReadPlan,
+    acceptsOverrides,
     handler: (_params, { session }): { message: string; value: Plan } => {
       const plan = requirePlan(planningSession(session));
       const message =
