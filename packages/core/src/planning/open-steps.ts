@@ -7,7 +7,14 @@ import type { Plan, PlanStep } from './plan.ts';
  */
 export function openSteps(plan: Plan | undefined): readonly PlanStep[] {
   if (plan === undefined || plan.status === 'abandoned') return [];
-  return plan.steps.filter((step) => step.status !== 'done');
+  // An indexed loop: on Node 20, filter is several times slower on the frozen arrays sessions hold.
+  const open: PlanStep[] = [];
+  const steps = plan.steps;
+  for (let i = 0; i < steps.length; i++) {
+    const step = steps[i] as PlanStep;
+    if (step.status !== 'done') open.push(step);
+  }
+  return open;
 }
 
 /**
