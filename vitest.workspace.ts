@@ -1,15 +1,15 @@
 import { defineProject, type TestProjectInlineConfiguration } from 'vitest/config';
 
+// Tests run on the TypeScript sources through the repo-internal export condition.
 const source = { conditions: ['@plankit/source'] };
 
-/** The test projects, one per package; `vitest.config.ts` hands this list to `test.projects`. */
-const projects: TestProjectInlineConfiguration[] = [
-  defineProject({
+function packageProject(name: string): TestProjectInlineConfiguration {
+  return defineProject({
     resolve: source,
     ssr: { resolve: source },
     test: {
-      name: 'core',
-      root: './packages/core',
+      name,
+      root: `./packages/${name}`,
       include: ['src/**/*.test.ts'],
       typecheck: {
         enabled: true,
@@ -17,7 +17,13 @@ const projects: TestProjectInlineConfiguration[] = [
         tsconfig: '../../tsconfig.json',
       },
     },
-  }),
+  });
+}
+
+/** The test projects, one per package plus the examples; `vitest.config.ts` hands this list to `test.projects`. */
+const projects: TestProjectInlineConfiguration[] = [
+  packageProject('core'),
+  packageProject('prompt'),
   defineProject({
     resolve: source,
     ssr: { resolve: source },

@@ -1,20 +1,19 @@
-import { createPlanningTools, invokeTool, renderPlan, Session } from '@plankit/core';
+import { invokeTool, Plan, Session, selectLatest } from '@plankit/core';
+import { PlanningToolsSection, Prompt, renderPlanReminder } from '@plankit/prompt';
 
 const session = new Session();
-const [setup, add, , mark, , read] = createPlanningTools(session);
+const planning = new PlanningToolsSection({ session });
+const prompt = new Prompt({ ns: 'demo', key: 'agent', name: 'agent', sections: [planning] });
+const { markdown } = prompt.render(); // your system prompt; planning.tools() go to your model
+const [setup, , , mark] = planning.tools();
 
-// Hand these tools to your model; feed its tool calls to invokeTool.
-await invokeTool(setup, { objective: 'Ship v2', initial_steps: [{ title: 'Draft' }] }, { session });
-await invokeTool(add, { steps: [{ title: 'Tag the release' }] }, { session });
-
+// Feed the model's tool calls to invokeTool: a bad call comes back as a message it can fix.
+const steps = [{ title: 'Draft the notes' }, { title: 'Tag the release' }];
+await invokeTool(setup, { objective: 'Ship v2', initial_steps: steps }, { session });
 const refused = await invokeTool(mark, { step_id: 'S009', status: 'done' }, { session });
-console.log(refused.message); // Tool validation failed: Step S009 does not exist.
-
 await invokeTool(mark, { step_id: 'S001', status: 'done', note: 'Reviewed' }, { session });
-const { value: plan } = await invokeTool(read, {}, { session });
-if (plan) console.log(renderPlan(plan));
-// Objective: Ship v2
-// Status: active
-//
-// S001 [done] Draft | notes: Reviewed
-// S002 [pending] Tag the release
+
+console.log(markdown.split('\n')[0]); // ## 1. Planning Tools
+console.log(refused.message); // Tool validation failed: Step S009 does not exist.
+// Each turn, append the open steps at the end of the request (the cached prefix stays put):
+console.log(renderPlanReminder(selectLatest(session, Plan)));

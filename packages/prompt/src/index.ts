@@ -1,0 +1,26 @@
+/**
+ * Prompt sections with deterministic, byte-stable markdown; the planning section with its
+ * three strategies; plan reminders and compaction anchors; the strategic and tactical phase
+ * sections.
+ *
+ * @packageDocumentation
+ * @module @plankit/prompt
+ */
+
+export type { MarkdownSectionOptions, SectionParams } from './markdown-section.ts';
+export { MarkdownSection } from './markdown-section.ts';
+export type { Phase, PhaseParams, PhaseSectionOptions, TodoRange } from './phase-section.ts';
+export { PhaseSection } from './phase-section.ts';
+export { fromPlanAnchor, PLAN_ANCHOR_VERSION, toPlanAnchor } from './plan-anchor.ts';
+export type { PlanAnchorCode } from './plan-anchor-error.ts';
+export { PlanAnchorError } from './plan-anchor-error.ts';
+export { PLANNING_STRATEGIES, PlanningStrategy } from './planning-strategy.ts';
+export type { PlanningToolsSectionOptions } from './planning-tools-section.ts';
+export { PlanningToolsSection } from './planning-tools-section.ts';
+export type { PromptOptions, PromptParams, RenderedPrompt } from './prompt.ts';
+export { Prompt } from './prompt.ts';
+export type { PromptRenderCode } from './prompt-render-error.ts';
+export { PromptRenderError } from './prompt-render-error.ts';
+export type { PromptSection, SectionRenderOptions } from './prompt-section.ts';
+export { renderPlanReminder } from './render-plan-reminder.ts';
+export type { TemplateValue } from './render-template.ts';

@@ -1,0 +1,32 @@
+import { PlankitError, type PlankitErrorOptions } from '@plankit/core';
+
+/** Codes of {@link PlanAnchorError}. @public */
+export type PlanAnchorCode =
+  | 'anchor_missing'
+  | 'anchor_version_unknown'
+  | 'anchor_damaged'
+  | 'anchor_invalid';
+
+/**
+ * A plan anchor could not be read back: none was found, its version is unknown, it was
+ * altered, or it holds something that is not a plan.
+ *
+ * @public
+ */
+export class PlanAnchorError extends PlankitError<PlanAnchorCode> {
+  /**
+   * Creates the error.
+   *
+   * @param code - the stable reason
+   * @param message - what is wrong with the block
+   * @param options - the field at fault and the cause
+   */
+  constructor(code: PlanAnchorCode, message: string, options: PlankitErrorOptions = {}) {
+    super(code, message, options);
+  }
+
+  /** True for a {@link PlanAnchorError}, from this copy of the package or another one. */
+  static override isInstance(value: unknown): value is PlanAnchorError {
+    return PlankitError.hasBrand(value, 'PlanAnchorError');
+  }
+}

@@ -1,0 +1,126 @@
+import { PLAN_STATUSES, type Plan, STEP_STATUSES } from '@plankit/core';
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { fnv1a } from './fnv1a.ts';
+import { fromPlanAnchor, toPlanAnchor } from './plan-anchor.ts';
+import { PlanAnchorError } from './plan-anchor-error.ts';
+
+const plan: Plan = {
+  objective: 'Ship v2',
+  status: 'active',
+  steps: [
+    {
+      step_id: 'S001',
+      title: 'Draft',
+      details: 'with "quotes" and \\ slashes',
+      status: 'done',
+      notes: ['ok', 'line\nbreak'],
+    },
+    { step_id: 'S002', title: 'Tag', details: null, status: 'pending', notes: [] },
+  ],
+};
+
+function errorOf(text: string): PlanAnchorError {
+  const result = fromPlanAnchor(text);
+  if (result.ok) throw new Error('expected a refusal');
+  expect(PlanAnchorError.isInstance(result.error)).toBe(true);
+  return result.error;
+}
+
+describe('fnv1a', () => {
+  it('matches the published FNV-1a 32-bit test vectors, over UTF-8 bytes', () => {
+    expect(fnv1a('')).toBe('811c9dc5');
+    expect(fnv1a('a')).toBe('e40c292c');
+    expect(fnv1a('foobar')).toBe('bf9cf968');
+    expect(fnv1a('\u00e9')).not.toBe(fnv1a('\u00c3\u00a9'));
+  });
+});
+
+describe('plan anchors', () => {
+  it('writes a versioned, checksummed block, one JSON line per step', async () => {
+    await expect(toPlanAnchor(plan)).toMatchFileSnapshot('./__snapshots__/anchor/two-steps.txt');
+    expect(toPlanAnchor(plan)).toBe(toPlanAnchor(structuredClone(plan) as Plan));
+    expect(toPlanAnchor({ objective: 'o', status: 'abandoned', steps: [] })).toMatch(
+      /^<plankit-plan-anchor version="1" checksum="[0-9a-f]{8}">\n\{"objective":"o","status":"abandoned"\}\n<\/plankit-plan-anchor>$/,
+    );
+  });
+
+  it('restores the exact plan from a summary, deeply frozen, with CRLF line ends accepted', () => {
+    const summary = `We drafted the notes.\n\n${toPlanAnchor(plan)}\n\nNext: tag.`;
+    const restored = fromPlanAnchor(summary);
+    expect(restored).toEqual({ ok: true, value: plan });
+    if (restored.ok) expect(Object.isFrozen(restored.value.steps[0]?.notes)).toBe(true);
+    expect(fromPlanAnchor(summary.replace(/\n/g, '\r\n'))).toEqual({ ok: true, value: plan });
+  });
+
+  it('reads the last anchor when a summary holds several', () => {
+    const older = toPlanAnchor({ ...plan, objective: 'Old' });
+    expect(fromPlanAnchor(`${older}\n${toPlanAnchor(plan)}`)).toEqual({ ok: true, value: plan });
+  });
+
+  it('rejects missing, foreign, damaged and future blocks with a clear error', () => {
+    const anchor = toPlanAnchor(plan);
+    expect(errorOf('no anchor here').code).toBe('anchor_missing');
+    expect(errorOf('<plan-anchor version="1">{}</plan-anchor>').code).toBe('anchor_missing');
+    expect(errorOf(anchor.replace('Draft', 'Drift'))).toMatchObject({
+      code: 'anchor_damaged',
+      field: 'checksum',
+    });
+    expect(errorOf(anchor.replace(/\n/g, ' ')).code).toBe('anchor_damaged');
+    expect(errorOf(anchor.replace(' version="1"', '')).code).toBe('anchor_damaged');
+    expect(errorOf(anchor.replace('version="1"', 'version="2"'))).toMatchObject({
+      code: 'anchor_version_unknown',
+      message: 'Plan anchor version 2 is unknown; this build reads version 1.',
+    });
+    expect(fromPlanAnchor(42 as never).ok).toBe(false);
+  });
+
+  it('rejects a well-formed block that does not hold a plan', () => {
+    const bad = (lines: string[]) => {
+      const body = lines.join('\n');
+      // A valid checksum over invalid content: only the content is wrong.
+      return `<plankit-plan-anchor version="1" checksum="${fnv1a(body)}">\n${body}\n</plankit-plan-anchor>`;
+    };
+    expect(errorOf(bad(['{"objective":"x","status":"paused"}']))).toMatchObject({
+      code: 'anchor_invalid',
+      field: 'status',
+    });
+    expect(errorOf(bad(['[1,2]'])).code).toBe('anchor_invalid');
+    expect(errorOf(bad(['{"objective":"x","status":"active"}', 'not json'])).code).toBe(
+      'anchor_damaged',
+    );
+    expect(
+      errorOf(bad(['{"objective":"x","status":"active","__proto__":{"polluted":true}}'])).code,
+    ).toBe('anchor_invalid');
+    expect(({} as Record<string, unknown>)['polluted']).toBeUndefined();
+  });
+
+  it('round-trips any plan exactly (property)', () => {
+    const text = fc.string({ unit: 'grapheme', maxLength: 40 });
+    const step = fc.record({
+      step_id: fc.string({ maxLength: 6 }),
+      title: text,
+      details: fc.option(text),
+      status: fc.constantFrom(...STEP_STATUSES),
+      notes: fc.array(text, { maxLength: 3 }),
+    });
+    const plans = fc.record({
+      objective: text,
+      status: fc.constantFrom(...PLAN_STATUSES),
+      steps: fc.array(step, { maxLength: 8 }),
+    });
+    fc.assert(
+      fc.property(plans, fc.string(), fc.string(), (original, before, after) => {
+        const anchor = toPlanAnchor(original);
+        expect(
+          fromPlanAnchor(`${before}\n${anchor}\n${after.replaceAll('<plankit-plan-anchor', '')}`),
+        ).toEqual({
+          ok: true,
+          value: original,
+        });
+        expect(toPlanAnchor(original)).toBe(anchor);
+      }),
+      { numRuns: 300 },
+    );
+  });
+});

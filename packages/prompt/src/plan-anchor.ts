@@ -1,0 +1,116 @@
+import { Plan, type PlanStep, type Result } from '@plankit/core';
+import { deepFreeze } from '@plankit/core/internal';
+import { fnv1a } from './fnv1a.ts';
+import { PlanAnchorError } from './plan-anchor-error.ts';
+
+/** The anchor format version {@link toPlanAnchor} writes and {@link fromPlanAnchor} reads. @public */
+export const PLAN_ANCHOR_VERSION = 1;
+
+const TAG = 'plankit-plan-anchor';
+const BLOCK = new RegExp(`<${TAG}(\\s[^>\\n]*)?>([\\s\\S]*?)</${TAG}>`, 'g');
+const ATTRIBUTE = /\s([a-z]+)="([^"]*)"/g;
+
+// Keys in a fixed order, so the same plan always gives the same bytes.
+const headLine = (plan: Plan): string =>
+  JSON.stringify({ objective: plan.objective, status: plan.status });
+const stepLine = (step: PlanStep): string =>
+  JSON.stringify({
+    step_id: step.step_id,
+    title: step.title,
+    details: step.details,
+    status: step.status,
+    notes: step.notes,
+  });
+
+/**
+ * Writes a plan as a versioned, checksummed, byte-stable block for a host's compaction
+ * summary: one JSON line for the plan, then one per step. {@link fromPlanAnchor} restores the
+ * exact plan (ids, statuses, details, notes).
+ *
+ * @example
+ * ```ts
+ * const summary = `${modelSummary}\n\n${toPlanAnchor(plan)}`;
+ * ```
+ * @public
+ */
+export function toPlanAnchor(plan: Plan): string {
+  const body = [headLine(plan), ...plan.steps.map(stepLine)].join('\n');
+  return `<${TAG} version="${PLAN_ANCHOR_VERSION}" checksum="${fnv1a(body)}">\n${body}\n</${TAG}>`;
+}
+
+function fail(
+  code: PlanAnchorError['code'],
+  message: string,
+  field?: string,
+): Result<never, PlanAnchorError> {
+  return { ok: false, error: new PlanAnchorError(code, message, { field }) };
+}
+
+/**
+ * Reads back the last plan anchor found anywhere in `text` (a compaction summary, say).
+ *
+ * @returns the deeply frozen plan, or a {@link PlanAnchorError}: `anchor_missing`,
+ *   `anchor_version_unknown`, `anchor_damaged` (altered or unreadable) or `anchor_invalid`
+ *   (not a plan)
+ * @public
+ */
+export function fromPlanAnchor(text: string): Result<Plan, PlanAnchorError> {
+  if (typeof text !== 'string')
+    return fail('anchor_missing', 'Expected text containing a plan anchor.');
+  const normalised = text.replace(/\r\n/g, '\n');
+  let last: RegExpExecArray | undefined;
+  for (const match of normalised.matchAll(BLOCK)) last = match;
+  if (last === undefined) return fail('anchor_missing', `No <${TAG}> block found.`);
+
+  const attributes = new Map<string, string>();
+  for (const [, name, value] of (last[1] ?? '').matchAll(ATTRIBUTE))
+    attributes.set(name as string, value as string);
+  const version = attributes.get('version');
+  if (version === undefined)
+    return fail('anchor_damaged', 'The plan anchor has no version.', 'version');
+  if (version !== String(PLAN_ANCHOR_VERSION)) {
+    return fail(
+      'anchor_version_unknown',
+      `Plan anchor version ${version} is unknown; this build reads version ${PLAN_ANCHOR_VERSION}.`,
+      'version',
+    );
+  }
+  const raw = last[2] ?? '';
+  if (!raw.startsWith('\n') || !raw.endsWith('\n'))
+    return fail('anchor_damaged', 'The plan anchor lost its line breaks.');
+  const body = raw.slice(1, -1);
+  if (attributes.get('checksum') !== fnv1a(body)) {
+    return fail(
+      'anchor_damaged',
+      'The plan anchor was altered: its checksum does not match.',
+      'checksum',
+    );
+  }
+
+  let head: unknown;
+  const steps: unknown[] = [];
+  for (const [index, line] of body.split('\n').entries()) {
+    let value: unknown;
+    try {
+      value = JSON.parse(line);
+    } catch {
+      return fail('anchor_damaged', `Line ${index + 1} of the plan anchor is not JSON.`);
+    }
+    if (index === 0) head = value;
+    else steps.push(value);
+  }
+  if (typeof head !== 'object' || head === null || Array.isArray(head)) {
+    return fail('anchor_invalid', 'The plan anchor does not start with a plan.');
+  }
+  const parsed = Plan.safeParse({ ...head, steps });
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    const field = issue?.path.join('.') ?? '';
+    return fail(
+      'anchor_invalid',
+      `The plan anchor holds an invalid plan${field ? ` at ${field}` : ''}: ${issue?.message}.`,
+      field,
+    );
+  }
+  return { ok: true, value: deepFreeze(parsed.data) };
+}

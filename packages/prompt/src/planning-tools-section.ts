@@ -1,0 +1,148 @@
+import {
+  createPlanningTools,
+  type InProgressMode,
+  inProgressRule,
+  PLANNING_LIMITS,
+  type PlanningTools,
+  Session,
+  STEP_STATUSES,
+} from '@plankit/core';
+import { mindsetLines, PLANNING_STRATEGIES, PlanningStrategy } from './planning-strategy.ts';
+import { PromptRenderError } from './prompt-render-error.ts';
+import { type PromptSection, renderHeading, type SectionRenderOptions } from './prompt-section.ts';
+
+/** What {@link PlanningToolsSection} takes. @public */
+export interface PlanningToolsSectionOptions {
+  /** The session the tools read and write; its planning reducers are registered (idempotently). */
+  readonly session: Session;
+  /** The mindset to coach; {@link PlanningStrategy.REACT} by default. */
+  readonly strategy?: PlanningStrategy | undefined;
+  /** `'single'` allows one `in_progress` step at a time, in the copy and in the validator. */
+  readonly inProgress?: InProgressMode | undefined;
+  /** Whether hosts may override the copy and tool descriptions; `false` by default. */
+  readonly acceptsOverrides?: boolean | undefined;
+}
+
+const OPTION_KEYS = new Set(['session', 'strategy', 'inProgress', 'acceptsOverrides']);
+
+function planningBody(strategy: PlanningStrategy, inProgress: InProgressMode): string {
+  const { objective, title, details } = PLANNING_LIMITS;
+  const rule = inProgressRule(inProgress);
+  return [
+    'Use planning tools for multi-step or stateful work that requires an execution plan.',
+    ...mindsetLines(strategy),
+    `- Start with \`planning_setup_plan\` to set an objective (<=${objective} ASCII characters) and optional initial steps.`,
+    '- Step ids use the `S###` format, stay stable, and must be referenced for every update.',
+    `- Keep steps concise (<=${title} ASCII characters for titles, <=${details} for details).`,
+    '- Extend plans with `planning_add_step` and refine steps with `planning_update_step`.',
+    `- Track progress via \`planning_mark_step\` (${STEP_STATUSES.join(', ')}).${rule === null ? '' : ` ${rule}`}`,
+    '- Inspect the latest plan using `planning_read_plan`.',
+    '- Use `planning_clear_plan` only when abandoning the objective.',
+    'Stay brief, ASCII-only, and skip planning for trivial single-step tasks.',
+  ].join('\n');
+}
+
+/**
+ * The planning section: the instructions for the six planning tools, in one of three
+ * strategies, and the tools themselves bound to a session.
+ *
+ * @example
+ * ```ts
+ * const planning = new PlanningToolsSection({ session, strategy: PlanningStrategy.PLAN_ACT_REFLECT });
+ * planning.render(undefined, { depth: 0, number: '2' }); // '## 2. Planning Tools\n\n...'
+ * planning.tools(); // the six tools, reference order
+ * ```
+ * @public
+ */
+export class PlanningToolsSection implements PromptSection<undefined> {
+  /** Always `planning.tools`. */
+  readonly key: string = 'planning.tools';
+  /** Always `Planning Tools`. */
+  readonly title: string = 'Planning Tools';
+  /** None. */
+  readonly children: readonly PromptSection[] = Object.freeze([]);
+  /** The session the tools are bound to. */
+  readonly session: Session;
+  /** The coached mindset. */
+  readonly strategy: PlanningStrategy;
+  /** The in-progress rule, shared by the copy and the validator. */
+  readonly inProgress: InProgressMode;
+  /** Whether hosts may override the copy and tool descriptions. */
+  readonly acceptsOverrides: boolean;
+  readonly #tools: PlanningTools;
+  readonly #body: string;
+
+  /**
+   * Creates the section and registers the planning reducers on the session.
+   *
+   * @throws PromptRenderError `section_invalid` for a missing session or an unknown option
+   */
+  constructor(options: PlanningToolsSectionOptions) {
+    if (typeof options !== 'object' || options === null || !(options.session instanceof Session)) {
+      throw new PromptRenderError('section_invalid', 'PlanningToolsSection needs a session.', {
+        field: 'session',
+      });
+    }
+    for (const key of Object.keys(options)) {
+      if (!OPTION_KEYS.has(key)) {
+        throw new PromptRenderError(
+          'section_invalid',
+          `PlanningToolsSection: ${key} is not an option.`,
+          { field: key },
+        );
+      }
+    }
+    const strategy = options.strategy ?? PlanningStrategy.REACT;
+    if (!PLANNING_STRATEGIES.includes(strategy)) {
+      throw new PromptRenderError(
+        'section_invalid',
+        `PlanningToolsSection strategy must be one of ${PLANNING_STRATEGIES.join(', ')}.`,
+        { field: 'strategy' },
+      );
+    }
+    const inProgress = options.inProgress ?? 'any';
+    const acceptsOverrides = options.acceptsOverrides ?? false;
+    let tools: PlanningTools;
+    try {
+      tools = createPlanningTools(options.session, { inProgress, acceptsOverrides });
+    } catch (cause) {
+      const reason = cause instanceof Error ? cause.message : String(cause);
+      throw new PromptRenderError('section_invalid', `PlanningToolsSection: ${reason}`, { cause });
+    }
+    this.session = options.session;
+    this.strategy = strategy;
+    this.inProgress = inProgress;
+    this.acceptsOverrides = acceptsOverrides;
+    this.#tools = tools;
+    this.#body = planningBody(strategy, inProgress);
+  }
+
+  /** The six planning tools, in reference order. */
+  tools(): PlanningTools {
+    return this.#tools;
+  }
+
+  /** The body template for this strategy and rule; it has no placeholders. */
+  originalBodyTemplate(): string {
+    return this.#body;
+  }
+
+  /** Renders the heading (`## Planning Tools`, or numbered) and the body. Params are ignored. */
+  render(_params?: undefined, options: SectionRenderOptions = {}): string {
+    return `${renderHeading(this.key, this.title, options)}\n\n${this.#body}`;
+  }
+
+  /**
+   * The same section over another session.
+   *
+   * @throws PromptRenderError `section_invalid` without a session
+   */
+  clone({ session }: { readonly session: Session }): PlanningToolsSection {
+    return new PlanningToolsSection({
+      session,
+      strategy: this.strategy,
+      inProgress: this.inProgress,
+      acceptsOverrides: this.acceptsOverrides,
+    });
+  }
+}

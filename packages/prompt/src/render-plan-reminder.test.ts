@@ -1,0 +1,44 @@
+import type { Plan } from '@plankit/core';
+import { describe, expect, it } from 'vitest';
+import { renderPlanReminder } from './render-plan-reminder.ts';
+
+const step = (n: number, status: Plan['steps'][number]['status']) => ({
+  step_id: `S00${n}`,
+  title: `Step ${n}`,
+  details: 'long details stay out of the reminder',
+  status,
+  notes: ['notes stay out too'],
+});
+
+describe('renderPlanReminder', () => {
+  it('lists the open steps compactly', () => {
+    const plan: Plan = {
+      objective: 'Ship v2',
+      status: 'active',
+      steps: [step(1, 'done'), step(2, 'in_progress'), step(3, 'blocked'), step(4, 'pending')],
+    };
+    expect(renderPlanReminder(plan)).toBe(
+      [
+        '<plan-reminder>',
+        'Objective: Ship v2',
+        'Done: 1 of 4 steps',
+        'Open:',
+        'S002 [in_progress] Step 2',
+        'S003 [blocked] Step 3',
+        'S004 [pending] Step 4',
+        'Keep the plan current with planning_mark_step.',
+        '</plan-reminder>',
+      ].join('\n'),
+    );
+    expect(renderPlanReminder(plan)).toBe(renderPlanReminder(structuredClone(plan) as Plan));
+  });
+
+  it('returns nothing without a plan or without open steps', () => {
+    expect(renderPlanReminder(undefined)).toBeUndefined();
+    expect(renderPlanReminder({ objective: 'o', status: 'active', steps: [] })).toBeUndefined();
+    expect(
+      renderPlanReminder({ objective: 'o', status: 'completed', steps: [step(1, 'done')] }),
+    ).toBeUndefined();
+    expect(renderPlanReminder({ objective: 'o', status: 'abandoned', steps: [] })).toBeUndefined();
+  });
+});
