@@ -22,6 +22,8 @@ export type PlankitErrorCode =
  */
 export type ToolValidationCode =
   | 'schema'
+  | 'tool_unknown'
+  | 'arguments_malformed'
   | 'plan_missing'
   | 'plan_not_active'
   | 'plan_abandoned'
