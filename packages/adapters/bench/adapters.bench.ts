@@ -1,0 +1,144 @@
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { toAISDKTools } from '@plankit/adapters/ai-sdk';
+import { createAnthropicToolset } from '@plankit/adapters/anthropic';
+import { toLangChainTools } from '@plankit/adapters/langchain';
+import { registerMcpTools } from '@plankit/adapters/mcp';
+import { createOpenAIToolset } from '@plankit/adapters/openai';
+import {
+  createPlanningTools,
+  invokeTool,
+  type PlanningTools,
+  type Result,
+  Session,
+  type SessionSnapshot,
+} from '@plankit/core';
+import type { BenchCase, BenchSide, BenchSuite } from '../../../scripts/bench.ts';
+
+const NOW = 1_700_000_000_000;
+const MARK = { step_id: 'S002', status: 'in_progress', note: 'Started.' } as const;
+
+function expectOk<T, E>(result: Result<T, E>): T {
+  if (!result.ok) throw result.error;
+  return result.value;
+}
+
+interface Prepared {
+  readonly session: Session;
+  readonly tools: PlanningTools;
+  readonly snapshot: SessionSnapshot;
+}
+
+async function prepare(): Promise<Prepared> {
+  const session = new Session({ clock: () => NOW });
+  const tools = createPlanningTools(session);
+  const steps = Array.from({ length: 20 }, (_, i) => ({ title: `Step ${i + 1}` }));
+  const setup = await invokeTool(
+    tools[0],
+    { objective: 'Benchmark', initial_steps: steps },
+    { session },
+  );
+  if (!setup.success) throw setup.error;
+  return { session, tools, snapshot: session.snapshot() };
+}
+
+// The baseline of every case: the bare invokeTool the adapters wrap.
+const bareInvoke = async (): Promise<BenchSide> => {
+  const { session, tools, snapshot } = await prepare();
+  return {
+    reset: () => expectOk(session.rollback(snapshot)),
+    run: async () => {
+      const result = await invokeTool(tools[3], MARK, { session, now: NOW });
+      if (!result.success) throw result.error;
+    },
+  };
+};
+
+const convert = (
+  name: string,
+  build: (tools: PlanningTools, session: Session) => unknown,
+): BenchCase => ({
+  name: `convert 6 tools: ${name}`,
+  what: `fresh tools converted to ${name} (schemas computed, no cache) vs one bare invokeTool`,
+  plankit: (): BenchSide => {
+    const session = new Session({ clock: () => NOW });
+    return { run: () => build(createPlanningTools(session), session) };
+  },
+  baseline: bareInvoke,
+});
+
+const roundTrip = (
+  name: string,
+  side: (prepared: Prepared) => Promise<() => Promise<unknown>>,
+): BenchCase => ({
+  name: `round trip: ${name}`,
+  what: `parse -> invoke -> format through ${name} vs bare invokeTool`,
+  plankit: async (): Promise<BenchSide> => {
+    const prepared = await prepare();
+    const run = await side(prepared);
+    return { reset: () => expectOk(prepared.session.rollback(prepared.snapshot)), run };
+  },
+  baseline: bareInvoke,
+});
+
+const args = JSON.stringify(MARK);
+
+const cases: BenchCase[] = [
+  convert('OpenAI (chat + responses, strict)', (tools) =>
+    createOpenAIToolset(tools, { strict: true }),
+  ),
+  convert('Anthropic', (tools) => createAnthropicToolset(tools)),
+  convert('AI SDK', (tools, session) => toAISDKTools(tools, { session })),
+  convert('LangChain', (tools, session) => toLangChainTools(tools, { session })),
+  roundTrip('OpenAI chat', async ({ session, tools }) => {
+    const toolset = createOpenAIToolset(tools, { strict: true });
+    const calls = [
+      {
+        id: 'c1',
+        type: 'function' as const,
+        function: { name: 'planning_mark_step', arguments: args },
+      },
+    ];
+    return () => toolset.runChatToolCalls(calls, { session, now: NOW });
+  }),
+  roundTrip('OpenAI responses', async ({ session, tools }) => {
+    const toolset = createOpenAIToolset(tools);
+    const output = [
+      { type: 'function_call', call_id: 'c1', name: 'planning_mark_step', arguments: args },
+    ];
+    return () => toolset.runResponsesFunctionCalls(output, { session, now: NOW });
+  }),
+  roundTrip('Anthropic', async ({ session, tools }) => {
+    const toolset = createAnthropicToolset(tools);
+    const content = [{ type: 'tool_use', id: 't1', name: 'planning_mark_step', input: MARK }];
+    return () => toolset.runToolUses(content, { session, now: NOW });
+  }),
+  roundTrip('AI SDK', async ({ session, tools }) => {
+    const mark = toAISDKTools(tools, { session, now: () => NOW })['planning_mark_step'];
+    const { execute, toModelOutput } = mark ?? {};
+    if (execute === undefined || toModelOutput === undefined) throw new Error('no AI SDK tool');
+    return async () => {
+      const output = await execute(MARK, { toolCallId: 'a1', messages: [] });
+      return toModelOutput({ toolCallId: 'a1', input: MARK, output: output as never });
+    };
+  }),
+  roundTrip('LangChain', async ({ session, tools }) => {
+    const mark = toLangChainTools(tools, { session, now: () => NOW })[3];
+    if (mark === undefined) throw new Error('no LangChain tool');
+    return () =>
+      mark.invoke({ id: 'l1', name: 'planning_mark_step', args: MARK, type: 'tool_call' });
+  }),
+  roundTrip('MCP (in-memory client and server)', async ({ session, tools }) => {
+    const server = new McpServer({ name: 'bench', version: '1.0.0' });
+    registerMcpTools(server, tools, { session, now: () => NOW });
+    const [serverSide, clientSide] = InMemoryTransport.createLinkedPair();
+    await server.connect(serverSide);
+    const client = new Client({ name: 'bench-client', version: '1.0.0' });
+    await client.connect(clientSide);
+    return () => client.callTool({ name: 'planning_mark_step', arguments: MARK });
+  }),
+];
+
+/** The adapters' benchmarks: format conversion and host round trips next to the bare invokeTool. */
+export const suite: BenchSuite = { name: '@plankit/adapters host formats', cases };

@@ -1,0 +1,14 @@
+/**
+ * plankit tools for the Anthropic Messages API: `tools` with `input_schema`, `tool_use`
+ * blocks in, `tool_result` blocks (with `is_error` on failure) out.
+ *
+ * @packageDocumentation
+ * @module @plankit/adapters/anthropic
+ */
+
+export type {
+  AnthropicCallRecord,
+  AnthropicRunOptions,
+  AnthropicToolset,
+} from './anthropic/create-anthropic-toolset.ts';
+export { createAnthropicToolset } from './anthropic/create-anthropic-toolset.ts';

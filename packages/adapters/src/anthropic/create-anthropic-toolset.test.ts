@@ -1,0 +1,109 @@
+import Anthropic from '@anthropic-ai/sdk';
+import { createPlanningTools, Plan, Session, selectLatest } from '@plankit/core';
+import { afterEach, describe, expect, it } from 'vitest';
+import {
+  type RecordingServer,
+  requestBody,
+  startRecordingServer,
+} from '../testing/recording-server.ts';
+import { toolJsonSchema } from '../tool-json-schema.ts';
+import { createAnthropicToolset } from './create-anthropic-toolset.ts';
+
+// Messages API responses in the API's wire format, as the client receives them.
+const reply = (content: unknown[], stop: string) => ({
+  id: 'msg_plankit_1',
+  type: 'message',
+  role: 'assistant',
+  model: 'claude-sonnet-5-5',
+  content,
+  stop_reason: stop,
+  stop_sequence: null,
+  usage: {
+    input_tokens: 900,
+    output_tokens: 80,
+    cache_creation_input_tokens: 0,
+    cache_read_input_tokens: 0,
+  },
+});
+const use = (id: string, name: string, input: unknown) => ({ type: 'tool_use', id, name, input });
+
+let server: RecordingServer | undefined;
+afterEach(async () => {
+  await server?.close();
+  server = undefined;
+});
+
+describe('createAnthropicToolset with the real @anthropic-ai/sdk client', () => {
+  it('runs a multi-turn loop: tools with input_schema out, tool_result blocks with is_error back', async () => {
+    const session = new Session({ sessionId: 'anthropic', clock: () => 1 });
+    const tools = createPlanningTools(session);
+    const toolset = createAnthropicToolset(tools);
+    server = await startRecordingServer([
+      reply(
+        [
+          { type: 'text', text: 'I will set up a plan.' },
+          use('toolu_01', 'planning_setup_plan', {
+            objective: 'Ship v2',
+            initial_steps: [{ title: 'Draft' }],
+          }),
+          use('toolu_02', 'planning_update_step', { step_id: 'S001', title: '   ' }),
+        ],
+        'tool_use',
+      ),
+      reply(
+        [
+          use('toolu_03', 'planning_update_step', { step_id: 'S001', title: 'Draft the notes' }),
+          use('toolu_04', 'planning_read_plan', {}),
+        ],
+        'tool_use',
+      ),
+      reply([{ type: 'text', text: 'Plan ready.' }], 'end_turn'),
+    ]);
+    const client = new Anthropic({ apiKey: 'test', baseURL: server.url, maxRetries: 0 });
+    const messages: Anthropic.MessageParam[] = [{ role: 'user', content: 'Plan the v2 release.' }];
+    for (let turn = 0; turn < 5; turn++) {
+      const response = await client.messages.create({
+        model: 'claude-sonnet-5-5',
+        max_tokens: 1024,
+        messages,
+        tools: [...toolset.tools],
+      });
+      messages.push({ role: 'assistant', content: response.content });
+      if (response.stop_reason !== 'tool_use') break;
+      const records = await toolset.runToolUses(response.content, { session });
+      messages.push({ role: 'user', content: records.map((record) => record.block) });
+    }
+
+    expect(server.requests).toHaveLength(3);
+    expect((requestBody(server, 0) as { tools: unknown }).tools).toEqual(
+      tools.map((tool) => ({
+        name: tool.name,
+        description: tool.description,
+        input_schema: toolJsonSchema(tool),
+      })),
+    );
+    const secondTurn = (requestBody(server, 1) as { messages: { content: unknown }[] }).messages[2]
+      ?.content;
+    expect(secondTurn).toEqual([
+      { type: 'tool_result', tool_use_id: 'toolu_01', content: 'Plan initialised with 1 step.' },
+      {
+        type: 'tool_result',
+        tool_use_id: 'toolu_02',
+        content: 'Tool validation failed: Title must not be empty.',
+        is_error: true,
+      },
+    ]);
+    const thirdTurn = (requestBody(server, 2) as { messages: { content: unknown }[] }).messages[4]
+      ?.content;
+    expect(thirdTurn).toEqual([
+      { type: 'tool_result', tool_use_id: 'toolu_03', content: 'Step S001 update queued.' },
+      {
+        type: 'tool_result',
+        tool_use_id: 'toolu_04',
+        content:
+          'Retrieved the current plan with 1 step.\n\nObjective: Ship v2\nStatus: active\n\nS001 [pending] Draft the notes',
+      },
+    ]);
+    expect(selectLatest(session, Plan)?.steps[0]?.title).toBe('Draft the notes');
+  });
+});

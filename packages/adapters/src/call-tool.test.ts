@@ -1,0 +1,109 @@
+import { createPlanningTools, defineTool, Plan, Session, selectLatest } from '@plankit/core';
+import { describe, expect, it } from 'vitest';
+import * as z from 'zod';
+import { callTool } from './call-tool.ts';
+import { formatToolContent } from './format-tool-content.ts';
+import { parseToolArguments } from './parse-tool-arguments.ts';
+import { toolJsonSchema } from './tool-json-schema.ts';
+
+describe('parseToolArguments', () => {
+  it('accepts JSON object text, parsed objects, and a blank string as {}', () => {
+    expect(parseToolArguments('{"a":1}')).toEqual({ ok: true, value: { a: 1 } });
+    expect(parseToolArguments({ a: 1 })).toEqual({ ok: true, value: { a: 1 } });
+    expect(parseToolArguments('  ')).toEqual({ ok: true, value: {} });
+  });
+
+  it('refuses everything else with arguments_malformed', () => {
+    for (const raw of ['{"a":', '[1]', '"text"', '42', 'null', null, undefined, 7, ['a'], true]) {
+      const result = parseToolArguments(raw);
+      expect(result.ok).toBe(false);
+      if (!result.ok) expect(result.error.code).toBe('arguments_malformed');
+    }
+    const long = parseToolArguments(`{"a":"${'x'.repeat(1_000_000)}`);
+    expect(!long.ok && long.error.message.length).toBeLessThan(200);
+  });
+});
+
+describe('callTool', () => {
+  it('runs by name, refuses unknown names, and serialises concurrent calls in arrival order', async () => {
+    const session = new Session();
+    const tools = createPlanningTools(session);
+    const [setup, mark, unknown] = await Promise.all([
+      callTool(
+        tools,
+        {
+          name: 'planning_setup_plan',
+          arguments: '{"objective":"o","initial_steps":[{"title":"a"}]}',
+        },
+        { session },
+      ),
+      callTool(
+        tools,
+        { name: 'planning_mark_step', arguments: { step_id: 'S001', status: 'done' } },
+        { session },
+      ),
+      callTool(tools, { name: 'x'.repeat(100_000), arguments: {} }, { session }),
+    ]);
+    expect(setup.result.success).toBe(true);
+    expect(mark.result.message).toBe('Step S001 marked as done.');
+    expect(unknown.tool).toBeUndefined();
+    expect(unknown.result.message.length).toBeLessThan(400);
+    expect(!unknown.result.success && unknown.result.error.code).toBe('tool_unknown');
+    expect(selectLatest(session, Plan)?.status).toBe('completed');
+  });
+
+  it('keeps serving after a failing call', async () => {
+    const session = new Session();
+    const boom = defineTool({
+      name: 'boom',
+      description: 'Fails.',
+      parameters: z.strictObject({}),
+      handler: () => {
+        throw new Error('broken');
+      },
+    });
+    const first = await callTool([boom], { name: 'boom', arguments: {} }, { session });
+    expect(first.result.message).toBe("Tool 'boom' execution failed: broken");
+    expect(
+      (await callTool([boom], { name: 'boom', arguments: {} }, { session })).result.success,
+    ).toBe(false);
+  });
+});
+
+describe('formatToolContent and toolJsonSchema', () => {
+  it('shows what read-only tools read, and only the message for others', async () => {
+    const session = new Session();
+    const tools = createPlanningTools(session);
+    const setup = await callTool(
+      tools,
+      { name: 'planning_setup_plan', arguments: { objective: 'o' } },
+      { session },
+    );
+    expect(formatToolContent(setup.result, setup.tool)).toBe('Plan initialised with 0 steps.');
+    const read = await callTool(tools, { name: 'planning_read_plan', arguments: {} }, { session });
+    expect(formatToolContent(read.result, read.tool)).toBe(
+      'Retrieved the current plan (no steps recorded).\n\nObjective: o\nStatus: active\n\n<no steps>',
+    );
+    const echo = defineTool({
+      name: 'echo',
+      description: 'Echo.',
+      parameters: z.strictObject({ n: z.number() }),
+      handler: ({ n }) => ({ message: 'Echoed.', value: { n } }),
+    });
+    const echoed = await callTool([echo], { name: 'echo', arguments: { n: 2 } }, { session });
+    expect(formatToolContent(echoed.result, echoed.tool)).toBe('Echoed.\n\n{"n":2}');
+  });
+
+  it('gives the input side of the schema, frozen and cached', () => {
+    const [setup] = createPlanningTools(new Session());
+    const schema = toolJsonSchema(setup);
+    expect(schema).toBe(toolJsonSchema(setup));
+    expect(Object.isFrozen(schema)).toBe(true);
+    expect(schema).toMatchObject({
+      type: 'object',
+      required: ['objective'],
+      additionalProperties: false,
+    });
+    expect(schema['$schema']).toBeUndefined();
+  });
+});

@@ -1,0 +1,101 @@
+import {
+  type AnyTool,
+  invokeTool,
+  type Session,
+  type ToolFailure,
+  type ToolResult,
+  ToolValidationError,
+} from '@plankit/core';
+import { parseToolArguments } from './parse-tool-arguments.ts';
+
+/** A tool call in host-neutral form. @public */
+export interface ToolCallRequest {
+  /** The tool name the model asked for. */
+  readonly name: string;
+  /** The arguments: a JSON string or a parsed value. */
+  readonly arguments: unknown;
+}
+
+/** Options of {@link callTool}. @public */
+export interface CallToolOptions {
+  /** The session the tools run against. */
+  readonly session: Session;
+  /** When, in epoch milliseconds; the session's clock by default. */
+  readonly now?: number | undefined;
+  /** Rewrites parsed arguments before validation (OpenAI strict mode turns its nulls back into absent fields). */
+  readonly prepare?:
+    | ((args: Readonly<Record<string, unknown>>, tool: AnyTool) => unknown)
+    | undefined;
+}
+
+/** What {@link callTool} returns: the tool that ran (if any) and its result. @public */
+export interface ToolCallOutcome {
+  /** The tool found by name, or `undefined` for an unknown name. */
+  readonly tool: AnyTool | undefined;
+  /** The result; failures are values the model can read, never throws. */
+  readonly result: ToolResult<unknown>;
+}
+
+const MAX_NAME = 64;
+
+function refused(error: ToolValidationError): ToolFailure {
+  return Object.freeze({
+    success: false,
+    message: `Tool validation failed: ${error.message}`,
+    value: null,
+    error,
+  });
+}
+
+/**
+ * Runs one tool call by name: finds the tool, parses its arguments, and invokes it. Unknown
+ * names and malformed arguments come back as failed results (`tool_unknown`,
+ * `arguments_malformed`) in the same `Tool validation failed: ...` form as every other refusal.
+ * Calls on one session run one at a time, in arrival order, even when the host starts them
+ * concurrently.
+ *
+ * @public
+ */
+export function callTool(
+  tools: readonly AnyTool[],
+  call: ToolCallRequest,
+  options: CallToolOptions,
+): Promise<ToolCallOutcome> {
+  const previous = queues.get(options.session) ?? Promise.resolve();
+  const next = previous.then(() => runCall(tools, call, options));
+  queues.set(
+    options.session,
+    next.catch(() => undefined),
+  );
+  return next;
+}
+
+// Hosts such as the AI SDK and LangGraph run a step's tool calls concurrently, but planning
+// calls depend on order (a setup must commit before the mark after it is checked).
+const queues = new WeakMap<Session, Promise<unknown>>();
+
+async function runCall(
+  tools: readonly AnyTool[],
+  call: ToolCallRequest,
+  options: CallToolOptions,
+): Promise<ToolCallOutcome> {
+  const name = typeof call?.name === 'string' ? call.name : '';
+  const tool = tools.find((candidate) => candidate.name === name);
+  if (tool === undefined) {
+    const shown = name.length > MAX_NAME ? `${name.slice(0, MAX_NAME)}...` : name;
+    const available = tools.map((candidate) => candidate.name).join(', ');
+    const error = new ToolValidationError(
+      'tool_unknown',
+      `Unknown tool '${shown}'. Available tools: ${available}.`,
+      { field: 'name' },
+    );
+    return { tool: undefined, result: refused(error) };
+  }
+  const parsed = parseToolArguments(call.arguments);
+  if (!parsed.ok) return { tool, result: refused(parsed.error) };
+  const args = options.prepare === undefined ? parsed.value : options.prepare(parsed.value, tool);
+  return {
+    tool,
+    result: await invokeTool(tool, args, { session: options.session, now: options.now }),
+  };
+}

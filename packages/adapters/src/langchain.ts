@@ -1,0 +1,9 @@
+/**
+ * plankit tools for LangChain.js: structured tools returning `ToolMessage` content.
+ *
+ * @packageDocumentation
+ * @module @plankit/adapters/langchain
+ */
+
+export type { LangChainToolsOptions } from './langchain/to-langchain-tools.ts';
+export { toLangChainTools } from './langchain/to-langchain-tools.ts';

@@ -1,0 +1,19 @@
+/**
+ * plankit tools for the OpenAI API: Chat Completions (`tools`, `tool_calls`, `role: "tool"`
+ * messages) and Responses (`function` tools, `function_call` items, `function_call_output`
+ * items), with an optional strict mode.
+ *
+ * @packageDocumentation
+ * @module @plankit/adapters/openai
+ */
+
+export type {
+  FunctionCallOutput,
+  OpenAICallRecord,
+  OpenAIRunOptions,
+  OpenAIToolset,
+  OpenAIToolsetOptions,
+} from './openai/create-openai-toolset.ts';
+export { createOpenAIToolset } from './openai/create-openai-toolset.ts';
+export type { StrictJsonSchema } from './openai/to-strict-json-schema.ts';
+export { toStrictJsonSchema } from './openai/to-strict-json-schema.ts';

@@ -1,0 +1,126 @@
+import { describe, expect, it } from 'vitest';
+import { AdapterError } from '../adapter-error.ts';
+import { toStrictJsonSchema } from './to-strict-json-schema.ts';
+
+const object = (
+  properties: Record<string, unknown>,
+  required: string[] = [],
+  extra: Record<string, unknown> = {},
+) => ({
+  type: 'object',
+  properties,
+  required,
+  ...extra,
+});
+
+describe('toStrictJsonSchema', () => {
+  it('requires every property, makes optional ones nullable and closes every object', () => {
+    const { schema } = toStrictJsonSchema(
+      object(
+        {
+          id: { type: 'string' },
+          note: { type: 'string', description: 'why' },
+          kind: { enum: ['a', 'b'] },
+          maybe: { anyOf: [{ type: 'string' }, { type: 'null' }], default: null },
+          nested: object({ x: { type: 'integer' } }),
+          list: { type: 'array', items: object({ y: { type: 'boolean' } }, ['y']) },
+        },
+        ['id'],
+      ),
+    );
+    expect(schema).toEqual({
+      type: 'object',
+      required: ['id', 'note', 'kind', 'maybe', 'nested', 'list'],
+      additionalProperties: false,
+      properties: {
+        id: { type: 'string' },
+        note: { type: ['string', 'null'], description: 'why' },
+        kind: { anyOf: [{ enum: ['a', 'b'] }, { type: 'null' }] },
+        maybe: { anyOf: [{ type: 'string' }, { type: 'null' }] },
+        nested: {
+          anyOf: [
+            {
+              type: 'object',
+              properties: { x: { type: ['integer', 'null'] } },
+              required: ['x'],
+              additionalProperties: false,
+            },
+            { type: 'null' },
+          ],
+        },
+        list: {
+          anyOf: [
+            {
+              type: 'array',
+              items: {
+                type: 'object',
+                properties: { y: { type: 'boolean' } },
+                required: ['y'],
+                additionalProperties: false,
+              },
+            },
+            { type: 'null' },
+          ],
+        },
+      },
+    });
+  });
+
+  it('reads nulls back as absent only where the field was optional and not nullable', () => {
+    const { restore } = toStrictJsonSchema(
+      object(
+        {
+          id: { type: 'string' },
+          note: { type: 'string' },
+          maybe: { anyOf: [{ type: 'string' }, { type: 'null' }] },
+          items: { type: 'array', items: object({ tag: { type: 'string' } }) },
+        },
+        ['id', 'items'],
+      ),
+    );
+    expect(
+      restore({ id: 'a', note: null, maybe: null, items: [{ tag: null }, { tag: 'x' }] }),
+    ).toEqual({
+      id: 'a',
+      maybe: null,
+      items: [{}, { tag: 'x' }],
+    });
+    expect(restore('not an object')).toBe('not an object');
+    const restored = restore(JSON.parse('{"id":"a","__proto__":{"polluted":true}}')) as Record<
+      string,
+      unknown
+    >;
+    expect(Object.getPrototypeOf(restored)).toBe(Object.prototype);
+    expect(({} as Record<string, unknown>)['polluted']).toBeUndefined();
+  });
+
+  it('refuses what strict mode cannot express, naming the keyword and path', () => {
+    const cases: [Record<string, unknown>, RegExp][] = [
+      [{ type: 'string' }, /root that is not type 'object' at <root>/],
+      [object({ a: { oneOf: [{ type: 'string' }] } }), /'oneOf' at a\./],
+      [object({ a: { allOf: [] } }), /'allOf' at a\./],
+      [object({ a: object({}, [], { patternProperties: {} }) }), /'patternProperties' at a\./],
+      [
+        object({ a: object({}, [], { additionalProperties: { type: 'string' } }) }),
+        /'additionalProperties' other than false at a\./,
+      ],
+      [object({ a: {} }), /a schema that accepts anything at a\./],
+      [object({ a: { type: 'array', items: [{ type: 'string' }] } }), /tuple 'items' at a\./],
+      [
+        object({ a: { type: 'array', uniqueItems: true, items: { type: 'string' } } }),
+        /'uniqueItems' at a\./,
+      ],
+    ];
+    for (const [schema, message] of cases) {
+      let caught: unknown;
+      try {
+        toStrictJsonSchema(schema);
+      } catch (error) {
+        caught = error;
+      }
+      expect(AdapterError.isInstance(caught), String(message)).toBe(true);
+      expect((caught as AdapterError).code).toBe('schema_unsupported');
+      expect((caught as Error).message).toMatch(message);
+    }
+  });
+});

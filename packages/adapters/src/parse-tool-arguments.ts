@@ -1,0 +1,47 @@
+import { type Result, ToolValidationError } from '@plankit/core';
+
+const MAX_REASON = 120;
+
+/**
+ * Reads a tool call's arguments as hosts deliver them: a JSON string (OpenAI, raw
+ * transcripts) or an already parsed value (Anthropic, MCP, LangChain). A blank string reads as
+ * `{}`. Anything that is not a JSON object is refused with `arguments_malformed`, as a value
+ * the model can read, never a throw.
+ *
+ * @public
+ */
+export function parseToolArguments(
+  raw: unknown,
+): Result<Readonly<Record<string, unknown>>, ToolValidationError> {
+  let value = raw;
+  if (typeof raw === 'string') {
+    if (raw.trim() === '') return { ok: true, value: {} };
+    try {
+      value = JSON.parse(raw);
+    } catch (cause) {
+      const reason = cause instanceof Error ? cause.message : String(cause);
+      const clipped = reason.length > MAX_REASON ? `${reason.slice(0, MAX_REASON - 3)}...` : reason;
+      return {
+        ok: false,
+        error: new ToolValidationError(
+          'arguments_malformed',
+          `Arguments must be a JSON object; the JSON is invalid: ${clipped}`,
+          {
+            cause,
+          },
+        ),
+      };
+    }
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    const kind = value === null ? 'null' : Array.isArray(value) ? 'an array' : `a ${typeof value}`;
+    return {
+      ok: false,
+      error: new ToolValidationError(
+        'arguments_malformed',
+        `Arguments must be a JSON object, got ${kind}.`,
+      ),
+    };
+  }
+  return { ok: true, value: value as Record<string, unknown> };
+}

@@ -1,0 +1,62 @@
+import { execFile } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { describe, expect, it } from 'vitest';
+
+const run = promisify(execFile);
+const hook = fileURLToPath(new URL('./testing/record-imports.mjs', import.meta.url));
+const SDKS = [
+  'openai',
+  '@anthropic-ai/sdk',
+  'ai',
+  '@langchain/core',
+  '@modelcontextprotocol/sdk',
+  'pg',
+];
+const OWN: Record<string, string | undefined> = {
+  '.': undefined,
+  openai: 'openai',
+  anthropic: '@anthropic-ai/sdk',
+  'ai-sdk': 'ai',
+  langchain: '@langchain/core',
+  mcp: '@modelcontextprotocol/sdk',
+};
+
+async function resolvedPackages(subpath: string): Promise<string[]> {
+  const specifier = subpath === '.' ? '@plankit/adapters' : `@plankit/adapters/${subpath}`;
+  const { stdout } = await run(
+    process.execPath,
+    [
+      '--conditions=@plankit/source',
+      '--import',
+      'tsx',
+      '--import',
+      hook,
+      '--input-type=module',
+      '-e',
+      `await import(${JSON.stringify(specifier)});`,
+    ],
+    { cwd: fileURLToPath(new URL('../../..', import.meta.url)), timeout: 60_000 },
+  );
+  return stdout
+    .split('\n')
+    .filter((line) => line.startsWith('RESOLVE '))
+    .map((line) => line.slice('RESOLVE '.length));
+}
+
+const sdkOf = (specifier: string) =>
+  SDKS.find((sdk) => specifier === sdk || specifier.startsWith(`${sdk}/`));
+
+describe('subpath isolation', () => {
+  for (const [subpath, own] of Object.entries(OWN)) {
+    it(`importing ${subpath === '.' ? 'the root' : subpath} loads no host SDK other than ${own ?? 'none'}`, async () => {
+      const sdks = new Set(
+        (await resolvedPackages(subpath)).map(sdkOf).filter((sdk) => sdk !== undefined),
+      );
+      for (const sdk of sdks) expect(sdk).toBe(own);
+      // These two call their SDK at run time; the others use it for types only and load nothing.
+      if (subpath === 'ai-sdk' || subpath === 'langchain')
+        expect(sdks.has(own as string)).toBe(true);
+    }, 60_000);
+  }
+});
