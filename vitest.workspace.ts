@@ -24,6 +24,7 @@ function packageProject(name: string): TestProjectInlineConfiguration {
 const projects: TestProjectInlineConfiguration[] = [
   packageProject('core'),
   packageProject('prompt'),
+  packageProject('controller'),
   packageProject('adapters'),
   defineProject({
     resolve: source,

@@ -1,0 +1,3 @@
+import { runExample } from './run-example.ts';
+
+runExample((line) => console.log(line));

@@ -1,0 +1,25 @@
+import { planningController, replay } from '@plankit/controller';
+import { expect, it } from 'vitest';
+import { runExample } from './run-example.ts';
+
+it('drives the planning controller through a retry, a rejection and completion', async () => {
+  const lines: string[] = [];
+  const snapshot = runExample((line) => lines.push(line));
+  const output = lines.join('\n');
+  expect(output).toContain('VALIDATE_OUTLINE --invalid_retryable--> DRAFT_OUTLINE');
+  expect(output).toContain(
+    `response_text: The plan is ready for your review. Reply 'approve' or 'propose changes: ...'`,
+  );
+  expect(output).toContain('reply "propose changes: move the public launch to May" -> rejected');
+  expect(output).toContain('planning_status=complete');
+  expect(output).toContain('stateDiagram-v2');
+  expect(snapshot.state).toBe('COMPLETE');
+  expect(snapshot.counters.retries).toEqual({ COMPLETE: 0 });
+  expect(snapshot.trace.map((entry) => entry.outcome)).toContain('rejected');
+  // The printed trace is the real one: replaying it gives the same snapshot.
+  expect(replay(planningController, snapshot.trace, { now: snapshot.startedAt })).toEqual({
+    ok: true,
+    value: snapshot,
+  });
+  await expect(output).toMatchFileSnapshot('./__snapshots__/example-output.txt');
+});

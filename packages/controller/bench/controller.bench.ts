@@ -1,0 +1,193 @@
+import {
+  type Budget,
+  createBudget,
+  initialSnapshot,
+  type MachineSnapshot,
+  type PlanningOutcome,
+  type PlanningStage,
+  planningController,
+  reserveBudget,
+  settleBudget,
+  transition,
+} from '@plankit/controller';
+import type { Result } from '@plankit/core';
+import { createMachine, initialTransition, transition as xstateTransition } from 'xstate';
+import type { BenchCase, BenchSide, BenchSuite } from '../../../scripts/bench.ts';
+
+// A fixed clock keeps every run identical.
+const NOW = 1_700_000_000_000;
+
+function expectOk<T, E>(result: Result<T, E>): T {
+  if (!result.ok) throw result.error;
+  return result.value;
+}
+
+/** The planning controller's definition as an XState v5 machine: same states, outcomes, targets. */
+function xstatePlanning() {
+  const states: Record<string, { on?: Record<string, string>; type?: 'final' }> = {};
+  for (const name of planningController.stateNames) {
+    const state = planningController.states[name];
+    if (state.kind === 'final') {
+      states[name] = { type: 'final' };
+      continue;
+    }
+    const on: Record<string, string> = {};
+    for (const outcome of state.outcomes) {
+      const target = state.on[outcome]?.[0]?.target;
+      if (target !== undefined) on[outcome] = target;
+    }
+    states[name] = { on };
+  }
+  return createMachine({ id: planningController.id, initial: planningController.initial, states });
+}
+
+const HAPPY_PATH: readonly PlanningOutcome[] = [
+  'sufficient_context',
+  'success',
+  'valid',
+  'success',
+  'valid',
+  'success',
+  'valid',
+  'approved',
+];
+
+/** The planning controller two steps in, at VALIDATE_OUTLINE, as both libraries hold it. */
+function atValidateOutline() {
+  let snapshot: MachineSnapshot<PlanningStage, PlanningOutcome> = initialSnapshot(
+    planningController,
+    { now: NOW },
+  );
+  for (const [index, outcome] of HAPPY_PATH.slice(0, 2).entries()) {
+    snapshot = expectOk(
+      transition(planningController, snapshot, { outcome, now: NOW + index + 1 }),
+    );
+  }
+  const machine = xstatePlanning();
+  let [xsnapshot] = initialTransition(machine);
+  for (const outcome of HAPPY_PATH.slice(0, 2))
+    [xsnapshot] = xstateTransition(machine, xsnapshot, { type: outcome });
+  return { snapshot, machine, xsnapshot };
+}
+
+const transitionCase: BenchCase = {
+  name: 'planningController transition',
+  what: 'transition(planningController, VALIDATE_OUTLINE, valid) vs XState v5 transition() on the same definition',
+  maxRatio: 0.1,
+  plankit: (): BenchSide => {
+    const { snapshot } = atValidateOutline();
+    const event = { outcome: 'valid', now: NOW + 10, confidence: 0.8, costUsd: 0.01 } as const;
+    return { run: () => expectOk(transition(planningController, snapshot, event)) };
+  },
+  baseline: (): BenchSide => {
+    const { machine, xsnapshot } = atValidateOutline();
+    return { run: () => xstateTransition(machine, xsnapshot, { type: 'valid' })[0] };
+  },
+};
+
+const runCase: BenchCase = {
+  name: 'planningController run, 8 transitions',
+  what: 'COLLECT_CONTEXT to COMPLETE, plankit vs XState v5 transition() on the same definition',
+  maxRatio: 0.1,
+  plankit: (): BenchSide => {
+    const start = initialSnapshot(planningController, { now: NOW });
+    return {
+      run: () => {
+        let snapshot = start;
+        for (let i = 0; i < HAPPY_PATH.length; i++) {
+          const outcome = HAPPY_PATH[i] as PlanningOutcome;
+          snapshot = expectOk(
+            transition(planningController, snapshot, { outcome, now: NOW + i + 1 }),
+          );
+        }
+        return snapshot;
+      },
+    };
+  },
+  baseline: (): BenchSide => {
+    const machine = xstatePlanning();
+    const [start] = initialTransition(machine);
+    return {
+      run: () => {
+        let snapshot = start;
+        for (const outcome of HAPPY_PATH)
+          [snapshot] = xstateTransition(machine, snapshot, { type: outcome });
+        return snapshot;
+      },
+    };
+  },
+};
+
+interface Ledger {
+  readonly spent: number;
+  readonly held: readonly { readonly id: string; readonly usd: number }[];
+}
+
+/** The hand-written baseline: an immutable ledger with spread copies and one cap, no checks. */
+function spreadReserve(ledger: Ledger, id: string, usd: number, cap: number): Ledger {
+  const reserved = ledger.held.reduce((sum, item) => sum + item.usd, 0);
+  if (ledger.spent + reserved + usd > cap) throw new Error('over the cap');
+  return Object.freeze({
+    ...ledger,
+    held: Object.freeze([...ledger.held, Object.freeze({ id, usd })]),
+  });
+}
+
+function spreadSettle(ledger: Ledger, id: string, usd: number): Ledger {
+  return Object.freeze({
+    spent: ledger.spent + usd,
+    held: Object.freeze(ledger.held.filter((item) => item.id !== id)),
+  });
+}
+
+function budgetPair(budget: Budget): Budget {
+  const held = expectOk(
+    reserveBudget(budget, { id: 'call', usd: 0.05, tokens: 1200, now: NOW + 1 }),
+  );
+  return expectOk(settleBudget(held, { id: 'call', usd: 0.04, tokens: 900, now: NOW + 2 }));
+}
+
+function budgetCase(timeZone: string): BenchCase {
+  return {
+    name: `budget reserve + settle, ${timeZone}`,
+    what: 'reserveBudget then settleBudget (checks, 4 caps, day and turn ledgers) vs a spread ledger',
+    plankit: (): BenchSide => {
+      const budget = createBudget({ now: NOW, timeZone });
+      return { run: () => budgetPair(budget) };
+    },
+    baseline: (): BenchSide => {
+      const ledger: Ledger = Object.freeze({ spent: 0, held: Object.freeze([]) });
+      return { run: () => spreadSettle(spreadReserve(ledger, 'call', 0.05, 2), 'call', 0.04) };
+    },
+  };
+}
+
+// The runner times plankit against XState, so both must follow the same definition.
+function check(): void {
+  const machine = xstatePlanning();
+  let [xsnapshot] = initialTransition(machine);
+  let snapshot = initialSnapshot(planningController, { now: NOW });
+  for (const [index, outcome] of HAPPY_PATH.entries()) {
+    [xsnapshot] = xstateTransition(machine, xsnapshot, { type: outcome });
+    snapshot = expectOk(
+      transition(planningController, snapshot, { outcome, now: NOW + index + 1 }),
+    );
+    if (xsnapshot.value !== snapshot.state) {
+      throw new Error(
+        `XState is in ${String(xsnapshot.value)}, plankit in ${snapshot.state} after ${outcome}`,
+      );
+    }
+  }
+  if (xsnapshot.status !== 'done' || snapshot.status !== 'done')
+    throw new Error('both machines must end done');
+  const settled = budgetPair(createBudget({ now: NOW }));
+  if (settled.session.spentUsd !== 0.04 || settled.reservations.length !== 0)
+    throw new Error('budget pair is wrong');
+}
+
+/** The controller's benchmarks: transitions beside XState v5, and budget pairs. */
+export const suite: BenchSuite = {
+  name: '@plankit/controller',
+  check,
+  cases: [transitionCase, runCase, budgetCase('UTC'), budgetCase('Europe/Berlin')],
+};

@@ -1,0 +1,47 @@
+/** True for a non-null object that is not an array; keeps the declared type's properties. */
+export function isRecord<T>(value: T): value is T & Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** The first own key of `value` not in `allowed`, if any. */
+export function unknownKey(value: object, allowed: ReadonlySet<string>): string | undefined {
+  // for-in allocates no key array; the own-key test keeps it to what Object.keys would give.
+  for (const key in value) if (!allowed.has(key) && Object.hasOwn(value, key)) return key;
+  return undefined;
+}
+
+/** A non-negative safe integer. */
+export function isCount(value: unknown): value is number {
+  return typeof value === 'number' && Number.isSafeInteger(value) && value >= 0;
+}
+
+/** A finite number (epoch milliseconds, for `now`). */
+export function isTime(value: unknown): value is number {
+  return typeof value === 'number' && Number.isFinite(value);
+}
+
+/** A number in [0, 1]. */
+export function isUnit(value: unknown): value is number {
+  return typeof value === 'number' && value >= 0 && value <= 1;
+}
+
+/** A string of 1 to `max` characters. */
+export function isText(value: unknown, max: number): value is string {
+  return typeof value === 'string' && value.length > 0 && value.length <= max;
+}
+
+/** A short, safe rendering of a value for an error message. */
+export function show(value: unknown): string {
+  if (typeof value === 'string') {
+    const clipped = value.length > 40 ? `${value.slice(0, 37)}...` : value;
+    return JSON.stringify(clipped);
+  }
+  if (typeof value === 'number' || typeof value === 'boolean' || value === null) {
+    return String(value);
+  }
+  if (value === undefined) return 'undefined';
+  return Array.isArray(value) ? 'an array' : `a ${typeof value}`;
+}
+
+/** Names: letters, digits and `_`, starting with a letter; safe as JSON keys and Mermaid ids. */
+export const NAME: RegExp = /^[A-Za-z][A-Za-z0-9_]{0,63}$/;

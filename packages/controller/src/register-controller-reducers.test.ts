@@ -1,0 +1,75 @@
+import {
+  createPlanningTools,
+  invokeTool,
+  Plan,
+  Session,
+  selectLatest,
+  snapshotFromJSON,
+  snapshotToJSON,
+} from '@plankit/core';
+import { describe, expect, it } from 'vitest';
+import { BudgetState } from './budget-state.ts';
+import { ControllerSnapshot } from './controller-snapshot.ts';
+import { createBudget } from './create-budget.ts';
+import { initialSnapshot } from './initial-snapshot.ts';
+import { planningController } from './planning-controller.ts';
+import { registerControllerReducers } from './register-controller-reducers.ts';
+import { reserveBudget } from './reserve-budget.ts';
+import { transition } from './transition.ts';
+
+describe('registerControllerReducers', () => {
+  it('keeps the plan, the controller and the budget in one session snapshot that reads back', async () => {
+    const session = new Session({ sessionId: 'plan-1', clock: () => 0 });
+    const [setup] = createPlanningTools(session);
+    registerControllerReducers(session);
+    registerControllerReducers(session);
+    await invokeTool(
+      setup,
+      { objective: 'Launch v2', initial_steps: [{ title: 'Draft' }] },
+      { session },
+    );
+    const step = transition(planningController, initialSnapshot(planningController, { now: 0 }), {
+      outcome: 'sufficient_context',
+      now: 5,
+    });
+    const held = reserveBudget(createBudget({ now: 0 }), { id: 'call-1', usd: 0.2, now: 5 });
+    if (!step.ok || !held.ok) throw new Error('setup failed');
+    session.dispatch(ControllerSnapshot, step.value);
+    session.dispatch(BudgetState, held.value);
+
+    const stored = JSON.stringify(snapshotToJSON(session.snapshot()));
+    const other = new Session({ sessionId: 'plan-1' });
+    createPlanningTools(other);
+    registerControllerReducers(other);
+    const read = snapshotFromJSON(stored, other);
+    if (!read.ok) throw read.error;
+    expect(other.rollback(read.value).ok).toBe(true);
+    expect(selectLatest(other, Plan)?.objective).toBe('Launch v2');
+    expect(selectLatest(other, ControllerSnapshot)).toEqual(step.value);
+    expect(selectLatest(other, BudgetState)).toEqual(held.value);
+    // The restored controller snapshot keeps working in this process.
+    const restored = selectLatest(other, ControllerSnapshot);
+    if (restored === undefined) throw new Error('no controller snapshot');
+    const next = transition(planningController, restored as typeof step.value, {
+      outcome: 'success',
+      now: 6,
+    });
+    expect(next.ok && next.value.state).toBe('VALIDATE_OUTLINE');
+  });
+
+  it('refuses a malformed controller slice when the session is read back', () => {
+    const session = new Session({ sessionId: 's' });
+    registerControllerReducers(session);
+    const json = snapshotToJSON(session.snapshot());
+    const bad = {
+      ...json,
+      slices: { 'plankit.controller.MachineSnapshot': [{ format: 'plankit.machine-snapshot' }] },
+    };
+    const read = snapshotFromJSON(bad, session);
+    expect(read.ok).toBe(false);
+  });
+
+  it('refuses a value that is not a Session', () => {
+    expect(() => registerControllerReducers({} as never)).toThrow(/must be a Session/);
+  });
+});

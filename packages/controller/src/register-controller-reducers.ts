@@ -1,0 +1,32 @@
+import { replaceLatest, Session } from '@plankit/core';
+import { BudgetState } from './budget-state.ts';
+import { ControllerError } from './controller-error.ts';
+import { ControllerSnapshot } from './controller-snapshot.ts';
+
+/**
+ * Registers `replaceLatest` for {@link ControllerSnapshot} and {@link BudgetState} on a core
+ * `Session`, so one session snapshot holds the plan, the controller and the budget together.
+ * Registering twice is a no-op.
+ *
+ * @throws ControllerError `argument_invalid` for a value that is not a `Session`
+ * @example
+ * ```ts
+ * registerControllerReducers(session);
+ * session.dispatch(ControllerSnapshot, snapshot);
+ * const stored = selectLatest(session, ControllerSnapshot);
+ * ```
+ * @public
+ */
+export function registerControllerReducers(session: Session): void {
+  if (!(session instanceof Session)) {
+    throw new ControllerError(
+      'argument_invalid',
+      'registerControllerReducers: session must be a Session.',
+      {
+        field: 'session',
+      },
+    );
+  }
+  session.register(ControllerSnapshot, replaceLatest);
+  session.register(BudgetState, replaceLatest);
+}

@@ -1,0 +1,39 @@
+import type { Machine } from './define-machine.ts';
+import { compiledOf } from './internal/compiled-machine.ts';
+
+/**
+ * Renders a machine as a Mermaid `stateDiagram-v2`: the initial arrow, one edge per candidate
+ * labelled with its outcome (and `[guard]` when guarded), descriptions, `(waits)` on wait
+ * states, and an arrow out of each final state. Deterministic, so it can be snapshot-tested and
+ * pasted into docs.
+ *
+ * @throws ControllerError `argument_invalid` for a machine not made by `defineMachine`
+ * @example
+ * ```ts
+ * console.log(toMermaid(planningController));
+ * // stateDiagram-v2
+ * //   [*] --> COLLECT_CONTEXT
+ * //   COLLECT_CONTEXT --> DRAFT_OUTLINE: sufficient_context
+ * //   ...
+ * ```
+ * @public
+ */
+export function toMermaid(machine: Machine): string {
+  compiledOf(machine, 'toMermaid');
+  const lines = ['stateDiagram-v2', `  [*] --> ${machine.initial}`];
+  for (const name of machine.stateNames) {
+    const state = machine.states[name];
+    if (state === undefined) continue;
+    if (state.description !== null || state.kind === 'wait') {
+      const text = state.description ?? name;
+      lines.push(`  ${name}: ${text}${state.kind === 'wait' ? ' (waits)' : ''}`);
+    }
+    for (const outcome of state.outcomes) {
+      for (const { target, guard } of state.on[outcome] ?? []) {
+        lines.push(`  ${name} --> ${target}: ${outcome}${guard === null ? '' : ` [${guard}]`}`);
+      }
+    }
+    if (state.kind === 'final') lines.push(`  ${name} --> [*]`);
+  }
+  return `${lines.join('\n')}\n`;
+}
