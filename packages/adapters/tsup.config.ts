@@ -8,6 +8,8 @@ const config: Options = {
     'src/ai-sdk.ts',
     'src/langchain.ts',
     'src/mcp.ts',
+    'src/stores.ts',
+    'src/postgres.ts',
   ],
   format: ['esm'],
   target: 'node20',

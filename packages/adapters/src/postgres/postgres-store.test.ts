@@ -1,0 +1,187 @@
+import net from 'node:net';
+import pg from 'pg';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { SnapshotSchema } from '../stores/snapshot-schema.ts';
+import { describeStoreContract, err, events, ok } from '../stores/testing/store-contract.ts';
+import { PostgresStore } from './postgres-store.ts';
+import {
+  dropSchema,
+  freshSchema,
+  POSTGRES_URL,
+  SKIPPED_WITHOUT_SERVER,
+  warnWhenSkipped,
+} from './testing/postgres-url.ts';
+
+warnWhenSkipped('PostgresStore tests');
+
+/** A loopback port nothing listens on: connections to it are refused at once. */
+async function closedPort(): Promise<number> {
+  const server = net.createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as net.AddressInfo;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
+
+describe.skipIf(POSTGRES_URL === undefined)(`PostgresStore${SKIPPED_WITHOUT_SERVER}`, () => {
+  describeStoreContract(
+    'PostgresStore',
+    async () => {
+      const schema = freshSchema();
+      const stores: PostgresStore[] = [];
+      const open = (snapshotSchema?: SnapshotSchema) => {
+        const store = new PostgresStore({
+          connectionString: POSTGRES_URL,
+          schema,
+          poolSize: 4,
+          ...(snapshotSchema === undefined ? {} : { snapshotSchema }),
+        });
+        stores.push(store);
+        return store;
+      };
+      return {
+        store: open(),
+        open,
+        dispose: async () => {
+          for (const store of stores) await store.close();
+          await dropSchema(schema);
+        },
+      };
+    },
+    { sharedStorage: true },
+  );
+
+  describe('PostgresStore on a server', () => {
+    let schema: string;
+    let admin: pg.Client;
+    const stores: PostgresStore[] = [];
+    const open = (options: ConstructorParameters<typeof PostgresStore>[0] = {}) => {
+      const store = new PostgresStore({ connectionString: POSTGRES_URL, schema, ...options });
+      stores.push(store);
+      return store;
+    };
+
+    beforeEach(async () => {
+      schema = freshSchema();
+      admin = new pg.Client({ connectionString: POSTGRES_URL });
+      await admin.connect();
+    });
+
+    afterEach(async () => {
+      for (const store of stores.splice(0)) await store.close();
+      await admin.end();
+      await dropSchema(schema);
+    });
+
+    it('creates its tables once, even with many workers migrating at once', async () => {
+      const racing = Array.from({ length: 5 }, () => open({ poolSize: 1 }));
+      const results = await Promise.all(racing.map((store) => store.migrate()));
+      for (const result of results) ok(result);
+      ok(await open().migrate());
+      const tables = await admin.query<{ table_name: string }>(
+        `SELECT table_name FROM information_schema.tables WHERE table_schema = $1 ORDER BY 1`,
+        [schema],
+      );
+      expect(tables.rows.map((row) => row.table_name)).toEqual([
+        'plankit_events',
+        'plankit_migrations',
+        'plankit_sessions',
+        'plankit_snapshots',
+      ]);
+      const applied = await admin.query(`SELECT version FROM "${schema}".plankit_migrations`);
+      expect(applied.rows).toEqual([{ version: 1 }]);
+    });
+
+    it('keeps events as exact json and snapshots as jsonb', async () => {
+      const store = open({ tablePrefix: 'agent_' });
+      ok(
+        await store.append('s', 0, [{ type: 'test.Event', at: 1.5, data: { b: 1, a: '\u0000' } }]),
+      );
+      ok(await store.saveSnapshot('s', { version: 1, data: { b: 1, a: 2 } }));
+      const event = await admin.query(
+        `SELECT data::text AS data, pg_typeof(data)::text AS type FROM "${schema}".agent_events`,
+      );
+      expect(event.rows).toEqual([{ data: '{"b":1,"a":"\\u0000"}', type: 'json' }]);
+      const snapshot = await admin.query(
+        `SELECT pg_typeof(data)::text AS type, schema_version FROM "${schema}".agent_snapshots`,
+      );
+      expect(snapshot.rows).toEqual([{ type: 'jsonb', schema_version: 1 }]);
+    });
+
+    it('fails cleanly without its tables when told not to migrate', async () => {
+      const store = open({ migrate: false });
+      const error = err(await store.load('s'), 'io');
+      expect(error.message).toContain('SQLSTATE 42P01');
+    });
+
+    it('uses a pool it is given and leaves it open', async () => {
+      const pool = new pg.Pool({ connectionString: POSTGRES_URL, max: 2 });
+      const store = new PostgresStore({ pool, schema });
+      ok(await store.append('s', 0, events(1)));
+      await store.close();
+      expect((await pool.query('SELECT 1 AS one')).rows).toEqual([{ one: 1 }]);
+      await pool.end();
+    });
+
+    it('carries on after the server drops its connections', async () => {
+      const store = open({ poolSize: 2 });
+      ok(await store.append('s', 0, events(1)));
+      await admin.query(
+        `SELECT pg_terminate_backend(pid) FROM pg_stat_activity
+          WHERE datname = current_database() AND pid <> pg_backend_pid() AND application_name = ''`,
+      );
+      const first = await store.load('s');
+      if (!first.ok) expect(first.error.code).toBe('unreachable');
+      expect(ok(await store.load('s')).version).toBe(1);
+    });
+  });
+});
+
+describe('PostgresStore', () => {
+  it('gives unreachable, never a throw, when no server listens', async () => {
+    const port = await closedPort();
+    const store = new PostgresStore({
+      connectionString: `postgres://plankit:secret@127.0.0.1:${port}/postgres`,
+      connectionTimeoutMs: 2_000,
+    });
+    for (const result of [
+      await store.migrate(),
+      await store.load('s'),
+      await store.append('s', 0, events(1)),
+      await store.saveSnapshot('s', { version: 1, data: {} }),
+      await store.list(),
+      await store.delete('s'),
+    ]) {
+      const error = err(result, 'unreachable');
+      expect(error.message).toContain('the server is unreachable');
+      expect(error.message).toContain('ECONNREFUSED');
+    }
+    // Bad input is still refused before any connection is tried.
+    err(await store.load('../x'), 'session_id_invalid');
+    await store.close();
+    err(await store.load('s'), 'closed');
+  });
+
+  it('refuses bad options', () => {
+    const pool = new pg.Pool();
+    for (const options of [
+      { schema: 'Bad' },
+      { schema: 'a;drop table x' },
+      { tablePrefix: '1x' },
+      { tablePrefix: 'x'.repeat(41) },
+      { poolSize: 0 },
+      { connectionTimeoutMs: 1.5 },
+      { migrate: 'yes' },
+      { connectionString: '' },
+      { pool: {} },
+      { pool, connectionString: 'postgres://x' },
+      { host: 'x' },
+    ]) {
+      expect(
+        () => new PostgresStore(options as never),
+        JSON.stringify(Object.keys(options)),
+      ).toThrow(expect.objectContaining({ code: 'argument_invalid' }));
+    }
+    void pool.end();
+  });
+});

@@ -1,0 +1,500 @@
+import type { Err, Result } from '@plankit/core';
+import { deepFreeze, invalidArgument } from '@plankit/core/internal';
+import pg from 'pg';
+import type {
+  JsonValue,
+  ListOptions,
+  LoadedSession,
+  LoadOptions,
+  NewEvent,
+  SessionStore,
+  SnapshotInput,
+  StoredEvent,
+  StoredSnapshot,
+} from '../stores/session-store.ts';
+import {
+  type CheckedSnapshotSchema,
+  checkSnapshotSchema,
+  type SnapshotSchema,
+  upgradeSnapshot,
+} from '../stores/snapshot-schema.ts';
+import { StoreError } from '../stores/store-error.ts';
+import {
+  checkAppend,
+  checkListOptions,
+  checkLoadOptions,
+  checkSessionId,
+  checkSnapshot,
+} from '../stores/store-input.ts';
+import { StoreLifecycle } from '../stores/store-lifecycle.ts';
+import { pgFailure, sqlState } from './pg-error.ts';
+import { migrationSteps, type TableNames, tableNames } from './postgres-schema.ts';
+
+/** Options of {@link PostgresStore}. @public */
+export interface PostgresStoreOptions {
+  /**
+   * A pool the host owns: the store uses it and leaves it open on `close()`. Give either this
+   * or `connectionString`; with neither, the store opens a pool from the `PG*` environment
+   * variables.
+   */
+  readonly pool?: pg.Pool | undefined;
+  /** Where to connect (`postgres://user:password@host:port/database`); the store owns the pool. */
+  readonly connectionString?: string | undefined;
+  /** Connections in a pool the store opens; 10 by default. */
+  readonly poolSize?: number | undefined;
+  /** How long a pool the store opens waits to connect before `unreachable`, in ms; 10,000 by default. */
+  readonly connectionTimeoutMs?: number | undefined;
+  /** The schema holding the tables; `public` by default. */
+  readonly schema?: string | undefined;
+  /** Prefix of the table names; `plankit_` by default. */
+  readonly tablePrefix?: string | undefined;
+  /** Create or upgrade the tables on first use; `true` by default (see {@link PostgresStore.migrate}). */
+  readonly migrate?: boolean | undefined;
+  /** The schema version stamped on snapshots, and migrations for older ones. */
+  readonly snapshotSchema?: SnapshotSchema | undefined;
+}
+
+const OPTION_KEYS = [
+  'pool',
+  'connectionString',
+  'poolSize',
+  'connectionTimeoutMs',
+  'schema',
+  'tablePrefix',
+  'migrate',
+  'snapshotSchema',
+];
+const IDENTIFIER = /^[a-z_][a-z0-9_]{0,39}$/;
+
+interface LoadRow {
+  readonly head: string;
+  readonly snapshot_version: string | null;
+  readonly schema_version: number | null;
+  readonly snapshot_data: string | null;
+  readonly events: string;
+}
+
+interface SaveRow {
+  readonly head: string | null;
+  readonly saved: string;
+}
+
+function checkOptions(options: PostgresStoreOptions): void {
+  if (typeof options !== 'object' || options === null) {
+    throw invalidArgument('new PostgresStore', 'options', 'must be an object');
+  }
+  for (const key of Object.keys(options)) {
+    if (!OPTION_KEYS.includes(key))
+      throw invalidArgument('new PostgresStore', key, 'is not an option');
+  }
+  const { pool, connectionString, poolSize, connectionTimeoutMs, schema, tablePrefix, migrate } =
+    options;
+  if (pool !== undefined) {
+    if (
+      typeof pool !== 'object' ||
+      pool === null ||
+      typeof pool.query !== 'function' ||
+      typeof pool.connect !== 'function'
+    ) {
+      throw invalidArgument('new PostgresStore', 'pool', 'must be a pg.Pool');
+    }
+    if (
+      connectionString !== undefined ||
+      poolSize !== undefined ||
+      connectionTimeoutMs !== undefined
+    ) {
+      throw invalidArgument(
+        'new PostgresStore',
+        'pool',
+        'excludes connectionString, poolSize and connectionTimeoutMs: configure the pool itself',
+      );
+    }
+  }
+  if (
+    connectionString !== undefined &&
+    (typeof connectionString !== 'string' || connectionString === '')
+  ) {
+    throw invalidArgument('new PostgresStore', 'connectionString', 'must be a non-empty string');
+  }
+  if (poolSize !== undefined && (!Number.isSafeInteger(poolSize) || poolSize < 1)) {
+    throw invalidArgument('new PostgresStore', 'poolSize', 'must be a positive integer');
+  }
+  if (
+    connectionTimeoutMs !== undefined &&
+    (!Number.isSafeInteger(connectionTimeoutMs) || connectionTimeoutMs < 1)
+  ) {
+    throw invalidArgument('new PostgresStore', 'connectionTimeoutMs', 'must be a positive integer');
+  }
+  for (const [name, value] of [
+    ['schema', schema],
+    ['tablePrefix', tablePrefix],
+  ] as const) {
+    if (value !== undefined && (typeof value !== 'string' || !IDENTIFIER.test(value))) {
+      throw invalidArgument('new PostgresStore', name, `must match ${IDENTIFIER.source}`);
+    }
+  }
+  if (migrate !== undefined && typeof migrate !== 'boolean') {
+    throw invalidArgument('new PostgresStore', 'migrate', 'must be a boolean');
+  }
+}
+
+/**
+ * A {@link SessionStore} on PostgreSQL through the `pg` package, for many workers sharing
+ * sessions. Events are rows keyed by (session id, sequence) and appended by one statement, so
+ * a conflicting append fails atomically; snapshots are JSONB. Tables are created by an
+ * idempotent migration on first use. Connection failures come back as `unreachable`.
+ *
+ * @example
+ * ```ts
+ * import { PostgresStore } from '@plankit/adapters/postgres';
+ *
+ * const store = new PostgresStore({ connectionString: process.env.DATABASE_URL });
+ * const loaded = await store.load('job-42');
+ * await store.close();
+ * ```
+ * @public
+ */
+export class PostgresStore implements SessionStore {
+  readonly #pool: pg.Pool;
+  readonly #ownsPool: boolean;
+  readonly #tables: TableNames;
+  readonly #schemaName: string;
+  readonly #autoMigrate: boolean;
+  readonly #schema: CheckedSnapshotSchema;
+  readonly #life = new StoreLifecycle('PostgresStore');
+  #ready: Promise<Result<void, StoreError>> | undefined;
+  #ended: Promise<void> | undefined;
+
+  /**
+   * Creates the store; nothing is sent to the server before the first call.
+   *
+   * @param options - the pool or where to connect, the tables, the snapshot schema
+   */
+  constructor(options: PostgresStoreOptions = {}) {
+    checkOptions(options);
+    this.#schema = checkSnapshotSchema('new PostgresStore', options.snapshotSchema);
+    this.#schemaName = options.schema ?? 'public';
+    this.#tables = tableNames(this.#schemaName, options.tablePrefix ?? 'plankit_');
+    this.#autoMigrate = options.migrate ?? true;
+    if (options.pool !== undefined) {
+      this.#pool = options.pool;
+      this.#ownsPool = false;
+    } else {
+      this.#pool = new pg.Pool({
+        ...(options.connectionString === undefined
+          ? {}
+          : { connectionString: options.connectionString }),
+        max: options.poolSize ?? 10,
+        connectionTimeoutMillis: options.connectionTimeoutMs ?? 10_000,
+        // A script that forgets close() still exits once its queries are done.
+        allowExitOnIdle: true,
+      });
+      // An idle connection the server drops must not crash the host; the next call reconnects.
+      this.#pool.on('error', () => {});
+      this.#ownsPool = true;
+    }
+  }
+
+  /**
+   * Creates the tables, or upgrades them, idempotently; safe to run from many workers at once
+   * (they take turns under an advisory lock). Runs by itself on first use unless the store was
+   * made with `migrate: false`.
+   */
+  async migrate(): Promise<Result<void, StoreError>> {
+    return this.#life.run(undefined, () => this.#ensureTables(true));
+  }
+
+  /** {@inheritDoc @plankit/adapters/stores!SessionStore.load} */
+  async load(sessionId: string, options?: LoadOptions): Promise<Result<LoadedSession, StoreError>> {
+    const useSnapshot = checkLoadOptions('PostgresStore.load', options);
+    const id = checkSessionId(sessionId);
+    if (!id.ok) return id;
+    return this.#run(sessionId, 'load', async () => {
+      const { sessions, events, snapshots } = this.#tables;
+      // One statement, so it reads one consistent state.
+      const { rows } = await this.#pool.query<LoadRow>(
+        `SELECT s.version AS head,
+           sn.version AS snapshot_version, sn.schema_version, sn.data::text AS snapshot_data,
+           (SELECT coalesce(json_agg(json_build_array(e.seq, e.type, e.at, e.data) ORDER BY e.seq), '[]')::text
+              FROM ${events} e
+             WHERE e.session_id = s.session_id AND e.seq > coalesce(sn.version, 0)) AS events
+         FROM ${sessions} s
+         LEFT JOIN ${snapshots} sn ON $2 AND sn.session_id = s.session_id
+         WHERE s.session_id = $1`,
+        [sessionId, useSnapshot],
+      );
+      const row = rows[0];
+      if (row === undefined) return this.#notFound(sessionId);
+      return this.#loaded(sessionId, row);
+    });
+  }
+
+  /** {@inheritDoc @plankit/adapters/stores!SessionStore.append} */
+  async append(
+    sessionId: string,
+    expectedVersion: number,
+    events: readonly NewEvent[],
+  ): Promise<Result<number, StoreError>> {
+    const prepared = checkAppend('PostgresStore.append', sessionId, expectedVersion, events);
+    if (!prepared.ok) return prepared;
+    const lines = prepared.value;
+    return this.#run(sessionId, 'append to', async () => {
+      const { sessions, events: table } = this.#tables;
+      // Moving the session row from the expected version is the test-and-set: a stale writer
+      // moves nothing and so inserts nothing. The (session_id, seq) key is the backstop.
+      const head =
+        expectedVersion === 0
+          ? `INSERT INTO ${sessions} (session_id, version) VALUES ($1, $3)
+             ON CONFLICT (session_id) DO NOTHING RETURNING session_id`
+          : `UPDATE ${sessions} SET version = $3, updated_at = now()
+             WHERE session_id = $1 AND version = $2 RETURNING session_id`;
+      const version = expectedVersion + lines.length;
+      try {
+        const result = await this.#pool.query(
+          `WITH head AS (${head})
+           INSERT INTO ${table} (session_id, seq, type, at, data)
+           SELECT head.session_id, $2::bigint + e.n, e.type, e.at, e.data
+             FROM head, unnest($4::text[], $5::float8[], $6::json[]) WITH ORDINALITY AS e(type, at, data, n)`,
+          [
+            sessionId,
+            expectedVersion,
+            version,
+            lines.map((line) => line.type),
+            lines.map((line) => line.at),
+            lines.map((line) => line.dataText),
+          ],
+        );
+        if (result.rowCount === lines.length) return { ok: true, value: version };
+      } catch (error) {
+        if (sqlState(error) !== '23505' && sqlState(error) !== '23503') throw error;
+      }
+      return this.#conflict(sessionId, expectedVersion);
+    });
+  }
+
+  /** {@inheritDoc @plankit/adapters/stores!SessionStore.saveSnapshot} */
+  async saveSnapshot(
+    sessionId: string,
+    snapshot: SnapshotInput,
+  ): Promise<Result<boolean, StoreError>> {
+    const prepared = checkSnapshot('PostgresStore.saveSnapshot', sessionId, snapshot);
+    if (!prepared.ok) return prepared;
+    const { version, dataText } = prepared.value;
+    return this.#run(sessionId, 'save a snapshot of', async () => {
+      const { sessions, snapshots } = this.#tables;
+      let row: SaveRow | undefined;
+      try {
+        ({
+          rows: [row],
+        } = await this.#pool.query<SaveRow>(
+          `WITH s AS (SELECT version FROM ${sessions} WHERE session_id = $1),
+           saved AS (
+             INSERT INTO ${snapshots} AS stored (session_id, version, schema_version, data)
+             SELECT $1, $2, $3, $4::jsonb FROM s WHERE s.version >= $2
+             ON CONFLICT (session_id) DO UPDATE
+               SET version = EXCLUDED.version, schema_version = EXCLUDED.schema_version,
+                   data = EXCLUDED.data, saved_at = now()
+               WHERE stored.version <= EXCLUDED.version
+             RETURNING 1)
+           SELECT (SELECT version FROM s) AS head, (SELECT count(*) FROM saved) AS saved`,
+          [sessionId, version, this.#schema.version, dataText],
+        ));
+      } catch (error) {
+        // The session was deleted between the check and the insert.
+        if (sqlState(error) === '23503') return this.#notFound(sessionId);
+        throw error;
+      }
+      const head = row?.head === null || row?.head === undefined ? 0 : Number(row.head);
+      if (head === 0) return this.#notFound(sessionId);
+      if (version > head) {
+        return {
+          ok: false,
+          error: new StoreError(
+            'conflict',
+            `Snapshot version ${version} is ahead of session ${sessionId}'s version ${head}.`,
+            { sessionId, field: 'snapshot.version' },
+          ),
+        };
+      }
+      return { ok: true, value: Number(row?.saved) > 0 };
+    });
+  }
+
+  /** {@inheritDoc @plankit/adapters/stores!SessionStore.list} */
+  async list(options?: ListOptions): Promise<Result<readonly string[], StoreError>> {
+    const { after, limit } = checkListOptions('PostgresStore.list', options);
+    return this.#run(undefined, 'list the sessions', async () => {
+      const { rows } = await this.#pool.query<{ session_id: string }>(
+        `SELECT session_id FROM ${this.#tables.sessions}
+          WHERE $1::text IS NULL OR session_id > $1::text
+          ORDER BY session_id LIMIT $2`,
+        [after ?? null, limit === Number.POSITIVE_INFINITY ? null : limit],
+      );
+      return { ok: true, value: Object.freeze(rows.map((row) => row.session_id)) };
+    });
+  }
+
+  /** {@inheritDoc @plankit/adapters/stores!SessionStore.delete} */
+  async delete(sessionId: string): Promise<Result<boolean, StoreError>> {
+    const id = checkSessionId(sessionId);
+    if (!id.ok) return id;
+    return this.#run(sessionId, 'delete', async () => {
+      // Events and the snapshot go with the session row (ON DELETE CASCADE).
+      const result = await this.#pool.query(
+        `DELETE FROM ${this.#tables.sessions} WHERE session_id = $1`,
+        [sessionId],
+      );
+      return { ok: true, value: (result.rowCount ?? 0) > 0 };
+    });
+  }
+
+  /** {@inheritDoc @plankit/adapters/stores!SessionStore.close} */
+  async close(): Promise<void> {
+    await this.#life.close();
+    if (this.#ownsPool) this.#ended ??= this.#pool.end();
+    await this.#ended;
+  }
+
+  /** Runs `call` once the tables exist, turning `pg` errors into results. */
+  #run<T>(
+    sessionId: string | undefined,
+    action: string,
+    call: () => Promise<Result<T, StoreError>>,
+  ): Promise<Result<T, StoreError>> {
+    return this.#life.run(sessionId, async () => {
+      if (this.#autoMigrate) {
+        const ready = await this.#ensureTables(false);
+        if (!ready.ok) return ready;
+      }
+      try {
+        return await call();
+      } catch (error) {
+        const failure = pgFailure(error, action, sessionId);
+        if (action === 'append to' && failure.error.code === 'unreachable') {
+          return pgFailure(
+            error,
+            'append to (the outcome is unknown: reload before retrying)',
+            sessionId,
+          );
+        }
+        return failure;
+      }
+    });
+  }
+
+  /** Runs the migration once per store (again after a failure, or when `force`). */
+  #ensureTables(force: boolean): Promise<Result<void, StoreError>> {
+    if (force || this.#ready === undefined) {
+      this.#ready = this.#migrate().then((result) => {
+        // Try again on the next call: the server may be back by then.
+        if (!result.ok) this.#ready = undefined;
+        return result;
+      });
+    }
+    return this.#ready;
+  }
+
+  async #migrate(): Promise<Result<void, StoreError>> {
+    let client: pg.PoolClient;
+    try {
+      client = await this.#pool.connect();
+    } catch (error) {
+      return pgFailure(error, 'create its tables in', undefined);
+    }
+    let broken: unknown;
+    try {
+      await client.query('BEGIN');
+      // Workers starting together take turns; CREATE ... IF NOT EXISTS alone can still race.
+      await client.query('SELECT pg_advisory_xact_lock(hashtext($1))', [
+        `plankit:${this.#tables.migrations}`,
+      ]);
+      const exists = await client.query('SELECT 1 FROM pg_namespace WHERE nspname = $1', [
+        this.#schemaName,
+      ]);
+      if (exists.rowCount === 0) await client.query(`CREATE SCHEMA ${this.#tables.schema}`);
+      await client.query(
+        `CREATE TABLE IF NOT EXISTS ${this.#tables.migrations} (
+           version integer PRIMARY KEY,
+           applied_at timestamptz NOT NULL DEFAULT now())`,
+      );
+      const applied = await client.query<{ version: number }>(
+        `SELECT version FROM ${this.#tables.migrations}`,
+      );
+      const done = new Set(applied.rows.map((row) => row.version));
+      for (const [index, statements] of migrationSteps(this.#tables).entries()) {
+        const version = index + 1;
+        if (done.has(version)) continue;
+        for (const statement of statements) await client.query(statement);
+        await client.query(`INSERT INTO ${this.#tables.migrations} (version) VALUES ($1)`, [
+          version,
+        ]);
+      }
+      await client.query('COMMIT');
+      return { ok: true, value: undefined };
+    } catch (error) {
+      broken = error;
+      await client.query('ROLLBACK').catch(() => {});
+      return pgFailure(error, 'create its tables in', undefined);
+    } finally {
+      client.release(broken instanceof Error ? broken : undefined);
+    }
+  }
+
+  #loaded(sessionId: string, row: LoadRow): Result<LoadedSession, StoreError> {
+    let snapshot: StoredSnapshot | null = null;
+    if (
+      row.snapshot_data !== null &&
+      row.snapshot_version !== null &&
+      row.schema_version !== null
+    ) {
+      const data = deepFreeze(JSON.parse(row.snapshot_data) as JsonValue);
+      const upgraded = upgradeSnapshot(data, row.schema_version, this.#schema, sessionId);
+      if (!upgraded.ok) return upgraded;
+      snapshot = {
+        version: Number(row.snapshot_version),
+        schemaVersion: this.#schema.version,
+        data: upgraded.value,
+      };
+    }
+    const rows = JSON.parse(row.events) as [number, string, number, JsonValue][];
+    const events: StoredEvent[] = rows.map(([sequence, type, at, data]) => ({
+      sequence,
+      type,
+      at,
+      data,
+    }));
+    const loaded: LoadedSession = {
+      sessionId,
+      version: Number(row.head),
+      snapshot,
+      events,
+      issues: [],
+    };
+    return { ok: true, value: deepFreeze(loaded) };
+  }
+
+  async #conflict(sessionId: string, expectedVersion: number): Promise<Err<StoreError>> {
+    const { rows } = await this.#pool.query<{ version: string }>(
+      `SELECT version FROM ${this.#tables.sessions} WHERE session_id = $1`,
+      [sessionId],
+    );
+    const version = rows[0] === undefined ? 0 : Number(rows[0].version);
+    return {
+      ok: false,
+      error: new StoreError(
+        'conflict',
+        `Session ${sessionId} is at version ${version}, not the expected ${expectedVersion}; reload it and retry.`,
+        { sessionId, field: 'expectedVersion' },
+      ),
+    };
+  }
+
+  #notFound(sessionId: string): Err<StoreError> {
+    return {
+      ok: false,
+      error: new StoreError('not_found', `Session ${sessionId} is not in the store.`, {
+        sessionId,
+      }),
+    };
+  }
+}

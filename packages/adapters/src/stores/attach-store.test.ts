@@ -1,0 +1,490 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import {
+  append,
+  createPlanningTools,
+  defineDataType,
+  invokeTool,
+  MarkStep,
+  Plan,
+  type Reducer,
+  registerPlanningReducers,
+  Session,
+  SetupPlan,
+  selectAll,
+  selectLatest,
+  snapshotToJSON,
+  ToolCall,
+} from '@plankit/core';
+import * as fc from 'fast-check';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import * as z from 'zod';
+import { attachStore, SESSION_COMMITTED_EVENT, SESSION_ROLLED_BACK_EVENT } from './attach-store.ts';
+import { FileStore } from './file-store.ts';
+import { MemoryStore } from './memory-store.ts';
+import type { SessionStore } from './session-store.ts';
+import type { StoreError } from './store-error.ts';
+import { err, ok } from './testing/store-contract.ts';
+
+const Note = defineDataType('attachtest.Note', z.strictObject({ text: z.string() }));
+type Note = z.infer<typeof Note>;
+// A command routed into another slice: not a slice itself.
+const Shout = defineDataType('attachtest.Shout', z.strictObject({ text: z.string() }));
+const shout: Reducer<Note, Note> = (notes, { value }) => [
+  ...notes,
+  { text: value.text.toUpperCase() },
+];
+
+const NOW = 1_700_000_000_000;
+
+function noteSession(id = 'notes'): Session {
+  let tick = NOW;
+  const session = new Session({ sessionId: id, clock: () => tick++ });
+  session.register(Note, append);
+  return session;
+}
+
+function slicesOf(session: Session) {
+  return session.snapshot().slices;
+}
+
+/** Attaches and unwraps; throws with the store's message on failure. */
+async function attach(
+  session: Session,
+  store: SessionStore,
+  options: Parameters<typeof attachStore>[2] = {},
+) {
+  const attached = await attachStore(session, store, options);
+  if (!attached.ok) throw new Error(`${attached.error.code}: ${attached.error.message}`);
+  return attached.value;
+}
+
+describe('attachStore', () => {
+  let store: MemoryStore;
+
+  beforeEach(() => {
+    store = new MemoryStore();
+  });
+
+  it('starts a new session and persists every commit as an event', async () => {
+    const session = noteSession();
+    const attachment = await attach(session, store);
+    expect(attachment).toMatchObject({
+      resumed: false,
+      version: 0,
+      issues: [],
+      failure: undefined,
+    });
+    session.dispatch(Note, { text: 'one' });
+    session.dispatch(Note, { text: 'two' });
+    session.dispatch(Note, { text: 'one' }); // append skips it: no commit, no event
+    expect(ok(await attachment.flush())).toBe(2);
+    expect(attachment.version).toBe(2);
+    const loaded = ok(await store.load('notes'));
+    expect(loaded.events.map(({ type, data, at }) => ({ type, data, at }))).toEqual([
+      {
+        type: SESSION_COMMITTED_EVENT,
+        data: { changes: [{ dataType: 'attachtest.Note', value: { text: 'one' } }] },
+        at: NOW,
+      },
+      {
+        type: SESSION_COMMITTED_EVENT,
+        data: { changes: [{ dataType: 'attachtest.Note', value: { text: 'two' } }] },
+        at: NOW + 1,
+      },
+    ]);
+  });
+
+  it('restores the state in a fresh session: snapshot, then the events after it', async () => {
+    const first = noteSession();
+    const attachment = await attach(first, store, { snapshotEvery: 3 });
+    for (let i = 0; i < 7; i++) first.dispatch(Note, { text: `n${i}` });
+    ok(await attachment.flush());
+    const stored = ok(await store.load('notes'));
+    expect(stored.snapshot?.version).toBe(6);
+    expect(stored.events.map((event) => event.sequence)).toEqual([7]);
+
+    const second = noteSession();
+    const resumed = await attach(second, store, { snapshotEvery: 3 });
+    expect(resumed).toMatchObject({ resumed: true, version: 7 });
+    expect(slicesOf(second)).toEqual(slicesOf(first));
+    second.dispatch(Note, { text: 'n7' });
+    expect(ok(await resumed.flush())).toBe(8);
+    expect(selectAll(noteSession(), Note)).toEqual([]);
+  });
+
+  it('replays tool calls and planning commands exactly', async () => {
+    const first = new Session({ sessionId: 'plan', clock: () => NOW });
+    const [setup, add, , mark] = createPlanningTools(first);
+    const attachment = await attach(first, store, { snapshotEvery: 4 });
+    await invokeTool(
+      setup,
+      { objective: 'Ship', initial_steps: [{ title: 'Write' }, { title: 'Test' }] },
+      { session: first },
+    );
+    await invokeTool(add, { steps: [{ title: 'Release' }] }, { session: first, now: NOW + 5 });
+    await invokeTool(mark, { step_id: 'S001', status: 'done', note: 'ok' }, { session: first });
+    // A command dispatched by hand, not through a tool.
+    first.dispatch(MarkStep, { step_id: 'S002', status: 'in_progress', note: null });
+    await invokeTool(mark, { step_id: 'S009', status: 'done' }, { session: first }); // refused
+    ok(await attachment.flush());
+
+    const second = new Session({ sessionId: 'plan' });
+    createPlanningTools(second);
+    await attach(second, store);
+    expect(selectLatest(second, Plan)).toEqual(selectLatest(first, Plan));
+    expect(selectAll(second, ToolCall)).toEqual(selectAll(first, ToolCall));
+    expect(slicesOf(second)).toEqual(slicesOf(first));
+  });
+
+  it('persists rollbacks as the state they restored', async () => {
+    const first = noteSession();
+    const attachment = await attach(first, store);
+    first.dispatch(Note, { text: 'a' });
+    const early = first.snapshot();
+    first.dispatch(Note, { text: 'b' });
+    ok(first.rollback(early, { now: NOW + 50 }));
+    first.dispatch(Note, { text: 'c' });
+    ok(await attachment.flush());
+    const events = ok(await store.load('notes')).events;
+    expect(events.map((event) => event.type)).toEqual([
+      SESSION_COMMITTED_EVENT,
+      SESSION_COMMITTED_EVENT,
+      SESSION_ROLLED_BACK_EVENT,
+      SESSION_COMMITTED_EVENT,
+    ]);
+    expect(events[2]).toMatchObject({
+      at: NOW + 50,
+      data: { slices: { 'attachtest.Note': [{ text: 'a' }] } },
+    });
+    const second = noteSession();
+    await attach(second, store);
+    expect(selectAll(second, Note)).toEqual([{ text: 'a' }, { text: 'c' }]);
+  });
+
+  it('saves a checkpoint of the state as of the call', async () => {
+    const session = noteSession();
+    const attachment = await attach(session, store, { snapshotEvery: Number.POSITIVE_INFINITY });
+    ok(await attachment.checkpoint());
+    err(await store.load('notes'), 'not_found');
+    session.dispatch(Note, { text: 'a' });
+    session.dispatch(Note, { text: 'b' });
+    expect(ok(await attachment.checkpoint())).toBe(2);
+    const loaded = ok(await store.load('notes'));
+    expect(loaded.snapshot).toMatchObject({ version: 2, data: snapshotToJSON(session.snapshot()) });
+    expect(loaded.events).toEqual([]);
+  });
+
+  it('stops persisting on detach', async () => {
+    const session = noteSession();
+    const attachment = await attach(session, store);
+    session.dispatch(Note, { text: 'kept' });
+    expect(ok(await attachment.detach())).toBe(1);
+    session.dispatch(Note, { text: 'not kept' });
+    expect(ok(await attachment.flush())).toBe(1);
+    expect(ok(await store.load('notes')).version).toBe(1);
+  });
+
+  it('stops at once, and says why, when a commit could not be replayed', async () => {
+    const session = noteSession();
+    session.register(Shout, shout, { slice: Note });
+    const errors: StoreError[] = [];
+    const attachment = await attach(session, store, { onError: (error) => errors.push(error) });
+    session.dispatch(Note, { text: 'saved' });
+    session.dispatch(Shout, { text: 'lost' });
+    session.dispatch(Note, { text: 'after' });
+    const failure = err(await attachment.flush(), 'data_type_unknown');
+    expect(failure.message).toContain('attachtest.Shout');
+    expect(errors).toEqual([failure]);
+    expect(attachment.failure).toBe(failure);
+    expect(ok(await store.load('notes')).version).toBe(1);
+  });
+
+  it('replays commands given in dataTypes', async () => {
+    const first = noteSession();
+    first.register(Shout, shout, { slice: Note });
+    const attachment = await attach(first, store, { dataTypes: [Shout] });
+    first.dispatch(Shout, { text: 'hey' });
+    ok(await attachment.flush());
+    const second = noteSession();
+    second.register(Shout, shout, { slice: Note });
+    await attach(second, store, { dataTypes: [Shout] });
+    expect(selectAll(second, Note)).toEqual([{ text: 'HEY' }]);
+  });
+
+  it('gives a stale worker a conflict and keeps the store as the first worker left it', async () => {
+    const one = noteSession();
+    const two = noteSession();
+    const first = await attach(one, store);
+    const second = await attach(two, store);
+    one.dispatch(Note, { text: 'first' });
+    ok(await first.flush());
+    two.dispatch(Note, { text: 'second' });
+    const failure = err(await second.flush(), 'conflict');
+    expect(second.failure).toBe(failure);
+    expect(selectAll(two, Note)).toEqual([{ text: 'second' }]);
+    // A fresh session picks up the winner's state and carries on.
+    const three = noteSession();
+    const third = await attach(three, store);
+    expect(selectAll(three, Note)).toEqual([{ text: 'first' }]);
+    three.dispatch(Note, { text: 'third' });
+    expect(ok(await third.flush())).toBe(2);
+  });
+
+  it('keeps revision order when a handler dispatches from inside another handler', async () => {
+    const first = noteSession();
+    let live = false;
+    // Subscribed before the attachment, so it sees each commit first and nests its own.
+    first.bus.subscribe('SessionCommitted', (event) => {
+      const value = event.changes[0]?.value as Note | undefined;
+      if (live && value?.text === 'ping') first.dispatch(Note, { text: 'pong' });
+    });
+    const attachment = await attach(first, store);
+    live = true;
+    first.dispatch(Note, { text: 'ping' });
+    first.dispatch(Note, { text: 'end' });
+    ok(await attachment.flush());
+    expect(selectAll(first, Note).map((note) => note.text)).toEqual(['ping', 'pong', 'end']);
+    const second = noteSession();
+    await attach(second, store);
+    expect(slicesOf(second)).toEqual(slicesOf(first));
+  });
+
+  it('rebuilds from the log when the snapshot does not fit the session', async () => {
+    const first = noteSession();
+    const Other = defineDataType('attachtest.Other', z.number());
+    first.register(Other, append);
+    const attachment = await attach(first, store, { snapshotEvery: 2 });
+    first.dispatch(Note, { text: 'a' });
+    first.dispatch(Note, { text: 'b' });
+    first.dispatch(Note, { text: 'c' });
+    ok(await attachment.flush());
+    expect(ok(await store.load('notes')).snapshot?.version).toBe(2);
+    // Hand-made: a snapshot naming a slice the new session does not have.
+    ok(
+      await store.saveSnapshot('notes', {
+        version: 3,
+        data: { ...snapshotToJSON(first.snapshot()), slices: { 'attachtest.Other': [1] } },
+      }),
+    );
+    const second = noteSession();
+    const resumed = await attach(second, store);
+    expect(resumed.issues).toEqual([
+      { code: 'snapshot_ignored', message: expect.stringContaining('attachtest.Other') },
+    ]);
+    expect(selectAll(second, Note)).toEqual([{ text: 'a' }, { text: 'b' }, { text: 'c' }]);
+  });
+
+  it('fails with replay_failed naming the event that cannot be replayed', async () => {
+    ok(
+      await store.append('notes', 0, [
+        {
+          type: SESSION_COMMITTED_EVENT,
+          at: 1,
+          data: { changes: [{ dataType: 'attachtest.Note', value: { text: 'a' } }] },
+        },
+        { type: 'app.Custom', at: 2, data: {} },
+      ]),
+    );
+    const unknownType = err(await attachStore(noteSession(), store), 'replay_failed');
+    expect(unknownType.message).toContain('Event 2');
+    expect(unknownType.message).toContain('app.Custom');
+
+    ok(
+      await store.append('other', 0, [
+        {
+          type: SESSION_COMMITTED_EVENT,
+          at: 1,
+          data: { changes: [{ dataType: 'app.Unknown', value: 1 }] },
+        },
+      ]),
+    );
+    const unknownData = err(await attachStore(noteSession('other'), store), 'replay_failed');
+    expect(unknownData.message).toContain('app.Unknown is unknown to the session');
+
+    ok(
+      await store.append('dup', 0, [
+        {
+          type: SESSION_COMMITTED_EVENT,
+          at: 1,
+          data: { changes: [{ dataType: 'attachtest.Note', value: { text: 'a' } }] },
+        },
+        {
+          type: SESSION_COMMITTED_EVENT,
+          at: 2,
+          data: { changes: [{ dataType: 'attachtest.Note', value: { text: 'a' } }] },
+        },
+      ]),
+    );
+    expect(err(await attachStore(noteSession('dup'), store), 'replay_failed').message).toContain(
+      'changed nothing',
+    );
+
+    ok(
+      await store.append('shape', 0, [
+        { type: SESSION_COMMITTED_EVENT, at: 1, data: { changes: 'no' } },
+      ]),
+    );
+    err(await attachStore(noteSession('shape'), store), 'replay_failed');
+  });
+
+  it('rejects programmer errors', async () => {
+    const used = noteSession();
+    used.dispatch(Note, { text: 'x' });
+    await expect(attachStore(used, store)).rejects.toMatchObject({
+      code: 'argument_invalid',
+      field: 'session',
+    });
+    const twice = noteSession('twice');
+    const first = await attach(twice, store);
+    await expect(attachStore(twice, store)).rejects.toThrow(/already attached/);
+    ok(await first.detach());
+    // Detached and still at revision 0, it may attach again.
+    ok(await (await attach(twice, store)).detach());
+    await expect(attachStore({} as Session, store)).rejects.toMatchObject({ field: 'session' });
+    await expect(attachStore(noteSession(), {} as SessionStore)).rejects.toMatchObject({
+      field: 'store',
+    });
+    for (const options of [
+      { snapshotEvery: 0 },
+      { snapshotEvery: 1.5 },
+      { dataTypes: [z.string()] },
+      { dataTypes: 'x' },
+      { onError: 'x' },
+      { every: 2 },
+    ]) {
+      await expect(
+        attachStore(noteSession(), store, options as never),
+        JSON.stringify(options),
+      ).rejects.toMatchObject({
+        code: 'argument_invalid',
+      });
+    }
+  });
+
+  it('returns the store failure when the state cannot be read', async () => {
+    const directory = await mkdtemp(path.join(os.tmpdir(), 'plankit-attach-'));
+    try {
+      const files = new FileStore({ directory });
+      await files.close();
+      err(await attachStore(noteSession(), files), 'closed');
+      err(
+        await attachStore(new Session({ sessionId: 'bad id' }), new MemoryStore()),
+        'session_id_invalid',
+      );
+    } finally {
+      await rm(directory, { recursive: true, force: true });
+    }
+  });
+
+  it('restores exactly what was persisted, for any sequence of changes', async () => {
+    const change = fc.oneof(
+      fc.record({ kind: fc.constant('note' as const), text: fc.string({ maxLength: 6 }) }),
+      fc.record({ kind: fc.constant('shout' as const), text: fc.string({ maxLength: 6 }) }),
+      fc.record({ kind: fc.constant('rollback' as const), back: fc.nat(4) }),
+      fc.record({ kind: fc.constant('flush' as const) }),
+    );
+    let run = 0;
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(change, { maxLength: 25 }),
+        fc.integer({ min: 1, max: 6 }),
+        async (changes, every) => {
+          const id = `prop-${run++}`;
+          const make = () => {
+            const session = noteSession(id);
+            session.register(Shout, shout, { slice: Note });
+            return session;
+          };
+          const first = make();
+          const attachment = await attach(first, store, {
+            snapshotEvery: every,
+            dataTypes: [Shout],
+          });
+          const history = [first.snapshot()];
+          for (const step of changes) {
+            if (step.kind === 'note') first.dispatch(Note, { text: step.text });
+            else if (step.kind === 'shout') first.dispatch(Shout, { text: step.text });
+            else if (step.kind === 'rollback') {
+              const target = history[Math.max(0, history.length - 1 - step.back)];
+              if (target !== undefined) ok(first.rollback(target));
+            } else ok(await attachment.flush());
+            history.push(first.snapshot());
+          }
+          ok(await attachment.flush());
+          const second = make();
+          await attach(second, store, { dataTypes: [Shout] });
+          expect(slicesOf(second)).toEqual(slicesOf(first));
+        },
+      ),
+      { numRuns: 60 },
+    );
+  });
+});
+
+describe('attachStore through FileStore', () => {
+  let directory: string;
+
+  beforeEach(async () => {
+    directory = await mkdtemp(path.join(os.tmpdir(), 'plankit-attach-'));
+  });
+
+  afterEach(async () => {
+    await rm(directory, { recursive: true, force: true });
+  });
+
+  it('falls back to the log when a snapshot migration fails', async () => {
+    const v1 = new FileStore({ directory });
+    const first = noteSession();
+    const attachment = await attach(first, v1, { snapshotEvery: 1 });
+    first.dispatch(Note, { text: 'a' });
+    first.dispatch(Note, { text: 'b' });
+    ok(await attachment.flush());
+    const v2 = new FileStore({
+      directory,
+      snapshotSchema: {
+        version: 2,
+        migrations: {
+          1: () => {
+            throw new Error('cannot upgrade');
+          },
+        },
+      },
+    });
+    const second = noteSession();
+    const resumed = await attach(second, v2);
+    expect(resumed.issues).toEqual([
+      { code: 'snapshot_ignored', message: expect.stringContaining('cannot upgrade') },
+    ]);
+    expect(selectAll(second, Note)).toEqual([{ text: 'a' }, { text: 'b' }]);
+    await v1.close();
+    await v2.close();
+  });
+
+  it('refuses to resume from a snapshot a newer build wrote', async () => {
+    const v2 = new FileStore({ directory, snapshotSchema: { version: 2 } });
+    const first = noteSession();
+    const attachment = await attach(first, v2, { snapshotEvery: 1 });
+    first.dispatch(Note, { text: 'a' });
+    ok(await attachment.flush());
+    const v1 = new FileStore({ directory });
+    err(await attachStore(noteSession(), v1), 'snapshot_version_unknown');
+    await v1.close();
+    await v2.close();
+  });
+
+  it('uses SetupPlan and the planning reducers on reload', async () => {
+    const files = new FileStore({ directory });
+    const first = new Session({ sessionId: 'job-42', clock: () => NOW });
+    registerPlanningReducers(first);
+    const attachment = await attach(first, files);
+    first.dispatch(SetupPlan, { objective: 'o', initial_steps: [{ title: 't', details: null }] });
+    ok(await attachment.flush());
+    const second = new Session({ sessionId: 'job-42' });
+    registerPlanningReducers(second);
+    await attach(second, files);
+    expect(selectLatest(second, Plan)).toEqual(selectLatest(first, Plan));
+    await files.close();
+  });
+});

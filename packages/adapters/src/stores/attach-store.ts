@@ -1,0 +1,622 @@
+import {
+  AddStep,
+  ClearPlan,
+  type DataType,
+  dataTypeName,
+  type Err,
+  MarkStep,
+  type Result,
+  type Session,
+  type SessionCommitted,
+  type SessionRolledBack,
+  type SessionSnapshot,
+  SetupPlan,
+  snapshotFromJSON,
+  snapshotToJSON,
+  UpdateStep,
+} from '@plankit/core';
+import { invalidArgument } from '@plankit/core/internal';
+import type {
+  LoadedSession,
+  NewEvent,
+  SessionStore,
+  StoredEvent,
+  StoreIssue,
+} from './session-store.ts';
+import { StoreError } from './store-error.ts';
+
+/** The event type `attachStore` logs a session commit as: data `{ changes }`. @public */
+export const SESSION_COMMITTED_EVENT = 'plankit.session.committed';
+
+/** The event type `attachStore` logs a session rollback as: data `{ slices }`. @public */
+export const SESSION_ROLLED_BACK_EVENT = 'plankit.session.rolled_back';
+
+/** Options of {@link attachStore}. @public */
+export interface AttachStoreOptions {
+  /**
+   * Save a snapshot every this many events (a positive integer, or `Infinity` for never);
+   * 100 by default. Snapshots only shorten loading: the log is always complete.
+   */
+  readonly snapshotEvery?: number | undefined;
+  /**
+   * Data types dispatched to the session that are not slices of their own (commands routed to
+   * another slice), so a reload can replay them. The session's slices and core's planning
+   * commands are known already.
+   */
+  readonly dataTypes?: readonly DataType[] | undefined;
+  /**
+   * Called for each failure in the background: the one that stops persistence (also kept in
+   * {@link SessionAttachment.failure}) and failed snapshots, which do not.
+   */
+  readonly onError?: ((error: StoreError) => void) | undefined;
+}
+
+/**
+ * A session attached to a store by {@link attachStore}: every change is appended in the
+ * background; {@link SessionAttachment.flush} says when it is saved.
+ *
+ * @public
+ */
+export interface SessionAttachment {
+  /** The attached session. */
+  readonly session: Session;
+  /** The store version acknowledged so far: changes up to it are saved. */
+  readonly version: number;
+  /** True when the store held the session and its state was restored. */
+  readonly resumed: boolean;
+  /** What loading survived (a torn log tail, an ignored snapshot). */
+  readonly issues: readonly StoreIssue[];
+  /** The error that stopped persistence, if one did; later changes stay in memory only. */
+  readonly failure: StoreError | undefined;
+  /**
+   * Waits until every change made before the call is acknowledged by the store (and any
+   * snapshot due by then is saved, or reported to `onError`).
+   *
+   * @returns the acknowledged version, or the error that stopped persistence
+   */
+  flush(): Promise<Result<number, StoreError>>;
+  /**
+   * Flushes, then saves a snapshot of the session as it was at the call.
+   *
+   * @returns the version the snapshot describes, or why it could not be saved
+   */
+  checkpoint(): Promise<Result<number, StoreError>>;
+  /**
+   * Stops persisting further changes, then flushes those made before the call.
+   *
+   * @returns the acknowledged version, or the error that stopped persistence
+   */
+  detach(): Promise<Result<number, StoreError>>;
+}
+
+interface Entry {
+  readonly version: number;
+  readonly event: NewEvent;
+  /** The session right after this event, when a snapshot is due here. */
+  readonly snapshot: SessionSnapshot | undefined;
+}
+
+interface Waiter {
+  readonly target: number;
+  readonly resolve: (result: Result<number, StoreError>) => void;
+}
+
+const OPTION_KEYS = ['snapshotEvery', 'dataTypes', 'onError'];
+// Two attachments of one session would append every change twice.
+const attached = new WeakSet<Session>();
+const PLANNING_COMMANDS: readonly DataType[] = [
+  SetupPlan,
+  AddStep,
+  UpdateStep,
+  MarkStep,
+  ClearPlan,
+];
+
+const isRecord = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+interface CheckedOptions {
+  readonly snapshotEvery: number;
+  readonly dataTypes: readonly DataType[];
+  readonly onError: (error: StoreError) => void;
+}
+
+function checkOptions(options: AttachStoreOptions): CheckedOptions {
+  if (!isRecord(options)) throw invalidArgument('attachStore', 'options', 'must be an object');
+  for (const key of Object.keys(options)) {
+    if (!OPTION_KEYS.includes(key))
+      throw invalidArgument('attachStore', `options.${key}`, 'is not an option');
+  }
+  const { snapshotEvery = 100, dataTypes = [], onError = () => {} } = options as AttachStoreOptions;
+  if (
+    typeof snapshotEvery !== 'number' ||
+    !(Number.isSafeInteger(snapshotEvery) || snapshotEvery === Number.POSITIVE_INFINITY) ||
+    snapshotEvery < 1
+  ) {
+    throw invalidArgument(
+      'attachStore',
+      'options.snapshotEvery',
+      'must be a positive integer or Infinity',
+    );
+  }
+  if (!Array.isArray(dataTypes))
+    throw invalidArgument('attachStore', 'options.dataTypes', 'must be an array');
+  for (const [index, dataType] of dataTypes.entries()) {
+    try {
+      dataTypeName(dataType);
+    } catch {
+      throw invalidArgument(
+        'attachStore',
+        `options.dataTypes[${index}]`,
+        'must be a data type (defineDataType)',
+      );
+    }
+  }
+  if (typeof onError !== 'function')
+    throw invalidArgument('attachStore', 'options.onError', 'must be a function');
+  return { snapshotEvery, dataTypes, onError: onError as (error: StoreError) => void };
+}
+
+function checkSession(session: Session): void {
+  const candidate = session as Partial<Session> | null;
+  if (
+    typeof candidate !== 'object' ||
+    candidate === null ||
+    typeof candidate.snapshot !== 'function' ||
+    typeof candidate.dispatch !== 'function' ||
+    typeof candidate.bus?.subscribe !== 'function'
+  ) {
+    throw invalidArgument('attachStore', 'session', 'must be a Session');
+  }
+  if (attached.has(session)) {
+    throw invalidArgument('attachStore', 'session', 'is already attached; detach it first');
+  }
+  if (session.snapshot().revision !== 0) {
+    throw invalidArgument(
+      'attachStore',
+      'session',
+      'must be fresh (revision 0): register reducers, attach, then dispatch',
+    );
+  }
+}
+
+function failure(
+  code: StoreError['code'],
+  sessionId: string,
+  message: string,
+  cause?: unknown,
+): Err<StoreError> {
+  return { ok: false, error: new StoreError(code, message, { sessionId, cause }) };
+}
+
+/** Resolves data type names for replay: the session's slices, then the given types. */
+class DataTypes {
+  readonly #session: Session;
+  readonly #extra = new Map<string, DataType>();
+
+  constructor(session: Session, extra: readonly DataType[]) {
+    this.#session = session;
+    for (const dataType of [...PLANNING_COMMANDS, ...extra])
+      this.#extra.set(dataTypeName(dataType), dataType);
+  }
+
+  get(name: string): DataType | undefined {
+    return this.#session.sliceTypes().get(name) ?? this.#extra.get(name);
+  }
+}
+
+/** Applies one stored event to the session; why it could not be, if it could not. */
+function replay(session: Session, event: StoredEvent, types: DataTypes): string | undefined {
+  const before = session.snapshot().revision;
+  const { data } = event;
+  if (event.type === SESSION_COMMITTED_EVENT) {
+    const changes = isRecord(data) ? data['changes'] : undefined;
+    if (!Array.isArray(changes) || changes.length === 0) return 'its data has no changes';
+    for (const change of changes) {
+      if (!isRecord(change) || typeof change['dataType'] !== 'string' || !('value' in change)) {
+        return 'a change is not { dataType, value }';
+      }
+      const dataType = types.get(change['dataType']);
+      if (dataType === undefined) {
+        return `data type ${change['dataType']} is unknown to the session: register its reducer, or pass it in options.dataTypes`;
+      }
+      const outcome = session.dispatch(dataType, change['value'], { now: event.at });
+      if (!outcome.ok) return outcome.error.message;
+    }
+  } else if (event.type === SESSION_ROLLED_BACK_EVENT) {
+    const slices = isRecord(data) ? data['slices'] : undefined;
+    const snapshot = snapshotFromJSON(
+      {
+        format: 'plankit.session-snapshot',
+        version: 1,
+        sessionId: session.sessionId,
+        revision: 0,
+        slices,
+      },
+      session,
+    );
+    if (!snapshot.ok) return snapshot.error.message;
+    const outcome = session.rollback(snapshot.value, { now: event.at });
+    if (!outcome.ok) return outcome.error.message;
+  } else {
+    return `its type ${event.type} is not one attachStore writes`;
+  }
+  // The original commit changed the session, so an identical replay must too.
+  if (session.snapshot().revision === before)
+    return 'replaying it changed nothing (is a reducer impure?)';
+  return undefined;
+}
+
+function ignoredSnapshot(sessionId: string, reason: string): StoreIssue {
+  return {
+    code: 'snapshot_ignored',
+    message: `Ignored session ${sessionId}'s snapshot (${reason}); the session was rebuilt from its log.`,
+  };
+}
+
+/** Restores `loaded` into the fresh session: its snapshot if it fits, then its events. */
+async function restore(
+  session: Session,
+  store: SessionStore,
+  first: LoadedSession,
+  types: DataTypes,
+  issues: StoreIssue[],
+): Promise<Result<number, StoreError>> {
+  let loaded = first;
+  if (loaded.snapshot !== null) {
+    const snapshot = snapshotFromJSON(loaded.snapshot.data, session);
+    const restored = snapshot.ok ? session.rollback(snapshot.value) : snapshot;
+    if (!restored.ok) {
+      issues.push(ignoredSnapshot(session.sessionId, restored.error.message));
+      const all = await store.load(session.sessionId, { snapshot: false });
+      if (!all.ok) return all;
+      loaded = all.value;
+      for (const issue of loaded.issues)
+        if (!issues.some((known) => known.code === issue.code)) issues.push(issue);
+    }
+  }
+  for (const event of loaded.events) {
+    const problem = replay(session, event, types);
+    if (problem !== undefined) {
+      return failure(
+        'replay_failed',
+        session.sessionId,
+        `Event ${event.sequence} of session ${session.sessionId} cannot be replayed: ${problem}.`,
+      );
+    }
+  }
+  return { ok: true, value: loaded.version };
+}
+
+/** Persists a session's changes, in revision order, one append at a time. */
+class Attachment implements SessionAttachment {
+  readonly session: Session;
+  readonly resumed: boolean;
+  readonly issues: readonly StoreIssue[];
+  readonly #store: SessionStore;
+  readonly #types: DataTypes;
+  readonly #every: number;
+  readonly #onError: (error: StoreError) => void;
+  readonly #unsubscribe: (() => void)[];
+  #version: number;
+  // The version the last entry handed to the queue will have.
+  #enqueued: number;
+  #lastSnapshot: number;
+  #nextRevision: number;
+  readonly #early = new Map<number, () => Entry | StoreError>();
+  #queue: Entry[] = [];
+  #writing = false;
+  #failure: StoreError | undefined;
+  #waiters: Waiter[] = [];
+
+  constructor(
+    session: Session,
+    store: SessionStore,
+    loaded: { version: number; snapshot: number; resumed: boolean; issues: readonly StoreIssue[] },
+    types: DataTypes,
+    options: { every: number; onError: (error: StoreError) => void },
+  ) {
+    this.session = session;
+    this.#store = store;
+    this.#types = types;
+    this.#every = options.every;
+    this.#onError = options.onError;
+    this.resumed = loaded.resumed;
+    this.issues = Object.freeze([...loaded.issues]);
+    this.#version = loaded.version;
+    this.#enqueued = loaded.version;
+    this.#lastSnapshot = loaded.snapshot;
+    this.#nextRevision = session.snapshot().revision + 1;
+    const { bus, sessionId } = session;
+    this.#unsubscribe = [
+      bus.subscribe('SessionCommitted', (event) => {
+        if (event.sessionId === sessionId) this.#accept(event.revision, this.#committed(event));
+      }),
+      bus.subscribe('SessionRolledBack', (event) => {
+        if (event.sessionId === sessionId) this.#accept(event.revision, this.#rolledBack(event));
+      }),
+    ];
+  }
+
+  get version(): number {
+    return this.#version;
+  }
+
+  get failure(): StoreError | undefined {
+    return this.#failure;
+  }
+
+  flush(): Promise<Result<number, StoreError>> {
+    if (this.#failure !== undefined) return Promise.resolve({ ok: false, error: this.#failure });
+    const target = this.#enqueued;
+    if (this.#version >= target) return Promise.resolve({ ok: true, value: this.#version });
+    return new Promise((resolve) => this.#waiters.push({ target, resolve }));
+  }
+
+  async checkpoint(): Promise<Result<number, StoreError>> {
+    const snapshot = this.session.snapshot();
+    const current = snapshot.revision === this.#nextRevision - 1;
+    const flushed = await this.flush();
+    if (!flushed.ok || !current || flushed.value === 0) return flushed;
+    const target = this.#enqueuedAt(snapshot.revision);
+    const saved = await this.#store.saveSnapshot(this.session.sessionId, {
+      version: target,
+      data: snapshotToJSON(snapshot),
+    });
+    return saved.ok ? { ok: true, value: target } : saved;
+  }
+
+  detach(): Promise<Result<number, StoreError>> {
+    for (const unsubscribe of this.#unsubscribe) unsubscribe();
+    attached.delete(this.session);
+    return this.flush();
+  }
+
+  // The version of the entry for the current revision, which flush has just acknowledged.
+  #enqueuedAt(revision: number): number {
+    return this.#enqueued - (this.#nextRevision - 1 - revision);
+  }
+
+  #committed(event: SessionCommitted): () => Entry | StoreError {
+    const { sessionId } = this.session;
+    // Checked now, not when a reload fails: a commit that cannot be replayed must not be stored.
+    for (const change of event.changes) {
+      if (this.#types.get(change.dataType) === undefined) {
+        const error = new StoreError(
+          'data_type_unknown',
+          `Session ${sessionId} committed data type ${change.dataType}, which is neither a slice nor in options.dataTypes, so a reload could not replay it; persistence stopped.`,
+          { sessionId, field: 'options.dataTypes' },
+        );
+        return () => error;
+      }
+    }
+    const snapshot = this.#snapshotIfCurrent(event.revision);
+    return () =>
+      this.#entry(
+        { type: SESSION_COMMITTED_EVENT, at: event.at, data: { changes: event.changes } },
+        snapshot,
+      );
+  }
+
+  #rolledBack(event: SessionRolledBack): () => Entry | StoreError {
+    const snapshot = this.#snapshotIfCurrent(event.revision);
+    if (snapshot === undefined) {
+      const { sessionId } = this.session;
+      const error = new StoreError(
+        'replay_failed',
+        `Session ${sessionId} changed again while its rollback to revision ${event.restoredRevision} was being published (a bus handler dispatched), so the restored state cannot be recorded; persistence stopped.`,
+        { sessionId },
+      );
+      return () => error;
+    }
+    return () =>
+      this.#entry(
+        { type: SESSION_ROLLED_BACK_EVENT, at: event.at, data: { slices: snapshot.slices } },
+        snapshot,
+      );
+  }
+
+  /** The session now, if it is still at `revision` (a handler may have changed it since). */
+  #snapshotIfCurrent(revision: number): SessionSnapshot | undefined {
+    const snapshot = this.session.snapshot();
+    return snapshot.revision === revision ? snapshot : undefined;
+  }
+
+  #entry(event: NewEvent, snapshot: SessionSnapshot | undefined): Entry {
+    const version = this.#enqueued + 1;
+    const due = snapshot !== undefined && version - this.#lastSnapshot >= this.#every;
+    if (due) this.#lastSnapshot = version;
+    return { version, event, snapshot: due ? snapshot : undefined };
+  }
+
+  /**
+   * Takes the change of `revision`. A handler that dispatches from inside another handler
+   * makes later revisions arrive first: they wait here until the gap is filled.
+   */
+  #accept(revision: number, build: () => Entry | StoreError): void {
+    if (this.#failure !== undefined || revision < this.#nextRevision) return;
+    this.#early.set(revision, build);
+    for (
+      let next = this.#early.get(this.#nextRevision);
+      next !== undefined;
+      next = this.#early.get(this.#nextRevision)
+    ) {
+      this.#early.delete(this.#nextRevision);
+      this.#nextRevision++;
+      const entry = next();
+      if (entry instanceof StoreError) {
+        this.#fail(entry);
+        return;
+      }
+      this.#enqueued = entry.version;
+      this.#queue.push(entry);
+    }
+    void this.#pump();
+  }
+
+  async #pump(): Promise<void> {
+    if (this.#writing) return;
+    this.#writing = true;
+    try {
+      while (this.#failure === undefined && this.#queue.length > 0) {
+        const batch = this.#queue;
+        this.#queue = [];
+        const appended = await this.#call(() =>
+          this.#store.append(
+            this.session.sessionId,
+            this.#version,
+            batch.map((entry) => entry.event),
+          ),
+        );
+        if (!appended.ok) {
+          this.#fail(appended.error);
+          return;
+        }
+        this.#version = appended.value;
+        const due = batch.findLast((entry) => entry.snapshot !== undefined);
+        if (due?.snapshot !== undefined) {
+          const saved = await this.#call(() =>
+            this.#store.saveSnapshot(this.session.sessionId, {
+              version: due.version,
+              data: snapshotToJSON(due.snapshot as SessionSnapshot),
+            }),
+          );
+          if (!saved.ok) this.#report(saved.error);
+        }
+        // After the snapshot, so a flush also means "the snapshot due by now is saved".
+        this.#settle();
+      }
+    } finally {
+      this.#writing = false;
+    }
+  }
+
+  /** Calls the store; a rejection (a store's programmer error) becomes an `io` failure. */
+  async #call<T>(call: () => Promise<Result<T, StoreError>>): Promise<Result<T, StoreError>> {
+    try {
+      return await call();
+    } catch (cause) {
+      const reason = cause instanceof Error ? cause.message : String(cause);
+      return failure('io', this.session.sessionId, `The store rejected a call: ${reason}`, cause);
+    }
+  }
+
+  #settle(): void {
+    const waiting = this.#waiters;
+    this.#waiters = [];
+    for (const waiter of waiting) {
+      if (waiter.target <= this.#version) waiter.resolve({ ok: true, value: this.#version });
+      else this.#waiters.push(waiter);
+    }
+  }
+
+  #fail(error: StoreError): void {
+    if (this.#failure !== undefined) return;
+    this.#failure = error;
+    this.#queue = [];
+    this.#early.clear();
+    for (const unsubscribe of this.#unsubscribe) unsubscribe();
+    attached.delete(this.session);
+    const waiting = this.#waiters;
+    this.#waiters = [];
+    for (const waiter of waiting) waiter.resolve({ ok: false, error });
+    this.#report(error);
+  }
+
+  #report(error: StoreError): void {
+    try {
+      this.#onError(error);
+    } catch {
+      // A throwing callback must not break persistence of later changes.
+    }
+  }
+}
+
+/**
+ * Attaches a fresh session (reducers registered, nothing dispatched yet) to a store: restores
+ * the state the store holds for its id (its snapshot, then the events after it), then appends
+ * every change in the background, with a snapshot every `snapshotEvery` events. Call
+ * {@link SessionAttachment.flush} before telling anyone a change is saved.
+ *
+ * @example
+ * ```ts
+ * const session = new Session({ sessionId: 'job-42' });
+ * const tools = createPlanningTools(session);
+ * const attached = await attachStore(session, new FileStore());
+ * if (!attached.ok) throw attached.error;
+ * await invokeTool(tools[0], args, { session });
+ * await attached.value.flush();
+ * ```
+ * @returns the attachment, or why the state could not be restored (`replay_failed`,
+ *   `corrupt`, `unreachable`, ...); on failure, discard the session
+ * @throws PlankitError on a programmer error: a session that is not fresh, bad options
+ * @public
+ */
+export async function attachStore(
+  session: Session,
+  store: SessionStore,
+  options: AttachStoreOptions = {},
+): Promise<Result<SessionAttachment, StoreError>> {
+  checkSession(session);
+  if (typeof store !== 'object' || store === null || typeof store.append !== 'function') {
+    throw invalidArgument('attachStore', 'store', 'must be a SessionStore');
+  }
+  const { snapshotEvery, dataTypes, onError } = checkOptions(options);
+  const types = new DataTypes(session, dataTypes);
+  const issues: StoreIssue[] = [];
+  attached.add(session);
+  try {
+    return await load(session, store, types, issues, snapshotEvery, onError);
+  } catch (error) {
+    attached.delete(session);
+    throw error;
+  }
+}
+
+async function load(
+  session: Session,
+  store: SessionStore,
+  types: DataTypes,
+  issues: StoreIssue[],
+  snapshotEvery: number,
+  onError: (error: StoreError) => void,
+): Promise<Result<SessionAttachment, StoreError>> {
+  let loaded = await store.load(session.sessionId);
+  if (!loaded.ok && loaded.error.code === 'migration_failed') {
+    // The log is complete without the snapshot.
+    issues.push(ignoredSnapshot(session.sessionId, loaded.error.message));
+    loaded = await store.load(session.sessionId, { snapshot: false });
+  }
+  if (!loaded.ok && loaded.error.code !== 'not_found') {
+    attached.delete(session);
+    return loaded;
+  }
+  if (session.snapshot().revision !== 0) {
+    throw invalidArgument(
+      'attachStore',
+      'session',
+      'changed while its state was loading; dispatch after attachStore resolves',
+    );
+  }
+  let version = 0;
+  let snapshot = 0;
+  if (loaded.ok) {
+    issues.push(...loaded.value.issues);
+    const restored = await restore(session, store, loaded.value, types, issues);
+    if (!restored.ok) {
+      attached.delete(session);
+      return restored;
+    }
+    version = restored.value;
+    const ignored = issues.some((issue) => issue.code === 'snapshot_ignored');
+    snapshot = ignored ? 0 : (loaded.value.snapshot?.version ?? 0);
+  }
+  const attachment = new Attachment(
+    session,
+    store,
+    { version, snapshot, resumed: loaded.ok, issues },
+    types,
+    { every: snapshotEvery, onError },
+  );
+  return { ok: true, value: attachment };
+}

@@ -1,0 +1,316 @@
+import { randomUUID } from 'node:crypto';
+import { readFileSync, readlinkSync } from 'node:fs';
+import {
+  mkdir,
+  readdir,
+  readFile,
+  rename,
+  rm,
+  rmdir,
+  stat,
+  unlink,
+  utimes,
+  writeFile,
+} from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+
+/** A held session lock. */
+export interface FileLock {
+  /** True when a crashed writer's lock was broken to get this one: its leftovers may remain. */
+  readonly recovered: boolean;
+  /** Releases the lock; never fails (a folder deleted meanwhile took the lock with it). */
+  release(): Promise<void>;
+}
+
+/** Who holds a lock, as written in its owner file. */
+interface Owner {
+  readonly pid: number;
+  readonly host: string;
+  readonly boot: string;
+  readonly ns: string;
+  readonly token: string;
+}
+
+/** What {@link acquireFileLock} reports when it could not take the lock. */
+export type LockFailure = 'folder_missing' | 'timeout';
+
+// Another host's holder refreshes its owner file every HEARTBEAT_MS; one silent for STALE_MS
+// is gone. Holders keep a lock for one write and one fsync, so both are generous.
+const HEARTBEAT_MS = 2_000;
+const STALE_MS = 10_000;
+// Boot times estimated from the uptime drift a little; a reboot moves them by far more.
+const BOOT_TOLERANCE_S = 60;
+
+/**
+ * Tokens this process is using, staged or held: an owner file with our pid and a token not in
+ * here was left by an earlier process that had the same pid (a restarted container).
+ */
+const live = new Set<string>();
+
+function readOr(read: () => string, fallback: string): string {
+  try {
+    return read().trim();
+  } catch {
+    return fallback;
+  }
+}
+
+let identity: Readonly<Pick<Owner, 'pid' | 'host' | 'boot' | 'ns'>> | undefined;
+
+/**
+ * What this process writes into its lock owner files, besides a token; read once, on first
+ * use rather than at import.
+ */
+export function lockIdentity(): Readonly<Pick<Owner, 'pid' | 'host' | 'boot' | 'ns'>> {
+  identity ??= Object.freeze({
+    pid: process.pid,
+    host: os.hostname(),
+    // Linux gives an exact boot id; elsewhere the boot time (seconds) stands in for it.
+    boot: readOr(
+      () => readFileSync('/proc/sys/kernel/random/boot_id', 'utf8'),
+      `t${Math.round(Date.now() / 1000 - os.uptime())}`,
+    ),
+    // Process ids mean something only within one PID namespace (containers have their own).
+    ns: readOr(() => readlinkSync('/proc/self/ns/pid'), ''),
+  });
+  return identity;
+}
+
+function sameBoot(boot: string, own: string): boolean | undefined {
+  if (boot === own) return true;
+  const a = boot.startsWith('t') ? Number(boot.slice(1)) : Number.NaN;
+  const b = own.startsWith('t') ? Number(own.slice(1)) : Number.NaN;
+  if (Number.isFinite(a) && Number.isFinite(b)) return Math.abs(a - b) <= BOOT_TOLERANCE_S;
+  // One exact id and one estimate: different systems sharing the folder; cannot tell.
+  return boot.startsWith('t') === own.startsWith('t') ? false : undefined;
+}
+
+function processExists(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    // EPERM: it exists, under another user.
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+function parseOwner(text: string): Owner | undefined {
+  try {
+    const value = JSON.parse(text) as Partial<Owner>;
+    if (
+      typeof value.pid === 'number' &&
+      typeof value.host === 'string' &&
+      typeof value.boot === 'string' &&
+      typeof value.ns === 'string' &&
+      typeof value.token === 'string'
+    ) {
+      return value as Owner;
+    }
+  } catch {}
+  return undefined;
+}
+
+/** Whether the writer that wrote `owner` is certainly gone. */
+function isAbandoned(owner: Owner, refreshedAt: number, now: number): boolean {
+  const own = lockIdentity();
+  if (owner.host === own.host) {
+    const boot = sameBoot(owner.boot, own.boot);
+    if (boot === false) return true;
+    if (boot === true && owner.ns === own.ns) {
+      if (owner.pid === process.pid) return !live.has(owner.token);
+      return !processExists(owner.pid);
+    }
+  }
+  return now - refreshedAt > STALE_MS;
+}
+
+const code = (error: unknown): string | undefined => (error as NodeJS.ErrnoException).code;
+
+/**
+ * Breaks the lock at `lockDir` if its owner is gone. Removes only that owner's file, then the
+ * directory if it is empty, so it can never remove a lock a live writer took meanwhile.
+ *
+ * @returns `held` while a live writer holds it; `gone` when it vanished or was empty (a
+ *   release in progress); `broken` when we removed a dead writer's lock
+ */
+async function breakIfAbandoned(lockDir: string): Promise<'held' | 'gone' | 'broken'> {
+  let entries: string[];
+  try {
+    entries = await readdir(lockDir);
+  } catch (error) {
+    if (code(error) === 'ENOENT') return 'gone';
+    throw error;
+  }
+  if (entries.length === 0) {
+    await rmdir(lockDir).catch(() => {});
+    return 'gone';
+  }
+  const ownerName = entries.find((name) => name.startsWith('owner-'));
+  if (ownerName !== undefined) {
+    const file = path.join(lockDir, ownerName);
+    let owner: Owner | undefined;
+    let refreshedAt: number;
+    try {
+      [owner, refreshedAt] = await Promise.all([
+        readFile(file, 'utf8').then(parseOwner),
+        stat(file).then((s) => s.mtimeMs),
+      ]);
+    } catch (error) {
+      if (code(error) === 'ENOENT') return 'gone';
+      throw error;
+    }
+    // An owner file is complete before its lock is visible, so only a crash of the whole
+    // machine can leave one unreadable, and that crash ended its writer too.
+    if (owner !== undefined && !isAbandoned(owner, refreshedAt, Date.now())) return 'held';
+    await unlink(file).catch(() => {});
+  } else {
+    // Not something a writer makes: a lock directory holds exactly its owner file.
+    await Promise.all(
+      entries.map((name) => rm(path.join(lockDir, name), { force: true, recursive: true })),
+    );
+  }
+  await rmdir(lockDir).catch(() => {});
+  return 'broken';
+}
+
+/**
+ * Takes the lock of a session folder: a directory `lock` holding one owner file, created by
+ * renaming a directory prepared beside it (a rename onto a non-empty directory fails, so only
+ * one writer can succeed). Waits, with a short random backoff, while a live writer holds it.
+ *
+ * @param folder - the session folder
+ * @param timeoutMs - how long to wait for a live writer
+ * @param create - create the folder when missing (appends); otherwise report `folder_missing`
+ * @returns the lock, or why it was not taken; throws on unexpected file system errors
+ */
+export async function acquireFileLock(
+  folder: string,
+  timeoutMs: number,
+  create: boolean,
+): Promise<FileLock | LockFailure> {
+  const token = randomUUID();
+  live.add(token);
+  try {
+    const lock = await takeLock(folder, token, timeoutMs, create);
+    if (typeof lock === 'string') live.delete(token);
+    return lock;
+  } catch (error) {
+    live.delete(token);
+    throw error;
+  }
+}
+
+async function takeLock(
+  folder: string,
+  token: string,
+  timeoutMs: number,
+  create: boolean,
+): Promise<FileLock | LockFailure> {
+  const owner: Owner = { ...lockIdentity(), token };
+  const staging = path.join(folder, `.lock-${token}`);
+  const lockDir = path.join(folder, 'lock');
+  const ownerFile = path.join(lockDir, `owner-${token}`);
+  const deadline = Date.now() + timeoutMs;
+  let staged = false;
+  let recovered = false;
+  let wait = 1;
+  for (let attempt = 0; ; attempt++) {
+    // Every path that goes round again passes here, so none can spin past the deadline.
+    if (attempt > 0 && Date.now() >= deadline) {
+      await rm(staging, { recursive: true, force: true });
+      return 'timeout';
+    }
+    if (!staged) {
+      try {
+        await mkdir(staging);
+      } catch (error) {
+        if (code(error) !== 'ENOENT') throw error;
+        if (!create) return 'folder_missing';
+        // A new session: make its folder, then stage again.
+        await mkdir(folder, { recursive: true });
+        continue;
+      }
+      try {
+        await writeFile(path.join(staging, `owner-${token}`), JSON.stringify(owner));
+      } catch (error) {
+        if (code(error) !== 'ENOENT') throw error;
+        // The folder was deleted (renamed away) while we staged: start again.
+        continue;
+      }
+      staged = true;
+    }
+    try {
+      await rename(staging, lockDir);
+      break;
+    } catch (error) {
+      const reason = code(error);
+      if (reason === 'ENOENT') {
+        // The folder was deleted (renamed away) with our staging directory in it.
+        staged = false;
+        if (!create) return 'folder_missing';
+        continue;
+      }
+      if (
+        reason !== 'ENOTEMPTY' &&
+        reason !== 'EEXIST' &&
+        reason !== 'EPERM' &&
+        reason !== 'EISDIR'
+      ) {
+        await rm(staging, { recursive: true, force: true });
+        throw error;
+      }
+    }
+    const found = await breakIfAbandoned(lockDir);
+    if (found !== 'held') {
+      if (found === 'broken') recovered = true;
+      continue;
+    }
+    await sleep(Math.random() * wait);
+    wait = Math.min(wait * 2, 50);
+  }
+  const heartbeat = setInterval(() => {
+    const now = new Date();
+    utimes(ownerFile, now, now).catch(() => {});
+  }, HEARTBEAT_MS);
+  heartbeat.unref();
+  return {
+    recovered,
+    async release(): Promise<void> {
+      clearInterval(heartbeat);
+      await unlink(ownerFile).catch(() => {});
+      live.delete(token);
+      await rmdir(lockDir).catch(() => {});
+    },
+  };
+}
+
+/**
+ * Removes what crashed writers left in a session folder: temporary files (only lock holders
+ * make them, so while we hold the lock every one is garbage) and staging directories whose
+ * owner is gone. A staging directory without a readable owner file may be one a live writer
+ * is preparing this instant, so it is removed only once it is old.
+ */
+export async function removeLeftovers(folder: string): Promise<void> {
+  const now = Date.now();
+  for (const name of await readdir(folder).catch(() => [] as string[])) {
+    const file = path.join(folder, name);
+    if (name.startsWith('.tmp-')) {
+      await rm(file, { force: true });
+    } else if (name.startsWith('.lock-')) {
+      const token = name.slice('.lock-'.length);
+      const [owner, refreshedAt] = await Promise.all([
+        readFile(path.join(file, `owner-${token}`), 'utf8').then(parseOwner, () => undefined),
+        stat(file).then(
+          (s) => s.mtimeMs,
+          () => now,
+        ),
+      ]);
+      const abandoned =
+        owner === undefined ? now - refreshedAt > STALE_MS : isAbandoned(owner, refreshedAt, now);
+      if (abandoned) await rm(file, { recursive: true, force: true });
+    }
+  }
+}

@@ -1,0 +1,389 @@
+import { spawnSync } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import {
+  appendFile,
+  mkdir,
+  mkdtemp,
+  readdir,
+  readFile,
+  rm,
+  truncate,
+  utimes,
+  writeFile,
+} from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { lockIdentity } from './file-lock.ts';
+import { FileStore } from './file-store.ts';
+import { describeStoreContract, err, events, ok } from './testing/store-contract.ts';
+
+async function tempDirectory(): Promise<string> {
+  return mkdtemp(path.join(os.tmpdir(), 'plankit-file-store-'));
+}
+
+describeStoreContract(
+  'FileStore',
+  async () => {
+    const directory = await tempDirectory();
+    const stores: FileStore[] = [];
+    const open = (
+      snapshotSchema?: ConstructorParameters<typeof FileStore>[0] extends infer O
+        ? O extends { snapshotSchema?: infer S }
+          ? S
+          : never
+        : never,
+    ) => {
+      const store = new FileStore(
+        snapshotSchema === undefined ? { directory } : { directory, snapshotSchema },
+      );
+      stores.push(store);
+      return store;
+    };
+    return {
+      store: open(),
+      open,
+      dispose: async () => {
+        for (const store of stores) await store.close();
+        await rm(directory, { recursive: true, force: true });
+      },
+    };
+  },
+  { sharedStorage: true },
+);
+
+describe('FileStore on disk', () => {
+  let directory: string;
+  let store: FileStore;
+  const folder = (name: string) => path.join(directory, 'sessions', name);
+  const log = (name: string) => path.join(folder(name), 'events.jsonl');
+  const snapshotFile = (name: string) => path.join(folder(name), 'snapshot.jsonl');
+
+  beforeEach(async () => {
+    directory = await tempDirectory();
+    store = new FileStore({ directory, lockTimeoutMs: 200 });
+  });
+
+  afterEach(async () => {
+    await store.close();
+    await rm(directory, { recursive: true, force: true });
+  });
+
+  it('keeps one folder per session: a JSONL log and a snapshot, and no leftovers', async () => {
+    ok(await store.append('job-42', 0, events(2)));
+    ok(await store.append('job-42', 2, events(1, 3)));
+    ok(await store.saveSnapshot('job-42', { version: 3, data: { state: 'x' } }));
+    expect((await readdir(folder('job-42'))).sort()).toEqual(['events.jsonl', 'snapshot.jsonl']);
+    const lines = (await readFile(log('job-42'), 'utf8')).split('\n');
+    expect(lines.pop()).toBe('');
+    expect(lines.map((line) => JSON.parse(line))).toEqual([
+      {
+        seq: 1,
+        start: 1,
+        end: 2,
+        type: 'test.Event',
+        at: events(1)[0]?.at,
+        data: events(1)[0]?.data,
+      },
+      {
+        seq: 2,
+        start: 1,
+        end: 2,
+        type: 'test.Event',
+        at: events(2)[1]?.at,
+        data: events(2)[1]?.data,
+      },
+      {
+        seq: 3,
+        start: 3,
+        end: 3,
+        type: 'test.Event',
+        at: events(1, 3)[0]?.at,
+        data: events(1, 3)[0]?.data,
+      },
+    ]);
+    const [header, data, end] = (await readFile(snapshotFile('job-42'), 'utf8')).split('\n');
+    expect(JSON.parse(header as string)).toMatchObject({
+      format: 'plankit.file-snapshot',
+      formatVersion: 1,
+      sessionId: 'job-42',
+      version: 3,
+      schemaVersion: 1,
+      offset: (await readFile(log('job-42'))).length,
+    });
+    expect(JSON.parse(data as string)).toEqual({ state: 'x' });
+    expect(end).toBe('');
+  });
+
+  it('names folders so case-insensitive file systems keep ids apart', async () => {
+    const ids = ['job-42', 'Job-42', 'JOB-42', '01ARZ3NDEKTSV4RRFFQ69G5FAV', 'user_7:goal_3'];
+    for (const id of ids) ok(await store.append(id, 0, events(1)));
+    const names = await readdir(path.join(directory, 'sessions'));
+    expect(names.sort()).toEqual(
+      ['job-42', '+job-42', '=job-42', '=01arz3ndektsv4rrffq69g5fav', 'user_7:goal_3'].sort(),
+    );
+    expect(new Set(names.map((name) => name.toLowerCase())).size).toBe(ids.length);
+  });
+
+  it('lists only its own folders that hold a log', async () => {
+    ok(await store.append('real', 0, events(1)));
+    const sessions = path.join(directory, 'sessions');
+    await mkdir(path.join(sessions, 'empty'));
+    await mkdir(path.join(sessions, 'Upper'));
+    await writeFile(path.join(sessions, 'Upper', 'events.jsonl'), '{}\n');
+    await mkdir(path.join(sessions, '.trash-1'));
+    await writeFile(path.join(sessions, 'README'), 'not a session');
+    await mkdir(path.join(sessions, 'zero'));
+    await writeFile(path.join(sessions, 'zero', 'events.jsonl'), '');
+    expect(ok(await store.list())).toEqual(['real']);
+  });
+
+  it('creates .plankit with a .gitignore in the working directory by default', async () => {
+    const cwd = process.cwd();
+    process.chdir(directory);
+    let defaulted: FileStore;
+    try {
+      defaulted = new FileStore();
+    } finally {
+      process.chdir(cwd);
+    }
+    expect(defaulted.directory).toBe(path.join(directory, '.plankit'));
+    ok(await defaulted.append('s', 0, events(1)));
+    expect(await readFile(path.join(directory, '.plankit', '.gitignore'), 'utf8')).toContain('*');
+    await defaulted.close();
+    // A directory the host chose gets no .gitignore.
+    ok(await store.append('s', 0, events(1)));
+    expect(existsSync(path.join(directory, '.gitignore'))).toBe(false);
+  });
+
+  it('refuses bad options', () => {
+    for (const options of [
+      { directory: '' },
+      { directory: 3 },
+      { lockTimeoutMs: -1 },
+      { lockTimeoutMs: Number.NaN },
+      { dir: 'x' },
+    ]) {
+      expect(() => new FileStore(options as never), JSON.stringify(options)).toThrow(
+        expect.objectContaining({ code: 'argument_invalid' }),
+      );
+    }
+  });
+
+  it('reports file system failures as io', async () => {
+    const file = path.join(directory, 'a-file');
+    await writeFile(file, 'x');
+    const blocked = new FileStore({ directory: path.join(file, 'store') });
+    const error = err(await blocked.append('s', 0, events(1)), 'io');
+    expect(error.message).toContain('FileStore could not append to session s');
+    expect(error.cause).toBeInstanceOf(Error);
+    err(await blocked.load('s'), 'io');
+    err(await blocked.list(), 'io');
+  });
+
+  describe('a torn tail', () => {
+    beforeEach(async () => {
+      ok(await store.append('t', 0, events(3)));
+    });
+
+    const cases: [string, () => string][] = [
+      [
+        'an incomplete last line',
+        () => '{"seq":4,"start":4,"end":4,"type":"test.Event","at":1,"da',
+      ],
+      ['a last line that does not parse', () => '\u0000\u0000\u0000\u0000\n'],
+      [
+        'an append missing its last line',
+        () => '{"seq":4,"start":4,"end":5,"type":"x","at":1,"data":4}\n',
+      ],
+      [
+        'an append with a damaged line before its last',
+        () =>
+          '{"seq":4,"start":4,"end":6,"type":"x","at":1,"data":4}\n\u0000\u0000\n{"seq":6,"start":4,"end":6,"type":"x","at":1,"data":6}\n',
+      ],
+    ];
+    for (const [what, tail] of cases) {
+      it(`is ignored and reported: ${what}; the next append cuts it off`, async () => {
+        const clean = await readFile(log('t'));
+        await appendFile(log('t'), tail());
+        const loaded = ok(await store.load('t'));
+        expect(loaded.version).toBe(3);
+        expect(loaded.events).toHaveLength(3);
+        expect(loaded.issues).toEqual([
+          { code: 'torn_tail', message: expect.stringContaining('never acknowledged') },
+        ]);
+        err(await store.append('t', 4, events(1, 4)), 'conflict');
+        expect(ok(await store.append('t', 3, events(1, 4)))).toBe(4);
+        const repaired = await readFile(log('t'));
+        expect(repaired.subarray(0, clean.length).equals(clean)).toBe(true);
+        const after = ok(await store.load('t'));
+        expect(after.issues).toEqual([]);
+        expect(after.events.map((event) => event.sequence)).toEqual([1, 2, 3, 4]);
+      });
+    }
+
+    it('drops the whole append when a crash truncated the file mid-line', async () => {
+      ok(await store.append('t', 3, events(2, 4)));
+      const size = (await readFile(log('t'))).length;
+      await truncate(log('t'), size - 10);
+      const loaded = ok(await store.load('t'));
+      // Events 4 and 5 were one append: it is all or nothing.
+      expect(loaded.version).toBe(3);
+      expect(loaded.issues.map((issue) => issue.code)).toEqual(['torn_tail']);
+    });
+
+    it('is not how damage before acknowledged events is treated: that is corrupt', async () => {
+      ok(await store.append('t', 3, events(1, 4)));
+      const lines = (await readFile(log('t'), 'utf8')).split('\n');
+      lines[1] = '{"seq":2,"start":1,"end":3,"type":"test.Event","at":1,"data":{"n":2}';
+      await writeFile(log('t'), lines.join('\n'));
+      const error = err(await store.load('t'), 'corrupt');
+      expect(error.message).toContain('cannot be read past event 0');
+      expect(error.message).toContain('before event 4');
+      // An append reads only the end of the log, which is sound; the damage stays reported.
+      expect(ok(await store.append('t', 4, events(1, 5)))).toBe(5);
+      err(await store.load('t'), 'corrupt');
+    });
+
+    it('is corrupt when events are out of sequence', async () => {
+      const lines = (await readFile(log('t'), 'utf8')).split('\n');
+      [lines[0], lines[1]] = [lines[1] as string, lines[0] as string];
+      await writeFile(log('t'), lines.join('\n'));
+      err(await store.load('t'), 'corrupt');
+    });
+
+    it('of a log holding nothing is an absent session', async () => {
+      await writeFile(log('t'), '');
+      err(await store.load('t'), 'not_found');
+      expect(ok(await store.list())).toEqual([]);
+      expect(ok(await store.append('t', 0, events(1)))).toBe(1);
+    });
+  });
+
+  describe('a damaged snapshot', () => {
+    beforeEach(async () => {
+      ok(await store.append('s', 0, events(4)));
+      ok(await store.saveSnapshot('s', { version: 3, data: { upTo: 3, text: 'abcdef' } }));
+    });
+
+    const damage: [string, (bytes: Buffer) => Buffer | string][] = [
+      ['malformed JSON', () => '{not json'],
+      ['truncated', (bytes) => bytes.subarray(0, bytes.length - 5)],
+      ['empty', () => ''],
+      [
+        'a flipped byte',
+        (bytes) => Buffer.from(bytes.toString('utf8').replace('abcdef', 'abcdeF')),
+      ],
+      [
+        'another session',
+        (bytes) =>
+          Buffer.from(bytes.toString('utf8').replace('"sessionId":"s"', '"sessionId":"t"')),
+      ],
+      [
+        'an unknown format version',
+        (bytes) =>
+          Buffer.from(bytes.toString('utf8').replace('"formatVersion":1', '"formatVersion":2')),
+      ],
+      [
+        'a version ahead of the log',
+        (bytes) => Buffer.from(bytes.toString('utf8').replace('"version":3', '"version":9')),
+      ],
+    ];
+    for (const [what, change] of damage) {
+      it(`falls back to the log: ${what}`, async () => {
+        await writeFile(snapshotFile('s'), change(await readFile(snapshotFile('s'))));
+        const loaded = ok(await store.load('s'));
+        expect(loaded.snapshot).toBeNull();
+        expect(loaded.events.map((event) => event.sequence)).toEqual([1, 2, 3, 4]);
+        expect(loaded.issues).toEqual([
+          { code: 'snapshot_corrupt', message: expect.stringContaining('read from its log') },
+        ]);
+        // A new snapshot replaces the damaged one.
+        expect(ok(await store.saveSnapshot('s', { version: 2, data: {} }))).toBe(true);
+        expect(ok(await store.load('s')).issues).toEqual([]);
+      });
+    }
+
+    it('reads the whole log when its recorded offset is wrong', async () => {
+      const text = await readFile(snapshotFile('s'), 'utf8');
+      for (const offset of [1, 5, 10_000]) {
+        await writeFile(
+          snapshotFile('s'),
+          text.replace(/"offset":(null|\d+)/, `"offset":${offset}`),
+        );
+        const loaded = ok(await store.load('s'));
+        expect(loaded.snapshot?.version).toBe(3);
+        expect(loaded.events.map((event) => event.sequence)).toEqual([4]);
+        expect(loaded.issues).toEqual([]);
+      }
+    });
+  });
+
+  describe('the session lock', () => {
+    const owner = (fields: Record<string, unknown>) =>
+      JSON.stringify({ ...lockIdentity(), token: randomUUID(), ...fields });
+
+    async function holdLock(content: string, age = 0): Promise<string> {
+      const lockDir = path.join(folder('l'), 'lock');
+      await mkdir(lockDir, { recursive: true });
+      const file = path.join(lockDir, `owner-${randomUUID()}`);
+      await writeFile(file, content);
+      if (age > 0) {
+        const then = new Date(Date.now() - age);
+        await utimes(file, then, then);
+      }
+      // A leftover of the crashed holder, which the next writer removes.
+      await writeFile(path.join(folder('l'), '.tmp-crashed.jsonl'), 'partial');
+      return lockDir;
+    }
+
+    /** A process id that was just in use and is now free. */
+    function deadPid(): number {
+      const child = spawnSync(process.execPath, [
+        '-e',
+        'process.stdout.write(String(process.pid))',
+      ]);
+      return Number(child.stdout.toString());
+    }
+
+    it('is broken when its holder on this machine is dead', async () => {
+      await holdLock(owner({ pid: deadPid() }));
+      expect(ok(await store.append('l', 0, events(1)))).toBe(1);
+      expect(await readdir(folder('l'))).toEqual(['events.jsonl']);
+    });
+
+    it('is broken when it was written by an earlier process with our pid', async () => {
+      await holdLock(owner({}));
+      expect(ok(await store.append('l', 0, events(1)))).toBe(1);
+    });
+
+    it('is broken when unreadable, empty, or from an earlier boot', async () => {
+      await holdLock('{"pid":');
+      expect(ok(await store.append('l', 0, events(1)))).toBe(1);
+      const earlier = lockIdentity().boot.startsWith('t') ? 't1' : randomUUID();
+      await holdLock(owner({ pid: process.ppid, boot: earlier }));
+      expect(ok(await store.append('l', 1, events(1, 2)))).toBe(2);
+      await mkdir(path.join(folder('l'), 'lock'));
+      expect(ok(await store.append('l', 2, events(1, 3)))).toBe(3);
+    });
+
+    it('is broken when another host stopped refreshing it, and waited for otherwise', async () => {
+      await holdLock(owner({ host: 'elsewhere', pid: 1 }), 60_000);
+      expect(ok(await store.append('l', 0, events(1)))).toBe(1);
+      const lockDir = await holdLock(owner({ host: 'elsewhere', pid: 1 }));
+      const busy = err(await store.append('l', 1, events(1, 2)), 'busy');
+      expect(busy.message).toContain('200 ms');
+      err(await store.saveSnapshot('l', { version: 1, data: {} }), 'busy');
+      err(await store.delete('l'), 'busy');
+      await rm(lockDir, { recursive: true });
+      expect(ok(await store.append('l', 1, events(1, 2)))).toBe(2);
+    });
+
+    it('is waited for while a live process on this machine holds it', async () => {
+      await holdLock(owner({ pid: process.ppid }));
+      err(await store.append('l', 0, events(1)), 'busy');
+      expect(existsSync(log('l'))).toBe(false);
+    });
+  });
+});

@@ -1,0 +1,574 @@
+import { randomUUID } from 'node:crypto';
+import {
+  type FileHandle,
+  link,
+  mkdir,
+  open,
+  readdir,
+  readFile,
+  rename,
+  rm,
+  stat,
+  unlink,
+  writeFile,
+} from 'node:fs/promises';
+import path from 'node:path';
+import type { Err, Result } from '@plankit/core';
+import { deepFreeze, invalidArgument } from '@plankit/core/internal';
+import { completeTail, formatLogLines, type LogScan, parseLogLine, scanLog } from './event-log.ts';
+import { acquireFileLock, type FileLock, removeLeftovers } from './file-lock.ts';
+import { sessionFolderName, sessionIdOfFolder } from './session-folder-name.ts';
+import type {
+  ListOptions,
+  LoadedSession,
+  LoadOptions,
+  NewEvent,
+  SessionStore,
+  SnapshotInput,
+  StoredEvent,
+  StoredSnapshot,
+  StoreIssue,
+} from './session-store.ts';
+import { formatSnapshotFile, parseSnapshotFile, type SnapshotFile } from './snapshot-file.ts';
+import {
+  type CheckedSnapshotSchema,
+  checkSnapshotSchema,
+  type SnapshotSchema,
+  upgradeSnapshot,
+} from './snapshot-schema.ts';
+import { StoreError } from './store-error.ts';
+import {
+  checkAppend,
+  checkListOptions,
+  checkLoadOptions,
+  checkSessionId,
+  checkSnapshot,
+  pageOf,
+  sortIds,
+} from './store-input.ts';
+import { StoreLifecycle } from './store-lifecycle.ts';
+
+/** Options of {@link FileStore}. @public */
+export interface FileStoreOptions {
+  /** The store's folder; `.plankit` in the working directory (at construction) by default. */
+  readonly directory?: string | undefined;
+  /** The schema version stamped on snapshots, and migrations for older ones. */
+  readonly snapshotSchema?: SnapshotSchema | undefined;
+  /** How long a write waits for another writer's lock on the session, in ms; 10,000 by default. */
+  readonly lockTimeoutMs?: number | undefined;
+}
+
+const OPTION_KEYS = ['directory', 'snapshotSchema', 'lockTimeoutMs'];
+const LOG = 'events.jsonl';
+const SNAPSHOT = 'snapshot.jsonl';
+const DEFAULT_DIRECTORY = '.plankit';
+const TAIL_WINDOW = 4 * 1024;
+
+const code = (error: unknown): string | undefined => (error as NodeJS.ErrnoException).code;
+
+function fail(
+  code: StoreError['code'],
+  sessionId: string | undefined,
+  message: string,
+  cause?: unknown,
+): Err<StoreError> {
+  return { ok: false, error: new StoreError(code, message, { sessionId, cause }) };
+}
+
+const notFound = (sessionId: string) =>
+  fail('not_found', sessionId, `Session ${sessionId} is not in the store.`);
+
+/** Makes a rename or link durable: the new directory entry is written when this returns. */
+async function syncDirectory(directory: string): Promise<void> {
+  let handle: FileHandle | undefined;
+  try {
+    handle = await open(directory, 'r');
+    await handle.sync();
+  } catch (error) {
+    // Some platforms cannot open or sync a directory; the entry is then as durable as they allow.
+    if (!['EISDIR', 'EINVAL', 'EPERM', 'EACCES', 'ENOTSUP'].includes(code(error) ?? ''))
+      throw error;
+  } finally {
+    await handle?.close();
+  }
+}
+
+async function readRange(handle: FileHandle, start: number, end: number): Promise<Buffer> {
+  const buffer = Buffer.allocUnsafe(end - start);
+  let filled = 0;
+  while (filled < buffer.length) {
+    const { bytesRead } = await handle.read(buffer, filled, buffer.length - filled, start + filled);
+    if (bytesRead === 0) break;
+    filled += bytesRead;
+  }
+  return filled === buffer.length ? buffer : buffer.subarray(0, filled);
+}
+
+async function writeAll(handle: FileHandle, bytes: Buffer, position: number): Promise<void> {
+  let written = 0;
+  while (written < bytes.length) {
+    const result = await handle.write(bytes, written, bytes.length - written, position + written);
+    written += result.bytesWritten;
+  }
+}
+
+/**
+ * The end of a log: its version and where the last complete append ends. Reads backwards
+ * from the end in growing windows until one holds a complete append.
+ */
+async function readTail(handle: FileHandle, size: number): Promise<LogScan> {
+  for (let window = TAIL_WINDOW; ; window *= 4) {
+    const start = Math.max(0, size - window);
+    const bytes = await readRange(handle, start, size);
+    const complete = completeTail(bytes, start === 0);
+    if (typeof complete === 'number') {
+      return { lines: [], version: complete, cleanEnd: size, tornBytes: 0, corrupt: undefined };
+    }
+    if (complete === 'more') continue;
+    // Start at a line boundary: the first bytes of a window may be the end of a longer line.
+    const skip = start === 0 ? 0 : bytes.indexOf(0x0a) + 1;
+    if (start > 0 && skip === 0) continue;
+    const scan = scanLog(bytes.subarray(skip), start === 0 ? 1 : undefined, false);
+    if (scan.version !== undefined || start === 0) {
+      return { ...scan, cleanEnd: start + skip + scan.cleanEnd };
+    }
+  }
+}
+
+function tornIssue(sessionId: string, bytes: number): StoreIssue {
+  return {
+    code: 'torn_tail',
+    message: `Ignored the last ${bytes} bytes of session ${sessionId}'s log: an append that was never acknowledged (a crash, or an append still in progress).`,
+  };
+}
+
+/**
+ * The embedded {@link SessionStore}: one folder per session under `<directory>/sessions`,
+ * holding an append-only JSONL event log (one `fdatasync` per append) and the latest
+ * snapshot (written to a temporary file, synced, then renamed). Writers to one session take
+ * its lock (a directory created by an atomic rename), so two processes appending to the same
+ * session get one success and one `conflict`. A torn last append is ignored and reported; a
+ * damaged snapshot falls back to the log. For one machine and a local file system.
+ *
+ * @example
+ * ```ts
+ * const store = new FileStore(); // ./.plankit
+ * const loaded = await store.load('job-42');
+ * ```
+ * @public
+ */
+export class FileStore implements SessionStore {
+  /** The store's folder, absolute. */
+  readonly directory: string;
+  readonly #sessions: string;
+  readonly #schema: CheckedSnapshotSchema;
+  readonly #lockTimeoutMs: number;
+  readonly #isDefault: boolean;
+  readonly #life = new StoreLifecycle('FileStore');
+  // Writers of one session in this process queue here instead of polling the lock.
+  readonly #queues = new Map<string, Promise<unknown>>();
+  #ready: Promise<void> | undefined;
+
+  /**
+   * Creates the store; nothing is written before the first append.
+   *
+   * @param options - directory, snapshot schema and lock timeout; every one optional
+   */
+  constructor(options: FileStoreOptions = {}) {
+    if (typeof options !== 'object' || options === null) {
+      throw invalidArgument('new FileStore', 'options', 'must be an object');
+    }
+    for (const key of Object.keys(options)) {
+      if (!OPTION_KEYS.includes(key))
+        throw invalidArgument('new FileStore', key, 'is not an option');
+    }
+    const { directory, lockTimeoutMs = 10_000 } = options;
+    if (directory !== undefined && (typeof directory !== 'string' || directory.length === 0)) {
+      throw invalidArgument('new FileStore', 'directory', 'must be a non-empty string');
+    }
+    if (typeof lockTimeoutMs !== 'number' || !Number.isFinite(lockTimeoutMs) || lockTimeoutMs < 0) {
+      throw invalidArgument('new FileStore', 'lockTimeoutMs', 'must be a non-negative number');
+    }
+    this.directory = path.resolve(directory ?? DEFAULT_DIRECTORY);
+    this.#isDefault = directory === undefined;
+    this.#sessions = path.join(this.directory, 'sessions');
+    this.#schema = checkSnapshotSchema('new FileStore', options.snapshotSchema);
+    this.#lockTimeoutMs = lockTimeoutMs;
+  }
+
+  /** {@inheritDoc SessionStore.load} */
+  async load(sessionId: string, options?: LoadOptions): Promise<Result<LoadedSession, StoreError>> {
+    const useSnapshot = checkLoadOptions('FileStore.load', options);
+    const id = checkSessionId(sessionId);
+    if (!id.ok) return id;
+    return this.#life.run(sessionId, () =>
+      this.#guard(sessionId, 'load', () => this.#load(sessionId, useSnapshot)),
+    );
+  }
+
+  /** {@inheritDoc SessionStore.append} */
+  async append(
+    sessionId: string,
+    expectedVersion: number,
+    events: readonly NewEvent[],
+  ): Promise<Result<number, StoreError>> {
+    const prepared = checkAppend('FileStore.append', sessionId, expectedVersion, events);
+    if (!prepared.ok) return prepared;
+    const lines = prepared.value;
+    return this.#life.run(sessionId, () =>
+      this.#guard(sessionId, 'append to', () =>
+        this.#locked(sessionId, true, async (folder) => {
+          const log = path.join(folder, LOG);
+          const handle = await open(log, 'r+').catch((error: unknown) => {
+            if (code(error) === 'ENOENT') return undefined;
+            throw error;
+          });
+          try {
+            const tail =
+              handle === undefined ? undefined : await readTail(handle, (await handle.stat()).size);
+            if (tail?.corrupt !== undefined) return this.#corrupt(sessionId, tail.corrupt);
+            const version = tail?.version ?? 0;
+            if (version !== expectedVersion) {
+              return {
+                ok: false,
+                error: new StoreError(
+                  'conflict',
+                  `Session ${sessionId} is at version ${version}, not the expected ${expectedVersion}; reload it and retry.`,
+                  { sessionId, field: 'expectedVersion' },
+                ),
+              };
+            }
+            const bytes = formatLogLines(lines, version + 1);
+            if (handle === undefined || tail === undefined) {
+              await this.#createLog(folder, bytes);
+            } else {
+              // Cut off what a crashed append left, then write where it began.
+              if (tail.tornBytes > 0) await handle.truncate(tail.cleanEnd);
+              await writeAll(handle, bytes, tail.cleanEnd);
+              await handle.datasync();
+            }
+            return { ok: true, value: version + lines.length };
+          } finally {
+            await handle?.close();
+          }
+        }),
+      ),
+    );
+  }
+
+  /** {@inheritDoc SessionStore.saveSnapshot} */
+  async saveSnapshot(
+    sessionId: string,
+    snapshot: SnapshotInput,
+  ): Promise<Result<boolean, StoreError>> {
+    const prepared = checkSnapshot('FileStore.saveSnapshot', sessionId, snapshot);
+    if (!prepared.ok) return prepared;
+    const { version, dataText } = prepared.value;
+    return this.#life.run(sessionId, () =>
+      this.#guard(sessionId, 'save a snapshot of', () =>
+        this.#locked(sessionId, false, async (folder) => {
+          const handle = await open(path.join(folder, LOG), 'r').catch((error: unknown) => {
+            if (code(error) === 'ENOENT') return undefined;
+            throw error;
+          });
+          if (handle === undefined) return notFound(sessionId);
+          let tail: LogScan;
+          try {
+            tail = await readTail(handle, (await handle.stat()).size);
+          } finally {
+            await handle.close();
+          }
+          if (tail.corrupt !== undefined) return this.#corrupt(sessionId, tail.corrupt);
+          const current = tail.version ?? 0;
+          if (current === 0) return notFound(sessionId);
+          if (version > current) {
+            return {
+              ok: false,
+              error: new StoreError(
+                'conflict',
+                `Snapshot version ${version} is ahead of session ${sessionId}'s version ${current}.`,
+                { sessionId, field: 'snapshot.version' },
+              ),
+            };
+          }
+          // Keep the stored snapshot only if it is newer and sound: a damaged one is replaced.
+          const existing = await this.#readSnapshot(folder, sessionId);
+          if (
+            typeof existing === 'object' &&
+            existing.header.version > version &&
+            existing.header.version <= current
+          ) {
+            return { ok: true, value: false };
+          }
+          const offset = version === current ? tail.cleanEnd : null;
+          const bytes = formatSnapshotFile(
+            sessionId,
+            version,
+            this.#schema.version,
+            offset,
+            dataText,
+          );
+          const temporary = path.join(folder, `.tmp-${randomUUID()}.snapshot`);
+          await writeFile(temporary, bytes, { flush: true });
+          await rename(temporary, path.join(folder, SNAPSHOT));
+          await syncDirectory(folder);
+          return { ok: true, value: true };
+        }),
+      ),
+    );
+  }
+
+  /** {@inheritDoc SessionStore.list} */
+  async list(options?: ListOptions): Promise<Result<readonly string[], StoreError>> {
+    const checked = checkListOptions('FileStore.list', options);
+    return this.#life.run(undefined, () =>
+      this.#guard(undefined, 'list the sessions of', async () => {
+        const names = await readdir(this.#sessions).catch((error: unknown) => {
+          if (code(error) === 'ENOENT') return [] as string[];
+          throw error;
+        });
+        const ids = await Promise.all(
+          names.map(async (name) => {
+            const id = sessionIdOfFolder(name);
+            if (id === undefined) return undefined;
+            const size = await stat(path.join(this.#sessions, name, LOG)).then(
+              (s) => s.size,
+              () => 0,
+            );
+            return size > 0 ? id : undefined;
+          }),
+        );
+        const existing = ids.filter((id): id is string => id !== undefined);
+        return { ok: true, value: Object.freeze(pageOf(sortIds(existing), checked)) };
+      }),
+    );
+  }
+
+  /** {@inheritDoc SessionStore.delete} */
+  async delete(sessionId: string): Promise<Result<boolean, StoreError>> {
+    const id = checkSessionId(sessionId);
+    if (!id.ok) return id;
+    return this.#life.run(sessionId, async () => {
+      const deleted = await this.#guard(sessionId, 'delete', () =>
+        this.#locked(sessionId, false, async (folder) => {
+          const existed = await stat(path.join(folder, LOG)).then(
+            () => true,
+            () => false,
+          );
+          // One rename takes the session out of sight, lock included; writers waiting for the
+          // lock then find no folder and start afresh.
+          const trash = path.join(this.#sessions, `.trash-${randomUUID()}`);
+          await rename(folder, trash);
+          await syncDirectory(this.#sessions);
+          await rm(trash, { recursive: true, force: true }).catch(() => {});
+          return { ok: true, value: existed };
+        }),
+      );
+      if (!deleted.ok && deleted.error.code === 'not_found') return { ok: true, value: false };
+      return deleted;
+    });
+  }
+
+  /** {@inheritDoc SessionStore.close} */
+  async close(): Promise<void> {
+    await this.#life.close();
+  }
+
+  async #load(sessionId: string, useSnapshot: boolean): Promise<Result<LoadedSession, StoreError>> {
+    const folder = path.join(this.#sessions, sessionFolderName(sessionId));
+    const issues: StoreIssue[] = [];
+    // The snapshot first: it is only ever saved for events already in the log, so a log read
+    // afterwards holds at least the events it covers.
+    let file: SnapshotFile | undefined;
+    if (useSnapshot) {
+      const stored = await this.#readSnapshot(folder, sessionId);
+      if (typeof stored === 'string') issues.push(this.#snapshotIssue(sessionId, stored));
+      else file = stored;
+    }
+    const handle = await open(path.join(folder, LOG), 'r').catch((error: unknown) => {
+      if (code(error) === 'ENOENT') return undefined;
+      throw error;
+    });
+    if (handle === undefined) return notFound(sessionId);
+    let scan: LogScan;
+    try {
+      const size = (await handle.stat()).size;
+      scan =
+        (file && (await this.#readAfter(handle, size, file))) ??
+        scanLog(await readRange(handle, 0, size), 1, true);
+    } finally {
+      await handle.close();
+    }
+    if (scan.corrupt !== undefined) return this.#corrupt(sessionId, scan.corrupt);
+    const version = scan.version ?? 0;
+    if (version === 0) return notFound(sessionId);
+    if (scan.tornBytes > 0) issues.push(tornIssue(sessionId, scan.tornBytes));
+    let snapshot: StoredSnapshot | null = null;
+    if (file !== undefined) {
+      if (file.header.version > version) {
+        issues.push(
+          this.#snapshotIssue(
+            sessionId,
+            `it is of version ${file.header.version}, ahead of the log's ${version}`,
+          ),
+        );
+      } else {
+        const { schemaVersion } = file.header;
+        const upgraded = upgradeSnapshot(
+          deepFreeze(file.data),
+          schemaVersion,
+          this.#schema,
+          sessionId,
+        );
+        if (!upgraded.ok) return upgraded;
+        snapshot = {
+          version: file.header.version,
+          schemaVersion: this.#schema.version,
+          data: upgraded.value,
+        };
+      }
+    }
+    const after = snapshot?.version ?? 0;
+    const events: StoredEvent[] = [];
+    for (const line of scan.lines) {
+      if (line.seq <= after) continue;
+      events.push({ sequence: line.seq, type: line.type, at: line.at, data: line.data });
+    }
+    const loaded: LoadedSession = { sessionId, version, snapshot, events, issues };
+    return { ok: true, value: deepFreeze(loaded) };
+  }
+
+  /**
+   * Reads the events after a snapshot from the offset it recorded. `undefined` when the offset
+   * cannot be trusted (not a line boundary, or not followed by the next event): the caller
+   * then reads the whole log.
+   */
+  async #readAfter(
+    handle: FileHandle,
+    size: number,
+    file: SnapshotFile,
+  ): Promise<LogScan | undefined> {
+    const { offset, version } = file.header;
+    if (offset === null || offset === 0 || offset > size) return undefined;
+    const bytes = await readRange(handle, offset - 1, size);
+    if (bytes[0] !== 0x0a) return undefined;
+    const rest = bytes.subarray(1);
+    if (rest.length > 0) {
+      const stop = rest.indexOf(0x0a);
+      const next = stop === -1 ? undefined : parseLogLine(rest, 0, stop);
+      if (next?.seq !== version + 1) return undefined;
+    }
+    return scanLog(rest, version + 1, true);
+  }
+
+  /** The stored snapshot, or `undefined` when there is none; a string says why it is unsound. */
+  async #readSnapshot(
+    folder: string,
+    sessionId: string,
+  ): Promise<SnapshotFile | string | undefined> {
+    const bytes = await readFile(path.join(folder, SNAPSHOT)).catch((error: unknown) => {
+      if (code(error) === 'ENOENT') return undefined;
+      throw error;
+    });
+    return bytes === undefined ? undefined : parseSnapshotFile(bytes, sessionId);
+  }
+
+  /** Writes the first append of a session: complete and synced before the log exists. */
+  async #createLog(folder: string, bytes: Buffer): Promise<void> {
+    const temporary = path.join(folder, `.tmp-${randomUUID()}.jsonl`);
+    await writeFile(temporary, bytes, { flush: true, flag: 'wx' });
+    try {
+      await link(temporary, path.join(folder, LOG));
+    } finally {
+      await unlink(temporary).catch(() => {});
+    }
+    await syncDirectory(folder);
+    // The session folder itself may be new: make its entry durable too.
+    await syncDirectory(this.#sessions);
+  }
+
+  /** Runs `write` holding the session's lock, after the writers of this process before it. */
+  async #locked<T>(
+    sessionId: string,
+    create: boolean,
+    write: (folder: string) => Promise<Result<T, StoreError>>,
+  ): Promise<Result<T, StoreError>> {
+    const previous = this.#queues.get(sessionId) ?? Promise.resolve();
+    const turn = previous.then(async (): Promise<Result<T, StoreError>> => {
+      if (create) await this.#prepareRoot();
+      const folder = path.join(this.#sessions, sessionFolderName(sessionId));
+      const lock: FileLock | string = await acquireFileLock(folder, this.#lockTimeoutMs, create);
+      if (lock === 'folder_missing') return notFound(sessionId);
+      if (typeof lock === 'string') {
+        return fail(
+          'busy',
+          sessionId,
+          `Another writer held session ${sessionId}'s lock for more than ${this.#lockTimeoutMs} ms.`,
+        );
+      }
+      try {
+        if (lock.recovered) await removeLeftovers(folder);
+        return await write(folder);
+      } finally {
+        await lock.release();
+      }
+    });
+    const settled = turn.catch(() => {});
+    this.#queues.set(sessionId, settled);
+    try {
+      return await turn;
+    } finally {
+      if (this.#queues.get(sessionId) === settled) this.#queues.delete(sessionId);
+    }
+  }
+
+  /** Creates the store's folders once; a new default folder gets a `.gitignore`. */
+  #prepareRoot(): Promise<void> {
+    this.#ready ??= (async () => {
+      const created = await mkdir(this.directory, { recursive: true });
+      if (created !== undefined && this.#isDefault) {
+        await writeFile(path.join(this.directory, '.gitignore'), '# plankit session store\n*\n');
+      }
+      await mkdir(this.#sessions, { recursive: true });
+      // New folders are directory entries too: make them durable before the first log.
+      await syncDirectory(this.#sessions);
+      await syncDirectory(this.directory);
+      await syncDirectory(path.dirname(this.directory));
+    })().catch((error: unknown) => {
+      this.#ready = undefined;
+      throw error;
+    });
+    return this.#ready;
+  }
+
+  /** Turns an unexpected file system error into an `io` result. */
+  async #guard<T>(
+    sessionId: string | undefined,
+    action: string,
+    call: () => Promise<Result<T, StoreError>>,
+  ): Promise<Result<T, StoreError>> {
+    try {
+      return await call();
+    } catch (cause) {
+      const reason = cause instanceof Error ? cause.message : String(cause);
+      const what =
+        sessionId === undefined ? this.directory : `session ${sessionId} in ${this.directory}`;
+      return fail('io', sessionId, `FileStore could not ${action} ${what}: ${reason}`, cause);
+    }
+  }
+
+  #corrupt(sessionId: string, reason: string): Err<StoreError> {
+    return fail(
+      'corrupt',
+      sessionId,
+      `Session ${sessionId}'s log in ${this.directory} is damaged: ${reason}. Acknowledged events cannot be read safely; restore the folder from a backup.`,
+    );
+  }
+
+  #snapshotIssue(sessionId: string, reason: string): StoreIssue {
+    return {
+      code: 'snapshot_corrupt',
+      message: `Ignored session ${sessionId}'s snapshot because ${reason}; the session was read from its log.`,
+    };
+  }
+}

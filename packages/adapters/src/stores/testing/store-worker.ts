@@ -1,0 +1,103 @@
+/**
+ * A worker process for the concurrency and crash tests: opens a FileStore or PostgresStore
+ * and appends to one session, printing one line per acknowledged append.
+ *
+ *   append: waits for "go" on stdin, then appends `count` events one at a time, reloading and
+ *           retrying after each conflict; prints `ack <sequence> <worker> <n>`, then `done`.
+ *   crash:  appends batches of 1-3 events (some of 256 KB) and saves a 1 MB snapshot after every
+ *           other one,
+ *           until killed; prints `ready <version>` first, then `ack <version>` per append.
+ */
+import type { NewEvent, SessionStore } from '../session-store.ts';
+
+interface Config {
+  readonly store:
+    | { readonly kind: 'file'; readonly directory: string }
+    | { readonly kind: 'postgres'; readonly url: string; readonly schema: string };
+  readonly mode: 'append' | 'crash';
+  readonly sessionId: string;
+  readonly worker: number;
+  readonly count?: number;
+}
+
+const config = JSON.parse(process.argv[2] ?? '{}') as Config;
+
+async function openStore(): Promise<SessionStore> {
+  if (config.store.kind === 'file') {
+    const { FileStore } = await import('../file-store.ts');
+    return new FileStore({ directory: config.store.directory, lockTimeoutMs: 30_000 });
+  }
+  const { PostgresStore } = await import('../../postgres/postgres-store.ts');
+  return new PostgresStore({
+    connectionString: config.store.url,
+    schema: config.store.schema,
+    poolSize: 2,
+  });
+}
+
+function print(line: string): Promise<void> {
+  return new Promise((resolve) => process.stdout.write(`${line}\n`, () => resolve()));
+}
+
+function fail(message: string): never {
+  process.stderr.write(`${message}\n`);
+  process.exit(1);
+}
+
+async function currentVersion(store: SessionStore): Promise<number> {
+  const loaded = await store.load(config.sessionId, { snapshot: false });
+  if (loaded.ok) return loaded.value.version;
+  if (loaded.error.code === 'not_found') return 0;
+  return fail(`load failed: ${loaded.error.code}: ${loaded.error.message}`);
+}
+
+async function appendMode(store: SessionStore): Promise<void> {
+  await print('ready');
+  await new Promise<void>((resolve) => process.stdin.once('data', () => resolve()));
+  let conflicts = 0;
+  for (let n = 1; n <= (config.count ?? 1); n++) {
+    const event: NewEvent = { type: 'test.Work', at: n, data: { worker: config.worker, n } };
+    for (;;) {
+      const version = await currentVersion(store);
+      const appended = await store.append(config.sessionId, version, [event]);
+      if (appended.ok) {
+        await print(`ack ${appended.value} ${config.worker} ${n}`);
+        break;
+      }
+      if (appended.error.code !== 'conflict')
+        fail(`append failed: ${appended.error.code}: ${appended.error.message}`);
+      conflicts++;
+    }
+  }
+  await print(`done ${conflicts}`);
+  await store.close();
+}
+
+async function crashMode(store: SessionStore): Promise<void> {
+  let version = await currentVersion(store);
+  await print(`ready ${version}`);
+  // Big writes take long enough for a kill to land inside them: a torn append, a half-written
+  // snapshot file, a lock left behind.
+  const filler = 'y'.repeat(1024 * 1024);
+  for (let i = 0; ; i++) {
+    const pad = i % 4 === 3 ? 256 * 1024 : 100 + ((i * 37) % 400);
+    const batch: NewEvent[] = Array.from({ length: 1 + (i % 3) }, (_, j) => ({
+      type: 'test.Crash',
+      at: i,
+      data: { worker: config.worker, seq: version + j + 1, pad: 'x'.repeat(pad) },
+    }));
+    const appended = await store.append(config.sessionId, version, batch);
+    if (!appended.ok) fail(`append failed: ${appended.error.code}: ${appended.error.message}`);
+    version = appended.value;
+    await print(`ack ${version}`);
+    if (i % 2 === 0) {
+      const data = { version, worker: config.worker, filler };
+      const saved = await store.saveSnapshot(config.sessionId, { version, data });
+      if (!saved.ok) fail(`snapshot failed: ${saved.error.code}: ${saved.error.message}`);
+    }
+  }
+}
+
+const store = await openStore();
+if (config.mode === 'append') await appendMode(store);
+else await crashMode(store);
