@@ -1,0 +1,47 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { attachStore, FileStore } from '@plankit/adapters/stores';
+import { BudgetState, ControllerSnapshot, registerControllerReducers } from '@plankit/controller';
+import { createPlanningTools, Plan, Session, selectLatest } from '@plankit/core';
+import { afterEach, describe, expect, it } from 'vitest';
+import { HOSTS, runDemo } from './run-demo.ts';
+
+let directory: string | undefined;
+afterEach(async () => {
+  if (directory !== undefined) await rm(directory, { recursive: true, force: true });
+  directory = undefined;
+});
+
+describe('the agent loop, offline, for every host', () => {
+  for (const host of HOSTS) {
+    it(`${host}: plans the release to COMPLETE, corrects the refused call, and saves the session`, async () => {
+      directory = await mkdtemp(join(tmpdir(), 'plankit-demo-'));
+      const lines: string[] = [];
+      // No keys: OpenAI and Anthropic replay their transcripts through the real SDK clients.
+      await runDemo({
+        host,
+        print: (line) => lines.push(line),
+        storeDirectory: directory,
+        env: {},
+      });
+      const output = lines.join('\n').replaceAll(directory, '<store>');
+      await expect(output).toMatchFileSnapshot(`./__snapshots__/demo-${host}.txt`);
+      expect(output).toContain(
+        '! planning_update_step: Tool validation failed: Title must be ASCII.',
+      );
+      expect(output).toContain('planning_status: complete');
+
+      // A fresh process would see the same: plan, controller and budget come back from the store.
+      const session = new Session({ sessionId: `demo-${host}` });
+      createPlanningTools(session);
+      registerControllerReducers(session);
+      const attached = await attachStore(session, new FileStore({ directory }));
+      expect(attached.ok).toBe(true);
+      expect(selectLatest(session, Plan)?.status).toBe('completed');
+      expect(selectLatest(session, ControllerSnapshot)?.state).toBe('COMPLETE');
+      expect(selectLatest(session, BudgetState)?.session.spentUsd).toBeGreaterThan(0);
+      if (attached.ok) await attached.value.detach();
+    }, 30_000);
+  }
+});
