@@ -1,24 +1,15 @@
 import type { Options } from 'tsup';
+import { packageBuild } from '../../tsup.base.config.ts';
 
-const config: Options = {
-  entry: [
-    'src/index.ts',
-    'src/openai.ts',
-    'src/anthropic.ts',
-    'src/ai-sdk.ts',
-    'src/langchain.ts',
-    'src/mcp.ts',
-    'src/stores.ts',
-    'src/postgres.ts',
-  ],
-  format: ['esm'],
-  target: 'node20',
-  platform: 'node',
-  // tsup's declaration build sets baseUrl, which TypeScript 6 deprecates.
-  dts: { compilerOptions: { ignoreDeprecations: '6.0' } },
-  clean: true,
-  sourcemap: true,
-  treeshake: true,
-};
+const config: Options = packageBuild([
+  'src/index.ts',
+  'src/openai.ts',
+  'src/anthropic.ts',
+  'src/ai-sdk.ts',
+  'src/langchain.ts',
+  'src/mcp.ts',
+  'src/stores.ts',
+  'src/postgres.ts',
+]);
 
 export default config;

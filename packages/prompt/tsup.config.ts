@@ -1,15 +1,6 @@
 import type { Options } from 'tsup';
+import { packageBuild } from '../../tsup.base.config.ts';
 
-const config: Options = {
-  entry: ['src/index.ts'],
-  format: ['esm'],
-  target: 'node20',
-  platform: 'node',
-  // tsup's declaration build sets baseUrl, which TypeScript 6 deprecates.
-  dts: { compilerOptions: { ignoreDeprecations: '6.0' } },
-  clean: true,
-  sourcemap: true,
-  treeshake: true,
-};
+const config: Options = packageBuild(['src/index.ts']);
 
 export default config;
