@@ -20,6 +20,8 @@ const OWN: Record<string, string | undefined> = {
   'ai-sdk': 'ai',
   langchain: '@langchain/core',
   mcp: '@modelcontextprotocol/sdk',
+  stores: undefined,
+  postgres: 'pg',
 };
 
 async function resolvedPackages(subpath: string): Promise<string[]> {
@@ -54,8 +56,8 @@ describe('subpath isolation', () => {
         (await resolvedPackages(subpath)).map(sdkOf).filter((sdk) => sdk !== undefined),
       );
       for (const sdk of sdks) expect(sdk).toBe(own);
-      // These two call their SDK at run time; the others use it for types only and load nothing.
-      if (subpath === 'ai-sdk' || subpath === 'langchain')
+      // These call their SDK at run time; the others use it for types only and load nothing.
+      if (subpath === 'ai-sdk' || subpath === 'langchain' || subpath === 'postgres')
         expect(sdks.has(own as string)).toBe(true);
     }, 60_000);
   }
