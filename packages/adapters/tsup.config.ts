@@ -10,6 +10,7 @@ const config: Options = packageBuild([
   'src/mcp.ts',
   'src/stores.ts',
   'src/postgres.ts',
+  'src/workspace.ts',
 ]);
 
 export default config;

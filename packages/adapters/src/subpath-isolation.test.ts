@@ -21,6 +21,7 @@ const OWN: Record<string, string | undefined> = {
   langchain: '@langchain/core',
   mcp: '@modelcontextprotocol/sdk',
   stores: undefined,
+  workspace: undefined,
   postgres: 'pg',
 };
 

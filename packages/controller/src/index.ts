@@ -1,7 +1,8 @@
 /**
  * Pure state machines for agent controllers (caps, stalls, soft limits, freeze and resume,
  * traces, Mermaid), a budget manager, confidence thresholds, stage tools, interaction policy,
- * pattern RFCs, and seed 000's planning controller.
+ * pattern RFCs, seed 000's planning controller, and the workflows built on the engine:
+ * strategic/tactical phases with review (seeds 001, 002) and the planning workshop (seed 004).
  *
  * @packageDocumentation
  * @module @plankit/controller
@@ -115,3 +116,126 @@ export { transition } from './transition.ts';
 export type { ModelPrice, PriceTable, TokenUsage } from './usage-cost.ts';
 export { usageCost } from './usage-cost.ts';
 export { variantCount } from './variant-count.ts';
+
+// Workflows on the engine (seeds 001, 002, 004).
+export type { ReviewDecisionInput } from './workflows/approve-plan.ts';
+export { approvePlan } from './workflows/approve-plan.ts';
+export type { ArchiveTranscriptInput } from './workflows/archive-transcript.ts';
+export { archiveTranscript } from './workflows/archive-transcript.ts';
+export { checkFilePlan } from './workflows/check-file-plan.ts';
+export type { CompactionInput, CompactionSignal } from './workflows/compaction-signal.ts';
+export { compactionSignal } from './workflows/compaction-signal.ts';
+export type { CompleteJobInput } from './workflows/complete-job.ts';
+export { completeJob } from './workflows/complete-job.ts';
+export type { CompleteTodoInput } from './workflows/complete-todo.ts';
+export { completeTodo } from './workflows/complete-todo.ts';
+export type {
+  GetTodosParams,
+  GetTraceParams,
+  InspectionFiles,
+  InspectionTools,
+  InspectionToolsOptions,
+  ListWorkspaceFilesParams,
+  ReadWorkspaceFileParams,
+  SearchWorkspaceParams,
+  WorkspaceEntry,
+} from './workflows/create-inspection-tools.ts';
+export { createInspectionTools } from './workflows/create-inspection-tools.ts';
+export type {
+  JobCompleteParams,
+  PhaseFiles,
+  PhaseTools,
+  PhaseToolsOptions,
+  TodoCompleteParams,
+  TodoWriteParams,
+  WorkspaceProblem,
+} from './workflows/create-phase-tools.ts';
+export { createPhaseTools } from './workflows/create-phase-tools.ts';
+export type { PhaseOutcome, PhaseStage } from './workflows/phase-controller.ts';
+export { phaseController } from './workflows/phase-controller.ts';
+export type {
+  PhaseArchive,
+  PhaseKind,
+  PhaseSettings,
+  ReviewFeedback,
+  ReviewState,
+  ReviewStatus,
+  Todo,
+  TodoStatus,
+} from './workflows/phase-job.ts';
+export { PhaseJob } from './workflows/phase-job.ts';
+export { phaseJobFromJSON } from './workflows/phase-job-from-json.ts';
+export type { PhasePromptInput } from './workflows/phase-prompt.ts';
+export { phasePrompt } from './workflows/phase-prompt.ts';
+export type {
+  HandoffRejectedSignal,
+  HistoryResetSignal,
+  JobCompletedSignal,
+  PhaseArchivedSignal,
+  PhaseSignal,
+  PhaseStartedSignal,
+  ReviewFeedbackSignal,
+  ReviewLimitReachedSignal,
+  ReviewPendingSignal,
+} from './workflows/phase-signal.ts';
+export type { PhaseToolConfig } from './workflows/phase-tool-names.ts';
+export { phaseToolNames, selectPhaseTools } from './workflows/phase-tool-names.ts';
+export type { PredefinedTodos, TodoSpec } from './workflows/predefined-todos.ts';
+export {
+  DEFAULT_TODO_RANGE,
+  PREDEFINED_TODOS,
+  predefinedTodos,
+} from './workflows/predefined-todos.ts';
+export type { RedoWorkshopInput } from './workflows/redo-workshop.ts';
+export { redoWorkshop } from './workflows/redo-workshop.ts';
+export { renderPlanMarkdown } from './workflows/render-plan-markdown.ts';
+export type { RequestChangesInput } from './workflows/request-changes.ts';
+export { requestChanges } from './workflows/request-changes.ts';
+export { skipReview } from './workflows/skip-review.ts';
+export type { PhaseJobOptions } from './workflows/start-phase-job.ts';
+export {
+  DEFAULT_COMPACTION_THRESHOLD,
+  DEFAULT_REVIEW_LIMIT,
+  startPhaseJob,
+} from './workflows/start-phase-job.ts';
+export type { WorkshopOptions } from './workflows/start-workshop.ts';
+export { startWorkshop } from './workflows/start-workshop.ts';
+export { todosPlan } from './workflows/todos-plan.ts';
+export type {
+  OversizedFile,
+  TodosDocument,
+  TodosRule,
+  TodosSource,
+  TodosValidationOptions,
+} from './workflows/validate-todos.ts';
+export { DEFAULT_TODOS_MAX_BYTES, validateTodos } from './workflows/validate-todos.ts';
+export type { FeedbackEntry } from './workflows/with-review-feedback.ts';
+export { withReviewFeedback } from './workflows/with-review-feedback.ts';
+export type { WorkflowErrorCode } from './workflows/workflow-error.ts';
+export { WorkflowError } from './workflows/workflow-error.ts';
+export { workshopFromJSON } from './workflows/workshop-from-json.ts';
+export type { WorkshopOutcome, WorkshopStage } from './workflows/workshop-machine.ts';
+export { workshopMachine } from './workflows/workshop-machine.ts';
+export type {
+  FilePlanEntry,
+  WorkshopSubtask,
+  WorkshopTask,
+} from './workflows/workshop-plan.ts';
+export { FilePlan, WorkshopPlan } from './workflows/workshop-plan.ts';
+export type {
+  RoundEntry,
+  RoundSignals,
+  WorkshopRoundInput,
+} from './workflows/workshop-round.ts';
+export { workshopRound } from './workflows/workshop-round.ts';
+export type {
+  RedoSnapshot,
+  TranscriptEntry,
+  WorkshopArtifact,
+} from './workflows/workshop-state.ts';
+export {
+  DEFAULT_WORKSHOP_ARTIFACTS,
+  WorkshopState,
+} from './workflows/workshop-state.ts';
+export type { WriteArtifactInput } from './workflows/write-artifact.ts';
+export { writeArtifact } from './workflows/write-artifact.ts';

@@ -1,0 +1,28 @@
+/**
+ * The files of a strategic/tactical job and of a planning workshop, inside one workspace
+ * folder (Node only): `todos.yaml`, `archive/phase_N.yaml`, `workspace.md` and the
+ * append-only `planning/meeting.jsonl`. Every path stays inside the root.
+ *
+ * @packageDocumentation
+ * @module @plankit/adapters/workspace
+ */
+
+export type {
+  MeetingEntry,
+  MeetingRead,
+  TornLine,
+} from './workspace/meeting-log.ts';
+export type {
+  ListOptions,
+  MeetingAppend,
+  OversizedFile,
+  ReadTextOptions,
+  Workspace,
+  WorkspaceEntry,
+  WorkspaceOptions,
+  WrittenFile,
+} from './workspace/open-workspace.ts';
+export { openWorkspace } from './workspace/open-workspace.ts';
+export type { ArchivedPhase, TodosFile, TodosFileItem } from './workspace/phase-yaml.ts';
+export type { WorkspaceErrorCode, WorkspaceErrorOptions } from './workspace/workspace-error.ts';
+export { WorkspaceError } from './workspace/workspace-error.ts';

@@ -1,0 +1,38 @@
+import type { Result } from '@plankit/core';
+import { ensureJob } from './internal/phase-step.ts';
+import { decide } from './internal/review-step.ts';
+import type { PhaseJob } from './phase-job.ts';
+import type { WorkflowError } from './workflow-error.ts';
+
+/** What {@link approvePlan} and {@link skipReview} take. @public */
+export interface ReviewDecisionInput {
+  /** When, in epoch milliseconds; not earlier than the job's `updatedAt`. */
+  readonly now: number;
+  /** Who decided, or why (at most 2,000 characters); recorded in the trace. */
+  readonly reason?: string | null | undefined;
+}
+
+const WHERE = 'approvePlan';
+
+/**
+ * A person approved the plan waiting in `pending_review` (seed 002): the first tactical phase
+ * starts with the todos validated at the hand-off, and no later hand-off waits for review.
+ * Signals `history_reset` then `phase_started`.
+ *
+ * @returns the next job, or a {@link WorkflowError}: `review_not_pending` when the job is not
+ *   waiting for review, `input_invalid`
+ * @throws WorkflowError `argument_invalid` for a value that is not a phase job
+ * @example
+ * ```ts
+ * const job = phaseJobFromJSON(await readFile('job.json', 'utf8'));
+ * if (job.ok) save(approvePlan(job.value, { now: Date.now(), reason: 'approved by Dana' }));
+ * ```
+ * @public
+ */
+export function approvePlan(
+  job: PhaseJob,
+  input: ReviewDecisionInput,
+): Result<PhaseJob, WorkflowError> {
+  ensureJob(WHERE, job);
+  return decide(WHERE, job, input, 'approved');
+}

@@ -1,0 +1,277 @@
+import {
+  defineTool,
+  type Result,
+  replaceLatest,
+  Session,
+  selectLatest,
+  type Tool,
+  type ToolValidationCode,
+  ToolValidationError,
+} from '@plankit/core';
+import * as z from 'zod';
+import { completeJob } from './complete-job.ts';
+import { completeTodo } from './complete-todo.ts';
+import { argumentError, checkOptions, isRecord, plural } from './internal/checks.ts';
+import { type PhaseArchive, PhaseJob } from './phase-job.ts';
+import { type TodosDocument, type TodosSource, todosFromData } from './validate-todos.ts';
+import type { WorkflowError } from './workflow-error.ts';
+
+/** Why the workspace refused or failed a call. @public */
+export interface WorkspaceProblem {
+  /** A stable code, such as `path_outside_root` or `io`. */
+  readonly code: string;
+  /** What went wrong. */
+  readonly message: string;
+}
+
+/**
+ * What the phase tools need from the workspace: `todos.yaml` read and written, and archives
+ * written. `@plankit/adapters/workspace` implements it over a folder; any other store can.
+ *
+ * @public
+ */
+export interface PhaseFiles {
+  /** Reads `todos.yaml`: its text, null when missing, or `{ kind: 'oversized', bytes }`. */
+  readTodos(options: { readonly maxBytes: number }): Promise<Result<TodosSource, WorkspaceProblem>>;
+  /** Writes `todos.yaml`. */
+  writeTodos(document: TodosDocument): Promise<Result<unknown, WorkspaceProblem>>;
+  /** Writes `archive/phase_N.yaml`. */
+  writeArchive(archive: PhaseArchive): Promise<Result<unknown, WorkspaceProblem>>;
+}
+
+/** Options of {@link createPhaseTools}. @public */
+export interface PhaseToolsOptions {
+  /** Where `todos.yaml` and the archives live. */
+  readonly files: PhaseFiles;
+}
+
+/** Parameters of `todo_complete`. @public */
+export interface TodoCompleteParams {
+  /** The todo's id. */
+  readonly id: number;
+}
+
+/** Parameters of `todo_write`. @public */
+export interface TodoWriteParams {
+  /** A title for the phase, such as `Phase 1: Extract requirements`. */
+  readonly phase?: string | undefined;
+  /** What the phase achieves. */
+  readonly description?: string | undefined;
+  /** The todos of the next tactical phase. */
+  readonly todos: readonly { readonly id: number; readonly content: string }[];
+}
+
+/** Parameters of `job_complete`. @public */
+export interface JobCompleteParams {
+  /** What the job achieved, in a few sentences. */
+  readonly summary?: string | undefined;
+}
+
+/** The three phase tools: `todo_complete`, `todo_write`, `job_complete`. @public */
+export type PhaseTools = readonly [
+  Tool<TodoCompleteParams, PhaseJob>,
+  Tool<TodoWriteParams, TodosDocument>,
+  Tool<JobCompleteParams, PhaseJob>,
+];
+
+const OPTION_KEYS: ReadonlySet<string> = new Set(['files']);
+
+const TOOL_CODES: Partial<Record<WorkflowError['code'], ToolValidationCode>> = {
+  todo_unknown: 'step_unknown',
+  todo_completed: 'status_invalid',
+  phase_mismatch: 'plan_not_active',
+  review_pending: 'plan_not_active',
+  job_done: 'plan_not_active',
+};
+
+/** A refusal the model reads; errors that are not the model's to fix stay execution failures. */
+function refusal(error: WorkflowError): Error {
+  const code = TOOL_CODES[error.code] ?? (error.code.startsWith('todo') ? 'schema' : undefined);
+  if (code === undefined) return error;
+  return new ToolValidationError(code, error.message, {
+    field: error.field,
+    cause: error,
+    ...(code === 'schema' ? { issues: [{ path: error.field ?? '', message: error.message }] } : {}),
+  });
+}
+
+function currentJob(session: Session, tool: string): PhaseJob {
+  const job = selectLatest(session, PhaseJob);
+  if (job === undefined) {
+    throw new Error(`${tool}: the session holds no phase job; dispatch startPhaseJob(...) first`);
+  }
+  switch (job.machine.status) {
+    case 'running':
+      return job;
+    case 'waiting':
+      throw new ToolValidationError(
+        'plan_not_active',
+        'The plan is waiting for review: nothing can change until a person approves it or requests changes.',
+      );
+    case 'done':
+      throw new ToolValidationError('plan_not_active', 'The job is complete.');
+    case 'frozen':
+      throw new Error(`${tool}: job ${job.jobId} is frozen`);
+    default: {
+      const unknown: never = job.machine.status;
+      throw new Error(`unreachable: status ${String(unknown)}`);
+    }
+  }
+}
+
+function failed(action: string, problem: WorkspaceProblem): Error {
+  return new Error(`${action} failed: ${problem.message}`);
+}
+
+/** The tool message after a completed todo. */
+function completionMessage(before: PhaseJob, after: PhaseJob, id: number): string {
+  const done = `Todo ${id} completed.`;
+  for (const signal of after.signals) {
+    switch (signal.type) {
+      case 'handoff_rejected':
+        return signal.message;
+      case 'review_pending':
+        return `${done} The plan is ready for review: the job pauses until a person approves it or requests changes.`;
+      case 'phase_archived':
+        return `${done} Tactical phase ${before.phaseNumber} is done and archived to ${signal.path}; strategic phase ${after.phaseNumber} starts.`;
+      case 'phase_started':
+        return `${done} todos.yaml passed validation: tactical phase ${after.phaseNumber} starts with ${plural(after.todos.length, 'todo')}.`;
+      case 'history_reset':
+      case 'review_feedback':
+      case 'review_limit_reached':
+      case 'job_completed':
+        break;
+      default: {
+        const unknown: never = signal;
+        throw new Error(`unreachable: signal ${String(unknown)}`);
+      }
+    }
+  }
+  const left = after.todos.filter((todo) => todo.status !== 'completed').length;
+  return `${done} ${plural(left, 'todo')} left in ${after.phase} phase ${after.phaseNumber}.`;
+}
+
+const phaseJobs = new WeakSet<Session>();
+
+/**
+ * The tools an agent drives a phase job with (seed 001), over the `PhaseJob` slice of
+ * `session` (registered with `replaceLatest` here, idempotently; dispatch the job from
+ * `startPhaseJob` first):
+ *
+ * - `todo_complete { id }`: `completeTodo`, reading `todos.yaml` through `files` for the
+ *   hand-off and writing the archive of a finished tactical phase. A rejected hand-off answers
+ *   with its message: `Phase transition rejected: <reason>`.
+ * - `todo_write { phase?, description?, todos }`: writes `todos.yaml`, after checking it with
+ *   the hand-off's own rules. Strategic phases only.
+ * - `job_complete { summary? }`: `completeJob`. Strategic phases only.
+ *
+ * Refused calls (a tactical `todo_write` or `job_complete`, an unknown or completed todo, a
+ * job waiting for review or done) come back as `Tool validation failed: ...` and change
+ * nothing. Act on the signals of the job `todo_complete` and `job_complete` return. Time comes
+ * from the call, and never runs backwards within a job.
+ *
+ * @throws WorkflowError `argument_invalid` for a value that is not a `Session` or bad options
+ * @example
+ * ```ts
+ * const workspace = (await openWorkspace('jobs/42', { create: true })).value; // @plankit/adapters/workspace
+ * const phaseTools = createPhaseTools(session, { files: workspace });
+ * session.dispatch(PhaseJob, startPhaseJob({ jobId: 'job-42', now: Date.now() }));
+ * ```
+ * @public
+ */
+export function createPhaseTools(session: Session, options: PhaseToolsOptions): PhaseTools {
+  if (!(session instanceof Session))
+    throw argumentError('createPhaseTools', 'session', 'must be a Session');
+  checkOptions('createPhaseTools', options, OPTION_KEYS);
+  const { files } = options;
+  if (
+    !isRecord(files) ||
+    typeof files.readTodos !== 'function' ||
+    typeof files.writeTodos !== 'function' ||
+    typeof files.writeArchive !== 'function'
+  ) {
+    throw argumentError(
+      'createPhaseTools',
+      'options.files',
+      'must have readTodos, writeTodos and writeArchive',
+    );
+  }
+  if (!phaseJobs.has(session)) {
+    session.register(PhaseJob, replaceLatest);
+    phaseJobs.add(session);
+  }
+
+  const todoComplete = defineTool({
+    name: 'todo_complete',
+    description:
+      'Mark a todo of the current phase complete. Completing the last one ends the phase.',
+    parameters: z.strictObject({ id: z.number().int().describe('The id of the todo.') }),
+    resultType: PhaseJob,
+    handler: async ({ id }, context) => {
+      const job = currentJob(context.session, 'todo_complete');
+      const now = Math.max(context.now, job.updatedAt);
+      const open = job.todos.filter((todo) => todo.status !== 'completed');
+      let todos: TodosSource | undefined;
+      if (job.phase === 'strategic' && open.length === 1 && open[0]?.id === id) {
+        const read = await files.readTodos({ maxBytes: job.settings.todosMaxBytes });
+        if (!read.ok) throw failed('Reading todos.yaml', read.error);
+        todos = read.value;
+      }
+      const next = completeTodo(job, { id, now, todos });
+      if (!next.ok) throw refusal(next.error);
+      for (const signal of next.value.signals) {
+        if (signal.type !== 'phase_archived') continue;
+        const written = await files.writeArchive(signal.archive);
+        if (!written.ok) throw failed(`Writing ${signal.path}`, written.error);
+      }
+      return { message: completionMessage(job, next.value, id), value: next.value };
+    },
+  });
+
+  const todoWrite = defineTool({
+    name: 'todo_write',
+    description: 'Write the todos of the next tactical phase to todos.yaml. Strategic phases only.',
+    parameters: z.strictObject({
+      phase: z.string().optional().describe('A title for the phase.'),
+      description: z.string().optional().describe('What the phase achieves.'),
+      todos: z
+        .array(z.strictObject({ id: z.number().int(), content: z.string() }))
+        .describe('The todos, each with an integer id and what to do.'),
+    }),
+    handler: async (params, context) => {
+      const job = currentJob(context.session, 'todo_write');
+      if (job.phase === 'tactical') {
+        throw new ToolValidationError(
+          'plan_not_active',
+          `todo_write is only available in strategic phases; this is tactical phase ${job.phaseNumber}. Work through your todos with todo_complete: the strategic phase that follows writes the next todos.`,
+        );
+      }
+      const checked = todosFromData(params, job.settings.todoRange);
+      if (!checked.ok) throw refusal(checked.error);
+      const written = await files.writeTodos(checked.value);
+      if (!written.ok) throw failed('Writing todos.yaml', written.error);
+      return {
+        message: `Wrote ${plural(checked.value.todos.length, 'todo')} to todos.yaml.`,
+        value: checked.value,
+      };
+    },
+  });
+
+  const jobComplete = defineTool({
+    name: 'job_complete',
+    description: 'End the job once the plan is fully executed. Strategic phases only.',
+    parameters: z.strictObject({
+      summary: z.string().max(2000).optional().describe('What the job achieved.'),
+    }),
+    resultType: PhaseJob,
+    handler: ({ summary }, context) => {
+      const job = currentJob(context.session, 'job_complete');
+      const now = Math.max(context.now, job.updatedAt);
+      const next = completeJob(job, { now, summary: summary ?? null });
+      if (!next.ok) throw refusal(next.error);
+      return { message: 'The job is complete.', value: next.value };
+    },
+  });
+
+  return Object.freeze([todoComplete, todoWrite, jobComplete]) as PhaseTools;
+}

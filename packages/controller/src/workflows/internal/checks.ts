@@ -1,0 +1,93 @@
+import type { Err } from '@plankit/core';
+import { isRecord, isTime, show, unknownKey } from '../../internal/checks.ts';
+import { WorkflowError, type WorkflowErrorCode } from '../workflow-error.ts';
+
+export { isRecord, show };
+
+/** A failed result carrying a {@link WorkflowError}. */
+export function fail(
+  code: WorkflowErrorCode,
+  message: string,
+  field?: string,
+  cause?: unknown,
+): Err<WorkflowError> {
+  return { ok: false, error: new WorkflowError(code, message, { field, cause }) };
+}
+
+/** An `input_invalid` error: `where` got an input whose `field` breaks `rule`. */
+export function inputError(where: string, field: string, rule: string): WorkflowError {
+  return new WorkflowError('input_invalid', `${where}: ${field} ${rule}.`, { field });
+}
+
+/** A programmer error: `where` was called with an argument that breaks `rule`. */
+export function argumentError(where: string, field: string, rule: string): WorkflowError {
+  return new WorkflowError('argument_invalid', `${where}: ${field} ${rule}.`, { field });
+}
+
+/**
+ * The problem with a step's input, if any: it must be an object with only `keys`, and a `now`
+ * that is finite and not earlier than the state's last step. Hosts pass what they read from a
+ * request, so nothing is assumed about its shape.
+ */
+export function inputProblem(
+  where: string,
+  input: unknown,
+  keys: ReadonlySet<string>,
+  updatedAt: number,
+): WorkflowError | null {
+  if (!isRecord(input)) return inputError(where, 'input', 'must be an object');
+  const extra = unknownKey(input, keys);
+  if (extra !== undefined) return inputError(where, `input.${extra}`, 'is not a key');
+  const now = input['now'];
+  if (!isTime(now))
+    return inputError(where, 'input.now', `must be a finite number, got ${show(now)}`);
+  if (now < updatedAt) {
+    return inputError(
+      where,
+      'input.now',
+      `must not be earlier than the state's updatedAt (${updatedAt}), got ${now}`,
+    );
+  }
+  return null;
+}
+
+/** The problem with optional text of at most `max` characters, if any. */
+export function textProblem(
+  where: string,
+  field: string,
+  value: unknown,
+  max: number,
+): WorkflowError | null {
+  if (value === undefined || value === null) return null;
+  if (typeof value !== 'string' || value.length > max) {
+    return inputError(where, field, `must be null or a string of at most ${max} characters`);
+  }
+  return null;
+}
+
+/** Throws unless `options` is an object with only `keys` (`name` is how messages call it). */
+export function checkOptions(
+  where: string,
+  options: unknown,
+  keys: ReadonlySet<string>,
+  name = 'options',
+): void {
+  if (!isRecord(options)) throw argumentError(where, name, 'must be an object');
+  const extra = unknownKey(options, keys);
+  if (extra !== undefined) throw argumentError(where, `${name}.${extra}`, 'is not a key');
+}
+
+/** `text` cut to `max` characters, with `...` when cut. */
+export function clip(text: string, max: number): string {
+  return text.length <= max ? text : `${text.slice(0, max - 3)}...`;
+}
+
+/** `1 todo`, `2 todos`. */
+export function plural(n: number, word: string): string {
+  return `${n} ${word}${n === 1 ? '' : 's'}`;
+}
+
+/** An integer in `[min, max]`. */
+export function isInteger(value: unknown, min: number, max: number): value is number {
+  return typeof value === 'number' && Number.isSafeInteger(value) && value >= min && value <= max;
+}

@@ -1,0 +1,71 @@
+import { type Result, type Session, selectLatest, type Tool } from '@plankit/core';
+import { describe, expectTypeOf, it } from 'vitest';
+import type { Machine } from '../define-machine.ts';
+import { transition } from '../transition.ts';
+import { completeTodo } from './complete-todo.ts';
+import { createPhaseTools, type TodoCompleteParams } from './create-phase-tools.ts';
+import { type PhaseOutcome, type PhaseStage, phaseController } from './phase-controller.ts';
+import { PhaseJob } from './phase-job.ts';
+import type { PhaseSignal } from './phase-signal.ts';
+import type { WorkflowError } from './workflow-error.ts';
+import { type WorkshopOutcome, type WorkshopStage, workshopMachine } from './workshop-machine.ts';
+import { workshopRound } from './workshop-round.ts';
+import type { WorkshopState } from './workshop-state.ts';
+
+declare const job: PhaseJob;
+declare const session: Session;
+declare const state: WorkshopState;
+
+describe('workflow types', () => {
+  it('the machines name their states and outcomes', () => {
+    expectTypeOf(phaseController).toEqualTypeOf<Machine<PhaseStage, PhaseOutcome>>();
+    expectTypeOf(workshopMachine).toEqualTypeOf<Machine<WorkshopStage, WorkshopOutcome>>();
+    expectTypeOf(job.machine.state).toEqualTypeOf<PhaseStage>();
+    // @ts-expect-error: the phase controller has no such outcome
+    transition(phaseController, job.machine, { outcome: 'approved', now: 1 });
+  });
+
+  it('steps return results with workflow errors', () => {
+    expectTypeOf(completeTodo(job, { id: 1, now: 1 })).toEqualTypeOf<
+      Result<PhaseJob, WorkflowError>
+    >();
+    expectTypeOf(workshopRound(state, { now: 1, entries: [] })).toEqualTypeOf<
+      Result<WorkshopState, WorkflowError>
+    >();
+    // @ts-expect-error: todo ids are numbers
+    completeTodo(job, { id: '1', now: 1 });
+    // @ts-expect-error: the seed's signals only
+    workshopRound(state, { now: 1, entries: [], signals: { ready: true } });
+  });
+
+  it('signals narrow on their type', () => {
+    const describe = (signal: PhaseSignal): string => {
+      switch (signal.type) {
+        case 'handoff_rejected':
+          expectTypeOf(signal.message).toBeString();
+          return signal.reason;
+        case 'phase_archived':
+          expectTypeOf(signal.archive.phaseNumber).toBeNumber();
+          return signal.path;
+        case 'phase_started':
+        case 'history_reset':
+        case 'review_pending':
+        case 'review_feedback':
+        case 'review_limit_reached':
+        case 'job_completed':
+          return signal.type;
+        default: {
+          const unknown: never = signal;
+          return unknown;
+        }
+      }
+    };
+    expectTypeOf(describe).returns.toBeString();
+  });
+
+  it('jobs live in sessions and tools are typed', () => {
+    expectTypeOf(selectLatest(session, PhaseJob)).toEqualTypeOf<PhaseJob | undefined>();
+    const [todoComplete] = createPhaseTools(session, { files: {} as never });
+    expectTypeOf(todoComplete).toEqualTypeOf<Tool<TodoCompleteParams, PhaseJob>>();
+  });
+});
