@@ -1,7 +1,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { ControllerSnapshot } from '@plankit/controller';
+import { PhaseJob } from '@plankit/controller';
 import { Plan, selectAll, selectLatest, ToolCall } from '@plankit/core';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { PostgresStore } from '../postgres/postgres-store.ts';
@@ -21,19 +21,20 @@ warnWhenSkipped('The PostgresStore resume test');
 async function checkResume(store: SessionStore, target: WorkerStore): Promise<void> {
   const { frozen, approved, restored } = await runReviewResume(store, target);
   // The reviewer's process saw exactly what the planner's process froze...
-  const frozenController = frozen.slices['plankit.controller.MachineSnapshot']?.[0];
-  expect(frozenController).toMatchObject({ state: 'pending_review', status: 'waiting' });
+  const frozenJob = frozen.slices['plankit.controller.PhaseJob']?.[0] as PhaseJob;
+  expect(frozenJob.machine).toMatchObject({ state: 'pending_review', status: 'waiting' });
+  expect(frozenJob.review.status).toBe('required');
   const frozenPlan = frozen.slices['plankit.Plan']?.[0] as Plan;
   expect(frozenPlan.steps.map((step) => step.status)).toEqual(['pending', 'pending', 'pending']);
-  // ...and continued from it: approved, first step started.
-  expect(approved.slices['plankit.controller.MachineSnapshot']?.[0]).toMatchObject({
-    state: 'approved',
-    status: 'done',
-  });
-  // A third process restores the approved state, controller snapshot included.
+  // ...and continued from it: approved into the first tactical phase, first step started.
+  const approvedJob = approved.slices['plankit.controller.PhaseJob']?.[0] as PhaseJob;
+  expect(approvedJob.machine.state).toBe('tactical');
+  expect(approvedJob.review.status).toBe('approved');
+  expect(approvedJob.todos.map((todo) => todo.content)).toContain('Port the read handlers');
+  // A third process restores the approved state, the job included.
   expect(restored.snapshot().slices).toEqual(approved.slices);
   expect(selectLatest(restored, Plan)?.steps[0]?.status).toBe('in_progress');
-  expect(selectLatest(restored, ControllerSnapshot)?.trace).toHaveLength(2);
+  expect(selectLatest(restored, PhaseJob)?.machine.state).toBe('tactical');
   expect(selectAll(restored, ToolCall).map((call) => call.tool)).toEqual([
     'planning_setup_plan',
     'planning_mark_step',
@@ -55,7 +56,7 @@ describe('Resume: a planned job frozen for review in one process, approved in an
       await rm(directory, { recursive: true, force: true });
     });
 
-    it('restores plan, tool log and controller snapshot in each process', async () => {
+    it('restores plan, tool log and the review job in each process', async () => {
       await checkResume(store, { kind: 'file', directory });
     }, 60_000);
   });
@@ -76,7 +77,7 @@ describe('Resume: a planned job frozen for review in one process, approved in an
         await dropSchema(schema);
       });
 
-      it('restores plan, tool log and controller snapshot in each process', async () => {
+      it('restores plan, tool log and the review job in each process', async () => {
         await checkResume(store, { kind: 'postgres', url: POSTGRES_URL as string, schema });
       }, 60_000);
     },

@@ -1,7 +1,12 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
-import { registerControllerReducers } from '@plankit/controller';
-import { createPlanningTools, Session, type SessionSnapshotJSON } from '@plankit/core';
+import { PhaseJob } from '@plankit/controller';
+import {
+  createPlanningTools,
+  replaceLatest,
+  Session,
+  type SessionSnapshotJSON,
+} from '@plankit/core';
 import { expect } from 'vitest';
 import { attachStore } from '../attach-store.ts';
 import type { SessionStore } from '../session-store.ts';
@@ -158,7 +163,7 @@ export async function runReviewResume(
   }
   const restored = new Session({ sessionId });
   createPlanningTools(restored);
-  registerControllerReducers(restored);
+  restored.register(PhaseJob, replaceLatest);
   const attached = await attachStore(restored, store);
   if (!attached.ok) throw attached.error;
   await attached.value.detach();

@@ -1,20 +1,15 @@
 /**
- * One side of the cross-process resume test (seed 002's review, on the controller's wait
- * state): `freeze` plans a job and stops the review machine in `pending_review`; `approve`,
- * in another process, restores the session from the store, approves, and starts the first
- * step. Each prints the session it leaves as JSON on its last line.
+ * One side of the cross-process resume test (seed 002's interactive review, with the
+ * controller's phase workflow): `freeze` plans a job, runs its first strategic phase and
+ * leaves it waiting in `pending_review`; `approve`, in another process, restores the session
+ * from the store, approves the plan into the first tactical phase, and starts the first step.
+ * Each prints the session it leaves as JSON on its last line.
  */
-import {
-  ControllerSnapshot,
-  defineMachine,
-  initialSnapshot,
-  type MachineSnapshot,
-  registerControllerReducers,
-  transition,
-} from '@plankit/controller';
+import { approvePlan, completeTodo, PhaseJob, startPhaseJob } from '@plankit/controller';
 import {
   createPlanningTools,
   invokeTool,
+  replaceLatest,
   Session,
   selectLatest,
   snapshotToJSON,
@@ -31,18 +26,20 @@ interface Config {
 
 const config = JSON.parse(process.argv[2] ?? '{}') as Config;
 
-/** The review machine of defineMachine's documentation: draft, wait for review, approved. */
-const review = defineMachine({
-  id: 'review',
-  initial: 'draft',
-  onCap: { default: 'aborted' },
-  states: {
-    draft: { on: { done: 'pending_review' } },
-    pending_review: { kind: 'wait', on: { approve: 'approved', request_changes: 'draft' } },
-    approved: { kind: 'final' },
-    aborted: { kind: 'final' },
-  },
-});
+// The todos the agent writes for the first tactical phase: five, so the hand-off validates.
+const TODOS_YAML = `phase: "Phase 1: Port"
+todos:
+  - id: 1
+    content: Inventory the endpoints
+  - id: 2
+    content: Port the read handlers
+  - id: 3
+    content: Port the write handlers
+  - id: 4
+    content: Run the contract tests
+  - id: 5
+    content: Cut over
+`;
 
 async function openStore(): Promise<SessionStore> {
   if (config.store.kind === 'file') {
@@ -62,7 +59,7 @@ const store = await openStore();
 const now = config.step === 'freeze' ? 1_000 : 2_000;
 const session = new Session({ sessionId: config.sessionId, clock: () => now });
 const [setup, , , mark] = createPlanningTools(session);
-registerControllerReducers(session);
+session.register(PhaseJob, replaceLatest);
 const attachment = check(await attachStore(session, store, { snapshotEvery: 3 }));
 
 if (config.step === 'freeze') {
@@ -80,21 +77,20 @@ if (config.step === 'freeze') {
     { session },
   );
   if (!planned.success) throw planned.error;
-  const drafted = check(
-    transition(review, initialSnapshot(review, { now: 0 }), { outcome: 'done', now }),
-  );
-  check(session.dispatch(ControllerSnapshot, drafted));
+  let job = startPhaseJob({ jobId: config.sessionId, now, interactive: true });
+  for (const todo of job.todos)
+    job = check(completeTodo(job, { id: todo.id, now, todos: TODOS_YAML }));
+  check(session.dispatch(PhaseJob, job));
   // Frozen for review: a checkpoint, so the reviewer's process loads one snapshot.
   check(await attachment.checkpoint());
 } else {
   if (!attachment.resumed) throw new Error('the frozen session was not found');
-  const frozen = selectLatest(session, ControllerSnapshot) as MachineSnapshot | undefined;
-  if (frozen?.state !== 'pending_review')
-    throw new Error(`expected pending_review, got ${frozen?.state}`);
-  const approved = check(
-    transition(review, frozen, { outcome: 'approve', now, reason: 'approved by the reviewer' }),
-  );
-  check(session.dispatch(ControllerSnapshot, approved));
+  const frozen = selectLatest(session, PhaseJob);
+  if (frozen?.machine.state !== 'pending_review') {
+    throw new Error(`expected pending_review, got ${frozen?.machine.state}`);
+  }
+  const approved = check(approvePlan(frozen, { now, reason: 'approved by the reviewer' }));
+  check(session.dispatch(PhaseJob, approved));
   const started = await invokeTool(mark, { step_id: 'S001', status: 'in_progress' }, { session });
   if (!started.success) throw started.error;
 }
