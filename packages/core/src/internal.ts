@@ -9,4 +9,5 @@
 export { deepEqual } from './internal/deep-equal.ts';
 export { invalidArgument } from './internal/invalid-argument.ts';
 export { deepFreeze, update } from './internal/produce.ts';
+export { INDENT_LIMIT, NESTING_LIMIT, yamlNestingProblem } from './internal/yaml-nesting.ts';
 export { trimText } from './planning/text-rules.ts';

@@ -1,5 +1,5 @@
+import { yamlNestingProblem } from '@plankit/core/internal';
 import { parseDocument, stringify } from 'yaml';
-import { yamlNestingProblem } from './yaml-nesting.ts';
 
 /** A todo as `todos.yaml` holds it. @public */
 export interface TodosFileItem {

@@ -1,4 +1,5 @@
 import type { Result } from '@plankit/core';
+import { yamlNestingProblem } from '@plankit/core/internal';
 import type { TodoRange } from '@plankit/prompt';
 import { parseDocument } from 'yaml';
 import {
@@ -10,7 +11,6 @@ import {
   isRecord,
   show,
 } from './internal/checks.ts';
-import { yamlNestingProblem } from './internal/yaml-nesting.ts';
 import { DEFAULT_TODO_RANGE, type TodoSpec } from './predefined-todos.ts';
 import type { WorkflowError } from './workflow-error.ts';
 

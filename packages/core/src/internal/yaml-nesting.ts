@@ -8,11 +8,10 @@ const BLANK = new Set([' ', '\t', '\n', '\r']);
 /**
  * Why `text` nests too deeply to be parsed safely, if it does. The `yaml` package parses
  * recursively: past a few thousand levels it overflows the stack, and a regular expression
- * compiled near the limit can abort the whole process. A phase archive needs a handful of
- * levels, so this conservative scan refuses flow collections nested deeper than
- * `NESTING_LIMIT`, more block indicators (`- `, `? `) than that on one line, and
- * indentation wider than `INDENT_LIMIT` spaces, before the parser sees the text. Keep in
- * step with its twin in `@plankit/controller` (workflows/internal/yaml-nesting.ts).
+ * compiled near the limit can abort the whole process. A todos document or a phase archive
+ * needs a handful of levels, so this conservative scan refuses flow collections nested deeper
+ * than `NESTING_LIMIT`, more block indicators (`- `, `? `) than that on one line, and
+ * indentation wider than `INDENT_LIMIT` spaces, before the parser sees the text.
  */
 export function yamlNestingProblem(text: string): string | null {
   let line = 1;
