@@ -6,6 +6,7 @@ import type { Budget } from './create-budget.ts';
 import { isRecord, show } from './internal/checks.ts';
 import { zoneOf } from './internal/day-of.ts';
 import { failure } from './internal/engine.ts';
+import { readDocument } from './internal/read-document.ts';
 import { isTrusted, trust } from './internal/trusted-snapshots.ts';
 
 type Read = Result<Budget, ControllerError>;
@@ -20,40 +21,17 @@ function invalid(
 
 /** Checks a budget (parsed or text) in full; freezes and trusts it. */
 export function readBudget(input: unknown, where: string): Read {
-  let data = input;
-  if (typeof input === 'string') {
-    try {
-      data = JSON.parse(input);
-    } catch (cause) {
-      const reason = cause instanceof Error ? cause.message : String(cause);
-      return invalid(where, 'text', `is not valid JSON: ${reason}`);
-    }
-  }
-  if (!isRecord(data) || data['format'] !== 'plankit.budget') {
-    return invalid(where, 'format', 'must be "plankit.budget"');
-  }
-  if (data['version'] !== 1) {
+  const read = readDocument(input, 'plankit.budget', 1, BudgetState);
+  if (!read.ok) {
+    const { problem } = read;
+    if (problem.kind === 'invalid') return invalid(where, problem.field, problem.rule);
     return failure(
       'snapshot_version_unknown',
-      `${where}: budget version ${show(data['version'])} is unknown; this build reads version 1.`,
+      `${where}: budget version ${show(problem.found)} is unknown; this build reads version 1.`,
       'version',
     );
   }
-  const parsed = BudgetState.safeParse(data);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    let field = '';
-    for (const part of issue?.path ?? []) {
-      field +=
-        typeof part === 'number' ? `[${part}]` : field === '' ? String(part) : `.${String(part)}`;
-    }
-    return invalid(
-      where,
-      field === '' ? 'value' : field,
-      issue?.message.toLowerCase() ?? 'is invalid',
-    );
-  }
-  const budget = parsed.data;
+  const budget = read.value;
   if (zoneOf(budget.timeZone) !== budget.timeZone) {
     return invalid(
       where,

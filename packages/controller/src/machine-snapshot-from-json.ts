@@ -6,6 +6,7 @@ import type { Machine } from './define-machine.ts';
 import { isRecord, show } from './internal/checks.ts';
 import { type CompiledMachine, compiledOf } from './internal/compiled-machine.ts';
 import { failure } from './internal/engine.ts';
+import { readDocument } from './internal/read-document.ts';
 import { isTrusted, trust } from './internal/trusted-snapshots.ts';
 import { MACHINE_SNAPSHOT_VERSION, type MachineSnapshot } from './machine-snapshot.ts';
 
@@ -17,15 +18,6 @@ function invalid(
   rule: string,
 ): { ok: false; error: ControllerError } {
   return failure('snapshot_invalid', `${where}: snapshot ${field} ${rule}.`, field);
-}
-
-function formatPath(path: readonly PropertyKey[]): string {
-  let out = '';
-  for (const part of path) {
-    if (typeof part === 'number') out += `[${part}]`;
-    else out += out === '' ? String(part) : `.${String(part)}`;
-  }
-  return out;
 }
 
 /** The checks that need the machine: names, kinds and statuses agree with it. */
@@ -77,38 +69,24 @@ function checkAgainst(machine: CompiledMachine, data: MachineSnapshot, where: st
 
 /** Checks a snapshot (parsed or text) against its schema and `machine`; freezes and trusts it. */
 export function readSnapshot(machine: CompiledMachine, input: unknown, where: string): Read {
-  let data = input;
-  if (typeof input === 'string') {
-    try {
-      data = JSON.parse(input);
-    } catch (cause) {
-      const reason = cause instanceof Error ? cause.message : String(cause);
-      return invalid(where, 'text', `is not valid JSON: ${reason}`);
-    }
-  }
-  if (!isRecord(data) || data['format'] !== 'plankit.machine-snapshot') {
-    return invalid(where, 'format', 'must be "plankit.machine-snapshot"');
-  }
-  if (data['version'] !== MACHINE_SNAPSHOT_VERSION) {
+  const read = readDocument(
+    input,
+    'plankit.machine-snapshot',
+    MACHINE_SNAPSHOT_VERSION,
+    ControllerSnapshot,
+  );
+  if (!read.ok) {
+    const { problem } = read;
+    if (problem.kind === 'invalid') return invalid(where, problem.field, problem.rule);
     return failure(
       'snapshot_version_unknown',
-      `${where}: snapshot version ${show(data['version'])} is unknown; this build reads version ${MACHINE_SNAPSHOT_VERSION}.`,
+      `${where}: snapshot version ${show(problem.found)} is unknown; this build reads version ${MACHINE_SNAPSHOT_VERSION}.`,
       'version',
     );
   }
-  const parsed = ControllerSnapshot.safeParse(data);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    const field = issue === undefined ? '' : formatPath(issue.path);
-    return invalid(
-      where,
-      field === '' ? 'value' : field,
-      issue?.message.toLowerCase() ?? 'is invalid',
-    );
-  }
-  const problem = checkAgainst(machine, parsed.data, where);
+  const problem = checkAgainst(machine, read.value, where);
   if (problem !== null) return problem;
-  return { ok: true, value: deepFreeze(trust(parsed.data)) };
+  return { ok: true, value: deepFreeze(trust(read.value)) };
 }
 
 /** A snapshot the package built for this machine, or null when it must be checked in full. */

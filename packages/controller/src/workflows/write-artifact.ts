@@ -1,5 +1,6 @@
 import type { Result } from '@plankit/core';
 import type * as z from 'zod';
+import { formatPath } from '../internal/read-document.ts';
 import { fail, inputError, inputProblem } from './internal/checks.ts';
 import {
   doneProblem,
@@ -26,13 +27,6 @@ export interface WriteArtifactInput {
 
 const WHERE = 'writeArtifact';
 const KEYS: ReadonlySet<string> = new Set(['now', 'name', 'content']);
-
-function formatPath(path: readonly PropertyKey[]): string {
-  return path
-    .map((part) => (typeof part === 'number' ? `[${part}]` : `.${String(part)}`))
-    .join('')
-    .replace(/^\./, '');
-}
 
 /** JSON text checked against `schema`, back as canonical text: two-space indent, trailing newline. */
 function canonical<T>(

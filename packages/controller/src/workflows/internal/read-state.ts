@@ -1,16 +1,8 @@
 import type { Result } from '@plankit/core';
 import type * as z from 'zod';
+import { readDocument } from '../../internal/read-document.ts';
 import type { WorkflowError } from '../workflow-error.ts';
-import { fail, isRecord, show } from './checks.ts';
-
-function formatPath(path: readonly PropertyKey[]): string {
-  let out = '';
-  for (const part of path) {
-    if (typeof part === 'number') out += `[${part}]`;
-    else out += out === '' ? String(part) : `.${String(part)}`;
-  }
-  return out;
-}
+import { fail, show } from './checks.ts';
 
 /** An invalid stored state, naming the field and the rule. */
 export function invalid(
@@ -32,34 +24,13 @@ export function readState<T>(
   format: string,
   schema: z.ZodType<T>,
 ): Result<T, WorkflowError> {
-  let data = input;
-  if (typeof input === 'string') {
-    try {
-      data = JSON.parse(input);
-    } catch (cause) {
-      const reason = cause instanceof Error ? cause.message : String(cause);
-      return invalid(where, 'text', `is not valid JSON: ${reason}`, cause);
-    }
-  }
-  if (!isRecord(data) || data['format'] !== format) {
-    return invalid(where, 'format', `must be "${format}"`);
-  }
-  if (data['version'] !== 1) {
-    return fail(
-      'state_version_unknown',
-      `${where}: state version ${show(data['version'])} is unknown; this build reads version 1.`,
-      'version',
-    );
-  }
-  const parsed = schema.safeParse(data);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    const field = issue === undefined ? '' : formatPath(issue.path);
-    return invalid(
-      where,
-      field === '' ? 'value' : field,
-      issue?.message.toLowerCase() ?? 'is invalid',
-    );
-  }
-  return { ok: true, value: parsed.data };
+  const read = readDocument(input, format, 1, schema);
+  if (read.ok) return read;
+  const { problem } = read;
+  if (problem.kind === 'invalid') return invalid(where, problem.field, problem.rule, problem.cause);
+  return fail(
+    'state_version_unknown',
+    `${where}: state version ${show(problem.found)} is unknown; this build reads version 1.`,
+    'version',
+  );
 }

@@ -1,0 +1,67 @@
+import type * as z from 'zod';
+import { isRecord } from './checks.ts';
+
+/** A field path the way a person writes it: `trace[2].outcome`. */
+export function formatPath(path: readonly PropertyKey[]): string {
+  let out = '';
+  for (const part of path) {
+    if (typeof part === 'number') out += `[${part}]`;
+    else out += out === '' ? String(part) : `.${String(part)}`;
+  }
+  return out;
+}
+
+/**
+ * Why a stored document was refused, for the caller to word as its own error: a field and the
+ * rule it broke, or a version this build does not read.
+ */
+export type DocumentProblem =
+  | {
+      readonly kind: 'invalid';
+      readonly field: string;
+      readonly rule: string;
+      readonly cause?: unknown;
+    }
+  | { readonly kind: 'version'; readonly found: unknown };
+
+/**
+ * Reads a stored document (text or parsed) the one way every controller format is read: JSON,
+ * the format tag, the version, then the schema. What needs more context is the caller's.
+ */
+export function readDocument<T>(
+  input: unknown,
+  format: string,
+  version: number,
+  schema: z.ZodType<T>,
+):
+  | { readonly ok: true; readonly value: T }
+  | { readonly ok: false; readonly problem: DocumentProblem } {
+  let data = input;
+  if (typeof input === 'string') {
+    try {
+      data = JSON.parse(input);
+    } catch (cause) {
+      const reason = cause instanceof Error ? cause.message : String(cause);
+      return {
+        ok: false,
+        problem: { kind: 'invalid', field: 'text', rule: `is not valid JSON: ${reason}`, cause },
+      };
+    }
+  }
+  if (!isRecord(data) || data['format'] !== format) {
+    return {
+      ok: false,
+      problem: { kind: 'invalid', field: 'format', rule: `must be "${format}"` },
+    };
+  }
+  if (data['version'] !== version)
+    return { ok: false, problem: { kind: 'version', found: data['version'] } };
+  const parsed = schema.safeParse(data);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    const field = issue === undefined ? '' : formatPath(issue.path);
+    const rule = issue?.message.toLowerCase() ?? 'is invalid';
+    return { ok: false, problem: { kind: 'invalid', field: field === '' ? 'value' : field, rule } };
+  }
+  return { ok: true, value: parsed.data };
+}
