@@ -6,6 +6,7 @@ import {
   type ToolResult,
   ToolValidationError,
 } from '@plankit/core';
+import { runInModelOrder, type ToolCallOrder } from './model-order.ts';
 import { parseToolArguments } from './parse-tool-arguments.ts';
 
 /** A tool call in host-neutral form. @public */
@@ -26,6 +27,17 @@ export interface CallToolOptions {
   readonly prepare?:
     | ((args: Readonly<Record<string, unknown>>, tool: AnyTool) => unknown)
     | undefined;
+  /**
+   * The call's place in the model's response. With it, the calls of one turn apply in the order
+   * the model emitted them (see {@link announceToolCalls}), and a retried id applies once:
+   * its second run returns the first outcome. Without it, calls apply in arrival order.
+   */
+  readonly order?: ToolCallOrder | undefined;
+  /**
+   * How long a call waits for an earlier call of its turn that was announced but has not
+   * started (the host skipped it, or a hook holds it), in milliseconds; 30,000 by default.
+   */
+  readonly orderTimeoutMs?: number | undefined;
 }
 
 /** What {@link callTool} returns: the tool that ran (if any) and its result. @public */
@@ -51,12 +63,26 @@ function refused(error: ToolValidationError): ToolFailure {
  * Runs one tool call by name: finds the tool, parses its arguments, and invokes it. Unknown
  * names and malformed arguments come back as failed results (`tool_unknown`,
  * `arguments_malformed`) in the same `Tool validation failed: ...` form as every other refusal.
- * Calls on one session run one at a time, in arrival order, even when the host starts them
- * concurrently.
+ * Calls on one session run one at a time, even when the host starts them concurrently: in
+ * model order when `order` says where each call stands in its turn, else in arrival order.
  *
  * @public
  */
 export function callTool(
+  tools: readonly AnyTool[],
+  call: ToolCallRequest,
+  options: CallToolOptions,
+): Promise<ToolCallOutcome> {
+  if (options.order === undefined) return enqueue(tools, call, options);
+  const timeoutMs = options.orderTimeoutMs ?? DEFAULT_ORDER_TIMEOUT_MS;
+  return runInModelOrder(options.session, options.order, { timeoutMs }, () =>
+    enqueue(tools, call, options),
+  );
+}
+
+const DEFAULT_ORDER_TIMEOUT_MS = 30_000;
+
+function enqueue(
   tools: readonly AnyTool[],
   call: ToolCallRequest,
   options: CallToolOptions,
