@@ -1,20 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { readFileSync, readlinkSync } from 'node:fs';
-import {
-  mkdir,
-  readdir,
-  readFile,
-  rename,
-  rm,
-  rmdir,
-  stat,
-  unlink,
-  utimes,
-  writeFile,
-} from 'node:fs/promises';
+import { readdir, readFile, rename, rm, rmdir, stat, unlink, utimes } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { makePrivateFolder, makePrivateFolders, writePrivateFile } from './private-files.ts';
 
 /** A held session lock. */
 export interface FileLock {
@@ -225,16 +215,16 @@ async function takeLock(
     }
     if (!staged) {
       try {
-        await mkdir(staging);
+        await makePrivateFolder(staging);
       } catch (error) {
         if (code(error) !== 'ENOENT') throw error;
         if (!create) return 'folder_missing';
         // A new session: make its folder, then stage again.
-        await mkdir(folder, { recursive: true });
+        await makePrivateFolders(folder);
         continue;
       }
       try {
-        await writeFile(path.join(staging, `owner-${token}`), JSON.stringify(owner));
+        await writePrivateFile(path.join(staging, `owner-${token}`), JSON.stringify(owner));
       } catch (error) {
         if (code(error) !== 'ENOENT') throw error;
         // The folder was deleted (renamed away) while we staged: start again.

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import {
+  chmod,
   type FileHandle,
   link,
-  mkdir,
   open,
   readdir,
   readFile,
@@ -10,13 +10,13 @@ import {
   rm,
   stat,
   unlink,
-  writeFile,
 } from 'node:fs/promises';
 import path from 'node:path';
 import type { Err, Result } from '@plankit/core';
 import { deepFreeze, invalidArgument } from '@plankit/core/internal';
 import { completeTail, formatLogLines, type LogScan, parseLogLine, scanLog } from './event-log.ts';
 import { acquireFileLock, type FileLock, removeLeftovers } from './file-lock.ts';
+import { FOLDER_MODE, makePrivateFolders, writePrivateFile } from './private-files.ts';
 import { sessionFolderName, sessionIdOfFolder } from './session-folder-name.ts';
 import type {
   ListOptions,
@@ -309,7 +309,7 @@ export class FileStore implements SessionStore {
             dataText,
           );
           const temporary = path.join(folder, `.tmp-${randomUUID()}.snapshot`);
-          await writeFile(temporary, bytes, { flush: true });
+          await writePrivateFile(temporary, bytes, { flag: 'wx', flush: true });
           await rename(temporary, path.join(folder, SNAPSHOT));
           await syncDirectory(folder);
           return { ok: true, value: true };
@@ -476,7 +476,7 @@ export class FileStore implements SessionStore {
   /** Writes the first append of a session: complete and synced before the log exists. */
   async #createLog(folder: string, bytes: Buffer): Promise<void> {
     const temporary = path.join(folder, `.tmp-${randomUUID()}.jsonl`);
-    await writeFile(temporary, bytes, { flush: true, flag: 'wx' });
+    await writePrivateFile(temporary, bytes, { flag: 'wx', flush: true });
     try {
       await link(temporary, path.join(folder, LOG));
     } finally {
@@ -525,11 +525,16 @@ export class FileStore implements SessionStore {
   /** Creates the store's folders once; a new default folder gets a `.gitignore`. */
   #prepareRoot(): Promise<void> {
     this.#ready ??= (async () => {
-      const created = await mkdir(this.directory, { recursive: true });
+      const created = await makePrivateFolders(this.directory);
       if (created !== undefined && this.#isDefault) {
-        await writeFile(path.join(this.directory, '.gitignore'), '# plankit session store\n*\n');
+        await writePrivateFile(
+          path.join(this.directory, '.gitignore'),
+          '# plankit session store\n*\n',
+        );
       }
-      await mkdir(this.#sessions, { recursive: true });
+      // Also when it exists: a folder an older version made 0755 is closed to other users.
+      await makePrivateFolders(this.#sessions);
+      await chmod(this.#sessions, FOLDER_MODE);
       // New folders are directory entries too: make them durable before the first log.
       await syncDirectory(this.#sessions);
       await syncDirectory(this.directory);
