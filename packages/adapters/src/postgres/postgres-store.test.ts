@@ -1,4 +1,5 @@
 import net from 'node:net';
+import * as fc from 'fast-check';
 import pg from 'pg';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { SnapshotSchema } from '../stores/snapshot-schema.ts';
@@ -106,6 +107,64 @@ describe.skipIf(POSTGRES_URL === undefined)(`PostgresStore${SKIPPED_WITHOUT_SERV
         `SELECT pg_typeof(data)::text AS type, schema_version FROM "${schema}".agent_snapshots`,
       );
       expect(snapshot.rows).toEqual([{ type: 'jsonb', schema_version: 1 }]);
+    });
+
+    it('gives back every event time exactly, whatever extra_float_digits says', async () => {
+      // Servers before 12, and hosts that set it for their own reasons, print float8 with 15
+      // significant digits under extra_float_digits = 0.
+      const times = [
+        0.1 + 0.2,
+        1_700_000_000_000.123,
+        Date.now() + 0.5,
+        Math.PI * 1e12,
+        Number.MAX_VALUE,
+        -Number.MAX_VALUE,
+        Number.MIN_VALUE,
+        2 ** 53 + 2,
+        -1 / 3,
+        0,
+      ];
+      for (const digits of [0, -15, 3]) {
+        const pool = new pg.Pool({
+          connectionString: POSTGRES_URL,
+          max: 2,
+          options: `-c extra_float_digits=${digits}`,
+        });
+        const setting = await pool.query<{ extra_float_digits: string }>('SHOW extra_float_digits');
+        expect(setting.rows[0]?.extra_float_digits).toBe(String(digits));
+        const store = new PostgresStore({ pool, schema });
+        const id = `floats${digits + 20}`;
+        ok(
+          await store.append(
+            id,
+            0,
+            times.map((at) => ({ type: 'test.Event', at, data: { at } })),
+          ),
+        );
+        const loaded = ok(await store.load(id));
+        expect(loaded.events.map((event) => event.at)).toEqual(times);
+        expect(loaded.events.map((event) => (event.data as { at: number }).at)).toEqual(times);
+        await store.close();
+        await pool.end();
+      }
+      await fc.assert(
+        fc.asyncProperty(fc.double({ noNaN: true, noDefaultInfinity: true }), async (at) => {
+          const pool = new pg.Pool({
+            connectionString: POSTGRES_URL,
+            max: 1,
+            options: '-c extra_float_digits=0',
+          });
+          const store = new PostgresStore({ pool, schema });
+          const id = `f${Math.random().toString(36).slice(2)}`;
+          ok(await store.append(id, 0, [{ type: 'test.Event', at, data: null }]));
+          const [event] = ok(await store.load(id)).events;
+          // JSON has no negative zero: every store gives 0 back for -0.
+          expect(event?.at).toBe(Object.is(at, -0) ? 0 : at);
+          await store.close();
+          await pool.end();
+        }),
+        { numRuns: 30 },
+      );
     });
 
     it('fails cleanly without its tables when told not to migrate', async () => {

@@ -211,11 +211,13 @@ export class PostgresStore implements SessionStore {
     if (!id.ok) return id;
     return this.#run(sessionId, 'load', async () => {
       const { sessions, events, snapshots } = this.#tables;
-      // One statement, so it reads one consistent state.
+      // One statement, so it reads one consistent state. Event times travel as the 8 bytes
+      // of the float8 (hex): its text form depends on extra_float_digits, which rounds to 15
+      // digits when 0 (and on servers before 12), so `at` would not come back exactly.
       const { rows } = await this.#pool.query<LoadRow>(
         `SELECT s.version AS head,
            sn.version AS snapshot_version, sn.schema_version, sn.data::text AS snapshot_data,
-           (SELECT coalesce(json_agg(json_build_array(e.seq, e.type, e.at, e.data) ORDER BY e.seq), '[]')::text
+           (SELECT coalesce(json_agg(json_build_array(e.seq, e.type, encode(float8send(e.at), 'hex'), e.data) ORDER BY e.seq), '[]')::text
               FROM ${events} e
              WHERE e.session_id = s.session_id AND e.seq > coalesce(sn.version, 0)) AS events
          FROM ${sessions} s
@@ -456,11 +458,11 @@ export class PostgresStore implements SessionStore {
         data: upgraded.value,
       };
     }
-    const rows = JSON.parse(row.events) as [number, string, number, JsonValue][];
+    const rows = JSON.parse(row.events) as [number, string, string, JsonValue][];
     const events: StoredEvent[] = rows.map(([sequence, type, at, data]) => ({
       sequence,
       type,
-      at,
+      at: Buffer.from(at, 'hex').readDoubleBE(0),
       data,
     }));
     const loaded: LoadedSession = {
