@@ -50,6 +50,42 @@ describe('budgetFromJSON', () => {
       'reservations[1].id',
     ],
     [
+      'a reservation later than updatedAt',
+      { ...json, reservations: [{ ...json.reservations[0], at: json.updatedAt + 1 }] },
+      'snapshot_invalid',
+      'reservations[0].at',
+    ],
+    [
+      'reservations out of time order',
+      {
+        ...json,
+        reservations: [
+          { ...json.reservations[0], id: 'b', at: 1 },
+          { ...json.reservations[0], at: 0 },
+        ],
+      },
+      'snapshot_invalid',
+      'reservations[1].at',
+    ],
+    [
+      'reservations without a turn',
+      { ...json, turn: { key: null, spentUsd: 0 } },
+      'snapshot_invalid',
+      'turn.key',
+    ],
+    [
+      'more than 10,000 reservations',
+      {
+        ...json,
+        reservations: Array.from({ length: 10_001 }, (_, i) => ({
+          ...json.reservations[0],
+          id: `r${i}`,
+        })),
+      },
+      'snapshot_invalid',
+      'reservations',
+    ],
+    [
       'an Infinity cap',
       { ...json, caps: { ...json.caps, dayUsd: Number.POSITIVE_INFINITY } },
       'snapshot_invalid',
@@ -60,6 +96,9 @@ describe('budgetFromJSON', () => {
   it.each(cases)('refuses %s, naming the field', (_, input, code, field) => {
     const read = budgetFromJSON(input);
     expect(read.ok).toBe(false);
-    if (!read.ok) expect(read.error).toMatchObject({ code, field });
+    if (!read.ok) {
+      expect(read.error).toMatchObject({ code, field });
+      expect(read.error.message.length).toBeLessThan(2000);
+    }
   });
 });

@@ -40,9 +40,23 @@ export function readBudget(input: unknown, where: string): Read {
     );
   }
   const ids = new Set<string>();
-  for (const [index, { id }] of budget.reservations.entries()) {
+  let last = Number.NEGATIVE_INFINITY;
+  for (const [index, { id, at }] of budget.reservations.entries()) {
     if (ids.has(id)) return invalid(where, `reservations[${index}].id`, `repeats ${show(id)}`);
     ids.add(id);
+    // Reservations are appended at the budget's time, which never runs backwards.
+    if (at < last || at > budget.updatedAt) {
+      return invalid(
+        where,
+        `reservations[${index}].at`,
+        'must not be earlier than the reservation before it or later than updatedAt',
+      );
+    }
+    last = at;
+  }
+  const { turn, session, reservations } = budget;
+  if (turn.key === null && (reservations.length > 0 || turn.spentUsd > 0 || session.spentUsd > 0)) {
+    return invalid(where, 'turn.key', 'must be set once anything was reserved');
   }
   return { ok: true, value: deepFreeze(trust(budget)) };
 }

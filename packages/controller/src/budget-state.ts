@@ -3,6 +3,9 @@ import * as z from 'zod';
 import type { Budget } from './create-budget.ts';
 import { MICROS_PER_USD } from './internal/micro-usd.ts';
 
+/** The most reservations a budget holds at once; `reserveBudget` refuses one more. */
+export const MAX_RESERVATIONS = 10_000;
+
 const count = z.number().int().min(0).max(Number.MAX_SAFE_INTEGER);
 const time = z.number().finite();
 const usd = z
@@ -35,7 +38,7 @@ const schema = z.strictObject({
   turn: z.strictObject({ key: key.nullable(), spentUsd: usd }),
   reservations: z
     .array(z.strictObject({ id: key, usd, tokens: count, turn: key, at: time }))
-    .max(10_000),
+    .max(MAX_RESERVATIONS),
   signals: z
     .array(
       z.discriminatedUnion('type', [

@@ -23,6 +23,7 @@ export type ControllerErrorCode =
   | 'budget_exceeded'
   | 'reservation_duplicate'
   | 'reservation_unknown'
+  | 'reservation_limit'
   | 'price_unknown'
   | 'tool_unknown'
   | 'tool_prerequisite_missing'

@@ -1,5 +1,6 @@
 import type { Result } from '@plankit/core';
 import { describe, expect, it } from 'vitest';
+import { budgetFromJSON } from './budget-from-json.ts';
 import type { ControllerError } from './controller-error.ts';
 import { type Budget, createBudget } from './create-budget.ts';
 import { reserveBudget } from './reserve-budget.ts';
@@ -191,5 +192,45 @@ describe('setBudgetCaps', () => {
       field: 'caps.sessionUsd',
     });
     expect(err(setBudgetCaps(spent, { yearUsd: 3 } as never)).field).toBe('caps.yearUsd');
+  });
+});
+
+describe('budget limits and clocks (issue 12)', () => {
+  it('refuses the 10,001st reservation, so every budget it returns reads back', () => {
+    const base = fresh({ sessionUsd: null, dayUsd: null, turnSoftUsd: null });
+    const reservations = Array.from({ length: 9_999 }, (_, i) => ({
+      id: `c${i}`,
+      usd: 0,
+      tokens: 0,
+      turn: 't',
+      at: NOW,
+    }));
+    const full = ok(budgetFromJSON({ ...base, turn: { key: 't', spentUsd: 0 }, reservations }));
+    const last = ok(reserveBudget(full, { id: 'last', usd: 0, turn: 't', now: NOW }));
+    expect(last.reservations).toHaveLength(10_000);
+    expect(ok(budgetFromJSON(JSON.stringify(last)))).toEqual(last);
+    const refused = err(reserveBudget(last, { id: 'one-more', usd: 0, turn: 't', now: NOW }));
+    expect(refused).toMatchObject({ code: 'reservation_limit', field: 'input.id' });
+    expect(refused.message.length).toBeLessThan(2000);
+    // Settling one makes room again.
+    const settled = ok(settleBudget(last, { id: 'c0', usd: 0, now: NOW }));
+    expect(
+      ok(reserveBudget(settled, { id: 'one-more', usd: 0, now: NOW })).reservations,
+    ).toHaveLength(10_000);
+  });
+
+  it('settles money already spent on a clock that stepped back, at the budget time', () => {
+    const held = ok(reserveBudget(fresh(), { id: 'c1', usd: 0.2, now: NOW + 5000 }));
+    const settled = ok(settleBudget(held, { id: 'c1', usd: 0.15, now: NOW - 60_000 }));
+    expect(settled.updatedAt).toBe(NOW + 5000);
+    expect(settled.session.spentUsd).toBe(0.15);
+    expect(settled.day.spentUsd).toBe(0.15);
+    expect(settled.reservations).toEqual([]);
+    expect(ok(budgetFromJSON(JSON.stringify(settled)))).toEqual(settled);
+    expect(err(settleBudget(held, { id: 'c1', usd: 0.1, now: Number.NaN })).field).toBe(
+      'input.now',
+    );
+    // A reservation on a stepped-back clock is still refused: nothing was spent yet.
+    expect(err(reserveBudget(held, { id: 'c2', usd: 0.1, now: NOW })).field).toBe('input.now');
   });
 });

@@ -1,5 +1,6 @@
 import type { Result } from '@plankit/core';
 import { ensureBudget } from './budget-from-json.ts';
+import { MAX_RESERVATIONS } from './budget-state.ts';
 import { ControllerError } from './controller-error.ts';
 import type { Budget, BudgetCapName, BudgetSignal } from './create-budget.ts';
 import { dayAt, held } from './internal/budget-ledger.ts';
@@ -50,8 +51,13 @@ function usd(micros: number): string {
  * interleaved, never add up past one. Crossing the soft per-turn ceiling is not an error: the
  * new budget carries a `turn_ceiling` signal.
  *
+ * At most 10,000 reservations are held at once, the most
+ * {@link budgetFromJSON} reads back: one more is `reservation_limit`. `now` must not be earlier
+ * than the budget's `updatedAt`: a reservation on a clock that stepped back is refused (nothing
+ * was spent yet, so refusing is safe); pass `Math.max(now, budget.updatedAt)` to go on.
+ *
  * @returns the new budget, or a {@link ControllerError}: `budget_exceeded` (its `cap` names
- *   the cap), `reservation_duplicate`, `input_invalid`, `snapshot_invalid`
+ *   the cap), `reservation_duplicate`, `reservation_limit`, `input_invalid`, `snapshot_invalid`
  * @example
  * ```ts
  * const estimate = usageCost(prices, { model, inputTokens: 1200, outputTokens: 800 });
@@ -88,6 +94,14 @@ export function reserveBudget(
     );
   }
 
+  // A budget holds no more reservations than budgetFromJSON reads back.
+  if (prev.reservations.length >= MAX_RESERVATIONS) {
+    return failure(
+      'reservation_limit',
+      `reserveBudget: the budget already holds ${MAX_RESERVATIONS} reservations, the most it can; settle some first.`,
+      'input.id',
+    );
+  }
   const micros = toMicros(amount);
   const { caps } = prev;
   const hold = held(prev);

@@ -3,8 +3,8 @@ import { ensureBudget } from './budget-from-json.ts';
 import type { ControllerError } from './controller-error.ts';
 import type { Budget, BudgetSignal, Reservation } from './create-budget.ts';
 import { dayAt, held } from './internal/budget-ledger.ts';
-import { isCount, isRecord, isText, show, unknownKey } from './internal/checks.ts';
-import { checkNow, failure } from './internal/engine.ts';
+import { isCount, isRecord, isText, isTime, show, unknownKey } from './internal/checks.ts';
+import { failure } from './internal/engine.ts';
 import { fromMicros, isUsd, toMicros } from './internal/micro-usd.ts';
 import { trust } from './internal/trusted-snapshots.ts';
 
@@ -16,7 +16,10 @@ export interface SettleInput {
   readonly usd: number;
   /** The tokens it really used (0 by default). */
   readonly tokens?: number | undefined;
-  /** When, in epoch milliseconds; not earlier than the budget's `updatedAt`. */
+  /**
+   * When, in epoch milliseconds. A time earlier than the budget's `updatedAt` (a clock that
+   * stepped back) is taken as `updatedAt`, so money already spent can always be settled.
+   */
   readonly now: number;
 }
 
@@ -29,7 +32,9 @@ function bad(field: string, rule: string): { ok: false; error: ControllerError }
 /**
  * Records what a reserved call really cost and releases its hold. The amount is recorded as
  * it is, even above the reservation, because the money was spent: that raises an `overrun`
- * signal. Crossing the soft per-turn ceiling raises `turn_ceiling`.
+ * signal. Crossing the soft per-turn ceiling raises `turn_ceiling`. A `now` earlier than the
+ * budget's `updatedAt` is clamped to it, so a clock that steps back never blocks settling money
+ * already spent (reservations, which spend nothing yet, refuse such a clock instead).
  *
  * @returns the new budget, or a {@link ControllerError}: `reservation_unknown`,
  *   `input_invalid`, `snapshot_invalid`
@@ -47,13 +52,16 @@ export function settleBudget(budget: Budget, input: SettleInput): Result<Budget,
   if (!isRecord(input)) return bad('input', 'must be an object');
   const extra = unknownKey(input, KEYS);
   if (extra !== undefined) return bad(`input.${extra}`, 'is not a key');
-  const { id, usd, tokens = 0, now } = input;
+  const { id, usd, tokens = 0 } = input;
   if (!isText(id, 128)) return bad('input.id', `must be 1-128 characters, got ${show(id)}`);
   if (!isUsd(usd)) return bad('input.usd', `must be a USD amount >= 0, got ${show(usd)}`);
   if (!isCount(tokens))
     return bad('input.tokens', `must be a non-negative integer, got ${show(tokens)}`);
-  const nowError = checkNow('settleBudget', 'input.now', now, prev.updatedAt);
-  if (nowError !== null) return { ok: false, error: nowError };
+  if (!isTime(input.now))
+    return bad('input.now', `must be a finite number, got ${show(input.now)}`);
+  // The money was spent whatever the clock says: a clock that stepped back settles at the
+  // budget's own time (never before any reservation's), so time never runs backwards here.
+  const now = Math.max(input.now, prev.updatedAt);
   let index = -1;
   for (let i = 0; i < prev.reservations.length; i++) if (prev.reservations[i]?.id === id) index = i;
   const reservation = prev.reservations[index];
