@@ -201,3 +201,20 @@ describe('createToolExecutor', () => {
     );
   });
 });
+
+describe('createToolExecutor: deep JSON (issue 12)', () => {
+  it('memoises a deeply nested input without rejecting', async () => {
+    const echo = defineStageTool({
+      name: 'echo',
+      description: 'Echo the input.',
+      input: z.strictObject({ tree: z.unknown() }),
+      run: () => ({ ok: true, confidence: 1, explanations: [], data: null }),
+    });
+    let tree: unknown = 'leaf';
+    for (let i = 0; i < 20_000; i++) tree = { child: tree };
+    const executor = createToolExecutor({ tools: [echo], modelId: 'm' });
+    const result = await executor.run(echo, { tree }, { artifacts: [] });
+    expect(result.ok).toBe(true);
+    expect(result.key?.length).toBeGreaterThan(200_000);
+  });
+});

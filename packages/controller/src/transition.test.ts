@@ -720,3 +720,16 @@ describe('runs and waiting', () => {
     expect(back.trace.at(-1)).toMatchObject({ run: 2, duration_ms: 86_396_000 });
   });
 });
+
+describe('transition: deep JSON (issue 12)', () => {
+  it('signs deeply nested tool args and results without throwing', () => {
+    let deep: unknown = 0;
+    for (let i = 0; i < 20_000; i++) deep = [deep];
+    const next = transition(work, start(), {
+      outcome: 'done',
+      now: 1500,
+      tool: { name: 'writer', args: deep, result: { deep } },
+    });
+    expect(next.ok).toBe(true);
+  });
+});

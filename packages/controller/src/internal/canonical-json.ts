@@ -1,56 +1,90 @@
-// Thrown inside the walk and caught at the top: the value is not JSON data.
-const NOT_JSON: unique symbol = Symbol('not JSON');
+// One open array or object on the walk's explicit stack: the walk never recurses, so no depth
+// of nesting can overflow the call stack.
+type Frame =
+  | { readonly kind: 'array'; readonly value: readonly unknown[]; index: number }
+  | {
+      readonly kind: 'object';
+      readonly value: Record<string, unknown>;
+      readonly keys: readonly string[];
+      index: number;
+    };
 
-function walk(value: unknown, path: Set<object>): string {
+/** The text of a JSON primitive, `null` for an object or array, `undefined` if not JSON data. */
+function primitive(value: unknown): string | null | undefined {
   switch (typeof value) {
     case 'string':
       return JSON.stringify(value);
     case 'boolean':
       return value ? 'true' : 'false';
     case 'number':
-      if (!Number.isFinite(value)) throw NOT_JSON;
-      return JSON.stringify(value);
+      return Number.isFinite(value) ? JSON.stringify(value) : undefined;
     case 'object':
-      break;
+      return value === null ? 'null' : null;
     default:
-      throw NOT_JSON;
+      return undefined;
   }
-  if (value === null) return 'null';
-  // A value seen on the current path is a cycle; one seen on another branch is only shared.
-  if (path.has(value)) throw NOT_JSON;
-  path.add(value);
-  let out: string;
-  if (Array.isArray(value)) {
-    const parts: string[] = [];
-    for (let i = 0; i < value.length; i++) parts.push(walk(value[i], path));
-    out = `[${parts.join(',')}]`;
-  } else {
-    const proto = Object.getPrototypeOf(value);
-    if (proto !== Object.prototype && proto !== null) throw NOT_JSON;
-    const record = value as Record<string, unknown>;
-    const parts: string[] = [];
-    for (const key of Object.keys(record).sort()) {
-      const item = record[key];
-      // As in JSON.stringify, a property holding undefined is absent.
-      if (item === undefined) continue;
-      parts.push(`${JSON.stringify(key)}:${walk(item, path)}`);
-    }
-    out = `{${parts.join(',')}}`;
-  }
-  path.delete(value);
-  return out;
 }
 
 /**
  * Canonical JSON of `value`: object keys sorted, no whitespace, so equal data always gives the
  * same text. `undefined` when the value is not JSON data (a function, a symbol, a bigint, a
- * non-finite number, a cycle, or an object that is not a plain object or array).
+ * non-finite number, a cycle, or an object that is not a plain object or array). Iterative, in
+ * time linear in the size of the value, whatever its depth.
  */
 export function canonicalJson(value: unknown): string | undefined {
-  try {
-    return walk(value, new Set());
-  } catch (error) {
-    if (error === NOT_JSON) return undefined;
-    throw error;
+  const out: string[] = [];
+  const stack: Frame[] = [];
+  // Values on the current path: one seen again there is a cycle; one on another branch is shared.
+  const path = new Set<object>();
+  let next: unknown = value;
+  let pending = true;
+  for (;;) {
+    if (pending) {
+      const text = primitive(next);
+      if (text === undefined) return undefined;
+      if (text !== null) out.push(text);
+      else {
+        const object = next as object;
+        if (path.has(object)) return undefined;
+        path.add(object);
+        if (Array.isArray(object)) {
+          out.push('[');
+          stack.push({ kind: 'array', value: object, index: 0 });
+        } else {
+          const proto = Object.getPrototypeOf(object);
+          if (proto !== Object.prototype && proto !== null) return undefined;
+          const record = object as Record<string, unknown>;
+          // As in JSON.stringify, a property holding undefined is absent.
+          const keys = Object.keys(record)
+            .filter((key) => record[key] !== undefined)
+            .sort();
+          out.push('{');
+          stack.push({ kind: 'object', value: record, keys, index: 0 });
+        }
+      }
+      pending = false;
+    }
+    const frame = stack[stack.length - 1];
+    if (frame === undefined) return out.join('');
+    if (frame.kind === 'array') {
+      if (frame.index < frame.value.length) {
+        if (frame.index > 0) out.push(',');
+        next = frame.value[frame.index++];
+        pending = true;
+        continue;
+      }
+      out.push(']');
+    } else {
+      if (frame.index < frame.keys.length) {
+        const key = frame.keys[frame.index++] as string;
+        out.push(`${frame.index > 1 ? ',' : ''}${JSON.stringify(key)}:`);
+        next = frame.value[key];
+        pending = true;
+        continue;
+      }
+      out.push('}');
+    }
+    stack.pop();
+    path.delete(frame.value);
   }
 }
