@@ -1,6 +1,7 @@
 // Builds, packs and checks every publishable workspace package the way a consumer gets it:
-// publint and attw on the tarball, then an install of all tarballs into a throwaway project
-// that imports (ESM) and requires (require(esm)) every subpath in each `exports` map.
+// publint and attw on the tarball, then a throwaway app that holds the latest major of every
+// host SDK we name as a peer, into which a plain `npm install` adds all tarballs, and which
+// imports (ESM) and requires (require(esm)) every subpath in each `exports` map.
 // Usage: node scripts/check-packages.mjs   (exit code 1 on any failure)
 import { spawn } from 'node:child_process';
 import { existsSync, rmSync } from 'node:fs';
@@ -291,36 +292,40 @@ async function smokeTest(pkgs) {
   );
   await writeFile(path.join(dir, 'check.cjs'), CJS_CHECK);
 
-  // Peers are installed explicitly (optional ones too, since subpaths may import them);
-  // ranges for the same peer are intersected.
+  // A user's app already holds the hosts' latest majors: install those first, then our
+  // tarballs with a plain `npm install`, so a peer range that refuses a current major fails
+  // here with npm's ERESOLVE exactly as it would for the user.
   const names = new Set(pkgs.map((p) => p.name));
-  const peers = new Map();
+  const peers = new Set();
   for (const p of pkgs) {
-    for (const [name, range] of Object.entries(p.manifest.peerDependencies ?? {})) {
-      if (names.has(name)) continue;
-      peers.set(name, [...new Set([...(peers.get(name) ?? []), range])]);
+    for (const name of Object.keys(p.manifest.peerDependencies ?? {})) {
+      if (!names.has(name)) peers.add(name);
     }
   }
-  const specs = [
-    ...pkgs.map((p) => p.tarball),
-    ...[...peers].map(([name, ranges]) => `${name}@${ranges.join(' ')}`),
+  const hostSpecs = [...peers].sort().map((name) => `${name}@latest`);
+  const installArgs = [
+    'install',
+    '--no-audit',
+    '--no-fund',
+    '--prefer-offline',
+    '--ignore-scripts',
   ];
-  const install = await run(
-    'npm',
-    [
-      'install',
-      '--no-audit',
-      '--no-fund',
-      '--prefer-offline',
-      '--ignore-scripts',
-      '--no-package-lock',
-      ...specs,
-    ],
-    { cwd: dir, timeout: 3 * MINUTE },
-  );
+  const hosts = await run('npm', [...installArgs, ...hostSpecs], {
+    cwd: dir,
+    timeout: 3 * MINUTE,
+  });
+  if (!hosts.ok) {
+    fail('(all)', 'smoke npm install (host latest majors)', output(hosts));
+    return { install: hosts, peers: hostSpecs, rows: [] };
+  }
+  const install = await run('npm', [...installArgs, ...pkgs.map((p) => p.tarball)], {
+    cwd: dir,
+    timeout: 3 * MINUTE,
+  });
+  install.ms += hosts.ms;
   if (!install.ok) {
-    fail('(all)', 'smoke npm install', output(install));
-    return { install, peers: specs.slice(pkgs.length), rows: [] };
+    fail('(all)', 'smoke npm install (tarballs)', output(install));
+    return { install, peers: hostSpecs, rows: [] };
   }
 
   const jobs = pkgs.flatMap((p) =>
@@ -344,7 +349,7 @@ async function smokeTest(pkgs) {
     if (!cjs.ok) fail(job.pkg, 'smoke require', `require('${job.spec}'):\n${output(cjs)}`);
     return { ...job, esm: count(esm), cjs: count(cjs) };
   });
-  return { install, peers: specs.slice(pkgs.length), rows };
+  return { install, peers: hostSpecs, rows };
 }
 
 async function main() {
