@@ -329,6 +329,108 @@ describe('attachStore', () => {
     err(await attachStore(noteSession('shape'), store), 'replay_failed');
   });
 
+  describe('what cannot be replayed is refused when written, and replay checks it', () => {
+    // A reducer that writes a value its slice's schema refuses, from a value that is valid.
+    const Broken = defineDataType('attachtest.Broken', z.strictObject({ text: z.string() }));
+    const broken: Reducer<Note, z.infer<typeof Broken>> = (notes, { value }) => [
+      ...notes,
+      { text: value.text.length } as unknown as Note,
+    ];
+
+    it('a schema-invalid value followed by a rollback: the log stays re-attachable', async () => {
+      const first = noteSession('invalid');
+      const errors: StoreError[] = [];
+      const attachment = await attach(first, store, { onError: (error) => errors.push(error) });
+      first.dispatch(Note, { text: 'kept' });
+      ok(await attachment.flush());
+      const before = first.snapshot();
+      // Core may refuse it itself; either way nothing unreplayable may reach the store.
+      const dispatched = first.dispatch(Note, { text: 5 } as unknown as Note);
+      first.rollback(before);
+      first.dispatch(Note, { text: 'later' });
+      const flushed = await attachment.flush();
+      if (dispatched.ok) {
+        const failure = err(flushed, 'event_invalid');
+        expect(failure.message).toContain('attachtest.Note');
+        expect(failure.message).toContain('could not replay');
+        expect(failure.message.length).toBeLessThan(2_000);
+        expect(errors).toEqual([failure]);
+      } else {
+        expect(ok(flushed)).toBe(3);
+      }
+      const second = noteSession('invalid');
+      const resumed = await attach(second, store);
+      const texts = selectAll(second, Note).map((note) => note.text);
+      expect(texts).toEqual(dispatched.ok ? ['kept'] : ['kept', 'later']);
+      expect(resumed.version).toBe(dispatched.ok ? 1 : 3);
+    });
+
+    it('a reducer output its slice schema refuses stops persistence before it is stored', async () => {
+      const first = noteSession('broken');
+      first.register(Broken, broken, { slice: Note });
+      const attachment = await attach(first, store, { dataTypes: [Broken] });
+      first.dispatch(Note, { text: 'a' });
+      expect(first.dispatch(Broken, { text: 'bad' }).ok).toBe(true);
+      const failure = err(await attachment.flush(), 'event_invalid');
+      expect(failure.message).toContain('Slice attachtest.Note');
+      expect(ok(await store.load('broken')).version).toBe(1);
+      const second = noteSession('broken');
+      second.register(Broken, broken, { slice: Note });
+      await attach(second, store, { dataTypes: [Broken] });
+      expect(selectAll(second, Note)).toEqual([{ text: 'a' }]);
+    });
+
+    it('a rollback to a hand-made state its schemas refuse is not stored', async () => {
+      const first = noteSession('handmade');
+      const attachment = await attach(first, store);
+      first.dispatch(Note, { text: 'a' });
+      ok(
+        first.rollback({
+          sessionId: 'handmade',
+          revision: 0,
+          slices: { 'attachtest.Note': [{ text: 'a', extra: true }] },
+        }),
+      );
+      err(await attachment.flush(), 'event_invalid');
+      await attach(noteSession('handmade'), store);
+    });
+
+    it('replays commits with the rules of rollbacks: a tampered commit is replay_failed', async () => {
+      const commit = (dataType: string, value: unknown) => ({
+        type: SESSION_COMMITTED_EVENT,
+        at: 1,
+        data: { changes: [{ dataType, value }] },
+      });
+      const tampered: [string, unknown][] = [
+        // renderPlan would crash on this plan later.
+        ['plankit.Plan', { objective: 'o', status: 'active', steps: null }],
+        ['plankit.Plan', { objective: 'o', status: 'done', steps: [] }],
+        ['plankit.SetupPlan', { objective: 'o', initial_steps: [{ title: 7, details: null }] }],
+        ['attachtest.Note', JSON.parse('{"text":"a","__proto__":{"polluted":true}}')],
+        ['attachtest.Note', { text: ['a'] }],
+      ];
+      for (const [index, [dataType, value]] of tampered.entries()) {
+        const id = `tampered-${index}`;
+        ok(await store.append(id, 0, [commit('attachtest.Note', { text: 'ok' })]));
+        ok(await store.append(id, 1, [commit(dataType, value)]));
+        const session = noteSession(id);
+        registerPlanningReducers(session);
+        const failure = err(await attachStore(session, store), 'replay_failed');
+        expect(failure.message, dataType).toContain('Event 2');
+        expect(failure.message, dataType).toContain(dataType);
+      }
+      // The same rule for a reducer's output: the value is valid, what it produces is not.
+      ok(await store.append('tampered-output', 0, [commit('attachtest.Broken', { text: 'x' })]));
+      const session = noteSession('tampered-output');
+      session.register(Broken, broken, { slice: Note });
+      const failure = err(
+        await attachStore(session, store, { dataTypes: [Broken] }),
+        'replay_failed',
+      );
+      expect(failure.message).toContain('Slice attachtest.Note');
+    });
+  });
+
   it('rejects programmer errors', async () => {
     const used = noteSession();
     used.dispatch(Note, { text: 'x' });

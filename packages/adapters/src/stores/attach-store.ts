@@ -7,15 +7,18 @@ import {
   MarkStep,
   type Result,
   type Session,
+  type SessionChange,
   type SessionCommitted,
   type SessionRolledBack,
   type SessionSnapshot,
   SetupPlan,
+  SNAPSHOT_VERSION,
   snapshotFromJSON,
   snapshotToJSON,
   UpdateStep,
 } from '@plankit/core';
 import { invalidArgument } from '@plankit/core/internal';
+import { toJsonText } from './json-data.ts';
 import type {
   LoadedSession,
   NewEvent,
@@ -205,36 +208,109 @@ class DataTypes {
   }
 }
 
+type Slices = SessionSnapshot['slices'];
+
+// Messages name values by a short excerpt: the refusal text must stay short.
+const MAX_PROBLEM = 600;
+const short = (text: string): string =>
+  text.length > MAX_PROBLEM ? `${text.slice(0, MAX_PROBLEM)}...` : text;
+
+/**
+ * Reads `slices` as a rollback event is read: through `snapshotFromJSON`, so every value must
+ * satisfy its slice's schema and whatever else core checks of a restored state (the plan
+ * invariants). Commits and rollbacks are held to these same rules, on write and on replay.
+ */
+function readSlices(session: Session, slices: unknown): Result<SessionSnapshot, Error> {
+  return snapshotFromJSON(
+    {
+      format: 'plankit.session-snapshot',
+      version: SNAPSHOT_VERSION,
+      sessionId: session.sessionId,
+      revision: 0,
+      slices,
+    },
+    session,
+  );
+}
+
+/** The values a commit put into each slice: those not in the slice, by identity, before. */
+function changedValues(before: Slices, after: Slices): Record<string, unknown[]> {
+  const changed: Record<string, unknown[]> = {};
+  for (const name of Object.keys(after)) {
+    const next = after[name] ?? [];
+    const previous = before[name];
+    if (next === previous) continue;
+    const values: unknown[] = [];
+    // By index: reducers keep the values they leave alone (append, replaceLatest, upsertBy).
+    for (let i = 0; i < next.length; i++) if (next[i] !== previous?.[i]) values.push(next[i]);
+    if (values.length > 0)
+      Object.defineProperty(changed, name, { value: values, enumerable: true });
+  }
+  return changed;
+}
+
+/** Why one change of a commit (as stored: JSON data) does not match its data type's schema. */
+function changeProblem(
+  change: unknown,
+  index: number,
+  types: DataTypes,
+): { readonly problem: string } | { readonly dataType: DataType; readonly value: unknown } {
+  if (!isRecord(change) || typeof change['dataType'] !== 'string' || !('value' in change)) {
+    return { problem: `change ${index} is not { dataType, value }` };
+  }
+  const name = change['dataType'];
+  const dataType = types.get(name);
+  if (dataType === undefined) {
+    return {
+      problem: `data type ${name} is unknown to the session: register its reducer, or pass it in options.dataTypes`,
+    };
+  }
+  const value = change['value'];
+  const check = dataType.safeParse(value);
+  if (!check.success) {
+    const issue = check.error.issues[0];
+    const where = issue && issue.path.length > 0 ? ` at ${issue.path.join('.')}` : '';
+    return {
+      problem: `change ${index} (${name}) does not match its schema${where}: ${issue?.message ?? 'invalid'}`,
+    };
+  }
+  return { dataType, value };
+}
+
+/** Why the values a commit produced could not be read back as slices, if they could not. */
+function producedProblem(session: Session, before: Slices, after: Slices): string | undefined {
+  const changed = changedValues(before, after);
+  if (Object.keys(changed).length === 0) return undefined;
+  // As stored: a later rollback or snapshot holds them as JSON data.
+  const text = toJsonText(changed, 'slices', {});
+  if ('problem' in text) return `${text.problem.path} ${text.problem.rule}`;
+  const read = readSlices(session, JSON.parse(text.text));
+  return read.ok ? undefined : `it produced a value it could not read back: ${read.error.message}`;
+}
+
 /** Applies one stored event to the session; why it could not be, if it could not. */
 function replay(session: Session, event: StoredEvent, types: DataTypes): string | undefined {
-  const before = session.snapshot().revision;
+  const start = session.snapshot();
+  const before = start.revision;
   const { data } = event;
   if (event.type === SESSION_COMMITTED_EVENT) {
     const changes = isRecord(data) ? data['changes'] : undefined;
     if (!Array.isArray(changes) || changes.length === 0) return 'its data has no changes';
-    for (const change of changes) {
-      if (!isRecord(change) || typeof change['dataType'] !== 'string' || !('value' in change)) {
-        return 'a change is not { dataType, value }';
-      }
-      const dataType = types.get(change['dataType']);
-      if (dataType === undefined) {
-        return `data type ${change['dataType']} is unknown to the session: register its reducer, or pass it in options.dataTypes`;
-      }
-      const outcome = session.dispatch(dataType, change['value'], { now: event.at });
+    const checked: { dataType: DataType; value: unknown }[] = [];
+    for (const [index, change] of changes.entries()) {
+      const result = changeProblem(change, index, types);
+      if ('problem' in result) return result.problem;
+      checked.push(result);
+    }
+    for (const { dataType, value } of checked) {
+      const outcome = session.dispatch(dataType, value, { now: event.at });
       if (!outcome.ok) return outcome.error.message;
     }
+    const problem = producedProblem(session, start.slices, session.snapshot().slices);
+    if (problem !== undefined) return problem;
   } else if (event.type === SESSION_ROLLED_BACK_EVENT) {
     const slices = isRecord(data) ? data['slices'] : undefined;
-    const snapshot = snapshotFromJSON(
-      {
-        format: 'plankit.session-snapshot',
-        version: 1,
-        sessionId: session.sessionId,
-        revision: 0,
-        slices,
-      },
-      session,
-    );
+    const snapshot = readSlices(session, slices);
     if (!snapshot.ok) return snapshot.error.message;
     const outcome = session.rollback(snapshot.value, { now: event.at });
     if (!outcome.ok) return outcome.error.message;
@@ -281,7 +357,7 @@ async function restore(
       return failure(
         'replay_failed',
         session.sessionId,
-        `Event ${event.sequence} of session ${session.sessionId} cannot be replayed: ${problem}.`,
+        `Event ${event.sequence} of session ${session.sessionId} cannot be replayed: ${short(problem)}.`,
       );
     }
   }
@@ -303,6 +379,8 @@ class Attachment implements SessionAttachment {
   #enqueued: number;
   #lastSnapshot: number;
   #nextRevision: number;
+  // The session as the last commit or rollback handler saw it: the state before the next.
+  #seen: SessionSnapshot;
   readonly #early = new Map<number, () => Entry | StoreError>();
   #queue: Entry[] = [];
   #writing = false;
@@ -326,14 +404,21 @@ class Attachment implements SessionAttachment {
     this.#version = loaded.version;
     this.#enqueued = loaded.version;
     this.#lastSnapshot = loaded.snapshot;
-    this.#nextRevision = session.snapshot().revision + 1;
+    this.#seen = session.snapshot();
+    this.#nextRevision = this.#seen.revision + 1;
     const { bus, sessionId } = session;
     this.#unsubscribe = [
       bus.subscribe('SessionCommitted', (event) => {
-        if (event.sessionId === sessionId) this.#accept(event.revision, this.#committed(event));
+        if (event.sessionId !== sessionId) return;
+        const build = this.#committed(event);
+        this.#seen = session.snapshot();
+        this.#accept(event.revision, build);
       }),
       bus.subscribe('SessionRolledBack', (event) => {
-        if (event.sessionId === sessionId) this.#accept(event.revision, this.#rolledBack(event));
+        if (event.sessionId !== sessionId) return;
+        const build = this.#rolledBack(event);
+        this.#seen = session.snapshot();
+        this.#accept(event.revision, build);
       }),
     ];
   }
@@ -391,21 +476,74 @@ class Attachment implements SessionAttachment {
       }
     }
     const snapshot = this.#snapshotIfCurrent(event.revision);
+    const stored = this.#replayable(event, snapshot);
+    if (stored instanceof StoreError) return () => stored;
     return () =>
       this.#entry(
-        { type: SESSION_COMMITTED_EVENT, at: event.at, data: { changes: event.changes } },
+        { type: SESSION_COMMITTED_EVENT, at: event.at, data: { changes: stored } },
         snapshot,
       );
   }
 
+  /**
+   * The changes of a commit as the store will hold them, checked by the rules replay applies:
+   * each value against its data type's schema, and the values the commit put into the
+   * session's slices as a rollback's are read. A commit that fails them is refused here, so
+   * the log never holds an event a reload would stop at.
+   */
+  #replayable(
+    event: SessionCommitted,
+    after: SessionSnapshot | undefined,
+  ): readonly SessionChange[] | StoreError {
+    const text = toJsonText(event.changes, 'changes');
+    // The store refuses it with the path and the rule.
+    if ('problem' in text) return event.changes;
+    const changes = JSON.parse(text.text) as SessionChange[];
+    let problem: string | undefined;
+    for (const [index, change] of changes.entries()) {
+      const result = changeProblem(change, index, this.#types);
+      if ('problem' in result) {
+        problem = result.problem;
+        break;
+      }
+    }
+    if (problem === undefined) {
+      // The state before and after this commit, when this handler sees both; a bus handler
+      // that dispatched from inside another one hides them: then the whole state is checked.
+      const before = this.#seen.revision === event.revision - 1 ? this.#seen : undefined;
+      problem =
+        before !== undefined && after !== undefined
+          ? producedProblem(this.session, before.slices, after.slices)
+          : producedProblem(this.session, {}, this.session.snapshot().slices);
+    }
+    if (problem === undefined) return changes;
+    const { sessionId } = this.session;
+    return new StoreError(
+      'event_invalid',
+      `Session ${sessionId} committed a change a reload could not replay (${short(problem)}), so it was not stored; persistence stopped.`,
+      { sessionId, field: 'changes' },
+    );
+  }
+
   #rolledBack(event: SessionRolledBack): () => Entry | StoreError {
     const snapshot = this.#snapshotIfCurrent(event.revision);
+    const { sessionId } = this.session;
     if (snapshot === undefined) {
-      const { sessionId } = this.session;
       const error = new StoreError(
         'replay_failed',
         `Session ${sessionId} changed again while its rollback to revision ${event.restoredRevision} was being published (a bus handler dispatched), so the restored state cannot be recorded; persistence stopped.`,
         { sessionId },
+      );
+      return () => error;
+    }
+    // Replay reads the restored state with snapshotFromJSON: check it the same way now.
+    const text = toJsonText(snapshot.slices, 'slices');
+    const read = 'problem' in text ? undefined : readSlices(this.session, JSON.parse(text.text));
+    if (read !== undefined && !read.ok) {
+      const error = new StoreError(
+        'event_invalid',
+        `Session ${sessionId} rolled back to a state a reload could not replay (${short(read.error.message)}), so it was not stored; persistence stopped.`,
+        { sessionId, field: 'slices' },
       );
       return () => error;
     }
