@@ -1,4 +1,4 @@
-import { type AISDKToolOutput, toAISDKTools } from '@plankit/adapters/ai-sdk';
+import { AISDKToolError, type AISDKToolOutput, toAISDKTools } from '@plankit/adapters/ai-sdk';
 import { generateText, type ModelMessage, stepCountIs } from 'ai';
 import { MockLanguageModelV3 } from 'ai/test';
 import type { CallReport, DriverContext, ModelDriver, TurnReport } from '../planning-job.ts';
@@ -6,7 +6,7 @@ import { ScriptedModel } from '../scripted-model.ts';
 
 /**
  * A Vercel AI SDK loop: `generateText` runs the tool calls of each stage in its own
- * multi-step loop. The model is the AI SDK's mock language model replaying the script (a live
+ * multi-step loop, in the model's order; refusals come back as tool errors. The model is the AI SDK's mock language model replaying the script (a live
  * model needs a provider package, which this example does not install).
  */
 export function createAISDKDriver(context: DriverContext): ModelDriver {
@@ -70,13 +70,21 @@ export function createAISDKDriver(context: DriverContext): ModelDriver {
       const calls: CallReport[] = [];
       for (const step of result.steps) {
         context.tick();
-        for (const toolResult of step.toolResults) {
-          const output = toolResult.output as AISDKToolOutput;
-          calls.push({
-            tool: toolResult.toolName,
-            success: output.result.success,
-            message: output.result.message,
-          });
+        // A refusal is a tool-error part (an AISDKToolError), a success a tool-result part;
+        // the step's content keeps them in the model's order.
+        for (const part of step.content) {
+          if (part.type === 'tool-result') {
+            const output = part.output as AISDKToolOutput;
+            calls.push({ tool: part.toolName, success: true, message: output.result.message });
+          } else if (part.type === 'tool-error') {
+            calls.push({
+              tool: part.toolName,
+              success: false,
+              message: AISDKToolError.isInstance(part.error)
+                ? part.error.message
+                : String(part.error),
+            });
+          }
         }
       }
       const usage = result.steps.map((step) => ({
