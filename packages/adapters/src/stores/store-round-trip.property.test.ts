@@ -1,0 +1,677 @@
+/**
+ * The invariant behind issue 12's store defects, as properties: whatever plankit's public
+ * functions accept or return (sessions whose plans the real planning tools built, budgets,
+ * controller machine snapshots, phase jobs, workshop states) reads back through its own
+ * fromJSON, through every store, and through attachStore's replay (from the log, and from a
+ * snapshot); and concurrent tool calls on an attached session end in the state of a serial
+ * order of the calls that succeeded.
+ */
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import {
+  allowedOutcomes,
+  approvePlan,
+  type Budget,
+  BudgetState,
+  budgetFromJSON,
+  ControllerSnapshot,
+  completeTodo,
+  createBudget,
+  initialSnapshot,
+  type MachineSnapshot,
+  machineSnapshotFromJSON,
+  PhaseJob,
+  phaseJobFromJSON,
+  planningController,
+  redoWorkshop,
+  registerControllerReducers,
+  requestChanges,
+  reserveBudget,
+  settleBudget,
+  skipReview,
+  startPhaseJob,
+  startWorkshop,
+  transition,
+  WorkshopState,
+  workshopFromJSON,
+  workshopRound,
+  writeArtifact,
+} from '@plankit/controller';
+import {
+  type AnyTool,
+  createPlanningTools,
+  invokeTool,
+  type Result,
+  replaceLatest,
+  Session,
+  selectAll,
+  snapshotFromJSON,
+  snapshotToJSON,
+  ToolCall,
+} from '@plankit/core';
+import * as fc from 'fast-check';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PostgresStore } from '../postgres/postgres-store.ts';
+import {
+  dropSchema,
+  freshSchema,
+  POSTGRES_URL,
+  SKIPPED_WITHOUT_SERVER,
+  warnWhenSkipped,
+} from '../postgres/testing/postgres-url.ts';
+import { type AttachStoreOptions, attachStore } from './attach-store.ts';
+import { FileStore } from './file-store.ts';
+import { MemoryStore } from './memory-store.ts';
+import type { SessionStore } from './session-store.ts';
+import type { StoreError } from './store-error.ts';
+import { ok } from './testing/store-contract.ts';
+
+warnWhenSkipped('The PostgresStore round-trip properties');
+
+const NOW = 1_700_000_000_000;
+const RUNS = 25;
+
+// Text a model or a host may send: unicode of every plane, control characters, lone
+// surrogates, the limits and one past them, keys JavaScript treats specially.
+const text: fc.Arbitrary<string> = fc.oneof(
+  {
+    arbitrary: fc.constantFrom(
+      '',
+      ' ',
+      'Write the tests',
+      '  padded  ',
+      '\u0000',
+      'a\u0000b',
+      'line\nforged line',
+      '\r\n',
+      '\t',
+      '\u001b[31mred',
+      '\u2028',
+      '\u202e',
+      'é',
+      '日本語',
+      '😀',
+      '\ud800',
+      'a\udfffb',
+      'x'.repeat(160),
+      'x'.repeat(161),
+      'x'.repeat(240),
+      'x'.repeat(512),
+      '__proto__',
+      'constructor',
+      '{"a":1}',
+      'S001',
+    ),
+    weight: 3,
+  },
+  { arbitrary: fc.string({ unit: 'binary', maxLength: 24 }), weight: 1 },
+  { arbitrary: fc.string({ unit: 'grapheme', maxLength: 24 }), weight: 1 },
+  { arbitrary: fc.string({ maxLength: 40 }), weight: 2 },
+);
+// U+0000 and lone surrogates are accepted today by the planning tools (issue 12, defect 4) and
+// by the controller's text fields (budget turns, reasons, workshop entries), but no store can
+// snapshot them (PostgreSQL's jsonb cannot hold them, and every store applies its rule), so a
+// session holding one fails every snapshot for the rest of its life. Until core and the
+// controller refuse them, the properties replace them with U+FFFD (see the adapters' report
+// on issue 12); drop the replacement once they do.
+const UNSNAPSHOTTABLE = /[\0\p{Cs}]/gu;
+const storableText = text.map((value) => value.replace(UNSNAPSHOTTABLE, '\ufffd'));
+const someText = fc.oneof(fc.constant('ok'), storableText);
+const stepId = fc.oneof(
+  {
+    arbitrary: fc.constantFrom('S001', 'S002', 'S003', 'S004', 'S005', 'S1000', 's001', 'S01'),
+    weight: 4,
+  },
+  { arbitrary: text, weight: 1 },
+);
+const newStep = fc.record(
+  { title: someText, details: fc.option(someText, { nil: undefined }) },
+  { requiredKeys: ['title'] },
+);
+
+type PlanningCall = { readonly tool: string; readonly args: unknown };
+
+const planningCall: fc.Arbitrary<PlanningCall> = fc.oneof(
+  {
+    arbitrary: fc.record({
+      tool: fc.constant('planning_setup_plan'),
+      args: fc.record(
+        { objective: someText, initial_steps: fc.array(newStep, { maxLength: 4 }) },
+        { requiredKeys: ['objective'] },
+      ),
+    }),
+    weight: 3,
+  },
+  {
+    arbitrary: fc.record({
+      tool: fc.constant('planning_add_step'),
+      args: fc.record({ steps: fc.array(newStep, { maxLength: 3 }) }),
+    }),
+    weight: 3,
+  },
+  {
+    arbitrary: fc.record({
+      tool: fc.constant('planning_update_step'),
+      args: fc.record(
+        { step_id: stepId, title: fc.option(someText), details: fc.option(someText) },
+        { requiredKeys: ['step_id'] },
+      ),
+    }),
+    weight: 2,
+  },
+  {
+    arbitrary: fc.record({
+      tool: fc.constant('planning_mark_step'),
+      args: fc.record(
+        {
+          step_id: stepId,
+          status: fc.oneof(
+            fc.constantFrom('pending', 'in_progress', 'blocked', 'done'),
+            fc.constantFrom('Done', '', 'finished'),
+          ),
+          note: fc.option(someText),
+        },
+        { requiredKeys: ['step_id', 'status'] },
+      ),
+    }),
+    weight: 4,
+  },
+  {
+    arbitrary: fc.record({
+      tool: fc.constantFrom('planning_clear_plan', 'planning_read_plan'),
+      args: fc.constant({}),
+    }),
+    weight: 1,
+  },
+  {
+    arbitrary: fc.record({
+      tool: fc.constantFrom('planning_setup_plan', 'planning_add_step', 'planning_mark_step'),
+      args: fc.anything({ maxDepth: 2 }),
+    }),
+    weight: 1,
+  },
+);
+
+interface StoreKind {
+  readonly name: string;
+  readonly skip: boolean;
+  readonly open: () => Promise<{ store: SessionStore; dispose: () => Promise<void> }>;
+}
+
+const STORES: readonly StoreKind[] = [
+  {
+    name: 'MemoryStore',
+    skip: false,
+    open: async () => {
+      const store = new MemoryStore();
+      return { store, dispose: () => store.close() };
+    },
+  },
+  {
+    name: 'FileStore',
+    skip: false,
+    open: async () => {
+      const directory = await mkdtemp(path.join(os.tmpdir(), 'plankit-round-trip-'));
+      const store = new FileStore({ directory });
+      return {
+        store,
+        dispose: async () => {
+          await store.close();
+          await rm(directory, { recursive: true, force: true });
+        },
+      };
+    },
+  },
+  {
+    name: `PostgresStore${SKIPPED_WITHOUT_SERVER}`,
+    skip: POSTGRES_URL === undefined,
+    open: async () => {
+      const schema = freshSchema();
+      const store = new PostgresStore({ connectionString: POSTGRES_URL, schema, poolSize: 2 });
+      return {
+        store,
+        dispose: async () => {
+          await store.close();
+          await dropSchema(schema);
+        },
+      };
+    },
+  },
+];
+
+let sessions = 0;
+const nextId = (kind: string) => `${kind}-${++sessions}`;
+
+/** A fresh session with the planning tools and every controller data type registered. */
+function freshSession(sessionId: string, start = NOW): { session: Session; tools: AnyTool[] } {
+  let tick = start;
+  const session = new Session({ sessionId, clock: () => tick++ });
+  const tools = [...createPlanningTools(session)] as AnyTool[];
+  registerControllerReducers(session);
+  session.register(PhaseJob, replaceLatest);
+  session.register(WorkshopState, replaceLatest);
+  return { session, tools };
+}
+
+function unwrap<T>(result: Result<T, Error>): T {
+  if (!result.ok) throw result.error;
+  return result.value;
+}
+
+async function attached(session: Session, store: SessionStore, options: AttachStoreOptions = {}) {
+  const errors: StoreError[] = [];
+  const attachment = unwrap(
+    await attachStore(session, store, { ...options, onError: (error) => errors.push(error) }),
+  );
+  return { attachment, errors };
+}
+
+/**
+ * The invariant: the session's state reads back through snapshotFromJSON (as JSON text),
+ * through the store (its log replayed, then its snapshot), each time equal to what it was.
+ */
+async function expectReadsBack(
+  first: Session,
+  store: SessionStore,
+  flushed: Result<number, StoreError>,
+  errors: readonly StoreError[],
+): Promise<void> {
+  const id = first.sessionId;
+  const state = first.snapshot().slices;
+  // Its own fromJSON, from text.
+  const text = JSON.stringify(snapshotToJSON(first.snapshot()));
+  const read = snapshotFromJSON(text, freshSession(id).session);
+  expect(read.ok && read.value.slices, read.ok ? '' : read.error.message).toEqual(state);
+  // Everything acknowledged, no snapshot failed on the way.
+  expect(ok(flushed)).toBeGreaterThanOrEqual(0);
+  expect(errors.map((error) => error.message)).toEqual([]);
+  // Replayed from the store (the log after whatever snapshot it holds).
+  const second = freshSession(id).session;
+  const { attachment } = await attached(second, store);
+  expect(second.snapshot().slices).toEqual(state);
+  // A snapshot of exactly this state, read back.
+  if (first.snapshot().revision > 0) ok(await attachment.checkpoint());
+  ok(await attachment.detach());
+  const third = freshSession(id).session;
+  const { attachment: fromSnapshot } = await attached(third, store);
+  expect(fromSnapshot.issues).toEqual([]);
+  expect(third.snapshot().slices).toEqual(state);
+  ok(await fromSnapshot.detach());
+}
+
+// A todos.yaml the agent may write for the next phase: 5 todos, with edge text.
+function todosYaml(phase: string, contents: readonly string[]): string {
+  const todos = contents.map(
+    (content, i) => `  - id: ${i + 1}\n    content: ${JSON.stringify(content)}`,
+  );
+  return `phase: ${JSON.stringify(phase)}\ntodos:\n${todos.join('\n')}\n`;
+}
+
+type ControllerStep =
+  | {
+      readonly kind: 'reserve';
+      readonly id: string;
+      readonly usd: number;
+      readonly tokens: number;
+      readonly turn: string;
+      readonly dt: number;
+    }
+  | {
+      readonly kind: 'settle';
+      readonly pick: number;
+      readonly usd: number;
+      readonly tokens: number;
+      readonly dt: number;
+    }
+  | {
+      readonly kind: 'transition';
+      readonly pick: number;
+      readonly args: unknown;
+      readonly result: unknown;
+      readonly reason: string | null;
+      readonly cost: number;
+      readonly dt: number;
+    }
+  | { readonly kind: 'todo'; readonly contents: readonly string[]; readonly dt: number }
+  | {
+      readonly kind: 'review';
+      readonly decision: 'approve' | 'skip' | 'request';
+      readonly words: string;
+      readonly dt: number;
+    }
+  | {
+      readonly kind: 'round';
+      readonly actor: string;
+      readonly content: string;
+      readonly dt: number;
+    }
+  | { readonly kind: 'artifact'; readonly content: string; readonly dt: number }
+  | { readonly kind: 'redo'; readonly reason: string; readonly dt: number };
+
+const dt = fc.oneof(
+  { arbitrary: fc.integer({ min: 0, max: 5_000 }), weight: 5 },
+  { arbitrary: fc.integer({ min: -5_000, max: -1 }), weight: 1 },
+);
+const json = fc.jsonValue({ maxDepth: 3 });
+const controllerStep: fc.Arbitrary<ControllerStep> = fc.oneof(
+  fc.record({
+    kind: fc.constant('reserve' as const),
+    id: someText,
+    usd: fc.double({ min: 0, max: 3, noNaN: true }),
+    tokens: fc.nat(10_000),
+    turn: someText,
+    dt,
+  }),
+  fc.record({
+    kind: fc.constant('settle' as const),
+    pick: fc.nat(5),
+    usd: fc.double({ min: 0, max: 3, noNaN: true }),
+    tokens: fc.nat(10_000),
+    dt,
+  }),
+  fc.record({
+    kind: fc.constant('transition' as const),
+    pick: fc.nat(6),
+    args: json,
+    result: json,
+    reason: fc.option(someText),
+    cost: fc.double({ min: 0, max: 0.5, noNaN: true }),
+    dt,
+  }),
+  fc.record({
+    kind: fc.constant('todo' as const),
+    contents: fc.array(someText, { minLength: 5, maxLength: 6 }),
+    dt,
+  }),
+  fc.record({
+    kind: fc.constant('review' as const),
+    decision: fc.constantFrom('approve' as const, 'skip' as const, 'request' as const),
+    words: someText,
+    dt,
+  }),
+  fc.record({
+    kind: fc.constant('round' as const),
+    actor: fc.oneof(fc.constantFrom('user', 'planner'), someText),
+    content: someText,
+    dt,
+  }),
+  fc.record({ kind: fc.constant('artifact' as const), content: someText, dt }),
+  fc.record({ kind: fc.constant('redo' as const), reason: someText, dt }),
+);
+
+/** The controller values a host keeps in a session, moved along by the public API. */
+interface ControllerValues {
+  budget: Budget;
+  machine: MachineSnapshot;
+  job: PhaseJob;
+  workshop: WorkshopState;
+}
+
+function applyControllerStep(
+  values: ControllerValues,
+  step: ControllerStep,
+  now: number,
+): Partial<ControllerValues> {
+  const keep = <T>(result: Result<T, Error>): T | undefined =>
+    result.ok ? result.value : undefined;
+  const attempt = <T>(make: () => Result<T, Error>): T | undefined => {
+    try {
+      return keep(make());
+    } catch {
+      // A refused argument is a programmer error here; the state stays as it was.
+      return undefined;
+    }
+  };
+  switch (step.kind) {
+    case 'reserve': {
+      const budget = attempt(() =>
+        reserveBudget(values.budget, {
+          id: step.id,
+          usd: step.usd,
+          tokens: step.tokens,
+          turn: step.turn,
+          now,
+        }),
+      );
+      return budget === undefined ? {} : { budget };
+    }
+    case 'settle': {
+      const reservation =
+        values.budget.reservations[step.pick % Math.max(1, values.budget.reservations.length)];
+      const budget = attempt(() =>
+        settleBudget(values.budget, {
+          id: reservation?.id ?? 'none',
+          usd: step.usd,
+          tokens: step.tokens,
+          now,
+        }),
+      );
+      return budget === undefined ? {} : { budget };
+    }
+    case 'transition': {
+      const outcomes =
+        attempt(
+          () =>
+            ({ ok: true, value: allowedOutcomes(planningController, values.machine) }) as Result<
+              readonly string[],
+              Error
+            >,
+        ) ?? [];
+      const outcome = outcomes[step.pick % Math.max(1, outcomes.length)] ?? 'success';
+      const machine = attempt(() =>
+        transition(planningController, values.machine, {
+          outcome: outcome as never,
+          now,
+          costUsd: step.cost,
+          tool: { name: 'search', args: step.args, result: step.result },
+          reason: step.reason,
+        }),
+      );
+      return machine === undefined ? {} : { machine };
+    }
+    case 'todo': {
+      const open = values.job.todos.find((todo) => todo.status !== 'completed');
+      if (open === undefined) return {};
+      const job = attempt(() =>
+        completeTodo(values.job, {
+          id: open.id,
+          now,
+          todos: todosYaml('Phase 1: Next', step.contents),
+        }),
+      );
+      return job === undefined ? {} : { job };
+    }
+    case 'review': {
+      const input = { now, reason: step.words };
+      const job = attempt(() =>
+        step.decision === 'approve'
+          ? approvePlan(values.job, input)
+          : step.decision === 'skip'
+            ? skipReview(values.job, input)
+            : requestChanges(values.job, { now, feedback: step.words }),
+      );
+      return job === undefined ? {} : { job };
+    }
+    case 'round': {
+      const workshop = attempt(() =>
+        workshopRound(values.workshop, {
+          now,
+          entries: [{ actor: step.actor, content: step.content }],
+        }),
+      );
+      return workshop === undefined ? {} : { workshop };
+    }
+    case 'artifact': {
+      const workshop = attempt(() =>
+        writeArtifact(values.workshop, { now, name: 'notes.md', content: step.content }),
+      );
+      return workshop === undefined ? {} : { workshop };
+    }
+    case 'redo': {
+      const workshop = attempt(() => redoWorkshop(values.workshop, { now, reason: step.reason }));
+      return workshop === undefined ? {} : { workshop };
+    }
+    default: {
+      const unknown: never = step;
+      throw new Error(`unknown step ${String(unknown)}`);
+    }
+  }
+}
+
+/** Each value reads back through its own fromJSON, from JSON text, equal to itself. */
+function expectOwnFromJSON(values: ControllerValues): void {
+  const again = <T>(name: string, result: Result<T, Error>, value: T) => {
+    expect(result.ok ? result.value : result.error.message, name).toEqual(value);
+  };
+  again('budget', budgetFromJSON(JSON.stringify(values.budget)), values.budget);
+  again(
+    'machine',
+    machineSnapshotFromJSON(planningController, JSON.stringify(values.machine)),
+    values.machine,
+  );
+  again('job', phaseJobFromJSON(JSON.stringify(values.job)), values.job);
+  again('workshop', workshopFromJSON(JSON.stringify(values.workshop)), values.workshop);
+}
+
+for (const kind of STORES) {
+  describe.skipIf(kind.skip)(`Round trips through ${kind.name}`, () => {
+    let store: SessionStore;
+    let dispose: () => Promise<void>;
+
+    beforeAll(async () => {
+      ({ store, dispose } = await kind.open());
+    });
+
+    afterAll(async () => {
+      await dispose?.();
+    });
+
+    it('a session whose plan the planning tools built from any calls reads back exactly', async () => {
+      await fc.assert(
+        fc.asyncProperty(
+          fc.array(planningCall, { maxLength: 12 }),
+          fc.constantFrom(1, 3, Number.POSITIVE_INFINITY),
+          async (calls, snapshotEvery) => {
+            const { session, tools } = freshSession(nextId('plan'));
+            const { attachment, errors } = await attached(session, store, { snapshotEvery });
+            for (const [index, call] of calls.entries()) {
+              const tool = tools.find((candidate) => candidate.name === call.tool) as AnyTool;
+              const result = await invokeTool(tool, call.args, { session, now: NOW + index });
+              expect(result.message.length).toBeLessThan(2_000);
+            }
+            await expectReadsBack(session, store, await attachment.detach(), errors);
+          },
+        ),
+        { numRuns: RUNS },
+      );
+    }, 120_000);
+
+    it('budgets, machine snapshots, phase jobs and workshops read back exactly', async () => {
+      await fc.assert(
+        fc.asyncProperty(
+          fc.array(controllerStep, { maxLength: 14 }),
+          someText,
+          fc.boolean(),
+          async (steps, brief, interactive) => {
+            const { session } = freshSession(nextId('controller'));
+            const { attachment, errors } = await attached(session, store, { snapshotEvery: 4 });
+            let workshop: WorkshopState;
+            try {
+              workshop = startWorkshop({ now: NOW, brief });
+            } catch {
+              workshop = startWorkshop({ now: NOW, brief: 'Plan the migration' });
+            }
+            const values: ControllerValues = {
+              budget: createBudget({ now: NOW, caps: { sessionUsd: 5, turnSoftUsd: 1 } }),
+              machine: initialSnapshot(planningController, { now: NOW }),
+              job: startPhaseJob({ jobId: session.sessionId, now: NOW, interactive }),
+              workshop,
+            };
+            let now = NOW;
+            for (const step of steps) {
+              now = Math.max(0, now + step.dt);
+              Object.assign(values, applyControllerStep(values, step, now));
+              expectOwnFromJSON(values);
+              unwrap(session.dispatch(BudgetState, values.budget, { now }));
+              unwrap(session.dispatch(ControllerSnapshot, values.machine, { now }));
+              unwrap(session.dispatch(PhaseJob, values.job, { now }));
+              unwrap(session.dispatch(WorkshopState, values.workshop, { now }));
+            }
+            await expectReadsBack(session, store, await attachment.detach(), errors);
+          },
+        ),
+        { numRuns: RUNS },
+      );
+    }, 120_000);
+
+    it('concurrent tool calls end, after re-attaching, in a serial order of those that succeeded', async () => {
+      await fc.assert(
+        fc.asyncProperty(
+          fc.array(planningCall, { minLength: 2, maxLength: 8 }),
+          fc.scheduler(),
+          async (calls, scheduler) => {
+            const id = nextId('race');
+            const { session, tools } = freshSession(id);
+            const { attachment, errors } = await attached(session, store, { snapshotEvery: 2 });
+            const seed = tools.find((tool) => tool.name === 'planning_setup_plan') as AnyTool;
+            await invokeTool(
+              seed,
+              { objective: 'Race', initial_steps: [{ title: 'a' }, { title: 'b' }] },
+              { session, now: NOW },
+            );
+            const toolOf = (name: string) => tools.find((tool) => tool.name === name) as AnyTool;
+            // Each call starts when the scheduler says; its distinct time names it in the log.
+            const results = await Promise.all([
+              ...calls.map((call, index) =>
+                scheduler
+                  .schedule(Promise.resolve(index))
+                  .then(() =>
+                    invokeTool(toolOf(call.tool), call.args, { session, now: NOW + 1 + index }),
+                  ),
+              ),
+              scheduler.schedule(Promise.resolve()).then(() => attachment.flush()),
+              scheduler.waitAll().then(() => undefined),
+            ]);
+            const succeeded = calls
+              .map((call, index) => ({ call, index, result: results[index] }))
+              .filter(
+                (entry) =>
+                  entry.result !== undefined && 'success' in entry.result && entry.result.success,
+              );
+            await expectReadsBack(session, store, await attachment.detach(), errors);
+            // The log says which order they committed in: replayed serially, in that order,
+            // each succeeds and the state is the same.
+            const logged = selectAll(session, ToolCall)
+              .slice(1)
+              .map((entry) => entry.at - NOW - 1);
+            expect([...logged].sort((a, b) => a - b)).toEqual(
+              succeeded.map((entry) => entry.index),
+            );
+            const serial = freshSession(`${id}-serial`);
+            await invokeTool(
+              toolOf('planning_setup_plan'),
+              { objective: 'Race', initial_steps: [{ title: 'a' }, { title: 'b' }] },
+              { session: serial.session, now: NOW },
+            );
+            for (const index of logged) {
+              const call = calls[index] as PlanningCall;
+              const tool = serial.tools.find(
+                (candidate) => candidate.name === call.tool,
+              ) as AnyTool;
+              const result = await invokeTool(tool, call.args, {
+                session: serial.session,
+                now: NOW + 1 + index,
+              });
+              expect(result.success, result.message).toBe(true);
+            }
+            const restored = freshSession(id).session;
+            await attached(restored, store).then(({ attachment: again }) => again.detach());
+            expect(restored.snapshot().slices).toEqual(serial.session.snapshot().slices);
+          },
+        ),
+        { numRuns: RUNS },
+      );
+    }, 120_000);
+  });
+}
