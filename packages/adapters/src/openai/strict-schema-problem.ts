@@ -1,0 +1,245 @@
+import { decodePointerToken } from './matches-strict-schema.ts';
+
+/**
+ * OpenAI's documented limits for a strict schema (Structured Outputs, "Supported schemas"):
+ * up to 5,000 object properties in total, 10 levels of object nesting, 120,000 characters of
+ * property names, definition names, enum values and const values together, 1,000 enum values
+ * in total, and 15,000 characters for all the values of one string enum of more than 250.
+ */
+export const STRICT_LIMITS = Object.freeze({
+  properties: 5_000,
+  nesting: 10,
+  characters: 120_000,
+  enumValues: 1_000,
+  largeEnum: 250,
+  largeEnumCharacters: 15_000,
+});
+
+/** Keywords a strict schema may use (beside `$defs` at the root). */
+export const STRICT_KEYWORDS: ReadonlySet<string> = new Set([
+  'type',
+  'description',
+  'title',
+  'properties',
+  'required',
+  'additionalProperties',
+  'items',
+  'anyOf',
+  'enum',
+  'const',
+  '$ref',
+  'pattern',
+  'format',
+  'minLength',
+  'maxLength',
+  'minimum',
+  'maximum',
+  'exclusiveMinimum',
+  'exclusiveMaximum',
+  'multipleOf',
+  'minItems',
+  'maxItems',
+]);
+
+/** String formats strict mode supports. */
+export const STRICT_FORMATS: ReadonlySet<string> = new Set([
+  'date-time',
+  'time',
+  'date',
+  'duration',
+  'email',
+  'hostname',
+  'ipv4',
+  'ipv6',
+  'uuid',
+]);
+
+const TYPES = new Set(['string', 'number', 'integer', 'boolean', 'null', 'object', 'array']);
+const REF = /^#\/\$defs\/(.+)$/;
+
+/** A rule a schema breaks, and where. */
+export interface StrictSchemaProblem {
+  readonly path: string;
+  readonly message: string;
+}
+
+const isRecord = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+const join = (path: string, key: string) => (path === '' ? key : `${path}.${key}`);
+
+/**
+ * The first rule of OpenAI strict mode a schema breaks, or `undefined` when it keeps them all:
+ * an object root without `anyOf`; every object closed (`additionalProperties: false`) with
+ * every property required; only supported keywords and formats; `$ref` only into the root's
+ * `$defs`; arrays with `items`; and the size limits of {@link STRICT_LIMITS}.
+ */
+export function strictSchemaProblem(schema: unknown): StrictSchemaProblem | undefined {
+  if (!isRecord(schema)) return { path: '<root>', message: 'a root that is not an object schema' };
+  if (schema['type'] !== 'object')
+    return { path: '<root>', message: "a root that is not type 'object'" };
+  if (schema['anyOf'] !== undefined) return { path: '<root>', message: "'anyOf' at the root" };
+  const defs = schema['$defs'];
+  if (defs !== undefined && !isRecord(defs))
+    return { path: '$defs', message: "'$defs' that is not an object" };
+  const definitions = (defs ?? {}) as Record<string, unknown>;
+  let properties = 0;
+  let characters = 0;
+  let enumValues = 0;
+  let problem: StrictSchemaProblem | undefined;
+  const fail = (path: string, message: string): false => {
+    problem ??= { path: path || '<root>', message };
+    return false;
+  };
+  const countText = (value: unknown) => {
+    characters += typeof value === 'string' ? value.length : JSON.stringify(value).length;
+  };
+
+  const walk = (node: unknown, path: string, depth: number): boolean => {
+    if (problem !== undefined) return false;
+    if (depth > 256) return fail(path, 'a schema nested too deeply');
+    if (!isRecord(node)) return fail(path, 'a schema that is not an object');
+    for (const key of Object.keys(node)) {
+      if (key === '$defs' && depth === 0) continue;
+      if (!STRICT_KEYWORDS.has(key)) return fail(path, `the keyword '${key}'`);
+    }
+    const ref = node['$ref'];
+    if (ref !== undefined) {
+      const name = typeof ref === 'string' ? REF.exec(ref)?.[1] : undefined;
+      if (name === undefined || !Object.hasOwn(definitions, decodePointerToken(name)))
+        return fail(path, `a '$ref' that does not point into '$defs' (${String(ref)})`);
+      const others = Object.keys(node).filter(
+        (key) => key !== '$ref' && key !== 'description' && key !== 'title',
+      );
+      if (others.length > 0) return fail(path, `'$ref' beside '${others[0]}'`);
+      return true;
+    }
+    const anyOf = node['anyOf'];
+    if (anyOf !== undefined) {
+      if (!Array.isArray(anyOf) || anyOf.length === 0)
+        return fail(path, "an 'anyOf' that is not a non-empty list");
+      return anyOf.every((branch, index) => walk(branch, `${path}.anyOf[${index}]`, depth + 1));
+    }
+    const type = node['type'];
+    const types = Array.isArray(type) ? type : [type];
+    if (type === undefined && node['enum'] === undefined && node['const'] === undefined)
+      return fail(path, "a schema without 'type', 'enum' or 'const'");
+    if (type !== undefined && !types.every((item) => TYPES.has(item as string)))
+      return fail(path, `the type ${JSON.stringify(type)}`);
+    const format = node['format'];
+    if (format !== undefined && !STRICT_FORMATS.has(format as string))
+      return fail(path, `the format ${JSON.stringify(format)}`);
+    const values = node['enum'];
+    if (values !== undefined) {
+      if (!Array.isArray(values) || values.length === 0)
+        return fail(path, "an 'enum' that is not a non-empty list");
+      enumValues += values.length;
+      let length = 0;
+      for (const value of values) {
+        countText(value);
+        if (typeof value === 'string') length += value.length;
+      }
+      if (
+        values.length > STRICT_LIMITS.largeEnum &&
+        values.every((value) => typeof value === 'string') &&
+        length > STRICT_LIMITS.largeEnumCharacters
+      )
+        return fail(
+          path,
+          `an enum of ${values.length} values totalling ${length} characters (over ${STRICT_LIMITS.largeEnumCharacters})`,
+        );
+    }
+    if (Object.hasOwn(node, 'const')) countText(node['const']);
+    if (types.includes('object')) {
+      if (types.length !== 1) return fail(path, "a type list with 'object'");
+      if (node['additionalProperties'] !== false)
+        return fail(path, "an object without 'additionalProperties: false'");
+      const props = node['properties'];
+      if (!isRecord(props)) return fail(path, "an object without 'properties'");
+      const keys = Object.keys(props);
+      const required = node['required'];
+      if (
+        !Array.isArray(required) ||
+        required.length !== keys.length ||
+        !keys.every((key) => required.includes(key))
+      )
+        return fail(path, 'an object whose properties are not all required');
+      properties += keys.length;
+      for (const key of keys) {
+        characters += key.length;
+        if (!walk(props[key], join(path, key), depth + 1)) return false;
+      }
+    } else if (node['properties'] !== undefined || node['required'] !== undefined)
+      return fail(path, "object keywords on a schema that is not type 'object'");
+    if (types.includes('array')) {
+      if (types.length !== 1) return fail(path, "a type list with 'array'");
+      if (node['items'] === undefined) return fail(path, "an array without 'items'");
+      return walk(node['items'], `${path}[]`, depth + 1);
+    }
+    if (node['items'] !== undefined)
+      return fail(path, "'items' on a schema that is not type 'array'");
+    return true;
+  };
+
+  walk(schema, '', 0);
+  for (const [name, def] of Object.entries(definitions)) {
+    characters += name.length;
+    walk(def, `$defs.${name}`, 1);
+  }
+  if (problem !== undefined) return problem;
+  if (properties > STRICT_LIMITS.properties)
+    return {
+      path: '<root>',
+      message: `${properties} object properties (over ${STRICT_LIMITS.properties})`,
+    };
+  if (enumValues > STRICT_LIMITS.enumValues)
+    return {
+      path: '<root>',
+      message: `${enumValues} enum values (over ${STRICT_LIMITS.enumValues})`,
+    };
+  if (characters > STRICT_LIMITS.characters)
+    return {
+      path: '<root>',
+      message: `${characters} characters of names and values (over ${STRICT_LIMITS.characters})`,
+    };
+  const nesting = objectNesting(schema, definitions);
+  if (nesting > STRICT_LIMITS.nesting)
+    return {
+      path: '<root>',
+      message: `${nesting} levels of object nesting (over ${STRICT_LIMITS.nesting})`,
+    };
+  return undefined;
+}
+
+// Levels of nested objects, following `$ref`s; a recursive definition counts once.
+function objectNesting(root: Record<string, unknown>, defs: Record<string, unknown>): number {
+  const memo = new Map<string, number>();
+  const active = new Set<string>();
+  const depthOf = (node: unknown): number => {
+    if (!isRecord(node)) return 0;
+    const ref = node['$ref'];
+    if (typeof ref === 'string') {
+      const name = decodePointerToken(REF.exec(ref)?.[1] ?? '');
+      const known = memo.get(name);
+      if (known !== undefined) return known;
+      if (active.has(name)) return 0;
+      active.add(name);
+      const depth = depthOf(defs[name]);
+      active.delete(name);
+      memo.set(name, depth);
+      return depth;
+    }
+    let inner = 0;
+    const anyOf = node['anyOf'];
+    if (Array.isArray(anyOf)) for (const branch of anyOf) inner = Math.max(inner, depthOf(branch));
+    if (node['items'] !== undefined) inner = Math.max(inner, depthOf(node['items']));
+    const props = node['properties'];
+    if (isRecord(props)) {
+      let deepest = 0;
+      for (const child of Object.values(props)) deepest = Math.max(deepest, depthOf(child));
+      inner = Math.max(inner, deepest + 1);
+    }
+    return inner;
+  };
+  return depthOf(root);
+}

@@ -1,0 +1,1147 @@
+// Cases ported from the peers' own strict-schema suites, each named after its origin:
+//   openai-node tests/lib/transform.test.ts (openai/lib/transform `toStrictJsonSchema`)
+//   openai-agents-js packages/agents-core/test/utils/strictToolSchema.test.ts
+// The inputs are theirs; the expectations are plankit's rules (optional fields become nullable
+// and are read back as absent; what cannot be expressed exactly is refused with
+// `schema_unsupported` naming the keyword and path). Where the peers differ, the comment says so.
+import { describe, expect, it } from 'vitest';
+import { AdapterError } from '../adapter-error.ts';
+import { strictSchemaProblem } from './strict-schema-problem.ts';
+import { toStrictJsonSchema } from './to-strict-json-schema.ts';
+
+const NODE = 'openai-node tests/lib/transform.test.ts';
+const AGENTS = 'openai-agents-js packages/agents-core/test/utils/strictToolSchema.test.ts';
+
+type Schema = Record<string, unknown>;
+
+function refusal(schema: unknown): string {
+  try {
+    toStrictJsonSchema(schema as Schema);
+  } catch (error) {
+    expect(AdapterError.isInstance(error)).toBe(true);
+    expect((error as AdapterError).code).toBe('schema_unsupported');
+    return (error as Error).message;
+  }
+  throw new Error('expected a schema_unsupported refusal');
+}
+
+function strict(schema: unknown) {
+  const converted = toStrictJsonSchema(schema as Schema);
+  expect(strictSchemaProblem(converted.schema)).toBeUndefined();
+  return converted;
+}
+
+function nested(depth: number): Schema {
+  const root: Schema = { type: 'object', properties: {}, required: [] };
+  let current = root;
+  for (let index = 0; index < depth; index++) {
+    const child: Schema = { type: 'object', properties: {}, required: [] };
+    (current['properties'] as Schema)['child'] = child;
+    current = child;
+  }
+  return root;
+}
+
+function refChain(depth: number): Schema {
+  const defs: Schema = {};
+  for (let index = 0; index < depth; index++)
+    defs[`level${index}`] = { $ref: `#/$defs/level${index + 1}` };
+  defs[`level${depth}`] = { type: 'string' };
+  return {
+    type: 'object',
+    properties: { value: { $ref: '#/$defs/level0' } },
+    required: ['value'],
+    $defs: defs,
+  };
+}
+
+describe('ported: openai-node strict transform', () => {
+  it(`${NODE}: throws error if root schema is not an object`, () => {
+    expect(refusal({ type: 'string' })).toMatch(/root that is not type 'object' at <root>/);
+  });
+
+  it(`${NODE}: throws error if root schema has no type (plankit infers an object from 'properties')`, () => {
+    expect(strict({ properties: {} }).schema).toEqual({
+      type: 'object',
+      properties: {},
+      required: [],
+      additionalProperties: false,
+    });
+  });
+
+  it(`${NODE}: normalizes singleton type arrays at root and nested positions`, () => {
+    const input = {
+      type: ['object'],
+      properties: {
+        user: {
+          type: ['object'],
+          properties: { name: { type: ['string'] }, nickname: { type: ['string', 'null'] } },
+          required: ['name', 'nickname'],
+        },
+      },
+      required: ['user'],
+    };
+    expect(strict(input).schema).toEqual({
+      type: 'object',
+      properties: {
+        user: {
+          type: 'object',
+          properties: { name: { type: 'string' }, nickname: { type: ['string', 'null'] } },
+          required: ['name', 'nickname'],
+          additionalProperties: false,
+        },
+      },
+      required: ['user'],
+      additionalProperties: false,
+    });
+    expect(input.type).toEqual(['object']);
+  });
+
+  it(`${NODE}: inlines a root local object ref while retaining definitions`, () => {
+    const input = {
+      $ref: '#/$defs/Input',
+      $defs: {
+        Input: {
+          type: 'object',
+          properties: { name: { $ref: '#/$defs/Name' } },
+          required: ['name'],
+        },
+        Name: { type: 'string' },
+      },
+    };
+    // plankit keeps only the definitions still referenced after inlining.
+    expect(strict(input).schema).toEqual({
+      type: 'object',
+      properties: { name: { $ref: '#/$defs/Name' } },
+      required: ['name'],
+      additionalProperties: false,
+      $defs: { Name: { type: 'string' } },
+    });
+  });
+
+  it(`${NODE}: follows a root local ref chain before validating the object type`, () => {
+    const input = {
+      $ref: '#/$defs/A',
+      $defs: {
+        A: { $ref: '#/$defs/B' },
+        B: { type: 'object', properties: { name: { type: 'string' } }, required: ['name'] },
+      },
+    };
+    expect(strict(input).schema).toEqual({
+      type: 'object',
+      properties: { name: { type: 'string' } },
+      required: ['name'],
+      additionalProperties: false,
+    });
+  });
+
+  it(`${NODE}: rejects cyclic root local ref chains`, () => {
+    const input = {
+      $ref: '#/$defs/A',
+      $defs: { A: { $ref: '#/$defs/B' }, B: { $ref: '#/$defs/A' } },
+    };
+    expect(refusal(input)).toMatch(/cyclic '\$ref' to 'A' at <root>/);
+  });
+
+  it(`${NODE}: inlines root local ref chains exposed by singleton root allOf`, () => {
+    const input = {
+      allOf: [{ $ref: '#/$defs/A' }],
+      $defs: {
+        A: { $ref: '#/$defs/Input' },
+        Input: { type: 'object', properties: { name: { type: 'string' } }, required: ['name'] },
+      },
+    };
+    expect(strict(input).schema).toMatchObject({
+      type: 'object',
+      properties: { name: { type: 'string' } },
+      additionalProperties: false,
+    });
+  });
+
+  it(`${NODE}: rejects alternating root ref and allOf cycles`, () => {
+    expect(
+      refusal({ allOf: [{ $ref: '#/$defs/A' }], $defs: { A: { allOf: [{ $ref: '#/$defs/A' }] } } }),
+    ).toMatch(/cyclic '\$ref'/);
+  });
+
+  it(`${NODE}: rejects missing and external targets in root local ref chains`, () => {
+    expect(refusal({ $ref: '#/$defs/A', $defs: { A: { $ref: '#/$defs/Missing' } } })).toMatch(
+      /missing definition "Missing"/,
+    );
+    expect(
+      refusal({
+        $ref: '#/$defs/A',
+        $defs: { A: { $ref: 'https://example.com/schema.json#/$defs/Input' } },
+      }),
+    ).toMatch(/'\$ref' that does not point into '\$defs'/);
+  });
+
+  it(`${NODE}: reports the root path for invalid root ref values and boolean targets`, () => {
+    expect(refusal({ $ref: 1 })).toMatch(/'\$ref' that is not a string at <root>/);
+    expect(refusal({ $ref: '#/$defs/False', $defs: { False: false } })).toMatch(
+      /boolean schema 'false' at <root>/,
+    );
+  });
+
+  it(`${NODE}: normalizes a single root allOf object branch before validating the type`, () => {
+    expect(
+      strict({
+        allOf: [{ type: 'object', properties: { name: { type: 'string' } }, required: ['name'] }],
+      }).schema,
+    ).toEqual({
+      type: 'object',
+      properties: { name: { type: 'string' } },
+      required: ['name'],
+      additionalProperties: false,
+    });
+  });
+
+  it(`${NODE}: merges compatible root allOf object branches (plankit refuses allOf with more than one branch)`, () => {
+    expect(
+      refusal({
+        allOf: [
+          { type: 'object', properties: { name: { type: 'string' } }, required: ['name'] },
+          { type: 'object', properties: { age: { type: 'number' } }, required: ['age'] },
+        ],
+      }),
+    ).toMatch(/'allOf' with more than one branch at <root>/);
+  });
+
+  it(`${NODE}: removes neutral root allOf branches before inlining an object branch`, () => {
+    expect(
+      strict({
+        allOf: [
+          true,
+          { type: 'object', properties: { name: { type: 'string' } }, required: ['name'] },
+        ],
+      }).schema,
+    ).toMatchObject({ type: 'object', required: ['name'] });
+  });
+
+  it(`${NODE}: rejects nested IDs before root allOf normalization can rebind branch definitions`, () => {
+    expect(
+      refusal({
+        type: 'object',
+        properties: { value: { $id: 'branch.json', type: 'string' } },
+        required: ['value'],
+      }),
+    ).toMatch(/nested '\$id' .* at value/);
+  });
+
+  it(`${NODE}: adds additionalProperties: false to object schemas and nested objects`, () => {
+    const { schema } = strict({
+      type: 'object',
+      properties: { a: { type: 'object', properties: { b: { type: 'string' } }, required: ['b'] } },
+      required: ['a'],
+    });
+    expect(schema).toMatchObject({
+      additionalProperties: false,
+      properties: { a: { additionalProperties: false } },
+    });
+  });
+
+  it(`${NODE}: rejects additionalProperties: true`, () => {
+    expect(refusal({ type: 'object', properties: {}, additionalProperties: true })).toMatch(
+      /'additionalProperties' other than false .* at <root>/,
+    );
+  });
+
+  it(`${NODE}: rejects schema-valued additionalProperties`, () => {
+    expect(
+      refusal({
+        type: 'object',
+        properties: { map: { type: 'object', additionalProperties: { type: 'string' } } },
+        required: ['map'],
+      }),
+    ).toMatch(/'additionalProperties' other than false .* at map/);
+  });
+
+  it(`${NODE}: adds additionalProperties: false to nullable object type arrays`, () => {
+    const { schema, restore } = strict({
+      type: 'object',
+      properties: {
+        user: { type: ['object', 'null'], properties: { name: { type: 'string' } } },
+      },
+      required: ['user'],
+    });
+    expect((schema['properties'] as Schema)['user']).toEqual({
+      anyOf: [
+        {
+          type: 'object',
+          properties: { name: { type: ['string', 'null'] } },
+          required: ['name'],
+          additionalProperties: false,
+        },
+        { type: 'null' },
+      ],
+    });
+    expect(restore({ user: { name: null } })).toEqual({ user: {} });
+    expect(restore({ user: null })).toEqual({ user: null });
+  });
+
+  it(`${NODE}: adds additionalProperties: false to implicit object schemas`, () => {
+    expect(
+      strict({
+        type: 'object',
+        properties: { meta: { properties: { id: { type: 'string' } }, required: ['id'] } },
+        required: ['meta'],
+      }).schema,
+    ).toMatchObject({ properties: { meta: { type: 'object', additionalProperties: false } } });
+  });
+
+  it(`${NODE}: makes all properties required when nullable`, () => {
+    const { schema, restore } = strict({
+      type: 'object',
+      properties: {
+        name: { anyOf: [{ type: 'string' }, { type: 'null' }] },
+        age: { anyOf: [{ type: 'number' }, { type: 'null' }] },
+      },
+    });
+    expect(schema['required']).toEqual(['name', 'age']);
+    expect(schema['properties']).toEqual({
+      name: { anyOf: [{ type: 'string' }, { type: 'null' }] },
+      age: { anyOf: [{ type: 'number' }, { type: 'null' }] },
+    });
+    // Already nullable: the model's null is a real value, kept.
+    expect(restore({ name: null, age: 3 })).toEqual({ name: null, age: 3 });
+  });
+
+  it(`${NODE}: makes properties with null-valued literals required`, () => {
+    const { schema, restore } = strict({
+      type: 'object',
+      properties: {
+        constNull: { const: null },
+        enumNull: { enum: [null] },
+        nestedConstNull: { anyOf: [{ type: 'string' }, { const: null }] },
+        nestedEnumNull: { anyOf: [{ type: 'string' }, { enum: [null] }] },
+      },
+    });
+    expect(schema['required']).toEqual([
+      'constNull',
+      'enumNull',
+      'nestedConstNull',
+      'nestedEnumNull',
+    ]);
+    expect((schema['properties'] as Schema)['enumNull']).toEqual({ enum: [null] });
+    const nulls = { constNull: null, enumNull: null, nestedConstNull: null, nestedEnumNull: null };
+    expect(restore(nulls)).toEqual(nulls);
+  });
+
+  it(`${NODE}: only makes literal-constrained properties required when null satisfies the whole schema`, () => {
+    const { schema, restore } = strict({
+      type: 'object',
+      properties: {
+        validConstNull: { type: ['string', 'null'], const: null },
+        validEnumNull: { type: ['string', 'null'], enum: ['ready', null] },
+        invalidEnumNull: { type: 'string', enum: ['ready', null] },
+      },
+    });
+    const properties = schema['properties'] as Schema;
+    expect(properties['validEnumNull']).toEqual({
+      type: ['string', 'null'],
+      enum: ['ready', null],
+    });
+    // `type: 'string'` excludes null, so the optional field gets a null branch and null means absent.
+    expect(properties['invalidEnumNull']).toEqual({
+      anyOf: [{ type: 'string', enum: ['ready', null] }, { type: 'null' }],
+    });
+    expect(restore({ validConstNull: null, validEnumNull: null, invalidEnumNull: null })).toEqual({
+      validConstNull: null,
+      validEnumNull: null,
+    });
+  });
+
+  it(`${NODE}: rejects unresolved local refs and external refs before returning a strict schema`, () => {
+    expect(
+      refusal({ type: 'object', properties: { a: { $ref: '#/$defs/Missing' } }, required: ['a'] }),
+    ).toMatch(/missing definition "Missing" at a/);
+    expect(
+      refusal({
+        type: 'object',
+        properties: { a: { $ref: 'other.json#/$defs/A' } },
+        required: ['a'],
+      }),
+    ).toMatch(/does not point into '\$defs'.* at a/);
+  });
+
+  it(`${NODE}: rejects Draft 7 validation siblings on $ref properties (plankit inlines them, or refuses a conflict)`, () => {
+    const base = { type: 'object', $defs: { Text: { type: 'string' } } };
+    expect(
+      refusal({ ...base, properties: { value: { $ref: '#/$defs/Text', type: 'number' } } }),
+    ).toMatch(/'\$ref' beside a conflicting 'type' at value/);
+    const { schema } = strict({
+      ...base,
+      properties: { value: { $ref: '#/$defs/Text', minLength: 2 } },
+      required: ['value'],
+    });
+    expect((schema['properties'] as Schema)['value']).toEqual({ type: 'string', minLength: 2 });
+    expect(schema['$defs']).toBeUndefined();
+  });
+
+  it(`${NODE}: rejects required properties missing from properties`, () => {
+    expect(
+      refusal({
+        type: 'object',
+        properties: { name: { type: 'string' } },
+        required: ['name', 'age'],
+      }),
+    ).toMatch(/'required' naming 'age', which 'properties' does not define at age/);
+  });
+
+  it(`${NODE}: throws error for optional properties without nullable (plankit makes them nullable)`, () => {
+    const { schema, restore } = strict({
+      type: 'object',
+      properties: { name: { type: 'string' } },
+    });
+    expect(schema['properties']).toEqual({ name: { type: ['string', 'null'] } });
+    expect(restore({ name: null })).toEqual({});
+  });
+
+  it(`${NODE}: processes array items`, () => {
+    const { schema, restore } = strict({
+      type: 'object',
+      properties: {
+        users: {
+          type: 'array',
+          items: { type: 'object', properties: { name: { type: 'string' } } },
+        },
+      },
+      required: ['users'],
+    });
+    expect((schema['properties'] as Schema)['users']).toEqual({
+      type: 'array',
+      items: {
+        type: 'object',
+        properties: { name: { type: ['string', 'null'] } },
+        required: ['name'],
+        additionalProperties: false,
+      },
+    });
+    expect(restore({ users: [{ name: null }, { name: 'a' }] })).toEqual({
+      users: [{}, { name: 'a' }],
+    });
+  });
+
+  it(`${NODE}: rejects array schemas without items before returning a strict schema`, () => {
+    expect(
+      refusal({ type: 'object', properties: { a: { type: 'array' } }, required: ['a'] }),
+    ).toMatch(/array without 'items' at a/);
+  });
+
+  it(`${NODE}: rejects tuple-form items before returning a strict schema`, () => {
+    expect(
+      refusal({
+        type: 'object',
+        properties: { a: { type: 'array', items: [{ type: 'string' }] } },
+        required: ['a'],
+      }),
+    ).toMatch(/tuple 'items' .* at a/);
+  });
+
+  it(`${NODE}: rejects additionalItems before returning a strict schema (plankit drops it beside a single items schema, where draft 7 ignores it)`, () => {
+    const { schema, restore } = strict({
+      type: 'object',
+      properties: {
+        tuple: {
+          type: 'array',
+          items: { type: 'string' },
+          additionalItems: {
+            type: 'object',
+            properties: { name: { type: 'string' } },
+            required: ['name'],
+          },
+        },
+      },
+      required: ['tuple'],
+    });
+    expect((schema['properties'] as Schema)['tuple']).toEqual({
+      type: 'array',
+      items: { type: 'string' },
+    });
+    expect(restore({ tuple: ['a'] })).toEqual({ tuple: ['a'] });
+  });
+
+  it(`${NODE}: rejects patternProperties, uniqueItems, minProperties and maxProperties schemas`, () => {
+    for (const keyword of ['patternProperties', 'uniqueItems', 'minProperties', 'maxProperties']) {
+      const property =
+        keyword === 'uniqueItems'
+          ? { type: 'array', items: { type: 'string' }, uniqueItems: true }
+          : { type: 'object', properties: {}, [keyword]: keyword === 'patternProperties' ? {} : 1 };
+      expect(refusal({ type: 'object', properties: { a: property }, required: ['a'] })).toMatch(
+        new RegExp(`'${keyword}' at a\\.`),
+      );
+    }
+  });
+
+  it(`${NODE}: processes anyOf variants`, () => {
+    const { schema } = strict({
+      type: 'object',
+      properties: {
+        value: {
+          anyOf: [
+            { type: 'object', properties: { a: { type: 'string' } }, required: ['a'] },
+            { type: 'string' },
+          ],
+        },
+      },
+      required: ['value'],
+    });
+    expect((schema['properties'] as Schema)['value']).toEqual({
+      anyOf: [
+        {
+          type: 'object',
+          properties: { a: { type: 'string' } },
+          required: ['a'],
+          additionalProperties: false,
+        },
+        { type: 'string' },
+      ],
+    });
+  });
+
+  it(`${NODE}: removes false anyOf branches while retaining all-false failures`, () => {
+    expect(
+      strict({
+        type: 'object',
+        properties: { value: { anyOf: [false, { type: 'string' }] } },
+        required: ['value'],
+      }).schema['properties'],
+    ).toEqual({ value: { type: 'string' } });
+    expect(
+      refusal({
+        type: 'object',
+        properties: { value: { anyOf: [false, false] } },
+        required: ['value'],
+      }),
+    ).toMatch(/'anyOf' with no branch .* at value/);
+  });
+
+  it(`${NODE}: removes empty object keywords from an untyped anyOf wrapper`, () => {
+    expect(
+      strict({
+        type: 'object',
+        properties: {
+          value: { properties: {}, required: [], anyOf: [{ type: 'string' }, { type: 'number' }] },
+        },
+        required: ['value'],
+      }).schema['properties'],
+    ).toEqual({ value: { anyOf: [{ type: 'string' }, { type: 'number' }] } });
+  });
+
+  it(`${NODE}: rejects object anyOf wrappers whose own constraints cannot be preserved`, () => {
+    const branch = (kind: string, extra: Schema) => ({
+      properties: { kind: { type: 'string', const: kind }, ...extra },
+      required: ['kind'],
+    });
+    const wrapper = (properties: Schema) => ({
+      type: 'object',
+      properties: {
+        value: {
+          type: 'object',
+          ...properties,
+          anyOf: [
+            branch('foo', { foo: { type: 'string' } }),
+            branch('bar', { bar: { type: 'number' } }),
+          ],
+        },
+      },
+      required: ['value'],
+    });
+    // The wrapper's own `properties` conflict with each branch's: refused, naming both.
+    expect(refusal(wrapper({ properties: { kind: { type: 'string' } } }))).toMatch(
+      /'anyOf' beside a conflicting 'properties' at value/,
+    );
+    // Without a conflict, plankit distributes the wrapper's keywords into every branch.
+    const { schema, restore } = strict(wrapper({ required: ['kind'] }));
+    expect((schema['properties'] as Schema)['value']).toMatchObject({
+      anyOf: [
+        { type: 'object', required: ['kind', 'foo'], additionalProperties: false },
+        { type: 'object', required: ['kind', 'bar'], additionalProperties: false },
+      ],
+    });
+    expect(restore({ value: { kind: 'bar', bar: null } })).toEqual({ value: { kind: 'bar' } });
+  });
+
+  it(`${NODE}: inlines single allOf variant`, () => {
+    const { schema } = strict({
+      type: 'object',
+      properties: {
+        user: {
+          allOf: [{ type: 'object', properties: { name: { type: 'string' } }, required: ['name'] }],
+        },
+      },
+      required: ['user'],
+    });
+    expect((schema['properties'] as Schema)['user']).toEqual({
+      type: 'object',
+      properties: { name: { type: 'string' } },
+      required: ['name'],
+      additionalProperties: false,
+    });
+  });
+
+  it(`${NODE}: rejects a false singleton allOf branch`, () => {
+    expect(
+      refusal({ type: 'object', properties: { a: { allOf: [false] } }, required: ['a'] }),
+    ).toMatch(/'allOf' with a 'false' branch .* at a/);
+  });
+
+  it(`${NODE}: rejects a single allOf variant with sibling constraints (plankit merges non-conflicting ones)`, () => {
+    expect(
+      strict({
+        type: 'object',
+        properties: { a: { allOf: [{ type: 'string' }], minLength: 2 } },
+        required: ['a'],
+      }).schema['properties'],
+    ).toEqual({ a: { type: 'string', minLength: 2 } });
+    expect(
+      refusal({
+        type: 'object',
+        properties: { a: { allOf: [{ type: 'string' }], type: 'number' } },
+        required: ['a'],
+      }),
+    ).toMatch(/'allOf' beside a conflicting 'type' at a/);
+  });
+
+  it(`${NODE}: retains annotation-only recursive refs without expanding them`, () => {
+    const { schema, restore } = strict({
+      type: 'object',
+      $defs: {
+        Node: {
+          type: 'object',
+          properties: {
+            value: { type: 'string' },
+            next: { $ref: '#/$defs/Node', description: 'The next node' },
+          },
+          required: ['value'],
+        },
+      },
+      properties: { root: { $ref: '#/$defs/Node', description: 'The root node' } },
+      required: ['root'],
+    });
+    expect(schema).toMatchObject({
+      $defs: {
+        Node: {
+          additionalProperties: false,
+          properties: {
+            next: {
+              description: 'The next node',
+              anyOf: [{ $ref: '#/$defs/Node' }, { type: 'null' }],
+            },
+          },
+        },
+      },
+      properties: { root: { $ref: '#/$defs/Node', description: 'The root node' } },
+    });
+    expect(restore({ root: { value: 'a', next: { value: 'b', next: null } } })).toEqual({
+      root: { value: 'a', next: { value: 'b' } },
+    });
+  });
+
+  it(`${NODE}: processes definitions`, () => {
+    const { schema } = strict({
+      type: 'object',
+      properties: { user: { $ref: '#/definitions/User' } },
+      required: ['user'],
+      definitions: {
+        User: { type: 'object', properties: { name: { type: 'string' } }, required: ['name'] },
+      },
+    });
+    // `definitions` move to `$defs`, the only place strict mode lets `$ref` point.
+    expect(schema).toEqual({
+      type: 'object',
+      properties: { user: { $ref: '#/$defs/User' } },
+      required: ['user'],
+      additionalProperties: false,
+      $defs: {
+        User: {
+          type: 'object',
+          properties: { name: { type: 'string' } },
+          required: ['name'],
+          additionalProperties: false,
+        },
+      },
+    });
+  });
+
+  it(`${NODE}: handles deeply nested schemas`, () => {
+    expect(strict(nested(2)).schema).toMatchObject({
+      additionalProperties: false,
+      properties: { child: { anyOf: [{ additionalProperties: false }, { type: 'null' }] } },
+    });
+  });
+});
+
+describe('ported: openai-agents-js strictToolSchema', () => {
+  it(`${AGENTS}: rejects schemas that exceed the safe container depth`, () => {
+    const input = nested(1_000);
+    expect(refusal(input)).toMatch(/nested more than 64 levels/);
+    expect(input).not.toHaveProperty('additionalProperties');
+  });
+
+  it(`${AGENTS}: rejects schemas that exceed the safe local reference depth (plankit follows alias chains without recursion)`, () => {
+    expect(strict(refChain(1_000)).schema).toEqual({
+      type: 'object',
+      properties: { value: { $ref: '#/$defs/level1000' } },
+      required: ['value'],
+      additionalProperties: false,
+      $defs: { level1000: { type: 'string' } },
+    });
+  });
+
+  it(`${AGENTS}: enforces the safe local reference depth boundary`, () => {
+    expect(() => toStrictJsonSchema(refChain(20))).not.toThrow();
+  });
+
+  it(`${AGENTS}: preserves recursive local definitions without mutating the input`, () => {
+    const input = {
+      type: 'object',
+      properties: { root: { $ref: '#/$defs/node' } },
+      required: ['root'],
+      additionalProperties: false,
+      $defs: {
+        node: {
+          type: 'object',
+          properties: {
+            value: { type: 'string' },
+            children: { type: 'array', items: { $ref: '#/$defs/node' } },
+          },
+          required: ['value', 'children'],
+          additionalProperties: false,
+        },
+      },
+    };
+    const original = structuredClone(input);
+    const { schema } = strict(input);
+    expect((schema['properties'] as Schema)['root']).toEqual({ $ref: '#/$defs/node' });
+    expect(input).toEqual(original);
+  });
+
+  it(`${AGENTS}: enforces the safe depth boundary for recursive components`, () => {
+    const defs: Schema = {};
+    for (let index = 0; index < 5; index++)
+      defs[`node${index}`] = { $ref: `#/$defs/node${(index + 1) % 5}` };
+    expect(
+      refusal({
+        type: 'object',
+        properties: { value: { $ref: '#/$defs/node0' } },
+        required: ['value'],
+        $defs: defs,
+      }),
+    ).toMatch(/nested more than 64 levels|cyclic/);
+  });
+
+  it(`${AGENTS}: continues to convert reasonably nested schemas without mutation`, () => {
+    const input = nested(8);
+    expect(strict(input).schema['additionalProperties']).toBe(false);
+    expect(input).not.toHaveProperty('additionalProperties');
+  });
+
+  it(`${AGENTS}: converts nested JSON schemas into OpenAI strict-compatible schemas (tuple and open root refused)`, () => {
+    const input = {
+      type: 'object',
+      properties: {
+        requiredName: { type: 'string', default: null },
+        optionalCount: { type: 'number', description: 'Optional count' },
+        alreadyNullable: { type: ['string', 'null'] },
+        union: {
+          anyOf: [
+            { type: 'object', properties: { value: { type: 'string' } }, required: ['value'] },
+          ],
+        },
+        referenced: { $ref: '#/$defs/reference' },
+      },
+      required: ['requiredName'],
+      $defs: {
+        reference: {
+          type: 'object',
+          properties: { optionalRef: { type: 'boolean' } },
+          required: [],
+        },
+      },
+      definitions: {
+        legacy: {
+          type: 'object',
+          properties: { optionalLegacy: { type: 'integer' } },
+          required: [],
+        },
+      },
+    };
+    const { schema, restore } = strict(input);
+    expect(schema).toEqual({
+      type: 'object',
+      properties: {
+        requiredName: { type: 'string' },
+        optionalCount: { type: ['number', 'null'], description: 'Optional count' },
+        alreadyNullable: { type: ['string', 'null'] },
+        union: {
+          anyOf: [
+            {
+              type: 'object',
+              properties: { value: { type: 'string' } },
+              required: ['value'],
+              additionalProperties: false,
+            },
+            { type: 'null' },
+          ],
+        },
+        referenced: { anyOf: [{ $ref: '#/$defs/reference' }, { type: 'null' }] },
+      },
+      required: ['requiredName', 'optionalCount', 'alreadyNullable', 'union', 'referenced'],
+      additionalProperties: false,
+      $defs: {
+        reference: {
+          type: 'object',
+          properties: { optionalRef: { type: ['boolean', 'null'] } },
+          required: ['optionalRef'],
+          additionalProperties: false,
+        },
+      },
+    });
+    expect(
+      restore({
+        requiredName: 'n',
+        optionalCount: null,
+        alreadyNullable: null,
+        union: null,
+        referenced: { optionalRef: null },
+      }),
+    ).toEqual({ requiredName: 'n', alreadyNullable: null, referenced: {} });
+    expect(refusal({ ...input, additionalProperties: true })).toMatch(
+      /'additionalProperties' other than false/,
+    );
+    expect(
+      refusal({
+        type: 'object',
+        properties: { tuple: { type: 'array', items: [{ type: 'object' }] } },
+      }),
+    ).toMatch(/tuple 'items' .* at tuple/);
+  });
+
+  it(`${AGENTS}: infers closed typeless nested objects without mutating the input`, () => {
+    const input = {
+      type: 'object',
+      properties: {
+        nested: {
+          properties: { value: { type: 'string', description: 'Nested value' } },
+          required: [],
+          additionalProperties: false,
+        },
+      },
+      required: ['nested'],
+      additionalProperties: false,
+    };
+    expect(strict(input).schema['properties']).toEqual({
+      nested: {
+        type: 'object',
+        properties: { value: { type: ['string', 'null'], description: 'Nested value' } },
+        required: ['value'],
+        additionalProperties: false,
+      },
+    });
+    expect(input.properties.nested).not.toHaveProperty('type');
+  });
+
+  it(`${AGENTS}: preserves optionality for inferred closed objects`, () => {
+    const { restore } = strict({
+      type: 'object',
+      properties: {
+        nested: {
+          properties: { value: { type: 'string' } },
+          required: [],
+          additionalProperties: false,
+        },
+      },
+      required: [],
+      additionalProperties: false,
+    });
+    expect(restore({ nested: null })).toEqual({});
+  });
+
+  it(`${AGENTS}: strips strict nulls from optional JSON Schema object and array fields`, () => {
+    const { restore } = strict({
+      type: 'object',
+      properties: {
+        required: { type: 'string' },
+        optional: { type: 'number' },
+        nullableOptional: { anyOf: [{ type: 'string' }, { type: 'null' }] },
+        list: {
+          type: 'array',
+          items: {
+            type: 'object',
+            properties: { optionalChild: { type: 'boolean' } },
+            required: [],
+          },
+        },
+        nullableObject: {
+          type: ['object', 'null'],
+          properties: { optionalChild: { type: 'boolean' } },
+          required: [],
+        },
+      },
+      required: ['required', 'list', 'nullableObject'],
+    });
+    expect(
+      restore({
+        required: 'ok',
+        optional: null,
+        nullableOptional: null,
+        list: [{ optionalChild: null }],
+        nullableObject: { optionalChild: null },
+      }),
+    ).toEqual({ required: 'ok', nullableOptional: null, list: [{}], nullableObject: {} });
+  });
+
+  for (const [name, key] of [
+    ['$defs', '$defs'],
+    ['legacy definitions', 'definitions'],
+  ] as const) {
+    it(`${AGENTS}: strips strict nulls through ${name} references`, () => {
+      const { restore } = strict({
+        type: 'object',
+        properties: { payload: { $ref: `#/${key}/payload` } },
+        required: ['payload'],
+        [key]: {
+          payload: { type: 'object', properties: { note: { type: 'string' } }, required: [] },
+        },
+      });
+      expect(restore({ payload: { note: null } })).toEqual({ payload: {} });
+    });
+  }
+
+  it(`${AGENTS}: decodes URI and JSON Pointer reference tokens`, () => {
+    const { schema, restore } = strict({
+      type: 'object',
+      properties: { payload: { $ref: '#/$defs/path%20with~1slash~0tilde' } },
+      required: ['payload'],
+      $defs: {
+        'path with/slash~tilde': {
+          type: 'object',
+          properties: { note: { type: 'string' } },
+          required: [],
+        },
+      },
+    });
+    expect(Object.keys(schema['$defs'] as Schema)).toEqual(['path with/slash~tilde']);
+    expect(restore({ payload: { note: null } })).toEqual({ payload: {} });
+  });
+
+  it(`${AGENTS}: resolves references against original schema pointer paths (plankit refuses pointers below a definition)`, () => {
+    expect(
+      refusal({
+        type: 'object',
+        properties: { alias: { $ref: '#/$defs/payload/properties/target' } },
+        required: ['alias'],
+        $defs: { payload: { type: 'object', properties: { target: { type: 'string' } } } },
+      }),
+    ).toMatch(/does not point into '\$defs'.* at alias/);
+  });
+
+  it(`${AGENTS}: preserves canonical prepared nodes for reused schema objects`, () => {
+    const shared = { type: 'object', properties: { note: { type: 'string' } }, required: [] };
+    const { restore } = strict({
+      type: 'object',
+      properties: { a: { $ref: '#/$defs/a' }, b: { $ref: '#/$defs/b' } },
+      required: ['a', 'b'],
+      $defs: { a: shared, b: shared },
+    });
+    expect(restore({ a: { note: null }, b: { note: null } })).toEqual({ a: {}, b: {} });
+  });
+
+  it(`${AGENTS}: keeps shared property containers contextual`, () => {
+    const sharedProperties = { value: { type: 'string' } };
+    const { restore } = strict({
+      type: 'object',
+      properties: {
+        requiredOwner: { type: 'object', properties: sharedProperties, required: ['value'] },
+        optionalOwner: { type: 'object', properties: sharedProperties, required: [] },
+      },
+      required: ['requiredOwner', 'optionalOwner'],
+    });
+    expect(restore({ requiredOwner: { value: 'x' }, optionalOwner: { value: null } })).toEqual({
+      requiredOwner: { value: 'x' },
+      optionalOwner: {},
+    });
+  });
+
+  it(`${AGENTS}: strips strict nulls through recursive root references (plankit refuses '#')`, () => {
+    expect(
+      refusal({
+        type: 'object',
+        properties: { note: { type: 'string' }, child: { $ref: '#' } },
+        required: [],
+      }),
+    ).toMatch(/does not point into '\$defs'.* at child/);
+  });
+
+  it(`${AGENTS}: preserves null allowed by a referenced schema`, () => {
+    const { restore } = strict({
+      type: 'object',
+      properties: { value: { $ref: '#/$defs/value' } },
+      required: [],
+      $defs: { value: { type: ['string', 'null'] } },
+    });
+    expect(restore({ value: null })).toEqual({ value: null });
+  });
+
+  it(`${AGENTS}: preserves null allowed through a referenced union branch`, () => {
+    const { restore } = strict({
+      type: 'object',
+      properties: { value: { $ref: '#/$defs/maybeValue' } },
+      required: [],
+      $defs: {
+        maybeValue: { anyOf: [{ type: 'string' }, { $ref: '#/$defs/nullValue' }] },
+        nullValue: { type: 'null' },
+      },
+    });
+    expect(restore({ value: null })).toEqual({ value: null });
+  });
+
+  it(`${AGENTS}: preserves null allowed by enum-only and const-only schemas`, () => {
+    const { restore } = strict({
+      type: 'object',
+      properties: {
+        enumValue: { enum: ['value', null] },
+        constValue: { $ref: '#/$defs/nullValue' },
+      },
+      required: [],
+      $defs: { nullValue: { const: null } },
+    });
+    expect(restore({ enumValue: null, constValue: null })).toEqual({
+      enumValue: null,
+      constValue: null,
+    });
+  });
+
+  it(`${AGENTS}: normalizes optional boolean JSON Schema nodes (false dropped, true refused)`, () => {
+    const { schema, restore } = strict({
+      type: 'object',
+      properties: { directFalse: false, unionFalse: { anyOf: [false, { const: 'value' }] } },
+      required: [],
+    });
+    expect(schema['properties']).toEqual({
+      unionFalse: { anyOf: [{ const: 'value' }, { type: 'null' }] },
+    });
+    expect(restore({ unionFalse: null })).toEqual({});
+    expect(refusal({ type: 'object', properties: { directTrue: true } })).toMatch(
+      /accepts anything \('true'\) at directTrue/,
+    );
+    expect(
+      refusal({ type: 'object', properties: { directFalse: false }, required: ['directFalse'] }),
+    ).toMatch(/required property whose schema is 'false' at directFalse/);
+  });
+
+  const unsupported: [string, unknown][] = [
+    ['not', { not: { type: 'null' } }],
+    [
+      'if',
+      // Built from entries: a literal `then` key reads as a thenable to linters.
+      Object.fromEntries([
+        ['type', 'string'],
+        ['if', { type: 'string' }],
+        ['then', { const: 'value' }],
+      ]),
+    ],
+    ['patternProperties', { type: 'object', patternProperties: { '^value$': { type: 'string' } } }],
+    ['contains', { type: 'array', items: { type: 'string' }, contains: { type: 'string' } }],
+    [
+      'prefixItems',
+      { type: 'array', items: { type: 'string' }, prefixItems: [{ type: 'string' }] },
+    ],
+  ];
+  for (const [keyword, property] of unsupported) {
+    it(`${AGENTS}: rejects unsupported strict \`${keyword}\` schemas`, () => {
+      expect(refusal({ type: 'object', properties: { value: property }, required: [] })).toMatch(
+        new RegExp(`'${keyword}' at value\\.`),
+      );
+    });
+  }
+
+  it(`${AGENTS}: rejects unsupported strict \`oneOf\` schemas (plankit accepts a discriminated oneOf as anyOf)`, () => {
+    expect(
+      refusal({
+        type: 'object',
+        properties: { value: { oneOf: [{ type: 'string' }, { type: 'null' }] } },
+      }),
+    ).toMatch(/'oneOf' whose branches .* at value/);
+    const { schema } = strict({
+      type: 'object',
+      properties: {
+        value: {
+          oneOf: [
+            { type: 'object', properties: { k: { const: 'a' } }, required: ['k'] },
+            { type: 'object', properties: { k: { const: 'b' } }, required: ['k'] },
+          ],
+        },
+      },
+      required: ['value'],
+    });
+    expect((schema['properties'] as Schema)['value']).toMatchObject({ anyOf: [{}, {}] });
+  });
+
+  it(`${AGENTS}: rejects ambiguous \`$ref\` sibling constraints (plankit refuses only a conflict)`, () => {
+    expect(
+      refusal({
+        type: 'object',
+        properties: {
+          value: {
+            type: 'object',
+            $ref: '#/$defs/value',
+            properties: { local: { type: 'string' } },
+          },
+        },
+        $defs: { value: { type: 'object', properties: { other: { type: 'string' } } } },
+      }),
+    ).toMatch(/'\$ref' beside a conflicting 'properties' at value/);
+  });
+
+  it(`${AGENTS}: rejects branch-aware normalization for plain anyOf schemas (plankit restores through the matching branch)`, () => {
+    const { restore } = strict({
+      type: 'object',
+      properties: {
+        value: {
+          anyOf: [
+            {
+              type: 'object',
+              properties: { kind: { const: 'text' }, note: { type: 'string' } },
+              required: ['kind'],
+            },
+            {
+              type: 'object',
+              properties: { kind: { const: 'count' }, count: { type: 'number' } },
+              required: ['kind'],
+            },
+          ],
+        },
+      },
+      required: ['value'],
+    });
+    expect(restore({ value: { kind: 'text', note: null } })).toEqual({ value: { kind: 'text' } });
+    expect(restore({ value: { kind: 'count', count: null } })).toEqual({
+      value: { kind: 'count' },
+    });
+  });
+
+  it(`${AGENTS}: leaves schemas outside the local normalization traversal unchanged (inapplicable keywords dropped)`, () => {
+    expect(
+      strict({
+        type: 'object',
+        properties: { s: { type: 'string', properties: { ignored: { type: 'null' } } } },
+        required: ['s'],
+      }).schema['properties'],
+    ).toEqual({ s: { type: 'string' } });
+  });
+
+  it(`${AGENTS}: rejects nested JSON Schema resource scopes`, () => {
+    expect(
+      refusal({
+        type: 'object',
+        properties: { payload: { $ref: '#/$defs/container' } },
+        required: ['payload'],
+        $defs: {
+          container: { $id: 'https://example.com/container', type: 'object', properties: {} },
+        },
+      }),
+    ).toMatch(/nested '\$id'/);
+  });
+});
