@@ -157,10 +157,9 @@ describe('bad input in every host format', () => {
         const before = session.snapshot();
         const answer = await host(tools, session, name, args);
         expect(answer.error).toBe(true);
-        // MCP and LangChain parse arguments with zod before any tool runs, and zod drops an own
-        // __proto__ key without polluting anything: the call then proceeds without it.
-        const stripped =
-          label === 'a __proto__ key' && (hostName === 'mcp' || hostName === 'langchain');
+        // MCP parses arguments with zod before any tool runs, and zod drops an own __proto__ key
+        // without polluting anything: the call then proceeds without it.
+        const stripped = label === 'a __proto__ key' && hostName === 'mcp';
         expect(answer.text).toMatch(
           stripped ? /^Tool validation failed: No plan is currently initialised\.$/ : expected,
         );

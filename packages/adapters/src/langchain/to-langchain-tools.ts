@@ -1,10 +1,13 @@
 import { ToolMessage } from '@langchain/core/messages';
 import { type DynamicStructuredTool, tool as langChainTool } from '@langchain/core/tools';
 import type { AnyTool, Session } from '@plankit/core';
+import * as z from 'zod';
 import { AdapterError } from '../adapter-error.ts';
 import { callTool } from '../call-tool.ts';
 import { formatToolContent } from '../format-tool-content.ts';
-import { advertisedSchema } from '../internal/advertised-schema.ts';
+import { announceToolCalls } from '../model-order.ts';
+import { toolJsonSchema } from '../tool-json-schema.ts';
+import { findLangChainTurn } from './find-langchain-turn.ts';
 
 /** Options of {@link toLangChainTools}. @public */
 export interface LangChainToolsOptions {
@@ -12,18 +15,51 @@ export interface LangChainToolsOptions {
   readonly session: Session;
   /** The clock for each call, in epoch milliseconds; the session's clock by default. */
   readonly now?: (() => number) | undefined;
+  /**
+   * How long a call waits for an earlier call of its `AIMessage` that the host has not started
+   * (a middleware answered it instead, or a hook holds it), in milliseconds; 30,000 by default.
+   */
+  readonly orderTimeoutMs?: number | undefined;
+}
+
+const schemas = new WeakMap<AnyTool, z.ZodType>();
+
+// LangChain validates arguments against a tool's zod schema and throws its own error before the
+// tool runs. This schema shows the model the tool's exact JSON Schema but accepts any value, so
+// plankit validates (and refuses non-objects and `__proto__` keys) in its own words.
+function acceptingSchema(tool: AnyTool): z.ZodType {
+  let schema = schemas.get(tool);
+  if (schema === undefined) {
+    schema = z.unknown().meta({ ...toolJsonSchema(tool) });
+    schemas.set(tool, schema);
+  }
+  return schema;
+}
+
+/** The part of a LangChain tool config we read: the tool call (its id) and the graph state. */
+interface ToolConfig {
+  readonly toolCall?: { readonly id?: string | undefined } | undefined;
 }
 
 /**
- * plankit tools as LangChain.js structured tools, for `model.bindTools(...)` and agents.
- * Invoked with a tool call, each returns a `ToolMessage` (status `error` when plankit refused
- * the call, with plankit's message); invoked with plain arguments, the message text.
+ * plankit tools as LangChain.js structured tools, for `model.bindTools(...)`, LangGraph's
+ * `ToolNode` and `createAgent` from `langchain`. Invoked with a tool call, each returns a
+ * `ToolMessage` for that call's id, with `status: 'error'` and plankit's
+ * `Tool validation failed: ...` text when plankit refused it (refusals are never thrown);
+ * invoked with plain arguments, the message text.
+ *
+ * Model order: a `ToolNode` runs an `AIMessage`'s tool calls concurrently. Each tool reads the
+ * graph state the host passes it (`config.state`, or the running task's input), finds the
+ * `AIMessage` holding its call, announces that message's calls of these tools in emission
+ * order, and waits for the ones before it; a retried call (a `retryPolicy` re-running the
+ * node) applies once and answers its first outcome. Invoked directly, without a graph state,
+ * calls apply in arrival order: await them one at a time, or run them through a `ToolNode`.
  *
  * @example
  * ```ts
  * const tools = toLangChainTools(planning.tools(), { session });
- * const ai = await model.bindTools(tools).invoke(messages);
- * for (const call of ai.tool_calls ?? []) messages.push(await tools.find((t) => t.name === call.name)!.invoke(call));
+ * const agent = createAgent({ model, tools });
+ * await agent.invoke({ messages: [new HumanMessage('Plan the release.')] });
  * ```
  * @public
  */
@@ -36,17 +72,25 @@ export function toLangChainTools(
       'tools_invalid',
       'toLangChainTools: tools must be an array of plankit tools.',
     );
+  const names = new Set(tools.map((tool) => tool.name));
   return tools.map(
     (definition) =>
       langChainTool(
-        async (input: unknown, config?: { toolCall?: { id?: string | undefined } | undefined }) => {
+        async (input: unknown, config?: ToolConfig) => {
+          const id = config?.toolCall?.id;
+          const found = id === undefined ? undefined : findLangChainTurn(config, id, names);
+          if (found !== undefined) announceToolCalls(options.session, found.turn, found.ids);
           const { tool, result } = await callTool(
             tools,
             { name: definition.name, arguments: input },
-            { session: options.session, now: options.now?.() },
+            {
+              session: options.session,
+              now: options.now?.(),
+              order: found === undefined || id === undefined ? undefined : { turn: found.turn, id },
+              orderTimeoutMs: options.orderTimeoutMs,
+            },
           );
           const content = formatToolContent(result, tool);
-          const id = config?.toolCall?.id;
           if (id === undefined) return content;
           return new ToolMessage({
             content,
@@ -58,7 +102,7 @@ export function toLangChainTools(
         {
           name: definition.name,
           description: definition.description,
-          schema: advertisedSchema(definition),
+          schema: acceptingSchema(definition),
         },
       ) as DynamicStructuredTool,
   );
