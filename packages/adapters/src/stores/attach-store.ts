@@ -49,7 +49,9 @@ export interface AttachStoreOptions {
   readonly dataTypes?: readonly DataType[] | undefined;
   /**
    * Called for each failure in the background: the one that stops persistence (also kept in
-   * {@link SessionAttachment.failure}) and failed snapshots, which do not.
+   * {@link SessionAttachment.failure}: a failed append, `data_type_unknown`, or
+   * `event_invalid` for a change a reload could not replay, which is never appended) and
+   * failed snapshots, which do not.
    */
   readonly onError?: ((error: StoreError) => void) | undefined;
 }
@@ -675,6 +677,11 @@ class Attachment implements SessionAttachment {
  * the state the store holds for its id (its snapshot, then the events after it), then appends
  * every change in the background, with a snapshot every `snapshotEvery` events. Call
  * {@link SessionAttachment.flush} before telling anyone a change is saved.
+ *
+ * Commits and rollbacks are replayed by one set of rules (each value against its data type's
+ * schema, and what a change put into the slices read back with `snapshotFromJSON`), and each
+ * change is checked by those rules before it is appended: one that fails is not stored, and
+ * persistence stops with `event_invalid`.
  *
  * @example
  * ```ts

@@ -51,6 +51,7 @@ import {
   ToolCall,
 } from '@plankit/core';
 import * as fc from 'fast-check';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PostgresStore } from '../postgres/postgres-store.ts';
 import {
@@ -228,11 +229,18 @@ const STORES: readonly StoreKind[] = [
     skip: POSTGRES_URL === undefined,
     open: async () => {
       const schema = freshSchema();
-      const store = new PostgresStore({ connectionString: POSTGRES_URL, schema, poolSize: 2 });
+      // Under the setting that made float8 lose digits (issue 12, defect 17).
+      const pool = new pg.Pool({
+        connectionString: POSTGRES_URL,
+        max: 2,
+        options: '-c extra_float_digits=0',
+      });
+      const store = new PostgresStore({ pool, schema });
       return {
         store,
         dispose: async () => {
           await store.close();
+          await pool.end();
           await dropSchema(schema);
         },
       };
@@ -557,7 +565,9 @@ for (const kind of STORES) {
             const { attachment, errors } = await attached(session, store, { snapshotEvery });
             for (const [index, call] of calls.entries()) {
               const tool = tools.find((candidate) => candidate.name === call.tool) as AnyTool;
-              const result = await invokeTool(tool, call.args, { session, now: NOW + index });
+              // Times with every digit a double has.
+              const now = NOW + index + 0.1234567;
+              const result = await invokeTool(tool, call.args, { session, now });
               expect(result.message.length).toBeLessThan(2_000);
             }
             await expectReadsBack(session, store, await attachment.detach(), errors);
