@@ -1,0 +1,26 @@
+/**
+ * Sessions per conversation: `SessionSource` (a `Session`, or a resolver called per tool call
+ * with the host's context) and `resolveSession`; `parseConversationId`, which refuses hostile
+ * ids before they reach a store; and `createSessionPool`, one live session per conversation
+ * loaded from and saved to any `SessionStore`, with LRU eviction and optimistic concurrency
+ * across processes.
+ *
+ * @packageDocumentation
+ * @module @plankit/adapters/sessions
+ */
+
+export { isConversationId, parseConversationId } from './sessions/conversation-id.ts';
+export type {
+  PooledAttachOptions,
+  PooledSessionOptions,
+  SessionPool,
+  SessionPoolOptions,
+} from './sessions/create-session-pool.ts';
+export { createSessionPool } from './sessions/create-session-pool.ts';
+export type { SessionSource } from './sessions/resolve-session.ts';
+export { resolveSession } from './sessions/resolve-session.ts';
+export type {
+  SessionResolveErrorCode,
+  SessionResolveErrorOptions,
+} from './sessions/session-resolve-error.ts';
+export { SessionResolveError } from './sessions/session-resolve-error.ts';

@@ -1,0 +1,47 @@
+import type { Result } from '@plankit/core';
+import { isSessionId, sessionIdError } from '../stores/session-id.ts';
+import { SessionResolveError } from './session-resolve-error.ts';
+
+const UNESCAPED = /[\u007f-\u009f\u2028\u2029]/g;
+const escapeCode = (c: string): string => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`;
+
+/**
+ * True when `value` is a conversation id the pool accepts: the stores' session id rule,
+ * 1-128 characters, ASCII letters, digits and `_ . : -`, starting and ending with a letter or
+ * digit. So no path separator, no `..` segment, no control character, nothing over 128
+ * characters.
+ *
+ * @public
+ */
+export function isConversationId(value: unknown): value is string {
+  return isSessionId(value);
+}
+
+/**
+ * Checks a conversation id before it reaches a store path or a query.
+ *
+ * @example
+ * ```ts
+ * const id = parseConversationId(config.configurable?.thread_id, 'thread_id');
+ * if (!id.ok) return id; // conversation_id_invalid, naming the rule
+ * ```
+ * @param value - the id, as the host gave it
+ * @param field - how the message names it; `conversationId` by default
+ * @returns the id, or `conversation_id_invalid` naming the field and the rule, with at most 40
+ *   characters of the value, escaped
+ * @public
+ */
+export function parseConversationId(
+  value: unknown,
+  field = 'conversationId',
+): Result<string, SessionResolveError> {
+  // One rule, the stores' own: what the pool accepts, every store can keep.
+  const problem = sessionIdError(value, field);
+  if (problem === undefined) return { ok: true, value: value as string };
+  // The store's preview is JSON, which leaves DEL, C1 controls and line separators raw.
+  const message = problem.message.replace(UNESCAPED, escapeCode);
+  return {
+    ok: false,
+    error: new SessionResolveError('conversation_id_invalid', message, { field }),
+  };
+}

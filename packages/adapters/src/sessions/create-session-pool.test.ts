@@ -1,0 +1,452 @@
+import {
+  defineDataType,
+  invokeTool,
+  PlankitError,
+  registerPlanningReducers,
+  replaceLatest,
+  Session,
+  selectAll,
+  ToolCall,
+} from '@plankit/core';
+import { afterEach, describe, expect, it } from 'vitest';
+import * as z from 'zod';
+import { attachStore } from '../stores/attach-store.ts';
+import { FileStore } from '../stores/file-store.ts';
+import { MemoryStore } from '../stores/memory-store.ts';
+import type { SessionStore } from '../stores/session-store.ts';
+import { StoreError } from '../stores/store-error.ts';
+import { createSessionPool } from './create-session-pool.ts';
+import { resolveSession } from './resolve-session.ts';
+import { SessionResolveError } from './session-resolve-error.ts';
+import { HOSTILE_IDS } from './testing/hostile-ids.ts';
+import {
+  ADD,
+  cleanup,
+  inParallel,
+  MARK,
+  ok,
+  planOf,
+  READ,
+  SETUP,
+  spyStore,
+  tempDirectory,
+} from './testing/pool-helpers.ts';
+
+afterEach(cleanup);
+
+const nextTurn = () => new Promise((resolve) => setImmediate(resolve));
+
+function setupArgs(id: string) {
+  return {
+    objective: `plan of ${id}`,
+    initial_steps: [{ title: `first ${id}` }, { title: 'second' }],
+  };
+}
+
+/** The plan every conversation of `conversationsThrough` must end with. */
+function expectedPlan(id: string) {
+  return {
+    objective: `plan of ${id}`,
+    status: 'active',
+    steps: [
+      { step_id: 'S001', title: `first ${id}`, details: null, status: 'done', notes: [] },
+      { step_id: 'S002', title: 'second', details: null, status: 'pending', notes: [] },
+      { step_id: 'S003', title: `added ${id}`, details: null, status: 'pending', notes: [] },
+    ],
+  };
+}
+
+/**
+ * Puts `count` conversations through a pool of `max`: sets each plan up, then (after every
+ * one was evicted) marks and adds in a second pass, then reads every plan back through the
+ * pool and through a fresh attachment.
+ */
+async function conversationsThrough(store: SessionStore, count: number, max: number) {
+  const pool = createSessionPool({ store, max });
+  const ids = Array.from({ length: count }, (_, i) => `conv-${i}`);
+  let peak = 0;
+  const call = async (id: string, tool: typeof SETUP | typeof MARK | typeof ADD, args: unknown) => {
+    const result = ok(await pool.run(id, (session) => invokeTool(tool, args, { session })));
+    expect(result.success, result.message).toBe(true);
+    peak = Math.max(peak, pool.size);
+  };
+  await inParallel(ids, 20, (id) => call(id, SETUP, setupArgs(id)));
+  await nextTurn();
+  expect(pool.size).toBeLessThanOrEqual(max);
+  await inParallel(ids, 20, async (id) => {
+    await call(id, MARK, { step_id: 'S001', status: 'done' });
+    await call(id, ADD, { steps: [{ title: `added ${id}` }] });
+  });
+  expect(peak).toBeLessThanOrEqual(max);
+  await inParallel(ids, 20, async (id) => {
+    const session = ok(await pool.get(id));
+    expect(planOf(session)).toEqual(expectedPlan(id));
+  });
+  ok(await pool.close());
+  expect(pool.size).toBe(0);
+  // What the store holds, read without the pool.
+  for (const id of ids) {
+    const session = new Session({ sessionId: id });
+    registerPlanningReducers(session);
+    ok(await attachStore(session, store));
+    expect(planOf(session)).toEqual(expectedPlan(id));
+  }
+}
+
+describe('createSessionPool', () => {
+  it('puts 1,000 conversations through a pool of 50 on MemoryStore, each plan intact', async () => {
+    await conversationsThrough(new MemoryStore(), 1000, 50);
+  }, 60_000);
+
+  it('puts 1,000 conversations through a pool of 50 on FileStore, each plan intact', async () => {
+    await conversationsThrough(new FileStore({ directory: await tempDirectory() }), 1000, 50);
+  }, 180_000);
+
+  it('gives concurrent gets of one id one Session, loaded once', async () => {
+    const { store, calls } = spyStore(new MemoryStore());
+    const pool = createSessionPool({ store, max: 5 });
+    const got = await Promise.all(Array.from({ length: 50 }, () => pool.get('thread-1')));
+    const sessions = new Set(got.map(ok));
+    expect(sessions.size).toBe(1);
+    expect(calls.filter(([method]) => method === 'load')).toEqual([['load', 'thread-1']]);
+    expect(ok(await pool.get('thread-1'))).toBe([...sessions][0]);
+    expect(pool.size).toBe(1);
+    ok(await pool.close());
+  });
+
+  it('keeps one plan per conversation', async () => {
+    const pool = createSessionPool({ store: new MemoryStore() });
+    const resolver = pool.resolver((context: { threadId?: string }) => context.threadId);
+    for (const threadId of ['a', 'b']) {
+      const session = ok(await resolveSession(resolver, { threadId }));
+      await invokeTool(SETUP, setupArgs(threadId), { session });
+    }
+    const a = ok(await resolveSession(resolver, { threadId: 'a' }));
+    const b = ok(await resolveSession(resolver, { threadId: 'b' }));
+    expect(a).not.toBe(b);
+    expect(planOf(a)?.objective).toBe('plan of a');
+    expect(planOf(b)?.objective).toBe('plan of b');
+    ok(await pool.close());
+  });
+
+  it('flushes an evicted session: a reload sees every acknowledged change', async () => {
+    const { store, calls } = spyStore(new MemoryStore());
+    const pool = createSessionPool({ store, max: 1 });
+    const first = ok(await pool.get('one'));
+    await invokeTool(SETUP, setupArgs('one'), { session: first });
+    await invokeTool(ADD, { steps: [{ title: 'late' }] }, { session: first });
+    // Loading another evicts "one" with its changes still being appended.
+    ok(await pool.get('two'));
+    expect(pool.has('one')).toBe(false);
+    expect(pool.size).toBe(1);
+    const again = ok(await pool.get('one'));
+    expect(again).not.toBe(first);
+    expect(planOf(again)).toEqual(planOf(first));
+    expect(planOf(again)?.steps.map((step) => step.title)).toEqual(['first one', 'second', 'late']);
+    // The reload waited for the evicted copy's flush: its appends come before the second load.
+    const oneCalls = calls.filter(([, id]) => id === 'one').map(([method]) => method);
+    expect(oneCalls.lastIndexOf('append')).toBeLessThan(oneCalls.lastIndexOf('load'));
+    ok(await pool.close());
+  });
+
+  it('saves a change made to an evicted session before the turn ends', async () => {
+    const store = new MemoryStore();
+    const pool = createSessionPool({ store, max: 1 });
+    const [one, two] = await Promise.all([pool.get('one'), pool.get('two')]);
+    // "one" was evicted by the load of "two", in this same turn: it is still attached.
+    expect(pool.size).toBe(1);
+    await invokeTool(SETUP, setupArgs('one'), { session: ok(one) });
+    await invokeTool(SETUP, setupArgs('two'), { session: ok(two) });
+    ok(await pool.close());
+    for (const id of ['one', 'two']) expect(ok(await store.load(id)).version).toBe(1);
+  });
+
+  it('evicts only sessions not in use by a run', async () => {
+    const pool = createSessionPool({ store: new MemoryStore(), max: 1 });
+    let release = () => {};
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const running = pool.run('busy', async (session) => {
+      await held;
+      return invokeTool(SETUP, setupArgs('busy'), { session });
+    });
+    await nextTurn();
+    ok(await pool.get('other'));
+    await nextTurn();
+    // Over max while "busy" is in use; "other" was the one to go.
+    expect(pool.has('busy')).toBe(true);
+    release();
+    expect(ok(await running).success).toBe(true);
+    ok(await pool.get('third'));
+    await nextTurn();
+    expect(pool.size).toBe(1);
+    expect(pool.has('third')).toBe(true);
+    const reloaded = ok(await pool.get('busy'));
+    expect(planOf(reloaded)?.objective).toBe('plan of busy');
+    ok(await pool.close());
+  });
+
+  it('evict(id) flushes and drops one conversation; flush(id) acknowledges', async () => {
+    const store = new MemoryStore();
+    const pool = createSessionPool({ store });
+    const session = ok(await pool.get('c'));
+    await invokeTool(SETUP, setupArgs('c'), { session });
+    expect(ok(await pool.flush('c'))).toBe(1);
+    await invokeTool(MARK, { step_id: 'S001', status: 'done' }, { session });
+    expect(ok(await pool.evict('c'))).toBe(2);
+    expect(pool.has('c')).toBe(false);
+    expect(ok(await pool.evict('c'))).toBe(0);
+    expect(ok(await pool.flush('c'))).toBe(0);
+    expect(ok(await store.load('c')).version).toBe(2);
+    ok(await pool.close());
+  });
+
+  it('refuses hostile ids before the store sees them', async () => {
+    const { store, calls } = spyStore(new MemoryStore());
+    const pool = createSessionPool({ store });
+    const resolver = pool.resolver((context: { id: unknown }) => context.id as string);
+    for (const id of HOSTILE_IDS) {
+      if (id === undefined || id === null || id === '') continue;
+      const got = await pool.get(id as string);
+      expect(got.ok).toBe(false);
+      if (!got.ok) expect(got.error.code).toBe('conversation_id_invalid');
+      const ran = await pool.run(id as string, () => 'ran');
+      expect(ran.ok).toBe(false);
+      const resolved = await resolveSession(resolver, { id });
+      expect(resolved.ok).toBe(false);
+      if (!resolved.ok) {
+        expect(resolved.error.code).toBe('conversation_id_invalid');
+        expect(resolved.error.message.length).toBeLessThan(2000);
+      }
+    }
+    expect(calls).toEqual([]);
+    expect(pool.size).toBe(0);
+    ok(await pool.close());
+  });
+
+  it('refuses a context that names no conversation with session_unresolved', async () => {
+    const { store, calls } = spyStore(new MemoryStore());
+    const pool = createSessionPool({ store });
+    const resolver = pool.resolver((context: { threadId?: string | null }) => context.threadId);
+    for (const context of [{}, { threadId: null }, { threadId: '' }]) {
+      const resolved = await resolveSession(resolver, context);
+      expect(resolved.ok).toBe(false);
+      if (!resolved.ok) {
+        expect(resolved.error.code).toBe('session_unresolved');
+        expect(resolved.error.message).toMatch(/names no conversation/);
+      }
+    }
+    const throwing = pool.resolver(() => {
+      throw new Error('config.configurable is missing');
+    });
+    const failed = await resolveSession(throwing, {});
+    expect(failed.ok || failed.error.code).toBe('session_unresolved');
+    expect(calls).toEqual([]);
+    ok(await pool.close());
+  });
+
+  it('reports a store that cannot load as session_load_failed, keeping nothing', async () => {
+    const store = new MemoryStore();
+    ok(await store.append('broken', 0, [{ type: 'app.unknown', at: 1, data: {} }]));
+    const pool = createSessionPool({ store });
+    const got = await pool.get('broken');
+    expect(got.ok).toBe(false);
+    if (!got.ok) {
+      expect(got.error.code).toBe('session_load_failed');
+      expect(got.error.storeError?.code).toBe('replay_failed');
+      expect(StoreError.isInstance(got.error.cause)).toBe(true);
+    }
+    expect(pool.size).toBe(0);
+    ok(await pool.close());
+  });
+
+  it('registers the host reducers with setup, and attaches with the attach options', async () => {
+    const Note = defineDataType('test.Note', z.strictObject({ text: z.string() }));
+    const store = new MemoryStore();
+    const pool = createSessionPool({
+      store,
+      setup: (session) => session.register(Note, replaceLatest),
+      attach: { snapshotEvery: 1 },
+    });
+    const session = ok(await pool.get('n'));
+    session.dispatch(Note, { text: 'hello' });
+    ok(await pool.close());
+    const loaded = ok(await store.load('n'));
+    expect(loaded.snapshot?.version).toBe(1);
+    const again = createSessionPool({ store, setup: (s) => s.register(Note, replaceLatest) });
+    expect(selectAll(ok(await again.get('n')), Note)).toEqual([{ text: 'hello' }]);
+    ok(await again.close());
+  });
+
+  it('refuses calls after close, and close flushes everything once', async () => {
+    const store = new MemoryStore();
+    const pool = createSessionPool({ store });
+    const session = ok(await pool.get('c'));
+    await invokeTool(SETUP, setupArgs('c'), { session });
+    const [first, second] = await Promise.all([pool.close(), pool.close()]);
+    expect(first).toEqual({ ok: true, value: undefined });
+    expect(second).toBe(first);
+    expect(ok(await store.load('c')).version).toBe(1);
+    const got = await pool.get('c');
+    expect(got.ok || got.error.code).toBe('pool_closed');
+    const ran = await pool.run('c', () => 1);
+    expect(ran.ok || ran.error.code).toBe('pool_closed');
+  });
+
+  it('refuses bad options as a programmer error', () => {
+    const store = new MemoryStore();
+    const bad: unknown[] = [
+      undefined,
+      null,
+      {},
+      { store: {} },
+      { store, max: 0 },
+      { store, max: 1.5 },
+      { store, max: Number.POSITIVE_INFINITY },
+      { store, retries: -1 },
+      { store, setup: 'x' },
+      { store, onError: 1 },
+      { store, sessionOptions: { sessionId: 'x' } },
+      { store, attach: { onError: () => {} } },
+      { store, unknown: 1 },
+    ];
+    for (const options of bad) {
+      expect(() => createSessionPool(options as never)).toThrow(
+        expect.objectContaining({ code: 'argument_invalid' }),
+      );
+    }
+    const pool = createSessionPool({ store });
+    expect(() => pool.resolver(undefined as never)).toThrow(PlankitError);
+    expect(() => pool.run('a', undefined as never)).toThrow(PlankitError);
+  });
+});
+
+describe('createSessionPool across processes (two pools on one store)', () => {
+  it('retries a run whose append conflicts, on the fresh state, losing nothing', async () => {
+    const store = new MemoryStore();
+    const errors: StoreError[] = [];
+    const a = createSessionPool({ store, onError: (error) => errors.push(error) });
+    const b = createSessionPool({ store });
+    ok(await a.run('shared', (session) => invokeTool(SETUP, setupArgs('shared'), { session })));
+    // b loads the plan, then a changes it: b's copy is stale.
+    ok(await b.get('shared'));
+    ok(
+      await a.run('shared', (session) =>
+        invokeTool(ADD, { steps: [{ title: 'from a' }] }, { session }),
+      ),
+    );
+    let attempts = 0;
+    const added = ok(
+      await b.run('shared', (session) => {
+        attempts++;
+        return invokeTool(ADD, { steps: [{ title: 'from b' }] }, { session });
+      }),
+    );
+    expect(added.success).toBe(true);
+    expect(attempts).toBe(2);
+    // a's copy is stale now: its next change conflicts, is dropped and retried.
+    ok(
+      await a.run('shared', (session) =>
+        invokeTool(MARK, { step_id: 'S003', status: 'done' }, { session }),
+      ),
+    );
+    expect(errors.map((error) => error.code)).toEqual(['conflict']);
+    ok(await a.close());
+    ok(await b.close());
+    const session = new Session({ sessionId: 'shared' });
+    registerPlanningReducers(session);
+    ok(await attachStore(session, store));
+    expect(planOf(session)?.steps.map((step) => [step.step_id, step.title, step.status])).toEqual([
+      ['S001', 'first shared', 'pending'],
+      ['S002', 'second', 'pending'],
+      ['S003', 'from a', 'done'],
+      ['S004', 'from b', 'pending'],
+    ]);
+    expect(selectAll(session, ToolCall).map((call) => call.tool)).toEqual([
+      'planning_setup_plan',
+      'planning_add_step',
+      'planning_add_step',
+      'planning_mark_step',
+    ]);
+  });
+
+  it('refuses with session_conflict once the retries run out', async () => {
+    const store = new MemoryStore();
+    const pool = createSessionPool({ store, retries: 1 });
+    const rival = createSessionPool({ store });
+    ok(await rival.run('c', (session) => invokeTool(SETUP, setupArgs('c'), { session })));
+    let attempts = 0;
+    const outcome = await pool.run('c', async (session) => {
+      attempts++;
+      // Another process writes while this call runs, every time.
+      ok(
+        await rival.run('c', (s) =>
+          invokeTool(ADD, { steps: [{ title: `rival ${attempts}` }] }, { session: s }),
+        ),
+      );
+      await invokeTool(ADD, { steps: [{ title: 'mine' }] }, { session });
+    });
+    expect(attempts).toBe(2);
+    expect(outcome.ok).toBe(false);
+    if (!outcome.ok) {
+      expect(outcome.error.code).toBe('session_conflict');
+      expect(outcome.error.storeError?.code).toBe('conflict');
+      expect(SessionResolveError.isInstance(outcome.error)).toBe(true);
+    }
+    const titles = planOf(ok(await rival.get('c')))?.steps.map((step) => step.title);
+    expect(titles).toEqual(['first c', 'second', 'rival 1', 'rival 2']);
+    ok(await pool.close());
+    ok(await rival.close());
+  });
+
+  it('drops a stale copy whose background append conflicted; flush reports the conflict', async () => {
+    const store = new MemoryStore();
+    const a = createSessionPool({ store });
+    const b = createSessionPool({ store });
+    const stale = ok(await b.get('c'));
+    ok(await a.run('c', (session) => invokeTool(SETUP, setupArgs('c'), { session })));
+    await invokeTool(SETUP, setupArgs('other'), { session: stale });
+    const flushed = await b.flush('c');
+    expect(flushed.ok || flushed.error.code).toBe('conflict');
+    expect(b.has('c')).toBe(false);
+    const fresh = ok(await b.get('c'));
+    expect(fresh).not.toBe(stale);
+    expect(planOf(fresh)?.objective).toBe('plan of c');
+    const read = await invokeTool(READ, {}, { session: fresh });
+    expect(read.success).toBe(true);
+    ok(await a.close());
+    ok(await b.close());
+  });
+
+  it('does not retry a store failure other than a conflict', async () => {
+    const inner = new MemoryStore();
+    let failAppends = false;
+    const store = new Proxy(inner, {
+      get(target, key, receiver) {
+        if (key === 'append' && failAppends) {
+          return async () => ({
+            ok: false,
+            error: new StoreError('unreachable', 'The server went away.'),
+          });
+        }
+        const value = Reflect.get(target, key, receiver);
+        return typeof value === 'function' ? value.bind(target) : value;
+      },
+    });
+    const pool = createSessionPool({ store });
+    ok(await pool.run('c', (session) => invokeTool(SETUP, setupArgs('c'), { session })));
+    failAppends = true;
+    let attempts = 0;
+    const outcome = await pool.run('c', (session) => {
+      attempts++;
+      return invokeTool(ADD, { steps: [{ title: 'lost?' }] }, { session });
+    });
+    expect(attempts).toBe(1);
+    expect(outcome.ok || outcome.error.code).toBe('session_store_failed');
+    expect(pool.has('c')).toBe(false);
+    failAppends = false;
+    expect(planOf(ok(await pool.get('c')))?.steps).toHaveLength(2);
+    ok(await pool.close());
+  });
+});

@@ -1,0 +1,82 @@
+import { PlankitError, type PlankitErrorOptions } from '@plankit/core';
+import type { StoreError } from '../stores/store-error.ts';
+
+/**
+ * Codes of {@link SessionResolveError}. The set is stable: codes are added, never renamed.
+ *
+ * - `session_unresolved`: the call names no conversation, or the resolver failed.
+ * - `conversation_id_invalid`: the conversation id breaks the id rule; no store was called.
+ * - `session_load_failed`: the store could not load the conversation.
+ * - `session_conflict`: another process changed the conversation, and the retries ran out.
+ * - `session_store_failed`: the store failed while saving (`unreachable`, `io`, `busy`, ...).
+ * - `pool_closed`: the pool is closed.
+ *
+ * @public
+ */
+export type SessionResolveErrorCode =
+  | 'session_unresolved'
+  | 'conversation_id_invalid'
+  | 'session_load_failed'
+  | 'session_conflict'
+  | 'session_store_failed'
+  | 'pool_closed';
+
+/** Options of {@link SessionResolveError}. @public */
+export interface SessionResolveErrorOptions extends PlankitErrorOptions {
+  /** The conversation the call was about, when it had a valid id. */
+  readonly conversationId?: string | undefined;
+  /** The store's error behind a store failure. */
+  readonly storeError?: StoreError | undefined;
+}
+
+/**
+ * The session of a call could not be resolved: the call names no conversation, its id is
+ * refused, or the store could not load or save it. Returned as a `Result`, never thrown, except
+ * by a pool's resolver, whose failures `resolveSession` turns back into a result.
+ *
+ * @public
+ */
+export class SessionResolveError extends PlankitError<SessionResolveErrorCode> {
+  /** The conversation the call was about, when it had a valid id. */
+  readonly conversationId: string | undefined;
+  /** The store's error behind a store failure; also the `cause`. */
+  readonly storeError: StoreError | undefined;
+
+  /**
+   * Creates the error.
+   *
+   * @param code - the stable reason
+   * @param message - what was missing or failed, naming the field and the rule
+   * @param options - the field, the conversation, the store's error and the cause
+   */
+  constructor(
+    code: SessionResolveErrorCode,
+    message: string,
+    options: SessionResolveErrorOptions = {},
+  ) {
+    super(code, message, {
+      field: options.field,
+      cause: options.cause ?? options.storeError,
+    });
+    this.conversationId = options.conversationId;
+    this.storeError = options.storeError;
+  }
+
+  /** True for a {@link SessionResolveError}, from this copy of the package or another one. */
+  static override isInstance(value: unknown): value is SessionResolveError {
+    return PlankitError.hasBrand(value, 'SessionResolveError');
+  }
+}
+
+const MAX_REASON = 200;
+
+/** A foreign error's message, clipped: the refusal text reaches a model. */
+export function reasonOf(cause: unknown): string {
+  let text: string;
+  try {
+    text = cause instanceof Error ? cause.message : String(cause);
+  } catch {
+    text = typeof cause;
+  }
+  return text.length <= MAX_REASON ? text : `${text.slice(0, MAX_REASON - 3)}...`;
+}
