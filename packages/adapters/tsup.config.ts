@@ -8,8 +8,10 @@ const config: Options = packageBuild([
   'src/ai-sdk.ts',
   'src/langchain.ts',
   'src/mcp.ts',
+  'src/mcp-v2.ts',
   'src/stores.ts',
   'src/postgres.ts',
+  'src/sessions.ts',
   'src/workspace.ts',
 ]);
 

@@ -11,6 +11,9 @@ const SDKS = [
   'ai',
   '@langchain/core',
   '@modelcontextprotocol/sdk',
+  '@modelcontextprotocol/server',
+  '@modelcontextprotocol/client',
+  '@modelcontextprotocol/core',
   'pg',
 ];
 const OWN: Record<string, string | undefined> = {
@@ -20,9 +23,11 @@ const OWN: Record<string, string | undefined> = {
   'ai-sdk': 'ai',
   langchain: '@langchain/core',
   mcp: '@modelcontextprotocol/sdk',
+  'mcp-v2': '@modelcontextprotocol/server',
   stores: undefined,
   workspace: undefined,
   postgres: 'pg',
+  sessions: undefined,
 };
 
 async function resolvedPackages(subpath: string): Promise<string[]> {
@@ -57,8 +62,9 @@ describe('subpath isolation', () => {
         (await resolvedPackages(subpath)).map(sdkOf).filter((sdk) => sdk !== undefined),
       );
       for (const sdk of sdks) expect(sdk).toBe(own);
-      // These call their SDK at run time; the others use it for types only and load nothing.
-      if (subpath === 'ai-sdk' || subpath === 'langchain' || subpath === 'postgres')
+      // These call their SDK at run time (mcp for its subscription request schemas); the
+      // others use it for types only and load nothing.
+      if (['ai-sdk', 'langchain', 'postgres', 'mcp'].includes(subpath))
         expect(sdks.has(own as string)).toBe(true);
     }, 60_000);
   }

@@ -1,24 +1,20 @@
 import type { McpServer, RegisteredTool } from '@modelcontextprotocol/sdk/server/mcp.js';
-import type { AnyTool, Session } from '@plankit/core';
-import { AdapterError } from '../adapter-error.ts';
-import { callTool } from '../call-tool.ts';
-import { formatToolContent } from '../format-tool-content.ts';
-import { advertisedSchema } from '../internal/advertised-schema.ts';
-
-/** Options of {@link registerMcpTools}. @public */
-export interface McpToolsOptions {
-  /** The session the tools run against. */
-  readonly session: Session;
-  /** The clock for each call, in epoch milliseconds; the session's clock by default. */
-  readonly now?: (() => number) | undefined;
-}
+import type { AnyTool } from '@plankit/core';
+import { addMcpTools, type McpToolsOptions } from './add-mcp-tools.ts';
+import type { McpServerLike } from './mcp-server-like.ts';
 
 /**
- * Registers plankit tools on an MCP `McpServer`. `tools/list` shows each tool's JSON Schema;
- * `tools/call` runs it against the session and answers a `CallToolResult` with the same text as
- * every other format, and `isError: true` when plankit refused the call.
+ * Registers plankit tools on an MCP v1 `McpServer` (`@modelcontextprotocol/sdk`). `tools/list`
+ * shows each tool's JSON Schema, its annotations (the planning tools' read-only, destructive
+ * and idempotent hints) and, for object results, an `outputSchema`. `tools/call` runs the tool
+ * against the session and answers the same text as every other format, with the result's value
+ * as `structuredContent`; a refusal answers `isError: true` and plankit's
+ * `Tool validation failed: ...` text. Calls on one session apply one at a time, in the order
+ * their requests reach the server. For MCP v2 use `@plankit/adapters/mcp-v2`.
  *
  * @returns the registered tools, for the host to disable or remove later
+ * @throws AdapterError `tools_invalid` for a server that is not an `McpServer`, a missing
+ *   session, or options naming tools that are not in the list
  * @example
  * ```ts
  * const server = new McpServer({ name: 'planner', version: '1.0.0' });
@@ -32,31 +28,5 @@ export function registerMcpTools(
   tools: readonly AnyTool[],
   options: McpToolsOptions,
 ): RegisteredTool[] {
-  if (!Array.isArray(tools))
-    throw new AdapterError(
-      'tools_invalid',
-      'registerMcpTools: tools must be an array of plankit tools.',
-    );
-  if (typeof server?.registerTool !== 'function') {
-    throw new AdapterError('tools_invalid', 'registerMcpTools: server must be an McpServer.', {
-      field: 'server',
-    });
-  }
-  return tools.map((definition) =>
-    server.registerTool(
-      definition.name,
-      { description: definition.description, inputSchema: advertisedSchema(definition) },
-      async (args: unknown) => {
-        const { tool, result } = await callTool(
-          tools,
-          { name: definition.name, arguments: args },
-          { session: options.session, now: options.now?.() },
-        );
-        return {
-          content: [{ type: 'text' as const, text: formatToolContent(result, tool) }],
-          ...(result.success ? {} : { isError: true }),
-        };
-      },
-    ),
-  );
+  return addMcpTools(server as unknown as McpServerLike, tools, options) as RegisteredTool[];
 }

@@ -1,0 +1,143 @@
+import { Plan, Session, selectLatest } from '@plankit/core';
+import { AdapterError } from '../adapter-error.ts';
+import type { McpServerLike, SetSubscriptionHandlers } from './mcp-server-like.ts';
+
+/** Options of `registerMcpPlanResource` (`/mcp` and `/mcp-v2`). @public */
+export interface McpPlanResourceOptions {
+  /** The session whose plan the resource shows. */
+  readonly session: Session;
+  /** The resource's URI; `plankit://plan` by default. */
+  readonly uri?: string | undefined;
+  /** The resource's name in `resources/list`; `plan` by default. */
+  readonly name?: string | undefined;
+}
+
+/**
+ * What `registerMcpPlanResource` returns.
+ *
+ * @typeParam R - the SDK's `RegisteredResource`
+ * @public
+ */
+export interface McpPlanResource<R> {
+  /** The resource's URI. */
+  readonly uri: string;
+  /** The resource as the SDK registered it (to disable or remove it). */
+  readonly resource: R;
+  /** Stops following the session (also done when the server closes); idempotent. */
+  close(): void;
+}
+
+/** The default URI of the plan resource. @public */
+export const PLAN_RESOURCE_URI = 'plankit://plan';
+
+const OPTION_KEYS = new Set(['session', 'uri', 'name']);
+// JSON-RPC "invalid params", which both SDKs pass through from a thrown error's `code`.
+const INVALID_PARAMS = -32602;
+
+function invalid(message: string, field: string): AdapterError {
+  return new AdapterError('tools_invalid', `registerMcpPlanResource: ${message}`, { field });
+}
+
+function checkArguments(server: unknown, options: unknown): void {
+  const candidate = server as McpServerLike | null;
+  if (
+    typeof candidate?.registerResource !== 'function' ||
+    typeof candidate.server?.registerCapabilities !== 'function'
+  )
+    throw invalid('server must be an McpServer.', 'server');
+  if (typeof options !== 'object' || options === null)
+    throw invalid('options must be an object with a session.', 'options');
+  for (const key of Object.keys(options))
+    if (!OPTION_KEYS.has(key)) throw invalid(`options.${key} is not an option.`, key);
+  const { session, uri, name } = options as McpPlanResourceOptions;
+  if (!(session instanceof Session)) throw invalid('options.session must be a Session.', 'session');
+  if (uri !== undefined && (typeof uri !== 'string' || !URL.canParse(uri)))
+    throw invalid('options.uri must be an absolute URI.', 'uri');
+  if (name !== undefined && (typeof name !== 'string' || name.trim() === ''))
+    throw invalid('options.name must be a non-empty string.', 'name');
+  // Capabilities are announced in the handshake, so `subscribe` must be set before it.
+  if (candidate.isConnected())
+    throw invalid('call it before server.connect(): subscriptions are a capability.', 'server');
+}
+
+/**
+ * Registers the session's plan as a resource (JSON, `null` before a plan is set up), with
+ * `resources/subscribe`: a subscribed client gets `notifications/resources/updated` whenever
+ * the plan changes (a commit or rollback that leaves a different plan), before the response
+ * of the `tools/call` that changed it.
+ */
+export function addMcpPlanResource(
+  server: McpServerLike,
+  options: McpPlanResourceOptions,
+  setSubscriptionHandlers: SetSubscriptionHandlers,
+): McpPlanResource<unknown> {
+  checkArguments(server, options);
+  const { session } = options;
+  const uri = options.uri ?? PLAN_RESOURCE_URI;
+  const low = server.server;
+  // Claim the methods first, so a host's own subscription handlers are never overwritten.
+  low.assertCanSetRequestHandler('resources/subscribe');
+  low.assertCanSetRequestHandler('resources/unsubscribe');
+  low.registerCapabilities({ resources: { subscribe: true } });
+  const resource = server.registerResource(
+    options.name ?? 'plan',
+    uri,
+    {
+      title: 'Plan',
+      description: 'The session plan as JSON: objective, status and steps; null before setup.',
+      mimeType: 'application/json',
+    },
+    () => ({
+      contents: [
+        {
+          uri,
+          mimeType: 'application/json',
+          text: JSON.stringify(selectLatest(session, Plan) ?? null),
+        },
+      ],
+    }),
+  );
+
+  let subscribed = false;
+  setSubscriptionHandlers(
+    low,
+    (requested) => {
+      if (requested !== uri)
+        throw Object.assign(new Error(`Unknown resource ${requested.slice(0, 200)}`), {
+          code: INVALID_PARAMS,
+        });
+      subscribed = true;
+    },
+    (requested) => {
+      if (requested === uri) subscribed = false;
+    },
+  );
+
+  // Plans are frozen values replaced on change, so identity tells whether this commit changed it.
+  let last = selectLatest(session, Plan);
+  const onChange = (): void => {
+    const next = selectLatest(session, Plan);
+    if (next === last) return;
+    last = next;
+    if (!subscribed || !server.isConnected()) return;
+    // A notification to a client that has just gone away has no one to tell; the call that
+    // changed the plan must not fail for it.
+    low.sendResourceUpdated({ uri }).catch(() => undefined);
+  };
+  const stops = [
+    session.bus.subscribe('SessionCommitted', onChange),
+    session.bus.subscribe('SessionRolledBack', onChange),
+  ];
+  let closed = false;
+  const close = (): void => {
+    if (closed) return;
+    closed = true;
+    for (const stop of stops) stop();
+  };
+  const previousOnClose = low.onclose;
+  low.onclose = () => {
+    close();
+    previousOnClose?.();
+  };
+  return Object.freeze({ uri, resource, close });
+}

@@ -1,0 +1,121 @@
+import { type AnyTool, Session } from '@plankit/core';
+import * as z from 'zod';
+import { AdapterError } from '../adapter-error.ts';
+import { callTool } from '../call-tool.ts';
+import { formatToolContent } from '../format-tool-content.ts';
+import { advertisedSchema } from '../internal/advertised-schema.ts';
+import type { McpCallToolResult, McpServerLike } from './mcp-server-like.ts';
+import { type McpToolAnnotations, mcpOutputSchema, mcpToolAnnotations } from './mcp-tool-traits.ts';
+
+/** Options of `registerMcpTools` (`/mcp` and `/mcp-v2`). @public */
+export interface McpToolsOptions {
+  /** The session the tools run against. */
+  readonly session: Session;
+  /** The clock for each call, in epoch milliseconds; the session's clock by default. */
+  readonly now?: (() => number) | undefined;
+  /**
+   * Annotations by tool name, merged over plankit's own (the planning tools' hints, and
+   * `readOnlyHint` for tools without a `resultType`).
+   */
+  readonly annotations?: Readonly<Record<string, McpToolAnnotations>> | undefined;
+  /**
+   * The zod schema of a tool's `structuredContent` by tool name, or `null` for none. By
+   * default a tool's `resultType` (and the plan for `planning_read_plan`); only object
+   * schemas are used, since MCP's structured content is an object.
+   */
+  readonly outputSchemas?: Readonly<Record<string, z.ZodType | null>> | undefined;
+}
+
+const OPTION_KEYS = new Set(['session', 'now', 'annotations', 'outputSchemas']);
+
+function invalid(message: string, field: string): AdapterError {
+  return new AdapterError('tools_invalid', `registerMcpTools: ${message}`, { field });
+}
+
+function checkByName(
+  value: unknown,
+  field: string,
+  names: ReadonlySet<string>,
+  check: (entry: unknown) => boolean,
+  rule: string,
+): void {
+  if (value === undefined) return;
+  if (typeof value !== 'object' || value === null || Array.isArray(value))
+    throw invalid(`${field} must be an object keyed by tool name.`, field);
+  for (const [name, entry] of Object.entries(value)) {
+    if (!names.has(name)) throw invalid(`${field}.${name} names no tool in the list.`, field);
+    if (!check(entry)) throw invalid(`${field}.${name} must be ${rule}.`, `${field}.${name}`);
+  }
+}
+
+/** Checks the arguments of `registerMcpTools`; throws {@link AdapterError} `tools_invalid`. */
+function checkArguments(server: unknown, tools: unknown, options: unknown): void {
+  if (!Array.isArray(tools)) throw invalid('tools must be an array of plankit tools.', 'tools');
+  if (typeof (server as McpServerLike | null)?.registerTool !== 'function')
+    throw invalid('server must be an McpServer.', 'server');
+  if (typeof options !== 'object' || options === null)
+    throw invalid('options must be an object with a session.', 'options');
+  for (const key of Object.keys(options))
+    if (!OPTION_KEYS.has(key)) throw invalid(`options.${key} is not an option.`, key);
+  if (!((options as McpToolsOptions).session instanceof Session))
+    throw invalid('options.session must be a Session.', 'session');
+  const names = new Set((tools as AnyTool[]).map((tool) => tool?.name));
+  const { annotations, outputSchemas } = options as McpToolsOptions;
+  checkByName(
+    annotations,
+    'annotations',
+    names,
+    (entry) => typeof entry === 'object' && entry !== null,
+    'an object',
+  );
+  checkByName(
+    outputSchemas,
+    'outputSchemas',
+    names,
+    (entry) => entry === null || entry instanceof z.ZodType,
+    'a zod schema or null',
+  );
+}
+
+/**
+ * Registers `tools` on a v1 or v2 `McpServer` (see `registerMcpTools` in `/mcp` and `/mcp-v2`).
+ * Each call goes through {@link callTool}, so calls on one session apply one at a time in the
+ * order they reach the server.
+ */
+export function addMcpTools(
+  server: McpServerLike,
+  tools: readonly AnyTool[],
+  options: McpToolsOptions,
+): unknown[] {
+  checkArguments(server, tools, options);
+  return tools.map((definition) => {
+    const outputSchema = mcpOutputSchema(definition, options.outputSchemas?.[definition.name]);
+    const annotations = mcpToolAnnotations(definition, options.annotations?.[definition.name]);
+    return server.registerTool(
+      definition.name,
+      {
+        description: definition.description,
+        inputSchema: advertisedSchema(definition),
+        ...(outputSchema === undefined ? {} : { outputSchema }),
+        ...(annotations === undefined ? {} : { annotations }),
+      },
+      async (args: unknown): Promise<McpCallToolResult> => {
+        const { tool, result } = await callTool(
+          tools,
+          { name: definition.name, arguments: args },
+          { session: options.session, now: options.now?.() },
+        );
+        const content = [{ type: 'text' as const, text: formatToolContent(result, tool) }];
+        if (!result.success) return { content, isError: true };
+        const value = result.value;
+        return outputSchema !== undefined && isRecord(value)
+          ? { content, structuredContent: value }
+          : { content };
+      },
+    );
+  });
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}

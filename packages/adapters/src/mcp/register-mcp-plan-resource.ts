@@ -1,0 +1,55 @@
+import type { McpServer, RegisteredResource } from '@modelcontextprotocol/sdk/server/mcp.js';
+import {
+  SubscribeRequestSchema,
+  UnsubscribeRequestSchema,
+} from '@modelcontextprotocol/sdk/types.js';
+import {
+  addMcpPlanResource,
+  type McpPlanResource,
+  type McpPlanResourceOptions,
+} from './add-mcp-plan-resource.ts';
+import type { McpServerLike, SetSubscriptionHandlers } from './mcp-server-like.ts';
+
+// v1 keys request handlers by the request's zod schema.
+const setSubscriptionHandlers: SetSubscriptionHandlers = (low, onSubscribe, onUnsubscribe) => {
+  const server = low as unknown as McpServer['server'];
+  server.setRequestHandler(SubscribeRequestSchema, (request) => {
+    onSubscribe(request.params.uri);
+    return {};
+  });
+  server.setRequestHandler(UnsubscribeRequestSchema, (request) => {
+    onUnsubscribe(request.params.uri);
+    return {};
+  });
+};
+
+/**
+ * Registers the session's plan as a resource (`plankit://plan`, JSON; `null` before a plan is
+ * set up) on an MCP v1 `McpServer`, with subscriptions: a client that sent
+ * `resources/subscribe` gets `notifications/resources/updated` each time the plan changes,
+ * before the response of the `tools/call` that changed it. The resource list never changes,
+ * so no `resources/list_changed` is sent. Call it before `server.connect()` (subscriptions are
+ * announced in the handshake); it takes over `resources/subscribe` and `resources/unsubscribe`
+ * on that server.
+ *
+ * @returns the URI, the SDK's registered resource, and `close()` to stop following the session
+ *   (also done when the server closes)
+ * @throws AdapterError `tools_invalid` for a connected server, a server with its own
+ *   subscription handlers, a missing session or a bad URI
+ * @example
+ * ```ts
+ * const plan = registerMcpPlanResource(server, { session });
+ * await server.connect(transport);
+ * ```
+ * @public
+ */
+export function registerMcpPlanResource(
+  server: McpServer,
+  options: McpPlanResourceOptions,
+): McpPlanResource<RegisteredResource> {
+  return addMcpPlanResource(
+    server as unknown as McpServerLike,
+    options,
+    setSubscriptionHandlers,
+  ) as McpPlanResource<RegisteredResource>;
+}
