@@ -7,7 +7,7 @@ import {
   ToolMessage,
 } from '@langchain/core/messages';
 import { tool as langChainTool } from '@langchain/core/tools';
-import { MessagesAnnotation, StateGraph } from '@langchain/langgraph';
+import { MemorySaver, MessagesAnnotation, StateGraph } from '@langchain/langgraph';
 import { ToolNode } from '@langchain/langgraph/prebuilt';
 import { createPlanningTools, defineTool, Plan, Session, selectLatest } from '@plankit/core';
 import * as fc from 'fast-check';
@@ -201,6 +201,44 @@ describe('model order in LangGraph ToolNode (@langchain/langgraph/prebuilt)', ()
     expect(applied).toEqual(['once']);
     // Without model order the retry would add the step twice (and refuse the second setup).
     expect(selectLatest(session, Plan)?.steps.map((step) => step.title)).toEqual(['Build', 'Test']);
+  });
+
+  it('applies each planning call once when a run resumes from a MemorySaver checkpoint', async () => {
+    const session = new Session();
+    const applied: string[] = [];
+    const tools = toLangChainTools([recorder(applied)], { session });
+    let attempts = 0;
+    const flaky = langChainTool(
+      async () => {
+        if (++attempts === 1) throw new Error('upstream timeout');
+        return 'fetched';
+      },
+      { name: 'fetch_docs', description: 'Fetches docs.', schema: z.object({}) },
+    );
+    const graph = new StateGraph(MessagesAnnotation)
+      .addNode('tools', new ToolNode([...tools, flaky], { handleToolErrors: false }))
+      .addEdge('__start__', 'tools')
+      .compile({ checkpointer: new MemorySaver() });
+    const config = { configurable: { thread_id: 'thread-1' } };
+    const input = {
+      messages: [
+        new AIMessage({
+          content: '',
+          tool_calls: [
+            { id: 'call_record', name: 'record', args: { label: 'once' }, type: 'tool_call' },
+            { id: 'call_fetch', name: 'fetch_docs', args: {}, type: 'tool_call' },
+          ],
+        }),
+      ],
+    };
+    await expect(graph.invoke(input, config)).rejects.toThrow('upstream timeout');
+    // Resuming reads the messages back from the checkpoint: new objects, the same message id.
+    const result = await graph.invoke(null, config);
+    expect(applied).toEqual(['once']);
+    expect(byCallId(result.messages)).toEqual({
+      call_record: ['success', 'Recorded once.'],
+      call_fetch: ['success', 'fetched'],
+    });
   });
 
   it('does not wait for calls the state already answers (a resumed ToolNode skips them)', async () => {
