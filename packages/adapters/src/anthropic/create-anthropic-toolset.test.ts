@@ -1,6 +1,8 @@
 import Anthropic from '@anthropic-ai/sdk';
-import { createPlanningTools, Plan, Session, selectLatest } from '@plankit/core';
+import { createPlanningTools, defineTool, Plan, Session, selectLatest } from '@plankit/core';
 import { afterEach, describe, expect, it } from 'vitest';
+import * as z from 'zod';
+import { toStrictJsonSchema } from '../openai/to-strict-json-schema.ts';
 import {
   type RecordingServer,
   requestBody,
@@ -79,7 +81,8 @@ describe('createAnthropicToolset with the real @anthropic-ai/sdk client', () => 
       tools.map((tool) => ({
         name: tool.name,
         description: tool.description,
-        input_schema: toolJsonSchema(tool),
+        input_schema: toStrictJsonSchema(toolJsonSchema(tool)).schema,
+        strict: true,
       })),
     );
     const secondTurn = (requestBody(server, 1) as { messages: { content: unknown }[] }).messages[2]
@@ -105,5 +108,42 @@ describe('createAnthropicToolset with the real @anthropic-ai/sdk client', () => 
       },
     ]);
     expect(selectLatest(session, Plan)?.steps[0]?.title).toBe('Draft the notes');
+  });
+});
+
+describe('Anthropic strict tool use', () => {
+  it('is on by default for the planning tools, reads the nulls back as absent, and can be turned off', async () => {
+    const session = new Session({ sessionId: 'anthropic-strict', clock: () => 1 });
+    const tools = createPlanningTools(session);
+    const toolset = createAnthropicToolset(tools);
+    expect(toolset.tools.every((tool) => tool.strict === true)).toBe(true);
+    const [record] = await toolset.runToolUses(
+      [use('toolu_1', 'planning_setup_plan', { objective: 'o', initial_steps: null })],
+      { session },
+    );
+    expect(record?.block).toEqual({
+      type: 'tool_result',
+      tool_use_id: 'toolu_1',
+      content: 'Plan initialised with 0 steps.',
+    });
+    const loose = createAnthropicToolset(tools, { strict: false });
+    expect(loose.tools[0]).toEqual({
+      name: 'planning_setup_plan',
+      description: tools[0]?.description,
+      input_schema: toolJsonSchema(tools[0] as never),
+    });
+  });
+
+  it('refuses a schema strict tool use cannot express, naming the tool, keyword and path', () => {
+    const bounded = defineTool({
+      name: 'pick',
+      description: 'Pick a number.',
+      parameters: z.strictObject({ n: z.int().min(1).max(3) }),
+      handler: () => ({ message: 'ok', value: null }),
+    });
+    expect(() => createAnthropicToolset([bounded])).not.toThrow();
+    expect(() => createAnthropicToolset([bounded], { strict: true })).toThrow(
+      /^Tool 'pick': Anthropic strict tool use cannot express 'minimum' at n\.$/,
+    );
   });
 });

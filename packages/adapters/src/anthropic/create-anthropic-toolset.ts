@@ -1,9 +1,26 @@
 import type { Tool, ToolResultBlockParam } from '@anthropic-ai/sdk/resources/messages';
-import type { AnyTool, Session, ToolResult } from '@plankit/core';
+import {
+  type AnyTool,
+  type Session,
+  type ToolFailure,
+  type ToolResult,
+  ToolValidationError,
+} from '@plankit/core';
 import { AdapterError } from '../adapter-error.ts';
 import { callTool } from '../call-tool.ts';
 import { formatToolContent } from '../format-tool-content.ts';
-import { toolJsonSchema } from '../tool-json-schema.ts';
+import { strictByDefault } from '../openai/create-openai-toolset.ts';
+import { type StrictJsonSchema, toStrictJsonSchema } from '../openai/to-strict-json-schema.ts';
+import { type JsonSchema, toolJsonSchema } from '../tool-json-schema.ts';
+
+/** Options of {@link createAnthropicToolset}. @public */
+export interface AnthropicToolsetOptions {
+  /**
+   * Strict tool use (`strict: true` on the tool definition: grammar-constrained inputs) for
+   * every tool, or per tool. By default on for the six planning tools, off for others.
+   */
+  readonly strict?: boolean | ((tool: AnyTool) => boolean) | undefined;
+}
 
 /** Options of {@link AnthropicToolset.runToolUses}. @public */
 export interface AnthropicRunOptions {
@@ -32,7 +49,8 @@ export interface AnthropicToolset {
   /**
    * Runs the `tool_use` blocks of a response's `content` in order (other blocks are
    * skipped), returning one `tool_result` block per call, with `is_error: true` on failure.
-   * Never throws for what the model sent.
+   * Never throws and never stops halfway: a malformed `tool_use` block (no name, wrong
+   * types) becomes a refusal record for that block, and the blocks after it still run.
    */
   runToolUses(
     content: readonly unknown[],
@@ -40,17 +58,79 @@ export interface AnthropicToolset {
   ): Promise<AnthropicCallRecord[]>;
 }
 
-interface ToolUse {
-  readonly type: 'tool_use';
-  readonly id: string;
-  readonly name: string;
-  readonly input: unknown;
+const isRecord = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+function refused(message: string, field: string): ToolFailure {
+  const error = new ToolValidationError('arguments_malformed', message, { field });
+  return Object.freeze({
+    success: false,
+    message: `Tool validation failed: ${message}`,
+    value: null,
+    error,
+  });
 }
 
-function isToolUse(block: unknown): block is ToolUse {
-  if (typeof block !== 'object' || block === null) return false;
-  const record = block as Record<string, unknown>;
-  return record['type'] === 'tool_use' && typeof record['id'] === 'string';
+// Keywords Anthropic's strict tool use does not support (its SDK moves them into descriptions);
+// plankit refuses them instead of sending a looser schema than the tool validates.
+const ANTHROPIC_UNSUPPORTED = [
+  'minimum',
+  'maximum',
+  'exclusiveMinimum',
+  'exclusiveMaximum',
+  'multipleOf',
+  'minLength',
+  'maxLength',
+  'maxItems',
+];
+
+function anthropicProblem(
+  node: unknown,
+  path: string,
+): { path: string; keyword: string } | undefined {
+  if (!isRecord(node)) return undefined;
+  for (const keyword of ANTHROPIC_UNSUPPORTED)
+    if (typeof node[keyword] === 'number') return { path, keyword };
+  const minItems = node['minItems'];
+  if (typeof minItems === 'number' && minItems > 1) return { path, keyword: 'minItems' };
+  const children: [unknown, string][] = [];
+  const join = (key: string) => (path === '' ? key : `${path}.${key}`);
+  for (const group of ['properties', '$defs'])
+    if (isRecord(node[group]))
+      for (const [key, child] of Object.entries(node[group] as Record<string, unknown>))
+        children.push([child, group === '$defs' ? `$defs.${key}` : join(key)]);
+  if (Array.isArray(node['anyOf']))
+    node['anyOf'].forEach((branch, index) => {
+      children.push([branch, `${path}.anyOf[${index}]`]);
+    });
+  if (node['items'] !== undefined) children.push([node['items'], `${path}[]`]);
+  for (const [child, childPath] of children) {
+    const problem = anthropicProblem(child, childPath);
+    if (problem !== undefined) return problem;
+  }
+  return undefined;
+}
+
+function strictSchemaFor(tool: AnyTool): StrictJsonSchema {
+  let converted: StrictJsonSchema;
+  try {
+    converted = toStrictJsonSchema(toolJsonSchema(tool));
+  } catch (error) {
+    if (!AdapterError.isInstance(error)) throw error;
+    throw new AdapterError(
+      'schema_unsupported',
+      `Tool '${tool.name}': ${error.message.replace('OpenAI strict mode', 'Anthropic strict tool use')}`,
+      { field: error.field, cause: error },
+    );
+  }
+  const problem = anthropicProblem(converted.schema, '');
+  if (problem !== undefined)
+    throw new AdapterError(
+      'schema_unsupported',
+      `Tool '${tool.name}': Anthropic strict tool use cannot express '${problem.keyword}' at ${problem.path || '<root>'}.`,
+      { field: problem.path },
+    );
+  return converted;
 }
 
 /**
@@ -65,37 +145,75 @@ function isToolUse(block: unknown): block is ToolUse {
  * ```
  * @public
  */
-export function createAnthropicToolset(tools: readonly AnyTool[]): AnthropicToolset {
+export function createAnthropicToolset(
+  tools: readonly AnyTool[],
+  options: AnthropicToolsetOptions = {},
+): AnthropicToolset {
   if (!Array.isArray(tools))
     throw new AdapterError(
       'tools_invalid',
       'createAnthropicToolset: tools must be an array of plankit tools.',
     );
-  const definitions = tools.map(
-    (tool): Tool => ({
+  const strictSchemas = new Map<string, StrictJsonSchema>();
+  for (const tool of tools) {
+    const strict =
+      typeof options.strict === 'function'
+        ? options.strict(tool)
+        : (options.strict ?? strictByDefault(tool));
+    if (strict) strictSchemas.set(tool.name, strictSchemaFor(tool));
+  }
+  const definitions = tools.map((tool): Tool => {
+    const strict = strictSchemas.get(tool.name);
+    const schema: JsonSchema = strict?.schema ?? toolJsonSchema(tool);
+    return {
       name: tool.name,
       description: tool.description,
-      input_schema: toolJsonSchema(tool) as Tool['input_schema'],
-    }),
-  );
+      input_schema: schema as Tool['input_schema'],
+      ...(strict === undefined ? {} : { strict: true }),
+    };
+  });
+  const prepare = (args: Readonly<Record<string, unknown>>, tool: AnyTool): unknown =>
+    strictSchemas.get(tool.name)?.restore(args) ?? args;
   const toolset: AnthropicToolset = {
     tools: Object.freeze(definitions),
     async runToolUses(content, run) {
       const records: AnthropicCallRecord[] = [];
-      for (const block of content ?? []) {
-        if (!isToolUse(block)) continue;
-        const { tool, result } = await callTool(
-          tools,
-          { name: block.name, arguments: block.input },
-          run,
-        );
+      const blocks: readonly unknown[] = Array.isArray(content) ? content : [];
+      for (let index = 0; index < blocks.length; index++) {
+        const block = blocks[index];
+        if (!isRecord(block) || block['type'] !== 'tool_use') continue;
+        const id = typeof block['id'] === 'string' ? block['id'] : '';
+        const name = typeof block['name'] === 'string' ? block['name'] : '';
+        let outcome: { tool: AnyTool | undefined; result: ToolResult<unknown> };
+        if (name === '')
+          outcome = {
+            tool: undefined,
+            result: refused(`Tool use block ${index} has no tool name.`, `content[${index}].name`),
+          };
+        else {
+          try {
+            outcome = await callTool(
+              tools,
+              { name, arguments: block['input'] },
+              { session: run.session, now: run.now, prepare },
+            );
+          } catch (error) {
+            // A throw here is a host or tool bug: reported for this block alone.
+            const reason = error instanceof Error ? error.message : String(error);
+            outcome = {
+              tool: undefined,
+              result: refused(`The call could not run: ${reason.slice(0, 120)}`, 'name'),
+            };
+          }
+        }
+        const { tool, result } = outcome;
         const reply: ToolResultBlockParam = {
           type: 'tool_result',
-          tool_use_id: block.id,
+          tool_use_id: id,
           content: formatToolContent(result, tool),
           ...(result.success ? {} : { is_error: true }),
         };
-        records.push({ toolUseId: block.id, name: block.name, result, block: reply });
+        records.push({ toolUseId: id, name, result, block: reply });
       }
       return records;
     },

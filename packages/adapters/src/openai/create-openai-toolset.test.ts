@@ -12,6 +12,7 @@ import {
 } from '../testing/recording-server.ts';
 import { toolJsonSchema } from '../tool-json-schema.ts';
 import { createOpenAIToolset } from './create-openai-toolset.ts';
+import { strictSchemaProblem } from './strict-schema-problem.ts';
 
 // Chat Completions responses in the API's wire format, as the openai client receives them.
 const chatResponse = (message: Record<string, unknown>, finish: string) => ({
@@ -248,6 +249,50 @@ describe('strict mode', () => {
       { session },
     );
     expect(reply?.message.content).toBe('Plan initialised with 0 steps.');
+  });
+
+  it('is strict by default for the six planning tools, not for other tools; planning_setup_plan is strict-safe', async () => {
+    const { session, tools } = planning();
+    const custom = defineTool({
+      name: 'tag_items',
+      description: 'Tag items.',
+      parameters: z.strictObject({ tags: z.record(z.string(), z.string()) }),
+      handler: () => ({ message: 'ok', value: null }),
+    });
+    const toolset = createOpenAIToolset([...tools, custom]);
+    expect(toolset.chatTools.map((tool) => tool.function.strict)).toEqual([
+      true,
+      true,
+      true,
+      true,
+      true,
+      true,
+      false,
+    ]);
+    expect(toolset.responsesTools.map((tool) => tool.strict)).toEqual([
+      true,
+      true,
+      true,
+      true,
+      true,
+      true,
+      false,
+    ]);
+    const setup = toolset.chatTools[0]?.function.parameters as Record<string, unknown>;
+    expect(strictSchemaProblem(setup)).toBeUndefined();
+    expect(openaiStrict(structuredClone(setup) as never)).toEqual(setup);
+    const [reply] = await toolset.runChatToolCalls(
+      [
+        call(
+          'c1',
+          'planning_setup_plan',
+          '{"objective":"o","initial_steps":[{"title":"Draft","details":null}]}',
+        ),
+      ] as never,
+      { session },
+    );
+    expect(reply?.message.content).toBe('Plan initialised with 1 step.');
+    expect(selectLatest(session, Plan)?.steps[0]?.details).toBeNull();
   });
 
   it('refuses a tool strict mode cannot express, naming the tool, path and keyword', () => {

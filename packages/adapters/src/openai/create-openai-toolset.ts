@@ -1,4 +1,10 @@
-import type { AnyTool, Session, ToolResult } from '@plankit/core';
+import {
+  type AnyTool,
+  type Session,
+  type ToolFailure,
+  type ToolResult,
+  ToolValidationError,
+} from '@plankit/core';
 import type {
   ChatCompletionFunctionTool,
   ChatCompletionMessageToolCall,
@@ -11,9 +17,32 @@ import { formatToolContent } from '../format-tool-content.ts';
 import { type JsonSchema, toolJsonSchema } from '../tool-json-schema.ts';
 import { type StrictJsonSchema, toStrictJsonSchema } from './to-strict-json-schema.ts';
 
+/** Names of the six planning tools, strict by default. */
+const PLANNING_TOOLS: ReadonlySet<string> = new Set([
+  'planning_setup_plan',
+  'planning_add_step',
+  'planning_update_step',
+  'planning_mark_step',
+  'planning_clear_plan',
+  'planning_read_plan',
+]);
+
+/**
+ * Whether a tool is strict when {@link OpenAIToolsetOptions.strict} is not given: the six
+ * planning tools are, other tools are not.
+ *
+ * @public
+ */
+export function strictByDefault(tool: AnyTool): boolean {
+  return PLANNING_TOOLS.has(tool.name);
+}
+
 /** Options of {@link createOpenAIToolset}. @public */
 export interface OpenAIToolsetOptions {
-  /** Strict mode for every tool, or per tool; off by default. */
+  /**
+   * Strict mode (Structured Outputs for function calling) for every tool, or per tool.
+   * By default {@link strictByDefault}: on for the six planning tools, off for others.
+   */
   readonly strict?: boolean | ((tool: AnyTool) => boolean) | undefined;
 }
 
@@ -52,8 +81,11 @@ export interface OpenAIToolset {
   /** Responses API `tools`. */
   readonly responsesTools: readonly FunctionTool[];
   /**
-   * Runs `message.tool_calls` in order, returning one `role: "tool"` message per call.
-   * Never throws for what the model sent.
+   * Runs `message.tool_calls` in order, returning one `role: "tool"` message per entry, in
+   * order. Never throws and never stops halfway: a malformed entry (`null`, no `function` or
+   * name, wrong types, a `type` other than `function`; a missing `type` is read as
+   * `function`, as some OpenAI-compatible servers omit it) becomes a refusal record for that
+   * entry, and the calls after it still run. Anything but an array reads as no calls.
    */
   runChatToolCalls(
     toolCalls: readonly ChatCompletionMessageToolCall[] | null | undefined,
@@ -61,7 +93,9 @@ export interface OpenAIToolset {
   ): Promise<OpenAICallRecord<ChatCompletionToolMessageParam>[]>;
   /**
    * Runs the `function_call` items of `response.output` in order (other items are skipped),
-   * returning one `function_call_output` item per call. Never throws for what the model sent.
+   * returning one `function_call_output` item per call. An item is a function call when its
+   * `type` is `function_call`, or when it has no `type` but a `call_id`. Never throws and
+   * never stops halfway: a malformed call (no name, wrong types) becomes a refusal record.
    */
   runResponsesFunctionCalls(
     output: readonly unknown[],
@@ -69,17 +103,81 @@ export interface OpenAIToolset {
   ): Promise<OpenAICallRecord<FunctionCallOutput>[]>;
 }
 
-interface FunctionCallItem {
-  readonly type: 'function_call';
-  readonly call_id: string;
-  readonly name: string;
-  readonly arguments: string;
+const isRecord = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+function isFunctionCall(item: unknown): item is Record<string, unknown> {
+  if (!isRecord(item)) return false;
+  const type = item['type'];
+  return type === 'function_call' || (type === undefined && item['call_id'] !== undefined);
 }
 
-function isFunctionCall(item: unknown): item is FunctionCallItem {
-  if (typeof item !== 'object' || item === null) return false;
-  const record = item as Record<string, unknown>;
-  return record['type'] === 'function_call' && typeof record['call_id'] === 'string';
+/** A call the host delivered in a shape no tool can run: refused like any bad call. */
+function malformed(
+  message: string,
+  field: string,
+  code: 'arguments_malformed' | 'tool_unknown' = 'arguments_malformed',
+): ToolFailure {
+  const error = new ToolValidationError(code, message, { field });
+  return Object.freeze({
+    success: false,
+    message: `Tool validation failed: ${message}`,
+    value: null,
+    error,
+  });
+}
+
+const shortText = (value: unknown): string =>
+  typeof value === 'string' ? (value.length > 64 ? `${value.slice(0, 64)}...` : value) : '';
+
+/** Reads one Chat Completions tool call: the id, the name and the raw arguments, or why not. */
+function readChatCall(
+  entry: unknown,
+  index: number,
+):
+  | { id: string; name: string; arguments: unknown }
+  | { id: string; name: string; problem: ToolFailure } {
+  if (!isRecord(entry))
+    return {
+      id: '',
+      name: '',
+      problem: malformed(`Tool call ${index} is not an object.`, `tool_calls[${index}]`),
+    };
+  const id = typeof entry['id'] === 'string' ? entry['id'] : '';
+  const type = entry['type'];
+  if (type === 'custom') {
+    const custom = entry['custom'];
+    const name = isRecord(custom) && typeof custom['name'] === 'string' ? custom['name'] : '';
+    return {
+      id,
+      name,
+      problem: malformed(
+        `Unknown tool '${shortText(name)}': tool call ${index} is a custom tool call; plankit tools take function calls.`,
+        `tool_calls[${index}].custom.name`,
+        'tool_unknown',
+      ),
+    };
+  }
+  if (type !== undefined && type !== 'function')
+    return {
+      id,
+      name: '',
+      problem: malformed(
+        `Tool call ${index} has the type '${shortText(type)}'; only 'function' calls run.`,
+        `tool_calls[${index}].type`,
+      ),
+    };
+  const fn = entry['function'];
+  if (!isRecord(fn) || typeof fn['name'] !== 'string' || fn['name'] === '')
+    return {
+      id,
+      name: '',
+      problem: malformed(
+        `Tool call ${index} has no function name.`,
+        `tool_calls[${index}].function.name`,
+      ),
+    };
+  return { id, name: fn['name'], arguments: fn['arguments'] };
 }
 
 /**
@@ -105,7 +203,9 @@ export function createOpenAIToolset(
       'createOpenAIToolset: tools must be an array of plankit tools.',
     );
   const strictOf = (tool: AnyTool): boolean =>
-    typeof options.strict === 'function' ? options.strict(tool) : (options.strict ?? false);
+    typeof options.strict === 'function'
+      ? options.strict(tool)
+      : (options.strict ?? strictByDefault(tool));
   const strictSchemas = new Map<string, StrictJsonSchema>();
   const parameters = new Map<string, JsonSchema>();
   for (const tool of tools) {
@@ -149,47 +249,74 @@ export function createOpenAIToolset(
   const prepare = (args: Readonly<Record<string, unknown>>, tool: AnyTool): unknown =>
     strictSchemas.get(tool.name)?.restore(args) ?? args;
 
+  const run = async (
+    name: string,
+    raw: unknown,
+    options: OpenAIRunOptions,
+  ): Promise<{ tool: AnyTool | undefined; result: ToolResult<unknown> }> => {
+    try {
+      return await callTool(
+        tools,
+        { name, arguments: raw },
+        { session: options.session, now: options.now, prepare },
+      );
+    } catch (error) {
+      // callTool answers what the model sent with results; a throw here is a host or tool bug,
+      // reported for this call alone so the rest of the batch still runs.
+      const message = error instanceof Error ? error.message : String(error);
+      return {
+        tool: undefined,
+        result: malformed(`The call could not run: ${shortText(message)}`, 'name'),
+      };
+    }
+  };
+
   const toolset: OpenAIToolset = {
     chatTools: Object.freeze(chatTools),
     responsesTools: Object.freeze(responsesTools),
-    async runChatToolCalls(toolCalls, run) {
+    async runChatToolCalls(toolCalls, options) {
       const records: OpenAICallRecord<ChatCompletionToolMessageParam>[] = [];
-      for (const call of toolCalls ?? []) {
-        const name = call.type === 'function' ? call.function.name : call.custom.name;
-        const request =
-          call.type === 'function'
-            ? { name, arguments: call.function.arguments }
-            : { name: '', arguments: '{}' };
-        const { tool, result } = await callTool(tools, request, {
-          session: run.session,
-          now: run.now,
-          prepare,
-        });
-        const content = formatToolContent(result, tool);
+      const entries: readonly unknown[] = Array.isArray(toolCalls) ? toolCalls : [];
+      for (let index = 0; index < entries.length; index++) {
+        const call = readChatCall(entries[index], index);
+        const { tool, result } =
+          'problem' in call
+            ? { tool: undefined, result: call.problem }
+            : await run(call.name, call.arguments, options);
         records.push({
           callId: call.id,
-          name,
+          name: call.name,
           result,
-          message: { role: 'tool', tool_call_id: call.id, content },
+          message: {
+            role: 'tool',
+            tool_call_id: call.id,
+            content: formatToolContent(result, tool),
+          },
         });
       }
       return records;
     },
-    async runResponsesFunctionCalls(output, run) {
+    async runResponsesFunctionCalls(output, options) {
       const records: OpenAICallRecord<FunctionCallOutput>[] = [];
-      for (const item of output ?? []) {
+      const items: readonly unknown[] = Array.isArray(output) ? output : [];
+      for (let index = 0; index < items.length; index++) {
+        const item = items[index];
         if (!isFunctionCall(item)) continue;
-        const { tool, result } = await callTool(
-          tools,
-          { name: item.name, arguments: item.arguments },
-          { session: run.session, now: run.now, prepare },
-        );
+        const callId = typeof item['call_id'] === 'string' ? item['call_id'] : '';
+        const name = typeof item['name'] === 'string' ? item['name'] : '';
+        const { tool, result } =
+          name === ''
+            ? {
+                tool: undefined,
+                result: malformed(`Function call ${index} has no name.`, `output[${index}].name`),
+              }
+            : await run(name, item['arguments'], options);
         const message: FunctionCallOutput = {
           type: 'function_call_output',
-          call_id: item.call_id,
+          call_id: callId,
           output: formatToolContent(result, tool),
         };
-        records.push({ callId: item.call_id, name: item.name, result, message });
+        records.push({ callId, name, result, message });
       }
       return records;
     },
