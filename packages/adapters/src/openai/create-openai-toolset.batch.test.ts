@@ -164,7 +164,11 @@ describe('a bad host batch never rejects halfway', () => {
       { session },
     );
     expect(
-      records.map((record) => [record.callId, record.result.success, record.result.error?.code]),
+      records.map((record) => [
+        record.callId,
+        record.result.success,
+        record.result.success ? undefined : record.result.error.code,
+      ]),
     ).toEqual([
       ['a', true, undefined],
       ['', false, 'arguments_malformed'],
