@@ -75,7 +75,8 @@ export interface SessionPool {
   get(id: string): Promise<Result<Session, SessionResolveError>>;
   /**
    * Runs `fn` on the session of `id`, keeping it live meanwhile, then flushes: resolves `ok`
-   * only once every change `fn` made is acknowledged by the store. After a `conflict` with
+   * only once every change `fn` made is acknowledged by the store. Runs of one conversation
+   * take turns (each waits for the previous one's flush); runs of different ones do not. After a `conflict` with
    * another process, when none of `fn`'s changes was saved, reloads and runs `fn` again (up to
    * `retries` times), so `fn` must change nothing but the session.
    *
@@ -127,8 +128,10 @@ interface Live {
   readonly id: string;
   readonly session: Session;
   readonly attachment: SessionAttachment;
-  /** Runs in progress. */
+  /** Runs in progress or waiting for their turn. */
   uses: number;
+  /** Settles when the runs started so far are done: runs of one conversation take turns. */
+  lock: Promise<void>;
   /** No longer in the pool (evicted, failed or closed). */
   gone: boolean;
   /** Called when `uses` drops to 0. */
@@ -332,14 +335,39 @@ class Pool implements SessionPool {
         this.#touch(live);
       }
       live.uses++;
-      let outcome: Result<Awaited<T>, SessionResolveError> | 'retry';
+      let outcome: Result<Awaited<T>, SessionResolveError> | 'retry' | 'again';
       try {
-        outcome = await this.#attempt(live, fn, attempt);
+        outcome = await this.#exclusive<
+          Result<Awaited<T>, SessionResolveError> | 'retry' | 'again'
+        >(live, () =>
+          // Dropped (a conflict) while waiting for its turn: get the fresh copy.
+          live.gone ? 'again' : this.#attempt(live, fn, attempt),
+        );
       } finally {
         this.#release(live);
       }
+      if (outcome === 'again') continue;
       if (outcome !== 'retry') return outcome;
       attempt++;
+    }
+  }
+
+  /**
+   * Runs `work` once the earlier runs of `live` are done. One run at a time per conversation
+   * makes a run's flush cover its own changes only, so a refused run saved nothing.
+   */
+  async #exclusive<R>(live: Live, work: () => R | Promise<R>): Promise<R> {
+    const previous = live.lock;
+    let unlock = () => {};
+    const mine = new Promise<void>((resolve) => {
+      unlock = resolve;
+    });
+    live.lock = previous.then(() => mine);
+    await previous;
+    try {
+      return await work();
+    } finally {
+      unlock();
     }
   }
 
@@ -493,6 +521,7 @@ class Pool implements SessionPool {
       session,
       attachment: attached.value,
       uses: 0,
+      lock: Promise.resolve(),
       gone: false,
       idle: [],
     };

@@ -7,6 +7,7 @@ import {
   Plan,
   type PlanningTools,
   type Result,
+  registerPlanningReducers,
   Session,
   selectLatest,
 } from '@plankit/core';
@@ -75,6 +76,7 @@ export async function serialPlan(
   calls: readonly { tool: string; params: unknown }[],
 ): Promise<Plan | undefined> {
   const session = new Session({ sessionId: 'serial' });
+  registerPlanningReducers(session);
   const byName = new Map(TOOLS.map((tool) => [tool.name, tool] as const));
   for (const [index, call] of calls.entries()) {
     const tool = byName.get(call.tool);

@@ -1,0 +1,87 @@
+import { fileURLToPath } from 'node:url';
+import { invokeTool, registerPlanningReducers, Session, selectAll, ToolCall } from '@plankit/core';
+import { afterEach, describe, expect, it } from 'vitest';
+import { PostgresStore } from '../postgres/postgres-store.ts';
+import {
+  dropSchema,
+  freshSchema,
+  POSTGRES_URL,
+  SKIPPED_WITHOUT_SERVER,
+  warnWhenSkipped,
+} from '../postgres/testing/postgres-url.ts';
+import { attachStore } from '../stores/attach-store.ts';
+import { startWorker } from '../stores/testing/run-worker.ts';
+import { createSessionPool } from './create-session-pool.ts';
+import { ok, planOf, SETUP, serialPlan } from './testing/pool-helpers.ts';
+
+warnWhenSkipped('Session pool PostgreSQL tests');
+
+const WORKER = fileURLToPath(new URL('./testing/pool-worker.ts', import.meta.url));
+const WORKERS = 2;
+const COUNT = 40;
+
+describe.skipIf(POSTGRES_URL === undefined)(
+  `createSessionPool on PostgresStore${SKIPPED_WITHOUT_SERVER}`,
+  () => {
+    const schemas: string[] = [];
+    afterEach(async () => {
+      for (const schema of schemas.splice(0)) await dropSchema(schema);
+    });
+
+    it('two processes on one conversation never lose an acknowledged change', async () => {
+      const url = POSTGRES_URL as string;
+      const schema = freshSchema();
+      schemas.push(schema);
+      const store = new PostgresStore({ connectionString: url, schema, poolSize: 2 });
+      const pool = createSessionPool({ store });
+      ok(
+        await pool.run('shared', (session) =>
+          invokeTool(
+            SETUP,
+            { objective: 'shared plan', initial_steps: [{ title: 'start' }] },
+            { session },
+          ),
+        ),
+      );
+      ok(await pool.close());
+
+      const workers = Array.from({ length: WORKERS }, (_, i) =>
+        startWorker(WORKER, { url, schema, worker: i + 1, count: COUNT }, 120_000),
+      );
+      await Promise.all(workers.map((worker) => worker.waitFor(/^ready$/)));
+      for (const worker of workers) worker.child.stdin?.end('go\n');
+      const exits = await Promise.all(workers.map((worker) => worker.exited));
+      for (const exit of exits) expect(exit, exit.stderr).toMatchObject({ code: 0, signal: null });
+
+      const acknowledged: string[] = [];
+      for (const worker of workers) {
+        expect(worker.lines.at(-1)).toBe('done');
+        for (const line of worker.lines) {
+          const [kind, title] = line.split(' ');
+          if (kind === 'ack') acknowledged.push(title as string);
+          // Retries are generous: every call gets through eventually.
+          expect(kind).not.toBe('refused');
+        }
+      }
+      expect(acknowledged).toHaveLength(WORKERS * COUNT);
+
+      const session = new Session({ sessionId: 'shared' });
+      registerPlanningReducers(session);
+      ok(await attachStore(session, store));
+      const log = selectAll(session, ToolCall);
+      const titles = log
+        .slice(1)
+        .map((call) => (call.params as { steps: { title: string }[] }).steps[0]?.title);
+      // Every acknowledged step is stored exactly once, and nothing else.
+      expect([...titles].sort()).toEqual([...acknowledged].sort());
+      // Each worker's own steps are in the order it made them.
+      for (let worker = 1; worker <= WORKERS; worker++) {
+        const mine = titles.filter((title) => title?.startsWith(`w${worker}-`));
+        expect(mine).toEqual(Array.from({ length: COUNT }, (_, i) => `w${worker}-${i + 1}`));
+      }
+      expect(planOf(session)).toEqual(await serialPlan(log));
+      expect(planOf(session)?.steps).toHaveLength(1 + WORKERS * COUNT);
+      await store.close();
+    }, 180_000);
+  },
+);
