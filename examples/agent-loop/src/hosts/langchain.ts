@@ -83,6 +83,9 @@ export function createLangChainDriver(context: DriverContext): ModelDriver {
         });
         if (!ai.tool_calls?.length)
           return { calls, text: typeof ai.content === 'string' ? ai.content : '', usage };
+        // One call at a time, in the message's order. A LangGraph ToolNode (or createAgent) may
+        // run them concurrently instead: plankit's tools read the AIMessage from the graph state
+        // and still apply them in this order.
         for (const toolCall of ai.tool_calls) {
           const tool = tools.find((candidate) => candidate.name === toolCall.name);
           if (tool === undefined)
