@@ -10,4 +10,9 @@ export { deepEqual } from './internal/deep-equal.ts';
 export { invalidArgument } from './internal/invalid-argument.ts';
 export { deepFreeze, update } from './internal/produce.ts';
 export { INDENT_LIMIT, NESTING_LIMIT, yamlNestingProblem } from './internal/yaml-nesting.ts';
+export {
+  type YamlDuplicateKey,
+  type YamlNodeTests,
+  yamlDuplicateKey,
+} from './internal/yaml-nesting-keys.ts';
 export { trimText } from './planning/text-rules.ts';

@@ -5,6 +5,7 @@ import type { Result } from '@plankit/core';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { openWorkspace, type Workspace } from './open-workspace.ts';
+import { parseArchive } from './phase-yaml.ts';
 import type { WorkspaceError } from './workspace-error.ts';
 
 let dir: string;
@@ -80,5 +81,21 @@ describe('archive/phase_N.yaml', () => {
     expect(deep.ok === false && deep.error.message).toBe(
       'archive/phase_7.yaml is not a phase archive: line 1 nests more than 64 levels.',
     );
+  });
+});
+
+describe('parseArchive (issue 12)', () => {
+  it('refuses duplicate keys, and deep nesting hidden behind a quote in a plain scalar', () => {
+    const archive = 'phase_number: 1\ntitle: null\ndescription: null\ntodos: []\n';
+    expect(parseArchive(`${archive}title: again\n`)).toMatch(/Map keys must be unique/);
+    expect(parseArchive(`${archive}note: x "\nmore: ${'['.repeat(50_000)}\n`)).toMatch(
+      /nests more than 64 levels/,
+    );
+    expect(parseArchive(archive)).toEqual({
+      phaseNumber: 1,
+      title: null,
+      description: null,
+      todos: [],
+    });
   });
 });

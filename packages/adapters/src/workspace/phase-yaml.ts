@@ -1,5 +1,5 @@
-import { yamlNestingProblem } from '@plankit/core/internal';
-import { parseDocument, stringify } from 'yaml';
+import { yamlDuplicateKey, yamlNestingProblem } from '@plankit/core/internal';
+import { isMap, isPair, isScalar, isSeq, Lexer, parseDocument, stringify } from 'yaml';
 
 /** A todo as `todos.yaml` holds it. @public */
 export interface TodosFileItem {
@@ -37,6 +37,7 @@ export interface ArchivedPhase {
 
 // Long todo texts stay on one line, so a diff of two archives reads line by line.
 const OPTIONS = { lineWidth: 0 } as const;
+const YAML_NODES = { isMap, isPair, isScalar, isSeq };
 
 /** Why `value` is not a todos document, if it is not. */
 export function todosProblem(value: unknown): string | null {
@@ -116,10 +117,13 @@ export function renderArchive(archive: ArchivedPhase): string {
 
 /** An archive read back, or why it cannot be. */
 export function parseArchive(text: string): ArchivedPhase | string {
-  const nesting = yamlNestingProblem(text);
+  const nesting = yamlNestingProblem(text, new Lexer());
   if (nesting !== null) return `is not a phase archive: ${nesting}`;
-  const document = parseDocument(text, { uniqueKeys: true, logLevel: 'error' });
+  // The parser's own duplicate-key check is quadratic: keys are checked here, in linear time.
+  const document = parseDocument(text, { uniqueKeys: false, logLevel: 'error' });
   if (document.errors.length > 0) return `is not valid YAML: ${document.errors[0]?.message ?? ''}`;
+  const duplicate = yamlDuplicateKey(document.contents, YAML_NODES);
+  if (duplicate !== null) return `is not valid YAML: ${duplicate.message}`;
   let data: unknown;
   try {
     data = document.toJS({ maxAliasCount: 100 });

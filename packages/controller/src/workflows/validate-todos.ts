@@ -1,7 +1,7 @@
 import type { Result } from '@plankit/core';
-import { yamlNestingProblem } from '@plankit/core/internal';
+import { yamlDuplicateKey, yamlNestingProblem } from '@plankit/core/internal';
 import type { TodoRange } from '@plankit/prompt';
-import { parseDocument } from 'yaml';
+import { isMap, isPair, isScalar, isSeq, Lexer, parseDocument } from 'yaml';
 import {
   argumentError,
   checkOptions,
@@ -70,6 +70,7 @@ export const MAX_BYTES_LIMIT: number = 16 * 1024 * 1024;
 
 const OPTION_KEYS: ReadonlySet<string> = new Set(['range', 'maxBytes']);
 const MAX_YAML_ERROR = 1000;
+const YAML_NODES = { isMap, isPair, isScalar, isSeq };
 
 /** UTF-8 length of `text`, counted without encoding it (a lone surrogate counts as 3 bytes). */
 function utf8Length(text: string): number {
@@ -221,15 +222,16 @@ function parseSource(source: TodosSource, maxBytes: number): Result<unknown, Wor
       'todos',
     );
   }
-  const nesting = yamlNestingProblem(source);
+  const nesting = yamlNestingProblem(source, new Lexer());
   if (nesting !== null) {
     return fail('todos_yaml_invalid', `Invalid YAML: todos.yaml ${nesting}.`, 'todos');
   }
   // Only the data of one document: duplicate keys, several documents and alias bombs are
   // errors, and warnings (unknown tags) are not logged from a pure function. The parser's code
-  // frame is left out so the reason stays on one line; its position is added instead.
+  // frame is left out so the reason stays on one line; its position is added instead. The
+  // parser's own duplicate-key check is quadratic, so keys are checked here, in linear time.
   const document = parseDocument(source, {
-    uniqueKeys: true,
+    uniqueKeys: false,
     logLevel: 'error',
     prettyErrors: false,
   });
@@ -237,6 +239,11 @@ function parseSource(source: TodosSource, maxBytes: number): Result<unknown, Wor
   if (error !== undefined) {
     const reason = `${clip(error.message.trim(), MAX_YAML_ERROR)}${position(source, error.pos[0])}`;
     return fail('todos_yaml_invalid', `Invalid YAML: ${reason}`, 'todos', error);
+  }
+  const duplicate = yamlDuplicateKey(document.contents, YAML_NODES);
+  if (duplicate !== null) {
+    const reason = `${duplicate.message}${position(source, duplicate.offset)}`;
+    return fail('todos_yaml_invalid', `Invalid YAML: ${reason}`, 'todos');
   }
   try {
     return { ok: true, value: document.toJS({ maxAliasCount: 100 }) };
