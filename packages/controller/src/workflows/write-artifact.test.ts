@@ -4,6 +4,7 @@ import { startWorkshop } from './start-workshop.ts';
 import { refusal, unwrap } from './testing/unwrap.ts';
 import { FILES, PLAN } from './testing/workshop-fixtures.ts';
 import { compiled, formalizing, round, write } from './testing/workshop-steps.ts';
+import { workshopFromJSON } from './workshop-from-json.ts';
 import { workshopRound } from './workshop-round.ts';
 import { writeArtifact } from './write-artifact.ts';
 
@@ -160,5 +161,31 @@ describe('the workshop invariants', () => {
         writeArtifact(state, { now: 99, name: 'plan.files.json', content: JSON.stringify(FILES) }),
       ).artifacts,
     ).toHaveLength(1);
+  });
+});
+
+describe('writeArtifact: what is stored fits (issue 12)', () => {
+  it('refuses a plan whose canonical JSON is over the limit though its input is not', () => {
+    const state = formalizing();
+    // Compact input well under 1 MiB whose two-space indented form is over it.
+    const tasks = Array.from({ length: 500 }, (_, i) => ({
+      id: `T${i + 1}`,
+      title: 'x',
+      subtasks: Array.from({ length: 60 }, (_, j) => ({ id: `T${i + 1}.${j + 1}`, title: 'y' })),
+    }));
+    const content = JSON.stringify({ ...PLAN, tasks });
+    expect(content.length).toBeLessThan(1_048_576);
+    const error = refusal(writeArtifact(state, { now: 99, name: 'planning.ai.json', content }));
+    expect(error).toMatchObject({ code: 'artifact_invalid', field: 'planning.ai.json' });
+    expect(error.message).toMatch(/over the limit of 1048576/);
+    expect(error.message.length).toBeLessThan(2000);
+  });
+
+  it('keeps every state it returns readable by workshopFromJSON', () => {
+    const state = formalizing();
+    const next = unwrap(
+      writeArtifact(state, { now: 99, name: 'planning.ai.json', content: JSON.stringify(PLAN) }),
+    );
+    expect(unwrap(workshopFromJSON(JSON.stringify(next)))).toEqual(next);
   });
 });

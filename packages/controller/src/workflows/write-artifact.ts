@@ -21,7 +21,10 @@ export interface WriteArtifactInput {
   readonly now: number;
   /** One of the configured artifacts; never `plan.md`, which is rendered. */
   readonly name: string;
-  /** Its text (JSON for `planning.ai.json` and `plan.files.json`), at most 1 MiB. */
+  /**
+   * Its text (JSON for `planning.ai.json` and `plan.files.json`), at most 1 MiB; so is what is
+   * stored from it (the canonical JSON, and `plan.md` rendered from the plan).
+   */
   readonly content: string;
 }
 
@@ -63,7 +66,9 @@ function canonical<T>(
  * `planning.ai.json` is the single source of truth, checked against `WorkshopPlan`, stored as
  * canonical JSON, with `plan.md` rendered from it (writing `plan.md` itself is
  * `artifact_projection`); `plan.files.json` is checked against `FilePlan` (its consistency
- * with the plan is checked by the formalizing round).
+ * with the plan is checked by the formalizing round). Every stored artifact, canonical JSON
+ * and rendered `plan.md` included, must fit the 1 MiB artifact limit (`artifact_invalid`), so
+ * every state this returns reads back with `workshopFromJSON`.
  *
  * @returns the next state, or a {@link WorkflowError}: `artifact_unknown`,
  *   `artifact_out_of_phase`, `artifact_projection`, `artifact_invalid` naming the field,
@@ -135,6 +140,21 @@ export function writeArtifact(
     }
     default:
       written.set(name, content);
+  }
+  // What is stored, not what came in, must fit: canonical JSON is indented and plan.md is
+  // rendered, both larger than the input, and workshopFromJSON reads back only what fits.
+  for (const [artifactName, text] of written) {
+    if (text.length > WORKSHOP_LIMITS.artifact) {
+      const stored =
+        artifactName === name
+          ? `${name} is stored as`
+          : `${artifactName}, rendered from ${name}, is`;
+      return fail(
+        'artifact_invalid',
+        `${stored} ${text.length} characters, over the limit of ${WORKSHOP_LIMITS.artifact}; write a smaller ${name}.`,
+        name,
+      );
+    }
   }
   const artifacts: WorkshopArtifact[] = [];
   for (const artifactName of state.artifactNames) {
