@@ -1,0 +1,19 @@
+import { readFile } from 'node:fs/promises';
+import { expect, it, vi } from 'vitest';
+
+it('is the AI SDK snippet docs/adapters.md shows, and prints what it says', async () => {
+  const source = await readFile(new URL('./docs-example.ts', import.meta.url), 'utf8');
+  const docs = await readFile(new URL('../../../../docs/adapters.md', import.meta.url), 'utf8');
+  expect(docs).toContain(`\`\`\`ts\n${source}\`\`\``);
+
+  const printed: string[] = [];
+  const log = vi.spyOn(console, 'log').mockImplementation((line: string) => printed.push(line));
+  await import('./docs-example.ts');
+  log.mockRestore();
+  expect(printed).toEqual([
+    'c1 ok: Plan initialised with 1 step.',
+    'c2 ok: Step S001 marked as done.',
+    'c3 error (step_unknown): Tool validation failed: Step S009 does not exist.',
+    'Shipped.',
+  ]);
+});
