@@ -4,6 +4,7 @@ import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { createPlanningTools, type PlanningTools, Session } from '@plankit/core';
 import { describe, expect, it } from 'vitest';
+import { AISDKToolError } from './ai-sdk/ai-sdk-tool-error.ts';
 import { type AISDKToolOutput, toAISDKTools } from './ai-sdk/to-ai-sdk-tools.ts';
 import { createAnthropicToolset } from './anthropic/create-anthropic-toolset.ts';
 import { toLangChainTools } from './langchain/to-langchain-tools.ts';
@@ -61,10 +62,14 @@ const hosts: Record<string, Host> = {
     const tool = toAISDKTools(tools, { session })[name];
     if (tool?.execute === undefined || tool.toModelOutput === undefined)
       return { text: `Unknown tool '${name}'`, error: true };
-    const output = (await tool.execute(asObject(args), {
-      toolCallId: 'a1',
-      messages: [],
-    })) as AISDKToolOutput;
+    // A refusal is thrown as an AISDKToolError; the SDK turns it into a tool-error part.
+    const output = (await Promise.resolve(
+      tool.execute(asObject(args), { toolCallId: 'a1', messages: [] }),
+    ).catch((error: unknown) => {
+      if (AISDKToolError.isInstance(error)) return error;
+      throw error;
+    })) as AISDKToolOutput | AISDKToolError;
+    if (AISDKToolError.isInstance(output)) return { text: output.message, error: true };
     const model = await tool.toModelOutput({
       toolCallId: 'a1',
       input: args,
