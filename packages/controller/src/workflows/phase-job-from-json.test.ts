@@ -4,7 +4,7 @@ import type { PhaseJob } from './phase-job.ts';
 import { phaseJobFromJSON } from './phase-job-from-json.ts';
 import { requestChanges } from './request-changes.ts';
 import { startPhaseJob } from './start-phase-job.ts';
-import { waitingJob } from './testing/review-fixtures.ts';
+import { planned, waitingJob } from './testing/review-fixtures.ts';
 import { refusal, unwrap } from './testing/unwrap.ts';
 
 const T0 = 1_000_000;
@@ -137,5 +137,75 @@ describe('phaseJobFromJSON', () => {
         ),
       ).field,
     ).toMatch(/^signals\[0\]/);
+  });
+});
+
+describe('phaseJobFromJSON: the todos gate (issue 12)', () => {
+  const tactical = planned(startPhaseJob({ jobId: 'j', now: T0 }), T0);
+  const waiting = waitingJob(T0);
+
+  it('reads back the tactical phase and the held hand-off the gate let through', () => {
+    expect(tactical.phase).toBe('tactical');
+    expect(unwrap(phaseJobFromJSON(JSON.stringify(tactical)))).toEqual(tactical);
+    expect(unwrap(phaseJobFromJSON(JSON.stringify(waiting)))).toEqual(waiting);
+  });
+
+  const todo = (id: number) => ({ id, content: `Do ${id}`, status: 'pending' });
+  it.each<[string, PhaseJob, (data: Data) => void, string]>([
+    [
+      'a tactical phase with no todos',
+      tactical,
+      (d) => {
+        d.todos = [];
+      },
+      'todos',
+    ],
+    [
+      'a tactical phase with 30 todos',
+      tactical,
+      (d) => {
+        d.todos = Array.from({ length: 30 }, (_, i) => todo(i + 1));
+      },
+      'todos',
+    ],
+    [
+      'a tactical todo with blank content',
+      tactical,
+      (d) => {
+        d.todos[0].content = '   ';
+      },
+      'todos',
+    ],
+    [
+      'a held hand-off of 2 todos',
+      waiting,
+      (d) => {
+        d.handoff.todos = d.handoff.todos.slice(0, 2);
+      },
+      'handoff.todos',
+    ],
+    [
+      'strategic todos that are not the predefined ones',
+      waiting,
+      (d) => {
+        d.todos[0].content = 'Something else';
+      },
+      'todos',
+    ],
+    [
+      'a predefined list with repeated ids',
+      waiting,
+      (d) => {
+        d.settings.todos.revision = [
+          { id: 1, content: 'a' },
+          { id: 1, content: 'b' },
+        ];
+      },
+      'settings.todos.revision',
+    ],
+  ])('refuses %s', (_, job, change, field) => {
+    const error = refusal(phaseJobFromJSON(altered(job, change)));
+    expect(error).toMatchObject({ code: 'state_invalid', field });
+    expect(error.message.length).toBeLessThan(2000);
   });
 });

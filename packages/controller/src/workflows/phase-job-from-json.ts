@@ -8,6 +8,19 @@ import type { WorkflowError } from './workflow-error.ts';
 
 const WHERE = 'phaseJobFromJSON';
 
+/** Why a list of todos could not have passed the todo rules (unique ids, real content). */
+function specsProblem(
+  specs: readonly { readonly id: number; readonly content: string }[],
+): string | null {
+  const ids = new Set<number>();
+  for (const { id, content } of specs) {
+    if (ids.has(id)) return 'must have unique ids';
+    ids.add(id);
+    if (content.trim() === '') return 'must each have a non-blank content';
+  }
+  return null;
+}
+
 /** The first way the parts of a job disagree, if they do. */
 function disagreement(job: PhaseJob): Result<never, WorkflowError> | null {
   const { machine, settings, review } = job;
@@ -33,6 +46,50 @@ function disagreement(job: PhaseJob): Result<never, WorkflowError> | null {
   }
   const ids = new Set(job.todos.map((todo) => todo.id));
   if (ids.size !== job.todos.length) return invalid(WHERE, 'todos', 'must have unique ids');
+  const { min, max } = settings.todoRange;
+  for (const list of ['initial', 'transition', 'revision'] as const) {
+    const problem = specsProblem(settings.todos[list]);
+    if (problem !== null) return invalid(WHERE, `settings.todos.${list}`, problem);
+  }
+  if (job.phase === 'tactical') {
+    // A tactical phase starts only with todos that passed the hand-off gate.
+    if (job.todos.length < min || job.todos.length > max) {
+      return invalid(
+        WHERE,
+        'todos',
+        `must number ${min}-${max} in a tactical phase (the hand-off gate), got ${job.todos.length}`,
+      );
+    }
+    const problem = specsProblem(job.todos);
+    if (problem !== null) return invalid(WHERE, 'todos', problem);
+  } else {
+    // A strategic phase runs the predefined todos of its kind, in order.
+    const specs = settings.todos[job.phaseKind as 'initial' | 'transition' | 'revision'];
+    if (
+      specs.length !== job.todos.length ||
+      specs.some(
+        (spec, i) => spec.id !== job.todos[i]?.id || spec.content !== job.todos[i]?.content,
+      )
+    ) {
+      return invalid(
+        WHERE,
+        'todos',
+        `must be the predefined ${job.phaseKind} todos of settings.todos.${job.phaseKind}`,
+      );
+    }
+  }
+  if (job.handoff !== null) {
+    const held = job.handoff.todos;
+    if (held.length < min || held.length > max) {
+      return invalid(
+        WHERE,
+        'handoff.todos',
+        `must number ${min}-${max} (the hand-off gate), got ${held.length}`,
+      );
+    }
+    const problem = specsProblem(held);
+    if (problem !== null) return invalid(WHERE, 'handoff.todos', problem);
+  }
   if (machine.state === 'pending_review' && job.todos.some((todo) => todo.status !== 'completed')) {
     return invalid(WHERE, 'todos', 'must all be completed while the job waits for review');
   }
