@@ -1,6 +1,6 @@
 /**
  * plankit tools for the Anthropic Messages API: `tools` with `input_schema`, `tool_use`
- * blocks in, `tool_result` blocks (with `is_error` on failure) out.
+ * blocks in, `tool_result` blocks (with `is_error` on failure) out, and strict tool use.
  *
  * @packageDocumentation
  * @module @plankit/adapters/anthropic
@@ -10,5 +10,6 @@ export type {
   AnthropicCallRecord,
   AnthropicRunOptions,
   AnthropicToolset,
+  AnthropicToolsetOptions,
 } from './anthropic/create-anthropic-toolset.ts';
 export { createAnthropicToolset } from './anthropic/create-anthropic-toolset.ts';

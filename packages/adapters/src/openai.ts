@@ -1,7 +1,7 @@
 /**
  * plankit tools for the OpenAI API: Chat Completions (`tools`, `tool_calls`, `role: "tool"`
  * messages) and Responses (`function` tools, `function_call` items, `function_call_output`
- * items), with an optional strict mode.
+ * items), with strict mode (on by default for the planning tools).
  *
  * @packageDocumentation
  * @module @plankit/adapters/openai
@@ -14,6 +14,6 @@ export type {
   OpenAIToolset,
   OpenAIToolsetOptions,
 } from './openai/create-openai-toolset.ts';
-export { createOpenAIToolset } from './openai/create-openai-toolset.ts';
+export { createOpenAIToolset, strictByDefault } from './openai/create-openai-toolset.ts';
 export type { StrictJsonSchema } from './openai/to-strict-json-schema.ts';
 export { toStrictJsonSchema } from './openai/to-strict-json-schema.ts';
