@@ -74,13 +74,18 @@ export function findLangChainTurn(
 ): LangChainTurn | undefined {
   const messages = messagesOf(stateOf(config));
   if (messages === undefined) return undefined;
-  // Cost is one pass over the state per call; LangGraph holds the messages in memory anyway.
+  // Walks back from the end and stops at the call's message (normally the last one), so the
+  // cost does not grow with the conversation's history.
   for (let index = messages.length - 1; index >= 0; index--) {
     const message = messages[index];
     const calls = toolCallsOf(message);
     if (calls === undefined || !calls.some((call) => idOf(call) === id)) continue;
+    // Only messages after the call's own can answer its calls.
     const answered = new Set<string>();
-    for (const other of messages) if (isToolMessage(other)) answered.add(other.tool_call_id);
+    for (let later = index + 1; later < messages.length; later++) {
+      const other = messages[later];
+      if (isToolMessage(other)) answered.add(other.tool_call_id);
+    }
     const ids: string[] = [];
     for (const call of calls) {
       const callId = idOf(call);
