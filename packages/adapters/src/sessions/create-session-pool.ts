@@ -128,6 +128,8 @@ interface Live {
   readonly id: string;
   readonly session: Session;
   readonly attachment: SessionAttachment;
+  /** What `get` returns for it, made once: a hit allocates nothing. */
+  readonly got: Result<Session, SessionResolveError>;
   /** Runs in progress or waiting for their turn. */
   uses: number;
   /** Settles when the runs started so far are done: runs of one conversation take turns. */
@@ -223,6 +225,8 @@ class Pool implements SessionPool {
   // Evictions whose flush is in progress: a load of the id waits for them.
   readonly #leaving = new Map<string, Promise<Result<number, StoreError>>>();
   readonly #runs = new Set<Promise<unknown>>();
+  // The last entry of #live, so touching it again costs nothing.
+  #recent: Live | undefined;
   #closing: Promise<Result<void, StoreError>> | undefined;
 
   constructor(options: CheckedOptions) {
@@ -239,13 +243,14 @@ class Pool implements SessionPool {
 
   get(id: string): Promise<Result<Session, SessionResolveError>> {
     if (this.#closing !== undefined) return Promise.resolve(closedError(undefined));
-    const checked = parseConversationId(id, 'id');
-    if (!checked.ok) return Promise.resolve(checked);
+    // Only checked ids are ever live, so a hit needs no second check.
     const live = this.#live.get(id);
     if (live !== undefined) {
       this.#touch(live);
-      return Promise.resolve({ ok: true, value: live.session });
+      return Promise.resolve(live.got);
     }
+    const checked = parseConversationId(id, 'id');
+    if (!checked.ok) return Promise.resolve(checked);
     return this.#load(id).then((loaded) =>
       loaded.ok ? { ok: true, value: loaded.value.session } : loaded,
     );
@@ -416,6 +421,8 @@ class Pool implements SessionPool {
   }
 
   #touch(live: Live): void {
+    if (this.#recent === live) return;
+    this.#recent = live;
     this.#live.delete(live.id);
     this.#live.set(live.id, live);
   }
@@ -464,6 +471,7 @@ class Pool implements SessionPool {
 
   #forget(live: Live): void {
     live.gone = true;
+    if (this.#recent === live) this.#recent = undefined;
     if (this.#live.get(live.id) === live) this.#live.delete(live.id);
   }
 
@@ -519,6 +527,7 @@ class Pool implements SessionPool {
     live = {
       id,
       session,
+      got: Object.freeze({ ok: true, value: session }),
       attachment: attached.value,
       uses: 0,
       lock: Promise.resolve(),
@@ -526,6 +535,7 @@ class Pool implements SessionPool {
       idle: [],
     };
     this.#live.set(id, live);
+    this.#recent = live;
     this.#evictExcess();
     return { ok: true, value: live };
   }
