@@ -1,7 +1,7 @@
 import {
   defineTool,
+  type ReducerEvent,
   type Result,
-  replaceLatest,
   Session,
   selectLatest,
   type Tool,
@@ -9,6 +9,7 @@ import {
   ToolValidationError,
 } from '@plankit/core';
 import * as z from 'zod';
+import { canonicalJson } from '../internal/canonical-json.ts';
 import { completeJob } from './complete-job.ts';
 import { completeTodo } from './complete-todo.ts';
 import { argumentError, checkOptions, isRecord, plural } from './internal/checks.ts';
@@ -151,11 +152,86 @@ function completionMessage(before: PhaseJob, after: PhaseJob, id: number): strin
   return `${done} ${plural(left, 'todo')} left in ${after.phase} phase ${after.phaseNumber}.`;
 }
 
-const phaseJobs = new WeakSet<Session>();
+// Each job a phase tool returns, by its canonical JSON (the session may commit a parsed copy,
+// not the object returned), with the job it was computed from: the reducer commits it only
+// while that job is still the session's latest (compare and set), so a call whose base went
+// stale while it awaited file I/O, or while another call committed first, is refused rather
+// than overwriting the other call's update. Jobs replayed from a store, or dispatched by the
+// host, are not pending and replace the latest as before.
+interface PhaseSlice {
+  readonly pending: Map<string, PhaseJob>;
+  /** The end of the queue of phase tool calls on the session. */
+  queue: Promise<void>;
+  readonly reducer: (
+    slice: readonly PhaseJob[],
+    event: ReducerEvent<PhaseJob>,
+  ) => readonly PhaseJob[];
+}
+const phaseSlices = new WeakMap<Session, PhaseSlice>();
+// Results never committed (a session disposed mid-call) are forgotten past this many.
+const MAX_PENDING = 1000;
+
+/** The session's PhaseJob reducer and pending results, made once per session. */
+function phaseSlice(session: Session): PhaseSlice {
+  const known = phaseSlices.get(session);
+  if (known !== undefined) return known;
+  const pending = new Map<string, PhaseJob>();
+  const reducer = (
+    _slice: readonly PhaseJob[],
+    event: ReducerEvent<PhaseJob>,
+  ): readonly PhaseJob[] => {
+    if (pending.size > 0) {
+      const key = canonicalJson(event.value);
+      const base = key === undefined ? undefined : pending.get(key);
+      if (key !== undefined && base !== undefined) {
+        pending.delete(key);
+        // The committed state, not the slice staged by a reducer registered before this one.
+        if (selectLatest(session, PhaseJob) !== base) throw stale();
+      }
+    }
+    return [event.value];
+  };
+  const made: PhaseSlice = { pending, reducer, queue: Promise.resolve() };
+  phaseSlices.set(session, made);
+  return made;
+}
+
+function stale(): ToolValidationError {
+  return new ToolValidationError(
+    'plan_not_active',
+    'The job changed while this call ran (another phase tool call finished first), so nothing changed. Call the tool again.',
+  );
+}
+
+/**
+ * Runs `handler` after the phase tool calls queued before it on the session, so a hand-off
+ * never reads todos.yaml while todo_write writes it. The next call starts a macrotask after
+ * this one returns, once `invokeTool` has committed its result.
+ */
+function queued<T>(session: Session, handler: () => Promise<T>): Promise<T> {
+  const slice = phaseSlice(session);
+  const run = slice.queue.then(handler);
+  slice.queue = run.then(
+    () => new Promise<void>((resolve) => setImmediate(resolve)),
+    () => new Promise<void>((resolve) => setImmediate(resolve)),
+  );
+  return run;
+}
+
+/** The tool result `next`, remembered as computed from `base` until the session reduces it. */
+function from(session: Session, base: PhaseJob, next: PhaseJob): PhaseJob {
+  const { pending } = phaseSlice(session);
+  const key = canonicalJson(next);
+  if (key !== undefined) {
+    if (pending.size >= MAX_PENDING) pending.delete(pending.keys().next().value as string);
+    pending.set(key, base);
+  }
+  return next;
+}
 
 /**
  * The tools an agent drives a phase job with (seed 001), over the `PhaseJob` slice of
- * `session` (registered with `replaceLatest` here, idempotently; dispatch the job from
+ * `session` (registered here, idempotently, with a check that refuses stale results; dispatch the job from
  * `startPhaseJob` first):
  *
  * - `todo_complete { id }`: `completeTodo`, reading `todos.yaml` through `files` for the
@@ -169,6 +245,14 @@ const phaseJobs = new WeakSet<Session>();
  * job waiting for review or done) come back as `Tool validation failed: ...` and change
  * nothing. Act on the signals of the job `todo_complete` and `job_complete` return. Time comes
  * from the call, and never runs backwards within a job.
+ *
+ * Concurrent calls on one session end in a state equal to some serial order of the calls that
+ * reported success: each call's job is committed only if the job it started from is still the
+ * latest, and otherwise refused (`Tool validation failed: The job changed while this call
+ * ran...`, nothing changed), so two racing `todo_complete` calls never lose a completion and a
+ * hand-off never revives a job `job_complete` ended. Call a refused tool again. The PhaseJob
+ * slice is registered here with that check; a `replaceLatest` registered by the host as well
+ * does not weaken it.
  *
  * @throws WorkflowError `argument_invalid` for a value that is not a `Session` or bad options
  * @example
@@ -196,10 +280,7 @@ export function createPhaseTools(session: Session, options: PhaseToolsOptions): 
       'must have readTodos, writeTodos and writeArchive',
     );
   }
-  if (!phaseJobs.has(session)) {
-    session.register(PhaseJob, replaceLatest);
-    phaseJobs.add(session);
-  }
+  session.register(PhaseJob, phaseSlice(session).reducer);
 
   const todoComplete = defineTool({
     name: 'todo_complete',
@@ -207,25 +288,29 @@ export function createPhaseTools(session: Session, options: PhaseToolsOptions): 
       'Mark a todo of the current phase complete. Completing the last one ends the phase.',
     parameters: z.strictObject({ id: z.number().int().describe('The id of the todo.') }),
     resultType: PhaseJob,
-    handler: async ({ id }, context) => {
-      const job = currentJob(context.session, 'todo_complete');
-      const now = Math.max(context.now, job.updatedAt);
-      const open = job.todos.filter((todo) => todo.status !== 'completed');
-      let todos: TodosSource | undefined;
-      if (job.phase === 'strategic' && open.length === 1 && open[0]?.id === id) {
-        const read = await files.readTodos({ maxBytes: job.settings.todosMaxBytes });
-        if (!read.ok) throw failed('Reading todos.yaml', read.error);
-        todos = read.value;
-      }
-      const next = completeTodo(job, { id, now, todos });
-      if (!next.ok) throw refusal(next.error);
-      for (const signal of next.value.signals) {
-        if (signal.type !== 'phase_archived') continue;
-        const written = await files.writeArchive(signal.archive);
-        if (!written.ok) throw failed(`Writing ${signal.path}`, written.error);
-      }
-      return { message: completionMessage(job, next.value, id), value: next.value };
-    },
+    handler: ({ id }, context) =>
+      queued(context.session, async () => {
+        const job = currentJob(context.session, 'todo_complete');
+        const now = Math.max(context.now, job.updatedAt);
+        const open = job.todos.filter((todo) => todo.status !== 'completed');
+        let todos: TodosSource | undefined;
+        if (job.phase === 'strategic' && open.length === 1 && open[0]?.id === id) {
+          const read = await files.readTodos({ maxBytes: job.settings.todosMaxBytes });
+          if (!read.ok) throw failed('Reading todos.yaml', read.error);
+          todos = read.value;
+        }
+        const next = completeTodo(job, { id, now, todos });
+        if (!next.ok) throw refusal(next.error);
+        for (const signal of next.value.signals) {
+          if (signal.type !== 'phase_archived') continue;
+          const written = await files.writeArchive(signal.archive);
+          if (!written.ok) throw failed(`Writing ${signal.path}`, written.error);
+        }
+        return {
+          message: completionMessage(job, next.value, id),
+          value: from(context.session, job, next.value),
+        };
+      }),
   });
 
   const todoWrite = defineTool({
@@ -238,23 +323,24 @@ export function createPhaseTools(session: Session, options: PhaseToolsOptions): 
         .array(z.strictObject({ id: z.number().int(), content: z.string() }))
         .describe('The todos, each with an integer id and what to do.'),
     }),
-    handler: async (params, context) => {
-      const job = currentJob(context.session, 'todo_write');
-      if (job.phase === 'tactical') {
-        throw new ToolValidationError(
-          'plan_not_active',
-          `todo_write is only available in strategic phases; this is tactical phase ${job.phaseNumber}. Work through your todos with todo_complete: the strategic phase that follows writes the next todos.`,
-        );
-      }
-      const checked = todosFromData(params, job.settings.todoRange);
-      if (!checked.ok) throw refusal(checked.error);
-      const written = await files.writeTodos(checked.value);
-      if (!written.ok) throw failed('Writing todos.yaml', written.error);
-      return {
-        message: `Wrote ${plural(checked.value.todos.length, 'todo')} to todos.yaml.`,
-        value: checked.value,
-      };
-    },
+    handler: (params, context) =>
+      queued(context.session, async () => {
+        const job = currentJob(context.session, 'todo_write');
+        if (job.phase === 'tactical') {
+          throw new ToolValidationError(
+            'plan_not_active',
+            `todo_write is only available in strategic phases; this is tactical phase ${job.phaseNumber}. Work through your todos with todo_complete: the strategic phase that follows writes the next todos.`,
+          );
+        }
+        const checked = todosFromData(params, job.settings.todoRange);
+        if (!checked.ok) throw refusal(checked.error);
+        const written = await files.writeTodos(checked.value);
+        if (!written.ok) throw failed('Writing todos.yaml', written.error);
+        return {
+          message: `Wrote ${plural(checked.value.todos.length, 'todo')} to todos.yaml.`,
+          value: checked.value,
+        };
+      }),
   });
 
   const jobComplete = defineTool({
@@ -264,13 +350,14 @@ export function createPhaseTools(session: Session, options: PhaseToolsOptions): 
       summary: z.string().max(2000).optional().describe('What the job achieved.'),
     }),
     resultType: PhaseJob,
-    handler: ({ summary }, context) => {
-      const job = currentJob(context.session, 'job_complete');
-      const now = Math.max(context.now, job.updatedAt);
-      const next = completeJob(job, { now, summary: summary ?? null });
-      if (!next.ok) throw refusal(next.error);
-      return { message: 'The job is complete.', value: next.value };
-    },
+    handler: ({ summary }, context) =>
+      queued(context.session, async () => {
+        const job = currentJob(context.session, 'job_complete');
+        const now = Math.max(context.now, job.updatedAt);
+        const next = completeJob(job, { now, summary: summary ?? null });
+        if (!next.ok) throw refusal(next.error);
+        return { message: 'The job is complete.', value: from(context.session, job, next.value) };
+      }),
   });
 
   return Object.freeze([todoComplete, todoWrite, jobComplete]) as PhaseTools;
