@@ -69,7 +69,7 @@ export {
 } from './planning/plan-commands.ts';
 export { registerPlanningReducers } from './planning/planning-reducers.ts';
 export { renderPlan, renderStep } from './planning/render-plan.ts';
-export { formatStepId, highestStepNumber } from './planning/step-id.ts';
+export { formatStepId, highestStepNumber, MAX_STEP_NUMBER } from './planning/step-id.ts';
 export type { PlanningLimits } from './planning/text-rules.ts';
 export { PLANNING_LIMITS } from './planning/text-rules.ts';
 export type { Reducer, ReducerEvent } from './reducer.ts';

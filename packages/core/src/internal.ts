@@ -9,6 +9,19 @@
 export { deepEqual } from './internal/deep-equal.ts';
 export { invalidArgument } from './internal/invalid-argument.ts';
 export { deepFreeze, update } from './internal/produce.ts';
+export {
+  clipText,
+  escapeControl,
+  REFUSAL_LIMIT,
+  refusalText,
+} from './internal/refusal-text.ts';
+export {
+  STORABLE_DEPTH,
+  type StorableProblem,
+  storableProblem,
+  stringProblem,
+} from './internal/storable-problem.ts';
+export { type ValueCheck, valueProblem } from './internal/value-problem.ts';
 export { INDENT_LIMIT, NESTING_LIMIT, yamlNestingProblem } from './internal/yaml-nesting.ts';
 export {
   type YamlDuplicateKey,

@@ -202,4 +202,145 @@ describe('invokeTool', () => {
     await invokeTool(addItem, { name: 'x' }, { session });
     expect(spy).toHaveBeenCalledOnce();
   });
+
+  it('caps the refusal text under 2,000 characters, listing the first issues then "and N more" (issue 12, defect 1)', async () => {
+    const { session } = setup();
+    const before = session.snapshot();
+    const many = defineTool({
+      name: 'many',
+      description: 'Takes many items.',
+      parameters: z.strictObject({ items: z.array(z.strictObject({ name: z.string() })) }),
+      handler: () => ({ message: 'ok', value: null }),
+    });
+    const items = Array.from({ length: 100_000 }, () => ({ name: 1 }));
+    const result = await invokeTool(many, { items }, { session });
+    expect(result.success).toBe(false);
+    if (result.success) return;
+    expect(result.message.length).toBeLessThan(2_000);
+    expect(result.message).toMatch(/^Tool validation failed: items\[0\]\.name: Invalid input/);
+    expect(result.message).toMatch(/; and \d+ more$/);
+    const issues = (result.error as ToolValidationError).issues;
+    expect(issues).toHaveLength(100_000);
+    const listed = result.message.split('; ').length - 1;
+    expect(result.message.endsWith(`and ${100_000 - listed} more`)).toBe(true);
+    expect(result.error.message.length).toBeLessThan(2_000);
+    expect(session.snapshot()).toBe(before);
+  });
+
+  it('caps handler and reducer refusals under 2,000 characters too', async () => {
+    const { session } = setup();
+    const loud = defineTool({
+      name: 'loud',
+      description: 'Refuses loudly.',
+      parameters: z.strictObject({ how: z.enum(['validation', 'crash', 'reducer']) }),
+      resultType: Item,
+      handler: ({ how }) => {
+        if (how === 'validation') throw new ToolValidationError('schema', 'v'.repeat(1_000_000));
+        if (how === 'crash') throw new Error('c'.repeat(1_000_000));
+        return { message: 'ok', value: { name: 'boom', tags: [] } };
+      },
+    });
+    session.register(Item, (slice, { value }) => {
+      if (value.name === 'boom') throw new Error('r'.repeat(1_000_000));
+      return slice;
+    });
+    for (const how of ['validation', 'crash', 'reducer']) {
+      const result = await invokeTool(loud, { how }, { session });
+      expect(result.success).toBe(false);
+      expect(result.message.length).toBeLessThan(2_000);
+      // The handler's own ToolValidationError is left as it was; plankit's errors are capped.
+      if (!result.success && how !== 'validation')
+        expect(result.error.message.length).toBeLessThan(2_000);
+    }
+    expect(session.snapshot().revision).toBe(0);
+  });
+
+  it('reports a call that committed as a success, even beside another session with the same id on the bus (issue 12, defect 9)', async () => {
+    const bus = new InProcessEventBus();
+    const a = new Session({ bus, sessionId: 'same' });
+    const twin = new Session({ bus, sessionId: 'same' });
+    a.register(Item, append);
+    twin.register(Item, () => {
+      throw new ToolValidationError('text_empty', 'The twin refuses.');
+    });
+    const result = await invokeTool(addItem, { name: 'pen' }, { session: a });
+    expect(result.success).toBe(true);
+    expect(selectAll(a, Item)).toEqual([{ name: 'pen', tags: [] }]);
+    expect(twin.snapshot().revision).toBe(0);
+    // And the other way round: a refusal on the target is reported even if the twin accepts.
+    const b = new Session({ bus, sessionId: 'pair' });
+    const bTwin = new Session({ bus, sessionId: 'pair' });
+    b.register(Item, () => {
+      throw new ToolValidationError('text_empty', 'Refused here.');
+    });
+    bTwin.register(Item, append);
+    const refused = await invokeTool(addItem, { name: 'pen' }, { session: b });
+    expect(refused.message).toBe('Tool validation failed: Refused here.');
+    expect(bTwin.snapshot().revision).toBe(0);
+  });
+
+  it('refuses a call on a session that no longer listens to its bus, instead of reporting a success it did not store', async () => {
+    const { session } = setup();
+    session.dispose();
+    const result = await invokeTool(addItem, { name: 'pen' }, { session });
+    expect(result.success).toBe(false);
+    expect(!result.success && result.error.code).toBe('tool_execution_failed');
+    expect(session.snapshot().revision).toBe(0);
+  });
+
+  it('refuses a result value its resultType rejects, changing nothing (issue 12, defect 11)', async () => {
+    const { session } = setup();
+    const sloppy = defineTool({
+      name: 'sloppy',
+      description: 'Returns a value that breaks its own data type.',
+      parameters: z.strictObject({}),
+      resultType: Item,
+      handler: () => ({ message: 'ok', value: { name: 7 } as never }),
+    });
+    const result = await invokeTool(sloppy, {}, { session });
+    expect(result.success).toBe(false);
+    expect(result.message).toMatch(/^Tool 'sloppy' execution failed: .*test\.Item/);
+    expect(session.snapshot().revision).toBe(0);
+  });
+
+  it('refuses arguments a store cannot hold (U+0000, lone surrogates), changing nothing (issue 12, defect 4)', async () => {
+    const { session } = setup();
+    for (const name of ['a\u0000b', 'a\ud800b']) {
+      const result = await invokeTool(addItem, { name }, { session });
+      expect(result.success).toBe(false);
+      expect(result.message).toMatch(/^Tool validation failed: name: /);
+      expect(!result.success && result.error).toMatchObject({
+        code: 'arguments_unstorable',
+        field: 'name',
+      });
+    }
+    expect(session.snapshot().revision).toBe(0);
+  });
+
+  it('commits a synchronous handler before any other call can run, so concurrent calls serialise', async () => {
+    const session = new Session();
+    const Counter = defineDataType('test.Counter', z.number());
+    session.register(Counter, (_slice, { value }) => [value]);
+    const bump = defineTool({
+      name: 'bump',
+      description: 'Reads the counter and writes it plus one.',
+      parameters: z.strictObject({}),
+      resultType: Counter,
+      handler: (_params, context) => {
+        const current = context.session.select(Counter)[0] ?? 0;
+        return { message: `now ${current + 1}`, value: current + 1 };
+      },
+    });
+    const results = await Promise.all(
+      Array.from({ length: 5 }, () => invokeTool(bump, {}, { session })),
+    );
+    expect(results.map((result) => result.message)).toEqual([
+      'now 1',
+      'now 2',
+      'now 3',
+      'now 4',
+      'now 5',
+    ]);
+    expect(session.select(Counter)).toEqual([5]);
+  });
 });

@@ -1,11 +1,15 @@
 import type * as z from 'zod';
 import { dataTypeName } from './define-data-type.ts';
-import type { AnyTool, Tool } from './define-tool.ts';
+import type { AnyTool, Tool, ToolReturn } from './define-tool.ts';
+import { formatPath } from './internal/format-path.ts';
 import { invalidArgument } from './internal/invalid-argument.ts';
 import { deepFreeze } from './internal/produce.ts';
+import { clipText, escapeControl, REFUSAL_LIMIT, refusalText } from './internal/refusal-text.ts';
+import { storableProblem } from './internal/storable-problem.ts';
+import { type ToolDelivery, toolDeliveries } from './internal/tool-delivery.ts';
 import { PlankitError } from './plankit-error.ts';
+import type { ToolInvoked } from './plankit-event.ts';
 import { Session } from './session.ts';
-import { SessionError } from './session-error.ts';
 import type { ToolFailure, ToolResult } from './tool-result.ts';
 import { type ToolIssue, ToolValidationError } from './tool-validation-error.ts';
 
@@ -21,29 +25,30 @@ export interface InvokeToolOptions {
 }
 
 const MAX_ISSUE_LENGTH = 200;
+// Room for the issues in the message: the limit less the prefix and an "; and N more" tail.
+const ISSUES_BUDGET = REFUSAL_LIMIT - 100;
 
-function clip(text: string): string {
-  return text.length <= MAX_ISSUE_LENGTH ? text : `${text.slice(0, MAX_ISSUE_LENGTH - 3)}...`;
-}
-
-/** Formats a path the way a model would write it: `initial_steps[0].title`. */
-function formatPath(path: readonly PropertyKey[]): string {
-  let out = '';
-  for (const part of path) {
-    if (typeof part === 'number') out += `[${part}]`;
-    else out += out === '' ? clip(String(part)) : `.${clip(String(part))}`;
-  }
-  return out;
+/** One issue as the model reads it, clipped and with control characters escaped. */
+function issueText(issue: ToolIssue): string {
+  return escapeControl(issue.path === '' ? issue.message : `${issue.path}: ${issue.message}`);
 }
 
 function schemaError(error: z.ZodError): ToolValidationError {
   const issues: ToolIssue[] = error.issues.map((issue) => ({
     path: formatPath(issue.path),
-    message: clip(issue.message),
+    message: clipText(issue.message, MAX_ISSUE_LENGTH),
   }));
-  const message = issues
-    .map((issue) => (issue.path === '' ? issue.message : `${issue.path}: ${issue.message}`))
-    .join('; ');
+  // List issues while they fit, then count the rest; error.issues keeps them all.
+  let message = '';
+  let listed = 0;
+  for (const issue of issues) {
+    const text = issueText(issue);
+    const next = listed === 0 ? text : `${message}; ${text}`;
+    if (listed > 0 && next.length > ISSUES_BUDGET) break;
+    message = clipText(next, ISSUES_BUDGET);
+    listed++;
+  }
+  if (listed < issues.length) message += `; and ${issues.length - listed} more`;
   return new ToolValidationError('schema', message, {
     field: issues[0]?.path || undefined,
     issues,
@@ -51,7 +56,7 @@ function schemaError(error: z.ZodError): ToolValidationError {
 }
 
 function failure(message: string, error: PlankitError): ToolFailure {
-  return Object.freeze({ success: false, message, value: null, error });
+  return Object.freeze({ success: false, message: refusalText(message), value: null, error });
 }
 
 function validationFailure(error: ToolValidationError): ToolFailure {
@@ -62,45 +67,89 @@ function executionFailure(toolName: string, cause: unknown): ToolFailure {
   const reason = cause instanceof Error ? cause.message : String(cause);
   const error = new PlankitError(
     'tool_execution_failed',
-    `Tool '${toolName}' execution failed: ${reason}`,
+    refusalText(`Tool '${toolName}' execution failed: ${reason}`),
     { cause },
   );
   return failure(error.message, error);
 }
 
-async function run<P, R>(
-  tool: Tool<P, R, unknown>,
+interface Outcome<R> {
+  readonly params: unknown;
+  readonly result: ToolResult<R>;
+}
+
+function isThenable(value: unknown): value is PromiseLike<unknown> {
+  return (
+    (typeof value === 'object' || typeof value === 'function') &&
+    value !== null &&
+    typeof (value as { then?: unknown }).then === 'function'
+  );
+}
+
+function settle<R>(
+  tool: Tool<unknown, R, unknown>,
+  params: unknown,
+  returned: unknown,
+): Outcome<R> {
+  if (
+    typeof returned !== 'object' ||
+    returned === null ||
+    typeof (returned as ToolReturn<R>).message !== 'string' ||
+    !('value' in returned)
+  ) {
+    return {
+      params,
+      result: executionFailure(tool.name, 'the handler must return { message, value }'),
+    };
+  }
+  // Parameters that passed the schema may still hold what no store can (U+0000, say); the
+  // call would be logged with them, so refuse it here, naming the field.
+  const problem = storableProblem(params);
+  if (problem !== undefined) {
+    const field = problem.path === '' ? 'arguments' : problem.path;
+    const error = new ToolValidationError(
+      'arguments_unstorable',
+      escapeControl(`${field}: ${problem.rule}.`),
+      { field: problem.path || undefined },
+    );
+    return { params, result: validationFailure(error) };
+  }
+  const { message, value } = returned as ToolReturn<R>;
+  return { params, result: Object.freeze({ success: true, message, value }) };
+}
+
+function thrown<R>(tool: Tool<unknown, R, unknown>, params: unknown, error: unknown): Outcome<R> {
+  const result = ToolValidationError.isInstance(error)
+    ? validationFailure(error)
+    : executionFailure(tool.name, error);
+  return { params, result };
+}
+
+/**
+ * Parses and runs the handler. A synchronous handler's outcome comes back synchronously, so
+ * the caller can commit it before any other call runs: the check and the commit are one step.
+ */
+function start<R>(
+  tool: Tool<unknown, R, unknown>,
   rawArgs: unknown,
   session: Session,
   now: number,
-): Promise<{ params: unknown; result: ToolResult<R> }> {
+): Outcome<R> | Promise<Outcome<R>> {
   const parsed = tool.parameters.safeParse(rawArgs);
   if (!parsed.success)
     return { params: rawArgs, result: validationFailure(schemaError(parsed.error)) };
   const params = deepFreeze(parsed.data);
+  let returned: unknown;
   try {
-    const returned = await tool.handler(params, { session, now, toolName: tool.name });
-    if (
-      typeof returned !== 'object' ||
-      returned === null ||
-      typeof returned.message !== 'string' ||
-      !('value' in returned)
-    ) {
-      return {
-        params,
-        result: executionFailure(tool.name, 'the handler must return { message, value }'),
-      };
-    }
-    return {
-      params,
-      result: Object.freeze({ success: true, message: returned.message, value: returned.value }),
-    };
+    returned = tool.handler(params, { session, now, toolName: tool.name });
   } catch (error) {
-    const result = ToolValidationError.isInstance(error)
-      ? validationFailure(error)
-      : executionFailure(tool.name, error);
-    return { params, result };
+    return thrown(tool, params, error);
   }
+  if (!isThenable(returned)) return settle(tool, params, returned);
+  return Promise.resolve(returned).then(
+    (value) => settle(tool, params, value),
+    (error: unknown) => thrown(tool, params, error),
+  );
 }
 
 /**
@@ -140,29 +189,42 @@ export async function invokeTool<T extends AnyTool>(
   if (typeof now !== 'number' || !Number.isFinite(now))
     throw invalidArgument('invokeTool', 'options.now', 'must be a finite number');
 
-  const { params, result } = await run(tool, rawArgs, session, now);
+  const started = start(tool, rawArgs, session, now);
+  // Only an asynchronous handler waits here; its result is then a delta applied to the
+  // session as it is by then, which the reducers check again.
+  const { params, result } = started instanceof Promise ? await started : started;
   const resultType = tool.resultType === null ? null : dataTypeName(tool.resultType);
-  const published = session.bus.publish(
-    Object.freeze({
-      type: 'ToolInvoked',
-      sessionId: session.sessionId,
-      tool: tool.name,
-      params,
-      result,
-      resultType,
-      at: now,
-    }),
-  );
+  const event: ToolInvoked = Object.freeze({
+    type: 'ToolInvoked',
+    sessionId: session.sessionId,
+    tool: tool.name,
+    params,
+    result,
+    resultType,
+    at: now,
+  });
+  const delivery: ToolDelivery = {
+    target: session,
+    resultType: tool.resultType,
+    outcome: undefined,
+  };
+  toolDeliveries.set(event, delivery);
+  session.bus.publish(event);
   if (!result.success) return result;
-  // The session reduces the result while the event is delivered; if its reducers refused it,
-  // the call failed and the session is unchanged.
-  for (const { error } of published.failures) {
-    if (SessionError.isInstance(error) && error.sessionId === session.sessionId) {
-      const cause = error.cause;
-      return ToolValidationError.isInstance(cause)
-        ? validationFailure(cause)
-        : executionFailure(tool.name, error);
-    }
+  // The session reduced the result while the event was delivered; if it refused it, the call
+  // failed and the session is unchanged.
+  const outcome = delivery.outcome;
+  if (outcome === undefined) {
+    return executionFailure(
+      tool.name,
+      `session ${clipText(session.sessionId, 80)} did not receive the result (is it disposed, or its bus not delivering?); nothing was stored`,
+    );
+  }
+  if (!outcome.ok) {
+    const cause = outcome.error.cause;
+    return ToolValidationError.isInstance(cause)
+      ? validationFailure(cause)
+      : executionFailure(tool.name, outcome.error);
   }
   return result;
 }

@@ -12,7 +12,8 @@ export type PlankitErrorCode =
   | 'reducer_failed'
   | 'slice_unregistered'
   | 'snapshot_invalid'
-  | 'snapshot_version_unknown';
+  | 'snapshot_version_unknown'
+  | 'value_invalid';
 
 /**
  * Codes of {@link ToolValidationError}: input a model sent that a tool refused. The model can
@@ -34,7 +35,10 @@ export type ToolValidationCode =
   | 'status_invalid'
   | 'text_empty'
   | 'text_too_long'
-  | 'text_not_ascii';
+  | 'text_not_ascii'
+  | 'text_control_char'
+  | 'step_ids_exhausted'
+  | 'arguments_unstorable';
 
 /** Options shared by every plankit error. @public */
 export interface PlankitErrorOptions {

@@ -5,7 +5,8 @@ export type SessionErrorCode =
   | 'reducer_failed'
   | 'slice_unregistered'
   | 'snapshot_invalid'
-  | 'snapshot_version_unknown';
+  | 'snapshot_version_unknown'
+  | 'value_invalid';
 
 /** Options of {@link SessionError}. @public */
 export interface SessionErrorOptions extends PlankitErrorOptions {

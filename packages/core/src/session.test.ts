@@ -242,4 +242,96 @@ describe('Session', () => {
     });
     expect(published.delivered).toBe(0);
   });
+
+  it('refuses a dispatch its data type rejects, with a typed error and no change (issue 12, defect 11)', () => {
+    const bus = new InProcessEventBus();
+    const committed = vi.fn();
+    bus.subscribe('SessionCommitted', committed);
+    const session = new Session({ bus, sessionId: 's' });
+    session.register(Note, append);
+    const before = session.snapshot();
+    const result = session.dispatch(Note, { id: 'one', text: 'a' } as never);
+    expect(result.ok).toBe(false);
+    if (result.ok) return;
+    expect(SessionError.isInstance(result.error)).toBe(true);
+    expect(result.error).toMatchObject({ code: 'value_invalid', field: 'id', sessionId: 's' });
+    expect(result.error.message).toMatch(/^Value of test\.Note does not match its schema at id: /);
+    expect(session.snapshot()).toBe(before);
+    expect(committed).not.toHaveBeenCalled();
+  });
+
+  it('commits the value as its data type reads it, so a replay applies the same value', () => {
+    const WithDefault = defineDataType(
+      'test.WithDefault',
+      z.strictObject({ text: z.string(), tags: z.array(z.string()).default([]) }),
+    );
+    const session = new Session();
+    session.register(WithDefault, append);
+    expect(session.dispatch(WithDefault, { text: 'a' } as never).ok).toBe(true);
+    expect(selectAll(session, WithDefault)).toEqual([{ text: 'a', tags: [] }]);
+  });
+
+  it('refuses values a store cannot hold: U+0000, lone surrogates, non-JSON values, deep nesting', () => {
+    const Anything = defineDataType('test.Anything', z.unknown());
+    const session = new Session();
+    session.register(Anything, append);
+    let deep: unknown = 'leaf';
+    for (let i = 0; i < 100_000; i++) deep = [deep];
+    const bad: [unknown, RegExp][] = [
+      [{ text: 'a\u0000b' }, /text/],
+      [{ 'k\u0000': 1 }, /U\+0000/],
+      ['\udc00', /surrogate/],
+      [{ n: Number.NaN }, /n/],
+      [{ n: Number.POSITIVE_INFINITY }, /n/],
+      [{ when: new Date(0) }, /when/],
+      [{ big: 1n }, /big/],
+      [[undefined], /\[0\]/],
+      [{ f: () => 1 }, /f/],
+      [deep, /deep/],
+    ];
+    for (const [value, message] of bad) {
+      const result = session.dispatch(Anything, value);
+      expect(result.ok).toBe(false);
+      if (result.ok) continue;
+      expect(result.error.code).toBe('value_invalid');
+      expect(result.error.message).toMatch(message);
+      expect(result.error.message.length).toBeLessThan(2_000);
+    }
+    expect(session.snapshot().revision).toBe(0);
+    expect(session.dispatch(Anything, { ok: ['\ud83d\ude00', null, 1.5, true] }).ok).toBe(true);
+  });
+
+  it('refuses a non-finite time in dispatch and rollback, changing nothing (issue 12, defect 15)', () => {
+    const session = new Session();
+    session.register(Note, append);
+    const saved = session.snapshot();
+    for (const now of [Number.NaN, Number.POSITIVE_INFINITY, Number.NEGATIVE_INFINITY]) {
+      expect(() => session.dispatch(Note, { id: 1, text: 'a' }, { now })).toThrow(/options\.now/);
+      expect(() => session.rollback(saved, { now })).toThrow(/options\.now/);
+    }
+    const broken = new Session({ clock: () => Number.NaN });
+    broken.register(Note, append);
+    expect(() => broken.dispatch(Note, { id: 1, text: 'a' })).toThrow(/clock/);
+    expect(session.snapshot()).toBe(saved);
+    expect(broken.snapshot().revision).toBe(0);
+  });
+
+  it('checks a snapshot it did not make before rolling back to it', () => {
+    const session = new Session();
+    session.register(Note, append);
+    const before = session.snapshot();
+    const result = session.rollback({
+      sessionId: 'x',
+      revision: 1,
+      slices: { 'test.Note': [{ id: 'not a number', text: 'a' }] },
+    });
+    expect(!result.ok && result.error.code).toBe('snapshot_invalid');
+    const unstorable = session.rollback({
+      sessionId: 'x',
+      revision: 1,
+      slices: { 'test.Note': [{ id: 1, text: '\u0000' }] },
+    });
+    expect(!unstorable.ok && unstorable.error.code).toBe('snapshot_invalid');
+    expect(session.snapshot()).toBe(before);
+  });
 });

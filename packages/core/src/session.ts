@@ -2,6 +2,9 @@ import { type DataType, dataTypeName } from './define-data-type.ts';
 import { type EventBus, InProcessEventBus, type Unsubscribe } from './in-process-event-bus.ts';
 import { invalidArgument } from './internal/invalid-argument.ts';
 import { deepFreeze } from './internal/produce.ts';
+import { clipText, refusalText } from './internal/refusal-text.ts';
+import { checkedSnapshots, toolDeliveries } from './internal/tool-delivery.ts';
+import { valueProblem } from './internal/value-problem.ts';
 import type { PlankitEvent, SessionChange, ToolInvoked } from './plankit-event.ts';
 import type { Reducer, ReducerEvent } from './reducer.ts';
 import type { Result } from './result.ts';
@@ -103,6 +106,7 @@ export class Session {
     this.bus = bus;
     this.clock = clock;
     this.#state = Object.freeze({ sessionId, revision: 0, slices: Object.freeze({}) });
+    checkedSnapshots.add(this.#state);
     this.register(ToolCall, appendCall as Reducer<ToolCall>);
     this.#unsubscribe = bus.subscribe('ToolInvoked', (event) => this.#onToolInvoked(event));
   }
@@ -137,10 +141,16 @@ export class Session {
   }
 
   /**
-   * Applies `value` to every reducer registered for `dataType`, atomically: if any reducer
-   * throws, nothing changes and the error comes back. The value is deeply frozen.
+   * Checks `value` against `dataType`'s schema and that every store can hold it (JSON data:
+   * no U+0000, lone surrogates, non-finite numbers, or nesting deeper than 256), then applies
+   * the parsed value to every reducer registered for `dataType`, atomically: if the check
+   * fails or any reducer throws, nothing changes and the error comes back. What commits is
+   * exactly what a store's replay will check and apply again. The value is deeply frozen.
    *
-   * @returns the snapshot after the change (the same snapshot when nothing changed)
+   * @returns the snapshot after the change (the same snapshot when nothing changed), or a
+   *   {@link SessionError}: `value_invalid` (naming the field) or `reducer_failed`
+   * @throws PlankitError `argument_invalid` for a time that is not a finite number, from
+   *   `options.now` or the clock
    */
   dispatch<E>(
     dataType: DataType<E>,
@@ -148,8 +158,13 @@ export class Session {
     options: DispatchOptions = {},
   ): Result<SessionSnapshot, SessionError> {
     const name = this.#nameOf(dataType, 'Session.dispatch', 'dataType');
-    const now = options.now ?? this.clock();
-    return this.#commit([{ dataType: name, value }], now);
+    const now = this.#now(options, 'Session.dispatch');
+    const checked = this.#check(dataType, name, value);
+    if (!checked.ok) return checked;
+    // Frozen in place (after the check, which is iterative and bounds the depth): the caller
+    // cannot mutate what it sent.
+    deepFreeze(value);
+    return this.#commit([{ dataType: name, value: checked.value }], now);
   }
 
   /** The current state; frozen, so keep it as long as you like. */
@@ -159,9 +174,12 @@ export class Session {
 
   /**
    * Restores the slices of an earlier snapshot (this session's, or one read with
-   * {@link snapshotFromJSON}). The revision keeps growing: a rollback is a change too.
+   * {@link snapshotFromJSON}). Any other snapshot is checked first, value by value, as
+   * `snapshotFromJSON` would. The revision keeps growing: a rollback is a change too.
    *
-   * @returns the new snapshot, or a {@link SessionError} naming a slice this session lacks
+   * @returns the new snapshot, or a {@link SessionError}: `slice_unregistered` naming a slice
+   *   this session lacks, `snapshot_invalid` naming a value its schema refuses or no store can hold
+   * @throws PlankitError `argument_invalid` for a time that is not a finite number
    */
   rollback(
     snapshot: SessionSnapshot,
@@ -176,7 +194,7 @@ export class Session {
           ok: false,
           error: new SessionError(
             'slice_unregistered',
-            `Slice ${name} is not registered on this session.`,
+            `Slice ${clipText(name, 200)} is not registered on this session.`,
             {
               field: `slices.${name}`,
               sessionId: this.sessionId,
@@ -185,13 +203,20 @@ export class Session {
         };
       }
     }
-    const now = options.now ?? this.clock();
+    const now = this.#now(options, 'Session.rollback');
+    let slices: Record<string, readonly unknown[]> = { ...snapshot.slices };
+    if (!checkedSnapshots.has(snapshot)) {
+      const checked = this.#checkSlices(slices);
+      if (!checked.ok) return checked;
+      slices = checked.value;
+    }
     const restoredRevision = snapshot.revision;
     this.#state = Object.freeze({
       sessionId: this.sessionId,
       revision: this.#state.revision + 1,
-      slices: deepFreeze({ ...snapshot.slices }),
+      slices: deepFreeze(slices),
     });
+    checkedSnapshots.add(this.#state);
     const revision = this.#state.revision;
     this.bus.publish(
       Object.freeze({
@@ -231,7 +256,23 @@ export class Session {
   }
 
   #onToolInvoked(event: ToolInvoked): void {
-    if (event.sessionId !== this.sessionId || !event.result.success) return;
+    // invokeTool names the one session it means; other publishers are matched by id.
+    const delivery = toolDeliveries.get(event);
+    if (delivery === undefined ? event.sessionId !== this.sessionId : delivery.target !== this)
+      return;
+    if (!event.result.success) return;
+    const outcome = this.#reduceToolResult(event, delivery?.resultType);
+    if (delivery !== undefined) delivery.outcome = outcome;
+    if (!outcome.ok) throw outcome.error;
+  }
+
+  #reduceToolResult(
+    event: ToolInvoked,
+    resultType: DataType | null | undefined,
+  ): Result<SessionSnapshot, SessionError> {
+    if (typeof event.at !== 'number' || !Number.isFinite(event.at)) {
+      throw invalidArgument('ToolInvoked', 'at', 'must be a finite number');
+    }
     const { message, value } = event.result;
     const entry: ToolCall = {
       tool: event.tool,
@@ -240,10 +281,87 @@ export class Session {
       at: event.at,
     };
     const changes: SessionChange[] = [];
-    if (event.resultType !== null) changes.push({ dataType: event.resultType, value });
-    changes.push({ dataType: LOG, value: entry });
-    const outcome = this.#commit(changes, event.at);
-    if (!outcome.ok) throw outcome.error;
+    if (event.resultType !== null) {
+      const type = resultType ?? this.#types.get(event.resultType);
+      if (type === undefined) {
+        changes.push({ dataType: event.resultType, value });
+      } else {
+        const checked = this.#check(type, event.resultType, value);
+        if (!checked.ok) return checked;
+        changes.push({ dataType: event.resultType, value: checked.value });
+      }
+    }
+    const logged = this.#check(ToolCall, LOG, entry);
+    if (!logged.ok) return logged;
+    changes.push({ dataType: LOG, value: logged.value });
+    return this.#commit(changes, event.at);
+  }
+
+  /** The time of a change: `options.now`, else the clock; refused unless finite. */
+  #now(options: DispatchOptions, where: string): number {
+    if (typeof options !== 'object' || options === null) {
+      throw invalidArgument(where, 'options', 'must be an object');
+    }
+    if (options.now !== undefined) {
+      if (typeof options.now !== 'number' || !Number.isFinite(options.now))
+        throw invalidArgument(where, 'options.now', 'must be a finite number');
+      return options.now;
+    }
+    const now = this.clock();
+    if (typeof now !== 'number' || !Number.isFinite(now))
+      throw invalidArgument(where, 'clock', 'must return a finite number');
+    return now;
+  }
+
+  /** `value` as `dataType` parses it, if it does and every store can hold the result. */
+  #check(dataType: DataType, name: string, value: unknown): Result<unknown, SessionError> {
+    const problem = valueProblem(dataType, value);
+    if (!('field' in problem)) return { ok: true, value: problem.data };
+    return {
+      ok: false,
+      error: new SessionError('value_invalid', refusalText(`Value of ${name} ${problem.message}`), {
+        field: problem.field || undefined,
+        sessionId: this.sessionId,
+      }),
+    };
+  }
+
+  /** Every slice value as its data type parses it, or the first one that fails. */
+  #checkSlices(
+    slices: Readonly<Record<string, readonly unknown[]>>,
+  ): Result<Record<string, readonly unknown[]>, SessionError> {
+    const out: Record<string, readonly unknown[]> = {};
+    for (const name of Object.keys(slices)) {
+      const type = this.#slices.get(name) as DataType;
+      const values = slices[name];
+      if (!Array.isArray(values)) {
+        return {
+          ok: false,
+          error: new SessionError('snapshot_invalid', `Slice ${name} must be an array.`, {
+            field: `slices.${name}`,
+            sessionId: this.sessionId,
+          }),
+        };
+      }
+      const parsed: unknown[] = [];
+      for (let index = 0; index < values.length; index++) {
+        const problem = valueProblem(type, values[index]);
+        if ('field' in problem) {
+          const where = problem.field === '' ? '' : `.${problem.field}`;
+          return {
+            ok: false,
+            error: new SessionError(
+              'snapshot_invalid',
+              refusalText(`Slice ${name} item ${index} ${problem.message}`),
+              { field: `slices.${name}[${index}]${where}`, sessionId: this.sessionId },
+            ),
+          };
+        }
+        parsed.push(problem.data);
+      }
+      Object.defineProperty(out, name, { value: parsed, enumerable: true });
+    }
+    return { ok: true, value: out };
   }
 
   #commit(changes: readonly SessionChange[], now: number): Result<SessionSnapshot, SessionError> {
@@ -284,6 +402,7 @@ export class Session {
       revision: this.#state.revision + 1,
       slices: Object.freeze(slices),
     });
+    checkedSnapshots.add(this.#state);
     const revision = this.#state.revision;
     const committed = {
       type: 'SessionCommitted',
@@ -300,7 +419,7 @@ export class Session {
     const reason = cause instanceof Error ? cause.message : String(cause);
     return new SessionError(
       'reducer_failed',
-      `Reducer for ${dataType} into slice ${slice} failed: ${reason}`,
+      refusalText(`Reducer for ${dataType} into slice ${slice} failed: ${reason}`),
       {
         cause,
         sessionId: this.sessionId,

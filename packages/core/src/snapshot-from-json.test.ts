@@ -122,4 +122,83 @@ describe('snapshotToJSON / snapshotFromJSON', () => {
     expect(!hostile.ok && hostile.error.code).toBe('slice_unregistered');
     expect(({} as Record<string, unknown>)['polluted']).toBeUndefined();
   });
+
+  it('refuses restored plans that break the plan invariants (issue 12, defect 2)', () => {
+    const step = (step_id: string, status = 'pending') => ({
+      step_id,
+      title: 't',
+      details: null,
+      status,
+      notes: [],
+    });
+    const snapshotOf = (plan: unknown) => ({
+      format: 'plankit.session-snapshot',
+      version: 1,
+      sessionId: 's',
+      revision: 1,
+      slices: { 'plankit.Plan': [plan] },
+    });
+    const cases: [unknown, RegExp][] = [
+      [
+        { objective: 'o', status: 'active', steps: [step('S001'), step('S001')] },
+        /S001.*more than once/,
+      ],
+      [
+        { objective: 'o', status: 'active', steps: [step('S9007199254740993')] },
+        /9007199254740991/,
+      ],
+      [{ objective: 'o', status: 'active', steps: [step(`S${'9'.repeat(400)}`)] }, /step_id/],
+      [{ objective: 'o', status: 'active', steps: [step('')] }, /step_id/],
+      [{ objective: 'o', status: 'active', steps: [step('S 01')] }, /step_id/],
+      [{ objective: 'o', status: 'completed', steps: [step('S001')] }, /status/],
+      [{ objective: 'o', status: 'completed', steps: [] }, /status/],
+      [{ objective: 'o', status: 'active', steps: [step('S001', 'done')] }, /status/],
+      [{ objective: 'o', status: 'abandoned', steps: [step('S001')] }, /status/],
+      [{ objective: 'a\u0000b', status: 'active', steps: [] }, /objective/],
+    ];
+    for (const [plan, message] of cases) {
+      const result = snapshotFromJSON(snapshotOf(plan), freshPlanningSession());
+      expect(result.ok, JSON.stringify(plan).slice(0, 80)).toBe(false);
+      if (result.ok) continue;
+      expect(result.error.code).toBe('snapshot_invalid');
+      expect(result.error.message).toMatch(message);
+      expect(result.error.message.length).toBeLessThan(2_000);
+    }
+    const fine = snapshotFromJSON(
+      snapshotOf({
+        objective: 'o',
+        status: 'completed',
+        steps: [step('S001', 'done'), step('Sx', 'done')],
+      }),
+      freshPlanningSession(),
+    );
+    expect(fine.ok).toBe(true);
+  });
+
+  it('keeps every refusal message short, whatever the input', () => {
+    const session = freshPlanningSession();
+    const huge = 'x'.repeat(1_000_000);
+    const inputs: unknown[] = [
+      `{"format":${huge}`,
+      {
+        format: 'plankit.session-snapshot',
+        version: huge,
+        sessionId: 's',
+        revision: 0,
+        slices: {},
+      },
+      {
+        format: 'plankit.session-snapshot',
+        version: 1,
+        sessionId: 's',
+        revision: 0,
+        slices: { [huge]: [] },
+      },
+    ];
+    for (const input of inputs) {
+      const result = snapshotFromJSON(input, session);
+      expect(result.ok).toBe(false);
+      if (!result.ok) expect(result.error.message.length).toBeLessThan(2_000);
+    }
+  });
 });

@@ -1,4 +1,7 @@
 import { deepFreeze } from './internal/produce.ts';
+import { clipText, refusalText } from './internal/refusal-text.ts';
+import { checkedSnapshots } from './internal/tool-delivery.ts';
+import { valueProblem } from './internal/value-problem.ts';
 import type { Result } from './result.ts';
 import type { Session } from './session.ts';
 import { SessionError } from './session-error.ts';
@@ -13,7 +16,7 @@ function fail(
 ): Result<never, SessionError> {
   return {
     ok: false,
-    error: new SessionError(code, message, { field, sessionId: session.sessionId }),
+    error: new SessionError(code, refusalText(message), { field, sessionId: session.sessionId }),
   };
 }
 
@@ -22,8 +25,11 @@ const isRecord = (value: unknown): value is Record<string, unknown> =>
 
 /**
  * Reads a snapshot written by {@link snapshotToJSON} (as text or parsed), checking it against
- * the slices `session` has registered: every value must satisfy its data type's schema.
- * Pass the result to {@link Session.rollback} to restore it.
+ * the slices `session` has registered with the rules {@link Session.dispatch} applies: every
+ * value must satisfy its data type's schema (for plans, the plan invariants: unique,
+ * well-formed step ids within `MAX_STEP_NUMBER`, a status that agrees with the steps) and be
+ * storable JSON data. Pass the result to {@link Session.rollback} to restore it. Messages stay
+ * under 2,000 characters.
  *
  * @returns the frozen snapshot, or a {@link SessionError}: `snapshot_invalid` (malformed JSON
  *   or shape, or a value its schema rejects), `snapshot_version_unknown`, `slice_unregistered`
@@ -55,7 +61,7 @@ export function snapshotFromJSON(
     return fail(
       session,
       'snapshot_version_unknown',
-      `Snapshot version ${JSON.stringify(version) ?? 'undefined'} is unknown; this build reads version ${SNAPSHOT_VERSION}.`,
+      `Snapshot version ${clipText(JSON.stringify(version) ?? 'undefined', 40)} is unknown; this build reads version ${SNAPSHOT_VERSION}.`,
       'version',
     );
   }
@@ -85,8 +91,8 @@ export function snapshotFromJSON(
       return fail(
         session,
         'slice_unregistered',
-        `Slice ${name} is not registered on this session.`,
-        `slices.${name}`,
+        `Slice ${clipText(name, 200)} is not registered on this session.`,
+        `slices.${clipText(name, 200)}`,
       );
     }
     const values = slices[name];
@@ -94,15 +100,14 @@ export function snapshotFromJSON(
       return fail(session, 'snapshot_invalid', `Slice ${name} must be an array.`, `slices.${name}`);
     }
     const parsed: unknown[] = [];
-    for (const [index, value] of values.entries()) {
-      const check = type.safeParse(value);
-      if (!check.success) {
-        const issue = check.error.issues[0];
-        const where = issue && issue.path.length > 0 ? ` at ${issue.path.join('.')}` : '';
+    for (let index = 0; index < values.length; index++) {
+      // The rules dispatch applies: the schema, then what every store can hold.
+      const check = valueProblem(type, values[index]);
+      if ('field' in check) {
         return fail(
           session,
           'snapshot_invalid',
-          `Slice ${name} item ${index} does not match its schema${where}: ${issue?.message ?? 'invalid'}.`,
+          `Slice ${name} item ${index} ${check.message}`,
           `slices.${name}[${index}]`,
         );
       }
@@ -110,5 +115,7 @@ export function snapshotFromJSON(
     }
     Object.defineProperty(restored, name, { value: parsed, enumerable: true });
   }
-  return { ok: true, value: deepFreeze({ sessionId, revision, slices: restored }) };
+  const snapshot: SessionSnapshot = deepFreeze({ sessionId, revision, slices: restored });
+  checkedSnapshots.add(snapshot);
+  return { ok: true, value: snapshot };
 }

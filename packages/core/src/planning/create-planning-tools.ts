@@ -3,7 +3,7 @@ import { invalidArgument } from '../internal/invalid-argument.ts';
 import { Session } from '../session.ts';
 import { ToolValidationError } from '../tool-validation-error.ts';
 import { IN_PROGRESS_MODES, type InProgressMode, inProgressRule } from './in-progress-rule.ts';
-import type { Plan } from './plan.ts';
+import type { Plan, PlanStep } from './plan.ts';
 import {
   ensureActive,
   ensureClearable,
@@ -25,7 +25,8 @@ import {
   UpdateStep,
   type UpdateStepInput,
 } from './plan-commands.ts';
-import { registerPlanningReducers } from './planning-reducers.ts';
+import { ensureIdRoom, registerPlanningReducers } from './planning-reducers.ts';
+import { suffixNumber } from './step-id.ts';
 import { optionalText, PLANNING_LIMITS, requiredText, stepIdText } from './text-rules.ts';
 
 /** Options of {@link createPlanningTools}. @public */
@@ -119,7 +120,9 @@ export function createPlanningTools(
     parameters: SetupPlan,
     resultType: SetupPlan,
     acceptsOverrides,
-    handler: (params) => {
+    handler: (params, { session }) => {
+      // Register on the session the call runs on, so the plan lands there (issue 12).
+      planningSession(session);
       const objective = requiredText(
         params.objective,
         'objective',
@@ -148,6 +151,10 @@ export function createPlanningTools(
         throw new ToolValidationError('steps_empty', 'Provide at least one step to add.', {
           field: 'steps',
         });
+      let highest = 0;
+      for (let i = 0; i < plan.steps.length; i++)
+        highest = Math.max(highest, suffixNumber((plan.steps[i] as PlanStep).step_id));
+      ensureIdRoom(highest, steps.length);
       return { message: `Queued ${plural(steps.length, 'step')} for addition.`, value: { steps } };
     },
   });

@@ -1,3 +1,4 @@
+import { clipText } from '../internal/refusal-text.ts';
 import { selectLatest } from '../select-latest.ts';
 import type { Session } from '../session.ts';
 import { ToolValidationError } from '../tool-validation-error.ts';
@@ -47,7 +48,8 @@ export function stepIndex(plan: Plan, stepId: string): number {
   // An indexed loop: Node 20's array builtins are several times slower on frozen arrays.
   const steps = plan.steps;
   for (let i = 0; i < steps.length; i++) if (steps[i]?.step_id === stepId) return i;
-  throw new ToolValidationError('step_unknown', `Step ${stepId} does not exist.`, {
+  // The id comes from the model: clip it, so a megabyte id cannot make a megabyte message.
+  throw new ToolValidationError('step_unknown', `Step ${clipText(stepId, 100)} does not exist.`, {
     field: 'step_id',
   });
 }

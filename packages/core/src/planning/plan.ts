@@ -1,5 +1,6 @@
 import * as z from 'zod';
 import { defineDataType } from '../define-data-type.ts';
+import { planProblem } from './plan-problem.ts';
 
 /** The step statuses, in the order the prompt lists them. @public */
 export const STEP_STATUSES: readonly ['pending', 'in_progress', 'blocked', 'done'] = [
@@ -35,7 +36,11 @@ export const PlanStatus: z.ZodType<PlanStatus, PlanStatus> = z.enum(PLAN_STATUSE
 
 /** One step of a plan. @public */
 export interface PlanStep {
-  /** `S` and a number of at least three digits (`S001`), assigned by the reducers, never reused. */
+  /**
+   * `S` and a number of at least three digits (`S001`), assigned by the reducers, never
+   * reused. A restored plan may hold other ids (1-64 printable ASCII characters, no spaces),
+   * which numbering skips.
+   */
   readonly step_id: string;
   /** 1-160 ASCII characters. */
   readonly title: string;
@@ -68,10 +73,21 @@ export interface Plan {
 
 /**
  * Schema of {@link Plan}, and the data type of the plan slice: `selectLatest(session, Plan)`.
+ * Beyond the shape it checks the plan invariants every reducer keeps: well-formed, unique
+ * step ids numbered at most `MAX_STEP_NUMBER`; a status that agrees with the steps
+ * (`abandoned` with none, `completed` exactly when all are done); text a store can hold
+ * (no U+0000 or lone surrogates). So `snapshotFromJSON` and `dispatch` refuse a plan that
+ * would let ids collide.
  *
  * @public
  */
 export const Plan: z.ZodType<Plan, Plan> = defineDataType(
   'plankit.Plan',
-  z.strictObject({ objective: z.string(), status: PlanStatus, steps: z.array(PlanStep) }),
+  z
+    .strictObject({ objective: z.string(), status: PlanStatus, steps: z.array(PlanStep) })
+    .superRefine((plan, context) => {
+      const problem = planProblem(plan);
+      if (problem !== undefined)
+        context.addIssue({ code: 'custom', path: [...problem.path], message: problem.message });
+    }),
 );

@@ -2,6 +2,7 @@ import { update } from '../internal/produce.ts';
 import type { Reducer } from '../reducer.ts';
 import { replaceLatest } from '../replace-latest.ts';
 import type { Session } from '../session.ts';
+import { ToolValidationError } from '../tool-validation-error.ts';
 import { Plan, type PlanStep } from './plan.ts';
 import {
   ensureActive,
@@ -19,7 +20,8 @@ import {
   SetupPlan,
   UpdateStep,
 } from './plan-commands.ts';
-import { formatStepId, suffixNumber } from './step-id.ts';
+import { formatStepId, MAX_STEP_NUMBER, suffixNumber } from './step-id.ts';
+import { ensureStorableText } from './text-rules.ts';
 
 // Reducers re-check the plan state they rely on, so a value dispatched by hand (or a tool
 // result that raced another call) is refused rather than applied to the wrong plan.
@@ -27,6 +29,24 @@ import { formatStepId, suffixNumber } from './step-id.ts';
 // Setup, add, mark and clear build their results by hand, frozen bottom-up, with indexed
 // loops: they run on every call, and on Node 20 immer's copies and the array builtins are
 // several times slower on frozen arrays (docs/performance.md). Update goes through immer.
+
+// Tools hand reducers checked text; a hand-dispatched command may not have been, and text no
+// store can hold would make every later snapshot of the session fail.
+function checkNewStep({ title, details }: NewPlanStep, field: string): void {
+  ensureStorableText(title, `${field}.title`, 'Title');
+  if (details !== null) ensureStorableText(details, `${field}.details`, 'Details');
+}
+
+/** Refuses numbering `count` more steps after `highest` when an id would pass MAX_STEP_NUMBER. */
+export function ensureIdRoom(highest: number, count: number): void {
+  if (count > MAX_STEP_NUMBER - highest) {
+    throw new ToolValidationError(
+      'step_ids_exhausted',
+      `Cannot add ${count === 1 ? 'a step' : `${count} steps`}: step ids would pass S${MAX_STEP_NUMBER}. Set up a new plan to start again at S001.`,
+      { field: 'steps' },
+    );
+  }
+}
 
 function pendingStep(stepId: string, { title, details }: NewPlanStep): PlanStep {
   return Object.freeze({
@@ -44,6 +64,9 @@ function frozenPlan(objective: string, status: Plan['status'], steps: PlanStep[]
 
 /** `planning_setup_plan`: a new active plan numbered from S001, whatever came before. */
 export const setupPlanReducer: Reducer<Plan, SetupPlan> = (_plans, { value }) => {
+  ensureStorableText(value.objective, 'objective', 'Objective');
+  for (let i = 0; i < value.initial_steps.length; i++)
+    checkNewStep(value.initial_steps[i] as NewPlanStep, `initial_steps[${i}]`);
   const steps: PlanStep[] = [];
   for (let i = 0; i < value.initial_steps.length; i++) {
     steps.push(pendingStep(formatStepId(i + 1), value.initial_steps[i] as NewPlanStep));
@@ -59,6 +82,9 @@ export const addStepReducer: Reducer<Plan, AddStep> = (plans, { value }) => {
   let highest = 0;
   for (let i = 0; i < steps.length; i++)
     highest = Math.max(highest, suffixNumber((steps[i] as PlanStep).step_id));
+  ensureIdRoom(highest, value.steps.length);
+  for (let i = 0; i < value.steps.length; i++)
+    checkNewStep(value.steps[i] as NewPlanStep, `steps[${i}]`);
   for (let i = 0; i < value.steps.length; i++) {
     steps.push(pendingStep(formatStepId(highest + i + 1), value.steps[i] as NewPlanStep));
   }
@@ -70,6 +96,8 @@ export const updateStepReducer: Reducer<Plan, UpdateStep> = (plans, { value }) =
   const plan = latestPlanOf(plans);
   ensureActive(plan, 'update steps in');
   const index = stepIndex(plan, value.step_id);
+  if (value.title !== null) ensureStorableText(value.title, 'title', 'Title');
+  if (value.details !== null) ensureStorableText(value.details, 'details', 'Details');
   return [
     update(plan, (draft) => {
       const step = draft.steps[index] as PlanStep & { title: string; details: string | null };
@@ -85,6 +113,7 @@ export const markStepReducer: Reducer<Plan, MarkStep> = (plans, { value }) => {
   ensureMarkable(plan);
   const index = stepIndex(plan, value.step_id);
   const status = ensureStatus(value.status);
+  if (value.note !== null) ensureStorableText(value.note, 'note', 'Note');
   const steps = [...plan.steps];
   const step = steps[index] as PlanStep;
   const notes = value.note === null ? step.notes : Object.freeze([...step.notes, value.note]);

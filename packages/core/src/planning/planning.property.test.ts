@@ -9,6 +9,7 @@ import { snapshotToJSON } from '../snapshot-to-json.ts';
 import { ToolCall } from '../tool-call.ts';
 import { createPlanningTools, type PlanningTools } from './create-planning-tools.ts';
 import { Plan } from './plan.ts';
+import { formatStepId } from './step-id.ts';
 
 const TOOLS = ['setup', 'add', 'update', 'mark', 'clear', 'read'] as const;
 type Name = (typeof TOOLS)[number];
@@ -173,6 +174,106 @@ describe('planning properties', () => {
         expect(restored).toEqual({ ok: true, value: session.snapshot() });
       }),
       { numRuns: 100 },
+    );
+  });
+
+  // Issue 12: any text at all, control characters and lone surrogates included.
+  const anyText = fc.oneof(
+    fc.string({ unit: 'binary', maxLength: 12 }),
+    fc.constantFrom('ok', 'a\u0000b', 'line\nbreak', '\ud800', 'tab\t', 'del\u007f', ' x '),
+  );
+  const anyCommand: fc.Arbitrary<Command> = fc.oneof(
+    fc.record({
+      tool: fc.constant('setup' as const),
+      args: fc.record({
+        objective: anyText,
+        initial_steps: fc.array(fc.record({ title: anyText, details: fc.option(anyText) }), {
+          maxLength: 3,
+        }),
+      }),
+    }),
+    fc.record({
+      tool: fc.constant('add' as const),
+      args: fc.record({ steps: fc.array(fc.record({ title: anyText }), { maxLength: 2 }) }),
+    }),
+    fc.record({
+      tool: fc.constant('update' as const),
+      args: fc.record({ step_id: fc.oneof(stepId, anyText), title: anyText, details: anyText }),
+    }),
+    fc.record({
+      tool: fc.constant('mark' as const),
+      args: fc.record({ step_id: fc.oneof(stepId, anyText), status, note: anyText }),
+    }),
+  );
+
+  it('whatever the tools accept, whatever the text, round-trips through JSON exactly (issue 12)', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.array(anyCommand, { maxLength: 20 }), async (sequence) => {
+        const { session, tools } = planning();
+        for (const { tool, args } of sequence)
+          await invokeTool(toolOf(tools, tool), args, { session });
+        const text = JSON.stringify(snapshotToJSON(session.snapshot()));
+        expect(text).not.toMatch(/\\u0000|\\ud[89ab]/);
+        const restored = snapshotFromJSON(text, planning().session);
+        expect(restored).toEqual({ ok: true, value: session.snapshot() });
+      }),
+      { numRuns: 200 },
+    );
+  });
+
+  const SAFE = Number.MAX_SAFE_INTEGER;
+  const restoredId = fc.oneof(
+    fc.integer({ min: 0, max: 2_000 }).map(formatStepId),
+    fc.constantFrom(SAFE - 2, SAFE - 1, SAFE, SAFE + 1, 2 ** 53 + 2).map((n) => `S${String(n)}`),
+    fc.constantFrom('Sabc', 'S12x', `S${'9'.repeat(400)}`, 'S001', ''),
+    fc.string({ maxLength: 6 }),
+  );
+  const restoredPlan = fc.record({
+    objective: fc.constantFrom('o', 'a\u0000'),
+    status: fc.constantFrom('active', 'completed', 'abandoned'),
+    steps: fc.array(
+      fc.record({
+        step_id: restoredId,
+        title: fc.constant('t'),
+        details: fc.constant(null),
+        status: fc.constantFrom('pending', 'done'),
+        notes: fc.constant([]),
+      }),
+      { maxLength: 5 },
+    ),
+  });
+
+  it('ids minted after any restored plan never collide (issue 12)', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        restoredPlan,
+        fc.array(fc.integer({ min: 1, max: 3 }), { maxLength: 4 }),
+        async (plan, adds) => {
+          const { session, tools } = planning();
+          const restored = snapshotFromJSON(
+            {
+              format: 'plankit.session-snapshot',
+              version: 1,
+              sessionId: 'prop',
+              revision: 1,
+              slices: { 'plankit.Plan': [plan] },
+            },
+            session,
+          );
+          if (!restored.ok) return;
+          expect(session.rollback(restored.value).ok).toBe(true);
+          for (const count of adds) {
+            const before = session.snapshot();
+            const steps = Array.from({ length: count }, () => ({ title: 'new' }));
+            const result = await invokeTool(toolOf(tools, 'add'), { steps }, { session });
+            if (!result.success) expect(session.snapshot()).toBe(before);
+            const ids = selectLatest(session, Plan)?.steps.map((step) => step.step_id) ?? [];
+            expect(new Set(ids).size).toBe(ids.length);
+            for (const id of ids) expect(id).not.toMatch(/Infinity|e\+/);
+          }
+        },
+      ),
+      { numRuns: 300 },
     );
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatStepId, highestStepNumber } from './step-id.ts';
+import { formatStepId, highestStepNumber, MAX_STEP_NUMBER } from './step-id.ts';
 
 describe('step ids', () => {
   it('pads to three digits and grows past S999', () => {
@@ -18,5 +18,11 @@ describe('step ids', () => {
     expect(highestStepNumber(['Sabc', 'S', 'S1x', 'S+5', 'S 7', 'S\u0661'])).toBe(0);
     // Only the first character is dropped, as in the reference.
     expect(highestStepNumber(['T050', 'S007'])).toBe(50);
+  });
+
+  it('skips suffixes above MAX_STEP_NUMBER, which would lose precision (issue 12, defect 2)', () => {
+    expect(highestStepNumber([`S${'9'.repeat(400)}`, 'S9007199254740992', 'S005'])).toBe(5);
+    expect(highestStepNumber([`S${MAX_STEP_NUMBER}`])).toBe(MAX_STEP_NUMBER);
+    expect(MAX_STEP_NUMBER).toBe(Number.MAX_SAFE_INTEGER);
   });
 });

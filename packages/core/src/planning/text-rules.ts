@@ -1,3 +1,4 @@
+import { stringProblem } from '../internal/storable-problem.ts';
 import { ToolValidationError } from '../tool-validation-error.ts';
 
 /** Length limits, in code points after trimming. @public */
@@ -68,6 +69,25 @@ function isAscii(text: string): boolean {
   return true;
 }
 
+/** True when `text` holds a C0 control character (U+0000-U+001F) or DEL (U+007F). */
+function hasControl(text: string): boolean {
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (code < 0x20 || code === 0x7f) return true;
+  }
+  return false;
+}
+
+function controlError(field: string, label: string): ToolValidationError {
+  return new ToolValidationError(
+    'text_control_char',
+    `${label} must not contain control characters.`,
+    { field },
+  );
+}
+
+// After the reference's checks (so its messages win), plankit refuses control characters:
+// a line break would forge lines in rendered plans, and U+0000 cannot be stored.
 function checkLengthAndAscii(text: string, field: string, label: string, max: number): string {
   if (longerThan(text, max)) {
     throw new ToolValidationError('text_too_long', `${label} must be <= ${max} characters.`, {
@@ -76,6 +96,7 @@ function checkLengthAndAscii(text: string, field: string, label: string, max: nu
   }
   if (!isAscii(text))
     throw new ToolValidationError('text_not_ascii', `${label} must be ASCII.`, { field });
+  if (hasControl(text)) throw controlError(field, label);
   return text;
 }
 
@@ -109,12 +130,25 @@ export function optionalText(
   return checkLengthAndAscii(text, field, label, max);
 }
 
-/** A step id as given: trimmed, not blank, ASCII. */
+/** A step id as given: trimmed, not blank, ASCII, no control characters. */
 export function stepIdText(value: string): string {
   const id = trimText(value);
   if (id === '')
     throw new ToolValidationError('text_empty', 'Step ID must be provided.', { field: 'step_id' });
   if (!isAscii(id))
     throw new ToolValidationError('text_not_ascii', 'Step_Id must be ASCII.', { field: 'step_id' });
+  if (hasControl(id)) throw controlError('step_id', 'Step_Id');
   return id;
+}
+
+/**
+ * Refuses text a reducer is about to write into a plan when no store could hold it (U+0000,
+ * lone surrogates): the tools never let such text through, but a hand-dispatched command
+ * could. Linear, and free for the tools' own (checked) text.
+ */
+export function ensureStorableText(text: string, field: string, label: string): void {
+  const rule = stringProblem(text);
+  if (rule !== undefined) {
+    throw new ToolValidationError('arguments_unstorable', `${label} ${rule}.`, { field });
+  }
 }

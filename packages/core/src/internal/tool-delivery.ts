@@ -1,0 +1,27 @@
+import type { DataType } from '../define-data-type.ts';
+import type { Result } from '../result.ts';
+import type { SessionError } from '../session-error.ts';
+import type { SessionSnapshot } from '../session-snapshot.ts';
+
+/**
+ * What `invokeTool` attaches to the `ToolInvoked` event it publishes, out of band: the one
+ * session meant to reduce it (other sessions may share its id and bus), the result's data
+ * type, and a slot for that session's outcome.
+ */
+export interface ToolDelivery {
+  /** The session the tool was invoked with. */
+  readonly target: object;
+  /** The data type the result value is dispatched as, or `null`. */
+  readonly resultType: DataType | null;
+  /** Set by the target session once it has reduced (or refused) the result. */
+  outcome: Result<SessionSnapshot, SessionError> | undefined;
+}
+
+/** Deliveries by event object; events published by anyone else have none. */
+export const toolDeliveries: WeakMap<object, ToolDelivery> = new WeakMap();
+
+/**
+ * Snapshots whose slices are known to satisfy their data types: a session's own states and
+ * what `snapshotFromJSON` read. `Session.rollback` checks any other snapshot first.
+ */
+export const checkedSnapshots: WeakSet<SessionSnapshot> = new WeakSet();
