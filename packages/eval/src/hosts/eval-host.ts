@@ -1,0 +1,128 @@
+import type { AnyTool, Session } from '@plankit/core';
+
+/** Tokens one model call used, as the provider reported them. @public */
+export interface CallUsage {
+  /** Input tokens, cached ones included. */
+  readonly inputTokens: number;
+  /** Output tokens. */
+  readonly outputTokens: number;
+  /** How many of the input tokens were read from the provider's cache (0 when unknown). */
+  readonly cachedInputTokens: number;
+}
+
+/**
+ * Why a trial stopped taking turns: the model answered without calling a tool (`done`), it ran
+ * out of turns (`max_turns`), its own cap refused the next call (`trial_budget`), the run's
+ * total cap refused it (`run_budget`), or the run was aborted (`aborted`).
+ *
+ * @public
+ */
+export type TrialStop = 'done' | 'max_turns' | 'trial_budget' | 'run_budget' | 'aborted';
+
+/**
+ * The budget guard a host asks before every model call. `reserve` holds a worst-case estimate
+ * on the trial's and the run's budget; `settle` records what the call really used.
+ *
+ * @public
+ */
+export interface CallGuard {
+  /**
+   * Holds the most the next call can cost: `sent` is everything the call sends (system,
+   * messages), counted as at most one token per UTF-8 byte, plus the tools' schemas, plus
+   * `maxOutputTokens`. Resolves to a reservation id, or the reason the trial must stop.
+   */
+  reserve(sent: unknown): { ok: true; id: string } | { ok: false; stop: TrialStop };
+  /** Records the call's real usage against the reservation `id` and releases the hold. */
+  settle(id: string, usage: CallUsage): void;
+}
+
+/** One entry of a trial's transcript. @public */
+export type TranscriptEntry =
+  | {
+      /** A message the model wrote. */
+      readonly kind: 'assistant';
+      /** The turn, from 1. */
+      readonly turn: number;
+      /** Its text (may be empty when it only called tools). */
+      readonly text: string;
+    }
+  | {
+      /** A tool call and its outcome. */
+      readonly kind: 'tool';
+      /** The turn, from 1. */
+      readonly turn: number;
+      /** The tool's name. */
+      readonly name: string;
+      /** The arguments as the model sent them. */
+      readonly input: unknown;
+      /** Whether the tool accepted the call. */
+      readonly ok: boolean;
+      /** What the model was told (at most 2,000 characters kept). */
+      readonly output: string;
+    }
+  | {
+      /** A plan reminder the runner added before a turn. */
+      readonly kind: 'reminder';
+      /** The turn, from 1. */
+      readonly turn: number;
+      /** The reminder text. */
+      readonly text: string;
+    };
+
+/** What the runner gives a host for one trial. @public */
+export interface HostTrialInput {
+  /** The arm's system prompt (with the planning section when the arm plans). */
+  readonly system: string;
+  /** The task's prompt, sent as the first user message. */
+  readonly prompt: string;
+  /** The trial's tools: the task's workspace tools, the task's own, and the arm's planning tools. */
+  readonly tools: readonly AnyTool[];
+  /** The trial's own session, which the tools run against. */
+  readonly session: Session;
+  /** The most model calls the trial may make. */
+  readonly maxTurns: number;
+  /** The most output tokens one call may produce (sent to the provider). */
+  readonly maxOutputTokens: number;
+  /** The trial's own seed, derived from the run seed and the trial key. */
+  readonly seed: number;
+  /** `task/arm/repetition`. */
+  readonly trialKey: string;
+  /** Aborts the trial (the run was interrupted). */
+  readonly signal: AbortSignal;
+  /** The budget guard: ask it before every call. */
+  readonly guard: CallGuard;
+  /** The reminder to add as a user message before turn `turn` (from 2), if any. */
+  readonly reminder: (turn: number) => string | undefined;
+  /** Appends to the trial's transcript. */
+  readonly record: (entry: TranscriptEntry) => void;
+}
+
+/** What a host returns when a trial stops. @public */
+export interface HostTrialOutput {
+  /** The model's last text. */
+  readonly text: string;
+  /** Why it stopped. */
+  readonly stop: TrialStop;
+  /** Model calls made. */
+  readonly turns: number;
+}
+
+/**
+ * Runs one trial against a model: the agent loop of one host SDK. Implementations:
+ * {@link aiSdkHost}, {@link openAIChatHost}, {@link anthropicHost}.
+ *
+ * @public
+ */
+export interface EvalHost {
+  /** The host's kind, for the report (`ai-sdk`, `openai`, `anthropic`). */
+  readonly kind: string;
+  /** The model id, a key of the run's price table. */
+  readonly modelId: string;
+  /** Runs the trial's agent loop until it stops. */
+  runTrial(input: HostTrialInput): Promise<HostTrialOutput>;
+}
+
+/** Caps a tool output kept in a transcript. */
+export function clip(text: string, max = 2000): string {
+  return text.length > max ? `${text.slice(0, max - 3)}...` : text;
+}

@@ -1,0 +1,152 @@
+import { createOpenAIToolset } from '@plankit/adapters/openai';
+import { clip, type EvalHost, type HostTrialInput, type HostTrialOutput } from './eval-host.ts';
+
+/** The part of an OpenAI chat completion the host reads. @public */
+export interface OpenAIChatCompletionLike {
+  /** The choices; the first is used. */
+  readonly choices: readonly {
+    /** The assistant message. */
+    readonly message: {
+      /** Its text. */
+      readonly content?: string | null | undefined;
+      /** The tool calls it makes. */
+      readonly tool_calls?: readonly unknown[] | null | undefined;
+    };
+    /** `tool_calls` while the model is calling tools. */
+    readonly finish_reason?: string | null | undefined;
+  }[];
+  /** Token usage. */
+  readonly usage?:
+    | {
+        /** Input tokens. */
+        readonly prompt_tokens: number;
+        /** Output tokens. */
+        readonly completion_tokens: number;
+        /** Cached input tokens. */
+        readonly prompt_tokens_details?: { readonly cached_tokens?: number | undefined } | null;
+      }
+    | null
+    | undefined;
+}
+
+/**
+ * The part of an `openai` client the host calls: `chat.completions.create`. A real `new OpenAI()`
+ * (v6 or v7) fits, as does any OpenAI-compatible client.
+ *
+ * @public
+ */
+export interface OpenAIChatClientLike {
+  /** The chat namespace. */
+  readonly chat: {
+    /** Its completions. */
+    readonly completions: {
+      /** Creates a completion. */
+      create(
+        body: Record<string, unknown>,
+        options?: { readonly signal?: AbortSignal | undefined },
+      ): PromiseLike<unknown>;
+    };
+  };
+}
+
+/** Options of {@link openAIChatHost}. @public */
+export interface OpenAIChatHostOptions {
+  /** The user's client, e.g. `new OpenAI()`. */
+  readonly client: OpenAIChatClientLike;
+  /** The model, also the price table key. */
+  readonly model: string;
+}
+
+/**
+ * A host on the OpenAI Chat Completions API with the tools from `createOpenAIToolset`: one
+ * `chat.completions.create` per turn, then `runChatToolCalls`.
+ *
+ * @example
+ * ```ts
+ * import OpenAI from 'openai';
+ * const host = openAIChatHost({ client: new OpenAI(), model: 'gpt-5-mini' });
+ * ```
+ * @public
+ */
+export function openAIChatHost(options: OpenAIChatHostOptions): EvalHost {
+  return {
+    kind: 'openai',
+    modelId: options.model,
+    async runTrial(input: HostTrialInput): Promise<HostTrialOutput> {
+      const toolset = createOpenAIToolset(input.tools);
+      const messages: unknown[] = [
+        { role: 'system', content: input.system },
+        { role: 'user', content: input.prompt },
+      ];
+      let text = '';
+      for (let turn = 1; turn <= input.maxTurns; turn++) {
+        if (input.signal.aborted) return { text, stop: 'aborted', turns: turn - 1 };
+        const reminder = turn > 1 ? input.reminder(turn) : undefined;
+        const sent =
+          reminder === undefined ? messages : [...messages, { role: 'user', content: reminder }];
+        if (reminder !== undefined) input.record({ kind: 'reminder', turn, text: reminder });
+        const held = input.guard.reserve({ messages: sent });
+        if (!held.ok) return { text, stop: held.stop, turns: turn - 1 };
+        let completion: OpenAIChatCompletionLike;
+        try {
+          completion = (await options.client.chat.completions.create(
+            {
+              model: options.model,
+              messages: sent,
+              tools: [...toolset.chatTools],
+              max_completion_tokens: input.maxOutputTokens,
+            },
+            { signal: input.signal },
+          )) as OpenAIChatCompletionLike;
+        } catch (error) {
+          input.guard.settle(held.id, { inputTokens: 0, outputTokens: 0, cachedInputTokens: 0 });
+          if (input.signal.aborted) return { text, stop: 'aborted', turns: turn };
+          throw error;
+        }
+        input.guard.settle(held.id, {
+          inputTokens: completion.usage?.prompt_tokens ?? 0,
+          outputTokens: completion.usage?.completion_tokens ?? 0,
+          cachedInputTokens: completion.usage?.prompt_tokens_details?.cached_tokens ?? 0,
+        });
+        const choice = completion.choices[0];
+        const message = choice?.message;
+        text = message?.content ?? '';
+        input.record({ kind: 'assistant', turn, text });
+        messages.push(message ?? { role: 'assistant', content: '' });
+        const calls = message?.tool_calls ?? [];
+        if (calls.length === 0) return { text, stop: 'done', turns: turn };
+        const replies = await toolset.runChatToolCalls(calls as never, {
+          session: input.session,
+        });
+        for (const reply of replies) {
+          const content = reply.message.content;
+          input.record({
+            kind: 'tool',
+            turn,
+            name: reply.name,
+            input: findArguments(calls, reply.callId),
+            ok: reply.result.success,
+            output: clip(typeof content === 'string' ? content : JSON.stringify(content)),
+          });
+          messages.push(reply.message);
+        }
+      }
+      return { text, stop: 'max_turns', turns: input.maxTurns };
+    },
+  };
+}
+
+function findArguments(calls: readonly unknown[], id: string): unknown {
+  for (const call of calls) {
+    const record = call as { id?: unknown; function?: { arguments?: unknown } };
+    if (record.id !== id) continue;
+    const raw = record.function?.arguments;
+    if (typeof raw !== 'string') return raw;
+    try {
+      return JSON.parse(raw);
+    } catch {
+      return raw;
+    }
+  }
+  return undefined;
+}

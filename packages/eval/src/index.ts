@@ -1,0 +1,71 @@
+/**
+ * Does planning help this agent? A/B trials of plankit planning set-ups on your own tasks and
+ * model: arms, tasks and checkers, a budget-capped resumable runner, and an honest report
+ * (Wilson intervals, Newcombe differences, Fisher's exact test with Holm's correction).
+ *
+ * @packageDocumentation
+ * @module @plankit/eval
+ */
+
+export type {
+  EvalArm,
+  EvalBudget,
+  EvalConfig,
+  EvalTask,
+  PlanningArm,
+  ReminderCadence,
+  TaskToolContext,
+} from './config/define-eval.ts';
+export { defineEval, REMINDER_CADENCES } from './config/define-eval.ts';
+export type {
+  CheckFunction,
+  CheckInput,
+  CheckVerdict,
+  JudgeChecker,
+  JudgeRequest,
+  LlmJudgeOptions,
+  StoredVerdict,
+  TaskChecker,
+} from './config/task-checker.ts';
+export { llmJudge } from './config/task-checker.ts';
+export type { AISdkHostOptions } from './hosts/ai-sdk-host.ts';
+export { aiSdkHost } from './hosts/ai-sdk-host.ts';
+export type {
+  AnthropicClientLike,
+  AnthropicHostOptions,
+  AnthropicMessageLike,
+} from './hosts/anthropic-host.ts';
+export { anthropicHost } from './hosts/anthropic-host.ts';
+export type {
+  CallGuard,
+  CallUsage,
+  EvalHost,
+  HostTrialInput,
+  HostTrialOutput,
+  TranscriptEntry,
+  TrialStop,
+} from './hosts/eval-host.ts';
+export type {
+  OpenAIChatClientLike,
+  OpenAIChatCompletionLike,
+  OpenAIChatHostOptions,
+} from './hosts/openai-chat-host.ts';
+export { openAIChatHost } from './hosts/openai-chat-host.ts';
+export type { PlankitEvalErrorCode } from './plankit-eval-error.ts';
+export { PlankitEvalError } from './plankit-eval-error.ts';
+export type { ArmSummary, EvalReport, PairComparison } from './report/build-report.ts';
+export { buildReport, holmAdjust, SIGNIFICANCE_LEVEL } from './report/build-report.ts';
+export { renderHtml } from './report/render-html.ts';
+export { renderMarkdown } from './report/render-markdown.ts';
+export type { ReportFiles } from './report/write-reports.ts';
+export { writeReports } from './report/write-reports.ts';
+export type { EvalProgress, EvalRun, RunEvalOptions, RunOutcome } from './runner/run-eval.ts';
+export { runEval } from './runner/run-eval.ts';
+export { deriveSeed, seededRandom, seededShuffle } from './runner/seeded-random.ts';
+export type { PlanActivity, TrialRecord } from './runner/trial-record.ts';
+export type { SampleSummary } from './stats/describe-sample.ts';
+export { describeSample } from './stats/describe-sample.ts';
+export { differenceInterval } from './stats/difference-interval.ts';
+export { fisherExactTest } from './stats/fisher-exact-test.ts';
+export type { ProportionInterval } from './stats/wilson-interval.ts';
+export { wilsonInterval, Z_95 } from './stats/wilson-interval.ts';

@@ -1,0 +1,424 @@
+import { join } from 'node:path';
+import { toolJsonSchema } from '@plankit/adapters';
+import { FileStore, type SessionStore } from '@plankit/adapters/stores';
+import {
+  type Budget,
+  createBudget,
+  type PriceTable,
+  reserveBudget,
+  settleBudget,
+  usageCost,
+} from '@plankit/controller';
+import { type AnyTool, InProcessEventBus, Plan, Session, selectLatest } from '@plankit/core';
+import type { EvalArm, EvalConfig, EvalTask } from '../config/define-eval.ts';
+import { defineEval } from '../config/define-eval.ts';
+import { runChecker } from '../config/task-checker.ts';
+import type { CallGuard, CallUsage, TranscriptEntry, TrialStop } from '../hosts/eval-host.ts';
+import { buildReport, type EvalReport } from '../report/build-report.ts';
+import { buildArm } from './build-arm.ts';
+import { deriveSeed, seededShuffle } from './seeded-random.ts';
+import { openTrialLog, type RunFingerprint } from './trial-log.ts';
+import type { PlanActivity, TrialRecord } from './trial-record.ts';
+
+/** How far a run has got, for a progress bar. @public */
+export interface EvalProgress {
+  /** Trials logged, this run and earlier ones. */
+  readonly done: number;
+  /** Trials in the run. */
+  readonly total: number;
+  /** USD spent so far (earlier runs included). */
+  readonly usd: number;
+  /** Tokens used so far (earlier runs included). */
+  readonly tokens: number;
+  /** Estimated milliseconds left, from this run's pace; null before the first trial ends. */
+  readonly etaMs: number | null;
+}
+
+/** Options of {@link runEval}. @public */
+export interface RunEvalOptions {
+  /** The output folder; the results log is a `FileStore` in `<out>/log`. */
+  readonly out?: string | undefined;
+  /** A session store for the results log instead of `<out>/log`. */
+  readonly store?: SessionStore | undefined;
+  /** Continue the run logged in the store, running only the trials not yet finished. */
+  readonly resume?: boolean | undefined;
+  /** Stops the run: trials in flight are cut short, none starts. */
+  readonly signal?: AbortSignal | undefined;
+  /** Called after each trial is logged. */
+  readonly onProgress?: ((progress: EvalProgress) => void) | undefined;
+  /** The clock, in epoch milliseconds; `Date.now` by default. */
+  readonly now?: (() => number) | undefined;
+}
+
+/**
+ * How a run ended: every trial finished (`completed`), the total cap refused a call
+ * (`run_budget`), or the signal aborted it (`aborted`).
+ *
+ * @public
+ */
+export type RunOutcome = 'completed' | 'run_budget' | 'aborted';
+
+/** What {@link runEval} returns. @public */
+export interface EvalRun {
+  /** How the run ended. */
+  readonly outcome: RunOutcome;
+  /** Every trial in the log, earlier runs included. */
+  readonly trials: readonly TrialRecord[];
+  /** The report over the finished trials. */
+  readonly report: EvalReport;
+}
+
+interface TrialSpec {
+  readonly key: string;
+  readonly task: EvalTask;
+  readonly arm: EvalArm;
+  readonly repetition: number;
+}
+
+const NO_CAPS = { sessionUsd: null, dayUsd: null, turnSoftUsd: null, dayTokens: null };
+
+/**
+ * Runs every task × arm × repetition in a seeded order, `concurrency` at a time, saving each
+ * trial to the results log as it ends, and returns the report. Never spends past a cap: every
+ * model call first reserves its worst case on the trial's and the run's budget
+ * (`reserveBudget`), and settles the real usage after. When the run's cap refuses a call, the
+ * run stops cleanly: trials in flight end, none starts, and the report covers what ran.
+ * An interrupted run continues with `resume: true`, never repeating a logged trial.
+ *
+ * @throws PlankitEvalError `config_invalid`, `run_exists`, `resume_mismatch`, `store_failed`
+ * @example
+ * ```ts
+ * const run = await runEval(config, { out: 'eval-results' });
+ * console.log(run.report.verdict);
+ * ```
+ * @public
+ */
+export async function runEval(input: EvalConfig, options: RunEvalOptions = {}): Promise<EvalRun> {
+  const config = defineEval(input);
+  const now = options.now ?? Date.now;
+  const store =
+    options.store ?? new FileStore({ directory: join(options.out ?? 'eval-results', 'log') });
+  const ownsStore = options.store === undefined;
+  try {
+    const fingerprint: RunFingerprint = {
+      arms: config.arms.map((arm) => arm.id),
+      tasks: config.tasks.map((task) => task.id),
+      repetitions: config.repetitions,
+      seed: config.seed,
+    };
+    const log = await openTrialLog(store, fingerprint, options.resume === true, now());
+    const specs: TrialSpec[] = [];
+    for (const task of config.tasks)
+      for (const arm of config.arms)
+        for (let r = 1; r <= config.repetitions; r++)
+          specs.push({ key: `${task.id}/${arm.id}/${r}`, task, arm, repetition: r });
+    const ordered = seededShuffle(specs, config.seed);
+    const trials: TrialRecord[] = [...log.logged];
+    const finished = new Set(
+      log.logged.filter((trial) => trial.status !== 'cut_short').map((trial) => trial.key),
+    );
+    const pending = ordered.filter((spec) => !finished.has(spec.key));
+
+    let runBudget = createBudget({
+      now: now(),
+      caps: {
+        ...NO_CAPS,
+        sessionUsd: config.budget?.totalUsd ?? null,
+        sessionTokens: config.budget?.totalTokens ?? null,
+      },
+    });
+    // What earlier runs spent (cut-short trials included) counts against the cap.
+    const spentBefore = trials.reduce(
+      (sum, trial) => ({ usd: sum.usd + trial.usd, tokens: sum.tokens + trial.tokens }),
+      { usd: 0, tokens: 0 },
+    );
+    if (spentBefore.usd > 0 || spentBefore.tokens > 0) {
+      const held = reserveBudget(runBudget, { id: 'earlier-runs', usd: 0, now: now() });
+      if (held.ok) {
+        const settled = settleBudget(held.value, {
+          id: 'earlier-runs',
+          usd: spentBefore.usd,
+          tokens: spentBefore.tokens,
+          now: now(),
+        });
+        if (settled.ok) runBudget = settled.value;
+      }
+    }
+
+    let outcome: RunOutcome = 'completed';
+    const abort = new AbortController();
+    const onAbort = (): void => {
+      if (outcome === 'completed') outcome = 'aborted';
+      abort.abort();
+    };
+    if (options.signal?.aborted) onAbort();
+    options.signal?.addEventListener('abort', onAbort, { once: true });
+    const started = now();
+    let doneNow = 0;
+    let callNumber = 0;
+
+    const report = (): void => {
+      if (options.onProgress === undefined) return;
+      const done = trials.filter((trial) => trial.status !== 'cut_short').length;
+      const elapsed = now() - started;
+      const left = specs.length - done;
+      options.onProgress({
+        done,
+        total: specs.length,
+        usd: runBudget.session.spentUsd,
+        tokens: runBudget.session.spentTokens,
+        etaMs: doneNow === 0 ? null : Math.round((elapsed / doneNow) * left),
+      });
+    };
+
+    const runOne = async (spec: TrialSpec): Promise<void> => {
+      const record = await runTrial(spec, config, {
+        signal: abort.signal,
+        now,
+        nextCallId: () => `call-${++callNumber}`,
+        runBudget: () => runBudget,
+        setRunBudget: (next) => {
+          runBudget = next;
+        },
+        onRunCapHit: () => {
+          if (outcome === 'completed') outcome = 'run_budget';
+          abort.abort();
+        },
+      });
+      trials.push(record);
+      await log.append(record, now());
+      if (record.status !== 'cut_short') doneNow++;
+      report();
+    };
+
+    let next = 0;
+    const worker = async (): Promise<void> => {
+      while (!abort.signal.aborted && next < pending.length) {
+        const spec = pending[next++] as TrialSpec;
+        await runOne(spec);
+      }
+    };
+    const workers = Array.from(
+      { length: Math.min(config.concurrency ?? 1, pending.length) },
+      worker,
+    );
+    try {
+      await Promise.all(workers);
+      await log.flush();
+    } finally {
+      options.signal?.removeEventListener('abort', onAbort);
+    }
+    return { outcome, trials, report: buildReport(config, trials, outcome) };
+  } finally {
+    if (ownsStore) await store.close();
+  }
+}
+
+interface TrialContext {
+  readonly signal: AbortSignal;
+  readonly now: () => number;
+  readonly nextCallId: () => string;
+  readonly runBudget: () => Budget;
+  readonly setRunBudget: (budget: Budget) => void;
+  readonly onRunCapHit: () => void;
+}
+
+function bytes(value: unknown): number {
+  return Buffer.byteLength(JSON.stringify(value) ?? '', 'utf8');
+}
+
+function costOf(prices: PriceTable | undefined, model: string, usage: CallUsage): number {
+  if (prices === undefined || !Object.hasOwn(prices, model)) return 0;
+  const cached = Math.min(usage.cachedInputTokens, usage.inputTokens);
+  const cost = usageCost(prices, {
+    model,
+    inputTokens: usage.inputTokens - cached,
+    outputTokens: usage.outputTokens,
+    cachedInputTokens: cached,
+  });
+  return cost.ok ? cost.value : 0;
+}
+
+async function runTrial(
+  spec: TrialSpec,
+  config: EvalConfig,
+  context: TrialContext,
+): Promise<TrialRecord> {
+  const startedAt = context.now();
+  const seed = deriveSeed(config.seed, spec.key);
+  const bus = new InProcessEventBus();
+  let live: Session | undefined;
+  const planActivity = watchPlan(bus, () => live);
+  const session = new Session({ clock: context.now, bus });
+  live = session;
+  const files = new Map(Object.entries(spec.task.fixtures ?? {}));
+  const setup = buildArm(spec.arm, spec.task, session, files);
+  const transcript: TranscriptEntry[] = [];
+  const maxOutputTokens = config.maxOutputTokens ?? 4096;
+  const toolBytes = bytes(setup.tools.map(toolShape));
+  const modelId = spec.arm.host.modelId;
+  const prices = config.prices;
+  let trialBudget = createBudget({
+    now: startedAt,
+    caps: {
+      ...NO_CAPS,
+      sessionUsd: config.budget?.perTrialUsd ?? null,
+      sessionTokens: config.budget?.perTrialTokens ?? null,
+    },
+  });
+  let inputTokens = 0;
+  let outputTokens = 0;
+  let usd = 0;
+  const guard: CallGuard = {
+    reserve(sent) {
+      if (context.signal.aborted) return { ok: false, stop: 'aborted' };
+      // At most one token per UTF-8 byte sent, plus a margin per message for the chat format.
+      const messages = (sent as { messages?: unknown[] }).messages?.length ?? 1;
+      const estimateIn = bytes(sent) + toolBytes + 16 * messages + 64;
+      const estimate = costOf(prices, modelId, {
+        inputTokens: estimateIn,
+        outputTokens: maxOutputTokens,
+        cachedInputTokens: 0,
+      });
+      const tokens = estimateIn + maxOutputTokens;
+      const id = context.nextCallId();
+      const at = Math.max(context.now(), trialBudget.updatedAt, context.runBudget().updatedAt);
+      const onTrial = reserveBudget(trialBudget, { id, usd: estimate, tokens, now: at });
+      if (!onTrial.ok) return { ok: false, stop: 'trial_budget' };
+      const onRun = reserveBudget(context.runBudget(), { id, usd: estimate, tokens, now: at });
+      if (!onRun.ok) {
+        context.onRunCapHit();
+        return { ok: false, stop: 'run_budget' };
+      }
+      trialBudget = onTrial.value;
+      context.setRunBudget(onRun.value);
+      return { ok: true, id };
+    },
+    settle(id, usage) {
+      const cost = costOf(prices, modelId, usage);
+      const tokens = usage.inputTokens + usage.outputTokens;
+      inputTokens += usage.inputTokens;
+      outputTokens += usage.outputTokens;
+      usd += cost;
+      const at = context.now();
+      const trial = settleBudget(trialBudget, { id, usd: cost, tokens, now: at });
+      if (trial.ok) trialBudget = trial.value;
+      const run = settleBudget(context.runBudget(), { id, usd: cost, tokens, now: at });
+      if (run.ok) context.setRunBudget(run.value);
+    },
+  };
+  let stop: TrialStop | 'error';
+  let text = '';
+  let turns = 0;
+  let error: string | null = null;
+  try {
+    const output = await spec.arm.host.runTrial({
+      system: setup.system,
+      prompt: spec.task.prompt,
+      tools: setup.tools,
+      session,
+      maxTurns: config.maxTurns ?? 20,
+      maxOutputTokens,
+      seed,
+      trialKey: spec.key,
+      signal: context.signal,
+      guard,
+      reminder: setup.reminder,
+      record: (entry) => transcript.push(entry),
+    });
+    stop = output.stop;
+    text = output.text;
+    turns = output.turns;
+  } catch (cause) {
+    stop = context.signal.aborted ? 'aborted' : 'error';
+    error = cause instanceof Error ? cause.message.slice(0, 2000) : String(cause).slice(0, 2000);
+  }
+  const cut = stop === 'run_budget' || stop === 'aborted';
+  const status = cut ? 'cut_short' : stop === 'error' ? 'errored' : 'finished';
+  let verdict: TrialRecord['verdict'] = null;
+  if (status === 'finished') {
+    try {
+      verdict = await runChecker(
+        spec.task.check,
+        {
+          taskId: spec.task.id,
+          files,
+          plan: selectLatest(session, Plan),
+          session,
+          transcript,
+          text,
+        },
+        spec.task.prompt,
+      );
+    } catch (cause) {
+      verdict = {
+        pass: false,
+        reason:
+          `The checker threw: ${cause instanceof Error ? cause.message : String(cause)}`.slice(
+            0,
+            4000,
+          ),
+        by: typeof spec.task.check === 'function' ? 'function' : 'llm_judge',
+      };
+    }
+  }
+  const toolEntries = transcript.filter((entry) => entry.kind === 'tool');
+  return {
+    key: spec.key,
+    taskId: spec.task.id,
+    armId: spec.arm.id,
+    repetition: spec.repetition,
+    seed,
+    status,
+    stop,
+    pass: verdict?.pass === true,
+    verdict,
+    error,
+    turns,
+    toolCalls: toolEntries.length,
+    planningCalls: toolEntries.filter((entry) => entry.name.startsWith('planning_')).length,
+    inputTokens,
+    outputTokens,
+    tokens: inputTokens + outputTokens,
+    usd: Math.round(usd * 1e6) / 1e6,
+    plan: planActivity(),
+    durationMs: context.now() - startedAt,
+    transcript,
+  };
+}
+
+function toolShape(tool: AnyTool): unknown {
+  return { name: tool.name, description: tool.description, parameters: toolJsonSchema(tool) };
+}
+
+/**
+ * Watches a trial's plan: every commit samples the latest plan, so steps of a plan later
+ * cleared or replaced still count. Step ids restart with a new plan (a new objective, or after
+ * a clear), so steps are counted per plan.
+ */
+function watchPlan(bus: InProcessEventBus, session: () => Session | undefined): () => PlanActivity {
+  const created = new Set<string>();
+  let generation = 0;
+  let objective: string | undefined;
+  bus.subscribe('SessionCommitted', () => {
+    const current = session();
+    if (current === undefined) return;
+    const plan = selectLatest(current, Plan);
+    if (plan === undefined) {
+      if (objective !== undefined) generation++;
+      objective = undefined;
+      return;
+    }
+    if (plan.objective !== objective) {
+      if (objective !== undefined) generation++;
+      objective = plan.objective;
+    }
+    for (const step of plan.steps) created.add(`${generation}:${step.step_id}`);
+  });
+  return () => {
+    const current = session();
+    const final = current === undefined ? undefined : selectLatest(current, Plan);
+    const completed = final?.steps.filter((step) => step.status === 'done').length ?? 0;
+    return { created: created.size, completed, abandoned: Math.max(0, created.size - completed) };
+  };
+}

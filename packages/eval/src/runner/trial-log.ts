@@ -1,0 +1,105 @@
+import type { JsonValue, SessionStore } from '@plankit/adapters/stores';
+import { PlankitEvalError } from '../plankit-eval-error.ts';
+import type { TrialRecord } from './trial-record.ts';
+
+/** The session id of a run's results log. */
+export const RUN_SESSION_ID = 'eval-run';
+
+/** What identifies a run: resuming with another config is refused. */
+export interface RunFingerprint {
+  readonly arms: readonly string[];
+  readonly tasks: readonly string[];
+  readonly repetitions: number;
+  readonly seed: number;
+}
+
+/** A run's append-only results log on a session store. */
+export interface TrialLog {
+  /** Trials already logged (finished, errored and cut short), oldest first. */
+  readonly logged: readonly TrialRecord[];
+  /** Appends one trial; appends are queued so they never race. */
+  append(record: TrialRecord, at: number): Promise<void>;
+  /** Waits for queued appends. */
+  flush(): Promise<void>;
+}
+
+function sameFingerprint(a: RunFingerprint, b: JsonValue): boolean {
+  return JSON.stringify(a) === JSON.stringify(b);
+}
+
+/**
+ * Opens the run's log: creates it with `eval.run_started`, or (with `resume`) reads the trials
+ * it holds. Refuses an existing log without `resume` (`run_exists`) and a log of another config
+ * (`resume_mismatch`).
+ */
+export async function openTrialLog(
+  store: SessionStore,
+  fingerprint: RunFingerprint,
+  resume: boolean,
+  now: number,
+): Promise<TrialLog> {
+  const loaded = await store.load(RUN_SESSION_ID, { snapshot: false });
+  let version = 0;
+  const logged: TrialRecord[] = [];
+  if (loaded.ok) {
+    if (!resume)
+      throw new PlankitEvalError(
+        'run_exists',
+        'runEval: the output folder already holds a run; pass resume: true (--resume) to continue it, or choose another folder.',
+        { field: 'out' },
+      );
+    version = loaded.value.version;
+    const [first, ...rest] = loaded.value.events;
+    if (first?.type !== 'eval.run_started' || !sameFingerprint(fingerprint, first.data))
+      throw new PlankitEvalError(
+        'resume_mismatch',
+        'runEval: the log in the output folder is of another config (arms, tasks, repetitions or seed differ); resume it with the same config or choose another folder.',
+        { field: 'out' },
+      );
+    for (const event of rest)
+      if (event.type === 'eval.trial') logged.push(event.data as unknown as TrialRecord);
+  } else if (loaded.error.code !== 'not_found') {
+    throw new PlankitEvalError(
+      'store_failed',
+      `runEval: could not read the log: ${loaded.error.message}`,
+      {
+        cause: loaded.error,
+      },
+    );
+  } else {
+    const created = await store.append(RUN_SESSION_ID, 0, [
+      { type: 'eval.run_started', at: now, data: fingerprint },
+    ]);
+    if (!created.ok)
+      throw new PlankitEvalError(
+        'store_failed',
+        `runEval: could not start the log: ${created.error.message}`,
+        {
+          cause: created.error,
+        },
+      );
+    version = created.value;
+  }
+  let queue: Promise<void> = Promise.resolve();
+  return {
+    logged,
+    append(record, at) {
+      const write = queue.then(async () => {
+        const appended = await store.append(RUN_SESSION_ID, version, [
+          { type: 'eval.trial', at, data: record },
+        ]);
+        if (!appended.ok)
+          throw new PlankitEvalError(
+            'store_failed',
+            `runEval: could not log trial ${record.key}: ${appended.error.message}`,
+            { cause: appended.error },
+          );
+        version = appended.value;
+      });
+      // A failed append fails its own caller; later appends still run.
+      queue = write.catch(() => undefined);
+      return write;
+    },
+    flush: () => queue,
+  };
+}

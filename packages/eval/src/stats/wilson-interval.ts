@@ -1,0 +1,42 @@
+/** A two-sided interval for a proportion. @public */
+export interface ProportionInterval {
+  /** Successes / trials (0 when there are no trials). */
+  readonly estimate: number;
+  /** Lower bound, in [0, 1]. */
+  readonly low: number;
+  /** Upper bound, in [0, 1]. */
+  readonly high: number;
+}
+
+/** The normal quantile for a two-sided 95% interval. */
+export const Z_95 = 1.959963984540054;
+
+/**
+ * The Wilson score interval for `successes` out of `trials`: unlike the textbook `p ± z·se`, it
+ * stays inside [0, 1] and keeps its coverage near 95% at the small sample sizes agent evals run.
+ * With no trials the interval is the whole of [0, 1].
+ *
+ * @public
+ */
+export function wilsonInterval(
+  successes: number,
+  trials: number,
+  z: number = Z_95,
+): ProportionInterval {
+  if (!Number.isInteger(trials) || trials < 0)
+    throw new RangeError('trials must be a whole number >= 0');
+  if (!Number.isInteger(successes) || successes < 0 || successes > trials)
+    throw new RangeError('successes must be a whole number between 0 and trials');
+  if (trials === 0) return { estimate: 0, low: 0, high: 1 };
+  const p = successes / trials;
+  const z2 = z * z;
+  const denominator = 1 + z2 / trials;
+  const center = (p + z2 / (2 * trials)) / denominator;
+  const half = (z * Math.sqrt((p * (1 - p)) / trials + z2 / (4 * trials * trials))) / denominator;
+  return {
+    estimate: p,
+    // The exact ends are 0 and 1 when every trial failed or succeeded; rounding must not move them.
+    low: successes === 0 ? 0 : Math.max(0, center - half),
+    high: successes === trials ? 1 : Math.min(1, center + half),
+  };
+}
