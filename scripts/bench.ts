@@ -2,7 +2,8 @@
  * `npm run bench`: times every case of every `packages/<name>/bench/*.bench.ts` file next to
  * its hand-written baseline and prints the median of each with the ratio and a PASS/WARN
  * verdict against the case's target. Targets are reported, never enforced: the process exits
- * 0 unless a benchmark crashes.
+ * 0 unless a benchmark crashes. Words after `--` pick bench files by path
+ * (`npm run bench -- hosts`).
  */
 import { readdir } from 'node:fs/promises';
 import os from 'node:os';
@@ -26,6 +27,8 @@ export interface BenchCase {
   readonly what: string;
   /** Target: the plankit median at most this many times the baseline median. */
   readonly maxRatio?: number | undefined;
+  /** Target: the plankit median at most this many microseconds above the baseline median. */
+  readonly maxExtraMicros?: number | undefined;
   readonly plankit: () => BenchSide | Promise<BenchSide>;
   readonly baseline: () => BenchSide | Promise<BenchSide>;
 }
@@ -84,7 +87,11 @@ async function findBenchFiles(): Promise<string[]> {
     const names = await readdir(dir).catch(() => []);
     for (const name of names) if (name.endsWith('.bench.ts')) files.push(path.join(dir, name));
   }
-  return files.sort();
+  // `npm run bench -- hosts stores` runs only the files whose path holds one of the words.
+  const only = process.argv.slice(2);
+  const chosen =
+    only.length === 0 ? files : files.filter((file) => only.some((word) => file.includes(word)));
+  return chosen.sort();
 }
 
 function isSuite(value: unknown): value is BenchSuite {
@@ -242,14 +249,27 @@ async function main(): Promise<void> {
     const baseline = median(sides.baseline.samples);
     medians.set(key(suite, bench.name), { plankit, baseline });
     const ratio = plankit / baseline;
-    const target = bench.maxRatio;
+    const extraMicros = (plankit - baseline) * 1000;
+    const { maxRatio, maxExtraMicros } = bench;
+    const target =
+      maxRatio !== undefined
+        ? `<= ${maxRatio}x`
+        : maxExtraMicros !== undefined
+          ? `<= +${maxExtraMicros} us (${extraMicros >= 0 ? '+' : ''}${extraMicros.toFixed(2)} us)`
+          : '-';
+    const met =
+      maxRatio !== undefined
+        ? ratio <= maxRatio
+        : maxExtraMicros !== undefined
+          ? extraMicros <= maxExtraMicros
+          : undefined;
     return [
       bench.name,
       formatTime(plankit),
       formatTime(baseline),
       formatRatio(ratio),
-      target === undefined ? '-' : `<= ${target}x`,
-      target === undefined ? '-' : ratio <= target ? 'PASS' : 'WARN',
+      target,
+      met === undefined ? '-' : met ? 'PASS' : 'WARN',
     ];
   });
   printTable(['operation', 'plankit p50', 'baseline p50', 'ratio', 'target', 'result'], rows);

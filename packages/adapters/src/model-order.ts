@@ -21,12 +21,14 @@ interface Slot {
   readonly index: number;
   /** The slot announced just before it, if any. */
   readonly previous: Slot | undefined;
-  /** Resolves once this call and every call announced before it have settled or been given up. */
-  readonly through: Promise<void>;
-  /** Whether `through` has resolved, so a call arriving in order skips the wait. */
+  /** The slot announced just after it, once there is one. */
+  next: Slot | undefined;
+  /** This call has settled, or was given up. */
+  settled: boolean;
+  /** This call and every call before it have settled or been given up. */
   done: boolean;
-  /** Marks this call settled (or given up), releasing the calls after it. */
-  readonly release: () => void;
+  /** Wake-ups of the call after this one, waiting for `done` (created only when it waits). */
+  waiters: (() => void)[] | undefined;
   /** Set once the call has started; a second start of the same id joins it (a retry). */
   running: Promise<unknown> | undefined;
 }
@@ -35,8 +37,6 @@ interface Turn {
   readonly slots: Map<string, Slot>;
   /** The last announced slot. */
   last: Slot | undefined;
-  /** Slots announced but not yet started, in announcement order (given up together on time-out). */
-  readonly waiting: Set<Slot>;
 }
 
 // Turns kept per session, oldest first; enough for retries of recent turns, bounded so a
@@ -52,7 +52,7 @@ function turnOf(session: Session, key: object | string): Turn {
   }
   let turn = turns.get(key);
   if (turn === undefined) {
-    turn = { slots: new Map(), last: undefined, waiting: new Set() };
+    turn = { slots: new Map(), last: undefined };
     turns.set(key, turn);
     if (turns.size > MAX_TURNS) {
       const oldest = turns.keys().next().value as object | string;
@@ -65,27 +65,37 @@ function turnOf(session: Session, key: object | string): Turn {
 function announceInTurn(turn: Turn, id: string): Slot {
   const existing = turn.slots.get(id);
   if (existing !== undefined) return existing;
-  let release!: () => void;
-  const settled = new Promise<void>((resolve) => {
-    release = resolve;
-  });
   const previous = turn.last;
-  const through = previous === undefined ? settled : previous.through.then(() => settled);
   const slot: Slot = {
     index: turn.slots.size,
     previous,
-    through,
+    next: undefined,
+    settled: false,
     done: false,
-    release,
+    waiters: undefined,
     running: undefined,
   };
-  through.then(() => {
-    slot.done = true;
-  });
+  if (previous !== undefined) previous.next = slot;
   turn.slots.set(id, slot);
-  turn.waiting.add(slot);
   turn.last = slot;
   return slot;
+}
+
+/** Marks a call settled and moves `done` along the turn as far as it now reaches. */
+function release(slot: Slot): void {
+  slot.settled = true;
+  let current: Slot | undefined = slot;
+  while (
+    current?.settled &&
+    !current.done &&
+    (current.previous === undefined || current.previous.done)
+  ) {
+    current.done = true;
+    const waiters = current.waiters;
+    current.waiters = undefined;
+    if (waiters !== undefined) for (const wake of waiters) wake();
+    current = current.next;
+  }
 }
 
 /**
@@ -117,42 +127,40 @@ export interface ModelOrderWait {
  * settled, at most once per id (a retried call joins or returns its first run). A call that
  * was not announced is announced now, after the calls already known.
  */
-export async function runInModelOrder<T>(
+export function runInModelOrder<T>(
   session: Session,
   order: ToolCallOrder,
   wait: ModelOrderWait,
   run: () => Promise<T>,
 ): Promise<T> {
-  const turn = turnOf(session, order.turn);
-  const slot = announceInTurn(turn, order.id);
+  const slot = announceInTurn(turnOf(session, order.turn), order.id);
   if (slot.running !== undefined) return slot.running as Promise<T>;
-  turn.waiting.delete(slot);
-  const running = waitForPredecessors(turn, slot, wait.timeoutMs).then(run);
+  const previous = slot.previous;
+  // Calls arriving in order find their predecessors done and start at once, with no timer.
+  const running =
+    previous === undefined || previous.done
+      ? run()
+      : waitForPrevious(slot, previous, wait.timeoutMs).then(run);
   slot.running = running;
-  running.then(slot.release, slot.release);
+  const settle = (): void => release(slot);
+  running.then(settle, settle);
   return running;
 }
 
-// The common case (calls already arriving in order) needs no timer: the previous slot's
-// `through` has already resolved.
-async function waitForPredecessors(turn: Turn, slot: Slot, timeoutMs: number): Promise<void> {
-  const previous = slot.previous;
-  if (previous === undefined || previous.done) return;
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const timedOut = new Promise<'timeout'>((resolve) => {
-    timer = setTimeout(() => resolve('timeout'), timeoutMs);
-  });
-  const outcome = await Promise.race([previous.through.then(() => 'ready' as const), timedOut]);
-  clearTimeout(timer);
-  if (outcome === 'timeout') {
-    // An announced call the host never started (skipped, or stuck in a hook) must not hold the
-    // turn forever: give up every call before this one that has not started yet.
-    for (const other of turn.waiting) {
-      if (other.index < slot.index) {
-        turn.waiting.delete(other);
-        other.release();
+function waitForPrevious(slot: Slot, previous: Slot, timeoutMs: number): Promise<void> {
+  return new Promise<void>((resolve) => {
+    const timer = setTimeout(() => {
+      // An announced call the host never started (skipped, or stuck in a hook) must not hold
+      // the turn forever: give up every call before this one that has not started yet.
+      for (let other = slot.previous; other !== undefined; other = other.previous) {
+        if (other.running === undefined && !other.settled) release(other);
       }
-    }
-    await previous.through;
-  }
+    }, timeoutMs);
+    const wake = (): void => {
+      clearTimeout(timer);
+      resolve();
+    };
+    if (previous.waiters === undefined) previous.waiters = [wake];
+    else previous.waiters.push(wake);
+  });
 }
