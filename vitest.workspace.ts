@@ -26,6 +26,7 @@ const projects: TestProjectInlineConfiguration[] = [
   packageProject('prompt'),
   packageProject('controller'),
   packageProject('adapters'),
+  packageProject('eval'),
   defineProject({
     resolve: source,
     ssr: { resolve: source },
