@@ -1,0 +1,313 @@
+/**
+ * Growth check of the parsers that read stored or model-written text: each is fed inputs of
+ * 64 KiB, 256 KiB and 1 MiB, and the time ratio per 4x size is reported (linear is about 4x;
+ * over 6x is a miss). Reported, never enforced, and never a timed test: `benchParsers()` is
+ * wired into `npm run bench`, and the file runs alone with
+ * `node --conditions=@plankit/source --import tsx scripts/bench-parsers.ts`.
+ */
+import { performance } from 'node:perf_hooks';
+import { pathToFileURL } from 'node:url';
+import { Lexer } from 'yaml';
+import { formatEntry, parseMeeting } from '../packages/adapters/src/workspace/meeting-log.ts';
+import { parseArchive } from '../packages/adapters/src/workspace/phase-yaml.ts';
+import {
+  budgetFromJSON,
+  createBudget,
+  defineMachine,
+  initialSnapshot,
+  machineSnapshotFromJSON,
+  phaseJobFromJSON,
+  startPhaseJob,
+  startWorkshop,
+  transition,
+  validateTodos,
+  workshopFromJSON,
+  workshopRound,
+} from '../packages/controller/src/index.ts';
+import { canonicalJson } from '../packages/controller/src/internal/canonical-json.ts';
+import { yamlNestingProblem } from '../packages/core/src/internal/yaml-nesting.ts';
+
+/** The sizes fed to every parser, in bytes. */
+export const PARSER_SIZES: readonly number[] = [64 * 1024, 256 * 1024, 1024 * 1024];
+/** A ratio per 4x size above this is a miss (linear is about 4). */
+export const GROWTH_MISS = 6;
+
+/** One parser's growth: its median time per size and the ratio of each step. */
+export interface ParserGrowth {
+  /** What was parsed. */
+  readonly parser: string;
+  /** The input sizes, in bytes (as built; close to {@link PARSER_SIZES}). */
+  readonly bytes: readonly number[];
+  /** Median milliseconds per size. */
+  readonly ms: readonly number[];
+  /** `ms[i + 1] / ms[i]`, for each 4x step. */
+  readonly ratios: readonly number[];
+  /** True when a ratio is over {@link GROWTH_MISS}. */
+  readonly miss: boolean;
+}
+
+interface Subject {
+  readonly parser: string;
+  /** An input of about `bytes` bytes and its size as built. */
+  readonly input: (bytes: number) => { readonly value: unknown; readonly bytes: number };
+  /** Parses it; throws if the parser refused a valid input. */
+  readonly run: (value: unknown) => unknown;
+}
+
+const pad = (n: number): string => 'x'.repeat(Math.max(1, n));
+
+// A YAML document of many keys (the parser's own duplicate-key check was quadratic in them),
+// with a valid todos list so the todos reader goes all the way.
+function keyedYaml(bytes: number, head: string): string {
+  const lines = [head];
+  let size = head.length;
+  for (let i = 0; size < bytes; i++) {
+    const line = `key_${i}: value ${i}\n`;
+    lines.push(line);
+    size += line.length;
+  }
+  return lines.join('');
+}
+
+const TODOS_HEAD = `todos:\n${Array.from({ length: 5 }, (_, i) => `  - id: ${i + 1}\n    content: Task ${i + 1}\n`).join('')}`;
+const ARCHIVE_HEAD = `phase_number: 1\ntitle: null\ndescription: null\ntodos:\n  - id: 1\n    content: Task\n    status: completed\n`;
+
+const loop = defineMachine({
+  id: 'bench',
+  initial: 'work',
+  caps: { turns: null, retries: null, wallTimeMs: null, costUsd: null, tokens: null, stall: null },
+  onCap: { default: 'end' },
+  states: { work: { on: { again: 'work', done: 'end' } }, end: { kind: 'final' } },
+});
+
+function machineJson(bytes: number): string {
+  let snapshot = initialSnapshot(loop, { now: 0 });
+  let text = JSON.stringify(snapshot);
+  // Build in batches: each transition copies the trace, so growing one entry at a time is slow.
+  while (text.length < bytes) {
+    for (let i = 0; i < 50; i++) {
+      const next = transition(loop, snapshot, {
+        outcome: 'again',
+        now: snapshot.updatedAt + 1,
+        reason: pad(400),
+      });
+      if (!next.ok) throw next.error;
+      snapshot = next.value;
+    }
+    text = JSON.stringify(snapshot);
+  }
+  return text;
+}
+
+function budgetJson(bytes: number): string {
+  const base = createBudget({
+    now: 0,
+    caps: { sessionUsd: null, dayUsd: null, turnSoftUsd: null },
+  });
+  const reservations: unknown[] = [];
+  const per = Math.max(1, Math.ceil(bytes / 10_000) - 60);
+  let size = JSON.stringify(base).length;
+  for (let i = 0; size < bytes && reservations.length < 10_000; i++) {
+    const entry = {
+      id: `r${i}-${pad(Math.min(per, 100))}`,
+      usd: 0.000001,
+      tokens: 1,
+      turn: 't',
+      at: 0,
+    };
+    reservations.push(entry);
+    size += JSON.stringify(entry).length + 1;
+  }
+  return JSON.stringify({ ...base, turn: { key: 't', spentUsd: 0 }, reservations });
+}
+
+function phaseJobJson(bytes: number): string {
+  const job = startPhaseJob({ jobId: 'bench', now: 0 });
+  const data = JSON.parse(JSON.stringify(job));
+  const per = Math.ceil(bytes / 4);
+  data.settings.todos.initial = data.settings.todos.initial.map((todo: { id: number }) => ({
+    id: todo.id,
+    content: pad(per),
+  }));
+  data.todos = data.settings.todos.initial.map((todo: { id: number; content: string }) => ({
+    ...todo,
+    status: 'pending',
+  }));
+  return JSON.stringify(data);
+}
+
+function workshopJson(bytes: number): string {
+  let state = startWorkshop({ now: 0, brief: 'Bench the reader.' });
+  const entries = Array.from({ length: 100 }, () => ({ actor: 'planner', content: pad(500) }));
+  for (let size = 0; size < bytes; size += 100 * 560) {
+    const next = workshopRound(state, { now: state.updatedAt + 1, entries, signals: {} });
+    if (!next.ok) throw next.error;
+    state = next.value;
+  }
+  return JSON.stringify(state);
+}
+
+function meetingLog(bytes: number): Buffer {
+  const lines: Buffer[] = [];
+  let size = 0;
+  for (let i = 0; size < bytes; i++) {
+    const line = formatEntry({
+      round: 1,
+      actor: 'planner',
+      phase: 'clarifying',
+      content: `${i} ${pad(200)}`,
+    });
+    lines.push(line);
+    size += line.length;
+  }
+  return Buffer.concat(lines);
+}
+
+function jsonTree(bytes: number): unknown {
+  const items: Record<string, unknown>[] = [];
+  for (let size = 0; size < bytes; size += 60) {
+    items.push({ z: size, a: [true, null, 'text'], m: { k: 'value' } });
+  }
+  return { items };
+}
+
+function sized(value: string): { value: string; bytes: number } {
+  return { value, bytes: Buffer.byteLength(value) };
+}
+
+function ok<T>(result: { ok: boolean; error?: unknown; value?: T }): T {
+  if (!result.ok) throw result.error;
+  return result.value as T;
+}
+
+const SUBJECTS: readonly Subject[] = [
+  {
+    parser: 'todos.yaml reader (validateTodos)',
+    input: (bytes) => sized(keyedYaml(bytes, TODOS_HEAD)),
+    run: (text) => ok(validateTodos(text as string, { maxBytes: 2 * 1024 * 1024 })),
+  },
+  {
+    parser: 'archive reader (parseArchive)',
+    input: (bytes) => sized(keyedYaml(bytes, ARCHIVE_HEAD)),
+    run: (text) => {
+      const read = parseArchive(text as string);
+      if (typeof read === 'string') throw new Error(read);
+      return read;
+    },
+  },
+  {
+    parser: 'YAML nesting guard',
+    input: (bytes) =>
+      sized(keyedYaml(bytes, `${TODOS_HEAD}flow: ${'[a, {b: "]"}, '.repeat(20)}\n`)),
+    run: (text) => yamlNestingProblem(text as string, new Lexer()),
+  },
+  {
+    parser: 'canonical JSON',
+    input: (bytes) => {
+      const value = jsonTree(bytes);
+      return { value, bytes: JSON.stringify(value).length };
+    },
+    run: (value) => canonicalJson(value),
+  },
+  {
+    parser: 'budgetFromJSON',
+    input: (bytes) => sized(budgetJson(bytes)),
+    run: (text) => ok(budgetFromJSON(text)),
+  },
+  {
+    parser: 'machineSnapshotFromJSON',
+    input: (bytes) => sized(machineJson(bytes)),
+    run: (text) => ok(machineSnapshotFromJSON(loop, text)),
+  },
+  {
+    parser: 'phaseJobFromJSON',
+    input: (bytes) => sized(phaseJobJson(bytes)),
+    run: (text) => ok(phaseJobFromJSON(text)),
+  },
+  {
+    parser: 'workshopFromJSON',
+    input: (bytes) => sized(workshopJson(bytes)),
+    run: (text) => ok(workshopFromJSON(text)),
+  },
+  {
+    parser: 'meeting log reader (parseMeeting)',
+    input: (bytes) => {
+      const value = meetingLog(bytes);
+      return { value, bytes: value.length };
+    },
+    run: (bytes) => ok(parseMeeting(bytes as Buffer, 'planning/meeting.jsonl')),
+  },
+];
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)] as number;
+}
+
+// The median of `repeats` batches, each of as many runs as fill 50 ms, per run: short runs
+// are dominated by timer and collector noise otherwise.
+function time(run: () => unknown, repeats: number): number {
+  run(); // warm up, and check the input is accepted
+  const samples: number[] = [];
+  for (let i = 0; i < repeats; i++) {
+    let runs = 0;
+    const start = performance.now();
+    let elapsed = 0;
+    do {
+      run();
+      runs++;
+      elapsed = performance.now() - start;
+    } while (elapsed < 50);
+    samples.push(elapsed / runs);
+  }
+  return median(samples);
+}
+
+/**
+ * Times every parser on inputs of {@link PARSER_SIZES} and reports its growth per 4x size.
+ *
+ * @returns one {@link ParserGrowth} per parser, in a fixed order
+ */
+export async function benchParsers(
+  options: { readonly repeats?: number } = {},
+): Promise<ParserGrowth[]> {
+  const repeats = options.repeats ?? 5;
+  const out: ParserGrowth[] = [];
+  for (const subject of SUBJECTS) {
+    const bytes: number[] = [];
+    const ms: number[] = [];
+    for (const size of PARSER_SIZES) {
+      const { value, bytes: built } = subject.input(size);
+      bytes.push(built);
+      ms.push(time(() => subject.run(value), repeats));
+      // Let the event loop breathe between sizes.
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    const ratios = ms.slice(1).map((value, i) => value / Math.max(ms[i] as number, 1e-3));
+    out.push({
+      parser: subject.parser,
+      bytes,
+      ms,
+      ratios,
+      miss: ratios.some((r) => r > GROWTH_MISS),
+    });
+  }
+  return out;
+}
+
+/** The results as a table, one row per parser. */
+export function formatParserGrowth(results: readonly ParserGrowth[]): string {
+  const rows = results.map((r) => {
+    const times = r.ms.map((ms) => `${ms.toFixed(2)} ms`).join(' / ');
+    const ratios = r.ratios.map((ratio) => `${ratio.toFixed(1)}x`).join(', ');
+    return `${r.miss ? 'MISS' : 'PASS'}  ${r.parser.padEnd(38)} ${times.padEnd(36)} per 4x: ${ratios}`;
+  });
+  return [
+    `Parser growth (64 KiB / 256 KiB / 1 MiB; linear is ~4x, over ${GROWTH_MISS}x is a miss)`,
+    ...rows,
+  ].join('\n');
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+  console.log(formatParserGrowth(await benchParsers()));
+}
