@@ -1,0 +1,157 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { FileStore, MemoryStore } from '@plankit/adapters/stores';
+import { afterEach, describe, expect, it } from 'vitest';
+import { exampleTasks, solve } from '../../../../examples/eval-planning/src/tasks.ts';
+import { defineEval, type EvalConfig } from '../config/define-eval.ts';
+import { aiSdkHost } from '../hosts/ai-sdk-host.ts';
+import { PlankitEvalError } from '../plankit-eval-error.ts';
+import { scriptedModel } from '../scripted/scripted-model.ts';
+import { runEval } from './run-eval.ts';
+
+const prices = {
+  good: { usdPerMillionInput: 1, usdPerMillionOutput: 4 },
+  weak: { usdPerMillionInput: 1, usdPerMillionOutput: 4 },
+};
+
+function config(
+  overrides: Partial<EvalConfig> & { good?: number; weak?: number } = {},
+): EvalConfig {
+  const { good = 0.8, weak = 0.5, ...rest } = overrides;
+  return defineEval({
+    arms: [
+      {
+        id: 'plan',
+        host: aiSdkHost({ model: scriptedModel({ modelId: 'good', successRate: good, solve }) }),
+        planning: { strategy: 'plan_act_reflect', reminder: 'every_turn', inProgress: 'any' },
+      },
+      {
+        id: 'none',
+        host: aiSdkHost({ model: scriptedModel({ modelId: 'weak', successRate: weak, solve }) }),
+        planning: false,
+      },
+    ],
+    tasks: exampleTasks,
+    repetitions: 20,
+    seed: 17,
+    concurrency: 4,
+    maxOutputTokens: 512,
+    prices,
+    ...rest,
+  });
+}
+
+const folders: string[] = [];
+afterEach(async () => {
+  for (const folder of folders.splice(0)) await rm(folder, { recursive: true, force: true });
+});
+
+describe('runEval on scripted models', () => {
+  it('recovers true rates of 0.8 and 0.5 within their intervals and calls the difference', async () => {
+    const run = await runEval(config(), { store: new MemoryStore() });
+    expect(run.outcome).toBe('completed');
+    const [plan, none] = run.report.arms;
+    expect(plan?.n).toBe(60);
+    expect(none?.n).toBe(60);
+    expect(plan?.successRate.low).toBeLessThanOrEqual(0.8);
+    expect(plan?.successRate.high).toBeGreaterThanOrEqual(0.8);
+    expect(none?.successRate.low).toBeLessThanOrEqual(0.5);
+    expect(none?.successRate.high).toBeGreaterThanOrEqual(0.5);
+    const pair = run.report.pairs[0];
+    expect(pair?.significant).toBe(true);
+    expect(pair?.difference.low).toBeGreaterThan(0);
+    expect(pair?.difference.low).toBeLessThanOrEqual(0.3);
+    expect(pair?.difference.high).toBeGreaterThanOrEqual(0.3);
+    expect(run.report.verdict[0]).toMatch(/^plan succeeds more often than none/);
+    // The planning arm really planned through the real tools; the other never did.
+    expect(plan?.plan.stepsCreated.mean).toBeGreaterThan(1);
+    expect(plan?.plan.planningCalls.mean).toBeGreaterThan(1);
+    expect(none?.plan.planningCalls.mean).toBe(0);
+    // every_turn reminders were sent to the planning arm.
+    const trial = run.trials.find((t) => t.armId === 'plan');
+    expect(trial?.transcript.some((entry) => entry.kind === 'reminder')).toBe(true);
+    expect(trial?.verdict?.by).toBe('function');
+  }, 60_000);
+
+  it('does not call equal arms (0.6 vs 0.6) different on a few seeded full runs', async () => {
+    for (const seed of [1, 2]) {
+      const run = await runEval(config({ good: 0.6, weak: 0.6, seed, repetitions: 10 }), {
+        store: new MemoryStore(),
+      });
+      expect(run.report.pairs[0]?.significant).toBe(false);
+      expect(run.report.verdict[0]).toMatch(
+        /^No significant difference between plan and none at n = 30 vs 30/,
+      );
+    }
+  });
+
+  it('the same seed gives the same trials, in the same order', async () => {
+    const small = config({ repetitions: 2, concurrency: 1 });
+    const a = await runEval(small, { store: new MemoryStore() });
+    const b = await runEval(small, { store: new MemoryStore() });
+    expect(a.trials.map((t) => [t.key, t.pass])).toEqual(b.trials.map((t) => [t.key, t.pass]));
+  }, 30_000);
+});
+
+describe('budget', () => {
+  it('never passes the total cap: stops cleanly and reports what ran', async () => {
+    const run = await runEval(config({ budget: { totalUsd: 0.05 } }), { store: new MemoryStore() });
+    expect(run.outcome).toBe('run_budget');
+    expect(run.report.trials.usd).toBeLessThanOrEqual(0.05);
+    expect(run.report.trials.finished).toBeGreaterThan(0);
+    expect(run.report.trials.finished).toBeLessThan(120);
+    expect(run.report.verdict.at(-1)).toMatch(/stopped early \(the total budget was reached\)/);
+  });
+
+  it('a trial over its own token cap stops and is checked as it stands', async () => {
+    const run = await runEval(config({ repetitions: 1, budget: { perTrialTokens: 3000 } }), {
+      store: new MemoryStore(),
+    });
+    expect(run.outcome).toBe('completed');
+    for (const trial of run.trials) expect(trial.tokens).toBeLessThanOrEqual(3000);
+    expect(run.trials.some((trial) => trial.stop === 'trial_budget')).toBe(true);
+    expect(
+      run.trials.filter((t) => t.stop === 'trial_budget').every((t) => t.status === 'finished'),
+    ).toBe(true);
+  });
+});
+
+describe('results log and resume', () => {
+  it('an aborted run resumes where it stopped and runs every trial exactly once', async () => {
+    const out = await mkdtemp(join(tmpdir(), 'plankit-eval-'));
+    folders.push(out);
+    const abort = new AbortController();
+    const first = await runEval(config({ repetitions: 4 }), {
+      out,
+      signal: abort.signal,
+      onProgress: (p) => {
+        if (p.done >= 7) abort.abort();
+      },
+    });
+    expect(first.outcome).toBe('aborted');
+    const finishedFirst = first.trials.filter((t) => t.status === 'finished').length;
+    expect(finishedFirst).toBeGreaterThanOrEqual(7);
+    expect(finishedFirst).toBeLessThan(24);
+    await expect(runEval(config({ repetitions: 4 }), { out })).rejects.toMatchObject({
+      code: 'run_exists',
+    });
+    await expect(runEval(config({ repetitions: 5 }), { out, resume: true })).rejects.toSatisfy(
+      (error) => PlankitEvalError.isInstance(error) && error.code === 'resume_mismatch',
+    );
+    const second = await runEval(config({ repetitions: 4 }), { out, resume: true });
+    expect(second.outcome).toBe('completed');
+    const store = new FileStore({ directory: join(out, 'log') });
+    const loaded = await store.load('eval-run');
+    await store.close();
+    if (!loaded.ok) throw loaded.error;
+    const finished = loaded.value.events
+      .filter((event) => event.type === 'eval.trial')
+      .map((event) => event.data as { key: string; status: string })
+      .filter((trial) => trial.status === 'finished')
+      .map((trial) => trial.key);
+    expect(finished).toHaveLength(24);
+    expect(new Set(finished).size).toBe(24);
+    expect(second.report.trials.finished).toBe(24);
+  }, 30_000);
+});
