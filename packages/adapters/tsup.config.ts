@@ -13,6 +13,7 @@ const config: Options = packageBuild([
   'src/postgres.ts',
   'src/sessions.ts',
   'src/workspace.ts',
+  'src/openai-agents.ts',
 ]);
 
 export default config;

@@ -15,6 +15,7 @@ const SDKS = [
   '@modelcontextprotocol/client',
   '@modelcontextprotocol/core',
   'pg',
+  '@openai/agents',
 ];
 const OWN: Record<string, string | undefined> = {
   '.': undefined,
@@ -68,4 +69,25 @@ describe('subpath isolation', () => {
         expect(sdks.has(own as string)).toBe(true);
     }, 60_000);
   }
+
+  // @openai/agents is its own SDK together with its dependencies: @openai/agents-core, -openai
+  // and -realtime, the openai client, and the MCP v2 client that agents-core declares as an
+  // optional dependency (with the @modelcontextprotocol/core it loads). Nothing else may load.
+  it('importing openai-agents loads @openai/agents and its own dependencies only', async () => {
+    const loaded = await resolvedPackages('openai-agents');
+    const family = (specifier: string) =>
+      specifier === 'openai' ||
+      specifier.startsWith('openai/') ||
+      specifier.startsWith('@openai/agents') ||
+      specifier.startsWith('@modelcontextprotocol/client') ||
+      specifier.startsWith('@modelcontextprotocol/core');
+    expect(loaded.some((specifier) => specifier.startsWith('@openai/agents'))).toBe(true);
+    const sdks = new Set(
+      loaded
+        .filter((specifier) => !family(specifier))
+        .map(sdkOf)
+        .filter((sdk) => sdk !== undefined),
+    );
+    expect([...sdks]).toEqual([]);
+  }, 60_000);
 });

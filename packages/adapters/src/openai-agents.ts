@@ -1,0 +1,17 @@
+/**
+ * plankit tools for the OpenAI Agents SDK (`@openai/agents` 0.20): function tools built with
+ * the SDK's `tool()`, with strict parameters, a session per conversation from the run's
+ * `RunContext`, calls applied in the model's order, refusals as tool errors the model reads, and
+ * approvals mapped from plankit's interaction policy.
+ *
+ * @packageDocumentation
+ * @module @plankit/adapters/openai-agents
+ */
+
+export { OpenAIAgentsToolError } from './openai-agents/openai-agents-tool-error.ts';
+export { planningApprovalCheckpoint } from './openai-agents/planning-approval-checkpoint.ts';
+export type {
+  OpenAIAgentsApprovalRequest,
+  OpenAIAgentsToolsOptions,
+} from './openai-agents/to-openai-agents-tools.ts';
+export { toOpenAIAgentsTools } from './openai-agents/to-openai-agents-tools.ts';
