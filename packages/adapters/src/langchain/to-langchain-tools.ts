@@ -6,13 +6,22 @@ import { AdapterError } from '../adapter-error.ts';
 import { callTool } from '../call-tool.ts';
 import { formatToolContent } from '../format-tool-content.ts';
 import { announceToolCalls } from '../model-order.ts';
+import { resolveSession, type SessionSource } from '../sessions/resolve-session.ts';
+import { SessionResolveError } from '../sessions/session-resolve-error.ts';
 import { toolJsonSchema } from '../tool-json-schema.ts';
 import { findLangChainTurn } from './find-langchain-turn.ts';
+import { type LangChainContext, langChainContext } from './langchain-context.ts';
 
 /** Options of {@link toLangChainTools}. @public */
 export interface LangChainToolsOptions {
-  /** The session the tools run against. */
-  readonly session: Session;
+  /**
+   * Where each call's session comes from: one `Session` (one conversation), or a resolver
+   * called per call with the call's {@link LangChainContext} (its `thread_id` and checkpoint),
+   * such as a pool's `resolver((ctx: LangChainContext) => ctx.threadId)`. With a resolver, a
+   * call whose run names no `thread_id`, or whose session cannot be resolved, is refused
+   * (`session_unresolved`, `conversation_id_invalid`, ...): never run on a shared default.
+   */
+  readonly session: SessionSource<LangChainContext>;
   /** The clock for each call, in epoch milliseconds; the session's clock by default. */
   readonly now?: (() => number) | undefined;
   /**
@@ -41,12 +50,36 @@ interface ToolConfig {
   readonly toolCall?: { readonly id?: string | undefined } | undefined;
 }
 
+/** The session of a call, or the refusal the model reads. */
+async function sessionOf(
+  source: SessionSource<LangChainContext>,
+  config: unknown,
+): Promise<{ ok: true; value: Session } | { ok: false; error: SessionResolveError }> {
+  const context = langChainContext(config);
+  // A resolver needs the conversation's name; a run without one never falls back to a default.
+  if (typeof source === 'function' && context.threadId === undefined)
+    return {
+      ok: false,
+      error: new SessionResolveError(
+        'session_unresolved',
+        'The run names no conversation: pass config.configurable.thread_id (a non-empty string) to invoke or stream.',
+        { field: 'configurable.thread_id' },
+      ),
+    };
+  return resolveSession(source, context);
+}
+
 /**
  * plankit tools as LangChain.js structured tools, for `model.bindTools(...)`, LangGraph's
  * `ToolNode` and `createAgent` from `langchain`. Invoked with a tool call, each returns a
  * `ToolMessage` for that call's id, with `status: 'error'` and plankit's
  * `Tool validation failed: ...` text when plankit refused it (refusals are never thrown);
  * invoked with plain arguments, the message text.
+ *
+ * Sessions: `session` is one `Session`, or a resolver called once per call with the call's
+ * {@link LangChainContext}, so each LangGraph thread gets its own plan (see
+ * {@link LangChainToolsOptions.session}). A refused resolution answers the call with a
+ * `status: 'error'` `ToolMessage` reading `Tool validation failed: ...`.
  *
  * Model order: a `ToolNode` runs an `AIMessage`'s tool calls concurrently. Each tool reads the
  * graph state the host passes it (`config.state`, or the running task's input), finds the
@@ -57,9 +90,15 @@ interface ToolConfig {
  *
  * @example
  * ```ts
- * const tools = toLangChainTools(planning.tools(), { session });
+ * const pool = createSessionPool({ store: new MemoryStore() });
+ * const tools = toLangChainTools(createPlanningTools(new Session()), {
+ *   session: pool.resolver((ctx: LangChainContext) => ctx.threadId),
+ * });
  * const agent = createAgent({ model, tools });
- * await agent.invoke({ messages: [new HumanMessage('Plan the release.')] });
+ * await agent.invoke(
+ *   { messages: [new HumanMessage('Plan the release.')] },
+ *   { configurable: { thread_id: 'release-42' } },
+ * );
  * ```
  * @public
  */
@@ -78,13 +117,25 @@ export function toLangChainTools(
       langChainTool(
         async (input: unknown, config?: ToolConfig) => {
           const id = config?.toolCall?.id;
+          const resolved = await sessionOf(options.session, config);
+          if (!resolved.ok) {
+            const content = `Tool validation failed: ${resolved.error.message}`;
+            if (id === undefined) return content;
+            return new ToolMessage({
+              content,
+              tool_call_id: id,
+              name: definition.name,
+              status: 'error',
+            });
+          }
+          const session = resolved.value;
           const found = id === undefined ? undefined : findLangChainTurn(config, id, names);
-          if (found !== undefined) announceToolCalls(options.session, found.turn, found.ids);
+          if (found !== undefined) announceToolCalls(session, found.turn, found.ids);
           const { tool, result } = await callTool(
             tools,
             { name: definition.name, arguments: input },
             {
-              session: options.session,
+              session,
               now: options.now?.(),
               order: found === undefined || id === undefined ? undefined : { turn: found.turn, id },
               orderTimeoutMs: options.orderTimeoutMs,
