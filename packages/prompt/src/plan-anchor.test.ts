@@ -1,4 +1,4 @@
-import { PLAN_STATUSES, type Plan, STEP_STATUSES } from '@plankit/core';
+import { type Plan, STEP_STATUSES } from '@plankit/core';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { fnv1a } from './fnv1a.ts';
@@ -96,19 +96,29 @@ describe('plan anchors', () => {
   });
 
   it('round-trips any plan exactly (property)', () => {
-    const text = fc.string({ unit: 'grapheme', maxLength: 40 });
+    // Any plan that keeps core's plan invariants (unique well-formed ids, a status that agrees
+    // with the steps, storable text); fromPlanAnchor refuses the others.
+    const text = fc
+      .string({ unit: 'grapheme', maxLength: 40 })
+      .filter((value) => !value.includes('\u0000'));
     const step = fc.record({
-      step_id: fc.string({ maxLength: 6 }),
+      step_id: fc.stringMatching(/^[!-~]{1,6}$/),
       title: text,
       details: fc.option(text),
       status: fc.constantFrom(...STEP_STATUSES),
       notes: fc.array(text, { maxLength: 3 }),
     });
-    const plans = fc.record({
-      objective: text,
-      status: fc.constantFrom(...PLAN_STATUSES),
-      steps: fc.array(step, { maxLength: 8 }),
-    });
+    const plans: fc.Arbitrary<Plan> = fc
+      .record({
+        objective: text,
+        abandoned: fc.boolean(),
+        steps: fc.uniqueArray(step, { maxLength: 8, selector: (s) => s.step_id }),
+      })
+      .map(({ objective, abandoned, steps }) => {
+        if (abandoned) return { objective, status: 'abandoned' as const, steps: [] };
+        const done = steps.length > 0 && steps.every((s) => s.status === 'done');
+        return { objective, status: done ? ('completed' as const) : ('active' as const), steps };
+      });
     fc.assert(
       fc.property(plans, fc.string(), fc.string(), (original, before, after) => {
         const anchor = toPlanAnchor(original);
