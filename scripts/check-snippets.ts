@@ -1,0 +1,253 @@
+/**
+ * Docs that run: every ```ts / ```typescript block in README.md, docs/*.md and
+ * packages/*\/README.md is written to a scratch folder inside the repository (so `@plankit/*`
+ * resolves through the workspace with the `@plankit/source` condition), type-checked with one
+ * Program per setting (`nodenext`, and `bundler` with `module: esnext`; both strict with
+ * exactOptionalPropertyTypes and noUncheckedIndexedAccess), then run with
+ * `node --conditions=@plankit/source --import tsx <file>` under a time limit.
+ *
+ * Markers after the language word, each followed by a reason the checker insists on:
+ * - ```ts norun: <reason>   type-checked, not run (needs a key, the network or a server);
+ * - ```ts nocheck: <reason> neither (a deliberately partial fragment, such as a signature).
+ *
+ * Usage: `node --import tsx scripts/check-snippets.ts [--no-run] [path.md ...]`. Exits 1 on any
+ * failure, naming each one as `file:line` of the snippet's line in the markdown.
+ */
+import { spawn } from 'node:child_process';
+import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import ts from 'typescript';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const scratch = path.join(root, '.snippets');
+const runTimeoutMs = 60_000;
+
+/** One fenced TypeScript block of a markdown file. */
+interface Snippet {
+  /** The markdown file, relative to the repository root. */
+  readonly doc: string;
+  /** The 1-based line of the snippet's first code line in the markdown file. */
+  readonly line: number;
+  readonly code: string;
+  readonly mode: 'run' | 'norun' | 'nocheck';
+  /** The scratch file the snippet is written to. */
+  readonly file: string;
+}
+
+/** Every markdown file whose snippets are checked, relative to the root. */
+function markdownFiles(): string[] {
+  const files = ['README.md'];
+  for (const name of readdirSync(path.join(root, 'docs')).sort()) {
+    if (name.endsWith('.md')) files.push(`docs/${name}`);
+  }
+  for (const name of readdirSync(path.join(root, 'packages')).sort()) {
+    try {
+      readFileSync(path.join(root, 'packages', name, 'README.md'));
+      files.push(`packages/${name}/README.md`);
+    } catch {
+      // A package without a README has no snippets.
+    }
+  }
+  return files;
+}
+
+const fence = /^(\s*)(`{3,}|~{3,})\s*(.*)$/;
+const tsInfo = /^(?:ts|typescript)(?:\s+(.*))?$/;
+const marker = /^(norun|nocheck)\s*:\s*(\S.*)$/;
+
+/** The fenced TypeScript blocks of one markdown file; bad markers land in `problems`. */
+function extract(doc: string, problems: string[]): Snippet[] {
+  const lines = readFileSync(path.join(root, doc), 'utf8').split('\n');
+  const snippets: Snippet[] = [];
+  for (let i = 0; i < lines.length; i++) {
+    const open = fence.exec(lines[i] ?? '');
+    if (!open) continue;
+    const [, indent = '', ticks = '', info = ''] = open;
+    const body: string[] = [];
+    let j = i + 1;
+    for (; j < lines.length; j++) {
+      const text = lines[j] ?? '';
+      if (text.trim().startsWith(ticks) && text.trim().replace(/[`~]/g, '') === '') break;
+      body.push(text.startsWith(indent) ? text.slice(indent.length) : text.trimStart());
+    }
+    const lang = tsInfo.exec(info.trim());
+    if (lang) {
+      const flags = lang[1]?.trim() ?? '';
+      const marked = marker.exec(flags);
+      if (flags !== '' && !marked) {
+        problems.push(
+          `${doc}:${i + 1}: unknown fence marker "${flags}"; use "ts norun: <reason>" or "ts nocheck: <reason>"`,
+        );
+      }
+      const mode = marked ? (marked[1] as 'norun' | 'nocheck') : 'run';
+      const base = doc.replace(/\.md$/, '').replace(/[^A-Za-z0-9]+/g, '-');
+      snippets.push({
+        doc,
+        line: i + 2,
+        code: `${body.join('\n')}\n`,
+        mode,
+        file: path.join(scratch, `${base}-L${i + 2}.ts`),
+      });
+    }
+    i = j;
+  }
+  return snippets;
+}
+
+const shared: ts.CompilerOptions = {
+  target: ts.ScriptTarget.ES2023,
+  lib: ['lib.es2023.d.ts'],
+  types: ['node'],
+  customConditions: ['@plankit/source'],
+  moduleDetection: ts.ModuleDetectionKind.Force,
+  strict: true,
+  exactOptionalPropertyTypes: true,
+  noUncheckedIndexedAccess: true,
+  skipLibCheck: true,
+  noEmit: true,
+  // The workspace sources import each other with `.ts` extensions.
+  allowImportingTsExtensions: true,
+};
+
+const settings: ReadonlyArray<{ name: string; options: ts.CompilerOptions }> = [
+  {
+    name: 'nodenext',
+    options: {
+      ...shared,
+      module: ts.ModuleKind.NodeNext,
+      moduleResolution: ts.ModuleResolutionKind.NodeNext,
+    },
+  },
+  {
+    name: 'bundler',
+    options: {
+      ...shared,
+      module: ts.ModuleKind.ESNext,
+      moduleResolution: ts.ModuleResolutionKind.Bundler,
+    },
+  },
+];
+
+/** Type-checks the snippets under each setting; returns one line per diagnostic. */
+function typecheck(snippets: readonly Snippet[]): string[] {
+  const byFile = new Map(snippets.map((s) => [s.file, s]));
+  const cache = new Map<string, ts.SourceFile | undefined>();
+  const failures: string[] = [];
+  for (const { name, options } of settings) {
+    const host = ts.createCompilerHost(options, true);
+    const getSourceFile = host.getSourceFile.bind(host);
+    // Parsed files are shared between the two Programs when their parse options agree.
+    host.getSourceFile = (fileName, languageVersion, onError, shouldCreate) => {
+      const format =
+        typeof languageVersion === 'object'
+          ? `${languageVersion.languageVersion}/${languageVersion.impliedNodeFormat}`
+          : String(languageVersion);
+      const key = `${format}:${fileName}`;
+      if (!cache.has(key)) {
+        cache.set(key, getSourceFile(fileName, languageVersion, onError, shouldCreate));
+      }
+      return cache.get(key);
+    };
+    const program = ts.createProgram({ rootNames: [...byFile.keys()], options, host });
+    for (const source of program.getSourceFiles()) {
+      const snippet = byFile.get(path.resolve(source.fileName));
+      if (!snippet) continue;
+      const diagnostics = [
+        ...program.getSyntacticDiagnostics(source),
+        ...program.getSemanticDiagnostics(source),
+      ];
+      for (const d of diagnostics) {
+        const at = d.start === undefined ? 0 : source.getLineAndCharacterOfPosition(d.start).line;
+        const text = ts.flattenDiagnosticMessageText(d.messageText, '\n    ');
+        failures.push(`${snippet.doc}:${snippet.line + at}: [${name}] TS${d.code}: ${text}`);
+      }
+    }
+    for (const d of program.getGlobalDiagnostics()) {
+      failures.push(
+        `[${name}] TS${d.code}: ${ts.flattenDiagnosticMessageText(d.messageText, ' ')}`,
+      );
+    }
+  }
+  return failures;
+}
+
+/** Runs one snippet in its own Node process; resolves to a failure line, or undefined. */
+function run(snippet: Snippet): Promise<string | undefined> {
+  return new Promise((resolve) => {
+    const child = spawn(
+      process.execPath,
+      ['--conditions=@plankit/source', '--import', 'tsx', snippet.file],
+      { cwd: path.join(scratch, 'cwd'), stdio: ['ignore', 'pipe', 'pipe'] },
+    );
+    let output = '';
+    child.stdout.on('data', (chunk: Buffer) => {
+      output += chunk.toString();
+    });
+    child.stderr.on('data', (chunk: Buffer) => {
+      output += chunk.toString();
+    });
+    const timer = setTimeout(() => child.kill('SIGKILL'), runTimeoutMs);
+    child.on('close', (code, signal) => {
+      clearTimeout(timer);
+      if (code === 0) return resolve(undefined);
+      const why = signal ? `timed out after ${runTimeoutMs / 1000} s` : `exited with ${code}`;
+      const tail = output.trim().split('\n').slice(-12).join('\n    ');
+      resolve(`${snippet.doc}:${snippet.line}: [run] ${why}\n    ${tail}`);
+    });
+  });
+}
+
+/** Runs the snippets a few at a time; returns the failures in snippet order. */
+async function runAll(snippets: readonly Snippet[]): Promise<string[]> {
+  const results: Array<string | undefined> = [];
+  let next = 0;
+  const worker = async (): Promise<void> => {
+    while (next < snippets.length) {
+      const index = next++;
+      const snippet = snippets[index];
+      if (snippet) results[index] = await run(snippet);
+    }
+  };
+  const width = Math.max(2, availableParallelism());
+  await Promise.all(Array.from({ length: Math.min(width, snippets.length) }, worker));
+  return results.filter((r): r is string => r !== undefined);
+}
+
+async function main(): Promise<number> {
+  const args = process.argv.slice(2);
+  const noRun = args.includes('--no-run');
+  const only = args.filter((a) => !a.startsWith('--'));
+  const problems: string[] = [];
+  const snippets = (only.length > 0 ? only : markdownFiles()).flatMap((doc) =>
+    extract(path.relative(root, path.resolve(doc)), problems),
+  );
+  rmSync(scratch, { recursive: true, force: true });
+  mkdirSync(path.join(scratch, 'cwd'), { recursive: true });
+  for (const s of snippets) writeFileSync(s.file, s.code);
+
+  const started = performance.now();
+  const checked = snippets.filter((s) => s.mode !== 'nocheck');
+  problems.push(...typecheck(checked));
+  const checkedMs = performance.now() - started;
+  const runnable = noRun ? [] : snippets.filter((s) => s.mode === 'run');
+  problems.push(...(await runAll(runnable)));
+  const ranMs = performance.now() - started - checkedMs;
+  rmSync(scratch, { recursive: true, force: true });
+
+  const count = (mode: Snippet['mode']): number => snippets.filter((s) => s.mode === mode).length;
+  const summary =
+    `snippets: ${snippets.length} found, ${checked.length} type-checked ` +
+    `(${settings.map((s) => s.name).join(' + ')}, ${(checkedMs / 1000).toFixed(1)} s), ` +
+    `${runnable.length} run (${(ranMs / 1000).toFixed(1)} s); ` +
+    `marked norun ${count('norun')}, nocheck ${count('nocheck')}`;
+  if (problems.length > 0) {
+    console.error(`${problems.join('\n')}\n\n${summary}: ${problems.length} problem(s)`);
+    return 1;
+  }
+  console.log(`${summary}: all ok`);
+  return 0;
+}
+
+process.exitCode = await main();
