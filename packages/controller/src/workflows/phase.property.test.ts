@@ -173,5 +173,5 @@ describe('phase jobs, under any sequence of steps', () => {
       ),
       { numRuns: 60 },
     );
-  });
+  }, 30_000);
 });
