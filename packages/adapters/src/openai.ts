@@ -7,6 +7,7 @@
  * @module @plankit/adapters/openai
  */
 
+export type { ConversationKeyContext, SessionRefusal } from './internal/call-session.ts';
 export type {
   FunctionCallOutput,
   OpenAICallRecord,

@@ -1,7 +1,6 @@
 import type { Tool, ToolResultBlockParam } from '@anthropic-ai/sdk/resources/messages';
 import {
   type AnyTool,
-  type Session,
   type ToolFailure,
   type ToolResult,
   ToolValidationError,
@@ -9,8 +8,14 @@ import {
 import { AdapterError } from '../adapter-error.ts';
 import { callTool } from '../call-tool.ts';
 import { formatToolContent } from '../format-tool-content.ts';
+import {
+  type ConversationKeyContext,
+  resolveKeyedSession,
+  type SessionRefusal,
+} from '../internal/call-session.ts';
 import { strictByDefault } from '../openai/create-openai-toolset.ts';
 import { type StrictJsonSchema, toStrictJsonSchema } from '../openai/to-strict-json-schema.ts';
+import type { SessionSource } from '../sessions/resolve-session.ts';
 import { type JsonSchema, toolJsonSchema } from '../tool-json-schema.ts';
 
 /** Options of {@link createAnthropicToolset}. @public */
@@ -24,8 +29,19 @@ export interface AnthropicToolsetOptions {
 
 /** Options of {@link AnthropicToolset.runToolUses}. @public */
 export interface AnthropicRunOptions {
-  /** The session the tools run against. */
-  readonly session: Session;
+  /**
+   * The session the calls run against: a `Session` (one conversation), or a resolver called
+   * once per call with `{ key }` (a pool's `resolver((context) => context.key)`), which names
+   * the conversation.
+   */
+  readonly session: SessionSource<ConversationKeyContext>;
+  /**
+   * The conversation these calls belong to, for a resolver `session` (ignored with a
+   * `Session`). Checked as a conversation id before the resolver sees it: a missing key
+   * (`session_unresolved`) or a hostile one (`conversation_id_invalid`: a path, NUL, over 128
+   * characters) refuses every call, and nothing runs on a shared default.
+   */
+  readonly key?: string | undefined;
   /** When, in epoch milliseconds; the session's clock by default. */
   readonly now?: number | undefined;
 }
@@ -36,8 +52,11 @@ export interface AnthropicCallRecord {
   readonly toolUseId: string;
   /** The tool name the model asked for. */
   readonly name: string;
-  /** The plankit result (for the host: `error.code`, `error.field`). */
-  readonly result: ToolResult<unknown>;
+  /**
+   * The plankit result (for the host: `error.code`, `error.field`), or the refusal of a call
+   * whose session could not be resolved.
+   */
+  readonly result: ToolResult<unknown> | SessionRefusal;
   /** The block to send back in the next user message. */
   readonly block: ToolResultBlockParam;
 }
@@ -50,7 +69,9 @@ export interface AnthropicToolset {
    * Runs the `tool_use` blocks of a response's `content` in order (other blocks are
    * skipped), returning one `tool_result` block per call, with `is_error: true` on failure.
    * Never throws and never stops halfway: a malformed `tool_use` block (no name, wrong
-   * types) becomes a refusal record for that block, and the blocks after it still run.
+   * types) becomes a refusal record for that block, and the blocks after it still run. Each
+   * call resolves its session from `options`; a call whose session cannot be resolved is a
+   * refusal record (`session_unresolved`, `conversation_id_invalid`, ...).
    */
   runToolUses(
     content: readonly unknown[],
@@ -143,6 +164,12 @@ function strictSchemaFor(tool: AnyTool): StrictJsonSchema {
  * const results = await toolset.runToolUses(reply.content, { session });
  * messages.push({ role: 'assistant', content: reply.content }, { role: 'user', content: results.map((r) => r.block) });
  * ```
+ * One toolset for many conversations, each with its own plan, through a session pool:
+ * ```ts
+ * const pool = createSessionPool({ store: new FileStore() });
+ * const session = pool.resolver((context: { key: string }) => context.key);
+ * const results = await toolset.runToolUses(reply.content, { session, key: chatId });
+ * ```
  * @public
  */
 export function createAnthropicToolset(
@@ -184,7 +211,7 @@ export function createAnthropicToolset(
         if (!isRecord(block) || block['type'] !== 'tool_use') continue;
         const id = typeof block['id'] === 'string' ? block['id'] : '';
         const name = typeof block['name'] === 'string' ? block['name'] : '';
-        let outcome: { tool: AnyTool | undefined; result: ToolResult<unknown> };
+        let outcome: { tool: AnyTool | undefined; result: ToolResult<unknown> | SessionRefusal };
         if (name === '')
           outcome = {
             tool: undefined,
@@ -192,11 +219,15 @@ export function createAnthropicToolset(
           };
         else {
           try {
-            outcome = await callTool(
-              tools,
-              { name, arguments: block['input'] },
-              { session: run.session, now: run.now, prepare },
-            );
+            // Resolved per call: a pool may evict between calls, and the next get reloads.
+            const session = await resolveKeyedSession(run.session, run.key);
+            outcome = session.ok
+              ? await callTool(
+                  tools,
+                  { name, arguments: block['input'] },
+                  { session: session.value, now: run.now, prepare },
+                )
+              : { tool: undefined, result: session.error };
           } catch (error) {
             // A throw here is a host or tool bug: reported for this block alone.
             const reason = error instanceof Error ? error.message : String(error);
@@ -210,7 +241,7 @@ export function createAnthropicToolset(
         const reply: ToolResultBlockParam = {
           type: 'tool_result',
           tool_use_id: id,
-          content: formatToolContent(result, tool),
+          content: result.success ? formatToolContent(result, tool) : result.message,
           ...(result.success ? {} : { is_error: true }),
         };
         records.push({ toolUseId: id, name, result, block: reply });

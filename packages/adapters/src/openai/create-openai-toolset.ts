@@ -1,6 +1,5 @@
 import {
   type AnyTool,
-  type Session,
   type ToolFailure,
   type ToolResult,
   ToolValidationError,
@@ -14,6 +13,12 @@ import type { FunctionTool, ResponseInputItem } from 'openai/resources/responses
 import { AdapterError } from '../adapter-error.ts';
 import { callTool } from '../call-tool.ts';
 import { formatToolContent } from '../format-tool-content.ts';
+import {
+  type ConversationKeyContext,
+  resolveKeyedSession,
+  type SessionRefusal,
+} from '../internal/call-session.ts';
+import type { SessionSource } from '../sessions/resolve-session.ts';
 import { type JsonSchema, toolJsonSchema } from '../tool-json-schema.ts';
 import { type StrictJsonSchema, toStrictJsonSchema } from './to-strict-json-schema.ts';
 
@@ -48,8 +53,19 @@ export interface OpenAIToolsetOptions {
 
 /** Options of the run methods of an {@link OpenAIToolset}. @public */
 export interface OpenAIRunOptions {
-  /** The session the tools run against. */
-  readonly session: Session;
+  /**
+   * The session the calls run against: a `Session` (one conversation), or a resolver called
+   * once per call with `{ key }` (a pool's `resolver((context) => context.key)`), which names
+   * the conversation.
+   */
+  readonly session: SessionSource<ConversationKeyContext>;
+  /**
+   * The conversation these calls belong to, for a resolver `session` (ignored with a
+   * `Session`). Checked as a conversation id before the resolver sees it: a missing key
+   * (`session_unresolved`) or a hostile one (`conversation_id_invalid`: a path, NUL, over 128
+   * characters) refuses every call of the batch, and nothing runs on a shared default.
+   */
+  readonly key?: string | undefined;
   /** When, in epoch milliseconds; the session's clock by default. */
   readonly now?: number | undefined;
 }
@@ -60,8 +76,11 @@ export interface OpenAICallRecord<M> {
   readonly callId: string;
   /** The tool name the model asked for. */
   readonly name: string;
-  /** The plankit result (for the host: `error.code`, `error.field`). */
-  readonly result: ToolResult<unknown>;
+  /**
+   * The plankit result (for the host: `error.code`, `error.field`), or the refusal of a call
+   * whose session could not be resolved.
+   */
+  readonly result: ToolResult<unknown> | SessionRefusal;
   /** What goes back to the model. */
   readonly message: M;
 }
@@ -85,7 +104,9 @@ export interface OpenAIToolset {
    * order. Never throws and never stops halfway: a malformed entry (`null`, no `function` or
    * name, wrong types, a `type` other than `function`; a missing `type` is read as
    * `function`, as some OpenAI-compatible servers omit it) becomes a refusal record for that
-   * entry, and the calls after it still run. Anything but an array reads as no calls.
+   * entry, and the calls after it still run. Anything but an array reads as no calls. Each
+   * call resolves its session from `options`; a call whose session cannot be resolved is a
+   * refusal record (`session_unresolved`, `conversation_id_invalid`, ...).
    */
   runChatToolCalls(
     toolCalls: readonly ChatCompletionMessageToolCall[] | null | undefined,
@@ -95,7 +116,8 @@ export interface OpenAIToolset {
    * Runs the `function_call` items of `response.output` in order (other items are skipped),
    * returning one `function_call_output` item per call. An item is a function call when its
    * `type` is `function_call`, or when it has no `type` but a `call_id`. Never throws and
-   * never stops halfway: a malformed call (no name, wrong types) becomes a refusal record.
+   * never stops halfway: a malformed call (no name, wrong types), or one whose session cannot
+   * be resolved, becomes a refusal record.
    */
   runResponsesFunctionCalls(
     output: readonly unknown[],
@@ -190,6 +212,12 @@ function readChatCall(
  * const replies = await toolset.runChatToolCalls(completion.choices[0].message.tool_calls, { session });
  * messages.push(completion.choices[0].message, ...replies.map((reply) => reply.message));
  * ```
+ * One toolset for many conversations, each with its own plan, through a session pool:
+ * ```ts
+ * const pool = createSessionPool({ store: new FileStore() });
+ * const session = pool.resolver((context: { key: string }) => context.key);
+ * const replies = await toolset.runChatToolCalls(message.tool_calls, { session, key: chatId });
+ * ```
  * @throws AdapterError when a strict tool's schema cannot be expressed in strict mode
  * @public
  */
@@ -253,12 +281,15 @@ export function createOpenAIToolset(
     name: string,
     raw: unknown,
     options: OpenAIRunOptions,
-  ): Promise<{ tool: AnyTool | undefined; result: ToolResult<unknown> }> => {
+  ): Promise<{ tool: AnyTool | undefined; result: ToolResult<unknown> | SessionRefusal }> => {
     try {
+      // Resolved per call: a pool may evict between calls, and the next get reloads.
+      const session = await resolveKeyedSession(options.session, options.key);
+      if (!session.ok) return { tool: undefined, result: session.error };
       return await callTool(
         tools,
         { name, arguments: raw },
-        { session: options.session, now: options.now, prepare },
+        { session: session.value, now: options.now, prepare },
       );
     } catch (error) {
       // callTool answers what the model sent with results; a throw here is a host or tool bug,
@@ -290,7 +321,7 @@ export function createOpenAIToolset(
           message: {
             role: 'tool',
             tool_call_id: call.id,
-            content: formatToolContent(result, tool),
+            content: result.success ? formatToolContent(result, tool) : result.message,
           },
         });
       }
@@ -314,7 +345,7 @@ export function createOpenAIToolset(
         const message: FunctionCallOutput = {
           type: 'function_call_output',
           call_id: callId,
-          output: formatToolContent(result, tool),
+          output: result.success ? formatToolContent(result, tool) : result.message,
         };
         records.push({ callId, name, result, message });
       }
