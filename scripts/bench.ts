@@ -10,6 +10,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Bench } from 'tinybench';
+import { benchParsers, formatParserGrowth } from './bench-parsers.ts';
 
 /** One side of a comparison, built once (untimed) by a {@link BenchCase} factory. */
 export interface BenchSide {
@@ -223,7 +224,9 @@ async function main(): Promise<void> {
 
   const suites: BenchSuite[] = [];
   for (const file of await findBenchFiles()) suites.push(await loadSuite(file));
-  if (suites.length === 0) throw new Error('no packages/*/bench/*.bench.ts files found');
+  const only = process.argv.slice(2);
+  if (suites.length === 0 && !only.includes('parsers'))
+    throw new Error('no packages/*/bench/*.bench.ts files found');
 
   const cases: PreparedCase[] = [];
   for (const suite of suites) {
@@ -272,7 +275,8 @@ async function main(): Promise<void> {
       met === undefined ? '-' : met ? 'PASS' : 'WARN',
     ];
   });
-  printTable(['operation', 'plankit p50', 'baseline p50', 'ratio', 'target', 'result'], rows);
+  if (rows.length > 0)
+    printTable(['operation', 'plankit p50', 'baseline p50', 'ratio', 'target', 'result'], rows);
 
   const growthRows: string[][] = [];
   for (const suite of suites) {
@@ -301,8 +305,13 @@ async function main(): Promise<void> {
       `${bench.name}: ${bench.what} (${sides.plankit.samples.length} / ${sides.baseline.samples.length} samples)`,
     );
   }
+  // Parsers must stay linear within their byte limits: fed 64 KiB, 256 KiB and 1 MiB.
+  if (only.length === 0 || only.includes('parsers')) {
+    console.log('');
+    console.log(formatParserGrowth(await benchParsers()));
+  }
   // Reading the sink once is what keeps the timed results observable.
-  if (sink === undefined) throw new Error('no benchmark produced a result');
+  if (cases.length > 0 && sink === undefined) throw new Error('no benchmark produced a result');
 }
 
 await main();
