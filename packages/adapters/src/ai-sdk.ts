@@ -1,11 +1,23 @@
 /**
  * plankit tools for the Vercel AI SDK (`ai` 6 and 7): tools whose `execute` runs `invokeTool`
- * in the model's order and throws refusals as {@link AISDKToolError} tool errors.
+ * in the model's order and throws refusals as {@link AISDKToolError} tool errors, on one
+ * session or the session of each call's conversation; a `prepareStep` that puts the plan
+ * reminder last and narrows the tools by the plan; a `stopWhen` condition for a finished plan.
  *
  * @packageDocumentation
  * @module @plankit/adapters/ai-sdk
  */
 
+export type { AISDKContext } from './ai-sdk/ai-sdk-context.ts';
 export { AISDKToolError } from './ai-sdk/ai-sdk-tool-error.ts';
+export { aisdkToolsContext } from './ai-sdk/ai-sdk-tools-context.ts';
+export type { PlanFinishedOptions, PlanFinishedStep } from './ai-sdk/plan-finished.ts';
+export { planFinished } from './ai-sdk/plan-finished.ts';
+export type {
+  PlanReminderStepInput,
+  PlanReminderStepOptions,
+  PlanReminderStepResult,
+} from './ai-sdk/plan-reminder-step.ts';
+export { planReminderStep } from './ai-sdk/plan-reminder-step.ts';
 export type { AISDKToolOutput, AISDKToolsOptions } from './ai-sdk/to-ai-sdk-tools.ts';
 export { toAISDKTools } from './ai-sdk/to-ai-sdk-tools.ts';

@@ -4,7 +4,9 @@ import { PlankitError, type PlankitErrorCode, type ToolFailure } from '@plankit/
  * A refused call, thrown from an AI SDK tool's `execute` so the SDK records it as a
  * `tool-error` part (chat UIs show it as an error) and sends the model an `error-text` output.
  * The message is plankit's text (`Tool validation failed: ...`); `cause` is the typed plankit
- * error, and `code` and `field` are its own.
+ * error, and `code` and `field` are its own. A call whose session could not be resolved carries
+ * the `SessionResolveError` as `cause`, and its code (`session_unresolved`,
+ * `conversation_id_invalid`, ...) as `code`.
  *
  * @public
  */

@@ -1,11 +1,21 @@
-import type { AnyTool, Session, ToolSuccess } from '@plankit/core';
-import { jsonSchema, type Tool } from 'ai';
+import {
+  type AnyTool,
+  type PlankitError,
+  Session,
+  type ToolFailure,
+  type ToolSuccess,
+} from '@plankit/core';
+import { invalidArgument } from '@plankit/core/internal';
+import { type FlexibleSchema, jsonSchema, type Tool } from 'ai';
 import { AdapterError } from '../adapter-error.ts';
 import { callTool } from '../call-tool.ts';
 import { formatToolContent } from '../format-tool-content.ts';
 import { toStrictJsonSchema } from '../openai/to-strict-json-schema.ts';
+import { resolveSession, type SessionSource } from '../sessions/resolve-session.ts';
+import type { SessionResolveError } from '../sessions/session-resolve-error.ts';
 import { type JsonSchema, toolJsonSchema } from '../tool-json-schema.ts';
 import { aisdkCallOrder, announceAISDKCall } from './ai-sdk-call-order.ts';
+import { type AISDKContext, toolCallContext } from './ai-sdk-context.ts';
 import { AISDKToolError } from './ai-sdk-tool-error.ts';
 
 // The AI SDK's JSON Schema type, without depending on @types/json-schema.
@@ -14,10 +24,24 @@ type AISDKJsonSchema = Exclude<
   PromiseLike<unknown> | (() => unknown)
 >;
 
-/** Options of {@link toAISDKTools}. @public */
-export interface AISDKToolsOptions {
-  /** The session the tools run against. */
-  readonly session: Session;
+/** Options of {@link toAISDKTools}; `C` is the app's context type. @public */
+export interface AISDKToolsOptions<C = unknown> {
+  /**
+   * The session the tools run against: one `Session` (one conversation), or a resolver called
+   * for each call with the app's context (`experimental_context` in `ai` 6, the tool's
+   * `context` in `ai` 7), such as a session pool's `resolver`. A call the resolver cannot
+   * serve is refused (`session_unresolved`, `conversation_id_invalid`, ...) as an
+   * {@link AISDKToolError} the model reads; there is no shared fallback session.
+   */
+  readonly session: SessionSource<AISDKContext<C>>;
+  /**
+   * `ai` 7 only: the `contextSchema` every tool declares, so `ai` 7 validates (and may
+   * transform) each tool's `context` before the tool runs. A context the schema rejects is
+   * `ai` 7's own `TypeValidationError`, thrown by `generateText` / `streamText` (a programmer
+   * error, not a refusal); leave the identity optional in the schema to have a missing one
+   * refused as `session_unresolved` instead. `ai` 6 ignores it.
+   */
+  readonly contextSchema?: FlexibleSchema<C> | undefined;
   /** The clock for each call, in epoch milliseconds; the session's clock by default. */
   readonly now?: (() => number) | undefined;
   /**
@@ -49,9 +73,21 @@ export interface AISDKToolOutput {
 interface AISDKCallOptions {
   readonly toolCallId: string;
   readonly messages: object;
+  readonly context?: unknown;
+  readonly experimental_context?: unknown;
 }
 
 const PLANNING_PREFIX = 'planning_';
+
+/** A session failure as a refused call, in plankit's refusal form; `error` keeps its own code. */
+function sessionRefusal(error: SessionResolveError): ToolFailure {
+  return Object.freeze({
+    success: false,
+    message: `Tool validation failed: ${error.message}`,
+    value: null,
+    error: error as unknown as PlankitError,
+  });
+}
 
 /**
  * plankit tools as Vercel AI SDK tools (`ai` 6 or 7), keyed by name, for `generateText` /
@@ -62,29 +98,52 @@ const PLANNING_PREFIX = 'planning_';
  *   `Tool validation failed: ...` text, so the SDK records a `tool-error` part and the model
  *   reads that text as an `error-text` output.
  *
+ * The session is `options.session`, or what its resolver returns for the call's context
+ * (`experimental_context` in `ai` 6; in `ai` 7 the tool's `context`, see
+ * {@link aisdkToolsContext}); a call it cannot serve is refused as an {@link AISDKToolError}
+ * (`session_unresolved`, ...), never run against a shared session.
+ *
  * The calls of one step apply in the order the model emitted them, whatever order the SDK
  * reaches `execute` in: `onInputAvailable`, which the SDK runs in emission order, announces
- * each call. The AI SDK's own input validation is bypassed so plankit's messages reach the
- * model.
+ * each call into its conversation's session. The AI SDK's own input validation is bypassed so
+ * plankit's messages reach the model.
  *
  * @example
  * ```ts
- * const result = await generateText({ model, system, prompt, tools: toAISDKTools(planning.tools(), { session }), stopWhen: stepCountIs(10) });
+ * const pool = createSessionPool({ store: new FileStore() });
+ * const tools = toAISDKTools(createPlanningTools(new Session()), {
+ *   session: pool.resolver(({ context }: AISDKContext<{ chatId: string }>) => context?.chatId),
+ * });
+ * const result = await generateText({ model, prompt, tools, experimental_context: { chatId: 'chat-1' } });
  * ```
+ * @throws PlankitError `argument_invalid` when `options.session` is neither a Session nor a
+ *   function
  * @throws AdapterError `tools_invalid` when `tools` is not an array; `schema_unsupported`
  *   when a strict tool's schema cannot be expressed in strict mode
  * @public
  */
-export function toAISDKTools(
+export function toAISDKTools<C = unknown>(
   tools: readonly AnyTool[],
-  options: AISDKToolsOptions,
+  options: AISDKToolsOptions<C>,
 ): Record<string, Tool<unknown, AISDKToolOutput>> {
   if (!Array.isArray(tools))
     throw new AdapterError(
       'tools_invalid',
       'toAISDKTools: tools must be an array of plankit tools.',
     );
-  const { session } = options;
+  const source = options.session;
+  if (!(source instanceof Session) && typeof source !== 'function')
+    throw invalidArgument(
+      'toAISDKTools',
+      'options.session',
+      'must be a Session or a resolver function',
+    );
+  const { contextSchema } = options;
+  const sessionOf = async (call: AISDKCallOptions): Promise<Session> => {
+    const resolved = await resolveSession(source, toolCallContext<C>(call));
+    if (!resolved.ok) throw new AISDKToolError(sessionRefusal(resolved.error));
+    return resolved.value;
+  };
   const strictOf = (tool: AnyTool): boolean =>
     typeof options.strict === 'function'
       ? options.strict(tool)
@@ -101,10 +160,18 @@ export function toAISDKTools(
       description: definition.description,
       inputSchema: jsonSchema<unknown>(schema as AISDKJsonSchema),
       strict,
-      onInputAvailable: (call: AISDKCallOptions) => {
-        announceAISDKCall(session, call.messages, call.toolCallId);
+      ...(contextSchema === undefined ? {} : { contextSchema }),
+      // Both majors await this hook call by call in emission order, so resolving here keeps
+      // the order. A session that cannot be resolved is refused by `execute`, not here, where
+      // a throw would fail the whole generation.
+      onInputAvailable: async (call: AISDKCallOptions) => {
+        const session = await sessionOf(call).catch(() => undefined);
+        if (session !== undefined) announceAISDKCall(session, call.messages, call.toolCallId);
       },
       execute: async (input: unknown, call: AISDKCallOptions): Promise<AISDKToolOutput> => {
+        // Resolved again rather than kept from the hook: a pool's session is good for the
+        // call at hand, and a pool hit is cheap.
+        const session = await sessionOf(call);
         const { tool, result } = await callTool(
           tools,
           { name: definition.name, arguments: input },

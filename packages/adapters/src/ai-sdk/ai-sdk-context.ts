@@ -1,0 +1,45 @@
+/**
+ * What a session resolver of the AI SDK adapter gets for one call: the app's own context,
+ * where the host put it.
+ *
+ * - In a tool's `execute` (and `onInputAvailable`): `experimental_context` in `ai` 6; the
+ *   tool's typed `context` in `ai` 7 (its `toolsContext` entry, see {@link aisdkToolsContext}).
+ * - In {@link planReminderStep} and {@link planFinished}: `experimental_context` in `ai` 6;
+ *   `runtimeContext` in `ai` 7.
+ *
+ * `C` is the app's context type, as it passes it; `context` is `undefined` when the call was
+ * given none.
+ *
+ * @example
+ * ```ts
+ * const session = pool.resolver(({ context }: AISDKContext<{ chatId: string }>) => context?.chatId);
+ * ```
+ * @public
+ */
+export interface AISDKContext<C = unknown> {
+  /** The app's context of the call; `undefined` when it gave none. */
+  readonly context: C | undefined;
+}
+
+/** The app's context of a tool call: `ai` 7's `context` when given, else `ai` 6's `experimental_context`. */
+export function toolCallContext<C>(call: {
+  readonly context?: unknown;
+  readonly experimental_context?: unknown;
+}): AISDKContext<C> {
+  const context = call.context !== undefined ? call.context : call.experimental_context;
+  return { context: context as C | undefined };
+}
+
+/** The app's context of a step: `ai` 7's `runtimeContext` when given, else `ai` 6's `experimental_context`. */
+export function stepContext<C>(
+  step:
+    | {
+        readonly runtimeContext?: unknown;
+        readonly experimental_context?: unknown;
+      }
+    | undefined,
+): AISDKContext<C> {
+  const context =
+    step?.runtimeContext !== undefined ? step.runtimeContext : step?.experimental_context;
+  return { context: context as C | undefined };
+}

@@ -1,0 +1,163 @@
+import { createPlanningTools, Plan, Session, selectLatest } from '@plankit/core';
+import { renderPlanReminder } from '@plankit/prompt';
+import { generateText, isStepCount, type ToolSet } from 'ai-v7';
+import { MockLanguageModelV4 } from 'ai-v7/test';
+import { describe, expect, it, vi } from 'vitest';
+import * as z from 'zod';
+import { createSessionPool } from '../sessions/create-session-pool.ts';
+import { MemoryStore } from '../stores/memory-store.ts';
+import type { AISDKContext } from './ai-sdk-context.ts';
+import type { AISDKToolError } from './ai-sdk-tool-error.ts';
+import { aisdkToolsContext } from './ai-sdk-tools-context.ts';
+import { planFinished } from './plan-finished.ts';
+import { planReminderStep } from './plan-reminder-step.ts';
+import { type Call, chatScript, type SeenStep, sleep, usage } from './testing/chat-script.ts';
+import { toAISDKTools as toTools } from './to-ai-sdk-tools.ts';
+
+// The adapter imports `ai`; here it gets ai@7, as in an app that installed only ai@7.
+vi.mock('ai', () => import('ai-v7'));
+
+type Chat = { chatId?: string | undefined };
+const TOOLS = createPlanningTools(new Session());
+
+/** The adapter's tools, typed for ai@7 (the published types resolve `ai` to whichever major is installed). */
+const toAISDKTools = <C>(...args: Parameters<typeof toTools<C>>): ToolSet =>
+  toTools(...args) as unknown as ToolSet;
+
+/** A mock model (ai 7) answering each step with the next calls, then with text. */
+function scripted(steps: Call[][], seen: SeenStep[] = [], delay = 0) {
+  return new MockLanguageModelV4({
+    doGenerate: async (options) => {
+      seen.push({
+        prompt: options.prompt,
+        tools: (options.tools ?? []).map((tool) => tool.name),
+      });
+      await sleep(delay);
+      const calls = steps.shift();
+      return calls === undefined
+        ? {
+            content: [{ type: 'text' as const, text: 'Done.' }],
+            finishReason: { unified: 'stop' as const, raw: undefined },
+            usage,
+            warnings: [],
+          }
+        : {
+            content: calls,
+            finishReason: { unified: 'tool-calls' as const, raw: undefined },
+            usage,
+            warnings: [],
+          };
+    },
+  });
+}
+
+function chatPool() {
+  const pool = createSessionPool({ store: new MemoryStore(), max: 10 });
+  const session = pool.resolver(({ context }: AISDKContext<Chat>) => context?.chatId);
+  return { pool, session, tools: toAISDKTools(TOOLS, { session }) };
+}
+
+describe('toAISDKTools with a session per conversation (ai 7, typed context; runs on Node 20)', () => {
+  it('keeps the plans of two concurrent generateText conversations through one pool apart', async () => {
+    const { pool, tools } = chatPool();
+    const run = (chatId: string, objective: string, delay: number) =>
+      generateText({
+        model: scripted(chatScript(objective, chatId), [], delay),
+        prompt: `Plan ${objective}.`,
+        tools,
+        // ai 7 hands each tool its own entry of toolsContext.
+        toolsContext: aisdkToolsContext(tools, { chatId }) as never,
+        stopWhen: isStepCount(5),
+      });
+    const [a, b] = await Promise.all([run('chat-a', 'Ship A', 7), run('chat-b', 'Ship B', 3)]);
+    expect([a.text, b.text]).toEqual(['Done.', 'Done.']);
+    for (const [id, objective] of [
+      ['chat-a', 'Ship A'],
+      ['chat-b', 'Ship B'],
+    ] as const) {
+      const live = await pool.get(id);
+      if (!live.ok) throw live.error;
+      const plan = selectLatest(live.value, Plan);
+      expect(plan?.objective).toBe(objective);
+      expect(plan?.status).toBe('completed');
+    }
+    await pool.close();
+  });
+
+  it('validates each tool context with contextSchema, and refuses a context naming no conversation', async () => {
+    const pool = createSessionPool({ store: new MemoryStore() });
+    const seen: SeenStep[] = [];
+    const tools = toAISDKTools(TOOLS, {
+      session: pool.resolver(({ context }: AISDKContext<Chat>) => context?.chatId),
+      contextSchema: z.object({ chatId: z.string().optional() }),
+    });
+    const result = await generateText({
+      model: scripted(chatScript('Orphan', 'o'), seen),
+      prompt: 'Plan.',
+      tools,
+      toolsContext: aisdkToolsContext(tools, {}) as never,
+      stopWhen: isStepCount(2),
+    });
+    const part = result.steps[0]?.content.find((p) => p.type === 'tool-error');
+    expect(part?.type === 'tool-error' && (part.error as AISDKToolError).code).toBe(
+      'session_unresolved',
+    );
+    expect(JSON.stringify(seen[1]?.prompt)).toContain(
+      '"type":"error-text","value":"Tool validation failed: The call\'s context names no conversation',
+    );
+    expect(pool.size).toBe(0);
+    // A context the schema rejects is ai 7's own validation error, before any tool runs.
+    await expect(
+      generateText({
+        model: scripted(chatScript('Bad', 'b')),
+        prompt: 'Plan.',
+        tools,
+        toolsContext: aisdkToolsContext(tools, { chatId: 42 }) as never,
+      }),
+    ).rejects.toThrow(/tool context/i);
+    expect(pool.size).toBe(0);
+    await pool.close();
+  });
+});
+
+describe('planReminderStep and planFinished with generateText (ai 7, runtimeContext)', () => {
+  it('keeps one reminder, last, although ai 7 carries prepareStep messages forward; narrows tools; stops when finished', async () => {
+    const { pool, session, tools } = chatPool();
+    const seen: SeenStep[] = [];
+    const steps = chatScript('Ship C', 'c');
+    // A third step before the finishing one, so a carried reminder would show up twice.
+    steps.splice(1, 0, [
+      {
+        type: 'tool-call',
+        toolCallId: 'c-r',
+        toolName: 'planning_read_plan',
+        input: '{}',
+      },
+    ]);
+    const result = await generateText({
+      model: scripted(steps, seen),
+      instructions: 'You plan.',
+      prompt: 'Plan C.',
+      tools,
+      toolsContext: aisdkToolsContext(tools, { chatId: 'chat-c' }) as never,
+      runtimeContext: { chatId: 'chat-c' },
+      prepareStep: planReminderStep({
+        session,
+        render: renderPlanReminder,
+        activeTools: Object.keys(tools),
+      }) as never,
+      stopWhen: [planFinished({ session }), isStepCount(10)],
+    });
+    expect(result.steps).toHaveLength(3);
+    expect(seen[0]?.tools).toEqual(['planning_setup_plan']);
+    for (const step of seen.slice(1)) {
+      const prompt = step.prompt as { role: string; content: { text?: string }[] }[];
+      expect(JSON.stringify(prompt).split('<plan-reminder>')).toHaveLength(2);
+      expect(prompt.at(-1)?.content[0]?.text).toContain('Objective: Ship C');
+      expect(step.tools).toHaveLength(TOOLS.length);
+    }
+    const live = await pool.get('chat-c');
+    expect(live.ok && selectLatest(live.value, Plan)?.status).toBe('completed');
+    await pool.close();
+  });
+});

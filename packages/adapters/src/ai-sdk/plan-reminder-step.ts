@@ -1,0 +1,114 @@
+import { Plan, selectLatest } from '@plankit/core';
+import type { ModelMessage } from 'ai';
+import { resolveSession, type SessionSource } from '../sessions/resolve-session.ts';
+import type { SessionResolveError } from '../sessions/session-resolve-error.ts';
+import { type AISDKContext, stepContext } from './ai-sdk-context.ts';
+
+/** Options of {@link planReminderStep}; `C` is the app's context type. @public */
+export interface PlanReminderStepOptions<C = unknown> {
+  /**
+   * The session whose plan is shown: one `Session`, or a resolver called each step with the
+   * app's context (`experimental_context` in `ai` 6, `runtimeContext` in `ai` 7).
+   */
+  readonly session: SessionSource<AISDKContext<C>>;
+  /**
+   * Renders the reminder from the plan, or `undefined` for none: `renderPlanReminder` of
+   * `@plankit/prompt`, or your own.
+   */
+  readonly render: (plan: Plan | undefined) => string | undefined;
+  /**
+   * Narrows the step's `activeTools` by the plan. Either the names of all your tools (the
+   * keys of the record you pass as `tools`), narrowed by the default rule: with no plan (or
+   * an abandoned one) the only planning tool offered is `planning_setup_plan`; with a
+   * finished plan `planning_mark_step` and `planning_update_step` are left out; tools whose
+   * names do not start with `planning_` are always offered. Or a function of the plan giving
+   * the active tools (`undefined`: all). Absent: `activeTools` is left alone.
+   */
+  readonly activeTools?:
+    | readonly string[]
+    | ((plan: Plan | undefined) => readonly string[] | undefined)
+    | undefined;
+  /** Told when the session of a step cannot be resolved; that step gets no reminder. */
+  readonly onError?: ((error: SessionResolveError) => void) | undefined;
+}
+
+/** What {@link planReminderStep}'s function reads from `prepareStep`'s options, in `ai` 6 and 7. @public */
+export interface PlanReminderStepInput {
+  /** The messages of the step. */
+  readonly messages: ModelMessage[];
+  /** The app's context in `ai` 6. */
+  readonly experimental_context?: unknown;
+  /** The app's context in `ai` 7. */
+  readonly runtimeContext?: unknown;
+}
+
+/** What {@link planReminderStep}'s function returns to `prepareStep`. @public */
+export interface PlanReminderStepResult {
+  /** The step's messages with the reminder last, when they changed. */
+  messages?: ModelMessage[];
+  /** The tools offered in this step, when narrowed. */
+  activeTools?: string[];
+}
+
+// The reminders this module made: `ai` 7 carries a `prepareStep` messages override into the
+// next step, so the previous reminder is taken out before the fresh one goes last.
+const reminders = new WeakSet<object>();
+
+const PLANNING = 'planning_';
+const NEEDS_OPEN_PLAN = new Set(['planning_mark_step', 'planning_update_step']);
+
+function narrowed(plan: Plan | undefined, names: readonly string[]): string[] {
+  if (plan === undefined || plan.status === 'abandoned')
+    return names.filter((name) => !name.startsWith(PLANNING) || name === 'planning_setup_plan');
+  if (plan.status === 'completed') return names.filter((name) => !NEEDS_OPEN_PLAN.has(name));
+  return [...names];
+}
+
+/**
+ * A `prepareStep` function for `generateText` / `streamText` (`ai` 6 and 7) that puts the
+ * plan reminder LAST in each step's messages, as a user message, so the cached prefix of the
+ * prompt (system prompt and history) never changes with the plan. The previous step's
+ * reminder is taken out first, so there is only ever one. With `activeTools` it also narrows
+ * the tools offered by the plan's state.
+ *
+ * To combine it with your own `prepareStep`, call it from there and merge the results.
+ *
+ * @example
+ * ```ts
+ * const result = await generateText({
+ *   model, prompt, tools, experimental_context: { chatId },
+ *   prepareStep: planReminderStep({ session, render: renderPlanReminder, activeTools: Object.keys(tools) }),
+ * });
+ * ```
+ * @returns the `prepareStep` function
+ * @public
+ */
+export function planReminderStep<C = unknown>(
+  options: PlanReminderStepOptions<C>,
+): (step: PlanReminderStepInput) => Promise<PlanReminderStepResult> {
+  const { session: source, render, activeTools, onError } = options;
+  return async (step) => {
+    const kept = step.messages.filter((message) => !reminders.has(message));
+    const result: PlanReminderStepResult = {};
+    if (kept.length !== step.messages.length) result.messages = kept;
+    const resolved = await resolveSession(source, stepContext<C>(step));
+    if (!resolved.ok) {
+      onError?.(resolved.error);
+      return result;
+    }
+    const plan = selectLatest(resolved.value, Plan);
+    const text = render(plan);
+    if (text !== undefined) {
+      const reminder: ModelMessage = { role: 'user', content: text };
+      reminders.add(reminder);
+      result.messages = [...kept, reminder];
+    }
+    if (typeof activeTools === 'function') {
+      const names = activeTools(plan);
+      if (names !== undefined) result.activeTools = [...names];
+    } else if (activeTools !== undefined) {
+      result.activeTools = narrowed(plan, activeTools);
+    }
+    return result;
+  };
+}

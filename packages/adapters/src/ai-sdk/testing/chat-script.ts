@@ -1,0 +1,40 @@
+/** Tool calls of the scripted conversations the AI SDK session tests run, shared by ai 6 and 7. */
+
+export const usage = {
+  inputTokens: { total: 10, noCache: 10, cacheRead: 0, cacheWrite: 0 },
+  outputTokens: { total: 2, text: 2, reasoning: 0 },
+};
+
+export const toolCall = (id: string, toolName: string, input: unknown) => ({
+  type: 'tool-call' as const,
+  toolCallId: id,
+  toolName,
+  input: JSON.stringify(input),
+});
+
+export type Call = ReturnType<typeof toolCall>;
+
+export const sleep = (ms: number): Promise<void> =>
+  new Promise((resolve) => setTimeout(resolve, ms));
+
+/** One conversation: set up a two-step plan for `objective`, then finish both steps in one step. */
+export function chatScript(objective: string, prefix: string): Call[][] {
+  return [
+    [
+      toolCall(`${prefix}-1`, 'planning_setup_plan', {
+        objective,
+        initial_steps: [{ title: `${objective}: draft` }, { title: `${objective}: ship` }],
+      }),
+    ],
+    [
+      toolCall(`${prefix}-2`, 'planning_mark_step', { step_id: 'S001', status: 'done' }),
+      toolCall(`${prefix}-3`, 'planning_mark_step', { step_id: 'S002', status: 'done' }),
+    ],
+  ];
+}
+
+/** What a scripted model saw in one step: the prompt and the names of the tools offered. */
+export interface SeenStep {
+  readonly prompt: unknown[];
+  readonly tools: string[];
+}
