@@ -10,9 +10,9 @@ import type { TrialRecord } from '../runner/trial-record.ts';
 import { buildReport } from './build-report.ts';
 import { renderHtml } from './render-html.ts';
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const CHROMIUM = process.env['CHROMIUM_PATH'] ?? '/usr/bin/chromium';
 const present = existsSync(CHROMIUM);
-if (!present && process.env.CI === 'true')
+if (!present && process.env['CI'] === 'true')
   throw new Error(`render-html.test: Chromium is required in CI and was not found at ${CHROMIUM}.`);
 if (!present)
   console.warn(`render-html.test: SKIPPED, no Chromium at ${CHROMIUM} (set CHROMIUM_PATH).`);
