@@ -41,7 +41,10 @@ export interface EventBus<E extends BusEvent = PlankitEvent> {
     type: K,
     handler: EventHandler<Extract<E, { type: K }>>,
   ): Unsubscribe;
-  /** Delivers `event` synchronously to its subscribers, in subscription order. */
+  /**
+   * Delivers `event` itself (the same object, not a copy) synchronously to its subscribers,
+   * in subscription order. Sessions rely on both to know which `invokeTool` call an event is.
+   */
   publish(event: E): PublishResult;
 }
 

@@ -160,7 +160,13 @@ function start<R>(
  *
  * Never throws for bad input: a refused call resolves to `success: false` with the message
  * `Tool validation failed: ...` (or `Tool '<name>' execution failed: ...` when the handler or a
- * reducer broke), and leaves the session exactly as it was.
+ * reducer broke), under 2,000 characters whatever the input (schema problems are listed, then
+ * counted; `error.issues` has them all), and leaves the session exactly as it was.
+ *
+ * Only the session given here reduces the result, even if another session on its bus has the
+ * same id; a success means it stored the call. A synchronous handler's result commits before
+ * any other call can run, so concurrent calls serialise; an asynchronous handler's result
+ * commits when it resolves, as a delta the reducers check against the state by then.
  *
  * @example
  * ```ts
