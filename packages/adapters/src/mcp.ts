@@ -15,6 +15,8 @@ export type {
 export { PLAN_RESOURCE_URI } from './mcp/add-mcp-plan-resource.ts';
 export type { McpPromptOptions, McpPromptSection } from './mcp/add-mcp-prompt.ts';
 export type { McpToolsOptions } from './mcp/add-mcp-tools.ts';
+export type { McpContext } from './mcp/mcp-context.ts';
+export { MCP_PLAN_ID_META_KEY } from './mcp/mcp-context.ts';
 export type { McpToolAnnotations } from './mcp/mcp-tool-traits.ts';
 export { registerMcpPlanResource } from './mcp/register-mcp-plan-resource.ts';
 export { registerMcpPrompt } from './mcp/register-mcp-prompt.ts';

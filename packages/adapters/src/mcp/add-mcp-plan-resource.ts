@@ -1,11 +1,19 @@
 import { Plan, Session, selectLatest } from '@plankit/core';
 import { AdapterError } from '../adapter-error.ts';
+import type { SessionSource } from '../sessions/resolve-session.ts';
+import type { SessionResolveError } from '../sessions/session-resolve-error.ts';
+import { type McpContext, resolveMcpSession } from './mcp-context.ts';
 import type { McpServerLike, SetSubscriptionHandlers } from './mcp-server-like.ts';
 
 /** Options of `registerMcpPlanResource` (`/mcp` and `/mcp-v2`). @public */
 export interface McpPlanResourceOptions {
-  /** The session whose plan the resource shows. */
-  readonly session: Session;
+  /**
+   * The session whose plan the resource shows: a `Session`, or a resolver called per request
+   * (`resources/read`, `resources/subscribe`) with its {@link McpContext}, the same source as
+   * `registerMcpTools`'s. A request whose session cannot be resolved is refused with a
+   * JSON-RPC error (`-32602`) naming the reason.
+   */
+  readonly session: SessionSource<McpContext>;
   /** The resource's URI; `plankit://plan` by default. */
   readonly uri?: string | undefined;
   /** The resource's name in `resources/list`; `plan` by default. */
@@ -34,6 +42,22 @@ const OPTION_KEYS = new Set(['session', 'uri', 'name']);
 // JSON-RPC "invalid params", which both SDKs pass through from a thrown error's `code`.
 const INVALID_PARAMS = -32602;
 
+/**
+ * The plan resource of each server, told which session a request resolved to, so the
+ * notifications follow the plan of the connection's latest request. Tools registered on the
+ * same server call it before running.
+ */
+const followers = new WeakMap<object, (session: Session) => void>();
+
+/** Tells the server's plan resource (if any) that a request on it resolved to `session`. */
+export function followPlan(server: object, session: Session): void {
+  followers.get(server)?.(session);
+}
+
+function refusal(error: SessionResolveError): Error {
+  return Object.assign(new Error(`${error.code}: ${error.message}`), { code: INVALID_PARAMS });
+}
+
 function invalid(message: string, field: string): AdapterError {
   return new AdapterError('tools_invalid', `registerMcpPlanResource: ${message}`, { field });
 }
@@ -50,7 +74,8 @@ function checkArguments(server: unknown, options: unknown): void {
   for (const key of Object.keys(options))
     if (!OPTION_KEYS.has(key)) throw invalid(`options.${key} is not an option.`, key);
   const { session, uri, name } = options as McpPlanResourceOptions;
-  if (!(session instanceof Session)) throw invalid('options.session must be a Session.', 'session');
+  if (!(session instanceof Session) && typeof session !== 'function')
+    throw invalid('options.session must be a Session or a resolver function.', 'session');
   if (uri !== undefined && (typeof uri !== 'string' || !URL.canParse(uri)))
     throw invalid('options.uri must be an absolute URI.', 'uri');
   if (name !== undefined && (typeof name !== 'string' || name.trim() === ''))
@@ -64,7 +89,9 @@ function checkArguments(server: unknown, options: unknown): void {
  * Registers the session's plan as a resource (JSON, `null` before a plan is set up), with
  * `resources/subscribe`: a subscribed client gets `notifications/resources/updated` whenever
  * the plan changes (a commit or rollback that leaves a different plan), before the response
- * of the `tools/call` that changed it.
+ * of the `tools/call` that changed it. With a resolver, each read shows the plan of the
+ * request's session, and notifications follow the session of the connection's latest
+ * request (a tool call, a read or the subscribe).
  */
 export function addMcpPlanResource(
   server: McpServerLike,
@@ -72,13 +99,51 @@ export function addMcpPlanResource(
   setSubscriptionHandlers: SetSubscriptionHandlers,
 ): McpPlanResource<unknown> {
   checkArguments(server, options);
-  const { session } = options;
+  const source = options.session;
   const uri = options.uri ?? PLAN_RESOURCE_URI;
   const low = server.server;
   // Claim the methods first, so a host's own subscription handlers are never overwritten.
   low.assertCanSetRequestHandler('resources/subscribe');
   low.assertCanSetRequestHandler('resources/unsubscribe');
   low.registerCapabilities({ resources: { subscribe: true } });
+
+  // The session this connection's notifications follow: the fixed one, or the one its latest
+  // request resolved to (one McpServer serves one connection in both SDKs).
+  let followed: Session | undefined;
+  // Plans are frozen values replaced on change, so identity tells whether a commit changed it.
+  let last: Plan | undefined;
+  let stops: (() => void)[] = [];
+  let subscribed = false;
+  let closed = false;
+  const onChange = (): void => {
+    if (followed === undefined) return;
+    const next = selectLatest(followed, Plan);
+    if (next === last) return;
+    last = next;
+    if (!subscribed || !server.isConnected()) return;
+    // A notification to a client that has just gone away has no one to tell; the call that
+    // changed the plan must not fail for it.
+    low.sendResourceUpdated({ uri }).catch(() => undefined);
+  };
+  const follow = (session: Session): void => {
+    if (closed || session === followed) return;
+    for (const stop of stops) stop();
+    followed = session;
+    last = selectLatest(session, Plan);
+    stops = [
+      session.bus.subscribe('SessionCommitted', onChange),
+      session.bus.subscribe('SessionRolledBack', onChange),
+    ];
+  };
+  const resolve = async (extra: unknown): Promise<Session> => {
+    const resolved = await resolveMcpSession(source, extra);
+    if (!resolved.ok) throw refusal(resolved.error);
+    follow(resolved.value);
+    return resolved.value;
+  };
+  if (source instanceof Session) follow(source);
+  followers.set(server, follow);
+
   const resource = server.registerResource(
     options.name ?? 'plan',
     uri,
@@ -87,25 +152,28 @@ export function addMcpPlanResource(
       description: 'The session plan as JSON: objective, status and steps; null before setup.',
       mimeType: 'application/json',
     },
-    () => ({
-      contents: [
-        {
-          uri,
-          mimeType: 'application/json',
-          text: JSON.stringify(selectLatest(session, Plan) ?? null),
-        },
-      ],
-    }),
+    async (_uri, extra) => {
+      const session = await resolve(extra);
+      return {
+        contents: [
+          {
+            uri,
+            mimeType: 'application/json',
+            text: JSON.stringify(selectLatest(session, Plan) ?? null),
+          },
+        ],
+      };
+    },
   );
 
-  let subscribed = false;
   setSubscriptionHandlers(
     low,
-    (requested) => {
+    async (requested, extra) => {
       if (requested !== uri)
         throw Object.assign(new Error(`Unknown resource ${requested.slice(0, 200)}`), {
           code: INVALID_PARAMS,
         });
+      await resolve(extra);
       subscribed = true;
     },
     (requested) => {
@@ -113,26 +181,12 @@ export function addMcpPlanResource(
     },
   );
 
-  // Plans are frozen values replaced on change, so identity tells whether this commit changed it.
-  let last = selectLatest(session, Plan);
-  const onChange = (): void => {
-    const next = selectLatest(session, Plan);
-    if (next === last) return;
-    last = next;
-    if (!subscribed || !server.isConnected()) return;
-    // A notification to a client that has just gone away has no one to tell; the call that
-    // changed the plan must not fail for it.
-    low.sendResourceUpdated({ uri }).catch(() => undefined);
-  };
-  const stops = [
-    session.bus.subscribe('SessionCommitted', onChange),
-    session.bus.subscribe('SessionRolledBack', onChange),
-  ];
-  let closed = false;
   const close = (): void => {
     if (closed) return;
     closed = true;
     for (const stop of stops) stop();
+    stops = [];
+    if (followers.get(server) === follow) followers.delete(server);
   };
   const previousOnClose = low.onclose;
   low.onclose = () => {

@@ -4,13 +4,23 @@ import { AdapterError } from '../adapter-error.ts';
 import { callTool } from '../call-tool.ts';
 import { formatToolContent } from '../format-tool-content.ts';
 import { advertisedSchema } from '../internal/advertised-schema.ts';
+import type { SessionSource } from '../sessions/resolve-session.ts';
+import { followPlan } from './add-mcp-plan-resource.ts';
+import { type McpContext, resolveMcpSession } from './mcp-context.ts';
 import type { McpCallToolResult, McpServerLike } from './mcp-server-like.ts';
 import { type McpToolAnnotations, mcpOutputSchema, mcpToolAnnotations } from './mcp-tool-traits.ts';
 
 /** Options of `registerMcpTools` (`/mcp` and `/mcp-v2`). @public */
 export interface McpToolsOptions {
-  /** The session the tools run against. */
-  readonly session: Session;
+  /**
+   * The session the tools run against: a `Session` (every client shares its plan), or a
+   * resolver called once per `tools/call` with the request's {@link McpContext} (v1: the
+   * transport's `sessionId`; v2: the client's `_meta["plankit/planId"]`), typically a pool's
+   * `resolver((context) => context.sessionId)`. A call whose session cannot be resolved (no
+   * identity, a hostile id, a store failure) answers `isError: true` with the reason
+   * (`session_unresolved`, `conversation_id_invalid`, ...) and changes nothing.
+   */
+  readonly session: SessionSource<McpContext>;
   /** The clock for each call, in epoch milliseconds; the session's clock by default. */
   readonly now?: (() => number) | undefined;
   /**
@@ -57,8 +67,9 @@ function checkArguments(server: unknown, tools: unknown, options: unknown): void
     throw invalid('options must be an object with a session.', 'options');
   for (const key of Object.keys(options))
     if (!OPTION_KEYS.has(key)) throw invalid(`options.${key} is not an option.`, key);
-  if (!((options as McpToolsOptions).session instanceof Session))
-    throw invalid('options.session must be a Session.', 'session');
+  const session = (options as McpToolsOptions).session;
+  if (!(session instanceof Session) && typeof session !== 'function')
+    throw invalid('options.session must be a Session or a resolver function.', 'session');
   const names = new Set((tools as AnyTool[]).map((tool) => tool?.name));
   const { annotations, outputSchemas } = options as McpToolsOptions;
   checkByName(
@@ -99,11 +110,19 @@ export function addMcpTools(
         ...(outputSchema === undefined ? {} : { outputSchema }),
         ...(annotations === undefined ? {} : { annotations }),
       },
-      async (args: unknown): Promise<McpCallToolResult> => {
+      async (args: unknown, extra: unknown): Promise<McpCallToolResult> => {
+        const session = await resolveMcpSession(options.session, extra);
+        if (!session.ok)
+          return {
+            content: [{ type: 'text', text: `Tool validation failed: ${session.error.message}` }],
+            isError: true,
+          };
+        // Before the call, so the plan resource sees its change and notifies first.
+        followPlan(server, session.value);
         const { tool, result } = await callTool(
           tools,
           { name: definition.name, arguments: args },
-          { session: options.session, now: options.now?.() },
+          { session: session.value, now: options.now?.() },
         );
         const content = [{ type: 'text' as const, text: formatToolContent(result, tool) }];
         if (!result.success) return { content, isError: true };

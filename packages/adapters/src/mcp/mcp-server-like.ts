@@ -11,7 +11,7 @@ export interface McpServerLike {
     name: string,
     uri: string,
     metadata: McpResourceMetadata,
-    read: (uri: URL) => McpReadResourceResult,
+    read: (uri: URL, extra: unknown) => Promise<McpReadResourceResult>,
   ): unknown;
   registerPrompt(name: string, config: McpPromptConfig, callback: () => McpPromptResult): unknown;
   isConnected(): boolean;
@@ -42,7 +42,8 @@ export interface McpCallToolResult {
   readonly isError?: boolean;
 }
 
-export type McpToolCallback = (args: unknown) => Promise<McpCallToolResult>;
+/** A tool's handler; `extra` is v1's `RequestHandlerExtra` or v2's `ServerContext`. */
+export type McpToolCallback = (args: unknown, extra: unknown) => Promise<McpCallToolResult>;
 
 export interface McpResourceMetadata {
   readonly title?: string;
@@ -72,6 +73,6 @@ export interface McpPromptResult {
  */
 export type SetSubscriptionHandlers = (
   server: McpLowLevelServer,
-  onSubscribe: (uri: string) => void,
+  onSubscribe: (uri: string, extra: unknown) => void | Promise<void>,
   onUnsubscribe: (uri: string) => void,
 ) => void;

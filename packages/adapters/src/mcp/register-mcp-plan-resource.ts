@@ -13,8 +13,8 @@ import type { McpServerLike, SetSubscriptionHandlers } from './mcp-server-like.t
 // v1 keys request handlers by the request's zod schema.
 const setSubscriptionHandlers: SetSubscriptionHandlers = (low, onSubscribe, onUnsubscribe) => {
   const server = low as unknown as McpServer['server'];
-  server.setRequestHandler(SubscribeRequestSchema, (request) => {
-    onSubscribe(request.params.uri);
+  server.setRequestHandler(SubscribeRequestSchema, async (request, extra) => {
+    await onSubscribe(request.params.uri, extra);
     return {};
   });
   server.setRequestHandler(UnsubscribeRequestSchema, (request) => {

@@ -9,8 +9,8 @@ import type { McpServerLike, SetSubscriptionHandlers } from '../mcp-server-like.
 // v2 keys request handlers by method name, so no SDK value is needed at run time.
 const setSubscriptionHandlers: SetSubscriptionHandlers = (low, onSubscribe, onUnsubscribe) => {
   const server = low as unknown as McpServer['server'];
-  server.setRequestHandler('resources/subscribe', (request) => {
-    onSubscribe(request.params.uri);
+  server.setRequestHandler('resources/subscribe', async (request, ctx) => {
+    await onSubscribe(request.params.uri, ctx);
     return {};
   });
   server.setRequestHandler('resources/unsubscribe', (request) => {

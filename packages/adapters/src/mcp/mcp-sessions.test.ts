@@ -1,0 +1,216 @@
+import { Client as ClientV2, InMemoryTransport as InMemoryV2 } from '@modelcontextprotocol/client';
+import { Client as ClientV1 } from '@modelcontextprotocol/sdk/client/index.js';
+import { InMemoryTransport as InMemoryV1 } from '@modelcontextprotocol/sdk/inMemory.js';
+import { McpServer as McpServerV1 } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { ResourceUpdatedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import { McpServer as McpServerV2 } from '@modelcontextprotocol/server';
+import { type Plan, Session } from '@plankit/core';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createSessionPool } from '../sessions/create-session-pool.ts';
+import type { SessionSource } from '../sessions/resolve-session.ts';
+import { HOSTILE_IDS } from '../sessions/testing/hostile-ids.ts';
+import { ok, planOf, spyStore, TOOLS } from '../sessions/testing/pool-helpers.ts';
+import { MemoryStore } from '../stores/memory-store.ts';
+import { MCP_PLAN_ID_META_KEY, type McpContext } from './mcp-context.ts';
+import * as v1 from './register-mcp-plan-resource.ts';
+import * as v1Tools from './register-mcp-tools.ts';
+import * as v2 from './v2/register-mcp-plan-resource.ts';
+import * as v2Tools from './v2/register-mcp-tools.ts';
+
+type CallResult = { content: { type: string; text: string }[]; isError?: boolean };
+
+/** One client on its own server connection, naming its conversation the way its major does. */
+interface Connection {
+  call(name: string, args: Record<string, unknown>): Promise<CallResult>;
+  readPlan(): Promise<Plan | null>;
+  subscribe(): Promise<unknown>;
+  /** URIs of the `notifications/resources/updated` this client received. */
+  readonly updates: string[];
+}
+
+interface Major {
+  readonly name: 'v1' | 'v2';
+  /** The resolver this major's hosts use: v1 by transport session id, v2 by `_meta` plan id. */
+  readonly byIdentity: (context: McpContext) => string | undefined;
+  /** Connects a client whose identity is `id` (`undefined`: none) to a fresh server. */
+  connect(source: SessionSource<McpContext>, id: unknown): Promise<Connection>;
+}
+
+let cleanups: (() => Promise<void>)[] = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.reverse()) await cleanup();
+  cleanups = [];
+});
+
+const URI = 'plankit://plan';
+
+// v1: one McpServer per connection (the SDK's rule), each transport with its own session id,
+// as Streamable HTTP gives it; the id reaches handlers as `extra.sessionId`.
+const V1: Major = {
+  name: 'v1',
+  byIdentity: (context) => context.sessionId,
+  async connect(source, id) {
+    const server = new McpServerV1({ name: 'plankit-test', version: '1.0.0' });
+    v1Tools.registerMcpTools(server, TOOLS, { session: source });
+    v1.registerMcpPlanResource(server, { session: source });
+    const [serverSide, clientSide] = InMemoryV1.createLinkedPair();
+    if (id !== undefined) serverSide.sessionId = id as string;
+    await server.connect(serverSide);
+    const client = new ClientV1({ name: 'test-client', version: '1.0.0' });
+    const updates: string[] = [];
+    client.setNotificationHandler(ResourceUpdatedNotificationSchema, (notification) => {
+      updates.push(notification.params.uri);
+    });
+    await client.connect(clientSide);
+    cleanups.push(async () => {
+      await client.close();
+      await server.close();
+    });
+    return {
+      call: async (name, args) => (await client.callTool({ name, arguments: args })) as CallResult,
+      readPlan: async () => {
+        const read = await client.readResource({ uri: URI });
+        return JSON.parse((read.contents[0] as { text: string }).text);
+      },
+      subscribe: () => client.subscribeResource({ uri: URI }),
+      updates,
+    };
+  },
+};
+
+// v2: the 2026 protocol has no session id; the client names its plan in each request's _meta.
+const V2: Major = {
+  name: 'v2',
+  byIdentity: (context) => context.planId,
+  async connect(source, id) {
+    const server = new McpServerV2({ name: 'plankit-test', version: '1.0.0' });
+    v2Tools.registerMcpTools(server, TOOLS, { session: source });
+    v2.registerMcpPlanResource(server, { session: source });
+    const [serverSide, clientSide] = InMemoryV2.createLinkedPair();
+    await server.connect(serverSide);
+    const client = new ClientV2({ name: 'test-client', version: '1.0.0' });
+    const updates: string[] = [];
+    client.setNotificationHandler('notifications/resources/updated', (notification) => {
+      updates.push(notification.params.uri);
+    });
+    await client.connect(clientSide);
+    cleanups.push(async () => {
+      await client.close();
+      await server.close();
+    });
+    const _meta = id === undefined ? undefined : { [MCP_PLAN_ID_META_KEY]: id };
+    const withMeta = <P extends object>(params: P) =>
+      _meta === undefined ? params : { ...params, _meta };
+    return {
+      call: async (name, args) =>
+        (await client.callTool(withMeta({ name, arguments: args }) as never)) as CallResult,
+      readPlan: async () => {
+        const read = await client.readResource(withMeta({ uri: URI }) as never);
+        return JSON.parse((read.contents[0] as { text: string }).text);
+      },
+      subscribe: () => client.subscribeResource(withMeta({ uri: URI }) as never),
+      updates,
+    };
+  },
+};
+
+const setup = (objective: string) => ({
+  objective,
+  initial_steps: [{ title: `${objective}: first` }, { title: `${objective}: second` }],
+});
+// Lets the notifications already written to the in-memory transport reach the client.
+const settle = () => new Promise((resolve) => setTimeout(resolve, 0));
+
+describe.each([V1, V2])('MCP $name: one plan per client through a session pool', (major) => {
+  it('keeps two clients on one server apart, concurrently: tools, resource and notifications', async () => {
+    const store = new MemoryStore();
+    const pool = createSessionPool({ store });
+    const source = pool.resolver(major.byIdentity);
+    const [a, b] = await Promise.all([
+      major.connect(source, 'client-a'),
+      major.connect(source, 'client-b'),
+    ]);
+    await Promise.all([a.subscribe(), b.subscribe()]);
+    const run = async (client: Connection, objective: string, extra: number) => {
+      const results = [await client.call('planning_setup_plan', setup(objective))];
+      for (let index = 0; index < extra; index++)
+        results.push(
+          await client.call('planning_add_step', { steps: [{ title: `${objective} ${index}` }] }),
+        );
+      results.push(await client.call('planning_mark_step', { step_id: 'S001', status: 'done' }));
+      return results;
+    };
+    const [resultsA, resultsB] = await Promise.all([run(a, 'Ship A', 3), run(b, 'Ship B', 1)]);
+    expect([...resultsA, ...resultsB].every((result) => result.isError !== true)).toBe(true);
+    await settle();
+    const [planA, planB] = await Promise.all([a.readPlan(), b.readPlan()]);
+    expect(planA?.objective).toBe('Ship A');
+    expect(planA?.steps).toHaveLength(5);
+    expect(planB?.objective).toBe('Ship B');
+    expect(planB?.steps).toHaveLength(3);
+    expect(planB?.steps[0]?.status).toBe('done');
+    // Each client hears about its own plan's changes only: one per call it made.
+    expect(a.updates).toEqual(Array(resultsA.length).fill(URI));
+    expect(b.updates).toEqual(Array(resultsB.length).fill(URI));
+    // The pool holds them as two conversations, and the store keeps both.
+    expect(planOf(ok(await pool.get('client-a')))).toEqual(planA);
+    ok(await pool.close());
+    const again = createSessionPool({ store });
+    expect(planOf(ok(await again.get('client-b')))).toEqual(planB);
+    ok(await again.close());
+  });
+
+  it('refuses a call, a read and a subscribe with no identity: no shared default', async () => {
+    const { store, calls } = spyStore(new MemoryStore());
+    const pool = createSessionPool({ store });
+    const client = await major.connect(pool.resolver(major.byIdentity), undefined);
+    const result = await client.call('planning_setup_plan', setup('Ship'));
+    expect(result.isError).toBe(true);
+    expect(result.content[0]?.text).toMatch(/^Tool validation failed: .*names no conversation/);
+    await expect(client.readPlan()).rejects.toThrow(/session_unresolved/);
+    await expect(client.subscribe()).rejects.toThrow(/session_unresolved/);
+    expect(calls).toEqual([]);
+    expect(pool.size).toBe(0);
+  });
+
+  it('refuses hostile ids before the resolver or a store sees them', async () => {
+    const { store, calls } = spyStore(new MemoryStore());
+    const pool = createSessionPool({ store });
+    const seen: McpContext[] = [];
+    const resolver = pool.resolver(major.byIdentity);
+    const source = (context: McpContext) => {
+      seen.push(context);
+      return resolver(context);
+    };
+    // Strings travel as ids; other JSON values only in _meta (v1 ids are strings).
+    const hostile = HOSTILE_IDS.filter(
+      (id) =>
+        id !== undefined &&
+        typeof id !== 'symbol' &&
+        typeof id !== 'bigint' &&
+        typeof id !== 'function' &&
+        !(typeof id === 'object' && id !== null && 'toString' in id && !Array.isArray(id)) &&
+        (major.name === 'v2' || typeof id === 'string') &&
+        (typeof id !== 'string' || id.length <= 10 * 1024),
+    );
+    for (const id of hostile) {
+      const client = await major.connect(source, id);
+      const result = await client.call('planning_read_plan', {});
+      expect(result.isError, String(id).slice(0, 40)).toBe(true);
+      expect(result.content[0]?.text).toMatch(
+        /^Tool validation failed: (sessionId|_meta\["plankit\/planId"\]) must be 1-128 characters/,
+      );
+      expect(result.content[0]?.text.length).toBeLessThan(2_000);
+      expect(result.content[0]?.text).not.toContain('\u0000');
+    }
+    expect(seen).toEqual([]);
+    expect(calls).toEqual([]);
+  });
+
+  it('keeps the { session } form: a Session serves every client', async () => {
+    const session = new Session({ sessionId: 'one' });
+    const client = await major.connect(session, undefined);
+    expect((await client.call('planning_setup_plan', setup('Ship'))).isError).toBeUndefined();
+    expect((await client.readPlan())?.objective).toBe('Ship');
+  });
+});
