@@ -6,12 +6,16 @@
  * exactOptionalPropertyTypes and noUncheckedIndexedAccess), then run with
  * `node --conditions=@plankit/source --import tsx <file>` under a time limit.
  *
+ * A snippet whose first line is a comment naming a file (`// src/agent-prompt.ts`) is written
+ * under that name, so the snippets of one doc can import each other.
+ *
  * Markers after the language word, each followed by a reason the checker insists on:
  * - ```ts norun: <reason>   type-checked, not run (needs a key, the network or a server);
  * - ```ts nocheck: <reason> neither (a deliberately partial fragment, such as a signature).
  *
- * Usage: `node --import tsx scripts/check-snippets.ts [--no-run] [path.md ...]`. Exits 1 on any
- * failure, naming each one as `file:line` of the snippet's line in the markdown.
+ * Usage: `node --import tsx scripts/check-snippets.ts [--no-run] [--keep] [path.md ...]`
+ * (`--keep` leaves the scratch files in `.snippets/`). Exits 1 on any failure, naming each one
+ * as `file:line` of the snippet's line in the markdown.
  */
 import { spawn } from 'node:child_process';
 import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -83,12 +87,14 @@ function extract(doc: string, problems: string[]): Snippet[] {
       }
       const mode = marked ? (marked[1] as 'norun' | 'nocheck') : 'run';
       const base = doc.replace(/\.md$/, '').replace(/[^A-Za-z0-9]+/g, '-');
+      // A first line `// src/name.ts` names the file, so a doc's snippets can import each other.
+      const named = /^\/\/ ((?:[\w-]+\/)*[\w.-]+\.ts)$/.exec(body[0] ?? '')?.[1];
       snippets.push({
         doc,
         line: i + 2,
         code: `${body.join('\n')}\n`,
         mode,
-        file: path.join(scratch, `${base}-L${i + 2}.ts`),
+        file: named ? path.join(scratch, base, named) : path.join(scratch, `${base}-L${i + 2}.ts`),
       });
     }
     i = j;
@@ -218,6 +224,7 @@ async function runAll(snippets: readonly Snippet[]): Promise<string[]> {
 async function main(): Promise<number> {
   const args = process.argv.slice(2);
   const noRun = args.includes('--no-run');
+  const keep = args.includes('--keep');
   const only = args.filter((a) => !a.startsWith('--'));
   const problems: string[] = [];
   const snippets = (only.length > 0 ? only : markdownFiles()).flatMap((doc) =>
@@ -225,7 +232,10 @@ async function main(): Promise<number> {
   );
   rmSync(scratch, { recursive: true, force: true });
   mkdirSync(path.join(scratch, 'cwd'), { recursive: true });
-  for (const s of snippets) writeFileSync(s.file, s.code);
+  for (const s of snippets) {
+    mkdirSync(path.dirname(s.file), { recursive: true });
+    writeFileSync(s.file, s.code);
+  }
 
   const started = performance.now();
   const checked = snippets.filter((s) => s.mode !== 'nocheck');
@@ -234,7 +244,7 @@ async function main(): Promise<number> {
   const runnable = noRun ? [] : snippets.filter((s) => s.mode === 'run');
   problems.push(...(await runAll(runnable)));
   const ranMs = performance.now() - started - checkedMs;
-  rmSync(scratch, { recursive: true, force: true });
+  if (!keep) rmSync(scratch, { recursive: true, force: true });
 
   const count = (mode: Snippet['mode']): number => snippets.filter((s) => s.mode === mode).length;
   const summary =
