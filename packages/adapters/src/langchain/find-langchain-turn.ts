@@ -29,10 +29,12 @@ function isRecord(value: unknown): value is Fields {
   return typeof value === 'object' && value !== null;
 }
 
-// Both ToolNodes pass the graph state as `config.state` (LangChain's `ToolRuntime`); a custom
-// node that hands its own config to `tool.invoke` still carries the task input where LangGraph's
-// `getCurrentTaskInput()` reads it.
-function stateOf(config: unknown): unknown {
+/**
+ * The graph state a tool call runs on. Both ToolNodes pass it as `config.state` (LangChain's
+ * `ToolRuntime`); a custom node that hands its own config to `tool.invoke` still carries the
+ * task input where LangGraph's `getCurrentTaskInput()` reads it.
+ */
+export function stateOf(config: unknown): unknown {
   if (!isRecord(config)) return undefined;
   if (config.state !== undefined && config.state !== null) return config.state;
   const configurable = config.configurable;

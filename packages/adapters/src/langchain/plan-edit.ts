@@ -1,0 +1,184 @@
+import {
+  AddStep,
+  type AddStepInput,
+  ClearPlan,
+  type DataType,
+  MarkStep,
+  type MarkStepInput,
+  Plan,
+  PlankitError,
+  registerPlanningReducers,
+  Session,
+  SetupPlan,
+  type SetupPlanInput,
+  selectLatest,
+  UpdateStep,
+  type UpdateStepInput,
+} from '@plankit/core';
+
+/**
+ * One change to the plan in a LangGraph `plan` channel, named after the planning tool that
+ * makes it. The planning tools of {@link planningMiddleware} write these; `graph.updateState`
+ * takes them too. Each is applied by plankit's planning reducers.
+ *
+ * @public
+ */
+export type PlanEdit =
+  | { readonly op: 'setup_plan'; readonly value: SetupPlanInput }
+  | { readonly op: 'add_step'; readonly value: AddStepInput }
+  | { readonly op: 'update_step'; readonly value: UpdateStepInput }
+  | { readonly op: 'mark_step'; readonly value: MarkStepInput }
+  | { readonly op: 'clear_plan'; readonly value?: ClearPlan | undefined };
+
+/** The kinds of {@link PlanEdit}, by `op`. @public */
+export type PlanEditOp = PlanEdit['op'];
+
+/**
+ * Codes of {@link PlanEditError}: `plan_edit_invalid` (not a {@link PlanEdit}: an unknown `op`,
+ * extra keys, a value that is not an object) and `plan_edit_refused` (the planning reducers
+ * refused it: no plan, an unknown step, a finished plan, text no store can hold).
+ *
+ * @public
+ */
+export type PlanEditErrorCode = 'plan_edit_invalid' | 'plan_edit_refused';
+
+/**
+ * A plan edit that was not applied. The `plan` channel's reducer throws it, so LangGraph
+ * refuses the whole update (`updateState` rejects; nothing changes).
+ *
+ * @public
+ */
+export class PlanEditError extends PlankitError<PlanEditErrorCode> {
+  /** True for a {@link PlanEditError}, from this copy of the package or another one. */
+  static override isInstance(value: unknown): value is PlanEditError {
+    return PlankitError.hasBrand(value, 'PlanEditError');
+  }
+}
+
+const COMMANDS: Readonly<Record<PlanEditOp, DataType>> = {
+  setup_plan: SetupPlan,
+  add_step: AddStep,
+  update_step: UpdateStep,
+  mark_step: MarkStep,
+  clear_plan: ClearPlan,
+};
+
+/** The {@link PlanEdit} op of each planning tool that changes the plan. */
+export const EDIT_OPS: Readonly<Record<string, PlanEditOp>> = {
+  planning_setup_plan: 'setup_plan',
+  planning_add_step: 'add_step',
+  planning_update_step: 'update_step',
+  planning_mark_step: 'mark_step',
+  planning_clear_plan: 'clear_plan',
+};
+
+const invalid = (message: string, field: string): PlanEditError =>
+  new PlanEditError('plan_edit_invalid', `Plan edit refused: ${message}`, { field });
+
+function checkedEdit(edit: unknown): { op: PlanEditOp; value: unknown } {
+  if (typeof edit !== 'object' || edit === null || Array.isArray(edit))
+    throw invalid(
+      'send an object { op, value } (op: setup_plan, add_step, update_step, mark_step, clear_plan).',
+      'plan',
+    );
+  for (const key of Object.keys(edit))
+    if (key !== 'op' && key !== 'value')
+      throw invalid(`${JSON.stringify(key.slice(0, 40))} is not a key of a plan edit.`, key);
+  const { op, value } = edit as { op?: unknown; value?: unknown };
+  if (typeof op !== 'string' || !Object.hasOwn(COMMANDS, op))
+    throw invalid(
+      'op must be one of setup_plan, add_step, update_step, mark_step, clear_plan.',
+      'op',
+    );
+  return { op: op as PlanEditOp, value: op === 'clear_plan' && value === undefined ? {} : value };
+}
+
+/**
+ * Applies one {@link PlanEdit} to a plan with plankit's planning reducers, on a session that
+ * lives for this call only: the plan is restored (checked against the `Plan` schema), the
+ * edit dispatched (checked against its command's schema, then reduced). Pure: the same plan
+ * and edit always give the same frozen result.
+ *
+ * @example
+ * ```ts
+ * const plan = applyPlanEdit(null, { op: 'setup_plan', value: { objective: 'Ship', initial_steps: [{ title: 'Build' }] } });
+ * applyPlanEdit(plan, { op: 'mark_step', value: { step_id: 'S001', status: 'done' } }).status; // 'completed'
+ * ```
+ * @param plan - the current plan, or `null` when there is none
+ * @param edit - the edit; anything else is refused
+ * @returns the plan after the edit
+ * @throws PlanEditError `plan_edit_invalid` or `plan_edit_refused` (the reducers' message)
+ * @public
+ */
+export function applyPlanEdit(plan: Plan | null | undefined, edit: PlanEdit): Plan | null {
+  const { op, value } = checkedEdit(edit);
+  const session = planSession(plan ?? null);
+  try {
+    const applied = session.dispatch(COMMANDS[op], value, { now: 0 });
+    if (!applied.ok)
+      throw new PlanEditError('plan_edit_refused', `Plan edit refused: ${applied.error.message}`, {
+        field: applied.error.field === undefined ? 'value' : `value.${applied.error.field}`,
+        cause: applied.error,
+      });
+    return selectLatest(session, Plan) ?? null;
+  } finally {
+    session.dispose();
+  }
+}
+
+/**
+ * The `plan` channel's reducer: a {@link PlanEdit} (an object with `op`) is applied with
+ * {@link applyPlanEdit}; a whole plan (or `null`) replaces the plan once the `Plan` schema
+ * accepts it (`createAgent` sends the thread's current values back with every `invoke`, and
+ * a caller may seed a plan that way). A plan equal to the current one changes nothing.
+ *
+ * @example
+ * ```ts
+ * const plan = reducePlan(null, { op: 'setup_plan', value: { objective: 'Ship' } });
+ * reducePlan(plan, plan) === plan; // true
+ * ```
+ * @param current - the channel's plan, or `null`
+ * @param update - a plan edit, a plan, or `null`
+ * @returns the channel's next plan
+ * @throws PlanEditError when the update is refused; the channel keeps its plan
+ * @public
+ */
+export function reducePlan(
+  current: Plan | null | undefined,
+  update: PlanEdit | Plan | null | undefined,
+): Plan | null {
+  const plan = current ?? null;
+  if (update === undefined || update === null) return update === null ? null : plan;
+  if (typeof update === 'object' && !Array.isArray(update) && 'op' in update)
+    return applyPlanEdit(plan, update);
+  if (typeof update !== 'object' || Array.isArray(update))
+    throw invalid('send a plan edit { op, value } or a whole plan.', 'plan');
+  if (plan !== null && JSON.stringify(plan) === JSON.stringify(update)) return plan;
+  const session = planSession(update as Plan);
+  try {
+    return selectLatest(session, Plan) ?? null;
+  } finally {
+    session.dispose();
+  }
+}
+
+/**
+ * A session holding `plan` and the planning reducers, for one turn or one edit. A plan that
+ * breaks the `Plan` schema is refused.
+ */
+export function planSession(plan: Plan | null): Session {
+  const session = new Session({ sessionId: 'langgraph-plan', clock: () => 0 });
+  registerPlanningReducers(session);
+  if (plan !== null) {
+    const restored = session.dispatch(Plan, plan, { now: 0 });
+    if (!restored.ok) {
+      session.dispose();
+      throw new PlanEditError(
+        'plan_edit_refused',
+        `Plan edit refused: not a plan: ${restored.error.message}`,
+        { field: 'plan', cause: restored.error },
+      );
+    }
+  }
+  return session;
+}

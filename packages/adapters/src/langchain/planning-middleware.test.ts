@@ -1,0 +1,252 @@
+import { BaseCallbackHandler } from '@langchain/core/callbacks/base';
+import { BaseChatModel } from '@langchain/core/language_models/chat_models';
+import {
+  AIMessage,
+  type BaseMessage,
+  HumanMessage,
+  SystemMessage,
+  type ToolCall,
+  ToolMessage,
+} from '@langchain/core/messages';
+import type { ChatResult } from '@langchain/core/outputs';
+import { MemorySaver } from '@langchain/langgraph';
+import type { Plan } from '@plankit/core';
+import { createAgent } from 'langchain';
+import { describe, expect, it } from 'vitest';
+import { PlanEditError } from './plan-edit.ts';
+import { planningMiddleware } from './planning-middleware.ts';
+
+type IdentifiedCall = ToolCall & { id: string };
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** A chat model replaying scripted turns (by thread) and recording every request it gets. */
+class ScriptedChatModel extends BaseChatModel {
+  readonly script: AIMessage[];
+  readonly requests: BaseMessage[][] = [];
+
+  constructor(script: AIMessage[]) {
+    super({});
+    this.script = script;
+  }
+
+  _llmType(): string {
+    return 'scripted';
+  }
+
+  override bindTools(): this {
+    return this;
+  }
+
+  async _generate(messages: BaseMessage[]): Promise<ChatResult> {
+    this.requests.push(messages);
+    const message = this.script.shift() ?? new AIMessage('(script ended)');
+    return { generations: [{ text: '', message }] };
+  }
+}
+
+/** Holds chosen tool calls before they run (an awaited tracing or approval hook). */
+class HoldToolStart extends BaseCallbackHandler {
+  name = 'hold-tool-start';
+  readonly delays: ReadonlyMap<string, number>;
+  constructor(delays: ReadonlyMap<string, number>) {
+    super({ _awaitHandler: true });
+    this.delays = delays;
+  }
+  override async handleToolStart(
+    _tool: unknown,
+    _input: string,
+    _runId: string,
+    _parentRunId?: string,
+    _tags?: string[],
+    _metadata?: Record<string, unknown>,
+    _runName?: string,
+    toolCallId?: string,
+  ): Promise<void> {
+    await sleep(this.delays.get(toolCallId ?? '') ?? 0);
+  }
+}
+
+const turn = (...calls: IdentifiedCall[]) => new AIMessage({ content: '', tool_calls: calls });
+const call = (id: string, name: string, args: Record<string, unknown>): IdentifiedCall => ({
+  id,
+  name,
+  args,
+  type: 'tool_call',
+});
+const setup = (id: string, objective: string, titles: string[]) =>
+  call(id, 'planning_setup_plan', {
+    objective,
+    initial_steps: titles.map((title) => ({ title })),
+  });
+const mark = (id: string, stepId: string, status = 'done') =>
+  call(id, 'planning_mark_step', { step_id: stepId, status });
+
+function replies(messages: readonly BaseMessage[]): Record<string, [string, string]> {
+  return Object.fromEntries(
+    messages
+      .filter((m): m is ToolMessage => ToolMessage.isInstance(m))
+      .map((m) => [m.tool_call_id, [String(m.status), String(m.content)]]),
+  );
+}
+
+const statuses = (plan: Plan | null | undefined) => plan?.steps.map((step) => step.status);
+const reminder = (plan: Plan | undefined) =>
+  plan === undefined ? undefined : `<plan>${plan.objective}: ${statuses(plan)?.join(',')}</plan>`;
+
+function agentWith(model: ScriptedChatModel, checkpointer = new MemorySaver()) {
+  return createAgent({
+    model,
+    systemPrompt: 'You are a planner.',
+    middleware: [planningMiddleware({ section: '## Planning\n\nKeep a plan.', reminder })],
+    checkpointer,
+  });
+}
+
+describe('planningMiddleware with createAgent and MemorySaver', () => {
+  it('merges parallel planning calls of one AIMessage in model order, whatever order they run in', async () => {
+    const model = new ScriptedChatModel([
+      turn(
+        setup('c1', 'Ship', ['Build', 'Test']),
+        call('c2', 'planning_add_step', { steps: [{ title: 'Release' }] }),
+        mark('c3', 'S001'),
+        mark('c4', 'S003', 'in_progress'),
+        mark('c5', 'S009'),
+      ),
+      new AIMessage('Planned.'),
+    ]);
+    const agent = agentWith(model);
+    // The first calls are held longest, so they would finish last without model order.
+    const hold = new HoldToolStart(
+      new Map([
+        ['c1', 40],
+        ['c2', 25],
+        ['c3', 10],
+      ]),
+    );
+    const result = await agent.invoke(
+      { messages: [new HumanMessage('Plan the release.')] },
+      { configurable: { thread_id: 'order' }, callbacks: [hold] },
+    );
+    expect(replies(result.messages)).toEqual({
+      c1: ['success', 'Plan initialised with 2 steps.'],
+      c2: ['success', 'Queued 1 step for addition.'],
+      c3: ['success', 'Step S001 marked as done.'],
+      c4: ['success', 'Step S003 marked as in_progress.'],
+      c5: ['error', expect.stringMatching(/^Tool validation failed: .*S009/)],
+    });
+    expect(result.plan?.objective).toBe('Ship');
+    expect(statuses(result.plan)).toEqual(['done', 'pending', 'in_progress']);
+  });
+
+  it('puts the section into the system prompt and the reminder last, after the cached prefix', async () => {
+    const model = new ScriptedChatModel([
+      turn(setup('s1', 'Ship', ['Build'])),
+      new AIMessage('Planned.'),
+    ]);
+    const agent = agentWith(model);
+    await agent.invoke(
+      { messages: [new HumanMessage('Plan.')] },
+      { configurable: { thread_id: 'prompt' } },
+    );
+    const [first, second] = model.requests;
+    expect(first?.[0]).toBeInstanceOf(SystemMessage);
+    expect(first?.[0]?.text).toBe('You are a planner.\n\n## Planning\n\nKeep a plan.');
+    // No plan yet: no reminder.
+    expect(first?.at(-1)?.content).toBe('Plan.');
+    // The system message is byte-identical across calls; the reminder comes last.
+    expect(second?.[0]?.text).toBe(first?.[0]?.text);
+    expect(second?.at(-1)).toBeInstanceOf(HumanMessage);
+    expect(second?.at(-1)?.content).toBe('<plan>Ship: pending</plan>');
+    expect(second?.at(-2)).toBeInstanceOf(ToolMessage);
+  });
+
+  it('brings the plan back after a resume, shows it in getState, and forks from an earlier checkpoint with the plan as it was', async () => {
+    const model = new ScriptedChatModel([
+      turn(setup('r1', 'Ship', ['Build', 'Test'])),
+      new AIMessage('Planned.'),
+      turn(mark('r2', 'S001')),
+      new AIMessage('Built.'),
+      new AIMessage('Forked.'),
+    ]);
+    const checkpointer = new MemorySaver();
+    const config = { configurable: { thread_id: 'resume' } };
+    await agentWith(model, checkpointer).invoke({ messages: [new HumanMessage('Plan.')] }, config);
+    // A new agent on the same checkpointer: the plan comes back from the checkpoint.
+    const agent = agentWith(model, checkpointer);
+    const before = await agent.graph.getState(config);
+    expect(statuses(before.values.plan)).toEqual(['pending', 'pending']);
+    const earlier = before.config.configurable?.['checkpoint_id'] as string;
+    await agent.invoke({ messages: [new HumanMessage('Build it.')] }, config);
+    expect(model.requests[2]?.at(-1)?.content).toBe('<plan>Ship: pending,pending</plan>');
+    const after = await agent.graph.getState(config);
+    expect(statuses(after.values.plan)).toEqual(['done', 'pending']);
+    // Fork: run on from the checkpoint before S001 was marked.
+    const fork = await agent.invoke(
+      { messages: [new HumanMessage('Start over from here.')] },
+      { configurable: { thread_id: 'resume', checkpoint_id: earlier } },
+    );
+    expect(model.requests[4]?.at(-1)?.content).toBe('<plan>Ship: pending,pending</plan>');
+    expect(statuses(fork.plan)).toEqual(['pending', 'pending']);
+    // The original branch keeps its plan at its own checkpoint.
+    const history: Plan[] = [];
+    for await (const snapshot of agent.graph.getStateHistory(config))
+      if (snapshot.values.plan) history.push(snapshot.values.plan as Plan);
+    expect(history.some((plan) => plan.steps[0]?.status === 'done')).toBe(true);
+  });
+
+  it('applies a plan edit given to updateState through the reducers, and refuses a bad one', async () => {
+    const model = new ScriptedChatModel([
+      turn(setup('u1', 'Ship', ['Build'])),
+      new AIMessage('Planned.'),
+    ]);
+    const agent = agentWith(model);
+    const config = { configurable: { thread_id: 'update' } };
+    await agent.invoke({ messages: [new HumanMessage('Plan.')] }, config);
+    await agent.graph.updateState(config, {
+      plan: { op: 'add_step', value: { steps: [{ title: 'Release' }] } },
+    });
+    expect(
+      (await agent.graph.getState(config)).values.plan?.steps.map(
+        (s: { title: string }) => s.title,
+      ),
+    ).toEqual(['Build', 'Release']);
+    const refused = await agent.graph
+      .updateState(config, {
+        plan: { op: 'mark_step', value: { step_id: 'S042', status: 'done' } },
+      })
+      .then(
+        () => undefined,
+        (error: unknown) => error,
+      );
+    expect(PlanEditError.isInstance(refused)).toBe(true);
+    expect((refused as PlanEditError).code).toBe('plan_edit_refused');
+    // A whole plan replaces the plan only when the Plan schema accepts it: this one claims to
+    // be completed with a step still pending.
+    const raw = await agent.graph
+      .updateState(config, {
+        plan: {
+          objective: 'Hijack',
+          status: 'completed',
+          steps: [{ step_id: 'S001', title: 'X', details: null, status: 'pending', notes: [] }],
+        },
+      })
+      .then(
+        () => undefined,
+        (error: unknown) => error,
+      );
+    expect(PlanEditError.isInstance(raw)).toBe(true);
+    expect((raw as PlanEditError).code).toBe('plan_edit_refused');
+    const unknownOp = await agent.graph
+      .updateState(config, { plan: { op: 'drop_table', value: {} } as never })
+      .then(
+        () => undefined,
+        (error: unknown) => error,
+      );
+    expect((unknownOp as PlanEditError).code).toBe('plan_edit_invalid');
+    // No refusal changed the plan.
+    expect(statuses((await agent.graph.getState(config)).values.plan)).toEqual([
+      'pending',
+      'pending',
+    ]);
+  });
+});

@@ -1,0 +1,256 @@
+import { HumanMessage, ToolMessage } from '@langchain/core/messages';
+import { type DynamicStructuredTool, tool as langChainTool } from '@langchain/core/tools';
+import { Command, ReducedValue, StateSchema } from '@langchain/langgraph';
+import {
+  type AnyTool,
+  createPlanningTools,
+  type InProgressMode,
+  Plan,
+  type Session,
+} from '@plankit/core';
+import { type AgentMiddleware, createMiddleware } from 'langchain';
+import * as z from 'zod';
+import { callTool } from '../call-tool.ts';
+import { formatToolContent } from '../format-tool-content.ts';
+import { announceToolCalls } from '../model-order.ts';
+import { toolJsonSchema } from '../tool-json-schema.ts';
+import { findLangChainTurn, stateOf } from './find-langchain-turn.ts';
+import { langChainContext } from './langchain-context.ts';
+import { EDIT_OPS, type PlanEdit, planSession, reducePlan } from './plan-edit.ts';
+
+/** A prompt section as {@link planningMiddleware} needs it: `PlanningToolsSection` fits as is. @public */
+export interface PlanningMiddlewareSection {
+  /** Renders the section's markdown (called once, when the middleware is built). */
+  render(): string;
+}
+
+/** Options of {@link planningMiddleware}. @public */
+export interface PlanningMiddlewareOptions {
+  /**
+   * The strategy section appended to the system prompt on every model call: a string, or a
+   * section such as `new PlanningToolsSection()` from `@plankit/prompt`, rendered once so the
+   * cached prefix stays byte-identical. None by default.
+   */
+  readonly section?: string | PlanningMiddlewareSection | undefined;
+  /**
+   * Renders the plan reminder added as the LAST message of every model request (after the
+   * cached prefix), such as `renderPlanReminder` from `@plankit/prompt`; returning `undefined`
+   * adds nothing. None by default.
+   */
+  readonly reminder?: ((plan: Plan | undefined) => string | undefined) | undefined;
+  /** `'single'` refuses a second `in_progress` step; `'any'` (the default) allows it. */
+  readonly inProgress?: InProgressMode | undefined;
+  /**
+   * How long a call waits for an earlier planning call of its `AIMessage` that has not started
+   * (a middleware answered it, a hook holds it), in milliseconds; 30,000 by default.
+   */
+  readonly orderTimeoutMs?: number | undefined;
+}
+
+/** The state {@link planningMiddleware} adds to an agent: the `plan` channel. @public */
+export type PlanningStateSchema = StateSchema<{
+  plan: ReducedValue<Plan | null, PlanUpdate>;
+}>;
+
+/** What the `plan` channel accepts: a {@link PlanEdit}, or a whole plan (or `null`) that replaces it. @public */
+export type PlanUpdate = PlanEdit | Plan | null;
+
+/** What {@link planningMiddleware} returns: a `createAgent` middleware. @public */
+export type PlanningMiddleware = AgentMiddleware<
+  PlanningStateSchema,
+  undefined,
+  unknown,
+  readonly DynamicStructuredTool[]
+>;
+
+// The reducer checks every update; this only keeps non-objects out of `invoke` input.
+const PlanUpdateSchema = z
+  .custom<PlanUpdate>(
+    (value) => value === null || (typeof value === 'object' && !Array.isArray(value)),
+    'A plan update must be a plan edit { op, value }, a plan, or null.',
+  )
+  .optional();
+
+/**
+ * The `plan` channel: a plan (or `null`), changed by {@link PlanEdit}s applied by plankit's
+ * planning reducers, or replaced by a whole plan the `Plan` schema accepts ({@link reducePlan}).
+ * A refused update throws {@link PlanEditError}, so LangGraph refuses it and nothing changes.
+ *
+ * @example
+ * ```ts
+ * const State = new StateSchema({ messages: MessagesValue, plan: planChannel() });
+ * ```
+ * @public
+ */
+export function planChannel(): ReducedValue<Plan | null, PlanUpdate> {
+  return new ReducedValue(Plan.nullable().default(null), {
+    // Optional at run time, so an `invoke` input without `plan` passes langchain's check.
+    inputSchema: PlanUpdateSchema as unknown as z.ZodType<PlanUpdate>,
+    reducer: (plan: Plan | null, update: PlanUpdate) => reducePlan(plan, update),
+  });
+}
+
+// One transient session per model turn (thread, AIMessage, plan at the step's start; not the
+// checkpoint namespace, which names each Send task apart): the turn's planning calls run on it in model order, each seeing the calls before it.
+const MAX_TURNS = 64;
+const turns = new Map<string, Session>();
+const objectKeys = new WeakMap<object, number>();
+let nextObjectKey = 0;
+
+function turnSession(config: unknown, turn: object | string, plan: Plan | null): Session {
+  const context = langChainContext(config);
+  let turnKey: string;
+  if (typeof turn === 'string') turnKey = turn;
+  else {
+    let number = objectKeys.get(turn);
+    if (number === undefined) {
+      number = nextObjectKey++;
+      objectKeys.set(turn, number);
+    }
+    turnKey = `object:${number}`;
+  }
+  // The plan at the step's start belongs in the key: a fork re-running the same AIMessage from
+  // another plan must not reuse this turn's outcomes.
+  const key = JSON.stringify([context.threadId ?? '', turnKey, plan]);
+  let session = turns.get(key);
+  if (session === undefined) {
+    session = planSession(plan);
+    turns.set(key, session);
+    if (turns.size > MAX_TURNS) {
+      const oldest = turns.keys().next().value as string;
+      turns.get(oldest)?.dispose();
+      turns.delete(oldest);
+    }
+  }
+  return session;
+}
+
+function planOf(config: unknown): Plan | null {
+  const state = stateOf(config);
+  if (typeof state !== 'object' || state === null) return null;
+  const plan = (state as { plan?: unknown }).plan;
+  return plan === undefined || plan === null ? null : (plan as Plan);
+}
+
+const schemas = new WeakMap<AnyTool, z.ZodType>();
+
+// As in toLangChainTools: the model sees the tool's exact JSON Schema, and plankit validates.
+function acceptingSchema(tool: AnyTool): z.ZodType {
+  let schema = schemas.get(tool);
+  if (schema === undefined) {
+    schema = z.unknown().meta({ ...toolJsonSchema(tool) });
+    schemas.set(tool, schema);
+  }
+  return schema;
+}
+
+interface ToolConfig {
+  readonly toolCall?: { readonly id?: string | undefined } | undefined;
+}
+
+function planningTools(options: PlanningMiddlewareOptions): DynamicStructuredTool[] {
+  const definitions: readonly AnyTool[] = createPlanningTools(
+    planSession(null),
+    options.inProgress === undefined ? {} : { inProgress: options.inProgress },
+  );
+  const names = new Set(definitions.map((definition) => definition.name));
+  return definitions.map(
+    (definition) =>
+      langChainTool(
+        async (input: unknown, config?: ToolConfig) => {
+          const id = config?.toolCall?.id;
+          const found = id === undefined ? undefined : findLangChainTurn(config, id, names);
+          const start = planOf(config);
+          const session =
+            found === undefined ? planSession(start) : turnSession(config, found.turn, start);
+          if (found !== undefined) announceToolCalls(session, found.turn, found.ids);
+          const { tool, result } = await callTool(
+            definitions,
+            { name: definition.name, arguments: input },
+            {
+              session,
+              order: found === undefined || id === undefined ? undefined : { turn: found.turn, id },
+              orderTimeoutMs: options.orderTimeoutMs,
+            },
+          );
+          const content = formatToolContent(result, tool);
+          if (id === undefined) return content;
+          const message = new ToolMessage({
+            content,
+            tool_call_id: id,
+            name: definition.name,
+            status: result.success ? 'success' : 'error',
+          });
+          const op = EDIT_OPS[definition.name];
+          if (!result.success || op === undefined)
+            return new Command({ update: { messages: [message] } });
+          const edit = { op, value: result.value } as PlanEdit;
+          return new Command({ update: { plan: edit, messages: [message] } });
+        },
+        {
+          name: definition.name,
+          description: definition.description,
+          schema: acceptingSchema(definition),
+        },
+      ) as DynamicStructuredTool,
+  );
+}
+
+/**
+ * plankit's planning for `createAgent` from `langchain`, a drop-in for `todoListMiddleware`:
+ *
+ * - the plan lives in the graph state channel `plan` ({@link planChannel}), so every
+ *   checkpointer persists it, `getState` shows it, and a fork from an earlier checkpoint sees
+ *   the plan as it was then;
+ * - the six planning tools return `Command` updates: a {@link PlanEdit} for `plan` and the
+ *   call's `ToolMessage` (`status: 'error'` with plankit's `Tool validation failed: ...` text on
+ *   a refusal, which changes nothing);
+ * - the planning calls of one `AIMessage` run in the order the model emitted them, each on the
+ *   plan the calls before it left, and the channel's reducer applies their edits in that same
+ *   order through plankit's planning reducers: parallel calls merge, never an InvalidUpdateError;
+ * - `section` joins the system prompt; `reminder` goes last in every model request.
+ *
+ * `graph.updateState(config, { plan: edit })` applies a {@link PlanEdit} through the same
+ * reducers, or rejects with a {@link PlanEditError} and changes nothing.
+ *
+ * @example
+ * ```ts
+ * const agent = createAgent({
+ *   model,
+ *   middleware: [planningMiddleware({ section: new PlanningToolsSection(), reminder: renderPlanReminder })],
+ *   checkpointer: new MemorySaver(),
+ * });
+ * const result = await agent.invoke(
+ *   { messages: [new HumanMessage('Plan the release.')] },
+ *   { configurable: { thread_id: 'release-42' } },
+ * );
+ * result.plan; // the thread's plan, or null
+ * ```
+ * @public
+ */
+export function planningMiddleware(options: PlanningMiddlewareOptions = {}): PlanningMiddleware {
+  const section =
+    options.section === undefined
+      ? undefined
+      : typeof options.section === 'string'
+        ? options.section
+        : options.section.render();
+  const reminder = options.reminder;
+  const stateSchema: PlanningStateSchema = new StateSchema({ plan: planChannel() });
+  return createMiddleware({
+    name: 'planningMiddleware',
+    stateSchema,
+    tools: planningTools(options),
+    wrapModelCall: (request, handler) => {
+      const systemMessage =
+        section === undefined
+          ? request.systemMessage
+          : request.systemMessage.concat(`\n\n${section}`);
+      const plan = (request.state as { plan?: Plan | null }).plan ?? undefined;
+      const text = reminder?.(plan);
+      const messages =
+        text === undefined ? request.messages : [...request.messages, new HumanMessage(text)];
+      return handler({ ...request, systemMessage, messages });
+    },
+  }) as PlanningMiddleware;
+}
