@@ -52,6 +52,22 @@ describe('callTool', () => {
     expect(selectLatest(session, Plan)?.status).toBe('completed');
   });
 
+  it('keeps the refusal of an unknown name under 2,000 characters however many tools there are', async () => {
+    const session = new Session();
+    const many = Array.from({ length: 1_000 }, (_, i) =>
+      defineTool({
+        name: `tool_${i}_${'x'.repeat(40)}`,
+        description: 'One of many.',
+        parameters: z.strictObject({}),
+        handler: () => ({ message: 'Done.', value: null }),
+      }),
+    );
+    const { result } = await callTool(many, { name: 'missing', arguments: {} }, { session });
+    expect(result.success).toBe(false);
+    expect(result.message.length).toBeLessThan(2_000);
+    expect(result.message.startsWith("Tool validation failed: Unknown tool 'missing'.")).toBe(true);
+  });
+
   it('keeps serving after a failing call', async () => {
     const session = new Session();
     const boom = defineTool({

@@ -6,6 +6,7 @@ import {
   type ToolResult,
   ToolValidationError,
 } from '@plankit/core';
+import { refusalText } from '@plankit/core/internal';
 import { runInModelOrder, type ToolCallOrder } from './model-order.ts';
 import { parseToolArguments } from './parse-tool-arguments.ts';
 
@@ -53,7 +54,7 @@ const MAX_NAME = 64;
 function refused(error: ToolValidationError): ToolFailure {
   return Object.freeze({
     success: false,
-    message: `Tool validation failed: ${error.message}`,
+    message: refusalText(`Tool validation failed: ${error.message}`),
     value: null,
     error,
   });
