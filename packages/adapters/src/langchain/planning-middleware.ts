@@ -28,7 +28,7 @@ export interface PlanningMiddlewareSection {
 export interface PlanningMiddlewareOptions {
   /**
    * The strategy section appended to the system prompt on every model call: a string, or a
-   * section such as `new PlanningToolsSection()` from `@plankit/prompt`, rendered once so the
+   * section such as `new PlanningToolsSection({ session })` from `@plankit/prompt`, rendered once so the
    * cached prefix stays byte-identical. None by default.
    */
   readonly section?: string | PlanningMiddlewareSection | undefined;
@@ -217,7 +217,12 @@ function planningTools(options: PlanningMiddlewareOptions): DynamicStructuredToo
  * ```ts
  * const agent = createAgent({
  *   model,
- *   middleware: [planningMiddleware({ section: new PlanningToolsSection(), reminder: renderPlanReminder })],
+ *   middleware: [
+ *     planningMiddleware({
+ *       section: new PlanningToolsSection({ session: new Session() }), // rendered once
+ *       reminder: renderPlanReminder,
+ *     }),
+ *   ],
  *   checkpointer: new MemorySaver(),
  * });
  * const result = await agent.invoke(
