@@ -218,3 +218,63 @@ describe('createToolExecutor: deep JSON (issue 12)', () => {
     expect(result.key?.length).toBeGreaterThan(200_000);
   });
 });
+
+describe('createToolExecutor: bounded refusals and deep results (issue 12)', () => {
+  it('keeps a refusal of 100,000 schema issues under 2,000 characters, listing all on the result', async () => {
+    const steps = defineStageTool({
+      name: 'steps',
+      description: 'Take steps.',
+      input: z.strictObject({ steps: z.array(z.strictObject({ title: z.string() })) }),
+      run: () => ({ ok: true, confidence: 1, explanations: [], data: null }),
+    });
+    const executor = createToolExecutor({ tools: [steps], modelId: 'm' });
+    const bad = Array.from({ length: 100_000 }, () => ({ title: 7 }));
+    const result = await executor.run(steps, { steps: bad }, { artifacts: [] });
+    expect(result.ok).toBe(false);
+    expect(result.error?.code).toBe('tool_input_invalid');
+    expect(result.error?.message.length).toBeLessThan(2000);
+    expect(result.error?.message).toMatch(/^steps\.0\.title: .* and \d+ more\.$/);
+    expect(result.explanations).toHaveLength(100_000);
+  });
+
+  it('clips one huge issue, key or thrown message', async () => {
+    const keyed = defineStageTool({
+      name: 'keyed',
+      description: 'Take a record.',
+      input: z.strictObject({ map: z.record(z.string(), z.number()) }),
+      run: () => {
+        throw new Error('x'.repeat(1_000_000));
+      },
+    });
+    const executor = createToolExecutor({ tools: [keyed], modelId: 'm' });
+    const huge = await executor.run(
+      keyed,
+      { map: { ['k'.repeat(1_000_000)]: 'no' } },
+      { artifacts: [] },
+    );
+    expect(huge.error?.message.length).toBeLessThan(2000);
+    expect(huge.explanations.every((line) => line.length <= 200)).toBe(true);
+    const thrown = await executor.run(keyed, { map: {} }, { artifacts: [] });
+    expect(thrown.error?.code).toBe('tool_failed');
+    expect(thrown.error?.message.length).toBeLessThan(2000);
+    const unknown = await executor.run('t'.repeat(1_000_000), {}, { artifacts: [] });
+    expect(unknown.error?.message.length).toBeLessThan(2000);
+  });
+
+  it('returns 100,000 levels of result data without overflowing the stack', async () => {
+    const deep = defineStageTool({
+      name: 'deep',
+      description: 'Return a deep tree.',
+      input: z.strictObject({}),
+      run: () => {
+        let tree: unknown = 'leaf';
+        for (let i = 0; i < 100_000; i++) tree = [tree];
+        return { ok: true, confidence: 1, explanations: [], data: tree };
+      },
+    });
+    const executor = createToolExecutor({ tools: [deep], modelId: 'm' });
+    const result = await executor.run(deep, {}, { artifacts: [] });
+    expect(result.ok).toBe(true);
+    expect(Object.isFrozen(result.data)).toBe(true);
+  });
+});

@@ -1,4 +1,4 @@
-import { deepFreeze } from '@plankit/core/internal';
+import { clipText, deepFreeze, escapeControl, refusalText } from '@plankit/core/internal';
 import { ControllerError } from './controller-error.ts';
 import {
   type AnyStageTool,
@@ -9,6 +9,7 @@ import {
 import type { InteractionPolicy } from './interaction-policy.ts';
 import { canonicalJson } from './internal/canonical-json.ts';
 import { isRecord, isText, isUnit, unknownKey } from './internal/checks.ts';
+import { unstorableText } from './internal/unstorable-text.ts';
 import { checkPolicy } from './resolve-policy.ts';
 
 /** What a {@link ToolExecutor} run resolves to: the tool's JSON plus what the host needs. @public */
@@ -48,7 +49,9 @@ export interface ToolExecutor {
   /**
    * Runs a tool by name (or by the tool itself, for typed data): checks prerequisites, parses
    * the input, answers from the memo or runs the tool. Resolves to a failure rather than
-   * rejecting for anything the model or the tool got wrong.
+   * rejecting for anything the model or the tool got wrong, including input or output text no
+   * store can hold (U+0000, lone surrogates). A failure's message stays under 2,000
+   * characters (the first explanations, then `and N more`); `explanations` lists them all.
    *
    * @throws ControllerError `argument_invalid` (as a rejection) for bad options
    */
@@ -70,6 +73,28 @@ function argument(field: string, rule: string): ControllerError {
   });
 }
 
+// Room for listed explanations, leaving the rest of the 2,000 characters for the count.
+const LISTED_BUDGET = 1800;
+// One schema issue as the model reads it, as core's invoke-tool clips them.
+const ISSUE_LIMIT = 200;
+
+/**
+ * The refusal text of `explanations`: as many as fit, then `and N more`, so it stays under
+ * 2,000 characters however many there are; the result's `explanations` keeps them all.
+ */
+function refusalOf(explanations: readonly string[]): string {
+  let message = '';
+  let listed = 0;
+  for (const text of explanations) {
+    const next = listed === 0 ? text : `${message} ${text}`;
+    if (listed > 0 && next.length > LISTED_BUDGET) break;
+    message = clipText(next, LISTED_BUDGET);
+    listed++;
+  }
+  if (listed < explanations.length) message += ` ... and ${explanations.length - listed} more.`;
+  return refusalText(message);
+}
+
 function failed(
   tool: string,
   code: ControllerError['code'],
@@ -77,7 +102,7 @@ function failed(
   key: string | null,
   cause?: unknown,
 ): StageToolResult<never> {
-  const error = new ControllerError(code, explanations.join(' '), { cause });
+  const error = new ControllerError(code, refusalOf(explanations), { cause });
   return Object.freeze({
     ok: false,
     confidence: 0,
@@ -113,7 +138,8 @@ async function execute(
     output = await tool.run(input, context);
   } catch (cause) {
     const reason = cause instanceof Error ? cause.message : String(cause);
-    return failed(tool.name, 'tool_failed', [`Tool '${tool.name}' failed: ${reason}`], key, cause);
+    const explanation = refusalText(`Tool '${tool.name}' failed: ${reason}`);
+    return failed(tool.name, 'tool_failed', [explanation], key, cause);
   }
   const problem = outputProblem(output);
   if (problem !== null) {
@@ -125,6 +151,20 @@ async function execute(
     );
   }
   const { ok, confidence, explanations, data } = output as StageToolOutput;
+  // Hosts store what a tool returns; text no store can hold is the tool's fault.
+  const unstorable = unstorableText(explanations, 'explanations') ?? unstorableText(data, 'data');
+  if (unstorable !== undefined) {
+    return failed(
+      tool.name,
+      'tool_output_invalid',
+      [
+        refusalText(
+          `Tool '${tool.name}' returned output no store can hold: ${clipText(unstorable.path, 400)} ${unstorable.rule}.`,
+        ),
+      ],
+      key,
+    );
+  }
   return Object.freeze({
     ok,
     confidence,
@@ -206,7 +246,7 @@ export function createToolExecutor(options: ToolExecutorOptions): ToolExecutor {
     const name = isStageTool(requested) ? requested.name : requested;
     const tool = typeof name === 'string' ? byName.get(name) : undefined;
     if (tool === undefined || (isStageTool(requested) && requested !== tool)) {
-      const label = typeof name === 'string' ? name : String(name);
+      const label = clipText(typeof name === 'string' ? name : String(name), 200);
       return failed(label, 'tool_unknown', [`Tool '${label}' is not available here.`], null);
     }
     const missing = tool.prerequisites.filter((artifact) => !present.has(artifact));
@@ -221,13 +261,27 @@ export function createToolExecutor(options: ToolExecutorOptions): ToolExecutor {
     const parsed = tool.input.safeParse(input);
     if (!parsed.success) {
       const explanations = parsed.error.issues.map((issue) => {
-        const path = issue.path.map(String).join('.');
-        return path === '' ? issue.message : `${path}: ${issue.message}`;
+        const path = issue.path.map((part) => clipText(String(part), 80)).join('.');
+        const text = path === '' ? issue.message : `${path}: ${issue.message}`;
+        return clipText(escapeControl(text), ISSUE_LIMIT);
       });
       return failed(
         tool.name,
         'tool_input_invalid',
         explanations.length > 0 ? explanations : ['Invalid input.'],
+        null,
+      );
+    }
+    const unstorable = unstorableText(parsed.data, 'input');
+    if (unstorable !== undefined) {
+      return failed(
+        tool.name,
+        'tool_input_invalid',
+        [
+          refusalText(
+            `${clipText(unstorable.path, 400)} ${unstorable.rule}, so no store could hold it.`,
+          ),
+        ],
         null,
       );
     }

@@ -5,7 +5,7 @@ import { ControllerError } from './controller-error.ts';
 import type { Budget, BudgetCapName, BudgetSignal } from './create-budget.ts';
 import { dayAt, held } from './internal/budget-ledger.ts';
 import { isCount, isRecord, isText, show, unknownKey } from './internal/checks.ts';
-import { checkNow, failure } from './internal/engine.ts';
+import { checkNow, failure, unstorableError } from './internal/engine.ts';
 import { fromMicros, isUsd, toMicros } from './internal/micro-usd.ts';
 import { trust } from './internal/trusted-snapshots.ts';
 
@@ -82,6 +82,10 @@ export function reserveBudget(
   if (!isCount(tokens))
     return bad('input.tokens', `must be a non-negative integer, got ${show(tokens)}`);
   if (!isText(turn, 128)) return bad('input.turn', `must be 1-128 characters, got ${show(turn)}`);
+  const unstorable =
+    unstorableError('reserveBudget', 'input.id', id) ??
+    unstorableError('reserveBudget', 'input.turn', turn);
+  if (unstorable !== null) return { ok: false, error: unstorable };
   const nowError = checkNow('reserveBudget', 'input.now', now, prev.updatedAt);
   if (nowError !== null) return { ok: false, error: nowError };
   let duplicate = false;

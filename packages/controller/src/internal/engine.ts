@@ -1,4 +1,5 @@
 import type { Result } from '@plankit/core';
+import { clipText, refusalText } from '@plankit/core/internal';
 import { type AdaptationLogEntry, INTRODUCED_BY, type IntroducedBy } from '../adaptation-log.ts';
 import { ControllerError } from '../controller-error.ts';
 import type { CapName, Caps, SoftLimits } from '../default-caps.ts';
@@ -19,6 +20,7 @@ import type { CompiledCandidate, CompiledMachine, CompiledState } from './compil
 import { hashText } from './hash-text.ts';
 import { fromMicros, isUsd, toMicros } from './micro-usd.ts';
 import { trust } from './trusted-snapshots.ts';
+import { unstorableText } from './unstorable-text.ts';
 
 /** Limits on what one event may carry. */
 export const EVENT_LIMITS: {
@@ -104,6 +106,25 @@ function invalid(
   return failure('input_invalid', `${where}: ${field} ${rule}.`, field);
 }
 
+/**
+ * An `input_invalid` error for text in `value` (at `field`) that no store can hold: U+0000 or
+ * a lone surrogate. Null when every string in it is storable.
+ */
+export function unstorableError(
+  where: string,
+  field: string,
+  value: unknown,
+): ControllerError | null {
+  const problem = unstorableText(value, field);
+  if (problem === undefined) return null;
+  const path = clipText(problem.path, 400);
+  return new ControllerError(
+    'input_invalid',
+    refusalText(`${where}: ${path} ${problem.rule}, so no store could hold it.`),
+    { field: path },
+  );
+}
+
 /** The status a state's kind gives. */
 export function statusOf(kind: StateKind): MachineStatus {
   return kind === 'work' ? 'running' : kind === 'wait' ? 'waiting' : 'done';
@@ -141,7 +162,7 @@ export function checkReason(
       `must be null or a string of at most ${EVENT_LIMITS.text} characters`,
     ).error;
   }
-  return reason;
+  return unstorableError(where, field, reason) ?? reason;
 }
 
 function readTool(
@@ -153,6 +174,8 @@ function readTool(
     if (!isText(tool, EVENT_LIMITS.toolName)) {
       return invalid(where, 'event.tool', `must be 1-${EVENT_LIMITS.toolName} characters`);
     }
+    const unstorable = unstorableError(where, 'event.tool', tool);
+    if (unstorable !== null) return { ok: false, error: unstorable };
     return { ok: true, value: { tool, signature: null } };
   }
   if (!isRecord(tool))
@@ -163,6 +186,9 @@ function readTool(
   if (!isText(name, EVENT_LIMITS.toolName)) {
     return invalid(where, 'event.tool.name', `must be 1-${EVENT_LIMITS.toolName} characters`);
   }
+  const unstorable = unstorableError(where, 'event.tool.name', name);
+  if (unstorable !== null) return { ok: false, error: unstorable };
+  // args and result are only hashed into the signature, never stored, so any JSON will do.
   const text = canonicalJson([name, tool['args'] ?? null, tool['result'] ?? null]);
   if (text === undefined) return invalid(where, 'event.tool', 'args and result must be JSON data');
   return { ok: true, value: { tool: name, signature: hashText(text) } };
@@ -185,6 +211,8 @@ function readViolations(where: string, value: unknown): Result<readonly string[]
         `must be 1-${EVENT_LIMITS.violation} characters`,
       );
     }
+    const unstorable = unstorableError(where, `event.violations[${index}]`, item);
+    if (unstorable !== null) return { ok: false, error: unstorable };
   }
   return { ok: true, value: value.length === 0 ? EMPTY : Object.freeze([...value] as string[]) };
 }
@@ -221,6 +249,10 @@ function readAdaptations(
         'must be system, user_feedback or ai_adaptation',
       );
     }
+    const unstorable =
+      unstorableError(where, `${field}.kind`, kind) ??
+      unstorableError(where, `${field}.summary`, summary);
+    if (unstorable !== null) return { ok: false, error: unstorable };
     out.push(Object.freeze({ kind, summary, introduced_by: introduced_by as IntroducedBy }));
   }
   return { ok: true, value: Object.freeze(out) };
@@ -238,6 +270,8 @@ export function normalizeEvent(
   const { outcome, now, confidence, costUsd, tokens, reason } = event;
   if (typeof outcome !== 'string')
     return invalid(where, 'event.outcome', `must be a string, got ${show(outcome)}`);
+  const unstorable = unstorableError(where, 'event.outcome', outcome);
+  if (unstorable !== null) return { ok: false, error: unstorable };
   const nowError = checkNow(where, 'event.now', now, updatedAt);
   if (nowError !== null) return { ok: false, error: nowError };
   if (confidence !== undefined && confidence !== null && !isUnit(confidence)) {

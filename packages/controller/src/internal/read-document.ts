@@ -1,5 +1,6 @@
 import type * as z from 'zod';
 import { isRecord } from './checks.ts';
+import { unstorableText } from './unstorable-text.ts';
 
 /** A field path the way a person writes it: `trace[2].outcome`. */
 export function formatPath(path: readonly PropertyKey[]): string {
@@ -62,6 +63,12 @@ export function readDocument<T>(
     const field = issue === undefined ? '' : formatPath(issue.path);
     const rule = issue?.message.toLowerCase() ?? 'is invalid';
     return { ok: false, problem: { kind: 'invalid', field: field === '' ? 'value' : field, rule } };
+  }
+  // Text JSON.parse accepts (a \u0000 or lone \ud800 escape) that no store can hold.
+  const unstorable = unstorableText(parsed.data, '');
+  if (unstorable !== undefined) {
+    const rule = `${unstorable.rule}, so no store could hold it`;
+    return { ok: false, problem: { kind: 'invalid', field: unstorable.path || 'value', rule } };
   }
   return { ok: true, value: parsed.data };
 }

@@ -1,7 +1,13 @@
 import { deepFreeze } from '@plankit/core/internal';
 import type { TodoRange } from '@plankit/prompt';
 import { initialSnapshot } from '../initial-snapshot.ts';
-import { argumentError, checkOptions, isInteger, isRecord } from './internal/checks.ts';
+import {
+  argumentError,
+  checkOptions,
+  checkStorableOptions,
+  isInteger,
+  isRecord,
+} from './internal/checks.ts';
 import { pending } from './internal/phase-step.ts';
 import { phaseController } from './phase-controller.ts';
 import { JOB_ID, type PhaseJob, type PhaseSettings } from './phase-job.ts';
@@ -146,6 +152,7 @@ export function startPhaseJob(options: PhaseJobOptions): PhaseJob {
     throw argumentError(WHERE, 'options.now', 'must be a finite number');
   }
   const settings = readSettings(options);
+  checkStorableOptions(WHERE, options);
   return deepFreeze({
     format: 'plankit.phase-job',
     version: 1,

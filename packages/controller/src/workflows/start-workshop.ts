@@ -1,6 +1,6 @@
 import { deepFreeze } from '@plankit/core/internal';
 import { initialSnapshot } from '../initial-snapshot.ts';
-import { argumentError, checkOptions } from './internal/checks.ts';
+import { argumentError, checkOptions, checkStorableOptions } from './internal/checks.ts';
 import { isRelativePath } from './internal/relative-path.ts';
 import { FILE_PLAN, JSON_PLAN, MARKDOWN_PLAN } from './internal/workshop-step.ts';
 import { WorkflowError } from './workflow-error.ts';
@@ -86,12 +86,14 @@ export function startWorkshop(options: WorkshopOptions): WorkshopState {
       `must be 1-${WORKSHOP_LIMITS.brief} characters, not blank`,
     );
   }
+  const artifactNames = readArtifacts(options.artifacts);
+  checkStorableOptions(WHERE, options);
   return deepFreeze({
     format: 'plankit.workshop',
     version: 1,
     machine: initialSnapshot(workshopMachine, { now }),
     brief,
-    artifactNames: readArtifacts(options.artifacts),
+    artifactNames,
     artifacts: [],
     round: 0,
     attempt: 1,

@@ -1,5 +1,5 @@
 import type { Result } from '@plankit/core';
-import { yamlDuplicateKey, yamlNestingProblem } from '@plankit/core/internal';
+import { stringProblem, yamlDuplicateKey, yamlNestingProblem } from '@plankit/core/internal';
 import type { TodoRange } from '@plankit/prompt';
 import { isMap, isPair, isScalar, isSeq, Lexer, parseDocument } from 'yaml';
 import {
@@ -176,6 +176,14 @@ export function todosFromData(
         `${at}.content`,
       );
     }
+    const unstorable = stringProblem(content);
+    if (unstorable !== undefined) {
+      return fail(
+        'todo_invalid',
+        `${at}.content ${unstorable}, so no store could hold it.`,
+        `${at}.content`,
+      );
+    }
     const first = seen.get(id);
     if (first !== undefined) {
       return fail(
@@ -191,6 +199,13 @@ export function todosFromData(
     const value = isRecord(data) && Object.hasOwn(data, key) ? data[key] : undefined;
     return typeof value === 'string' ? value : null;
   };
+  for (const key of ['phase', 'description']) {
+    const value = text(key);
+    const unstorable = value === null ? undefined : stringProblem(value);
+    if (unstorable !== undefined) {
+      return fail('todo_invalid', `${key} ${unstorable}, so no store could hold it.`, key);
+    }
+  }
   return {
     ok: true,
     value: Object.freeze({
@@ -263,8 +278,10 @@ function parseSource(source: TodosSource, maxBytes: number): Result<unknown, Wor
  * (`todos_missing`), within `maxBytes` (`todos_too_large`, never parsed), valid YAML
  * (`todos_yaml_invalid`, with the parser's error), a `todos` list (`todos_list_missing`), a
  * count within `range` (`todos_count`: `Expected 5-20 todos, got N.`), each item an integer
- * `id` and a non-blank string `content` (`todo_invalid`), and unique ids
- * (`todo_id_duplicate`). The error's message is the reason the agent reads.
+ * `id` and a non-blank string `content` that a store can hold, with no U+0000 or lone
+ * surrogate, which YAML escapes can make (`todo_invalid`; the same for `phase` and
+ * `description`), and unique ids (`todo_id_duplicate`). The error's message is the reason the
+ * agent reads.
  *
  * @throws WorkflowError `argument_invalid` for bad options
  * @example

@@ -1,5 +1,7 @@
 import type { Err } from '@plankit/core';
+import { clipText, refusalText } from '@plankit/core/internal';
 import { isRecord, isTime, show, unknownKey } from '../../internal/checks.ts';
+import { unstorableText } from '../../internal/unstorable-text.ts';
 import { WorkflowError, type WorkflowErrorCode } from '../workflow-error.ts';
 
 export { isRecord, show };
@@ -25,9 +27,29 @@ export function argumentError(where: string, field: string, rule: string): Workf
 }
 
 /**
- * The problem with a step's input, if any: it must be an object with only `keys`, and a `now`
- * that is finite and not earlier than the state's last step. Hosts pass what they read from a
- * request, so nothing is assumed about its shape.
+ * An `input_invalid` error for text in `value` that no store can hold (U+0000, a lone
+ * surrogate), naming its path under `root`; null when all of it is storable.
+ */
+export function unstorableProblem(
+  where: string,
+  value: unknown,
+  root = 'input',
+): WorkflowError | null {
+  const problem = unstorableText(value, root);
+  if (problem === undefined) return null;
+  const field = clipText(problem.path, 400);
+  return new WorkflowError(
+    'input_invalid',
+    refusalText(`${where}: ${field} ${problem.rule}, so no store could hold it.`),
+    { field },
+  );
+}
+
+/**
+ * The problem with a step's input, if any: it must be an object with only `keys`, a `now`
+ * that is finite and not earlier than the state's last step, and no text a store cannot hold
+ * (see {@link unstorableProblem}). Hosts pass what they read from a request, so nothing is
+ * assumed about its shape.
  */
 export function inputProblem(
   where: string,
@@ -48,7 +70,7 @@ export function inputProblem(
       `must not be earlier than the state's updatedAt (${updatedAt}), got ${now}`,
     );
   }
-  return null;
+  return unstorableProblem(where, input);
 }
 
 /** The problem with optional text of at most `max` characters, if any. */
@@ -63,6 +85,13 @@ export function textProblem(
     return inputError(where, field, `must be null or a string of at most ${max} characters`);
   }
   return null;
+}
+
+/** Throws `argument_invalid` naming the field when `options` holds text no store can hold. */
+export function checkStorableOptions(where: string, options: unknown): void {
+  const problem = unstorableProblem(where, options, 'options');
+  if (problem !== null)
+    throw new WorkflowError('argument_invalid', problem.message, { field: problem.field });
 }
 
 /** Throws unless `options` is an object with only `keys` (`name` is how messages call it). */
