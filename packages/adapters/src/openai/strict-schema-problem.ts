@@ -6,7 +6,14 @@ import { decodePointerToken } from './matches-strict-schema.ts';
  * property names, definition names, enum values and const values together, 1,000 enum values
  * in total, and 15,000 characters for all the values of one string enum of more than 250.
  */
-export const STRICT_LIMITS = Object.freeze({
+export const STRICT_LIMITS: {
+  readonly properties: number;
+  readonly nesting: number;
+  readonly characters: number;
+  readonly enumValues: number;
+  readonly largeEnum: number;
+  readonly largeEnumCharacters: number;
+} = Object.freeze({
   properties: 5_000,
   nesting: 10,
   characters: 120_000,

@@ -5,14 +5,20 @@ export const usage = {
   outputTokens: { total: 2, text: 2, reasoning: 0 },
 };
 
-export const toolCall = (id: string, toolName: string, input: unknown) => ({
-  type: 'tool-call' as const,
+/** A tool-call content part as the mock models return it. */
+export interface Call {
+  readonly type: 'tool-call';
+  readonly toolCallId: string;
+  readonly toolName: string;
+  readonly input: string;
+}
+
+export const toolCall = (id: string, toolName: string, input: unknown): Call => ({
+  type: 'tool-call',
   toolCallId: id,
   toolName,
   input: JSON.stringify(input),
 });
-
-export type Call = ReturnType<typeof toolCall>;
 
 export const sleep = (ms: number): Promise<void> =>
   new Promise((resolve) => setTimeout(resolve, ms));
