@@ -7,6 +7,7 @@ const config: Options = packageBuild([
   'src/anthropic.ts',
   'src/ai-sdk.ts',
   'src/langchain.ts',
+  'src/langgraph.ts',
   'src/mcp.ts',
   'src/mcp-v2.ts',
   'src/stores.ts',

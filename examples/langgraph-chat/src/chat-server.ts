@@ -2,7 +2,7 @@ import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { HumanMessage } from '@langchain/core/messages';
 import { MemorySaver } from '@langchain/langgraph';
-import { planningMiddleware } from '@plankit/adapters/langchain';
+import { planningMiddleware } from '@plankit/adapters/langgraph';
 import { isConversationId } from '@plankit/adapters/sessions';
 import { type Plan, Session } from '@plankit/core';
 import { PlanningToolsSection, renderPlanReminder } from '@plankit/prompt';

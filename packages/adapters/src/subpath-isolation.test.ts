@@ -10,6 +10,8 @@ const SDKS = [
   '@anthropic-ai/sdk',
   'ai',
   '@langchain/core',
+  '@langchain/langgraph',
+  'langchain',
   '@modelcontextprotocol/sdk',
   '@modelcontextprotocol/server',
   '@modelcontextprotocol/client',
@@ -69,6 +71,18 @@ describe('subpath isolation', () => {
         expect(sdks.has(own as string)).toBe(true);
     }, 60_000);
   }
+
+  // createAgent's middleware needs the LangChain family: langchain, @langchain/langgraph and
+  // the @langchain/core they share. Nothing else may load.
+  it('importing langgraph loads langchain, @langchain/langgraph and @langchain/core only', async () => {
+    const family = ['@langchain/core', '@langchain/langgraph', 'langchain'];
+    const sdks = new Set(
+      (await resolvedPackages('langgraph')).map(sdkOf).filter((sdk) => sdk !== undefined),
+    );
+    for (const sdk of sdks) expect(family).toContain(sdk);
+    expect(sdks.has('langchain')).toBe(true);
+    expect(sdks.has('@langchain/langgraph')).toBe(true);
+  }, 60_000);
 
   // @openai/agents is its own SDK together with its dependencies: @openai/agents-core, -openai
   // and -realtime, the openai client, and the MCP v2 client that agents-core declares as an

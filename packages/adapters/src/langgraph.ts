@@ -1,0 +1,21 @@
+/**
+ * plankit planning for LangChain's `createAgent`: `planningMiddleware` keeps the plan in a graph
+ * state channel, so every checkpointer persists it and `getState`, time travel and forks carry
+ * it; parallel planning calls of one step merge in model order through plankit's reducers.
+ * Loads `langchain` and `@langchain/langgraph`; plain LangChain tools live in
+ * `@plankit/adapters/langchain`, which needs only `@langchain/core`.
+ *
+ * @packageDocumentation
+ * @module @plankit/adapters/langgraph
+ */
+
+export type { PlanEdit, PlanEditErrorCode, PlanEditOp } from './langchain/plan-edit.ts';
+export { applyPlanEdit, PlanEditError, reducePlan } from './langchain/plan-edit.ts';
+export type {
+  PlanningMiddleware,
+  PlanningMiddlewareOptions,
+  PlanningMiddlewareSection,
+  PlanningStateSchema,
+  PlanUpdate,
+} from './langchain/planning-middleware.ts';
+export { planChannel, planningMiddleware } from './langchain/planning-middleware.ts';
