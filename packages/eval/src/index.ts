@@ -34,6 +34,7 @@ export type {
   AnthropicClientLike,
   AnthropicHostOptions,
   AnthropicMessageLike,
+  AnthropicRequestLike,
 } from './hosts/anthropic-host.ts';
 export { anthropicHost } from './hosts/anthropic-host.ts';
 export type {
@@ -49,11 +50,17 @@ export type {
   OpenAIChatClientLike,
   OpenAIChatCompletionLike,
   OpenAIChatHostOptions,
+  OpenAIChatRequestLike,
 } from './hosts/openai-chat-host.ts';
 export { openAIChatHost } from './hosts/openai-chat-host.ts';
 export type { PlankitEvalErrorCode } from './plankit-eval-error.ts';
 export { PlankitEvalError } from './plankit-eval-error.ts';
-export type { ArmSummary, EvalReport, PairComparison } from './report/build-report.ts';
+export type {
+  ArmSummary,
+  EvalReport,
+  JudgeVerdictRow,
+  PairComparison,
+} from './report/build-report.ts';
 export { buildReport, holmAdjust, SIGNIFICANCE_LEVEL } from './report/build-report.ts';
 export { renderHtml } from './report/render-html.ts';
 export { renderMarkdown } from './report/render-markdown.ts';

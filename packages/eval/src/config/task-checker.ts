@@ -83,8 +83,11 @@ export interface LlmJudgeOptions {
 
 /**
  * An LLM judge checker. The judge is asked to reason first and end with a line
- * `VERDICT: PASS` or `VERDICT: FAIL`; a reply without that line fails the trial, and the
- * reason says so. Its reasoning is stored with the trial.
+ * `VERDICT: PASS` or `VERDICT: FAIL`. A malformed reply (no such last line, an unknown verdict,
+ * or several VERDICT lines) is not a verdict: the trial is logged as `errored` with the judge's
+ * reply kept, and left out of the success rates rather than counted as a failure. A judge that
+ * throws errors the trial the same way. Its reasoning is stored with the trial and listed in the
+ * report.
  *
  * @example
  * ```ts
@@ -123,28 +126,54 @@ export function judgePrompt(rubric: string, input: CheckInput, taskPrompt: strin
   ].join('\n\n');
 }
 
-/** Runs a checker and turns its answer into a stored verdict. */
+/** A checker's outcome: a verdict, or a judge reply that held none (kept as its reason). */
+export interface CheckOutcome {
+  /** The verdict as stored; `pass` is false when `malformed`. */
+  readonly verdict: StoredVerdict;
+  /** The judge's reply had no single, final `VERDICT: PASS|FAIL` line. */
+  readonly malformed: boolean;
+}
+
+const VERDICT_LINE = /^\s*VERDICT\s*:/i;
+const FINAL_VERDICT = /^\s*VERDICT\s*:\s*(PASS|FAIL)\s*$/i;
+
+/**
+ * Reads a judge's reply: the verdict when its last non-empty line is `VERDICT: PASS` or
+ * `VERDICT: FAIL` and no other line starts with `VERDICT:`; `undefined` otherwise.
+ */
+export function parseJudgeReply(reply: string): boolean | undefined {
+  const lines = reply.split(/\r?\n/).filter((line) => line.trim().length > 0);
+  const last = lines.at(-1);
+  if (last === undefined) return undefined;
+  const match = FINAL_VERDICT.exec(last);
+  if (match === null) return undefined;
+  if (lines.filter((line) => VERDICT_LINE.test(line)).length !== 1) return undefined;
+  return match[1]?.toUpperCase() === 'PASS';
+}
+
+/** Runs a checker and turns its answer into a stored verdict; a checker that throws rejects. */
 export async function runChecker(
   checker: TaskChecker,
   input: CheckInput,
   taskPrompt: string,
-): Promise<StoredVerdict> {
+): Promise<CheckOutcome> {
   if (typeof checker === 'function') {
     const answer = await checker(input);
-    if (typeof answer === 'boolean') return { pass: answer, reason: '', by: 'function' };
-    return { pass: answer.pass === true, reason: answer.reason ?? '', by: 'function' };
+    if (typeof answer === 'boolean')
+      return { verdict: { pass: answer, reason: '', by: 'function' }, malformed: false };
+    return {
+      verdict: { pass: answer.pass === true, reason: answer.reason ?? '', by: 'function' },
+      malformed: false,
+    };
   }
   const reply = await checker.judge({
     prompt: judgePrompt(checker.rubric, input, taskPrompt),
     input,
   });
-  const match = /VERDICT:\s*(PASS|FAIL)\s*$/i.exec(reply.trim());
+  if (typeof reply !== 'string') throw new TypeError('the judge must resolve to its reply text');
   const reason = reply.trim().slice(0, 4000);
-  if (match === null)
-    return {
-      pass: false,
-      reason: `The judge gave no VERDICT line; counted as a failure. ${reason}`.slice(0, 4000),
-      by: 'llm_judge',
-    };
-  return { pass: match[1]?.toUpperCase() === 'PASS', reason, by: 'llm_judge' };
+  const pass = parseJudgeReply(reply);
+  if (pass === undefined)
+    return { verdict: { pass: false, reason, by: 'llm_judge' }, malformed: true };
+  return { verdict: { pass, reason, by: 'llm_judge' }, malformed: false };
 }

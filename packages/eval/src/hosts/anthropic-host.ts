@@ -30,19 +30,41 @@ export interface AnthropicMessageLike {
 }
 
 /**
- * The part of an `@anthropic-ai/sdk` client the host calls: `messages.create`. A real
- * `new Anthropic()` fits.
+ * The request body the host sends to `messages.create`: a structural subset of
+ * `@anthropic-ai/sdk`'s `MessageCreateParamsNonStreaming`, so the real method fits.
+ *
+ * @public
+ */
+export interface AnthropicRequestLike {
+  /** The model. */
+  readonly model: string;
+  /** The system prompt. */
+  readonly system?: string | readonly unknown[] | undefined;
+  /** The conversation, user and assistant turns alternating. */
+  readonly messages: readonly unknown[];
+  /** The tools, from `createAnthropicToolset(...).tools`. */
+  readonly tools?: readonly unknown[] | undefined;
+  /** The most output tokens of the call. */
+  readonly max_tokens: number;
+  /** The host never streams. */
+  readonly stream?: false | undefined;
+}
+
+/**
+ * The part of an `@anthropic-ai/sdk` client the host calls: `messages.create`. Typed
+ * structurally against the real SDK, so `new Anthropic()` is accepted without a cast (a type
+ * test proves it).
  *
  * @public
  */
 export interface AnthropicClientLike {
   /** The messages namespace. */
   readonly messages: {
-    /** Creates a message. */
+    /** Creates a message (the SDK's non-streaming overload). */
     create(
-      body: Record<string, unknown>,
-      options?: { readonly signal?: AbortSignal | undefined },
-    ): PromiseLike<unknown>;
+      body: AnthropicRequestLike,
+      options?: { readonly signal?: AbortSignal | null | undefined },
+    ): PromiseLike<AnthropicMessageLike>;
   };
 }
 
@@ -83,7 +105,7 @@ export function anthropicHost(options: AnthropicHostOptions): EvalHost {
         if (!held.ok) return { text, stop: held.stop, turns: turn - 1 };
         let reply: AnthropicMessageLike;
         try {
-          reply = (await options.client.messages.create(
+          reply = await options.client.messages.create(
             {
               model: options.model,
               system: input.system,
@@ -92,7 +114,7 @@ export function anthropicHost(options: AnthropicHostOptions): EvalHost {
               max_tokens: input.maxOutputTokens,
             },
             { signal: input.signal },
-          )) as AnthropicMessageLike;
+          );
         } catch (error) {
           input.guard.settle(held.id, { inputTokens: 0, outputTokens: 0, cachedInputTokens: 0 });
           if (input.signal.aborted) return { text, stop: 'aborted', turns: turn };

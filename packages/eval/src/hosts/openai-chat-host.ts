@@ -30,8 +30,28 @@ export interface OpenAIChatCompletionLike {
 }
 
 /**
- * The part of an `openai` client the host calls: `chat.completions.create`. A real `new OpenAI()`
- * (v6 or v7) fits, as does any OpenAI-compatible client.
+ * The request body the host sends to `chat.completions.create`: a structural subset of the
+ * `openai` SDK's `ChatCompletionCreateParamsNonStreaming` (v6 and v7), so the real method fits.
+ *
+ * @public
+ */
+export interface OpenAIChatRequestLike {
+  /** The model. */
+  readonly model: string;
+  /** The conversation: system, user, assistant and tool messages. */
+  readonly messages: readonly unknown[];
+  /** The function tools, from `createOpenAIToolset(...).chatTools`. */
+  readonly tools?: readonly unknown[] | undefined;
+  /** The most output tokens of the call. */
+  readonly max_completion_tokens?: number | null | undefined;
+  /** The host never streams. */
+  readonly stream?: false | null | undefined;
+}
+
+/**
+ * The part of an `openai` client the host calls: `chat.completions.create`. Typed structurally
+ * against the real SDK, so `new OpenAI()` of `openai` v6 or v7 is accepted without a cast (a
+ * type test proves it), as is any OpenAI-compatible client of the same shape.
  *
  * @public
  */
@@ -40,11 +60,11 @@ export interface OpenAIChatClientLike {
   readonly chat: {
     /** Its completions. */
     readonly completions: {
-      /** Creates a completion. */
+      /** Creates a completion (the SDK's non-streaming overload). */
       create(
-        body: Record<string, unknown>,
-        options?: { readonly signal?: AbortSignal | undefined },
-      ): PromiseLike<unknown>;
+        body: OpenAIChatRequestLike,
+        options?: { readonly signal?: AbortSignal | null | undefined },
+      ): PromiseLike<OpenAIChatCompletionLike>;
     };
   };
 }
@@ -89,7 +109,7 @@ export function openAIChatHost(options: OpenAIChatHostOptions): EvalHost {
         if (!held.ok) return { text, stop: held.stop, turns: turn - 1 };
         let completion: OpenAIChatCompletionLike;
         try {
-          completion = (await options.client.chat.completions.create(
+          completion = await options.client.chat.completions.create(
             {
               model: options.model,
               messages: sent,
@@ -97,7 +117,7 @@ export function openAIChatHost(options: OpenAIChatHostOptions): EvalHost {
               max_completion_tokens: input.maxOutputTokens,
             },
             { signal: input.signal },
-          )) as OpenAIChatCompletionLike;
+          );
         } catch (error) {
           input.guard.settle(held.id, { inputTokens: 0, outputTokens: 0, cachedInputTokens: 0 });
           if (input.signal.aborted) return { text, stop: 'aborted', turns: turn };

@@ -117,6 +117,22 @@ export interface EvalReport {
   readonly pairs: readonly PairComparison[];
   /** The plain verdict, one line per pair (plus a line when the run stopped early). */
   readonly verdict: readonly string[];
+  /**
+   * Every LLM judge verdict, in log order: the trial, PASS or FAIL (`null` when the reply held
+   * no verdict and the trial errored), and the judge's reasoning (first 500 characters; the
+   * results log keeps up to 4,000).
+   */
+  readonly judgeVerdicts: readonly JudgeVerdictRow[];
+}
+
+/** One LLM judge verdict in the report. @public */
+export interface JudgeVerdictRow {
+  /** `task/arm/repetition`. */
+  readonly key: string;
+  /** The judge's verdict; `null` when its reply held none. */
+  readonly pass: boolean | null;
+  /** The judge's reasoning, clipped. */
+  readonly reason: string;
 }
 
 /**
@@ -269,5 +285,16 @@ export function buildReport(
     arms,
     pairs,
     verdict,
+    judgeVerdicts: trials.flatMap((trial) =>
+      trial.verdict?.by === 'llm_judge' && trial.status !== 'cut_short'
+        ? [
+            {
+              key: trial.key,
+              pass: trial.status === 'finished' ? trial.verdict.pass : null,
+              reason: trial.verdict.reason.slice(0, 500),
+            },
+          ]
+        : [],
+    ),
   };
 }

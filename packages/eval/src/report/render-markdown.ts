@@ -73,6 +73,28 @@ export function renderMarkdown(report: EvalReport): string {
       `| ${arm.label} | ${num(plan.stepsCreated.mean)} | ${num(plan.stepsCompleted.mean)} | ${num(plan.stepsAbandoned.mean)} | ${num(plan.planningCalls.mean)} | ${percent(plan.planningShare)} |`,
     );
   }
+  if (report.judgeVerdicts.length > 0) {
+    lines.push('', '## Judge verdicts', '');
+    lines.push('| Trial | Verdict | Reasoning |', '| --- | --- | --- |');
+    const shown = report.judgeVerdicts.slice(0, JUDGE_ROWS);
+    for (const row of shown) {
+      const verdict = row.pass === null ? 'no verdict (errored)' : row.pass ? 'PASS' : 'FAIL';
+      lines.push(`| ${row.key} | ${verdict} | ${cell(row.reason)} |`);
+    }
+    if (report.judgeVerdicts.length > shown.length)
+      lines.push(
+        '',
+        `${report.judgeVerdicts.length - shown.length} more in the JSON report and the results log.`,
+      );
+  }
   lines.push('');
   return lines.join('\n');
+}
+
+const JUDGE_ROWS = 200;
+
+/** A table cell: one line, pipes escaped, clipped. */
+function cell(text: string): string {
+  const line = text.replace(/\s+/g, ' ').replace(/\|/g, '\\|').trim();
+  return line.length > 300 ? `${line.slice(0, 297)}...` : line;
 }

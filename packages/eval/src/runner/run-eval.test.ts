@@ -84,7 +84,7 @@ describe('runEval on scripted models', () => {
         /^No significant difference between plan and none at n = 30 vs 30/,
       );
     }
-  });
+  }, 30_000);
 
   it('the same seed gives the same trials, in the same order', async () => {
     const small = config({ repetitions: 2, concurrency: 1 });

@@ -334,11 +334,13 @@ async function runTrial(
     error = cause instanceof Error ? cause.message.slice(0, 2000) : String(cause).slice(0, 2000);
   }
   const cut = stop === 'run_budget' || stop === 'aborted';
-  const status = cut ? 'cut_short' : stop === 'error' ? 'errored' : 'finished';
+  let status: TrialRecord['status'] = cut ? 'cut_short' : stop === 'error' ? 'errored' : 'finished';
   let verdict: TrialRecord['verdict'] = null;
   if (status === 'finished') {
+    // A checker that throws or a judge reply without a verdict gives no verdict: the trial is
+    // errored (out of the rates), never counted as a failure it may not be.
     try {
-      verdict = await runChecker(
+      const checked = await runChecker(
         spec.task.check,
         {
           taskId: spec.task.id,
@@ -350,16 +352,17 @@ async function runTrial(
         },
         spec.task.prompt,
       );
+      verdict = checked.verdict;
+      if (checked.malformed) {
+        status = 'errored';
+        error = 'The LLM judge gave no VERDICT: PASS or VERDICT: FAIL last line; no verdict.';
+      }
     } catch (cause) {
-      verdict = {
-        pass: false,
-        reason:
-          `The checker threw: ${cause instanceof Error ? cause.message : String(cause)}`.slice(
-            0,
-            4000,
-          ),
-        by: typeof spec.task.check === 'function' ? 'function' : 'llm_judge',
-      };
+      status = 'errored';
+      error = `The checker threw: ${cause instanceof Error ? cause.message : String(cause)}`.slice(
+        0,
+        2000,
+      );
     }
   }
   const toolEntries = transcript.filter((entry) => entry.kind === 'tool');
@@ -371,7 +374,7 @@ async function runTrial(
     seed,
     status,
     stop,
-    pass: verdict?.pass === true,
+    pass: status === 'finished' && verdict?.pass === true,
     verdict,
     error,
     turns,

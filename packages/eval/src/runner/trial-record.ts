@@ -15,7 +15,8 @@ export interface PlanActivity {
  * One trial as the results log stores it.
  *
  * `status`: `finished` trials count in the statistics; `errored` trials (the host threw, e.g. a
- * provider outage) finished without a verdict and are reported apart; `cut_short` trials were
+ * provider outage; the checker threw; or an LLM judge's reply held no verdict, kept in
+ * `verdict.reason`) have no verdict that counts and are reported apart; `cut_short` trials were
  * stopped by the run's total cap or an abort, spent money, and run again on resume.
  *
  * @public
