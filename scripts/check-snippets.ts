@@ -4,7 +4,8 @@
  * resolves through the workspace with the `@plankit/source` condition), type-checked with one
  * Program per setting (`nodenext`, and `bundler` with `module: esnext`; both strict with
  * exactOptionalPropertyTypes and noUncheckedIndexedAccess), then run with
- * `node --conditions=@plankit/source --import tsx <file>` under a time limit.
+ * `node --conditions=@plankit/source --import tsx`: one process per markdown file imports its
+ * snippets in turn, each file's process under a time limit.
  *
  * A snippet whose first line is a comment naming a file (`// src/agent-prompt.ts`) is written
  * under that name, so the snippets of one doc can import each other.
