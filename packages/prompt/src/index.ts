@@ -1,12 +1,17 @@
 /**
  * Prompt sections with deterministic, byte-stable markdown; the planning section with its
  * three strategies; plan reminders and compaction anchors; the strategic and tactical phase
- * sections.
+ * sections; the interaction-policy directives.
  *
  * @packageDocumentation
  * @module @plankit/prompt
  */
 
+export type {
+  InteractionPolicyInput,
+  InteractionPolicyParams,
+} from './interaction-policy-section.ts';
+export { InteractionPolicySection } from './interaction-policy-section.ts';
 export type { MarkdownSectionOptions, SectionParams } from './markdown-section.ts';
 export { MarkdownSection } from './markdown-section.ts';
 export type { Phase, PhaseParams, PhaseSectionOptions, TodoRange } from './phase-section.ts';
