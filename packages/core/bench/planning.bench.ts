@@ -122,6 +122,7 @@ const ADD_SIZE = 2000;
 const invokeCase: BenchCase = {
   name: `invokeTool mark_step, ${INVOKE_SIZE} steps`,
   what: 'schema + handler + reducer + event vs spread reducer',
+  maxRatio: 1.3,
   plankit: (): BenchSide => {
     const session = new Session({ clock: () => NOW });
     const [, , , mark] = createPlanningTools(session);
@@ -148,6 +149,90 @@ const invokeCase: BenchCase = {
   },
 };
 
+// Growth with history: the same call on a session that has already logged `calls` calls.
+const HISTORY_PLAN = 20;
+const HISTORIES = [200, 2_000, 20_000, 100_000] as const;
+
+/** A session with a 20-step plan whose tool-call log holds `calls` mark_step calls. */
+async function sessionWithHistory(calls: number): Promise<{
+  session: Session;
+  mark: ReturnType<typeof createPlanningTools>[3];
+  snapshot: SessionSnapshot;
+}> {
+  const session = new Session({ clock: () => NOW });
+  const [, , , mark] = createPlanningTools(session);
+  preparePlan(HISTORY_PLAN, session);
+  const step_id = middleStep(HISTORY_PLAN);
+  for (let i = 0; i < calls; i++) {
+    const status = i % 2 === 0 ? 'in_progress' : 'pending';
+    const result = await invokeTool(mark, { step_id, status, note: null }, { session, now: NOW });
+    if (!result.success) throw result.error;
+  }
+  return { session, mark, snapshot: session.snapshot() };
+}
+
+const historyName = (calls: number): string =>
+  `invokeTool mark_step after ${calls.toLocaleString('en-US')} calls`;
+
+function historyCase(calls: number): BenchCase {
+  return {
+    name: historyName(calls),
+    what: `invokeTool(mark_step) on a ${HISTORY_PLAN}-step plan with a long log vs spread reducer`,
+    plankit: async (): Promise<BenchSide> => {
+      const { session, mark, snapshot } = await sessionWithHistory(calls);
+      const step_id = middleStep(HISTORY_PLAN);
+      return {
+        // Back to exactly `calls` logged calls before every sample (untimed, O(1)).
+        reset: () => expectOk(session.rollback(snapshot)),
+        run: async () => {
+          const result = await invokeTool(
+            mark,
+            { step_id, status: 'in_progress', note: NOTE },
+            { session, now: NOW },
+          );
+          if (!result.success) throw result.error;
+          return result;
+        },
+      };
+    },
+    baseline: (): BenchSide => {
+      const { plan } = preparePlan(HISTORY_PLAN);
+      const step_id = middleStep(HISTORY_PLAN);
+      return { run: () => spreadMarkStep(plan, markValue(step_id)) };
+    },
+  };
+}
+
+/**
+ * Heap bytes per logged call: 100,000 calls on one session, after a full GC when node runs with
+ * --expose-gc, otherwise heapUsed deltas (noisier). Printed, not timed.
+ */
+async function memoryPerCall(): Promise<void> {
+  const gc = (globalThis as { gc?: () => void }).gc;
+  const heap = (): number => {
+    gc?.();
+    return process.memoryUsage().heapUsed;
+  };
+  const calls = 100_000;
+  const before = heap();
+  const held = await sessionWithHistory(calls);
+  const after = heap();
+  const capped = new Session({ clock: () => NOW, maxLoggedCalls: 1_000 });
+  const [, , , mark] = createPlanningTools(capped);
+  preparePlan(HISTORY_PLAN, capped);
+  const beforeCapped = heap();
+  for (let i = 0; i < calls; i++) {
+    const status = i % 2 === 0 ? 'in_progress' : 'pending';
+    await invokeTool(mark, { step_id: 'S010', status, note: null }, { session: capped, now: NOW });
+  }
+  const afterCapped = heap();
+  const how = gc === undefined ? 'heapUsed deltas, no --expose-gc' : 'after a full GC';
+  console.log(
+    `memory per logged call (${how}): ${((after - before) / calls).toFixed(0)} bytes over ${calls.toLocaleString('en-US')} calls; ` +
+      `with maxLoggedCalls 1,000: ${((afterCapped - beforeCapped) / calls).toFixed(1)} bytes per call (${held.session.snapshot().revision} revisions kept live)`,
+  );
+}
+
 const addStepCase: BenchCase = {
   name: `add_step, ${ADD_SIZE.toLocaleString('en-US')} steps`,
   what: 'session.dispatch(AddStep), 1 step, vs spread + max suffix',
@@ -165,7 +250,8 @@ const addStepCase: BenchCase = {
 };
 
 // The runner times plankit against these baselines, so they must compute the same plans.
-function check(): void {
+async function check(): Promise<void> {
+  await memoryPerCall();
   for (const size of [20, 200, 2000]) {
     const { session, plan } = preparePlan(size);
     const value = markValue(middleStep(size));
@@ -191,7 +277,14 @@ function check(): void {
 export const suite: BenchSuite = {
   name: '@plankit/core planning',
   check,
-  cases: [markStepCase(20), markStepCase(200, 3), markStepCase(2000), invokeCase, addStepCase],
+  cases: [
+    markStepCase(20),
+    markStepCase(200, 3),
+    markStepCase(2000),
+    invokeCase,
+    addStepCase,
+    ...HISTORIES.map((calls) => historyCase(calls)),
+  ],
   growth: [
     {
       name: 'mark_step, 20 -> 200 steps',
@@ -204,6 +297,18 @@ export const suite: BenchSuite = {
       from: markStepCase(200).name,
       to: markStepCase(2000).name,
       factor: 10,
+    },
+    {
+      name: 'invokeTool mark_step, 200 -> 100,000 logged calls',
+      from: historyName(200),
+      to: historyName(100_000),
+      factor: 1.5,
+    },
+    {
+      name: 'invokeTool mark_step, 200 -> 20,000 logged calls',
+      from: historyName(200),
+      to: historyName(20_000),
+      factor: 1.5,
     },
   ],
 };

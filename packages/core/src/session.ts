@@ -1,8 +1,10 @@
 import { type DataType, dataTypeName } from './define-data-type.ts';
 import { type EventBus, InProcessEventBus, type Unsubscribe } from './in-process-event-bus.ts';
+import { CallLog, logsOfSlices } from './internal/call-log.ts';
 import { invalidArgument } from './internal/invalid-argument.ts';
 import { deepFreeze } from './internal/produce.ts';
 import { clipText, refusalText } from './internal/refusal-text.ts';
+import { storableProblem, stringProblem } from './internal/storable-problem.ts';
 import { checkedSnapshots, toolDeliveries } from './internal/tool-delivery.ts';
 import { valueProblem } from './internal/value-problem.ts';
 import type { PlankitEvent, SessionChange, ToolInvoked } from './plankit-event.ts';
@@ -23,6 +25,11 @@ export interface SessionOptions {
   readonly sessionId?: string | undefined;
   /** Where time comes from when a caller gives none; `Date.now` by default. */
   readonly clock?: Clock | undefined;
+  /**
+   * Keep only the newest this many entries of the tool-call log in memory (a positive
+   * integer); every entry by default. An attached store still records every call.
+   */
+  readonly maxLoggedCalls?: number | undefined;
 }
 
 /** Options of {@link Session.register} when the reducer writes to another slice. @public */
@@ -44,10 +51,36 @@ interface Route {
 
 const EMPTY: readonly unknown[] = Object.freeze([]);
 const LOG = dataTypeName(ToolCall);
-const OPTION_KEYS = new Set(['bus', 'sessionId', 'clock']);
+const OPTION_KEYS = new Set(['bus', 'sessionId', 'clock', 'maxLoggedCalls']);
 
-// The log keeps every call, so it appends without the structural dedupe of `append`.
+// The log keeps every call, so it appends without the structural dedupe of `append`. The
+// session runs this reducer on its chunked log instead (see #commit); this array form is
+// what another reducer writing the log slice would see it do.
 const appendCall: Reducer<unknown> = (slice, event) => Object.freeze([...slice, event.value]);
+
+type Slices = Readonly<Record<string, readonly unknown[]>>;
+
+/**
+ * A frozen slices object whose log slice is read from `log` (built into a frozen array on
+ * first read), so a commit costs nothing per logged call.
+ */
+function frozenSlices(
+  names: Iterable<string>,
+  values: ReadonlyMap<string, readonly unknown[]>,
+  log: CallLog,
+): Slices {
+  const slices: Record<string, readonly unknown[]> = {};
+  for (const name of names) {
+    if (name === LOG) {
+      Object.defineProperty(slices, LOG, { get: () => log.toArray(), enumerable: true });
+    } else {
+      Object.defineProperty(slices, name, { value: values.get(name), enumerable: true });
+    }
+  }
+  Object.freeze(slices);
+  logsOfSlices.set(slices, log);
+  return slices;
+}
 
 /**
  * Holds an agent's state as immutable slices keyed by data type. Values are dispatched (by
@@ -70,8 +103,11 @@ export class Session {
   readonly bus: EventBus<PlankitEvent>;
   /** The session's clock. */
   readonly clock: Clock;
+  /** How many tool-call log entries the session keeps in memory; undefined keeps all. */
+  readonly maxLoggedCalls: number | undefined;
 
   #state: SessionSnapshot;
+  #log: CallLog = CallLog.EMPTY;
   readonly #routes = new Map<string, Route[]>();
   readonly #slices = new Map<string, DataType>();
   readonly #types = new Map<string, DataType>();
@@ -93,6 +129,7 @@ export class Session {
       bus = new InProcessEventBus(),
       sessionId = crypto.randomUUID(),
       clock = Date.now,
+      maxLoggedCalls,
     } = options;
     if (typeof sessionId !== 'string' || sessionId.length === 0 || sessionId.length > 256) {
       throw invalidArgument('new Session', 'sessionId', 'must be a string of 1-256 characters');
@@ -102,9 +139,18 @@ export class Session {
     if (typeof bus !== 'object' || bus === null || typeof bus.subscribe !== 'function') {
       throw invalidArgument('new Session', 'bus', 'must be an EventBus');
     }
+    if (
+      maxLoggedCalls !== undefined &&
+      (typeof maxLoggedCalls !== 'number' ||
+        !Number.isSafeInteger(maxLoggedCalls) ||
+        maxLoggedCalls < 1)
+    ) {
+      throw invalidArgument('new Session', 'maxLoggedCalls', 'must be a positive integer');
+    }
     this.sessionId = sessionId;
     this.bus = bus;
     this.clock = clock;
+    this.maxLoggedCalls = maxLoggedCalls;
     this.#state = Object.freeze({ sessionId, revision: 0, slices: Object.freeze({}) });
     checkedSnapshots.add(this.#state);
     this.register(ToolCall, appendCall as Reducer<ToolCall>);
@@ -204,17 +250,28 @@ export class Session {
       }
     }
     const now = this.#now(options, 'Session.rollback');
-    let slices: Record<string, readonly unknown[]> = { ...snapshot.slices };
-    if (!checkedSnapshots.has(snapshot)) {
-      const checked = this.#checkSlices(slices);
+    // A snapshot this session made carries its chunked log: restoring it costs nothing per call.
+    const names = Object.keys(snapshot.slices);
+    let log = logsOfSlices.get(snapshot.slices);
+    const values = new Map<string, readonly unknown[]>();
+    if (checkedSnapshots.has(snapshot)) {
+      for (const name of names) {
+        if (name === LOG && log !== undefined) continue;
+        values.set(name, deepFreeze(snapshot.slices[name] as readonly unknown[]));
+      }
+    } else {
+      const checked = this.#checkSlices(snapshot.slices);
       if (!checked.ok) return checked;
-      slices = checked.value;
+      log = undefined;
+      for (const name of names) values.set(name, deepFreeze(checked.value[name] as unknown[]));
     }
+    if (log === undefined) log = CallLog.from(values.get(LOG) ?? EMPTY);
     const restoredRevision = snapshot.revision;
+    this.#log = log;
     this.#state = Object.freeze({
       sessionId: this.sessionId,
       revision: this.#state.revision + 1,
-      slices: deepFreeze(slices),
+      slices: frozenSlices(names, values, log),
     });
     checkedSnapshots.add(this.#state);
     const revision = this.#state.revision;
@@ -291,10 +348,44 @@ export class Session {
         changes.push({ dataType: event.resultType, value: checked.value });
       }
     }
-    const logged = this.#check(ToolCall, LOG, entry);
-    if (!logged.ok) return logged;
-    changes.push({ dataType: LOG, value: logged.value });
+    if (resultType === undefined) {
+      // Published by someone else: the whole entry is checked as a dispatch would check it.
+      const logged = this.#check(ToolCall, LOG, entry);
+      if (!logged.ok) return logged;
+      changes.push({ dataType: LOG, value: logged.value });
+    } else {
+      // From invokeTool, which parsed the params and checked them storable before the call
+      // succeeded: check only what is new here, so the cost is the call's, not the state's.
+      const problem = this.#entryProblem(entry);
+      if (problem !== undefined) return problem;
+      changes.push({ dataType: LOG, value: entry });
+    }
     return this.#commit(changes, event.at);
+  }
+
+  /** Why an entry built from an invokeTool result could not be logged, if it could not. */
+  #entryProblem(entry: ToolCall): Result<never, SessionError> | undefined {
+    let field = 'tool';
+    let rule = stringProblem(entry.tool);
+    if (rule === undefined) {
+      field = 'result.message';
+      rule = stringProblem(entry.result.message);
+    }
+    if (rule === undefined) {
+      const problem = storableProblem(entry.result.value);
+      if (problem === undefined) return undefined;
+      field = problem.path === '' ? 'result.value' : `result.value.${problem.path}`;
+      field = field.replace('.[', '[');
+      rule = problem.rule;
+    }
+    return {
+      ok: false,
+      error: new SessionError(
+        'value_invalid',
+        refusalText(`Value of ${LOG} cannot be stored: ${field} ${rule}.`),
+        { field, sessionId: this.sessionId },
+      ),
+    };
   }
 
   /** The time of a change: `options.now`, else the clock; refused unless finite. */
@@ -367,6 +458,8 @@ export class Session {
   #commit(changes: readonly SessionChange[], now: number): Result<SessionSnapshot, SessionError> {
     const before = this.#state.slices;
     const staged = new Map<string, readonly unknown[]>();
+    // The log slice is staged as a chunked log while only the built-in append writes it.
+    let log: CallLog | undefined;
     for (const change of changes) {
       const value = deepFreeze(change.value);
       const event: ReducerEvent<unknown> = {
@@ -376,6 +469,15 @@ export class Session {
         at: now,
       };
       for (const route of this.#routes.get(change.dataType) ?? []) {
+        if (route.slice === LOG && route.reducer === appendCall && !staged.has(LOG)) {
+          log = (log ?? this.#log).append(value, this.maxLoggedCalls);
+          continue;
+        }
+        if (route.slice === LOG && log !== undefined) {
+          // Another reducer writes the log: hand it the array, and keep its output as one.
+          staged.set(LOG, log.toArray());
+          log = undefined;
+        }
         const current = staged.get(route.slice) ?? before[route.slice] ?? EMPTY;
         let next: readonly unknown[];
         try {
@@ -392,15 +494,24 @@ export class Session {
         staged.set(route.slice, next);
       }
     }
-    let changed = false;
+    let changed = log !== undefined;
     for (const [slice, values] of staged) if (values !== (before[slice] ?? EMPTY)) changed = true;
     if (!changed) return { ok: true, value: this.#state };
-    const slices: Record<string, readonly unknown[]> = { ...before };
-    for (const [slice, values] of staged) slices[slice] = deepFreeze(values);
+    const names = new Set(Object.keys(before));
+    const values = new Map<string, readonly unknown[]>();
+    for (const name of names) if (name !== LOG) values.set(name, before[name] as unknown[]);
+    for (const [slice, next] of staged) {
+      names.add(slice);
+      values.set(slice, deepFreeze(next));
+    }
+    if (log !== undefined) names.add(LOG);
+    else if (staged.has(LOG)) log = CallLog.from(values.get(LOG) as unknown[]);
+    else log = this.#log;
+    this.#log = log;
     this.#state = Object.freeze({
       sessionId: this.sessionId,
       revision: this.#state.revision + 1,
-      slices: Object.freeze(slices),
+      slices: frozenSlices(names, values, log),
     });
     checkedSnapshots.add(this.#state);
     const revision = this.#state.revision;

@@ -1,0 +1,64 @@
+import { describe, expect, it } from 'vitest';
+import { CallLog, CHUNK_SIZE, logCopies } from './call-log.ts';
+
+function appendMany(log: CallLog, from: number, count: number, cap?: number): CallLog {
+  let next = log;
+  for (let i = from; i < from + count; i++) next = next.append(i, cap);
+  return next;
+}
+
+describe('CallLog', () => {
+  it('appends without copying or touching old chunks, however long the log', () => {
+    const before = { ...logCopies };
+    const log = appendMany(CallLog.EMPTY, 0, 50 * CHUNK_SIZE);
+    const chunks = log.chunks();
+    const snapshot = chunks.map((chunk) => [...chunk.items]);
+    const longer = appendMany(log, 50 * CHUNK_SIZE, 10 * CHUNK_SIZE + 3);
+    // No entry was copied: every append wrote one slot of the newest chunk.
+    expect(logCopies).toEqual(before);
+    // The old chunks are the same objects holding the same entries.
+    const after = longer.chunks();
+    for (const [i, chunk] of chunks.entries()) {
+      expect(after[i]).toBe(chunk);
+      expect(chunk.items).toEqual(snapshot[i]);
+    }
+    expect(after).toHaveLength(61);
+    // The new version reads everything; the old one still reads only its own entries.
+    expect(longer.toArray()).toEqual(Array.from({ length: 60 * CHUNK_SIZE + 3 }, (_, i) => i));
+    expect(log.toArray()).toEqual(Array.from({ length: 50 * CHUNK_SIZE }, (_, i) => i));
+  });
+
+  it('copies at most one chunk when appending to an older version (after a rollback)', () => {
+    const base = appendMany(CallLog.EMPTY, 0, 10 * CHUNK_SIZE + 5);
+    appendMany(base, 1000, 3);
+    const before = logCopies.entries;
+    const branch = base.append('x');
+    expect(logCopies.entries - before).toBe(5);
+    expect(branch.toArray().slice(-2)).toEqual([10 * CHUNK_SIZE + 4, 'x']);
+    expect(base.toArray()).toHaveLength(10 * CHUNK_SIZE + 5);
+  });
+
+  it('keeps only the newest `cap` entries and unlinks old chunks in bounded steps', () => {
+    const cap = 100;
+    let log = CallLog.EMPTY;
+    let worst = 0;
+    for (let i = 0; i < 20_000; i++) {
+      const before = logCopies.chunks;
+      log = log.append(i, cap);
+      worst = Math.max(worst, logCopies.chunks - before);
+      expect(log.length).toBe(Math.min(i + 1, cap));
+    }
+    // A compaction relinks about cap / CHUNK_SIZE chunks, never the whole history.
+    expect(worst).toBeLessThanOrEqual(Math.ceil(cap / CHUNK_SIZE) + 2);
+    expect(log.chunks().length).toBeLessThanOrEqual(Math.ceil((2 * cap) / CHUNK_SIZE) + 3);
+    expect(log.toArray()).toEqual(Array.from({ length: cap }, (_, i) => 19_900 + i));
+    expect(log.latest()).toBe(19_999);
+  });
+
+  it('builds a frozen array once per version', () => {
+    const log = CallLog.from([1, 2, 3]);
+    expect(Object.isFrozen(log.toArray())).toBe(true);
+    expect(log.toArray()).toBe(log.toArray());
+    expect(CallLog.EMPTY.latest()).toBeUndefined();
+  });
+});

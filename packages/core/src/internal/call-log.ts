@@ -1,0 +1,142 @@
+/** Entries per chunk: appends fill one chunk in place, then start the next. */
+export const CHUNK_SIZE = 64;
+
+/** One chunk of the log, linked to the one before it. Internal: readers see frozen arrays. */
+export interface LogChunk {
+  /** Grows in place up to {@link CHUNK_SIZE}; a version reads only its own prefix of it. */
+  readonly items: unknown[];
+  readonly previous: LogChunk | undefined;
+  /** The absolute index of `items[0]`. */
+  readonly first: number;
+}
+
+/** Counts the entries copied by branching appends and cap compactions, for the tests. */
+export const logCopies = { entries: 0, chunks: 0 };
+
+/**
+ * The tool-call log as a persistent, append-only list of chunks. Every version is immutable to
+ * its readers: a version holds entries `[start, end)` and reads only that part of its chunks,
+ * so an append that fills the newest chunk in place changes nothing an older version sees.
+ * An append after a rollback (the chunk was already extended past this version) copies that
+ * one chunk. So appending costs O(1) amortised, whatever the history, and old chunks are
+ * never touched. `toArray` builds the frozen array readers get, once per version, on demand.
+ */
+export class CallLog {
+  static readonly EMPTY: CallLog = new CallLog(undefined, 0, 0, 0);
+
+  /** The newest chunk, or undefined when nothing was ever appended. */
+  readonly chunk: LogChunk | undefined;
+  /** The absolute index of the oldest entry kept. */
+  readonly start: number;
+  /** The absolute index after the newest entry. */
+  readonly end: number;
+  /** The absolute index of the oldest chunk still linked. */
+  readonly base: number;
+  #array: readonly unknown[] | undefined;
+
+  private constructor(chunk: LogChunk | undefined, start: number, end: number, base: number) {
+    this.chunk = chunk;
+    this.start = start;
+    this.end = end;
+    this.base = base;
+  }
+
+  /** A log holding `values` (already checked and frozen), oldest first. */
+  static from(values: readonly unknown[]): CallLog {
+    let chunk: LogChunk | undefined;
+    for (let first = 0; first < values.length; first += CHUNK_SIZE) {
+      chunk = { items: values.slice(first, first + CHUNK_SIZE), previous: chunk, first };
+    }
+    return new CallLog(chunk, 0, values.length, 0);
+  }
+
+  /** How many entries this version holds. */
+  get length(): number {
+    return this.end - this.start;
+  }
+
+  /** The newest entry, or undefined. */
+  latest(): unknown {
+    if (this.chunk === undefined || this.end === this.start) return undefined;
+    return this.chunk.items[this.end - 1 - this.chunk.first];
+  }
+
+  /**
+   * This log with `value` appended; with `cap`, only the newest `cap` entries are kept (the
+   * chunks holding only older ones are unlinked every `cap` appends or so, so memory is freed
+   * without an O(cap) cost per append).
+   */
+  append(value: unknown, cap?: number): CallLog {
+    const chunk = this.chunk;
+    let next: LogChunk;
+    const used = chunk === undefined ? CHUNK_SIZE : this.end - chunk.first;
+    if (chunk !== undefined && used < CHUNK_SIZE) {
+      if (chunk.items.length === used) {
+        chunk.items.push(value);
+        next = chunk;
+      } else {
+        // Another version extended this chunk already (this one was rolled back to): branch.
+        const items = chunk.items.slice(0, used);
+        logCopies.entries += used;
+        items.push(value);
+        next = { items, previous: chunk.previous, first: chunk.first };
+      }
+    } else {
+      next = { items: [value], previous: chunk, first: this.end };
+    }
+    const end = this.end + 1;
+    if (cap === undefined || end - this.start <= cap)
+      return new CallLog(next, this.start, end, this.base);
+    const start = end - cap;
+    if (start - this.base < cap + CHUNK_SIZE) return new CallLog(next, start, end, this.base);
+    const kept = compact(next, start);
+    return new CallLog(kept.newest, start, end, kept.base);
+  }
+
+  /** The entries, oldest first, as a frozen array (built once per version). */
+  toArray(): readonly unknown[] {
+    if (this.#array !== undefined) return this.#array;
+    const out = new Array<unknown>(this.length);
+    for (let chunk = this.chunk; chunk !== undefined; chunk = chunk.previous) {
+      const from = Math.max(chunk.first, this.start);
+      const to = Math.min(chunk.first + chunk.items.length, this.end);
+      for (let i = from; i < to; i++) out[i - this.start] = chunk.items[i - chunk.first];
+      if (chunk.first <= this.start) break;
+    }
+    this.#array = Object.freeze(out);
+    return this.#array;
+  }
+
+  /** The chunks this version reads, oldest first (for the tests). */
+  chunks(): readonly LogChunk[] {
+    const out: LogChunk[] = [];
+    for (let chunk = this.chunk; chunk !== undefined; chunk = chunk.previous) {
+      out.push(chunk);
+      if (chunk.first <= this.start) break;
+    }
+    return out.reverse();
+  }
+}
+
+/**
+ * Relinks the chunks that hold entries from `start` on, so the older ones can be collected.
+ * Their entry arrays are shared, not copied: O(cap / CHUNK_SIZE), run once every `cap` appends
+ * or so (when the unlinked part would hold about `cap` entries).
+ */
+function compact(newest: LogChunk, start: number): { newest: LogChunk; base: number } {
+  const kept: LogChunk[] = [];
+  for (let chunk: LogChunk | undefined = newest; chunk !== undefined; chunk = chunk.previous) {
+    kept.push(chunk);
+    if (chunk.first <= start) break;
+  }
+  let previous: LogChunk | undefined;
+  for (let i = kept.length - 1; i >= 0; i--) {
+    const chunk = kept[i] as LogChunk;
+    previous = { items: chunk.items, previous, first: chunk.first };
+  }
+  logCopies.chunks += kept.length;
+  return { newest: previous as LogChunk, base: (kept[kept.length - 1] as LogChunk).first };
+}
+
+/** The log behind a snapshot's slices object, when a session made it. */
+export const logsOfSlices: WeakMap<object, CallLog> = new WeakMap();
