@@ -11,6 +11,8 @@
 export type { AdaptationInput, AdaptationLogEntry, IntroducedBy } from './adaptation-log.ts';
 export { adaptationLog, INTRODUCED_BY } from './adaptation-log.ts';
 export { allowedOutcomes } from './allowed-outcomes.ts';
+export type { ApprovalPause, ApprovalPolicy } from './approval-cadence.ts';
+export { APPROVAL_PAUSES, APPROVAL_POLICIES, approvalPauses } from './approval-cadence.ts';
 export type { ApprovalCheckpoint } from './approval-required.ts';
 export { approvalRequired } from './approval-required.ts';
 export { budgetFromJSON } from './budget-from-json.ts';
@@ -228,6 +230,10 @@ export type {
   WorkshopRoundInput,
 } from './workflows/workshop-round.ts';
 export { workshopRound } from './workflows/workshop-round.ts';
+export type { WorkshopSectionOptions } from './workflows/workshop-section.ts';
+export { workshopSection } from './workflows/workshop-section.ts';
+export type { WorkshopSignal, WorkshopSignalName } from './workflows/workshop-signals.ts';
+export { WORKSHOP_SIGNAL_NAMES, WORKSHOP_SIGNALS } from './workflows/workshop-signals.ts';
 export type {
   RedoSnapshot,
   TranscriptEntry,

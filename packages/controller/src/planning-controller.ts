@@ -1,16 +1,33 @@
+import { APPROVAL_POLICIES, type ApprovalPolicy, approvalPauses } from './approval-cadence.ts';
 import { ControllerError } from './controller-error.ts';
 import type { CapName, Caps, SoftLimits } from './default-caps.ts';
-import { type CapTargets, defineMachine, type Machine } from './define-machine.ts';
+import {
+  type CapTargets,
+  defineMachine,
+  type Machine,
+  type StateDefinition,
+} from './define-machine.ts';
 import { isRecord, unknownKey } from './internal/checks.ts';
 
-/** The stages and exits of the planning controller (seed 000). @public */
+/**
+ * The stages and exits of the planning controller (seed 000). The `APPROVE_*` wait stages exist
+ * only in controllers whose `approval_policy` pauses there (see `approvalPauses`).
+ *
+ * @public
+ */
 export type PlanningStage =
   | 'COLLECT_CONTEXT'
+  | 'APPROVE_CONTEXT'
   | 'DRAFT_OUTLINE'
+  | 'APPROVE_OUTLINE_DRAFT'
   | 'VALIDATE_OUTLINE'
+  | 'APPROVE_OUTLINE'
   | 'DRAFT_ROADMAP'
+  | 'APPROVE_ROADMAP_DRAFT'
   | 'VALIDATE_ROADMAP'
+  | 'APPROVE_ROADMAP'
   | 'DRAFT_SCHEDULE'
+  | 'APPROVE_SCHEDULE_DRAFT'
   | 'VALIDATE_SCHEDULE'
   | 'SEEK_APPROVAL'
   | 'COMPLETE'
@@ -48,9 +65,124 @@ export interface PlanningControllerOptions {
     | undefined;
   /** Caps that freeze for review instead, such as `['costUsd']`. */
   readonly freezeOn?: readonly CapName[] | undefined;
+  /**
+   * Where the controller pauses for approval (the `InteractionPolicy` slider of the same name):
+   * `single_final` (the default) only in `SEEK_APPROVAL`; `milestone_approvals` also after the
+   * validated outline and roadmap; `strict_every_step` after every work stage.
+   */
+  readonly approval_policy?: ApprovalPolicy | undefined;
 }
 
-const OPTION_KEYS: ReadonlySet<string> = new Set(['caps', 'soft', 'onCap', 'freezeOn']);
+const OPTION_KEYS: ReadonlySet<string> = new Set([
+  'caps',
+  'soft',
+  'onCap',
+  'freezeOn',
+  'approval_policy',
+]);
+
+type PlanningStates = Partial<
+  Record<PlanningStage, StateDefinition<PlanningStage, PlanningOutcome>>
+>;
+
+// The single_final machine: seed 000's table, completed (specs/controller-planning.md).
+const BASE_STATES: PlanningStates = {
+  COLLECT_CONTEXT: {
+    on: {
+      sufficient_context: 'DRAFT_OUTLINE',
+      needs_clarification: 'NEEDS_CLARIFICATION',
+      fatal_error: 'ABORTED',
+      stalled: 'NEEDS_CLARIFICATION',
+    },
+  },
+  DRAFT_OUTLINE: {
+    on: {
+      success: 'VALIDATE_OUTLINE',
+      low_confidence: 'COLLECT_CONTEXT',
+      needs_clarification: 'NEEDS_CLARIFICATION',
+      fatal_error: 'ABORTED',
+      stalled: 'NEEDS_CLARIFICATION',
+    },
+  },
+  VALIDATE_OUTLINE: {
+    on: {
+      valid: 'DRAFT_ROADMAP',
+      invalid_retryable: 'DRAFT_OUTLINE',
+      invalid_fatal: 'NEEDS_CLARIFICATION',
+      fatal_error: 'ABORTED',
+      stalled: 'NEEDS_CLARIFICATION',
+    },
+  },
+  DRAFT_ROADMAP: {
+    on: {
+      success: 'VALIDATE_ROADMAP',
+      low_confidence: 'DRAFT_ROADMAP',
+      needs_clarification: 'NEEDS_CLARIFICATION',
+      fatal_error: 'ABORTED',
+      stalled: 'NEEDS_CLARIFICATION',
+    },
+  },
+  VALIDATE_ROADMAP: {
+    on: {
+      valid: 'DRAFT_SCHEDULE',
+      invalid_retryable: 'DRAFT_ROADMAP',
+      invalid_fatal: 'NEEDS_CLARIFICATION',
+      fatal_error: 'ABORTED',
+      stalled: 'NEEDS_CLARIFICATION',
+    },
+  },
+  DRAFT_SCHEDULE: {
+    on: {
+      success: 'VALIDATE_SCHEDULE',
+      low_confidence: 'DRAFT_SCHEDULE',
+      needs_clarification: 'NEEDS_CLARIFICATION',
+      fatal_error: 'ABORTED',
+      stalled: 'NEEDS_CLARIFICATION',
+    },
+  },
+  VALIDATE_SCHEDULE: {
+    on: {
+      valid: 'SEEK_APPROVAL',
+      invalid_retryable: 'DRAFT_SCHEDULE',
+      infeasible: 'NEEDS_SCHED_ESCALATION',
+      invalid_fatal: 'NEEDS_CLARIFICATION',
+      fatal_error: 'ABORTED',
+      stalled: 'NEEDS_CLARIFICATION',
+    },
+  },
+  SEEK_APPROVAL: {
+    kind: 'wait',
+    description: 'a person reviews the plan',
+    on: { approved: 'COMPLETE', rejected: 'DRAFT_OUTLINE', no_response: 'NEEDS_CLARIFICATION' },
+  },
+  COMPLETE: { kind: 'final' },
+  NEEDS_CLARIFICATION: { kind: 'final' },
+  NEEDS_SCHED_ESCALATION: { kind: 'final' },
+  ABORTED: { kind: 'final' },
+};
+
+/** The base states with the policy's extra pauses, each right after the stage it reviews. */
+function statesFor(policy: ApprovalPolicy): PlanningStates {
+  const states: PlanningStates = {};
+  const pauses = approvalPauses(policy).filter((p) => p.stage !== 'SEEK_APPROVAL');
+  for (const [name, base] of Object.entries(BASE_STATES) as [
+    PlanningStage,
+    StateDefinition<PlanningStage, PlanningOutcome>,
+  ][]) {
+    const own = pauses.find((p) => p.after === name);
+    if (own === undefined) {
+      states[name] = base;
+      continue;
+    }
+    states[name] = { ...base, on: { ...base.on, [own.outcome]: own.stage } };
+    states[own.stage] = {
+      kind: 'wait',
+      description: `a person reviews ${own.subject.charAt(0).toLowerCase()}${own.subject.slice(1)}`,
+      on: { approved: own.approved, rejected: own.rejected, no_response: 'NEEDS_CLARIFICATION' },
+    };
+  }
+  return states;
+}
 
 // Seed 000: TURN_LIMIT=10, RETRY_LIMIT_PER_STAGE=2, WALL_TIME_SEC=45, BUDGET_PER_SESSION_USD=2.0.
 const PLANNING_CAPS: Caps = Object.freeze({
@@ -98,92 +230,37 @@ export function createPlanningController(
       },
     );
   }
+  const approvalPolicy = options.approval_policy ?? 'single_final';
+  if (!APPROVAL_POLICIES.includes(approvalPolicy)) {
+    throw new ControllerError(
+      'argument_invalid',
+      'createPlanningController: options.approval_policy must be single_final, milestone_approvals or strict_every_step.',
+      { field: 'options.approval_policy' },
+    );
+  }
   const freezeOn = options.freezeOn ?? [];
   const onCap: Record<string, string | undefined> = { default: 'ABORTED', ...options.onCap };
   // A cap moved to freezeOn leaves the default target alone; only an explicit one conflicts.
   for (const cap of freezeOn) if (options.onCap?.[cap] === undefined) delete onCap[cap];
   return defineMachine<PlanningStage, PlanningOutcome>({
-    id: 'planning-controller',
-    description: "Seed 000's outer loop: context, outline, roadmap, schedule, approval.",
+    // Each cadence is its own machine: a snapshot names the one it belongs to.
+    id:
+      approvalPolicy === 'single_final'
+        ? 'planning-controller'
+        : `planning-controller.${approvalPolicy}`,
+    description:
+      approvalPolicy === 'single_final'
+        ? "Seed 000's outer loop: context, outline, roadmap, schedule, approval."
+        : `Seed 000's outer loop: context, outline, roadmap, schedule, approval (${approvalPolicy}).`,
     initial: 'COLLECT_CONTEXT',
     caps: { ...PLANNING_CAPS, ...options.caps },
     soft: { ...PLANNING_SOFT, ...options.soft },
     onCap,
     freezeOn,
-    states: {
-      COLLECT_CONTEXT: {
-        on: {
-          sufficient_context: 'DRAFT_OUTLINE',
-          needs_clarification: 'NEEDS_CLARIFICATION',
-          fatal_error: 'ABORTED',
-          stalled: 'NEEDS_CLARIFICATION',
-        },
-      },
-      DRAFT_OUTLINE: {
-        on: {
-          success: 'VALIDATE_OUTLINE',
-          low_confidence: 'COLLECT_CONTEXT',
-          needs_clarification: 'NEEDS_CLARIFICATION',
-          fatal_error: 'ABORTED',
-          stalled: 'NEEDS_CLARIFICATION',
-        },
-      },
-      VALIDATE_OUTLINE: {
-        on: {
-          valid: 'DRAFT_ROADMAP',
-          invalid_retryable: 'DRAFT_OUTLINE',
-          invalid_fatal: 'NEEDS_CLARIFICATION',
-          fatal_error: 'ABORTED',
-          stalled: 'NEEDS_CLARIFICATION',
-        },
-      },
-      DRAFT_ROADMAP: {
-        on: {
-          success: 'VALIDATE_ROADMAP',
-          low_confidence: 'DRAFT_ROADMAP',
-          needs_clarification: 'NEEDS_CLARIFICATION',
-          fatal_error: 'ABORTED',
-          stalled: 'NEEDS_CLARIFICATION',
-        },
-      },
-      VALIDATE_ROADMAP: {
-        on: {
-          valid: 'DRAFT_SCHEDULE',
-          invalid_retryable: 'DRAFT_ROADMAP',
-          invalid_fatal: 'NEEDS_CLARIFICATION',
-          fatal_error: 'ABORTED',
-          stalled: 'NEEDS_CLARIFICATION',
-        },
-      },
-      DRAFT_SCHEDULE: {
-        on: {
-          success: 'VALIDATE_SCHEDULE',
-          low_confidence: 'DRAFT_SCHEDULE',
-          needs_clarification: 'NEEDS_CLARIFICATION',
-          fatal_error: 'ABORTED',
-          stalled: 'NEEDS_CLARIFICATION',
-        },
-      },
-      VALIDATE_SCHEDULE: {
-        on: {
-          valid: 'SEEK_APPROVAL',
-          invalid_retryable: 'DRAFT_SCHEDULE',
-          infeasible: 'NEEDS_SCHED_ESCALATION',
-          invalid_fatal: 'NEEDS_CLARIFICATION',
-          fatal_error: 'ABORTED',
-          stalled: 'NEEDS_CLARIFICATION',
-        },
-      },
-      SEEK_APPROVAL: {
-        kind: 'wait',
-        description: 'a person reviews the plan',
-        on: { approved: 'COMPLETE', rejected: 'DRAFT_OUTLINE', no_response: 'NEEDS_CLARIFICATION' },
-      },
-      COMPLETE: { kind: 'final' },
-      NEEDS_CLARIFICATION: { kind: 'final' },
-      NEEDS_SCHED_ESCALATION: { kind: 'final' },
-      ABORTED: { kind: 'final' },
-    },
+    states: statesFor(approvalPolicy) as Record<
+      PlanningStage,
+      StateDefinition<PlanningStage, PlanningOutcome>
+    >,
   });
 }
 

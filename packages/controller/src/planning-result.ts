@@ -1,3 +1,4 @@
+import { APPROVAL_PAUSES } from './approval-cadence.ts';
 import { ControllerError } from './controller-error.ts';
 import { isRecord } from './internal/checks.ts';
 import type { MachineSnapshot } from './machine-snapshot.ts';
@@ -96,7 +97,8 @@ export function planningResult(
   if (
     !isRecord(snapshot) ||
     typeof snapshot.state !== 'string' ||
-    !Object.hasOwn(planningController.states, snapshot.state) ||
+    (!Object.hasOwn(planningController.states, snapshot.state) &&
+      !APPROVAL_PAUSES.some((p) => p.stage === snapshot.state)) ||
     !Array.isArray(snapshot.trace)
   ) {
     throw new ControllerError(
@@ -137,12 +139,21 @@ export function planningResult(
     case 'COMPLETE':
       return result('complete', 'The plan is approved and complete.', null);
     case 'SEEK_APPROVAL':
+    case 'APPROVE_CONTEXT':
+    case 'APPROVE_OUTLINE_DRAFT':
+    case 'APPROVE_OUTLINE':
+    case 'APPROVE_ROADMAP_DRAFT':
+    case 'APPROVE_ROADMAP':
+    case 'APPROVE_SCHEDULE_DRAFT': {
+      const state = snapshot.state;
+      const subject = APPROVAL_PAUSES.find((p) => p.stage === state)?.subject ?? 'The plan';
       return clarification(
-        'The plan is ready for your review.',
-        'The plan awaits your approval.',
+        `${subject} is ready for your review.`,
+        `${subject} awaits your approval.`,
         rfc,
         true,
       );
+    }
     case 'NEEDS_CLARIFICATION': {
       const why =
         reason === null ? 'More information is needed to continue planning.' : sentence(reason);
