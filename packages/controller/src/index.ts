@@ -230,6 +230,10 @@ export type {
   WorkshopRoundInput,
 } from './workflows/workshop-round.ts';
 export { workshopRound } from './workflows/workshop-round.ts';
+export type { WorkshopSectionOptions } from './workflows/workshop-section.ts';
+export { workshopSection } from './workflows/workshop-section.ts';
+export type { WorkshopSignal, WorkshopSignalName } from './workflows/workshop-signals.ts';
+export { WORKSHOP_SIGNAL_NAMES, WORKSHOP_SIGNALS } from './workflows/workshop-signals.ts';
 export type {
   RedoSnapshot,
   TranscriptEntry,

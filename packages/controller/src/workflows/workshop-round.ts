@@ -9,6 +9,7 @@ import {
 } from './internal/workshop-step.ts';
 import type { WorkflowError } from './workflow-error.ts';
 import type { WorkshopOutcome } from './workshop-machine.ts';
+import { WORKSHOP_SIGNAL_NAMES } from './workshop-signals.ts';
 import { type TranscriptEntry, WORKSHOP_LIMITS, type WorkshopState } from './workshop-state.ts';
 
 /**
@@ -51,12 +52,8 @@ export interface WorkshopRoundInput {
 
 const WHERE = 'workshopRound';
 const KEYS: ReadonlySet<string> = new Set(['now', 'entries', 'signals']);
-const SIGNAL_KEYS = [
-  'blocking_questions',
-  'no_new_info',
-  'commitment_readiness',
-  'file_plan_consistency',
-] as const;
+// The signals the round reads are the ones the workshop prompt section documents.
+const SIGNAL_KEYS = WORKSHOP_SIGNAL_NAMES;
 
 function entriesProblem(entries: unknown): WorkflowError | null {
   if (!Array.isArray(entries) || entries.length === 0 || entries.length > WORKSHOP_LIMITS.entries) {
