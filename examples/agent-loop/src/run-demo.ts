@@ -101,7 +101,7 @@ export async function runDemo(options: DemoOptions): Promise<void> {
   const mode = driver.live
     ? `live ${driver.model}`
     : host === 'openai' || host === 'anthropic'
-      ? 'a recorded transcript replayed through the real SDK client'
+      ? 'a transcript hand-written in the API wire format, replayed through the real SDK client; set an API key for the live API'
       : 'a scripted model';
   print(`plankit demo: planning "${OBJECTIVE}" through the ${host} host (${mode})\n`);
   try {
