@@ -38,8 +38,48 @@ export type {
   SessionRolledBack,
   ToolInvoked,
 } from './plankit-event.ts';
-export type { PlanningTools, PlanningToolsOptions } from './planning/create-planning-tools.ts';
+export type {
+  BatchOperationInput,
+  PlanBatchInput,
+} from './planning/batch/create-batch-tool.ts';
+export type {
+  BatchAdd,
+  BatchMark,
+  BatchNote,
+  BatchOperation,
+  BatchUpdate,
+} from './planning/batch/plan-batch.ts';
+export { MAX_BATCH_OPERATIONS, PlanBatch, planBatchReducer } from './planning/batch/plan-batch.ts';
+export type {
+  DependentPlanningTools,
+  PlanBatchTool,
+  PlanningTools,
+  PlanningToolsFor,
+  PlanningToolsOptions,
+} from './planning/create-planning-tools.ts';
 export { createPlanningTools } from './planning/create-planning-tools.ts';
+export { criticalPath } from './planning/dependencies/critical-path.ts';
+export type {
+  AddStepWithDependenciesInput,
+  NewDependentStep,
+  NewDependentStepInput,
+  SetupPlanWithDependenciesInput,
+  UpdateStepWithDependenciesInput,
+} from './planning/dependencies/dependency-commands.ts';
+export {
+  AddStepWithDependencies,
+  SetupPlanWithDependencies,
+  UpdateStepWithDependencies,
+} from './planning/dependencies/dependency-commands.ts';
+export type {
+  DependencyOptions,
+  OpenDependencyMode,
+} from './planning/dependencies/dependency-options.ts';
+export { MAX_DEPENDENCIES } from './planning/dependencies/dependency-problem.ts';
+export { dependencySummary } from './planning/dependencies/dependency-summary.ts';
+export { planToMermaid } from './planning/dependencies/plan-to-mermaid.ts';
+export type { BlockedStep } from './planning/dependencies/ready-steps.ts';
+export { blockedSteps, readySteps } from './planning/dependencies/ready-steps.ts';
 export type { InProgressMode } from './planning/in-progress-rule.ts';
 export { IN_PROGRESS_MODES, inProgressRule } from './planning/in-progress-rule.ts';
 export { isPlanFinished, openSteps } from './planning/open-steps.ts';
@@ -68,6 +108,7 @@ export {
   UpdateStep,
 } from './planning/plan-commands.ts';
 export { registerPlanningReducers } from './planning/planning-reducers.ts';
+export type { RenderPlanOptions } from './planning/render-plan.ts';
 export { renderPlan, renderStep } from './planning/render-plan.ts';
 export { formatStepId, highestStepNumber, MAX_STEP_NUMBER } from './planning/step-id.ts';
 export type { PlanningLimits } from './planning/text-rules.ts';

@@ -38,7 +38,11 @@ export type ToolValidationCode =
   | 'text_not_ascii'
   | 'text_control_char'
   | 'step_ids_exhausted'
-  | 'arguments_unstorable';
+  | 'arguments_unstorable'
+  | 'dependency_invalid'
+  | 'dependency_cycle'
+  | 'dependency_open'
+  | 'batch_refused';
 
 /** Options shared by every plankit error. @public */
 export interface PlankitErrorOptions {

@@ -2,6 +2,19 @@ import { defineTool, type Tool } from '../define-tool.ts';
 import { invalidArgument } from '../internal/invalid-argument.ts';
 import { Session } from '../session.ts';
 import { ToolValidationError } from '../tool-validation-error.ts';
+import { createBatchTool, type PlanBatchInput } from './batch/create-batch-tool.ts';
+import type { PlanBatch } from './batch/plan-batch.ts';
+import type {
+  AddStepWithDependencies,
+  AddStepWithDependenciesInput,
+  SetupPlanWithDependencies,
+  SetupPlanWithDependenciesInput,
+  UpdateStepWithDependencies,
+  UpdateStepWithDependenciesInput,
+} from './dependencies/dependency-commands.ts';
+import { type DependencyOptions, resolveDependencies } from './dependencies/dependency-options.ts';
+import { createDependencyTools } from './dependencies/dependency-tools.ts';
+import { openDependencyRule } from './dependencies/open-dependency-rule.ts';
 import { IN_PROGRESS_MODES, type InProgressMode, inProgressRule } from './in-progress-rule.ts';
 import type { Plan, PlanStep } from './plan.ts';
 import {
@@ -35,7 +48,42 @@ export interface PlanningToolsOptions {
   readonly inProgress?: InProgressMode | undefined;
   /** Marks every tool as accepting description overrides; `false` by default. */
   readonly acceptsOverrides?: boolean | undefined;
+  /**
+   * Steps carry `depends_on`: setup, add and update take it, cycles and unknown ids are
+   * refused, marking a step with open dependencies `in_progress` or `done` is refused (or
+   * warned about, with `{ onOpenDependency: 'warn' }`), and read lists ready and blocked
+   * steps. Off by default.
+   */
+  readonly dependencies?: boolean | DependencyOptions | undefined;
+  /** Adds a seventh tool, `planning_apply_batch` (all-or-nothing batches); off by default. */
+  readonly batch?: boolean | undefined;
 }
+
+/** The six tools with the `dependencies` option on. @public */
+export type DependentPlanningTools = readonly [
+  Tool<SetupPlanWithDependencies, SetupPlanWithDependencies, SetupPlanWithDependenciesInput>,
+  Tool<AddStepWithDependencies, AddStepWithDependencies, AddStepWithDependenciesInput>,
+  Tool<UpdateStepWithDependencies, UpdateStepWithDependencies, UpdateStepWithDependenciesInput>,
+  Tool<MarkStep, MarkStep, MarkStepInput>,
+  Tool<ClearPlan, ClearPlan>,
+  Tool<ReadPlan, Plan>,
+];
+
+/** The `planning_apply_batch` tool. @public */
+export type PlanBatchTool = Tool<PlanBatchInput, PlanBatch, PlanBatchInput>;
+
+/**
+ * The tools {@link createPlanningTools} returns for options `O`: the six (dependency-aware
+ * with `dependencies`), then `planning_apply_batch` with `batch: true`.
+ *
+ * @public
+ */
+export type PlanningToolsFor<O extends PlanningToolsOptions> = readonly [
+  ...(O extends { readonly dependencies: true | DependencyOptions }
+    ? DependentPlanningTools
+    : PlanningTools),
+  ...(O extends { readonly batch: true } ? [PlanBatchTool] : []),
+];
 
 /** The six planning tools, in the reference order. @public */
 export type PlanningTools = readonly [
@@ -85,17 +133,22 @@ function planningSession(session: Session): Session {
  * @throws PlankitError `argument_invalid` for a missing session or unknown options
  * @public
  */
-export function createPlanningTools(
+export function createPlanningTools<O extends PlanningToolsOptions = Record<never, never>>(
   session: Session,
-  options: PlanningToolsOptions = {},
-): PlanningTools {
+  options: O = {} as O,
+): PlanningToolsFor<O> {
   if (!(session instanceof Session))
     throw invalidArgument('createPlanningTools', 'session', 'must be a Session');
   if (typeof options !== 'object' || options === null) {
     throw invalidArgument('createPlanningTools', 'options', 'must be an object');
   }
   for (const key of Object.keys(options)) {
-    if (key !== 'inProgress' && key !== 'acceptsOverrides') {
+    if (
+      key !== 'inProgress' &&
+      key !== 'acceptsOverrides' &&
+      key !== 'dependencies' &&
+      key !== 'batch'
+    ) {
       throw invalidArgument('createPlanningTools', `options.${key}`, 'is not an option');
     }
   }
@@ -112,6 +165,10 @@ export function createPlanningTools(
     throw invalidArgument('createPlanningTools', 'options.acceptsOverrides', 'must be a boolean');
   }
   const singleRule = inProgressRule(mode);
+  const dependencies = resolveDependencies(options.dependencies);
+  const batch = options.batch ?? false;
+  if (typeof batch !== 'boolean')
+    throw invalidArgument('createPlanningTools', 'options.batch', 'must be a boolean');
   planningSession(session);
 
   const setup = defineTool({
@@ -195,7 +252,7 @@ export function createPlanningTools(
       const plan = requirePlan(planningSession(session));
       ensureMarkable(plan);
       const step_id = stepIdText(params.step_id);
-      stepIndex(plan, step_id);
+      const index = stepIndex(plan, step_id);
       const status = ensureStatus(params.status);
       const note = optionalText(params.note, 'note', 'Note', PLANNING_LIMITS.note, true);
       if (singleRule !== null && status === 'in_progress') {
@@ -210,7 +267,15 @@ export function createPlanningTools(
           );
         }
       }
-      return { message: `Step ${step_id} marked as ${status}.`, value: { step_id, status, note } };
+      const warning =
+        dependencies === null
+          ? null
+          : openDependencyRule(plan, index, status, dependencies.onOpenDependency);
+      const message = `Step ${step_id} marked as ${status}.`;
+      return {
+        message: warning === null ? message : `${message} ${warning}`,
+        value: { step_id, status, note },
+      };
     },
   });
 
@@ -241,5 +306,14 @@ export function createPlanningTools(
     },
   });
 
-  return Object.freeze([setup, add, updateTool, mark, clear, read] as const);
+  const context = { acceptsOverrides, prepare: planningSession, normaliseSteps };
+  const six =
+    dependencies === null
+      ? [setup, add, updateTool, mark, clear, read]
+      : (() => {
+          const tools = createDependencyTools(context);
+          return [tools.setup, tools.add, tools.update, mark, clear, tools.read];
+        })();
+  const all = batch ? [...six, createBatchTool({ ...context, singleRule, dependencies })] : six;
+  return Object.freeze(all) as unknown as PlanningToolsFor<O>;
 }

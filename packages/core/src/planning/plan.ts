@@ -1,5 +1,6 @@
 import * as z from 'zod';
 import { defineDataType } from '../define-data-type.ts';
+import { dependencyProblem } from './dependencies/dependency-problem.ts';
 import { planProblem } from './plan-problem.ts';
 
 /** The step statuses, in the order the prompt lists them. @public */
@@ -50,6 +51,12 @@ export interface PlanStep {
   readonly status: StepStatus;
   /** Notes recorded when the step was marked, oldest first. */
   readonly notes: readonly string[];
+  /**
+   * Ids of the steps this one waits for. Only plans built with the `dependencies` option
+   * carry it; absent means none. At most `MAX_DEPENDENCIES` ids of other steps of the same
+   * plan, each once, and no cycles.
+   */
+  readonly depends_on?: readonly string[] | undefined;
 }
 
 /** Schema of {@link PlanStep}. @public */
@@ -59,6 +66,7 @@ export const PlanStep: z.ZodType<PlanStep, PlanStep> = z.strictObject({
   details: z.string().nullable(),
   status: StepStatus,
   notes: z.array(z.string()),
+  depends_on: z.array(z.string()).optional(),
 });
 
 /** The session's plan: an objective and ordered steps. @public */
@@ -76,8 +84,9 @@ export interface Plan {
  * Beyond the shape it checks the plan invariants every reducer keeps: well-formed, unique
  * step ids numbered at most `MAX_STEP_NUMBER`; a status that agrees with the steps
  * (`abandoned` with none, `completed` exactly when all are done); text a store can hold
- * (no U+0000 or lone surrogates). So `snapshotFromJSON` and `dispatch` refuse a plan that
- * would let ids collide.
+ * (no U+0000 or lone surrogates); `depends_on` lists name other steps of the plan, each
+ * once, and form no cycle. So `snapshotFromJSON` and `dispatch` refuse a plan that would let
+ * ids collide or dependencies loop.
  *
  * @public
  */
@@ -87,7 +96,17 @@ export const Plan: z.ZodType<Plan, Plan> = defineDataType(
     .strictObject({ objective: z.string(), status: PlanStatus, steps: z.array(PlanStep) })
     .superRefine((plan, context) => {
       const problem = planProblem(plan);
-      if (problem !== undefined)
+      if (problem !== undefined) {
         context.addIssue({ code: 'custom', path: [...problem.path], message: problem.message });
+        return;
+      }
+      const dependency = dependencyProblem(plan.steps);
+      if (dependency !== undefined) {
+        context.addIssue({
+          code: 'custom',
+          path: [...dependency.path],
+          message: dependency.message,
+        });
+      }
     }),
 );

@@ -1,0 +1,110 @@
+import { describe, expect, it } from 'vitest';
+import { invokeTool } from '../../invoke-tool.ts';
+import { selectLatest } from '../../select-latest.ts';
+import { Session } from '../../session.ts';
+import { createPlanningTools, type PlanningToolsOptions } from '../create-planning-tools.ts';
+import { Plan } from '../plan.ts';
+
+function planning(options: PlanningToolsOptions = {}) {
+  const session = new Session({ sessionId: 'batch', clock: () => 1_700_000_000_000 });
+  const tools = createPlanningTools(session, { ...options, batch: true });
+  const batch = tools[6];
+  if (batch === undefined) throw new Error('no batch tool');
+  const call = (index: number, args: unknown) =>
+    invokeTool(tools[index] as (typeof tools)[0], args, { session });
+  const apply = (operations: unknown[]) => invokeTool(batch, { operations }, { session });
+  return { session, tools, call, apply, plan: () => selectLatest(session, Plan) };
+}
+
+const setup = { objective: 'o', initial_steps: [{ title: 'a' }, { title: 'b' }, { title: 'c' }] };
+
+describe('batch option', () => {
+  it('adds planning_apply_batch as a seventh tool only when on', () => {
+    const session = new Session();
+    expect(createPlanningTools(session).length).toBe(6);
+    expect(planning().tools.map((t) => t.name)).toContain('planning_apply_batch');
+  });
+
+  it('applies marks, notes, edits and additions in one call, with one message', async () => {
+    const { call, apply, plan } = planning();
+    await call(0, setup);
+    const result = await apply([
+      { op: 'mark', step_id: 'S001', status: 'done', note: 'ok' },
+      { op: 'note', step_id: 'S002', note: 'looked' },
+      { op: 'update', step_id: 'S003', title: 'C' },
+      { op: 'add', steps: [{ title: 'd' }, { title: 'e' }] },
+    ]);
+    expect(result).toMatchObject({
+      success: true,
+      message:
+        'Applied 4 operations: S001 marked as done; note added to S002; S003 updated; added S004, S005.',
+    });
+    const steps = plan()?.steps ?? [];
+    expect(steps.map((s) => [s.step_id, s.status, s.title, s.notes])).toEqual([
+      ['S001', 'done', 'a', ['ok']],
+      ['S002', 'pending', 'b', ['looked']],
+      ['S003', 'pending', 'C', []],
+      ['S004', 'pending', 'd', []],
+      ['S005', 'pending', 'e', []],
+    ]);
+  });
+
+  it('refuses the whole batch when any operation fails, listing every reason, and changes nothing', async () => {
+    const { call, apply, plan } = planning({ inProgress: 'single' });
+    await call(0, setup);
+    const before = plan();
+    const result = await apply([
+      { op: 'mark', step_id: 'S001', status: 'in_progress' },
+      { op: 'mark', step_id: 'S002', status: 'in_progress' },
+      { op: 'mark', step_id: 'S999', status: 'done' },
+      { op: 'update', step_id: 'S003' },
+      { op: 'note', step_id: 'S001', note: '   ' },
+    ]);
+    expect(result.success).toBe(false);
+    expect(result.message).toBe(
+      'Tool validation failed: Batch refused; nothing was changed. 4 of 5 operations failed: ' +
+        'operations[1] (mark S002): Keep at most one step in_progress at a time. Step S001 is already in_progress; mark it done, blocked or pending first.; ' +
+        'operations[2] (mark S999): Step S999 does not exist.; ' +
+        'operations[3] (update S003): Provide a new title or details to update a step.; ' +
+        'operations[4] (note S001): Note must not be empty..',
+    );
+    expect(plan()).toBe(before);
+  });
+
+  it('keeps the message under 2,000 characters for 50 failing operations with huge ids', async () => {
+    const { call, apply, plan } = planning();
+    await call(0, setup);
+    const before = plan();
+    const ops = Array.from({ length: 50 }, (_, i) => ({
+      op: 'mark',
+      step_id: `X${'9'.repeat(10_000)}${i}`,
+      status: 'done',
+    }));
+    const result = await apply(ops);
+    expect(result.success).toBe(false);
+    expect(result.message.length).toBeLessThan(2000);
+    expect(result.message).toMatch(/and \d+ more\.$/);
+    expect(plan()).toBe(before);
+    const tooMany = await apply(
+      Array.from({ length: 51 }, () => ({ op: 'note', step_id: 'S001', note: 'n' })),
+    );
+    expect(tooMany.message).toContain('at most 50 operations; got 51');
+  });
+
+  it('checks dependencies inside a batch against the state the earlier operations leave', async () => {
+    const { call, apply, plan } = planning({ dependencies: true });
+    await call(0, {
+      objective: 'o',
+      initial_steps: [{ title: 'a' }, { title: 'b', depends_on: ['S001'] }],
+    });
+    const ok = await apply([
+      { op: 'mark', step_id: 'S001', status: 'done' },
+      { op: 'mark', step_id: 'S002', status: 'in_progress' },
+      { op: 'add', steps: [{ title: 'c', depends_on: ['S002'] }] },
+    ]);
+    expect(ok.success).toBe(true);
+    expect(plan()?.steps[2]?.depends_on).toEqual(['S002']);
+    const cycle = await apply([{ op: 'update', step_id: 'S002', depends_on: ['S003'] }]);
+    expect(cycle.message).toContain('S002 -> S003 -> S002');
+  });
+});

@@ -1,0 +1,250 @@
+import * as z from 'zod';
+import { defineDataType } from '../../define-data-type.ts';
+import type { Reducer } from '../../reducer.ts';
+import { ToolValidationError } from '../../tool-validation-error.ts';
+import type { Plan, PlanStep } from '../plan.ts';
+import { latestPlanOf } from '../plan-checks.ts';
+import { addStepReducer, setupPlanReducer, updateStepReducer } from '../planning-reducers.ts';
+import { dependencyProblem, MAX_DEPENDENCIES } from './dependency-problem.ts';
+
+/** A step to add with its dependencies, after normalisation. @public */
+export interface NewDependentStep {
+  /** Trimmed title, 1-160 ASCII characters. */
+  readonly title: string;
+  /** Trimmed details, or `null`. */
+  readonly details: string | null;
+  /** Trimmed ids of the steps it waits for; absent when the tools run without dependencies. */
+  readonly depends_on?: readonly string[] | undefined;
+}
+
+/** A step to add with its dependencies, as the model sends it. @public */
+export interface NewDependentStepInput {
+  /** The step's title. */
+  readonly title: string;
+  /** Optional details. */
+  readonly details?: string | null | undefined;
+  /** Ids of the steps it waits for. */
+  readonly depends_on?: readonly string[] | undefined;
+}
+
+const DEPENDS_ON_TEXT = `Ids of the steps this one waits for, such as S001 (at most ${MAX_DEPENDENCIES}).`;
+
+/** The model-facing schema of one new step with dependencies. @internal */
+export const NewDependentStepSchema: z.ZodType<
+  NewDependentStep & { readonly depends_on: readonly string[] },
+  NewDependentStepInput
+> = z.strictObject({
+  title: z.string().describe('Step title, 1-160 ASCII characters.'),
+  details: z
+    .string()
+    .nullable()
+    .default(null)
+    .describe('Optional details, up to 512 ASCII characters.'),
+  depends_on: z.array(z.string()).default([]).describe(DEPENDS_ON_TEXT),
+});
+
+const StoredDependentStep = z.strictObject({
+  title: z.string(),
+  details: z.string().nullable(),
+  depends_on: z.array(z.string()).optional(),
+});
+
+/** `planning_setup_plan` with dependencies, after normalisation. @public */
+export interface SetupPlanWithDependencies {
+  /** Trimmed objective. */
+  readonly objective: string;
+  /** The first steps, numbered from S001, so they may name each other as S001, S002, ... */
+  readonly initial_steps: readonly NewDependentStep[];
+}
+
+/** `planning_setup_plan` with dependencies, as the model sends it. @public */
+export interface SetupPlanWithDependenciesInput {
+  /** What the plan achieves. */
+  readonly objective: string;
+  /** Optional first steps. */
+  readonly initial_steps?: readonly NewDependentStepInput[] | undefined;
+}
+
+/** Schema of the `dependencies` setup tool's parameters. @internal */
+export const SetupPlanWithDependenciesParameters: z.ZodType<
+  SetupPlanWithDependencies,
+  SetupPlanWithDependenciesInput
+> = z.strictObject({
+  objective: z.string().describe('What the plan achieves, 1-240 ASCII characters.'),
+  initial_steps: z
+    .array(NewDependentStepSchema)
+    .default([])
+    .describe('Optional first steps, in order; they are numbered S001, S002, ...'),
+});
+
+/** Data type of a setup with dependencies (the `dependencies` option's setup result). @public */
+export const SetupPlanWithDependencies: z.ZodType<
+  SetupPlanWithDependencies,
+  SetupPlanWithDependencies
+> = defineDataType(
+  'plankit.SetupPlanWithDependencies',
+  z.strictObject({ objective: z.string(), initial_steps: z.array(StoredDependentStep) }),
+);
+
+/** `planning_add_step` with dependencies, after normalisation. @public */
+export interface AddStepWithDependencies {
+  /** At least one step, numbered after the highest id. */
+  readonly steps: readonly NewDependentStep[];
+}
+
+/** `planning_add_step` with dependencies, as the model sends it. @public */
+export interface AddStepWithDependenciesInput {
+  /** Steps to append. */
+  readonly steps: readonly NewDependentStepInput[];
+}
+
+/** Schema of the `dependencies` add tool's parameters. @internal */
+export const AddStepWithDependenciesParameters: z.ZodType<
+  AddStepWithDependencies,
+  AddStepWithDependenciesInput
+> = z.strictObject({
+  steps: z
+    .array(NewDependentStepSchema)
+    .describe('Steps to append, in order; they are numbered after the highest id.'),
+});
+
+/** Data type of an add with dependencies. @public */
+export const AddStepWithDependencies: z.ZodType<AddStepWithDependencies, AddStepWithDependencies> =
+  defineDataType(
+    'plankit.AddStepWithDependencies',
+    z.strictObject({ steps: z.array(StoredDependentStep) }),
+  );
+
+/** `planning_update_step` with dependencies, after normalisation (`null` = keep). @public */
+export interface UpdateStepWithDependencies {
+  /** Trimmed id of an existing step. */
+  readonly step_id: string;
+  /** New title, or `null`. */
+  readonly title: string | null;
+  /** New details, or `null`. */
+  readonly details: string | null;
+  /** The new list of dependencies (`[]` removes them all), or `null` to keep it. */
+  readonly depends_on: readonly string[] | null;
+}
+
+/** `planning_update_step` with dependencies, as the model sends it. @public */
+export interface UpdateStepWithDependenciesInput {
+  /** Id of the step to edit. */
+  readonly step_id: string;
+  /** New title. */
+  readonly title?: string | null | undefined;
+  /** New details. */
+  readonly details?: string | null | undefined;
+  /** New dependencies, replacing the old ones. */
+  readonly depends_on?: readonly string[] | null | undefined;
+}
+
+/** Schema of the `dependencies` update tool's parameters. @internal */
+export const UpdateStepWithDependenciesParameters: z.ZodType<
+  UpdateStepWithDependencies,
+  UpdateStepWithDependenciesInput
+> = z.strictObject({
+  step_id: z.string().describe('Id of the step to edit, such as S001.'),
+  title: z.string().nullable().default(null).describe('New title, 1-160 ASCII characters.'),
+  details: z.string().nullable().default(null).describe('New details, up to 512 ASCII characters.'),
+  depends_on: z
+    .array(z.string())
+    .nullable()
+    .default(null)
+    .describe('New dependencies, replacing the old ones ([] removes them).'),
+});
+
+/** Data type of an update with dependencies. @public */
+export const UpdateStepWithDependencies: z.ZodType<
+  UpdateStepWithDependencies,
+  UpdateStepWithDependencies
+> = defineDataType(
+  'plankit.UpdateStepWithDependencies',
+  z.strictObject({
+    step_id: z.string(),
+    title: z.string().nullable(),
+    details: z.string().nullable(),
+    depends_on: z.array(z.string()).nullable(),
+  }),
+);
+
+/**
+ * A `depends_on` list as the reducers keep it: at most {@link MAX_DEPENDENCIES} ids, each
+ * trimmed. The length is checked first, so a list of 10,000 ids is refused at once.
+ */
+export function normaliseDependsOn(list: readonly string[], field: string): string[] {
+  if (list.length > MAX_DEPENDENCIES) {
+    throw new ToolValidationError(
+      'dependency_invalid',
+      `Depends_on lists ${list.length} ids; at most ${MAX_DEPENDENCIES} are allowed.`,
+      { field },
+    );
+  }
+  return list.map((id) => id.trim());
+}
+
+/** Refuses a plan whose dependencies break a rule; returns it otherwise. */
+export function ensureDependencies(plan: Plan): Plan {
+  const problem = dependencyProblem(plan.steps);
+  if (problem === undefined) return plan;
+  throw new ToolValidationError(problem.code, `${problem.message}.`, {
+    field: problem.path.join('.'),
+  });
+}
+
+function withDependencies(
+  plan: Plan,
+  from: number,
+  steps: readonly NewDependentStep[],
+): readonly Plan[] {
+  const next = [...plan.steps];
+  for (let i = 0; i < steps.length; i++) {
+    const list = (steps[i] as NewDependentStep).depends_on;
+    if (list === undefined) continue;
+    const step = next[from + i] as PlanStep;
+    next[from + i] = Object.freeze({ ...step, depends_on: Object.freeze([...list]) });
+  }
+  const result = Object.freeze({ ...plan, steps: Object.freeze(next) });
+  return Object.freeze([ensureDependencies(result)]);
+}
+
+const plain = (steps: readonly NewDependentStep[]) =>
+  steps.map(({ title, details }) => ({ title, details }));
+
+/** Setup with dependencies: the reference setup, then each step's `depends_on`, checked. @public */
+export const setupPlanWithDependenciesReducer: Reducer<Plan, SetupPlanWithDependencies> = (
+  plans,
+  event,
+) => {
+  const { objective, initial_steps } = event.value;
+  const set = setupPlanReducer(plans, {
+    ...event,
+    value: { objective, initial_steps: plain(initial_steps) },
+  });
+  return withDependencies(latestPlanOf(set), 0, initial_steps);
+};
+
+/** Add with dependencies: the reference add, then each new step's `depends_on`, checked. @public */
+export const addStepWithDependenciesReducer: Reducer<Plan, AddStepWithDependencies> = (
+  plans,
+  event,
+) => {
+  const before = latestPlanOf(plans).steps.length;
+  const added = addStepReducer(plans, { ...event, value: { steps: plain(event.value.steps) } });
+  return withDependencies(latestPlanOf(added), before, event.value.steps);
+};
+
+/** Update with dependencies: the reference update, then the new `depends_on`, checked. @public */
+export const updateStepWithDependenciesReducer: Reducer<Plan, UpdateStepWithDependencies> = (
+  plans,
+  event,
+) => {
+  const { step_id, title, details, depends_on } = event.value;
+  // With neither title nor details the reference reducer makes its state checks and changes
+  // nothing, so the order of refusals stays the reference one.
+  const edited = updateStepReducer(plans, { ...event, value: { step_id, title, details } });
+  if (depends_on === null) return edited;
+  const plan = latestPlanOf(edited);
+  const index = plan.steps.findIndex((step) => step.step_id === step_id);
+  return withDependencies(plan, index, [{ title: '', details: null, depends_on }]);
+};
