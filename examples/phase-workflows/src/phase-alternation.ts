@@ -170,6 +170,10 @@ export async function runPhaseAlternation(
           case 'phase_archived':
             print(`   archived to ${signal.path}`);
             break;
+          // The phase tools already moved todos.yaml, so a later phase must write its own.
+          case 'todos_consumed':
+            print(`   todos.yaml consumed: ${signal.archivePath ?? 'removed'}`);
+            break;
           case 'phase_started':
             await startPhase();
             break;

@@ -148,6 +148,10 @@ export async function runReviewLoop(
             `${signal.phase} phase ${signal.phaseNumber} (${signal.kind}) starts with a fresh history`,
           );
           break;
+        // The hand-off consumed todos.yaml: archive it, so the revision must write its own.
+        case 'todos_consumed':
+          ok(await workspace.consumeTodos(signal));
+          break;
         case 'history_reset':
         case 'handoff_rejected':
         case 'phase_archived':

@@ -17,6 +17,7 @@ export type {
   MeetingAppend,
   OversizedFile,
   ReadTextOptions,
+  TodosConsumption,
   Workspace,
   WorkspaceEntry,
   WorkspaceOptions,

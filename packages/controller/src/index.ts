@@ -164,6 +164,7 @@ export type {
   ReviewStatus,
   Todo,
   TodoStatus,
+  TodosOnHandoff,
 } from './workflows/phase-job.ts';
 export { PhaseJob } from './workflows/phase-job.ts';
 export { phaseJobFromJSON } from './workflows/phase-job-from-json.ts';
@@ -179,6 +180,7 @@ export type {
   ReviewFeedbackSignal,
   ReviewLimitReachedSignal,
   ReviewPendingSignal,
+  TodosConsumedSignal,
 } from './workflows/phase-signal.ts';
 export type { PhaseToolConfig } from './workflows/phase-tool-names.ts';
 export { phaseToolNames, selectPhaseTools } from './workflows/phase-tool-names.ts';

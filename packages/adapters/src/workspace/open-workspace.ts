@@ -88,6 +88,16 @@ export interface MeetingAppend {
 
 type Outcome<T> = Promise<Result<T, WorkspaceError>>;
 
+/** What {@link Workspace.consumeTodos} does with `todos.yaml`. @public */
+export interface TodosConsumption {
+  /** `archive`: move it to `archivePath`; `remove`: delete it. */
+  readonly action: 'archive' | 'remove';
+  /** `archive/todos_phase_N.yaml` when archiving, else null. */
+  readonly archivePath: string | null;
+}
+
+const TODOS_ARCHIVE = /^archive\/todos_phase_[1-9][0-9]*\.yaml$/;
+
 /**
  * One job's workspace folder (seeds 001, 002, 004): whole-file reads and atomic writes that
  * never leave the root, and the seed's files: `todos.yaml`, `archive/phase_N.yaml`,
@@ -111,6 +121,12 @@ export interface Workspace {
   writeTodos(document: TodosFile): Outcome<WrittenFile>;
   /** Writes `archive/phase_N.yaml`. */
   writeArchive(archive: ArchivedPhase): Outcome<WrittenFile>;
+  /**
+   * Once a hand-off consumed `todos.yaml` (the controller's `todos_consumed` signal): moves it
+   * to `archivePath` (`archive/todos_phase_N.yaml`) or deletes it. Its new path, or null when
+   * removed or already gone.
+   */
+  consumeTodos(consumed: TodosConsumption): Outcome<string | null>;
   /** Reads `archive/phase_N.yaml`; null when there is none, `corrupt` when it is damaged. */
   readArchive(phaseNumber: number): Outcome<ArchivedPhase | null>;
   /** The numbers of the archived phases, in order. */
@@ -340,6 +356,41 @@ class FolderWorkspace implements Workspace {
     const problem = archiveProblem(archive);
     if (problem !== null) return fail('input_invalid', `writeArchive: the archive ${problem}.`);
     return this.writeText(`archive/phase_${archive.phaseNumber}.yaml`, renderArchive(archive));
+  }
+
+  async consumeTodos(consumed: TodosConsumption): Outcome<string | null> {
+    const { action, archivePath } = (consumed ?? {}) as Partial<TodosConsumption>;
+    if (action !== 'archive' && action !== 'remove')
+      return fail('input_invalid', 'consumeTodos: action must be archive or remove.', TODOS);
+    if (
+      action === 'archive' &&
+      (typeof archivePath !== 'string' || !TODOS_ARCHIVE.test(archivePath))
+    )
+      return fail(
+        'input_invalid',
+        'consumeTodos: archivePath must be archive/todos_phase_N.yaml when archiving.',
+        TODOS,
+      );
+    const located = await this.#locate(TODOS, [TODOS]);
+    if (!located.ok) return located;
+    if (!located.value.exists) return { ok: true, value: null };
+    try {
+      if (action === 'remove') {
+        await unlink(located.value.real);
+        await syncFolder(path.dirname(located.value.real));
+        return { ok: true, value: null };
+      }
+      const target = archivePath as string;
+      const moved = await this.#locate(target, target.split('/'));
+      if (!moved.ok) return moved;
+      await mkdir(path.dirname(moved.value.real), { recursive: true });
+      await rename(located.value.real, moved.value.real);
+      await syncFolder(path.dirname(moved.value.real));
+      await syncFolder(path.dirname(located.value.real));
+      return { ok: true, value: target };
+    } catch (error) {
+      return io('Consuming', TODOS, error);
+    }
   }
 
   async readArchive(phaseNumber: number): Outcome<ArchivedPhase | null> {

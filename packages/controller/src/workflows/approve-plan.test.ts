@@ -20,7 +20,15 @@ describe('approvePlan', () => {
     expect(job.phase).toBe('strategic');
     expect(job.todos.every((todo) => todo.status === 'completed')).toBe(true);
     expect(job.handoff?.todos).toHaveLength(5);
-    expect(job.signals).toEqual([{ type: 'review_pending', cycle: 0 }]);
+    expect(job.signals).toEqual([
+      {
+        type: 'todos_consumed',
+        path: 'todos.yaml',
+        action: 'archive',
+        archivePath: 'archive/todos_phase_1.yaml',
+      },
+      { type: 'review_pending', cycle: 0 },
+    ]);
   });
 
   it('resumes into the first tactical phase with the todos validated at the hand-off', () => {

@@ -72,6 +72,12 @@ describe('completeTodo', () => {
     expect(tactical.todos).toHaveLength(6);
     expect(tactical.todos.every((todo) => todo.status === 'pending')).toBe(true);
     expect(tactical.signals).toEqual([
+      {
+        type: 'todos_consumed',
+        path: 'todos.yaml',
+        action: 'archive',
+        archivePath: 'archive/todos_phase_1.yaml',
+      },
       { type: 'history_reset' },
       { type: 'phase_started', phase: 'tactical', phaseNumber: 2, kind: 'tactical' },
     ]);

@@ -2,7 +2,7 @@ import type { Result } from '@plankit/core';
 import { fail, inputError, inputProblem, isInteger, isRecord } from './internal/checks.ts';
 import { ensureJob, enterPhase, nextJob, runningProblem, step } from './internal/phase-step.ts';
 import type { PhaseJob, Todo, TodoStatus } from './phase-job.ts';
-import type { PhaseSignal } from './phase-signal.ts';
+import type { PhaseSignal, TodosConsumedSignal } from './phase-signal.ts';
 import { type TodosRule, type TodosSource, validateTodos } from './validate-todos.ts';
 import type { WorkflowError } from './workflow-error.ts';
 
@@ -44,8 +44,13 @@ function withStatus(todos: readonly Todo[], index: number, status: TodoStatus): 
  *   `handoff_rejected` with the agent's message `Phase transition rejected: <reason>`); a valid
  *   one starts the next tactical phase with its todos, or, while a review is required, waits
  *   in `pending_review`.
- * - tactical: the phase is archived (`phase_archived`) and the next strategic phase starts
- *   with the predefined transition todos.
+ * - tactical: the phase is archived (`phase_archived`, unless the job's `archiveOnTransition`
+ *   is off) and the next strategic phase starts with the predefined transition todos.
+ *
+ * A valid hand-off (accepted or held for review) consumes `todos.yaml`: the job signals
+ * `todos_consumed` first, to archive or remove it as `todosOnHandoff` says. A later strategic
+ * phase that writes no new todos finds no file, and its hand-off is refused with a message
+ * saying so.
  *
  * Every phase change signals `history_reset` then `phase_started`.
  *
@@ -123,7 +128,10 @@ function handOff(
   const { todoRange, todosMaxBytes } = job.settings;
   const checked = validateTodos(source, { range: todoRange, maxBytes: todosMaxBytes });
   if (!checked.ok) {
-    const reason = checked.error.message;
+    const reason =
+      source === null && job.phaseKind !== 'initial'
+        ? `todos.yaml not found: the last hand-off consumed the previous todos, so this phase must write its own with todo_write${job.phaseKind === 'transition' ? ' (or call job_complete if the plan is fully executed)' : ''}.`
+        : checked.error.message;
     const machine = step(WHERE, job, 'handoff_rejected', now, reason);
     if (!machine.ok) return machine;
     const signal: PhaseSignal = {
@@ -160,7 +168,7 @@ function handOff(
         todos: completed,
         handoff: document,
         updatedAt: now,
-        signals: [{ type: 'review_pending', cycle: job.review.cycles }],
+        signals: [consumed(job), { type: 'review_pending', cycle: job.review.cycles }],
       }),
     };
   }
@@ -173,8 +181,19 @@ function handOff(
       ...fields,
       machine: machine.value,
       updatedAt: now,
-      signals: [{ type: 'history_reset' }, started],
+      signals: [consumed(job), { type: 'history_reset' }, started],
     }),
+  };
+}
+
+/** The hand-off's `todos_consumed` signal, as the job's settings say. */
+function consumed(job: PhaseJob): TodosConsumedSignal {
+  const archive = job.settings.todosOnHandoff === 'archive';
+  return {
+    type: 'todos_consumed',
+    path: 'todos.yaml',
+    action: job.settings.todosOnHandoff,
+    archivePath: archive ? `archive/todos_phase_${job.phaseNumber}.yaml` : null,
   };
 }
 
@@ -192,20 +211,24 @@ function finishTactical(
       ...fields,
       machine: machine.value,
       updatedAt: now,
-      signals: [
-        {
-          type: 'phase_archived',
-          path: `archive/phase_${job.phaseNumber}.yaml`,
-          archive: {
-            phaseNumber: job.phaseNumber,
-            title: job.title,
-            description: job.description,
-            todos: completed,
-          },
-        },
-        { type: 'history_reset' },
-        started,
-      ],
+      signals: [...archived(job, completed), { type: 'history_reset' }, started],
     }),
   };
+}
+
+/** The `phase_archived` signal of a finished tactical phase, unless archiving is off. */
+function archived(job: PhaseJob, completed: readonly Todo[]): readonly PhaseSignal[] {
+  if (!job.settings.archiveOnTransition) return [];
+  return [
+    {
+      type: 'phase_archived',
+      path: `archive/phase_${job.phaseNumber}.yaml`,
+      archive: {
+        phaseNumber: job.phaseNumber,
+        title: job.title,
+        description: job.description,
+        todos: completed,
+      },
+    },
+  ];
 }

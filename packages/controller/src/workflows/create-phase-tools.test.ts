@@ -55,7 +55,10 @@ describe('createPhaseTools', () => {
     expect(handed.message).toBe(
       'Todo 4 completed. todos.yaml passed validation: tactical phase 2 starts with 6 todos.',
     );
-    expect(handed.success && handed.value.signals[0]).toEqual({ type: 'history_reset' });
+    expect(handed.success && handed.value.signals[1]).toEqual({ type: 'history_reset' });
+    // The hand-off consumed todos.yaml: archived, so the next strategic phase must write its own.
+    expect(files.files.has('todos.yaml')).toBe(false);
+    expect(files.files.has('archive/todos_phase_1.yaml')).toBe(true);
     expect(job()).toMatchObject({ phase: 'tactical', phaseNumber: 2 });
 
     // Tactical: job_complete and todo_write are refused, and change nothing.

@@ -38,6 +38,15 @@ export interface PhaseFiles {
   writeTodos(document: TodosDocument): Promise<Result<unknown, WorkspaceProblem>>;
   /** Writes `archive/phase_N.yaml`. */
   writeArchive(archive: PhaseArchive): Promise<Result<unknown, WorkspaceProblem>>;
+  /**
+   * Moves `todos.yaml` to `archivePath` (`action: 'archive'`) or deletes it (`'remove'`) once a
+   * hand-off consumed it; nothing when it is missing. Optional for older ports; without it
+   * `todos.yaml` stays, and a later phase could hand the same list off again.
+   */
+  consumeTodos?(consumed: {
+    readonly action: 'archive' | 'remove';
+    readonly archivePath: string | null;
+  }): Promise<Result<unknown, WorkspaceProblem>>;
 }
 
 /** Options of {@link createPhaseTools}. @public */
@@ -136,7 +145,10 @@ function completionMessage(before: PhaseJob, after: PhaseJob, id: number): strin
       case 'phase_archived':
         return `${done} Tactical phase ${before.phaseNumber} is done and archived to ${signal.path}; strategic phase ${after.phaseNumber} starts.`;
       case 'phase_started':
+        if (signal.phase === 'strategic')
+          return `${done} Tactical phase ${before.phaseNumber} is done; strategic phase ${after.phaseNumber} starts.`;
         return `${done} todos.yaml passed validation: tactical phase ${after.phaseNumber} starts with ${plural(after.todos.length, 'todo')}.`;
+      case 'todos_consumed':
       case 'history_reset':
       case 'review_feedback':
       case 'review_limit_reached':
@@ -235,7 +247,8 @@ function from(session: Session, base: PhaseJob, next: PhaseJob): PhaseJob {
  * `startPhaseJob` first):
  *
  * - `todo_complete { id }`: `completeTodo`, reading `todos.yaml` through `files` for the
- *   hand-off and writing the archive of a finished tactical phase. A rejected hand-off answers
+ *   hand-off, then archiving or removing it (`todos_consumed`), and writing the archive of a
+ *   finished tactical phase (unless `archiveOnTransition` is off). A rejected hand-off answers
  *   with its message: `Phase transition rejected: <reason>`.
  * - `todo_write { phase?, description?, todos }`: writes `todos.yaml`, after checking it with
  *   the hand-off's own rules. Strategic phases only.
@@ -272,12 +285,13 @@ export function createPhaseTools(session: Session, options: PhaseToolsOptions): 
     !isRecord(files) ||
     typeof files.readTodos !== 'function' ||
     typeof files.writeTodos !== 'function' ||
-    typeof files.writeArchive !== 'function'
+    typeof files.writeArchive !== 'function' ||
+    (files.consumeTodos !== undefined && typeof files.consumeTodos !== 'function')
   ) {
     throw argumentError(
       'createPhaseTools',
       'options.files',
-      'must have readTodos, writeTodos and writeArchive',
+      'must have readTodos, writeTodos and writeArchive (and consumeTodos, when given, a function)',
     );
   }
   session.register(PhaseJob, phaseSlice(session).reducer);
@@ -302,6 +316,10 @@ export function createPhaseTools(session: Session, options: PhaseToolsOptions): 
         const next = completeTodo(job, { id, now, todos });
         if (!next.ok) throw refusal(next.error);
         for (const signal of next.value.signals) {
+          if (signal.type === 'todos_consumed' && files.consumeTodos !== undefined) {
+            const moved = await files.consumeTodos(signal);
+            if (!moved.ok) throw failed(`Consuming todos.yaml`, moved.error);
+          }
           if (signal.type !== 'phase_archived') continue;
           const written = await files.writeArchive(signal.archive);
           if (!written.ok) throw failed(`Writing ${signal.path}`, written.error);

@@ -83,7 +83,14 @@ export interface PhaseSettings {
   readonly todosMaxBytes: number;
   /** The predefined strategic todos. */
   readonly todos: PredefinedTodos;
+  /** Whether a finished tactical phase is archived to `archive/phase_N.yaml` (seed 001's `archive_on_transition`). */
+  readonly archiveOnTransition: boolean;
+  /** What becomes of `todos.yaml` once a hand-off consumed it: moved to `archive/todos_phase_N.yaml`, or removed. */
+  readonly todosOnHandoff: TodosOnHandoff;
 }
+
+/** What becomes of `todos.yaml` once a hand-off consumed it. @public */
+export type TodosOnHandoff = 'archive' | 'remove';
 
 /**
  * A strategic/tactical job: deeply frozen plain JSON, safe to store and to resume in another
@@ -179,6 +186,15 @@ const signal = z.discriminatedUnion('type', [
     path: z.string().regex(/^archive\/phase_[1-9][0-9]*\.yaml$/),
     archive,
   }),
+  z.strictObject({
+    type: z.literal('todos_consumed'),
+    path: z.literal('todos.yaml'),
+    action: z.enum(['archive', 'remove']),
+    archivePath: z
+      .string()
+      .regex(/^archive\/todos_phase_[1-9][0-9]*\.yaml$/)
+      .nullable(),
+  }),
   z.strictObject({ type: z.literal('review_pending'), cycle: count }),
   z.strictObject({
     type: z.literal('review_feedback'),
@@ -208,6 +224,9 @@ const schema = z.strictObject({
     compactionThreshold: count.min(1),
     todosMaxBytes: count.min(1).max(MAX_BYTES_LIMIT),
     todos: z.strictObject({ initial: specs, transition: specs, revision: specs }),
+    // Jobs stored before these settings existed keep the seed's behaviour.
+    archiveOnTransition: z.boolean().default(true),
+    todosOnHandoff: z.enum(['archive', 'remove']).default('archive'),
   }),
   machine: ControllerSnapshot,
   phase,

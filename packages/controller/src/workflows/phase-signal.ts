@@ -42,6 +42,23 @@ export interface PhaseArchivedSignal {
   readonly archive: PhaseArchive;
 }
 
+/**
+ * A hand-off consumed `todos.yaml`: archive it to `archivePath` or remove it, so a later
+ * strategic phase that writes no new todos cannot hand the same list off again.
+ *
+ * @public
+ */
+export interface TodosConsumedSignal {
+  /** Always `todos_consumed`. */
+  readonly type: 'todos_consumed';
+  /** Always `todos.yaml`. */
+  readonly path: 'todos.yaml';
+  /** `archive` (move it to `archivePath`) or `remove`, from the job's `todosOnHandoff`. */
+  readonly action: 'archive' | 'remove';
+  /** `archive/todos_phase_N.yaml` (N: the strategic phase that wrote it) when archiving, else null. */
+  readonly archivePath: string | null;
+}
+
 /** The plan waits for review: persist the job; a person approves it or requests changes. @public */
 export interface ReviewPendingSignal {
   /** Always `review_pending`. */
@@ -95,6 +112,7 @@ export type PhaseSignal =
   | HistoryResetSignal
   | HandoffRejectedSignal
   | PhaseArchivedSignal
+  | TodosConsumedSignal
   | ReviewPendingSignal
   | ReviewFeedbackSignal
   | ReviewLimitReachedSignal

@@ -45,7 +45,10 @@ describe('requestChanges', () => {
       // The agent revises the plan; the valid hand-off waits for review again.
       job = stored(planned(job, now + 1, todosYaml(5 + index, `Phase 1, revision ${cycle}`)));
       expect(job.machine.state).toBe('pending_review');
-      expect(job.signals).toEqual([{ type: 'review_pending', cycle }]);
+      expect(job.signals).toEqual([
+        expect.objectContaining({ type: 'todos_consumed', action: 'archive' }),
+        { type: 'review_pending', cycle },
+      ]);
     }
     job = stored(unwrap(approvePlan(job, { now: T0 + 10 * HOUR })));
     expect(job).toMatchObject({ phase: 'tactical', phaseNumber: 4, title: 'Phase 1, revision 2' });

@@ -10,7 +10,7 @@ import {
 } from './internal/checks.ts';
 import { pending } from './internal/phase-step.ts';
 import { phaseController } from './phase-controller.ts';
-import { JOB_ID, type PhaseJob, type PhaseSettings } from './phase-job.ts';
+import { JOB_ID, type PhaseJob, type PhaseSettings, type TodosOnHandoff } from './phase-job.ts';
 import {
   DEFAULT_TODO_RANGE,
   type PredefinedTodos,
@@ -37,6 +37,16 @@ export interface PhaseJobOptions {
   readonly todosMaxBytes?: number | undefined;
   /** Predefined todo lists replacing the seed's, each on its own. */
   readonly todos?: Partial<PredefinedTodos> | undefined;
+  /**
+   * Whether a finished tactical phase is archived to `archive/phase_N.yaml` (seed 001's
+   * `archive_on_transition`); `true` by default.
+   */
+  readonly archiveOnTransition?: boolean | undefined;
+  /**
+   * What becomes of `todos.yaml` once a hand-off consumed it (seed 001: a temporary file):
+   * `archive` (moved to `archive/todos_phase_N.yaml`, the default) or `remove`.
+   */
+  readonly todosOnHandoff?: TodosOnHandoff | undefined;
 }
 
 /** Seed 001's compaction threshold: 80,000 tokens. @public */
@@ -55,6 +65,8 @@ const OPTION_KEYS: ReadonlySet<string> = new Set([
   'compactionThreshold',
   'todosMaxBytes',
   'todos',
+  'archiveOnTransition',
+  'todosOnHandoff',
 ]);
 const LIST_KEYS: ReadonlySet<string> = new Set(['initial', 'transition', 'revision']);
 const SPEC_KEYS: ReadonlySet<string> = new Set(['id', 'content']);
@@ -103,6 +115,11 @@ function readTodos(value: unknown, range: TodoRange): PredefinedTodos {
 function readSettings(options: PhaseJobOptions): PhaseSettings {
   const { interactive = false, reviewLimit = DEFAULT_REVIEW_LIMIT } = options;
   const { compactionThreshold = DEFAULT_COMPACTION_THRESHOLD } = options;
+  const { archiveOnTransition = true, todosOnHandoff = 'archive' } = options;
+  if (typeof archiveOnTransition !== 'boolean')
+    throw argumentError(WHERE, 'options.archiveOnTransition', 'must be a boolean');
+  if (todosOnHandoff !== 'archive' && todosOnHandoff !== 'remove')
+    throw argumentError(WHERE, 'options.todosOnHandoff', 'must be archive or remove');
   if (typeof interactive !== 'boolean')
     throw argumentError(WHERE, 'options.interactive', 'must be a boolean');
   if (reviewLimit !== null && !isInteger(reviewLimit, 1, Number.MAX_SAFE_INTEGER)) {
@@ -124,6 +141,8 @@ function readSettings(options: PhaseJobOptions): PhaseSettings {
     compactionThreshold,
     todosMaxBytes: maxBytes,
     todos: readTodos(options.todos, range),
+    archiveOnTransition,
+    todosOnHandoff,
   };
 }
 

@@ -47,6 +47,9 @@ describe('workflow types', () => {
         case 'phase_archived':
           expectTypeOf(signal.archive.phaseNumber).toBeNumber();
           return signal.path;
+        case 'todos_consumed':
+          expectTypeOf(signal.archivePath).toEqualTypeOf<string | null>();
+          return signal.action;
         case 'phase_started':
         case 'history_reset':
         case 'review_pending':

@@ -79,6 +79,18 @@ export class MemoryFiles implements PhaseFiles, InspectionFiles {
     return { ok: true, value: undefined };
   }
 
+  async consumeTodos(consumed: {
+    readonly action: 'archive' | 'remove';
+    readonly archivePath: string | null;
+  }): Promise<Result<unknown, WorkspaceProblem>> {
+    const text = this.files.get('todos.yaml');
+    if (text === undefined) return { ok: true, value: null };
+    this.files.delete('todos.yaml');
+    if (consumed.action === 'archive' && consumed.archivePath !== null)
+      this.files.set(consumed.archivePath, text);
+    return { ok: true, value: consumed.archivePath };
+  }
+
   async writeArchive(archive: PhaseArchive): Promise<Result<unknown, WorkspaceProblem>> {
     this.files.set(`archive/phase_${archive.phaseNumber}.yaml`, stringify(archive));
     return { ok: true, value: undefined };
