@@ -1,0 +1,113 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { invokeTool } from '../../invoke-tool.ts';
+import { selectLatest } from '../../select-latest.ts';
+import { Session } from '../../session.ts';
+import { snapshotFromJSON } from '../../snapshot-from-json.ts';
+import { snapshotToJSON } from '../../snapshot-to-json.ts';
+import { createPlanningTools } from '../create-planning-tools.ts';
+import { Plan } from '../plan.ts';
+import { findCycle } from './dependency-problem.ts';
+
+function planning() {
+  const session = new Session({ sessionId: 'p', clock: () => 1_700_000_000_000 });
+  const tools = createPlanningTools(session, {
+    dependencies: true,
+    batch: true,
+    inProgress: 'single',
+  });
+  return { session, tools, plan: () => selectLatest(session, Plan) };
+}
+
+const id = fc.integer({ min: 1, max: 9 }).map((n) => `S00${n}`);
+const edit = fc.oneof(
+  fc.record({
+    kind: fc.constant('update' as const),
+    step: id,
+    deps: fc.array(id, { maxLength: 4 }),
+  }),
+  fc.record({ kind: fc.constant('add' as const), deps: fc.array(id, { maxLength: 3 }) }),
+  fc.record({
+    kind: fc.constant('mark' as const),
+    step: id,
+    status: fc.constantFrom('pending', 'in_progress', 'blocked', 'done'),
+  }),
+);
+type Edit = typeof edit extends fc.Arbitrary<infer T> ? T : never;
+
+const operation = (e: Edit): Record<string, unknown> =>
+  e.kind === 'update'
+    ? { op: 'update', step_id: e.step, depends_on: e.deps }
+    : e.kind === 'add'
+      ? { op: 'add', steps: [{ title: 'x', depends_on: e.deps }] }
+      : { op: 'mark', step_id: e.step, status: e.status };
+
+const setup = { objective: 'o', initial_steps: [{ title: 'a' }, { title: 'b' }, { title: 'c' }] };
+
+describe('dependencies and batches (properties)', () => {
+  it('random dependency edits keep the graph acyclic, every invariant, and a lossless round trip', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.array(edit, { maxLength: 20 }), async (edits) => {
+        const { session, tools, plan } = planning();
+        await invokeTool(tools[0], setup, { session });
+        for (const e of edits) {
+          const before = plan();
+          const tool = e.kind === 'update' ? tools[2] : e.kind === 'add' ? tools[1] : tools[3];
+          const { op: _op, ...args } = operation(e);
+          const result = await invokeTool(tool as (typeof tools)[0], args, { session });
+          if (!result.success) expect(plan()).toBe(before);
+          expect(result.message.length).toBeLessThan(2000);
+          const current = plan() as Plan;
+          expect(Plan.safeParse(current).success).toBe(true);
+          const index = new Map(current.steps.map((s, i) => [s.step_id, i]));
+          const edges = current.steps.map((s) =>
+            (s.depends_on ?? []).map((d) => index.get(d) as number),
+          );
+          expect(findCycle(edges)).toBeUndefined();
+        }
+        const text = JSON.stringify(snapshotToJSON(session.snapshot()));
+        expect(snapshotFromJSON(text, planning().session)).toEqual({
+          ok: true,
+          value: session.snapshot(),
+        });
+      }),
+      { numRuns: 100 },
+    );
+  });
+
+  it('a batch equals its operations applied in sequence when all succeed, and changes nothing when any fails', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.array(edit, { minLength: 1, maxLength: 8 }), async (edits) => {
+        const batched = planning();
+        const serial = planning();
+        await invokeTool(batched.tools[0], setup, { session: batched.session });
+        await invokeTool(serial.tools[0], setup, { session: serial.session });
+        const before = batched.plan();
+        const result = await invokeTool(
+          batched.tools[6],
+          { operations: edits.map(operation) },
+          { session: batched.session },
+        );
+        let allOk = true;
+        for (const e of edits) {
+          const tool =
+            e.kind === 'update'
+              ? serial.tools[2]
+              : e.kind === 'add'
+                ? serial.tools[1]
+                : serial.tools[3];
+          const { op: _op, ...args } = operation(e);
+          const one = await invokeTool(tool as (typeof serial.tools)[0], args, {
+            session: serial.session,
+          });
+          allOk &&= one.success;
+        }
+        expect(result.success).toBe(allOk);
+        expect(result.message.length).toBeLessThan(2000);
+        if (allOk) expect(batched.plan()).toEqual(serial.plan());
+        else expect(batched.plan()).toBe(before);
+      }),
+      { numRuns: 150 },
+    );
+  });
+});
