@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import type { AnyTool } from '../../define-tool.ts';
 import { invokeTool } from '../../invoke-tool.ts';
 import { selectLatest } from '../../select-latest.ts';
 import { Session } from '../../session.ts';
@@ -54,7 +55,7 @@ describe('dependencies and batches (properties)', () => {
           const before = plan();
           const tool = e.kind === 'update' ? tools[2] : e.kind === 'add' ? tools[1] : tools[3];
           const { op: _op, ...args } = operation(e);
-          const result = await invokeTool(tool as (typeof tools)[0], args, { session });
+          const result = await invokeTool(tool as AnyTool, args, { session });
           if (!result.success) expect(plan()).toBe(before);
           expect(result.message.length).toBeLessThan(2000);
           const current = plan() as Plan;
@@ -97,7 +98,7 @@ describe('dependencies and batches (properties)', () => {
                 ? serial.tools[1]
                 : serial.tools[3];
           const { op: _op, ...args } = operation(e);
-          const one = await invokeTool(tool as (typeof serial.tools)[0], args, {
+          const one = await invokeTool(tool as AnyTool, args, {
             session: serial.session,
           });
           allOk &&= one.success;
