@@ -108,6 +108,7 @@ export {
   UpdateStep,
 } from './planning/plan-commands.ts';
 export { registerPlanningReducers } from './planning/planning-reducers.ts';
+export { registerPlanModelReducers } from './planning/register-plan-model-reducers.ts';
 export type { RenderPlanOptions } from './planning/render-plan.ts';
 export { renderPlan, renderStep } from './planning/render-plan.ts';
 export { formatStepId, highestStepNumber, MAX_STEP_NUMBER } from './planning/step-id.ts';

@@ -38,7 +38,8 @@ import {
   UpdateStep,
   type UpdateStepInput,
 } from './plan-commands.ts';
-import { ensureIdRoom, registerPlanningReducers } from './planning-reducers.ts';
+import { ensureIdRoom } from './planning-reducers.ts';
+import { registerPlanModelReducers } from './register-plan-model-reducers.ts';
 import { suffixNumber } from './step-id.ts';
 import { optionalText, PLANNING_LIMITS, requiredText, stepIdText } from './text-rules.ts';
 
@@ -114,7 +115,7 @@ const registered = new WeakSet<Session>();
 // Handlers run against the session they are invoked with; make sure it reduces plans too.
 function planningSession(session: Session): Session {
   if (!registered.has(session)) {
-    registerPlanningReducers(session);
+    registerPlanModelReducers(session);
     registered.add(session);
   }
   return session;

@@ -3,15 +3,6 @@ import type { Reducer } from '../reducer.ts';
 import { replaceLatest } from '../replace-latest.ts';
 import type { Session } from '../session.ts';
 import { ToolValidationError } from '../tool-validation-error.ts';
-import { PlanBatch, planBatchReducer } from './batch/plan-batch.ts';
-import {
-  AddStepWithDependencies,
-  addStepWithDependenciesReducer,
-  SetupPlanWithDependencies,
-  setupPlanWithDependenciesReducer,
-  UpdateStepWithDependencies,
-  updateStepWithDependenciesReducer,
-} from './dependencies/dependency-commands.ts';
 import { Plan, type PlanStep } from './plan.ts';
 import {
   ensureActive,
@@ -153,9 +144,4 @@ export function registerPlanningReducers(session: Session): void {
   session.register(UpdateStep, updateStepReducer, { slice: Plan });
   session.register(MarkStep, markStepReducer, { slice: Plan });
   session.register(ClearPlan, clearPlanReducer, { slice: Plan });
-  // The opt-in commands of the dependencies and batch options.
-  session.register(SetupPlanWithDependencies, setupPlanWithDependenciesReducer, { slice: Plan });
-  session.register(AddStepWithDependencies, addStepWithDependenciesReducer, { slice: Plan });
-  session.register(UpdateStepWithDependencies, updateStepWithDependenciesReducer, { slice: Plan });
-  session.register(PlanBatch, planBatchReducer, { slice: Plan });
 }

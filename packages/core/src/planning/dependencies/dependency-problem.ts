@@ -1,5 +1,10 @@
 import { clipText } from '../../internal/refusal-text.ts';
-import type { PlanStep } from '../plan.ts';
+
+// Structural, so plan.ts (whose schema calls dependencyProblem) need not be imported here.
+interface PlanStep {
+  readonly step_id: string;
+  readonly depends_on?: readonly string[] | undefined;
+}
 
 /**
  * The most ids one step's `depends_on` may list. Longer lists are refused before any id is
