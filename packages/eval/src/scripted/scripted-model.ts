@@ -41,7 +41,7 @@ function tokens(value: unknown): number {
 /**
  * A scripted AI SDK model (a `MockLanguageModelV3` from `ai/test`) whose true success rate is
  * known: it solves a trial with probability `successRate`, drawn from the trial's seed (the
- * `providerOptions.plankitEval.seed` that {@link aiSdkHost} sends), so a trial replays the same
+ * `providerOptions.plankitEval.seed` that `aiSdkHost` from `@plankit/eval` sends), so a trial replays the same
  * way whatever the order or concurrency. It does the work through the real tools: when the
  * planning tools are offered it sets up a plan with one step per file and marks each step done
  * as it writes the file; a failed trial writes one file wrong (and, when planning, leaves its step
