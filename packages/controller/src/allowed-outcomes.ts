@@ -1,5 +1,5 @@
-import type { Machine } from './define-machine.ts';
 import { compiledOf } from './internal/compiled-machine.ts';
+import type { Machine } from './machine.ts';
 import type { MachineSnapshot } from './machine-snapshot.ts';
 import { ensureSnapshot } from './machine-snapshot-from-json.ts';
 

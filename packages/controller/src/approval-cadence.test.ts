@@ -9,18 +9,14 @@ import {
   approvalPauses,
 } from './approval-cadence.ts';
 import type { ControllerError } from './controller-error.ts';
-import type { Machine } from './define-machine.ts';
 import { initialSnapshot } from './initial-snapshot.ts';
+import type { Machine } from './machine.ts';
 import type { MachineSnapshot } from './machine-snapshot.ts';
 import { machineSnapshotFromJSON } from './machine-snapshot-from-json.ts';
 import { parseApprovalReply } from './parse-approval-reply.ts';
-import {
-  createPlanningController,
-  type PlanningOutcome,
-  type PlanningStage,
-  planningController,
-} from './planning-controller.ts';
+import { createPlanningController, planningController } from './planning-controller.ts';
 import { planningResult } from './planning-result.ts';
+import type { PlanningOutcome, PlanningStage } from './planning-stage.ts';
 import { toMermaid } from './to-mermaid.ts';
 import { transition } from './transition.ts';
 

@@ -1,7 +1,7 @@
 import { type ApprovalCheckpoint, approvalRequired } from './approval-required.ts';
 import { ControllerError } from './controller-error.ts';
 import { DEFAULT_INTERACTION_POLICY, type InteractionPolicy } from './interaction-policy.ts';
-import type { PlanningOutcome, PlanningStage } from './planning-controller.ts';
+import type { PlanningOutcome, PlanningStage } from './planning-stage.ts';
 
 /**
  * How often the planning controller pauses for a person's approval: the `approval_policy`

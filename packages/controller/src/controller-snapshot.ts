@@ -1,6 +1,6 @@
 import { defineDataType } from '@plankit/core';
 import * as z from 'zod';
-import type { INTRODUCED_BY } from './adaptation-log.ts';
+import type { INTRODUCED_BY } from './adaptation-log-entry.ts';
 import type { CAP_NAMES } from './default-caps.ts';
 import { EVENT_LIMITS } from './internal/engine.ts';
 import { MICROS_PER_USD } from './internal/micro-usd.ts';

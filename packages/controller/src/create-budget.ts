@@ -219,7 +219,7 @@ export function createBudget(options: BudgetOptions): Budget {
     );
   }
   return Object.freeze(
-    trust({
+    trust<Budget>({
       format: 'plankit.budget',
       version: 1,
       caps: mergeBudgetCaps(DEFAULT_BUDGET_CAPS, caps),

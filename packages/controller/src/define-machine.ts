@@ -15,31 +15,14 @@ import {
   register,
 } from './internal/compiled-machine.ts';
 import { capsProblem, mergeLimits, softProblem } from './internal/limit-problems.ts';
-import type { MachineSnapshot } from './machine-snapshot.ts';
-
-/**
- * `work`: the agent works in it. `wait`: the machine waits for a person or another system
- * (time there is not charged, and leaving it starts a new run). `final`: an exit.
- *
- * @public
- */
-export type StateKind = 'work' | 'wait' | 'final';
-
-/** What a guard sees: the snapshot before the step and the event's routing data. @public */
-export interface GuardInput<S extends string = string, O extends string = string> {
-  /** The snapshot before the step. */
-  readonly snapshot: MachineSnapshot<S, O>;
-  /** The outcome being routed. */
-  readonly outcome: O;
-  /** The time of the step. */
-  readonly now: number;
-  /** The event's confidence, or null. */
-  readonly confidence: number | null;
-  /** The event's violations. */
-  readonly violations: readonly string[];
-  /** The event's reason, or null. */
-  readonly reason: string | null;
-}
+import type {
+  CapTargets,
+  GuardInput,
+  Machine,
+  MachineCandidate,
+  MachineState,
+  StateKind,
+} from './machine.ts';
 
 /** One possible target of an outcome, optionally guarded. @public */
 export interface TransitionCandidate<S extends string = string, O extends string = string> {
@@ -75,11 +58,6 @@ export interface StateDefinition<S extends string = string, O extends string = s
   readonly description?: string | undefined;
 }
 
-/** Which state each cap sends the machine to; `default` for caps not named. @public */
-export type CapTargets<S extends string = string> = {
-  readonly [K in CapName | 'default']?: S | undefined;
-};
-
 /** What {@link defineMachine} takes. @public */
 export interface MachineDefinition<S extends string = string, O extends string = string> {
   /** Stable id, 1-128 characters `[A-Za-z0-9_.:-]` starting with a letter; stored in snapshots. */
@@ -98,59 +76,6 @@ export interface MachineDefinition<S extends string = string, O extends string =
   readonly freezeOn?: readonly CapName[] | undefined;
   /** What the machine is for (at most 2,000 characters). */
   readonly description?: string | undefined;
-}
-
-/** A candidate as a {@link Machine} exposes it: guards are kept inside the engine. @public */
-export interface MachineCandidate<S extends string = string> {
-  /** The state to enter. */
-  readonly target: S;
-  /** The guard function's name (`guard` when it has none), or null when unguarded. */
-  readonly guard: string | null;
-}
-
-/** One state of a {@link Machine}, normalised. @public */
-export interface MachineState<S extends string = string, O extends string = string> {
-  /** The state's kind. */
-  readonly kind: StateKind;
-  /** The outcomes it accepts, in definition order. */
-  readonly outcomes: readonly O[];
-  /** Each outcome's candidates, in order. */
-  readonly on: Readonly<Partial<Record<O, readonly MachineCandidate<S>[]>>>;
-  /** The state's own retry limit; absent when the snapshot's `caps.retries` applies. */
-  readonly retries?: number | null;
-  /** The description, or null. */
-  readonly description: string | null;
-}
-
-/**
- * A checked, frozen machine definition: pass it to {@link initialSnapshot},
- * {@link transition} and the other engine functions.
- *
- * @typeParam S - the state names
- * @typeParam O - the outcomes
- * @public
- */
-export interface Machine<S extends string = string, O extends string = string> {
-  /** The machine's id. */
-  readonly id: string;
-  /** The initial state. */
-  readonly initial: S;
-  /** Every state name, in definition order. */
-  readonly stateNames: readonly S[];
-  /** Every outcome some state accepts, in first-seen order. */
-  readonly outcomes: readonly O[];
-  /** The states, normalised. */
-  readonly states: Readonly<Record<S, MachineState<S, O>>>;
-  /** Default hard limits of new snapshots. */
-  readonly caps: Caps;
-  /** Default soft limits of new snapshots. */
-  readonly soft: SoftLimits;
-  /** Cap targets as defined. */
-  readonly onCap: CapTargets<S>;
-  /** Caps that freeze. */
-  readonly freezeOn: readonly CapName[];
-  /** The description, or null. */
-  readonly description: string | null;
 }
 
 const ID = /^[A-Za-z][A-Za-z0-9_.:-]{0,127}$/;

@@ -8,8 +8,9 @@
  * @module @plankit/controller
  */
 
-export type { AdaptationInput, AdaptationLogEntry, IntroducedBy } from './adaptation-log.ts';
-export { adaptationLog, INTRODUCED_BY } from './adaptation-log.ts';
+export { adaptationLog } from './adaptation-log.ts';
+export type { AdaptationInput, AdaptationLogEntry, IntroducedBy } from './adaptation-log-entry.ts';
+export { INTRODUCED_BY } from './adaptation-log-entry.ts';
 export { allowedOutcomes } from './allowed-outcomes.ts';
 export type { ApprovalPause, ApprovalPolicy } from './approval-cadence.ts';
 export { APPROVAL_PAUSES, APPROVAL_POLICIES, approvalPauses } from './approval-cadence.ts';
@@ -47,14 +48,8 @@ export { createToolExecutor } from './create-tool-executor.ts';
 export type { CapName, Caps, SoftLimits } from './default-caps.ts';
 export { CAP_NAMES, DEFAULT_CAPS, DEFAULT_SOFT_LIMITS } from './default-caps.ts';
 export type {
-  CapTargets,
-  GuardInput,
-  Machine,
-  MachineCandidate,
   MachineDefinition,
-  MachineState,
   StateDefinition,
-  StateKind,
   TransitionCandidate,
   TransitionTarget,
 } from './define-machine.ts';
@@ -73,26 +68,31 @@ export { DEFAULT_INTERACTION_POLICY, InteractionPolicy } from './interaction-pol
 export { isWrappingUp } from './is-wrapping-up.ts';
 export { limitQuestions } from './limit-questions.ts';
 export type {
+  CapTargets,
+  GuardInput,
+  Machine,
+  MachineCandidate,
+  MachineState,
+  StateKind,
+} from './machine.ts';
+export type {
   Counters,
   FrozenState,
   MachineSnapshot,
-  MachineStatus,
   PendingEvent,
   StallState,
 } from './machine-snapshot.ts';
 export { MACHINE_SNAPSHOT_VERSION } from './machine-snapshot.ts';
 export { machineSnapshotFromJSON } from './machine-snapshot-from-json.ts';
+export type { MachineStatus } from './machine-status.ts';
 export type { ApprovalReply } from './parse-approval-reply.ts';
 export { APPROVAL_CTA, parseApprovalReply } from './parse-approval-reply.ts';
 export { CANONICAL_PATTERNS, PatternSpec } from './pattern-spec.ts';
-export type {
-  PlanningControllerOptions,
-  PlanningOutcome,
-  PlanningStage,
-} from './planning-controller.ts';
+export type { PlanningControllerOptions } from './planning-controller.ts';
 export { createPlanningController, planningController } from './planning-controller.ts';
 export type { PlanningResult, PlanningResultOptions, PlanningStatus } from './planning-result.ts';
 export { planningResult } from './planning-result.ts';
+export type { PlanningOutcome, PlanningStage } from './planning-stage.ts';
 export { registerControllerReducers } from './register-controller-reducers.ts';
 export { replay } from './replay.ts';
 export type { ReportCapInput } from './report-cap.ts';
@@ -118,9 +118,6 @@ export { transition } from './transition.ts';
 export type { ModelPrice, PriceTable, TokenUsage } from './usage-cost.ts';
 export { usageCost } from './usage-cost.ts';
 export { variantCount } from './variant-count.ts';
-
-// Workflows on the engine (seeds 001, 002, 004).
-export type { ReviewDecisionInput } from './workflows/approve-plan.ts';
 export { approvePlan } from './workflows/approve-plan.ts';
 export type { ArchiveTranscriptInput } from './workflows/archive-transcript.ts';
 export { archiveTranscript } from './workflows/archive-transcript.ts';
@@ -153,21 +150,19 @@ export type {
   WorkspaceProblem,
 } from './workflows/create-phase-tools.ts';
 export { createPhaseTools } from './workflows/create-phase-tools.ts';
+export type { PhaseArchive } from './workflows/phase-archive.ts';
 export type { PhaseOutcome, PhaseStage } from './workflows/phase-controller.ts';
 export { phaseController } from './workflows/phase-controller.ts';
 export type {
-  PhaseArchive,
-  PhaseKind,
   PhaseSettings,
   ReviewFeedback,
   ReviewState,
   ReviewStatus,
-  Todo,
-  TodoStatus,
   TodosOnHandoff,
 } from './workflows/phase-job.ts';
 export { PhaseJob } from './workflows/phase-job.ts';
 export { phaseJobFromJSON } from './workflows/phase-job-from-json.ts';
+export type { PhaseKind } from './workflows/phase-kind.ts';
 export type { PhasePromptInput } from './workflows/phase-prompt.ts';
 export { phasePrompt } from './workflows/phase-prompt.ts';
 export type {
@@ -195,6 +190,8 @@ export { redoWorkshop } from './workflows/redo-workshop.ts';
 export { renderPlanMarkdown } from './workflows/render-plan-markdown.ts';
 export type { RequestChangesInput } from './workflows/request-changes.ts';
 export { requestChanges } from './workflows/request-changes.ts';
+// Workflows on the engine (seeds 001, 002, 004).
+export type { ReviewDecisionInput } from './workflows/review-decision-input.ts';
 export { skipReview } from './workflows/skip-review.ts';
 export type { PhaseJobOptions } from './workflows/start-phase-job.ts';
 export {
@@ -204,6 +201,7 @@ export {
 } from './workflows/start-phase-job.ts';
 export type { WorkshopOptions } from './workflows/start-workshop.ts';
 export { startWorkshop } from './workflows/start-workshop.ts';
+export type { Todo, TodoStatus } from './workflows/todo.ts';
 export { todosPlan } from './workflows/todos-plan.ts';
 export type {
   OversizedFile,

@@ -1,11 +1,11 @@
 import { ControllerError } from './controller-error.ts';
 import type { Caps, SoftLimits } from './default-caps.ts';
-import type { Machine } from './define-machine.ts';
 import { isRecord, isTime, show, unknownKey } from './internal/checks.ts';
 import { compiledOf } from './internal/compiled-machine.ts';
 import { statusOf } from './internal/engine.ts';
 import { capsProblem, mergeLimits, softProblem } from './internal/limit-problems.ts';
 import { trust } from './internal/trusted-snapshots.ts';
+import type { Machine } from './machine.ts';
 import type { MachineSnapshot } from './machine-snapshot.ts';
 
 /** Options of {@link initialSnapshot} (and of {@link replay}). @public */

@@ -2,12 +2,12 @@ import type { Result } from '@plankit/core';
 import { deepFreeze } from '@plankit/core/internal';
 import type { ControllerError } from './controller-error.ts';
 import { ControllerSnapshot } from './controller-snapshot.ts';
-import type { Machine } from './define-machine.ts';
 import { isRecord, show } from './internal/checks.ts';
 import { type CompiledMachine, compiledOf } from './internal/compiled-machine.ts';
 import { failure } from './internal/engine.ts';
 import { readDocument } from './internal/read-document.ts';
 import { isTrusted, trust } from './internal/trusted-snapshots.ts';
+import type { Machine } from './machine.ts';
 import { MACHINE_SNAPSHOT_VERSION, type MachineSnapshot } from './machine-snapshot.ts';
 
 type Read = Result<MachineSnapshot, ControllerError>;

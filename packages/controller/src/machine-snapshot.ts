@@ -1,17 +1,10 @@
 import type { Caps, SoftLimits } from './default-caps.ts';
+import type { MachineStatus } from './machine-status.ts';
 import type { Signal } from './signal.ts';
 import type { TraceEntry } from './trace-entry.ts';
 
 /** The format version of {@link MachineSnapshot}. @public */
 export const MACHINE_SNAPSHOT_VERSION = 1;
-
-/**
- * `running`: in a work state. `waiting`: in a wait state (for a person or another system).
- * `frozen`: stopped at a cap until {@link resume}. `done`: in a final state.
- *
- * @public
- */
-export type MachineStatus = 'running' | 'waiting' | 'frozen' | 'done';
 
 /** The machine's counters. @public */
 export interface Counters<S extends string = string> {

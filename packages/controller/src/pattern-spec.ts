@@ -1,6 +1,6 @@
 import { defineDataType } from '@plankit/core';
 import * as z from 'zod';
-import type { IntroducedBy } from './adaptation-log.ts';
+import type { IntroducedBy } from './adaptation-log-entry.ts';
 
 /**
  * A plan's pattern (seed 000's `PatternSpec`): the canonical top-level type, an optional

@@ -5,16 +5,13 @@ import type { ControllerError } from './controller-error.ts';
 import type { Budget } from './create-budget.ts';
 import { createBudget } from './create-budget.ts';
 import { createToolExecutor, type StageToolResult } from './create-tool-executor.ts';
-import type { Machine } from './define-machine.ts';
 import { defineStageTool } from './define-stage-tool.ts';
 import { initialSnapshot } from './initial-snapshot.ts';
+import type { Machine } from './machine.ts';
 import { type ApprovalReply, parseApprovalReply } from './parse-approval-reply.ts';
-import {
-  type PlanningOutcome,
-  type PlanningStage,
-  planningController,
-} from './planning-controller.ts';
+import { planningController } from './planning-controller.ts';
 import { type PlanningResult, planningResult } from './planning-result.ts';
+import type { PlanningOutcome, PlanningStage } from './planning-stage.ts';
 import { reserveBudget } from './reserve-budget.ts';
 import { usageCost } from './usage-cost.ts';
 

@@ -1,55 +1,10 @@
 import { APPROVAL_POLICIES, type ApprovalPolicy, approvalPauses } from './approval-cadence.ts';
 import { ControllerError } from './controller-error.ts';
 import type { CapName, Caps, SoftLimits } from './default-caps.ts';
-import {
-  type CapTargets,
-  defineMachine,
-  type Machine,
-  type StateDefinition,
-} from './define-machine.ts';
+import { defineMachine, type StateDefinition } from './define-machine.ts';
 import { isRecord, unknownKey } from './internal/checks.ts';
-
-/**
- * The stages and exits of the planning controller (seed 000). The `APPROVE_*` wait stages exist
- * only in controllers whose `approval_policy` pauses there (see `approvalPauses`).
- *
- * @public
- */
-export type PlanningStage =
-  | 'COLLECT_CONTEXT'
-  | 'APPROVE_CONTEXT'
-  | 'DRAFT_OUTLINE'
-  | 'APPROVE_OUTLINE_DRAFT'
-  | 'VALIDATE_OUTLINE'
-  | 'APPROVE_OUTLINE'
-  | 'DRAFT_ROADMAP'
-  | 'APPROVE_ROADMAP_DRAFT'
-  | 'VALIDATE_ROADMAP'
-  | 'APPROVE_ROADMAP'
-  | 'DRAFT_SCHEDULE'
-  | 'APPROVE_SCHEDULE_DRAFT'
-  | 'VALIDATE_SCHEDULE'
-  | 'SEEK_APPROVAL'
-  | 'COMPLETE'
-  | 'NEEDS_CLARIFICATION'
-  | 'NEEDS_SCHED_ESCALATION'
-  | 'ABORTED';
-
-/** Every outcome some stage of the planning controller accepts. @public */
-export type PlanningOutcome =
-  | 'sufficient_context'
-  | 'needs_clarification'
-  | 'success'
-  | 'low_confidence'
-  | 'fatal_error'
-  | 'valid'
-  | 'invalid_retryable'
-  | 'invalid_fatal'
-  | 'infeasible'
-  | 'approved'
-  | 'rejected'
-  | 'no_response'
-  | 'stalled';
+import type { CapTargets, Machine } from './machine.ts';
+import type { PlanningOutcome, PlanningStage } from './planning-stage.ts';
 
 /** Options of {@link createPlanningController}. @public */
 export interface PlanningControllerOptions {

@@ -3,13 +3,9 @@ import { describe, expect, it } from 'vitest';
 import type { ControllerError } from './controller-error.ts';
 import { initialSnapshot } from './initial-snapshot.ts';
 import type { MachineSnapshot } from './machine-snapshot.ts';
-import {
-  createPlanningController,
-  type PlanningOutcome,
-  type PlanningStage,
-  planningController,
-} from './planning-controller.ts';
+import { createPlanningController, planningController } from './planning-controller.ts';
 import { planningResult } from './planning-result.ts';
+import type { PlanningOutcome, PlanningStage } from './planning-stage.ts';
 import { reportCap } from './report-cap.ts';
 import { type MachineEvent, transition } from './transition.ts';
 

@@ -3,11 +3,8 @@ import { ControllerError } from './controller-error.ts';
 import { isRecord } from './internal/checks.ts';
 import type { MachineSnapshot } from './machine-snapshot.ts';
 import { APPROVAL_CTA } from './parse-approval-reply.ts';
-import {
-  type PlanningOutcome,
-  type PlanningStage,
-  planningController,
-} from './planning-controller.ts';
+import { planningController } from './planning-controller.ts';
+import type { PlanningOutcome, PlanningStage } from './planning-stage.ts';
 
 /** The host-facing status of the planning node (seed 000's `planning_status`). @public */
 export type PlanningStatus =

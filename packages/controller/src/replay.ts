@@ -2,7 +2,6 @@ import type { Result } from '@plankit/core';
 import { deepEqual } from '@plankit/core/internal';
 import type { ControllerError } from './controller-error.ts';
 import { TraceEntrySchema } from './controller-snapshot.ts';
-import type { Machine } from './define-machine.ts';
 import { type InitialSnapshotOptions, initialSnapshot } from './initial-snapshot.ts';
 import { compiledOf } from './internal/compiled-machine.ts';
 import {
@@ -13,6 +12,7 @@ import {
   type NormalizedEvent,
 } from './internal/engine.ts';
 import { toMicros } from './internal/micro-usd.ts';
+import type { Machine } from './machine.ts';
 import type { MachineSnapshot } from './machine-snapshot.ts';
 import type { TraceEntry } from './trace-entry.ts';
 

@@ -1,10 +1,10 @@
 import type { Result } from '@plankit/core';
 import { ControllerError } from './controller-error.ts';
 import { CAP_NAMES, type CapName } from './default-caps.ts';
-import type { Machine } from './define-machine.ts';
 import { isRecord, show, unknownKey } from './internal/checks.ts';
 import { compiledOf } from './internal/compiled-machine.ts';
 import { applyCapReport, checkNow, checkReason, failure } from './internal/engine.ts';
+import type { Machine } from './machine.ts';
 import type { MachineSnapshot } from './machine-snapshot.ts';
 import { ensureSnapshot } from './machine-snapshot-from-json.ts';
 

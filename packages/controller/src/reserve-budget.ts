@@ -160,7 +160,7 @@ export function reserveBudget(
   return {
     ok: true,
     value: Object.freeze(
-      trust({
+      trust<Budget>({
         ...prev,
         day,
         turn: current,

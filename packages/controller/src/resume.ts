@@ -1,11 +1,11 @@
 import type { Result } from '@plankit/core';
 import { ControllerError } from './controller-error.ts';
 import type { Caps, SoftLimits } from './default-caps.ts';
-import type { Machine } from './define-machine.ts';
 import { isRecord, unknownKey } from './internal/checks.ts';
 import { compiledOf } from './internal/compiled-machine.ts';
 import { applyResume, checkNow, checkReason, failure } from './internal/engine.ts';
 import { capsProblem, mergeLimits, softProblem } from './internal/limit-problems.ts';
+import type { Machine } from './machine.ts';
 import type { MachineSnapshot } from './machine-snapshot.ts';
 import { ensureSnapshot } from './machine-snapshot-from-json.ts';
 

@@ -40,7 +40,7 @@ export function setBudgetCaps(
   return {
     ok: true,
     value: Object.freeze(
-      trust({
+      trust<Budget>({
         ...prev,
         caps: mergeBudgetCaps(prev.caps, caps),
         signals: Object.freeze([]),

@@ -107,7 +107,7 @@ export function settleBudget(budget: Budget, input: SettleInput): Result<Budget,
   return {
     ok: true,
     value: Object.freeze(
-      trust({
+      trust<Budget>({
         ...prev,
         session: Object.freeze({
           spentUsd: fromMicros(toMicros(prev.session.spentUsd) + micros),

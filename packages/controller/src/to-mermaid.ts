@@ -1,5 +1,5 @@
-import type { Machine } from './define-machine.ts';
 import { compiledOf } from './internal/compiled-machine.ts';
+import type { Machine } from './machine.ts';
 
 /**
  * Renders a machine as a Mermaid `stateDiagram-v2`: the initial arrow, one edge per candidate

@@ -1,6 +1,6 @@
-import type { AdaptationLogEntry } from './adaptation-log.ts';
+import type { AdaptationLogEntry } from './adaptation-log-entry.ts';
 import type { CapName, Caps, SoftLimits } from './default-caps.ts';
-import type { MachineStatus } from './machine-snapshot.ts';
+import type { MachineStatus } from './machine-status.ts';
 import type { Signal } from './signal.ts';
 
 /**

@@ -1,9 +1,9 @@
 import type { Result } from '@plankit/core';
-import type { AdaptationInput } from './adaptation-log.ts';
+import type { AdaptationInput } from './adaptation-log-entry.ts';
 import type { ControllerError } from './controller-error.ts';
-import type { Machine } from './define-machine.ts';
 import { compiledOf } from './internal/compiled-machine.ts';
 import { applyOutcome, failure, normalizeEvent } from './internal/engine.ts';
+import type { Machine } from './machine.ts';
 import type { MachineSnapshot } from './machine-snapshot.ts';
 import { ensureSnapshot, trustedSnapshot } from './machine-snapshot-from-json.ts';
 

@@ -1,6 +1,6 @@
 import { ControllerError } from '../controller-error.ts';
 import type { CapName } from '../default-caps.ts';
-import type { GuardInput, Machine, StateKind } from '../define-machine.ts';
+import type { GuardInput, Machine, StateKind } from '../machine.ts';
 
 /** A candidate with its guard, as the engine runs it. */
 export interface CompiledCandidate {

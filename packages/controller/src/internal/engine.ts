@@ -1,17 +1,21 @@
 import type { Result } from '@plankit/core';
 import { clipText, refusalText } from '@plankit/core/internal';
-import { type AdaptationLogEntry, INTRODUCED_BY, type IntroducedBy } from '../adaptation-log.ts';
+import {
+  type AdaptationLogEntry,
+  INTRODUCED_BY,
+  type IntroducedBy,
+} from '../adaptation-log-entry.ts';
 import { ControllerError } from '../controller-error.ts';
 import type { CapName, Caps, SoftLimits } from '../default-caps.ts';
-import type { GuardInput, StateKind } from '../define-machine.ts';
+import type { GuardInput, StateKind } from '../machine.ts';
 import type {
   Counters,
   FrozenState,
   MachineSnapshot,
-  MachineStatus,
   PendingEvent,
   StallState,
 } from '../machine-snapshot.ts';
+import type { MachineStatus } from '../machine-status.ts';
 import type { Signal } from '../signal.ts';
 import type { CapHit, TraceEntry, TraceKind } from '../trace-entry.ts';
 import { canonicalJson } from './canonical-json.ts';
@@ -529,7 +533,7 @@ function finish(
     signals,
   });
   return Object.freeze(
-    trust({
+    trust<MachineSnapshot>({
       format: 'plankit.machine-snapshot',
       version: 1,
       machine: prev.machine,

@@ -1,6 +1,3 @@
-import type { Budget } from '../create-budget.ts';
-import type { MachineSnapshot } from '../machine-snapshot.ts';
-
 // Hands back the object it is given, so a subclass's private field lands on that object.
 class Stamp {
   constructor(target: object) {
@@ -23,8 +20,11 @@ class Trusted extends Stamp {
   }
 }
 
-/** Marks a value the package built. Call it before freezing the value. */
-export function trust<T extends MachineSnapshot | Budget>(value: T): T {
+/**
+ * Marks a value the package built and checked (a machine snapshot or a budget). Call it before
+ * freezing the value. Generic over any object so the mark does not import the types it marks.
+ */
+export function trust<T extends object>(value: T): T {
   // The constructor returns `value` itself; returning it keeps bundlers from dropping the call.
   return new Trusted(value) as unknown as T;
 }

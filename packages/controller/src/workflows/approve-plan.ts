@@ -2,15 +2,8 @@ import type { Result } from '@plankit/core';
 import { ensureJob } from './internal/phase-step.ts';
 import { decide } from './internal/review-step.ts';
 import type { PhaseJob } from './phase-job.ts';
+import type { ReviewDecisionInput } from './review-decision-input.ts';
 import type { WorkflowError } from './workflow-error.ts';
-
-/** What {@link approvePlan} and {@link skipReview} take. @public */
-export interface ReviewDecisionInput {
-  /** When, in epoch milliseconds; not earlier than the job's `updatedAt`. */
-  readonly now: number;
-  /** Who decided, or why (at most 2,000 characters); recorded in the trace. */
-  readonly reason?: string | null | undefined;
-}
 
 const WHERE = 'approvePlan';
 

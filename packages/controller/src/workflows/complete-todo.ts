@@ -1,8 +1,9 @@
 import type { Result } from '@plankit/core';
 import { fail, inputError, inputProblem, isInteger, isRecord } from './internal/checks.ts';
 import { ensureJob, enterPhase, nextJob, runningProblem, step } from './internal/phase-step.ts';
-import type { PhaseJob, Todo, TodoStatus } from './phase-job.ts';
+import type { PhaseJob } from './phase-job.ts';
 import type { PhaseSignal, TodosConsumedSignal } from './phase-signal.ts';
+import type { Todo, TodoStatus } from './todo.ts';
 import { type TodosRule, type TodosSource, validateTodos } from './validate-todos.ts';
 import type { WorkflowError } from './workflow-error.ts';
 

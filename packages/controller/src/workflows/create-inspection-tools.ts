@@ -2,7 +2,8 @@ import { defineTool, type Result, type Tool, ToolValidationError } from '@planki
 import * as z from 'zod';
 import type { WorkspaceProblem } from './create-phase-tools.ts';
 import { argumentError, checkOptions, clip, isRecord, plural } from './internal/checks.ts';
-import type { PhaseJob, Todo } from './phase-job.ts';
+import type { PhaseJob } from './phase-job.ts';
+import type { Todo } from './todo.ts';
 import type { OversizedFile } from './validate-todos.ts';
 
 /** One entry of a workspace listing. @public */

@@ -13,7 +13,8 @@ import { canonicalJson } from '../internal/canonical-json.ts';
 import { completeJob } from './complete-job.ts';
 import { completeTodo } from './complete-todo.ts';
 import { argumentError, checkOptions, isRecord, plural } from './internal/checks.ts';
-import { type PhaseArchive, PhaseJob } from './phase-job.ts';
+import type { PhaseArchive } from './phase-archive.ts';
+import { PhaseJob } from './phase-job.ts';
 import { type TodosDocument, type TodosSource, todosFromData } from './validate-todos.ts';
 import type { WorkflowError } from './workflow-error.ts';
 

@@ -1,5 +1,6 @@
 import { CAP_NAMES } from '../default-caps.ts';
-import { defineMachine, type Machine } from '../define-machine.ts';
+import { defineMachine } from '../define-machine.ts';
+import type { Machine } from '../machine.ts';
 
 /** The states of the phase controller (seed 001, with seed 002's review). @public */
 export type PhaseStage = 'strategic' | 'pending_review' | 'tactical' | 'complete';

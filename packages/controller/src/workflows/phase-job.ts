@@ -4,42 +4,11 @@ import * as z from 'zod';
 import { ControllerSnapshot } from '../controller-snapshot.ts';
 import type { MachineSnapshot } from '../machine-snapshot.ts';
 import type { PhaseOutcome, PhaseStage } from './phase-controller.ts';
+import type { PhaseKind } from './phase-kind.ts';
 import type { PhaseSignal } from './phase-signal.ts';
 import type { PredefinedTodos } from './predefined-todos.ts';
+import type { Todo } from './todo.ts';
 import { MAX_BYTES_LIMIT, type TodosDocument } from './validate-todos.ts';
-
-/** Where a todo stands. @public */
-export type TodoStatus = 'pending' | 'in_progress' | 'completed';
-
-/**
- * What a phase is for: `initial` (the job's first plan), `revision` (a plan revised after
- * review feedback), `transition` (between tactical phases) or `tactical` (execution).
- *
- * @public
- */
-export type PhaseKind = 'initial' | 'revision' | 'transition' | 'tactical';
-
-/** A todo of the current phase. @public */
-export interface Todo {
-  /** The todo's id, unique in its phase. */
-  readonly id: number;
-  /** What to do. */
-  readonly content: string;
-  /** `pending`, `in_progress` (where a rejected hand-off leaves its todo) or `completed`. */
-  readonly status: TodoStatus;
-}
-
-/** A finished tactical phase, as archived to `archive/phase_N.yaml`. @public */
-export interface PhaseArchive {
-  /** The tactical phase's number. */
-  readonly phaseNumber: number;
-  /** The todos document's `phase` title, or null. */
-  readonly title: string | null;
-  /** The todos document's `description`, or null. */
-  readonly description: string | null;
-  /** The phase's todos, all completed. */
-  readonly todos: readonly Todo[];
-}
 
 /**
  * `off`: the job is not interactive. `required`: the next valid hand-off waits for review.

@@ -1,5 +1,6 @@
 import type { Phase } from '@plankit/prompt';
-import type { PhaseArchive, PhaseKind } from './phase-job.ts';
+import type { PhaseArchive } from './phase-archive.ts';
+import type { PhaseKind } from './phase-kind.ts';
 import type { TodosRule } from './validate-todos.ts';
 
 /** A new phase began: build its system prompt and hand the agent its todos. @public */

@@ -1,9 +1,9 @@
 import type { Result } from '@plankit/core';
-import type { ReviewDecisionInput } from './approve-plan.ts';
 import { fail, inputProblem, textProblem } from './internal/checks.ts';
 import { ensureJob, nextJob } from './internal/phase-step.ts';
 import { decide } from './internal/review-step.ts';
 import { type PhaseJob, REASON_LIMIT } from './phase-job.ts';
+import type { ReviewDecisionInput } from './review-decision-input.ts';
 import type { WorkflowError } from './workflow-error.ts';
 
 const WHERE = 'skipReview';

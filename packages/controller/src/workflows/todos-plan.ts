@@ -1,7 +1,8 @@
 import { formatStepId, type Plan, type PlanStep } from '@plankit/core';
 import { deepFreeze } from '@plankit/core/internal';
 import { ensureJob } from './internal/phase-step.ts';
-import type { PhaseJob, TodoStatus } from './phase-job.ts';
+import type { PhaseJob } from './phase-job.ts';
+import type { TodoStatus } from './todo.ts';
 
 function stepStatus(status: TodoStatus): PlanStep['status'] {
   switch (status) {

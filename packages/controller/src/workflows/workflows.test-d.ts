@@ -1,6 +1,6 @@
 import { type Result, type Session, selectLatest, type Tool } from '@plankit/core';
 import { describe, expectTypeOf, it } from 'vitest';
-import type { Machine } from '../define-machine.ts';
+import type { Machine } from '../machine.ts';
 import { transition } from '../transition.ts';
 import { completeTodo } from './complete-todo.ts';
 import { createPhaseTools, type TodoCompleteParams } from './create-phase-tools.ts';

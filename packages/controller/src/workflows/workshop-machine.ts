@@ -1,5 +1,6 @@
 import { CAP_NAMES } from '../default-caps.ts';
-import { defineMachine, type Machine } from '../define-machine.ts';
+import { defineMachine } from '../define-machine.ts';
+import type { Machine } from '../machine.ts';
 
 /** The states of the planning workshop (seed 004). @public */
 export type WorkshopStage = 'draft' | 'clarifying' | 'workshop' | 'formalizing' | 'review_ready';

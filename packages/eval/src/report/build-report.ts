@@ -1,5 +1,5 @@
 import type { EvalConfig } from '../config/define-eval.ts';
-import type { RunOutcome } from '../runner/run-eval.ts';
+import type { RunOutcome } from '../runner/run-outcome.ts';
 import type { TrialRecord } from '../runner/trial-record.ts';
 import { describeSample, type SampleSummary } from '../stats/describe-sample.ts';
 import { differenceInterval } from '../stats/difference-interval.ts';

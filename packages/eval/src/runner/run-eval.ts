@@ -16,6 +16,7 @@ import { runChecker } from '../config/task-checker.ts';
 import type { CallGuard, CallUsage, TranscriptEntry, TrialStop } from '../hosts/eval-host.ts';
 import { buildReport, type EvalReport } from '../report/build-report.ts';
 import { buildArm } from './build-arm.ts';
+import type { RunOutcome } from './run-outcome.ts';
 import { deriveSeed, seededShuffle } from './seeded-random.ts';
 import { openTrialLog, type RunFingerprint } from './trial-log.ts';
 import type { PlanActivity, TrialRecord } from './trial-record.ts';
@@ -49,14 +50,6 @@ export interface RunEvalOptions {
   /** The clock, in epoch milliseconds; `Date.now` by default. */
   readonly now?: (() => number) | undefined;
 }
-
-/**
- * How a run ended: every trial finished (`completed`), the total cap refused a call
- * (`run_budget`), or the signal aborted it (`aborted`).
- *
- * @public
- */
-export type RunOutcome = 'completed' | 'run_budget' | 'aborted';
 
 /** What {@link runEval} returns. @public */
 export interface EvalRun {

@@ -3,9 +3,11 @@ import { deepFreeze } from '@plankit/core/internal';
 import type { MachineSnapshot } from '../../machine-snapshot.ts';
 import { transition } from '../../transition.ts';
 import { type PhaseOutcome, type PhaseStage, phaseController } from '../phase-controller.ts';
-import type { PhaseJob, PhaseKind, Todo } from '../phase-job.ts';
+import type { PhaseJob } from '../phase-job.ts';
+import type { PhaseKind } from '../phase-kind.ts';
 import type { PhaseSignal } from '../phase-signal.ts';
 import type { TodoSpec } from '../predefined-todos.ts';
+import type { Todo } from '../todo.ts';
 import type { WorkflowError } from '../workflow-error.ts';
 import { argumentError, clip, fail, isRecord } from './checks.ts';
 

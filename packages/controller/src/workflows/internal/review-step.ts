@@ -1,6 +1,6 @@
 import type { Result } from '@plankit/core';
-import type { ReviewDecisionInput } from '../approve-plan.ts';
 import { type PhaseJob, REASON_LIMIT } from '../phase-job.ts';
+import type { ReviewDecisionInput } from '../review-decision-input.ts';
 import type { WorkflowError } from '../workflow-error.ts';
 import { fail, inputProblem, textProblem } from './checks.ts';
 import { enterPhase, nextJob, step } from './phase-step.ts';

@@ -3,7 +3,7 @@ import { stringify } from 'yaml';
 import type { InspectionFiles, WorkspaceEntry } from '../create-inspection-tools.ts';
 import type { PhaseFiles, WorkspaceProblem } from '../create-phase-tools.ts';
 import { isRelativePath } from '../internal/relative-path.ts';
-import type { PhaseArchive } from '../phase-job.ts';
+import type { PhaseArchive } from '../phase-archive.ts';
 import type { OversizedFile, TodosDocument } from '../validate-todos.ts';
 
 /**

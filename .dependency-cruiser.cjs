@@ -1,0 +1,38 @@
+/**
+ * Import-cycle check for the plankit packages.
+ *
+ * Run: depcruise packages/*\/src --config .dependency-cruiser.cjs
+ *
+ * Every cycle fails, type-only ones included: a cycle through `import type` still couples two
+ * files' concepts and makes the files impossible to move or read one at a time. Tests and test
+ * helpers are cruised too, so a helper cannot quietly close a loop through the code it tests.
+ *
+ * @type {import('dependency-cruiser').IConfiguration}
+ */
+module.exports = {
+  forbidden: [
+    {
+      name: 'no-circular',
+      severity: 'error',
+      comment:
+        'This file is part of an import cycle (type-only imports count). Move the shared types ' +
+        'to the file that owns the concept, or to a small types file.',
+      from: {},
+      to: { circular: true },
+    },
+  ],
+  options: {
+    // Follow workspace packages (resolved to packages/*/src through the source condition), but
+    // not third-party code.
+    doNotFollow: { path: 'node_modules' },
+    // Keep type-only imports, which TypeScript erases, in the graph.
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: 'tsconfig.json' },
+    enhancedResolveOptions: {
+      exportsFields: ['exports'],
+      conditionNames: ['@plankit/source', 'import', 'types', 'default'],
+      extensions: ['.ts', '.mts', '.js', '.mjs', '.json'],
+    },
+    moduleSystems: ['es6', 'cjs'],
+  },
+};
