@@ -1,4 +1,4 @@
-import { aiSdkHost, defineEval, type EvalHost } from '@plankit/eval';
+import { aiSdkHost, defineEval, type EvalHost, openAIChatHost } from '@plankit/eval';
 import { scriptedModel } from '@plankit/eval/scripted';
 import { exampleTasks, solve } from './src/tasks.ts';
 
@@ -9,10 +9,13 @@ import { exampleTasks, solve } from './src/tasks.ts';
 const live = process.env.PLANKIT_EVAL_LIVE === '1';
 
 async function liveHost(): Promise<EvalHost> {
-  // A provider package of your choice, e.g. `npm install @ai-sdk/openai`.
-  const provider = '@ai-sdk/openai';
-  const { openai } = (await import(provider)) as { openai: (id: string) => never };
-  return aiSdkHost({ model: openai(process.env.PLANKIT_EVAL_MODEL ?? 'gpt-5-mini') });
+  // The real OpenAI client reads OPENAI_API_KEY; any other host (aiSdkHost with a provider
+  // package, anthropicHost) fits here the same way.
+  const { default: OpenAI } = await import('openai');
+  return openAIChatHost({
+    client: new OpenAI(),
+    model: process.env['PLANKIT_EVAL_MODEL'] ?? 'gpt-5-mini',
+  });
 }
 
 const planningHost = live
