@@ -13,7 +13,7 @@ import * as z from 'zod';
 import { callTool } from '../call-tool.ts';
 import { formatToolContent } from '../format-tool-content.ts';
 import { announceToolCalls } from '../model-order.ts';
-import { toolJsonSchema } from '../tool-json-schema.ts';
+import { acceptingSchema, type ToolConfig } from './accepting-schema.ts';
 import { findLangChainTurn, stateOf } from './find-langchain-turn.ts';
 import { langChainContext } from './langchain-context.ts';
 import { EDIT_OPS, type PlanEdit, planSession, reducePlan } from './plan-edit.ts';
@@ -130,22 +130,6 @@ function planOf(config: unknown): Plan | null {
   if (typeof state !== 'object' || state === null) return null;
   const plan = (state as { plan?: unknown }).plan;
   return plan === undefined || plan === null ? null : (plan as Plan);
-}
-
-const schemas = new WeakMap<AnyTool, z.ZodType>();
-
-// As in toLangChainTools: the model sees the tool's exact JSON Schema, and plankit validates.
-function acceptingSchema(tool: AnyTool): z.ZodType {
-  let schema = schemas.get(tool);
-  if (schema === undefined) {
-    schema = z.unknown().meta({ ...toolJsonSchema(tool) });
-    schemas.set(tool, schema);
-  }
-  return schema;
-}
-
-interface ToolConfig {
-  readonly toolCall?: { readonly id?: string | undefined } | undefined;
 }
 
 function planningTools(options: PlanningMiddlewareOptions): DynamicStructuredTool[] {

@@ -1,14 +1,13 @@
 import { ToolMessage } from '@langchain/core/messages';
 import { type DynamicStructuredTool, tool as langChainTool } from '@langchain/core/tools';
 import type { AnyTool, Session } from '@plankit/core';
-import * as z from 'zod';
 import { AdapterError } from '../adapter-error.ts';
 import { callTool } from '../call-tool.ts';
 import { formatToolContent } from '../format-tool-content.ts';
 import { announceToolCalls } from '../model-order.ts';
 import { resolveSession, type SessionSource } from '../sessions/resolve-session.ts';
 import { SessionResolveError } from '../sessions/session-resolve-error.ts';
-import { toolJsonSchema } from '../tool-json-schema.ts';
+import { acceptingSchema, type ToolConfig } from './accepting-schema.ts';
 import { findLangChainTurn } from './find-langchain-turn.ts';
 import { type LangChainContext, langChainContext } from './langchain-context.ts';
 
@@ -29,25 +28,6 @@ export interface LangChainToolsOptions {
    * (a middleware answered it instead, or a hook holds it), in milliseconds; 30,000 by default.
    */
   readonly orderTimeoutMs?: number | undefined;
-}
-
-const schemas = new WeakMap<AnyTool, z.ZodType>();
-
-// LangChain validates arguments against a tool's zod schema and throws its own error before the
-// tool runs. This schema shows the model the tool's exact JSON Schema but accepts any value, so
-// plankit validates (and refuses non-objects and `__proto__` keys) in its own words.
-function acceptingSchema(tool: AnyTool): z.ZodType {
-  let schema = schemas.get(tool);
-  if (schema === undefined) {
-    schema = z.unknown().meta({ ...toolJsonSchema(tool) });
-    schemas.set(tool, schema);
-  }
-  return schema;
-}
-
-/** The part of a LangChain tool config we read: the tool call (its id) and the graph state. */
-interface ToolConfig {
-  readonly toolCall?: { readonly id?: string | undefined } | undefined;
 }
 
 /** The session of a call, or the refusal the model reads. */
