@@ -6,54 +6,9 @@ import { createAnthropicToolset } from '@plankit/adapters/anthropic';
 import { toLangChainTools } from '@plankit/adapters/langchain';
 import { registerMcpTools } from '@plankit/adapters/mcp';
 import { createOpenAIToolset } from '@plankit/adapters/openai';
-import {
-  createPlanningTools,
-  invokeTool,
-  type PlanningTools,
-  type Result,
-  Session,
-  type SessionSnapshot,
-} from '@plankit/core';
+import { createPlanningTools, type PlanningTools, Session } from '@plankit/core';
 import type { BenchCase, BenchSide, BenchSuite } from '../../../scripts/bench.ts';
-
-const NOW = 1_700_000_000_000;
-const MARK = { step_id: 'S002', status: 'in_progress', note: 'Started.' } as const;
-
-function expectOk<T, E>(result: Result<T, E>): T {
-  if (!result.ok) throw result.error;
-  return result.value;
-}
-
-interface Prepared {
-  readonly session: Session;
-  readonly tools: PlanningTools;
-  readonly snapshot: SessionSnapshot;
-}
-
-async function prepare(): Promise<Prepared> {
-  const session = new Session({ clock: () => NOW });
-  const tools = createPlanningTools(session);
-  const steps = Array.from({ length: 20 }, (_, i) => ({ title: `Step ${i + 1}` }));
-  const setup = await invokeTool(
-    tools[0],
-    { objective: 'Benchmark', initial_steps: steps },
-    { session },
-  );
-  if (!setup.success) throw setup.error;
-  return { session, tools, snapshot: session.snapshot() };
-}
-
-// The baseline of every case: the bare invokeTool the adapters wrap.
-const bareInvoke = async (): Promise<BenchSide> => {
-  const { session, tools, snapshot } = await prepare();
-  return {
-    reset: () => expectOk(session.rollback(snapshot)),
-    run: async () => {
-      const result = await invokeTool(tools[3], MARK, { session, now: NOW });
-      if (!result.success) throw result.error;
-    },
-  };
-};
+import { bareInvoke, MARK, NOW, type Prepared, prepare } from './planned-session.ts';
 
 const convert = (
   name: string,
@@ -77,7 +32,7 @@ const roundTrip = (
   plankit: async (): Promise<BenchSide> => {
     const prepared = await prepare();
     const run = await side(prepared);
-    return { reset: () => expectOk(prepared.session.rollback(prepared.snapshot)), run };
+    return { reset: prepared.reset, run };
   },
   baseline: bareInvoke,
 });

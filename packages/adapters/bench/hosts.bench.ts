@@ -6,58 +6,16 @@ import { announceToolCalls, callTool } from '@plankit/adapters';
 import { toAISDKTools } from '@plankit/adapters/ai-sdk';
 import { toLangChainTools } from '@plankit/adapters/langchain';
 import { registerMcpTools } from '@plankit/adapters/mcp-v2';
-import { createPlanningTools, invokeTool, type PlanningTools, Session } from '@plankit/core';
 import { generateText as generateTextV6 } from 'ai';
 import { MockLanguageModelV3 } from 'ai/test';
 import { generateText as generateTextV7 } from 'ai-v7';
 import { MockLanguageModelV4 } from 'ai-v7/test';
 import type { BenchCase, BenchSide, BenchSuite } from '../../../scripts/bench.ts';
+import { bareInvoke, MARK, NOW, prepare } from './planned-session.ts';
 
 // Each host's own loop around one planning call, per supported major, next to the bare
 // invokeTool it wraps. The OpenAI and Anthropic adapters load no SDK at run time, so their rows
 // in adapters.bench.ts hold for every major.
-
-const NOW = 1_700_000_000_000;
-const MARK = { step_id: 'S002', status: 'in_progress', note: 'Started.' } as const;
-
-interface Prepared {
-  readonly session: Session;
-  readonly tools: PlanningTools;
-  readonly reset: () => void;
-}
-
-async function prepare(): Promise<Prepared> {
-  const session = new Session({ clock: () => NOW });
-  const tools = createPlanningTools(session);
-  const steps = Array.from({ length: 20 }, (_, i) => ({ title: `Step ${i + 1}` }));
-  const setup = await invokeTool(
-    tools[0],
-    { objective: 'Benchmark', initial_steps: steps },
-    { session },
-  );
-  if (!setup.success) throw setup.error;
-  const snapshot = session.snapshot();
-  return {
-    session,
-    tools,
-    reset: () => {
-      const back = session.rollback(snapshot);
-      if (!back.ok) throw back.error;
-    },
-  };
-}
-
-const bareInvoke = async (): Promise<BenchSide> => {
-  const { session, tools, reset } = await prepare();
-  return {
-    reset,
-    run: async () => {
-      const result = await invokeTool(tools[3], MARK, { session, now: NOW });
-      if (!result.success) throw result.error;
-      return result;
-    },
-  };
-};
 
 const hostCase = (name: string, what: string, plankit: () => Promise<BenchSide>): BenchCase => ({
   name: `round trip: ${name}`,
