@@ -17,7 +17,7 @@ import * as z from 'zod';
 
 const START = Date.UTC(2026, 0, 15, 9, 0);
 
-// The job's tool configuration, as in seed 001: categories of tool names.
+// The job's tool configuration: categories of tool names.
 const CONFIG: PhaseToolConfig = {
   workspace: ['write_file'],
   strategic: ['todo_write', 'job_complete'],
@@ -103,7 +103,7 @@ const SCRIPT: Record<string, readonly Call[]> = {
 };
 
 /**
- * Runs seed 001's phase alternation end to end with a scripted agent: strategic phase 1 with a
+ * Runs the phase alternation end to end with a scripted agent: strategic phase 1 with a
  * rejected hand-off the agent fixes, tactical phase 2 (where `job_complete` is refused), the
  * archive, strategic phase 3 and `job_complete`. The host clears its message history on every
  * phase change and builds each phase's prompt and tool set. Every line goes to `print`.

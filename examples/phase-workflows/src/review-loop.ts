@@ -92,7 +92,7 @@ const FEEDBACK = [
 ];
 
 /**
- * Runs seed 002's review loop: an interactive job plans, waits in `pending_review`, gets two
+ * Runs the review loop: an interactive job plans, waits in `pending_review`, gets two
  * rounds of feedback (written into workspace.md and sent to the agent) and is approved into
  * its first tactical phase. Between every step the job is stored as JSON and read back, as
  * separate processes would. A review companion inspects the job with the read-only tools.

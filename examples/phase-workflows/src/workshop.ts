@@ -108,7 +108,7 @@ async function persist(
 }
 
 /**
- * Runs seed 004's planning workshop: draft, clarifying (a blocking question, then answers), two
+ * Runs the planning workshop: draft, clarifying (a blocking question, then answers), two
  * workshop rounds, formalizing blocked by an inconsistent file plan, then review_ready; then
  * `/redo planning`, which snapshots the artifacts and restarts at draft with the transcript
  * intact. The transcript goes to `planning/meeting.jsonl`, one fsynced line per entry.

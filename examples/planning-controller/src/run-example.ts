@@ -135,7 +135,7 @@ function usd(amount: number): string {
   return `$${amount.toFixed(4)}`;
 }
 
-/** A draft's outcome from its confidence band, as the seed maps them. */
+/** A draft's outcome from its confidence band, as the controller maps them. */
 function draftOutcome(confidence: number): PlanningOutcome {
   const band = classifyConfidence(confidence);
   return band === 'continue'
@@ -156,7 +156,7 @@ export function runExample(print: (line: string) => void): Snapshot {
   let budget: Budget = createBudget({ now, timeZone: 'Europe/Berlin' });
   const attempts = new Map<PlanningStage, number>();
   const replies = [...REPLIES];
-  print('Planning "Launch the v2 website" with the seed 000 planning controller.');
+  print('Planning "Launch the v2 website" with the planning controller.');
   print('');
 
   while (snapshot.status !== 'done') {

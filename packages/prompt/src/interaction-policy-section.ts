@@ -9,7 +9,7 @@ import {
 
 /**
  * The sliders {@link InteractionPolicySection} reads: a structural subset of
- * `@plankit/controller`'s `InteractionPolicy` (seed 000 §4), so a resolved policy is passed
+ * `@plankit/controller`'s `InteractionPolicy`, so a resolved policy is passed
  * as is. Other keys, such as `autonomy`, are ignored.
  *
  * @public
@@ -160,7 +160,7 @@ function directives(params: unknown): readonly string[] {
 }
 
 /**
- * Short, byte-stable directives from a user's interaction policy (seed 000 §4 and §9): style
+ * Short, byte-stable directives from a user's interaction policy: style
  * and tone, how many clarifying questions to ask at most (`probing_depth`), how many variants
  * to offer (`variantCount`'s rule), when to brainstorm (`shouldBrainstorm`'s preference), the
  * approval cadence, and the one-time preference probe while the style is unknown. Each line

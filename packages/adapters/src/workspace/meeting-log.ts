@@ -1,7 +1,7 @@
 import type { Result } from '@plankit/core';
 import { WorkspaceError } from './workspace-error.ts';
 
-/** One entry of `planning/meeting.jsonl` (seed 004): a round's actor, phase and content. @public */
+/** One entry of `planning/meeting.jsonl` (the planning workshop's log): a round's actor, phase and content. @public */
 export interface MeetingEntry {
   /** The round it was said in. */
   readonly round: number;

@@ -99,8 +99,8 @@ export interface TodosConsumption {
 const TODOS_ARCHIVE = /^archive\/todos_phase_[1-9][0-9]*\.yaml$/;
 
 /**
- * One job's workspace folder (seeds 001, 002, 004): whole-file reads and atomic writes that
- * never leave the root, and the seed's files: `todos.yaml`, `archive/phase_N.yaml`,
+ * One job's workspace folder (phases, review and workshop): whole-file reads and atomic writes that
+ * never leave the root, and the workflows' files: `todos.yaml`, `archive/phase_N.yaml`,
  * `workspace.md` and `planning/meeting.jsonl`. Every method resolves to a `Result`. It
  * satisfies the `PhaseFiles` and `InspectionFiles` ports of `@plankit/controller`.
  *

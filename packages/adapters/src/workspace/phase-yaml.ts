@@ -9,7 +9,7 @@ export interface TodosFileItem {
   readonly content: string;
 }
 
-/** The document `todos.yaml` holds: the next tactical phase's todos (seed 001). @public */
+/** The document `todos.yaml` holds: the next tactical phase's todos. @public */
 export interface TodosFile {
   /** A title for the phase. */
   readonly phase?: string | null | undefined;

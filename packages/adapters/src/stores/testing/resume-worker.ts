@@ -1,5 +1,5 @@
 /**
- * One side of the cross-process resume test (seed 002's interactive review, with the
+ * One side of the cross-process resume test (the interactive review workflow, with the
  * controller's phase workflow): `freeze` plans a job, runs its first strategic phase and
  * leaves it waiting in `pending_review`; `approve`, in another process, restores the session
  * from the store, approves the plan into the first tactical phase, and starts the first step.
