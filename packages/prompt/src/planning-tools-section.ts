@@ -1,12 +1,14 @@
 import {
   createPlanningTools,
+  type DependencyOptions,
   type InProgressMode,
   inProgressRule,
   PLANNING_LIMITS,
-  type PlanningTools,
+  type PlanningToolsFor,
   Session,
   STEP_STATUSES,
 } from '@plankit/core';
+import { type PlanModelCopyOptions, planModelLines } from './plan-model-lines.ts';
 import { mindsetLines, PLANNING_STRATEGIES, PlanningStrategy } from './planning-strategy.ts';
 import { PromptRenderError } from './prompt-render-error.ts';
 import { type PromptSection, renderHeading, type SectionRenderOptions } from './prompt-section.ts';
@@ -21,11 +23,32 @@ export interface PlanningToolsSectionOptions {
   readonly inProgress?: InProgressMode | undefined;
   /** Whether hosts may override the copy and tool descriptions; `false` by default. */
   readonly acceptsOverrides?: boolean | undefined;
+  /**
+   * Steps carry `depends_on` (core's `dependencies` option of `createPlanningTools`, passed
+   * through as given), and the copy gains two rule lines about it. Off by default.
+   */
+  readonly dependencies?: boolean | DependencyOptions | undefined;
+  /**
+   * Adds `planning_apply_batch` (core's `batch` option), and the copy gains one rule line
+   * about it. Off by default.
+   */
+  readonly batch?: boolean | undefined;
 }
 
-const OPTION_KEYS = new Set(['session', 'strategy', 'inProgress', 'acceptsOverrides']);
+const OPTION_KEYS = new Set([
+  'session',
+  'strategy',
+  'inProgress',
+  'acceptsOverrides',
+  'dependencies',
+  'batch',
+]);
 
-function planningBody(strategy: PlanningStrategy, inProgress: InProgressMode): string {
+function planningBody(
+  strategy: PlanningStrategy,
+  inProgress: InProgressMode,
+  planModel: PlanModelCopyOptions,
+): string {
   const { objective, title, details } = PLANNING_LIMITS;
   const rule = inProgressRule(inProgress);
   return [
@@ -38,23 +61,30 @@ function planningBody(strategy: PlanningStrategy, inProgress: InProgressMode): s
     `- Track progress via \`planning_mark_step\` (${STEP_STATUSES.join(', ')}).${rule === null ? '' : ` ${rule}`}`,
     '- Inspect the latest plan using `planning_read_plan`.',
     '- Use `planning_clear_plan` only when abandoning the objective.',
+    ...planModelLines(strategy, planModel),
     'Stay brief, ASCII-only, and skip planning for trivial single-step tasks.',
   ].join('\n');
 }
 
 /**
  * The planning section: the instructions for the six planning tools, in one of three
- * strategies, and the tools themselves bound to a session.
+ * strategies, and the tools themselves bound to a session. The opt-in plan-model options
+ * (`dependencies`, `batch`) are passed to `createPlanningTools` and each adds its own short
+ * rule lines to the copy; with them off the copy is the reference copy, byte for byte.
  *
  * @example
  * ```ts
  * const planning = new PlanningToolsSection({ session, strategy: PlanningStrategy.PLAN_ACT_REFLECT });
  * planning.render(undefined, { depth: 0, number: '2' }); // '## 2. Planning Tools\n\n...'
  * planning.tools(); // the six tools, reference order
+ * new PlanningToolsSection({ session, dependencies: true, batch: true }).tools()[6].name; // 'planning_apply_batch'
  * ```
  * @public
  */
-export class PlanningToolsSection implements PromptSection<undefined> {
+export class PlanningToolsSection<
+  O extends PlanningToolsSectionOptions = PlanningToolsSectionOptions,
+> implements PromptSection<undefined>
+{
   /** Always `planning.tools`. */
   readonly key: string = 'planning.tools';
   /** Always `Planning Tools`. */
@@ -69,7 +99,11 @@ export class PlanningToolsSection implements PromptSection<undefined> {
   readonly inProgress: InProgressMode;
   /** Whether hosts may override the copy and tool descriptions. */
   readonly acceptsOverrides: boolean;
-  readonly #tools: PlanningTools;
+  /** The `dependencies` option as given (`false` when absent). */
+  readonly dependencies: boolean | DependencyOptions;
+  /** Whether `planning_apply_batch` is offered. */
+  readonly batch: boolean;
+  readonly #tools: PlanningToolsFor<O>;
   readonly #body: string;
 
   /**
@@ -77,7 +111,7 @@ export class PlanningToolsSection implements PromptSection<undefined> {
    *
    * @throws PromptRenderError `section_invalid` for a missing session or an unknown option
    */
-  constructor(options: PlanningToolsSectionOptions) {
+  constructor(options: O) {
     if (typeof options !== 'object' || options === null || !(options.session instanceof Session)) {
       throw new PromptRenderError('section_invalid', 'PlanningToolsSection needs a session.', {
         field: 'session',
@@ -102,9 +136,17 @@ export class PlanningToolsSection implements PromptSection<undefined> {
     }
     const inProgress = options.inProgress ?? 'any';
     const acceptsOverrides = options.acceptsOverrides ?? false;
-    let tools: PlanningTools;
+    const dependencies = options.dependencies ?? false;
+    const batch = options.batch ?? false;
+    let tools: PlanningToolsFor<O>;
     try {
-      tools = createPlanningTools(options.session, { inProgress, acceptsOverrides });
+      // createPlanningTools checks `dependencies` and `batch`, naming the field it refuses.
+      tools = createPlanningTools(options.session, {
+        inProgress,
+        acceptsOverrides,
+        dependencies,
+        batch,
+      }) as unknown as PlanningToolsFor<O>;
     } catch (cause) {
       const reason = cause instanceof Error ? cause.message : String(cause);
       throw new PromptRenderError('section_invalid', `PlanningToolsSection: ${reason}`, { cause });
@@ -113,12 +155,17 @@ export class PlanningToolsSection implements PromptSection<undefined> {
     this.strategy = strategy;
     this.inProgress = inProgress;
     this.acceptsOverrides = acceptsOverrides;
+    this.dependencies = dependencies;
+    this.batch = batch;
     this.#tools = tools;
-    this.#body = planningBody(strategy, inProgress);
+    this.#body = planningBody(strategy, inProgress, {
+      dependencies: dependencies !== false,
+      batch: batch === true,
+    });
   }
 
-  /** The six planning tools, in reference order. */
-  tools(): PlanningTools {
+  /** The six planning tools, in reference order, then `planning_apply_batch` with `batch`. */
+  tools(): PlanningToolsFor<O> {
     return this.#tools;
   }
 
@@ -137,12 +184,14 @@ export class PlanningToolsSection implements PromptSection<undefined> {
    *
    * @throws PromptRenderError `section_invalid` without a session
    */
-  clone({ session }: { readonly session: Session }): PlanningToolsSection {
-    return new PlanningToolsSection({
+  clone({ session }: { readonly session: Session }): PlanningToolsSection<O> {
+    return new PlanningToolsSection<O>({
       session,
       strategy: this.strategy,
       inProgress: this.inProgress,
       acceptsOverrides: this.acceptsOverrides,
-    });
+      dependencies: this.dependencies,
+      batch: this.batch,
+    } as unknown as O);
   }
 }

@@ -1,4 +1,11 @@
-import { type Plan, type PlanningTools, type Result, Session } from '@plankit/core';
+import {
+  type DependentPlanningTools,
+  type Plan,
+  type PlanBatchTool,
+  type PlanningTools,
+  type Result,
+  Session,
+} from '@plankit/core';
 import { describe, expectTypeOf, it } from 'vitest';
 import { MarkdownSection } from './markdown-section.ts';
 import { PhaseSection } from './phase-section.ts';
@@ -32,6 +39,16 @@ describe('prompt types', () => {
     expectTypeOf(PlanningStrategy.PLAN_ACT_REFLECT).toEqualTypeOf<'plan_act_reflect'>();
     // @ts-expect-error not a strategy
     new PlanningToolsSection({ session: new Session(), strategy: 'cot' });
+    expectTypeOf(
+      new PlanningToolsSection({ session: new Session(), dependencies: true, batch: true }).tools(),
+    ).toEqualTypeOf<readonly [...DependentPlanningTools, PlanBatchTool]>();
+    expectTypeOf(
+      new PlanningToolsSection({ session: new Session(), batch: true })
+        .clone({
+          session: new Session(),
+        })
+        .tools()[6],
+    ).toEqualTypeOf<PlanBatchTool>();
     const prompt = new Prompt({ ns: 'n', key: 'k', name: 'n', sections: [planning] });
     expectTypeOf(prompt.render()).toEqualTypeOf<RenderedPrompt>();
   });

@@ -1,0 +1,122 @@
+import { Session } from '@plankit/core';
+import { countTokens } from 'gpt-tokenizer/encoding/o200k_base';
+import { describe, expect, it } from 'vitest';
+import * as z from 'zod';
+import { planModelLines } from './plan-model-lines.ts';
+import { PLANNING_STRATEGIES } from './planning-strategy.ts';
+import { PlanningToolsSection } from './planning-tools-section.ts';
+
+const OPTIONS = ['dependencies', 'batch'] as const;
+type Option = (typeof OPTIONS)[number];
+
+// Every subset of the plan-model options.
+const subsets: readonly (readonly Option[])[] = OPTIONS.reduce<Option[][]>(
+  (all, option) => all.flatMap((subset) => [subset, [...subset, option]]),
+  [[]],
+);
+
+const section = (
+  strategy: (typeof PLANNING_STRATEGIES)[number],
+  inProgress: 'any' | 'single',
+  on: readonly Option[],
+) =>
+  new PlanningToolsSection({
+    session: new Session({ sessionId: 'prompt-test' }),
+    strategy,
+    inProgress,
+    ...Object.fromEntries(on.map((option) => [option, true])),
+  });
+
+describe('plan-model rule lines in the planning copy', () => {
+  for (const strategy of PLANNING_STRATEGIES) {
+    for (const inProgress of ['any', 'single'] as const) {
+      for (const on of subsets) {
+        if (on.length === 0) continue; // the reference snapshots in __snapshots__/planning
+        const name = `${strategy}-${inProgress}-${on.join('-')}`;
+        it(`matches the reviewed snapshot ${name}.md`, async () => {
+          await expect(section(strategy, inProgress, on).render()).toMatchFileSnapshot(
+            `./__snapshots__/planning-options/${name}.md`,
+          );
+        });
+      }
+    }
+  }
+
+  it('adds nothing with every option off: the reference body, byte for byte', () => {
+    for (const strategy of PLANNING_STRATEGIES) {
+      expect(planModelLines(strategy, { dependencies: false, batch: false })).toEqual([]);
+      const reference = new PlanningToolsSection({ session: new Session(), strategy });
+      const off = new PlanningToolsSection({
+        session: new Session(),
+        strategy,
+        dependencies: false,
+        batch: false,
+      });
+      expect(off.render()).toBe(reference.render());
+    }
+  });
+
+  it('costs at most 60 o200k tokens per option, in every strategy and combination', () => {
+    for (const strategy of PLANNING_STRATEGIES) {
+      for (const on of subsets) {
+        for (const option of OPTIONS) {
+          if (on.includes(option)) continue;
+          const without = countTokens(section(strategy, 'any', on).originalBodyTemplate());
+          const withIt = countTokens(
+            section(strategy, 'any', [...on, option]).originalBodyTemplate(),
+          );
+          expect(withIt - without, `${strategy} +${option} over [${on}]`).toBeGreaterThan(0);
+          expect(withIt - without, `${strategy} +${option} over [${on}]`).toBeLessThanOrEqual(60);
+        }
+      }
+    }
+  });
+
+  it('puts each option\u2019s lines after the reference bullets and before the closing line, pure ASCII', () => {
+    for (const strategy of PLANNING_STRATEGIES) {
+      const lines = section(strategy, 'single', ['dependencies', 'batch'])
+        .originalBodyTemplate()
+        .split('\n');
+      const clear = lines.findIndex((line) => line.includes('planning_clear_plan'));
+      expect(lines[clear + 1]).toContain('`depends_on`');
+      expect(lines[clear + 2]).toContain('Ready and Blocked');
+      expect(lines[clear + 3]).toContain('`planning_apply_batch`');
+      expect(lines.at(-1)).toMatch(/^Stay brief/);
+      expect(lines.join('\n')).toMatch(/^[\x20-\x7e\n]*$/);
+    }
+  });
+
+  it('hands the options to the tools: depends_on in the schemas, and the batch tool', () => {
+    const plain = section('react', 'any', []).tools();
+    expect(plain.map((tool) => tool.name)).toHaveLength(6);
+    const full = new PlanningToolsSection({
+      session: new Session(),
+      dependencies: { onOpenDependency: 'warn' },
+      batch: true,
+    });
+    expect(full.tools().map((tool) => tool.name)).toEqual([
+      ...plain.map((tool) => tool.name),
+      'planning_apply_batch',
+    ]);
+    expect(JSON.stringify(z.toJSONSchema(full.tools()[0].parameters, { io: 'input' }))).toContain(
+      'depends_on',
+    );
+    expect(JSON.stringify(z.toJSONSchema(plain[0].parameters, { io: 'input' }))).not.toContain(
+      'depends_on',
+    );
+    const copy = full.clone({ session: new Session() });
+    expect(copy.dependencies).toEqual({ onOpenDependency: 'warn' });
+    expect(copy.batch).toBe(true);
+    expect(copy.render()).toBe(full.render());
+  });
+
+  it('refuses a bad option value with section_invalid naming the field', () => {
+    expect(
+      () => new PlanningToolsSection({ session: new Session(), batch: 'yes' as never }),
+    ).toThrow(/batch/);
+    expect(
+      () =>
+        new PlanningToolsSection({ session: new Session(), dependencies: { mode: 1 } as never }),
+    ).toThrow(/dependencies\.mode/);
+  });
+});

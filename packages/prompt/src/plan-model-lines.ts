@@ -1,0 +1,48 @@
+import type { PlanningStrategy } from './planning-strategy.ts';
+
+/** Which opt-in plan-model options the planning copy speaks about. */
+export interface PlanModelCopyOptions {
+  /** Steps carry `depends_on`. */
+  readonly dependencies: boolean;
+  /** `planning_apply_batch` is offered. */
+  readonly batch: boolean;
+}
+
+function dependencyLead(strategy: PlanningStrategy): string {
+  switch (strategy) {
+    case 'react':
+      return '- When order matters, give steps `depends_on`';
+    case 'plan_act_reflect':
+      return '- When outlining the plan, give steps `depends_on`';
+    case 'goal_decompose_route_synthesise':
+      return '- When decomposing, give sub-problems `depends_on`';
+    default: {
+      const unknown: never = strategy;
+      return unknown;
+    }
+  }
+}
+
+/**
+ * The rule lines each opt-in plan-model option adds to the planning copy, after the
+ * reference bullets: none when every option is off, so the reference copy is unchanged.
+ * Each option's lines stay within 60 o200k tokens (a test counts them).
+ */
+export function planModelLines(
+  strategy: PlanningStrategy,
+  options: PlanModelCopyOptions,
+): readonly string[] {
+  const lines: string[] = [];
+  if (options.dependencies) {
+    lines.push(
+      `${dependencyLead(strategy)} (ids of the steps they wait for; no cycles).`,
+      '- Start or finish a step only after its dependencies are done; `planning_read_plan` lists Ready and Blocked steps.',
+    );
+  }
+  if (options.batch) {
+    lines.push(
+      '- For several changes at once (marks, notes, edits, new steps), send one `planning_apply_batch` call instead of parallel planning calls; it applies all of them or none.',
+    );
+  }
+  return lines;
+}
