@@ -225,6 +225,27 @@ describe('createSessionPool', () => {
     ok(await pool.close());
   });
 
+  it('answers a hit without a new promise: get returns one settled promise, the resolver the Session', async () => {
+    const { store, calls } = spyStore(new MemoryStore());
+    const pool = createSessionPool({ store, max: 2 });
+    const resolver = pool.resolver((context: { threadId: string }) => context.threadId);
+    const missed = resolver({ threadId: 'a' });
+    expect(missed).toBeInstanceOf(Promise);
+    const session = await missed;
+    expect(resolver({ threadId: 'a' })).toBe(session);
+    expect(pool.get('a')).toBe(pool.get('a'));
+    expect(ok(await pool.get('a'))).toBe(session);
+    // A hit still counts as a use: 'a' is the most recent, so 'b' is evicted for 'c'.
+    ok(await pool.get('b'));
+    expect(resolver({ threadId: 'a' })).toBe(session);
+    ok(await pool.get('c'));
+    expect([pool.has('a'), pool.has('b'), pool.has('c')]).toEqual([true, false, true]);
+    expect(calls.filter(([method]) => method === 'load')).toHaveLength(3);
+    // After close a hit is refused like any other call.
+    ok(await pool.close());
+    await expect(resolver({ threadId: 'a' })).rejects.toMatchObject({ code: 'pool_closed' });
+  });
+
   it('refuses a context that names no conversation with session_unresolved', async () => {
     const { store, calls } = spyStore(new MemoryStore());
     const pool = createSessionPool({ store });

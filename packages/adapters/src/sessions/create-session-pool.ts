@@ -106,14 +106,15 @@ export interface SessionPool {
   has(id: string): boolean;
   /**
    * A {@link SessionSource} resolver for the adapters: `contextToId(context)` names the
-   * conversation, and the resolver gets its session. It throws (rejects with) a
-   * {@link SessionResolveError}, which `resolveSession` returns as a result:
-   * `session_unresolved` when the context names no conversation (`undefined`, `null`, `''`),
-   * and the failures of {@link SessionPool.get}.
+   * conversation, and the resolver gets its session. A live conversation's session comes back
+   * synchronously (a hit allocates no promise); otherwise a promise of it, after the load.
+   * It throws a {@link SessionResolveError} (synchronously when the context names no
+   * conversation: `undefined`, `null`, `''`, as `session_unresolved`; else the promise rejects
+   * with the failures of {@link SessionPool.get}), which `resolveSession` returns as a result.
    */
   resolver<C>(
     contextToId: (context: C) => string | null | undefined,
-  ): (context: C) => Promise<Session>;
+  ): (context: C) => Session | Promise<Session>;
   /**
    * Refuses later calls (`pool_closed`), waits for loads and runs in progress, then flushes,
    * detaches and disposes every live session. Does not close the store.
@@ -128,8 +129,8 @@ interface Live {
   readonly id: string;
   readonly session: Session;
   readonly attachment: SessionAttachment;
-  /** What `get` returns for it, made once: a hit allocates nothing. */
-  readonly got: Result<Session, SessionResolveError>;
+  /** What `get` returns for it, settled and made once: a hit allocates nothing. */
+  readonly got: Promise<Result<Session, SessionResolveError>>;
   /** Runs in progress or waiting for their turn. */
   uses: number;
   /** Settles when the runs started so far are done: runs of one conversation take turns. */
@@ -247,7 +248,7 @@ class Pool implements SessionPool {
     const live = this.#live.get(id);
     if (live !== undefined) {
       this.#touch(live);
-      return Promise.resolve(live.got);
+      return live.got;
     }
     const checked = parseConversationId(id, 'id');
     if (!checked.ok) return Promise.resolve(checked);
@@ -290,10 +291,10 @@ class Pool implements SessionPool {
 
   resolver<C>(
     contextToId: (context: C) => string | null | undefined,
-  ): (context: C) => Promise<Session> {
+  ): (context: C) => Session | Promise<Session> {
     if (typeof contextToId !== 'function')
       throw invalidArgument('SessionPool.resolver', 'contextToId', 'must be a function');
-    return async (context: C): Promise<Session> => {
+    return (context: C): Session | Promise<Session> => {
       const id: unknown = contextToId(context);
       if (id === undefined || id === null || id === '') {
         throw new SessionResolveError(
@@ -301,9 +302,16 @@ class Pool implements SessionPool {
           `The call's context names no conversation (the id is ${id === '' ? 'empty' : String(id)}), so no session serves it; plans are never shared between conversations.`,
         );
       }
-      const got = await this.get(id as string);
-      if (!got.ok) throw got.error;
-      return got.value;
+      // A hit answers synchronously: no promise, no microtask.
+      const live = this.#closing === undefined ? this.#live.get(id as string) : undefined;
+      if (live !== undefined) {
+        this.#touch(live);
+        return live.session;
+      }
+      return this.get(id as string).then((got) => {
+        if (!got.ok) throw got.error;
+        return got.value;
+      });
     };
   }
 
@@ -527,7 +535,7 @@ class Pool implements SessionPool {
     live = {
       id,
       session,
-      got: Object.freeze({ ok: true, value: session }),
+      got: Promise.resolve(Object.freeze({ ok: true as const, value: session })),
       attachment: attached.value,
       uses: 0,
       lock: Promise.resolve(),
