@@ -1,0 +1,89 @@
+// A TypeDoc plugin: each exported symbol gets the category of the chapter its source file lives
+// in, and a link to the guide that teaches that chapter. The folders already are the chapters
+// (house style), so mapping paths here keeps every source file free of repeated @category tags.
+// A symbol that carries its own @category keeps it.
+import { Comment, CommentTag, Converter, ReflectionKind } from 'typedoc';
+
+const GUIDES = 'https://github.com/plankit/plankit/blob/main/docs/';
+
+/** First match wins: [path pattern relative to packages/, category, guide file in docs/]. */
+const CHAPTERS = [
+  [/^core\/src\/planning\/dependencies\//, 'Plan model: dependencies', 'plan-model.md'],
+  [/^core\/src\/planning\/batch\//, 'Plan model: batches', 'plan-model.md'],
+  [
+    /^core\/src\/planning\/(history|explanations?|owners?|claims?)\//,
+    'Plan model: history and owners',
+    'plan-model.md',
+  ],
+  [/^core\/src\/planning\//, 'Planning tools', 'getting-started.md'],
+  [/^core\/src\/(define-tool|invoke-tool|tool-|plankit-error)/, 'Tools', 'getting-started.md'],
+  [/^core\/src\/.*(event|bus)/, 'Events', 'sessions.md'],
+  [/^core\/src\//, 'Sessions', 'sessions.md'],
+  [/^prompt\/src\/(planning-|render-plan|plan-anchor)/, 'Planning prompt', 'prompt-snapshots.md'],
+  [/^prompt\/src\/.*compact/, 'Compaction', 'plan-model.md'],
+  [/^prompt\/src\//, 'Prompt sections', 'prompt-snapshots.md'],
+  [/^controller\/src\/workflows\/phases?\//, 'Workflows: phases', 'workflows.md'],
+  [/^controller\/src\/workflows\/review\//, 'Workflows: review', 'workflows.md'],
+  [/^controller\/src\/workflows\/workshop\//, 'Workflows: workshop', 'workflows.md'],
+  [/^controller\/src\/(workflows|phases?|review|workshop)/, 'Workflows', 'workflows.md'],
+  [/^controller\/src\/budget/, 'Budget', 'controller.md'],
+  [/^controller\/src\/confidence/, 'Confidence', 'controller.md'],
+  [/^controller\/src\/(stage-tools?|tools?|executor)/, 'Stage tools', 'controller.md'],
+  [/^controller\/src\/(policy|patterns?)/, 'Policy and patterns', 'controller.md'],
+  [/^controller\/src\/planning/, 'Planning controller', 'controller.md'],
+  [/^controller\/src\/(engine|machine)/, 'Machine engine', 'controller.md'],
+  [/^controller\/src\//, 'Controller', 'controller.md'],
+  [
+    /^adapters\/src\/(sessions|claude)/,
+    'Sessions per conversation',
+    'sessions-per-conversation.md',
+  ],
+  [/^adapters\/src\/(stores|postgres)/, 'Stores', 'persistence.md'],
+  [/^adapters\/src\/workspace/, 'Workspace files', 'workflows.md'],
+  [/^adapters\/src\/(openai-agents|openai)/, 'OpenAI', 'adapters.md'],
+  [/^adapters\/src\/anthropic/, 'Anthropic', 'adapters.md'],
+  [/^adapters\/src\/ai-sdk/, 'Vercel AI SDK', 'adapters.md'],
+  [/^adapters\/src\/(langchain|langgraph)/, 'LangChain and LangGraph', 'adapters.md'],
+  [/^adapters\/src\/mcp/, 'MCP', 'adapters.md'],
+  [/^adapters\/src\//, 'Host calls', 'adapters.md'],
+  [/^eval\/src\/scripted/, 'Scripted models', 'evaluating-planning.md'],
+  [/^eval\/src\/report/, 'Reports', 'evaluating-planning.md'],
+  [/^eval\/src\//, 'Evaluation', 'evaluating-planning.md'],
+];
+
+/** @param {import('typedoc').Application} app */
+export function load(app) {
+  app.converter.on(Converter.EVENT_RESOLVE_BEGIN, (context) => {
+    const project = context.project;
+    for (const reflection of Object.values(project.reflections)) {
+      if (!reflection.isDeclaration() || !reflection.parent?.kindOf(ReflectionKind.SomeModule)) {
+        continue;
+      }
+      const id = project.getSymbolIdFromReflection(reflection);
+      if (id === undefined || !id.packageName.startsWith('@plankit/')) continue;
+      const relative = `${id.packageName.slice('@plankit/'.length)}/${id.packagePath}`;
+      const chapter = CHAPTERS.find(([pattern]) => pattern.test(relative));
+      if (chapter === undefined) continue;
+      const [, category, guide] = chapter;
+      const target = hostOfComment(reflection);
+      target.comment ??= new Comment();
+      const tags = target.comment.blockTags;
+      if (!tags.some((tag) => tag.tag === '@category')) {
+        tags.push(tag('@category', category));
+      }
+      if (!tags.some((t) => t.tag === '@see')) {
+        tags.push(tag('@see', `Guide: [${guide}](${GUIDES}${guide})`));
+      }
+    }
+  });
+}
+
+/** Functions carry their comment on the signature; everything else on the declaration. */
+function hostOfComment(reflection) {
+  const signature = reflection.signatures?.[0];
+  return signature !== undefined && reflection.comment === undefined ? signature : reflection;
+}
+
+function tag(name, text) {
+  return new CommentTag(name, [{ kind: 'text', text }]);
+}
