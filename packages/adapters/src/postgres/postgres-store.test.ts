@@ -15,6 +15,43 @@ import {
 
 warnWhenSkipped('PostgresStore tests');
 
+/** A one-connection pool that counts the statements sent through `pool.query`. */
+function countingPool(): { pool: pg.Pool; sent: () => number } {
+  const pool = new pg.Pool({ connectionString: POSTGRES_URL, max: 1 });
+  let count = 0;
+  const query = pool.query.bind(pool) as (...args: unknown[]) => unknown;
+  Object.assign(pool, {
+    query: (...args: unknown[]) => {
+      count++;
+      return query(...args);
+    },
+  });
+  return { pool, sent: () => count };
+}
+
+/** The rows of `table` the server has read so far (sequential scans plus index fetches). */
+async function rowsRead(admin: pg.Client, schema: string, table: string): Promise<number> {
+  await admin.query('SELECT pg_stat_clear_snapshot()');
+  const { rows } = await admin.query<{ n: string }>(
+    `SELECT coalesce(seq_tup_read, 0) + coalesce(idx_tup_fetch, 0) AS n
+       FROM pg_stat_user_tables WHERE schemaname = $1 AND relname = $2`,
+    [schema, table],
+  );
+  return Number(rows[0]?.n ?? Number.NaN);
+}
+
+/**
+ * Makes the backend of a one-connection pool publish its table statistics now (they are
+ * otherwise flushed at most once a second). Before PostgreSQL 15, waits for the flush.
+ */
+async function flushStats(pool: pg.Pool): Promise<void> {
+  try {
+    await pool.query('SELECT pg_stat_force_next_flush()');
+  } catch {
+    await new Promise((resolve) => setTimeout(resolve, 1_500));
+  }
+}
+
 /** A loopback port nothing listens on: connections to it are refused at once. */
 async function closedPort(): Promise<number> {
   const server = net.createServer();
@@ -167,6 +204,96 @@ describe.skipIf(POSTGRES_URL === undefined)(`PostgresStore${SKIPPED_WITHOUT_SERV
       );
     });
 
+    it('appends with one statement, prepared once per connection', async () => {
+      const { pool, sent } = countingPool();
+      const store = new PostgresStore({ pool, schema });
+      ok(await store.migrate());
+      const before = sent();
+      let version = 0;
+      for (let i = 0; i < 20; i++)
+        version = ok(await store.append('s', version, events(1, version + 1)));
+      version = ok(await store.append('s', version, events(3, version + 1)));
+      expect(sent() - before).toBe(21);
+      const loaded = ok(await store.load('s'));
+      expect(loaded.events.map((event) => event.sequence)).toEqual(
+        Array.from({ length: 23 }, (_, i) => i + 1),
+      );
+      expect(sent() - before).toBe(22);
+      // A stale append costs a second statement, to name the version it lost to.
+      err(await store.append('s', 5, events(1, 6)), 'conflict');
+      expect(sent() - before).toBe(24);
+      const prepared = await pool.query<{ name: string }>(
+        'SELECT name FROM pg_prepared_statements ORDER BY name',
+      );
+      // create-one, move-one, move-many, load, version
+      expect(prepared.rows.length).toBe(5);
+      for (const { name } of prepared.rows) expect(name).toMatch(/^plankit_[0-9a-f]{24}$/);
+      await store.close();
+      await pool.end();
+    });
+
+    it('sends unnamed statements with preparedStatements: false (PgBouncer transaction mode)', async () => {
+      const { pool } = countingPool();
+      const store = new PostgresStore({ pool, schema, preparedStatements: false });
+      ok(await store.append('s', 0, events(1)));
+      ok(await store.append('s', 1, events(2, 2)));
+      ok(await store.saveSnapshot('s', { version: 2, data: { at: 2 } }));
+      const loaded = ok(await store.load('s'));
+      expect(loaded.snapshot?.version).toBe(2);
+      expect(loaded.events.map((event) => event.sequence)).toEqual([3]);
+      expect(ok(await store.list())).toEqual(['s']);
+      expect(ok(await store.delete('s'))).toBe(true);
+      const prepared = await pool.query('SELECT name FROM pg_prepared_statements');
+      expect(prepared.rows).toEqual([]);
+      await store.close();
+      await pool.end();
+    });
+
+    it('loads a 100,000-event session by reading its snapshot and the tail only', async () => {
+      const writer = open({ poolSize: 2 });
+      const total = 100_000;
+      const every = 1_000;
+      for (let version = 0; version < total; ) {
+        const batch = Array.from({ length: 5_000 }, (_, i) => ({
+          type: 'test.Event',
+          at: version + i + 1,
+          data: { n: version + i + 1 },
+        }));
+        version = ok(await writer.append('long', version, batch));
+        // A snapshot every `every` events, as attachStore's snapshotEvery writes them.
+        for (let at = version - 5_000 + every; at <= version; at += every) {
+          ok(await writer.saveSnapshot('long', { version: at, data: { n: at } }));
+        }
+      }
+      ok(await writer.append('long', total, events(37, total + 1)));
+      const { pool, sent } = countingPool();
+      const store = new PostgresStore({ pool, schema, migrate: false });
+      const read = async (options?: { snapshot: boolean }) => {
+        await flushStats(pool);
+        const before = await rowsRead(admin, schema, 'plankit_events');
+        const statements = sent();
+        const loaded = ok(await store.load('long', options));
+        expect(sent() - statements).toBe(1);
+        await flushStats(pool);
+        return { loaded, rows: (await rowsRead(admin, schema, 'plankit_events')) - before };
+      };
+      const tail = await read();
+      expect(tail.loaded.version).toBe(total + 37);
+      expect(tail.loaded.snapshot).toMatchObject({ version: total, data: { n: total } });
+      expect(tail.loaded.events.map((event) => event.sequence)).toEqual(
+        Array.from({ length: 37 }, (_, i) => total + i + 1),
+      );
+      // The statistics count what the server read: the 37 tail events, not the history.
+      expect(tail.rows).toBeGreaterThanOrEqual(37);
+      expect(tail.rows).toBeLessThanOrEqual(37 + 2);
+      // The same measurement sees the whole log read when the snapshot is refused.
+      const full = await read({ snapshot: false });
+      expect(full.loaded.events.length).toBe(total + 37);
+      expect(full.rows).toBeGreaterThanOrEqual(total + 37);
+      await store.close();
+      await pool.end();
+    }, 60_000);
+
     it('fails cleanly without its tables when told not to migrate', async () => {
       const store = open({ migrate: false });
       const error = err(await store.load('s'), 'io');
@@ -231,6 +358,7 @@ describe('PostgresStore', () => {
       { poolSize: 0 },
       { connectionTimeoutMs: 1.5 },
       { migrate: 'yes' },
+      { preparedStatements: 1 },
       { connectionString: '' },
       { pool: {} },
       { pool, connectionString: 'postgres://x' },

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { Err, Result } from '@plankit/core';
 import { deepFreeze, invalidArgument } from '@plankit/core/internal';
 import pg from 'pg';
@@ -52,6 +53,13 @@ export interface PostgresStoreOptions {
   readonly migrate?: boolean | undefined;
   /** The schema version stamped on snapshots, and migrations for older ones. */
   readonly snapshotSchema?: SnapshotSchema | undefined;
+  /**
+   * Send the store's statements as named prepared statements, parsed and planned once per
+   * connection; `true` by default. Set `false` behind PgBouncer in transaction mode before
+   * 1.21 (or with its `max_prepared_statements` at 0), where a statement prepared on one
+   * server connection is not there on the next.
+   */
+  readonly preparedStatements?: boolean | undefined;
 }
 
 const OPTION_KEYS = [
@@ -63,6 +71,7 @@ const OPTION_KEYS = [
   'tablePrefix',
   'migrate',
   'snapshotSchema',
+  'preparedStatements',
 ];
 const IDENTIFIER = /^[a-z_][a-z0-9_]{0,39}$/;
 
@@ -87,8 +96,16 @@ function checkOptions(options: PostgresStoreOptions): void {
     if (!OPTION_KEYS.includes(key))
       throw invalidArgument('new PostgresStore', key, 'is not an option');
   }
-  const { pool, connectionString, poolSize, connectionTimeoutMs, schema, tablePrefix, migrate } =
-    options;
+  const {
+    pool,
+    connectionString,
+    poolSize,
+    connectionTimeoutMs,
+    schema,
+    tablePrefix,
+    migrate,
+    preparedStatements,
+  } = options;
   if (pool !== undefined) {
     if (
       typeof pool !== 'object' ||
@@ -133,9 +150,98 @@ function checkOptions(options: PostgresStoreOptions): void {
       throw invalidArgument('new PostgresStore', name, `must match ${IDENTIFIER.source}`);
     }
   }
-  if (migrate !== undefined && typeof migrate !== 'boolean') {
-    throw invalidArgument('new PostgresStore', 'migrate', 'must be a boolean');
+  for (const [name, value] of [
+    ['migrate', migrate],
+    ['preparedStatements', preparedStatements],
+  ] as const) {
+    if (value !== undefined && typeof value !== 'boolean') {
+      throw invalidArgument('new PostgresStore', name, 'must be a boolean');
+    }
   }
+}
+
+/** A statement of the store; `name` is set when it is sent as a named prepared statement. */
+interface Statement {
+  readonly text: string;
+  readonly name: string | undefined;
+}
+
+/** The store's statements for its tables. */
+interface Statements {
+  readonly load: Statement;
+  /** Append one event (scalar parameters) or many (arrays), creating or moving the session. */
+  readonly createOne: Statement;
+  readonly createMany: Statement;
+  readonly moveOne: Statement;
+  readonly moveMany: Statement;
+  readonly version: Statement;
+  readonly saveSnapshot: Statement;
+  readonly list: Statement;
+  readonly delete: Statement;
+}
+
+function statements({ sessions, events, snapshots }: TableNames, prepared: boolean): Statements {
+  // The name derives from the text, so stores on other tables sharing a pool never collide,
+  // and a changed statement is never confused with one an older version prepared.
+  const statement = (text: string): Statement => ({
+    text,
+    name: prepared
+      ? `plankit_${createHash('sha256').update(text).digest('hex').slice(0, 24)}`
+      : undefined,
+  });
+  // Moving the session row from the expected version is the test-and-set: a stale writer
+  // moves nothing and so inserts nothing. The (session_id, seq) key is the backstop.
+  const create = `INSERT INTO ${sessions} (session_id, version) VALUES ($1, $3)
+    ON CONFLICT (session_id) DO NOTHING RETURNING session_id`;
+  const move = `UPDATE ${sessions} SET version = $3, updated_at = now()
+    WHERE session_id = $1 AND version = $2 RETURNING session_id`;
+  // One event, the common case, travels as plain parameters: no array literal to build on
+  // this side and no unnest on the server.
+  const one = (head: string) =>
+    statement(`WITH head AS (${head})
+      INSERT INTO ${events} (session_id, seq, type, at, data)
+      SELECT head.session_id, $3::bigint, $4::text, $5::float8, $6::json
+        FROM head WHERE $2::bigint >= 0`); // $2 typed here too: the create head does not use it
+  const many = (head: string) =>
+    statement(`WITH head AS (${head})
+      INSERT INTO ${events} (session_id, seq, type, at, data)
+      SELECT head.session_id, $2::bigint + e.n, e.type, e.at, e.data
+        FROM head, unnest($4::text[], $5::float8[], $6::json[]) WITH ORDINALITY AS e(type, at, data, n)`);
+  return {
+    // One statement, so it reads one consistent state; the events after the snapshot come
+    // from a range scan of the (session_id, seq) key, so the cost is the tail's, not the
+    // history's. Event times travel as the 8 bytes of the float8 (hex): its text form depends
+    // on extra_float_digits, which rounds to 15 digits when 0 (and on servers before 12), so
+    // `at` would not come back exactly.
+    load: statement(`SELECT s.version AS head,
+        sn.version AS snapshot_version, sn.schema_version, sn.data::text AS snapshot_data,
+        (SELECT coalesce(json_agg(json_build_array(e.seq, e.type, encode(float8send(e.at), 'hex'), e.data) ORDER BY e.seq), '[]')::text
+           FROM ${events} e
+          WHERE e.session_id = s.session_id AND e.seq > coalesce(sn.version, 0)) AS events
+      FROM ${sessions} s
+      LEFT JOIN ${snapshots} sn ON $2 AND sn.session_id = s.session_id
+      WHERE s.session_id = $1`),
+    createOne: one(create),
+    createMany: many(create),
+    moveOne: one(move),
+    moveMany: many(move),
+    version: statement(`SELECT version FROM ${sessions} WHERE session_id = $1`),
+    saveSnapshot: statement(`WITH s AS (SELECT version FROM ${sessions} WHERE session_id = $1),
+      saved AS (
+        INSERT INTO ${snapshots} AS stored (session_id, version, schema_version, data)
+        SELECT $1, $2, $3, $4::jsonb FROM s WHERE s.version >= $2
+        ON CONFLICT (session_id) DO UPDATE
+          SET version = EXCLUDED.version, schema_version = EXCLUDED.schema_version,
+              data = EXCLUDED.data, saved_at = now()
+          WHERE stored.version <= EXCLUDED.version
+        RETURNING 1)
+      SELECT (SELECT version FROM s) AS head, (SELECT count(*) FROM saved) AS saved`),
+    list: statement(`SELECT session_id FROM ${sessions}
+       WHERE $1::text IS NULL OR session_id > $1::text
+       ORDER BY session_id LIMIT $2`),
+    // Events and the snapshot go with the session row (ON DELETE CASCADE).
+    delete: statement(`DELETE FROM ${sessions} WHERE session_id = $1`),
+  };
 }
 
 /**
@@ -158,6 +264,7 @@ export class PostgresStore implements SessionStore {
   readonly #pool: pg.Pool;
   readonly #ownsPool: boolean;
   readonly #tables: TableNames;
+  readonly #sql: Statements;
   readonly #schemaName: string;
   readonly #autoMigrate: boolean;
   readonly #schema: CheckedSnapshotSchema;
@@ -175,6 +282,7 @@ export class PostgresStore implements SessionStore {
     this.#schema = checkSnapshotSchema('new PostgresStore', options.snapshotSchema);
     this.#schemaName = options.schema ?? 'public';
     this.#tables = tableNames(this.#schemaName, options.tablePrefix ?? 'plankit_');
+    this.#sql = statements(this.#tables, options.preparedStatements ?? true);
     this.#autoMigrate = options.migrate ?? true;
     if (options.pool !== undefined) {
       this.#pool = options.pool;
@@ -210,21 +318,7 @@ export class PostgresStore implements SessionStore {
     const id = checkSessionId(sessionId);
     if (!id.ok) return id;
     return this.#run(sessionId, 'load', async () => {
-      const { sessions, events, snapshots } = this.#tables;
-      // One statement, so it reads one consistent state. Event times travel as the 8 bytes
-      // of the float8 (hex): its text form depends on extra_float_digits, which rounds to 15
-      // digits when 0 (and on servers before 12), so `at` would not come back exactly.
-      const { rows } = await this.#pool.query<LoadRow>(
-        `SELECT s.version AS head,
-           sn.version AS snapshot_version, sn.schema_version, sn.data::text AS snapshot_data,
-           (SELECT coalesce(json_agg(json_build_array(e.seq, e.type, encode(float8send(e.at), 'hex'), e.data) ORDER BY e.seq), '[]')::text
-              FROM ${events} e
-             WHERE e.session_id = s.session_id AND e.seq > coalesce(sn.version, 0)) AS events
-         FROM ${sessions} s
-         LEFT JOIN ${snapshots} sn ON $2 AND sn.session_id = s.session_id
-         WHERE s.session_id = $1`,
-        [sessionId, useSnapshot],
-      );
+      const { rows } = await this.#query<LoadRow>(this.#sql.load, [sessionId, useSnapshot]);
       const row = rows[0];
       if (row === undefined) return this.#notFound(sessionId);
       return this.#loaded(sessionId, row);
@@ -241,31 +335,28 @@ export class PostgresStore implements SessionStore {
     if (!prepared.ok) return prepared;
     const lines = prepared.value;
     return this.#run(sessionId, 'append to', async () => {
-      const { sessions, events: table } = this.#tables;
-      // Moving the session row from the expected version is the test-and-set: a stale writer
-      // moves nothing and so inserts nothing. The (session_id, seq) key is the backstop.
-      const head =
-        expectedVersion === 0
-          ? `INSERT INTO ${sessions} (session_id, version) VALUES ($1, $3)
-             ON CONFLICT (session_id) DO NOTHING RETURNING session_id`
-          : `UPDATE ${sessions} SET version = $3, updated_at = now()
-             WHERE session_id = $1 AND version = $2 RETURNING session_id`;
       const version = expectedVersion + lines.length;
+      const [line] = lines;
+      const sql = this.#sql;
       try {
-        const result = await this.#pool.query(
-          `WITH head AS (${head})
-           INSERT INTO ${table} (session_id, seq, type, at, data)
-           SELECT head.session_id, $2::bigint + e.n, e.type, e.at, e.data
-             FROM head, unnest($4::text[], $5::float8[], $6::json[]) WITH ORDINALITY AS e(type, at, data, n)`,
-          [
-            sessionId,
-            expectedVersion,
-            version,
-            lines.map((line) => line.type),
-            lines.map((line) => line.at),
-            lines.map((line) => line.dataText),
-          ],
-        );
+        const result =
+          lines.length === 1 && line !== undefined
+            ? await this.#query(expectedVersion === 0 ? sql.createOne : sql.moveOne, [
+                sessionId,
+                expectedVersion,
+                version,
+                line.type,
+                line.at,
+                line.dataText,
+              ])
+            : await this.#query(expectedVersion === 0 ? sql.createMany : sql.moveMany, [
+                sessionId,
+                expectedVersion,
+                version,
+                lines.map((each) => each.type),
+                lines.map((each) => each.at),
+                lines.map((each) => each.dataText),
+              ]);
         if (result.rowCount === lines.length) return { ok: true, value: version };
       } catch (error) {
         if (sqlState(error) !== '23505' && sqlState(error) !== '23503') throw error;
@@ -283,24 +374,16 @@ export class PostgresStore implements SessionStore {
     if (!prepared.ok) return prepared;
     const { version, dataText } = prepared.value;
     return this.#run(sessionId, 'save a snapshot of', async () => {
-      const { sessions, snapshots } = this.#tables;
       let row: SaveRow | undefined;
       try {
         ({
           rows: [row],
-        } = await this.#pool.query<SaveRow>(
-          `WITH s AS (SELECT version FROM ${sessions} WHERE session_id = $1),
-           saved AS (
-             INSERT INTO ${snapshots} AS stored (session_id, version, schema_version, data)
-             SELECT $1, $2, $3, $4::jsonb FROM s WHERE s.version >= $2
-             ON CONFLICT (session_id) DO UPDATE
-               SET version = EXCLUDED.version, schema_version = EXCLUDED.schema_version,
-                   data = EXCLUDED.data, saved_at = now()
-               WHERE stored.version <= EXCLUDED.version
-             RETURNING 1)
-           SELECT (SELECT version FROM s) AS head, (SELECT count(*) FROM saved) AS saved`,
-          [sessionId, version, this.#schema.version, dataText],
-        ));
+        } = await this.#query<SaveRow>(this.#sql.saveSnapshot, [
+          sessionId,
+          version,
+          this.#schema.version,
+          dataText,
+        ]));
       } catch (error) {
         // The session was deleted between the check and the insert.
         if (sqlState(error) === '23503') return this.#notFound(sessionId);
@@ -326,12 +409,10 @@ export class PostgresStore implements SessionStore {
   async list(options?: ListOptions): Promise<Result<readonly string[], StoreError>> {
     const { after, limit } = checkListOptions('PostgresStore.list', options);
     return this.#run(undefined, 'list the sessions', async () => {
-      const { rows } = await this.#pool.query<{ session_id: string }>(
-        `SELECT session_id FROM ${this.#tables.sessions}
-          WHERE $1::text IS NULL OR session_id > $1::text
-          ORDER BY session_id LIMIT $2`,
-        [after ?? null, limit === Number.POSITIVE_INFINITY ? null : limit],
-      );
+      const { rows } = await this.#query<{ session_id: string }>(this.#sql.list, [
+        after ?? null,
+        limit === Number.POSITIVE_INFINITY ? null : limit,
+      ]);
       return { ok: true, value: Object.freeze(rows.map((row) => row.session_id)) };
     });
   }
@@ -341,11 +422,7 @@ export class PostgresStore implements SessionStore {
     const id = checkSessionId(sessionId);
     if (!id.ok) return id;
     return this.#run(sessionId, 'delete', async () => {
-      // Events and the snapshot go with the session row (ON DELETE CASCADE).
-      const result = await this.#pool.query(
-        `DELETE FROM ${this.#tables.sessions} WHERE session_id = $1`,
-        [sessionId],
-      );
+      const result = await this.#query(this.#sql.delete, [sessionId]);
       return { ok: true, value: (result.rowCount ?? 0) > 0 };
     });
   }
@@ -355,6 +432,14 @@ export class PostgresStore implements SessionStore {
     await this.#life.close();
     if (this.#ownsPool) this.#ended ??= this.#pool.end();
     await this.#ended;
+  }
+
+  /** Sends one statement, named (prepared once per connection) unless told otherwise. */
+  #query<R extends pg.QueryResultRow = pg.QueryResultRow>(
+    { text, name }: Statement,
+    values: unknown[],
+  ): Promise<pg.QueryResult<R>> {
+    return this.#pool.query<R>(name === undefined ? { text, values } : { name, text, values });
   }
 
   /** Runs `call` once the tables exist, turning `pg` errors into results. */
@@ -476,10 +561,7 @@ export class PostgresStore implements SessionStore {
   }
 
   async #conflict(sessionId: string, expectedVersion: number): Promise<Err<StoreError>> {
-    const { rows } = await this.#pool.query<{ version: string }>(
-      `SELECT version FROM ${this.#tables.sessions} WHERE session_id = $1`,
-      [sessionId],
-    );
+    const { rows } = await this.#query<{ version: string }>(this.#sql.version, [sessionId]);
     const version = rows[0] === undefined ? 0 : Number(rows[0].version);
     return {
       ok: false,
