@@ -1,0 +1,15 @@
+/**
+ * plankit tools for the Claude Agent SDK (`@anthropic-ai/claude-agent-sdk`): registered on the
+ * in-process MCP server that `createSdkMcpServer` returns, one plan per conversation through
+ * an explicit key and a session pool.
+ *
+ * @packageDocumentation
+ * @module @plankit/adapters/claude-agent-sdk
+ */
+
+export type {
+  ClaudeAgentSdkServer,
+  ClaudeAgentToolsOptions,
+} from './claude-agent-sdk/register-claude-agent-tools.ts';
+export { registerClaudeAgentTools } from './claude-agent-sdk/register-claude-agent-tools.ts';
+export type { ConversationKeyContext } from './internal/call-session.ts';
