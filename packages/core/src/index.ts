@@ -51,11 +51,15 @@ export type {
 } from './planning/batch/plan-batch.ts';
 export { MAX_BATCH_OPERATIONS, PlanBatch, planBatchReducer } from './planning/batch/plan-batch.ts';
 export type {
+  ClaimStepTool,
   DependentPlanningTools,
   PlanBatchTool,
   PlanningTools,
   PlanningToolsFor,
   PlanningToolsOptions,
+  PlanningToolsWithoutHistory,
+  ReleaseStepTool,
+  ToolsWithHistory,
 } from './planning/create-planning-tools.ts';
 export { createPlanningTools } from './planning/create-planning-tools.ts';
 export { criticalPath } from './planning/dependencies/critical-path.ts';
@@ -80,9 +84,35 @@ export { dependencySummary } from './planning/dependencies/dependency-summary.ts
 export { planToMermaid } from './planning/dependencies/plan-to-mermaid.ts';
 export type { BlockedStep } from './planning/dependencies/ready-steps.ts';
 export { blockedSteps, readySteps } from './planning/dependencies/ready-steps.ts';
+export type {
+  PlanDiff,
+  StepChange,
+  StepFieldChange,
+  ValueChange,
+} from './planning/history/diff-plans.ts';
+export { diffPlans } from './planning/history/diff-plans.ts';
+export type { PlanCommandName } from './planning/history/plan-change.ts';
+export { MAX_EXPLANATION, PlanChange, planChangeReducer } from './planning/history/plan-change.ts';
+export {
+  formatPlanRevision,
+  MAX_PLAN_REVISIONS,
+  PlanRevision,
+  planHistory,
+  registerPlanHistory,
+} from './planning/history/plan-history.ts';
+export { formatPlanDiff, renderPlanDiff } from './planning/history/render-plan-diff.ts';
+export type { Explained, ExplainedInput, WithHistory } from './planning/history/with-history.ts';
 export type { InProgressMode } from './planning/in-progress-rule.ts';
 export { IN_PROGRESS_MODES, inProgressRule } from './planning/in-progress-rule.ts';
 export { isPlanFinished, openSteps } from './planning/open-steps.ts';
+export { MAX_AGENT_ID } from './planning/owners/agent-id.ts';
+export {
+  ClaimStep,
+  claimStepReducer,
+  ReleaseStep,
+  releaseStepReducer,
+} from './planning/owners/owner-commands.ts';
+export type { OwnedStepInput } from './planning/owners/owner-tools.ts';
 export {
   PLAN_STATUSES,
   Plan,
@@ -108,7 +138,10 @@ export {
   UpdateStep,
 } from './planning/plan-commands.ts';
 export { registerPlanningReducers } from './planning/planning-reducers.ts';
-export { registerPlanModelReducers } from './planning/register-plan-model-reducers.ts';
+export {
+  PLAN_MODEL_COMMANDS,
+  registerPlanModelReducers,
+} from './planning/register-plan-model-reducers.ts';
 export type { RenderPlanOptions } from './planning/render-plan.ts';
 export { renderPlan, renderStep } from './planning/render-plan.ts';
 export { formatStepId, highestStepNumber, MAX_STEP_NUMBER } from './planning/step-id.ts';

@@ -1,4 +1,4 @@
-import { defineTool, type Tool } from '../define-tool.ts';
+import { type AnyTool, defineTool, type Tool } from '../define-tool.ts';
 import { invalidArgument } from '../internal/invalid-argument.ts';
 import { Session } from '../session.ts';
 import { ToolValidationError } from '../tool-validation-error.ts';
@@ -15,7 +15,14 @@ import type {
 import { type DependencyOptions, resolveDependencies } from './dependencies/dependency-options.ts';
 import { createDependencyTools } from './dependencies/dependency-tools.ts';
 import { openDependencyRule } from './dependencies/open-dependency-rule.ts';
+import type { PlanChange } from './history/plan-change.ts';
+import { registerPlanHistory } from './history/plan-history.ts';
+import { type WithHistory, withHistory } from './history/with-history.ts';
 import { IN_PROGRESS_MODES, type InProgressMode, inProgressRule } from './in-progress-rule.ts';
+import { AGENT_ID_RULE, agentIdProblem } from './owners/agent-id.ts';
+import type { ClaimStep, ReleaseStep } from './owners/owner-commands.ts';
+import { heldByOther } from './owners/owner-commands.ts';
+import { createOwnerTools, type OwnedStepInput } from './owners/owner-tools.ts';
 import type { Plan, PlanStep } from './plan.ts';
 import {
   ensureActive,
@@ -58,7 +65,36 @@ export interface PlanningToolsOptions {
   readonly dependencies?: boolean | DependencyOptions | undefined;
   /** Adds a seventh tool, `planning_apply_batch` (all-or-nothing batches); off by default. */
   readonly batch?: boolean | undefined;
+  /**
+   * Every mutating tool takes an optional `explanation` and dispatches a `PlanChange` (the
+   * command with the `agent` and the explanation), and every change of the plan is recorded
+   * for `planHistory` (the newest `MAX_PLAN_REVISIONS`). Off by default.
+   */
+  readonly history?: boolean | undefined;
+  /**
+   * Adds `planning_claim_step` and `planning_release_step`: the tools' `agent` claims and
+   * releases steps (a step another agent holds is refused, naming the holder), and marking a
+   * step another agent holds is refused. Needs `agent`. Off by default.
+   */
+  readonly owners?: boolean | undefined;
+  /**
+   * The id of the agent these tools act for (1-64 characters: letters, digits and
+   * `. _ : @ / + -`, starting with a letter or digit): the owner the `owners` tools claim as,
+   * and the actor `history` records. Give each agent sharing a plan its own tools.
+   */
+  readonly agent?: string | undefined;
 }
+
+/** `planning_claim_step`. @public */
+export type ClaimStepTool = Tool<ClaimStep, ClaimStep, OwnedStepInput>;
+
+/** `planning_release_step`. @public */
+export type ReleaseStepTool = Tool<ReleaseStep, ReleaseStep, OwnedStepInput>;
+
+/** Maps each tool of a tuple through {@link WithHistory}. @public */
+export type ToolsWithHistory<T extends readonly unknown[]> = {
+  readonly [K in keyof T]: WithHistory<T[K]>;
+};
 
 /** The six tools with the `dependencies` option on. @public */
 export type DependentPlanningTools = readonly [
@@ -73,18 +109,28 @@ export type DependentPlanningTools = readonly [
 /** The `planning_apply_batch` tool. @public */
 export type PlanBatchTool = Tool<PlanBatchInput, PlanBatch, PlanBatchInput>;
 
-/**
- * The tools {@link createPlanningTools} returns for options `O`: the six (dependency-aware
- * with `dependencies`), then `planning_apply_batch` with `batch: true`.
- *
- * @public
- */
-export type PlanningToolsFor<O extends PlanningToolsOptions> = readonly [
+/** The tools for options `O` before the `history` option wraps them. @public */
+export type PlanningToolsWithoutHistory<O extends PlanningToolsOptions> = readonly [
   ...(O extends { readonly dependencies: true | DependencyOptions }
     ? DependentPlanningTools
     : PlanningTools),
   ...(O extends { readonly batch: true } ? [PlanBatchTool] : []),
+  ...(O extends { readonly owners: true } ? [ClaimStepTool, ReleaseStepTool] : []),
 ];
+
+/**
+ * The tools {@link createPlanningTools} returns for options `O`: the six (dependency-aware
+ * with `dependencies`), then `planning_apply_batch` with `batch: true`, then
+ * `planning_claim_step` and `planning_release_step` with `owners: true`; with `history: true`
+ * every mutating one takes an `explanation` and dispatches a {@link PlanChange}.
+ *
+ * @public
+ */
+export type PlanningToolsFor<O extends PlanningToolsOptions> = O extends {
+  readonly history: true;
+}
+  ? ToolsWithHistory<PlanningToolsWithoutHistory<O>>
+  : PlanningToolsWithoutHistory<O>;
 
 /** The six planning tools, in the reference order. @public */
 export type PlanningTools = readonly [
@@ -111,6 +157,16 @@ function normaliseSteps(steps: readonly NewPlanStep[], field: string): NewPlanSt
 }
 
 const registered = new WeakSet<Session>();
+const recorded = new WeakSet<Session>();
+
+function historySession(session: Session): Session {
+  planningSession(session);
+  if (!recorded.has(session)) {
+    registerPlanHistory(session);
+    recorded.add(session);
+  }
+  return session;
+}
 
 // Handlers run against the session they are invoked with; make sure it reduces plans too.
 function planningSession(session: Session): Session {
@@ -148,7 +204,10 @@ export function createPlanningTools<O extends PlanningToolsOptions = Record<neve
       key !== 'inProgress' &&
       key !== 'acceptsOverrides' &&
       key !== 'dependencies' &&
-      key !== 'batch'
+      key !== 'batch' &&
+      key !== 'history' &&
+      key !== 'owners' &&
+      key !== 'agent'
     ) {
       throw invalidArgument('createPlanningTools', `options.${key}`, 'is not an option');
     }
@@ -170,7 +229,24 @@ export function createPlanningTools<O extends PlanningToolsOptions = Record<neve
   const batch = options.batch ?? false;
   if (typeof batch !== 'boolean')
     throw invalidArgument('createPlanningTools', 'options.batch', 'must be a boolean');
-  planningSession(session);
+  const history = options.history ?? false;
+  if (typeof history !== 'boolean')
+    throw invalidArgument('createPlanningTools', 'options.history', 'must be a boolean');
+  const owners = options.owners ?? false;
+  if (typeof owners !== 'boolean')
+    throw invalidArgument('createPlanningTools', 'options.owners', 'must be a boolean');
+  const agent = options.agent ?? null;
+  if (agent !== null && agentIdProblem(agent) !== undefined)
+    throw invalidArgument('createPlanningTools', 'options.agent', AGENT_ID_RULE);
+  if (owners && agent === null) {
+    throw invalidArgument(
+      'createPlanningTools',
+      'options.agent',
+      'must be given with owners: the id the tools claim steps as',
+    );
+  }
+  if (history) historySession(session);
+  else planningSession(session);
 
   const setup = defineTool({
     name: 'planning_setup_plan',
@@ -206,7 +282,8 @@ export function createPlanningTools<O extends PlanningToolsOptions = Record<neve
       ensureActive(plan, 'add steps to');
       const steps = normaliseSteps(params.steps, 'steps');
       if (steps.length === 0)
-        throw new ToolValidationError('steps_empty', 'Provide at least one step to add.', {
+        throw new ToolValidationError('Provide at least one step to add.', {
+          code: 'steps_empty',
           field: 'steps',
         });
       let highest = 0;
@@ -233,10 +310,9 @@ export function createPlanningTools<O extends PlanningToolsOptions = Record<neve
           : requiredText(params.title, 'title', 'Title', PLANNING_LIMITS.title);
       const details = optionalText(params.details, 'details', 'Details', PLANNING_LIMITS.details);
       if (title === null && details === null) {
-        throw new ToolValidationError(
-          'update_empty',
-          'Provide a new title or details to update a step.',
-        );
+        throw new ToolValidationError('Provide a new title or details to update a step.', {
+          code: 'update_empty',
+        });
       }
       stepIndex(plan, step_id);
       return { message: `Step ${step_id} update queued.`, value: { step_id, title, details } };
@@ -254,6 +330,9 @@ export function createPlanningTools<O extends PlanningToolsOptions = Record<neve
       ensureMarkable(plan);
       const step_id = stepIdText(params.step_id);
       const index = stepIndex(plan, step_id);
+      const holder = (plan.steps[index] as PlanStep).owner;
+      if (owners && holder !== undefined && holder !== agent)
+        throw heldByOther(step_id, holder, `only ${holder} can mark it`);
       const status = ensureStatus(params.status);
       const note = optionalText(params.note, 'note', 'Note', PLANNING_LIMITS.note, true);
       if (singleRule !== null && status === 'in_progress') {
@@ -262,9 +341,8 @@ export function createPlanningTools<O extends PlanningToolsOptions = Record<neve
         );
         if (other !== undefined) {
           throw new ToolValidationError(
-            'step_in_progress',
             `${singleRule} Step ${other.step_id} is already in_progress; mark it done, blocked or pending first.`,
-            { field: 'status' },
+            { code: 'step_in_progress', field: 'status' },
           );
         }
       }
@@ -315,6 +393,19 @@ export function createPlanningTools<O extends PlanningToolsOptions = Record<neve
           const tools = createDependencyTools(context);
           return [tools.setup, tools.add, tools.update, mark, clear, tools.read];
         })();
-  const all = batch ? [...six, createBatchTool({ ...context, singleRule, dependencies })] : six;
-  return Object.freeze(all) as unknown as PlanningToolsFor<O>;
+  const all: AnyTool[] = batch
+    ? [...six, createBatchTool({ ...context, singleRule, dependencies })]
+    : [...six];
+  if (owners) {
+    const tools = createOwnerTools({ ...context, agent: agent as string });
+    all.push(tools.claim, tools.release);
+  }
+  const done = history
+    ? all.map((tool) =>
+        tool.resultType === null
+          ? tool
+          : withHistory(tool, { acceptsOverrides, prepare: historySession, agent }),
+      )
+    : all;
+  return Object.freeze(done) as unknown as PlanningToolsFor<O>;
 }

@@ -3,6 +3,7 @@ import { defineDataType } from '../define-data-type.ts';
 import { clipText } from '../internal/refusal-text.ts';
 import { stringProblem } from '../internal/storable-problem.ts';
 import { dependencyProblem } from './dependencies/dependency-problem.ts';
+import { agentIdProblem } from './owners/agent-id.ts';
 import { stepIdProblem } from './step-id.ts';
 
 /** The step statuses, in the order the prompt lists them. @public */
@@ -59,6 +60,12 @@ export interface PlanStep {
    * plan, each once, and no cycles.
    */
   readonly depends_on?: readonly string[] | undefined;
+  /**
+   * The agent id holding the step. Only plans built with the `owners` option carry it;
+   * absent means unclaimed. 1-64 characters: letters, digits and `. _ : @ / + -`, starting
+   * with a letter or digit.
+   */
+  readonly owner?: string | undefined;
 }
 
 /** Schema of {@link PlanStep}. @public */
@@ -69,6 +76,7 @@ export const PlanStep: z.ZodType<PlanStep, PlanStep> = z.strictObject({
   status: StepStatus,
   notes: z.array(z.string()),
   depends_on: z.array(z.string()).optional(),
+  owner: z.string().optional(),
 });
 
 /** The session's plan: an objective and ordered steps. @public */
@@ -86,7 +94,7 @@ export interface Plan {
  * Beyond the shape it checks the plan invariants every reducer keeps: well-formed, unique
  * step ids numbered at most `MAX_STEP_NUMBER`; a status that agrees with the steps
  * (`abandoned` with none, `completed` exactly when all are done); text a store can hold
- * (no U+0000 or lone surrogates); `depends_on` lists name other steps of the plan, each
+ * (no U+0000 or lone surrogates); owners that are well-formed agent ids; `depends_on` lists name other steps of the plan, each
  * once, and form no cycle. So `snapshotFromJSON` and `dispatch` refuse a plan that would let
  * ids collide or dependencies loop.
  *
@@ -165,6 +173,10 @@ function planProblem(plan: Plan): PlanProblem | undefined {
     for (let n = 0; n < step.notes.length; n++) {
       const note = stringProblem(step.notes[n] as string);
       if (note !== undefined) return { path: ['steps', i, 'notes', n], message: `Note ${note}` };
+    }
+    if (step.owner !== undefined) {
+      const owner = agentIdProblem(step.owner);
+      if (owner !== undefined) return { path: ['steps', i, 'owner'], message: `Owner ${owner}` };
     }
   }
   if (plan.status === 'abandoned') {

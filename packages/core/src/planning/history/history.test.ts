@@ -1,0 +1,194 @@
+import { describe, expect, it } from 'vitest';
+import * as z from 'zod';
+import { invokeTool } from '../../invoke-tool.ts';
+import { selectLatest } from '../../select-latest.ts';
+import { Session } from '../../session.ts';
+import { snapshotFromJSON } from '../../snapshot-from-json.ts';
+import { snapshotToJSON } from '../../snapshot-to-json.ts';
+import { createPlanningTools } from '../create-planning-tools.ts';
+import { Plan } from '../plan.ts';
+import { MarkStep } from '../plan-commands.ts';
+import { formatPlanRevision, MAX_PLAN_REVISIONS, planHistory } from './plan-history.ts';
+
+const setup = { objective: 'ship v2', initial_steps: [{ title: 'draft' }, { title: 'review' }] };
+
+function tools(session: Session, agent = 'lead') {
+  return createPlanningTools(session, { history: true, owners: true, batch: true, agent });
+}
+
+describe('history option', () => {
+  it('keeps names, descriptions and messages; adds an optional explanation to every mutating tool', async () => {
+    const plain = createPlanningTools(new Session());
+    const session = new Session({ clock: () => 5 });
+    const explained = createPlanningTools(session, { history: true });
+    expect(explained.map((t) => [t.name, t.description])).toEqual(
+      plain.map((t) => [t.name, t.description]),
+    );
+    for (const [i, tool] of explained.entries()) {
+      const shape = z.toJSONSchema(tool.parameters, { io: 'input' }) as {
+        properties: Record<string, unknown>;
+      };
+      const plainShape = z.toJSONSchema((plain[i] as typeof tool).parameters, { io: 'input' }) as {
+        properties: Record<string, unknown>;
+      };
+      if (tool.name === 'planning_read_plan') expect(shape).toEqual(plainShape);
+      else
+        expect(Object.keys(shape.properties)).toEqual([
+          ...Object.keys(plainShape.properties),
+          'explanation',
+        ]);
+    }
+    const result = await invokeTool(
+      explained[0],
+      { ...setup, explanation: '  kick-off  ' },
+      { session },
+    );
+    expect(result.message).toBe('Plan initialised with 2 steps.');
+    expect(result.value).toEqual({
+      command: 'plankit.SetupPlan',
+      value: {
+        objective: 'ship v2',
+        initial_steps: [
+          { title: 'draft', details: null },
+          { title: 'review', details: null },
+        ],
+      },
+      actor: null,
+      explanation: 'kick-off',
+    });
+  });
+
+  it('records who changed what and why, as structured diffs, and renders them', async () => {
+    const session = new Session({ sessionId: 'h', clock: () => 1000 });
+    const lead = tools(session, 'lead');
+    const worker = tools(session, 'worker-1');
+    await invokeTool(lead[0], { ...setup, explanation: 'Start the release.' }, { session });
+    await invokeTool(worker[7], { step_id: 'S001', explanation: 'I take the draft.' }, { session });
+    await invokeTool(worker[3], { step_id: 'S001', status: 'done', note: 'drafted' }, { session });
+    await invokeTool(lead[1], { steps: [{ title: 'publish' }] }, { session });
+    // A plain command dispatched by hand is recorded too, without actor or explanation.
+    session.dispatch(MarkStep, { step_id: 'S002', status: 'in_progress', note: null });
+    const history = planHistory(session);
+    expect(history.map((r) => [r.revision, r.command, r.actor, r.explanation])).toEqual([
+      [1, 'plankit.SetupPlan', 'lead', 'Start the release.'],
+      [2, 'plankit.ClaimStep', 'worker-1', 'I take the draft.'],
+      [3, 'plankit.MarkStep', 'worker-1', null],
+      [4, 'plankit.AddStep', 'lead', null],
+      [5, 'plankit.MarkStep', null, null],
+    ]);
+    expect(history[2]?.diff).toEqual({
+      objective: null,
+      status: null,
+      steps: [
+        {
+          change: 'edited',
+          step_id: 'S001',
+          fields: [
+            { field: 'status', before: 'pending', after: 'done' },
+            { field: 'notes', before: [], after: ['drafted'] },
+          ],
+        },
+      ],
+    });
+    // Only the newest revision keeps the plan it left.
+    expect(history.slice(0, -1).every((r) => r.plan === undefined)).toBe(true);
+    expect(history.at(-1)?.plan).toEqual(selectLatest(session, Plan));
+    await expect(history.map(formatPlanRevision).join('\n')).toMatchFileSnapshot(
+      './__snapshots__/history.txt',
+    );
+  });
+
+  it('refuses a bad explanation after the tool’s own checks; nothing changes', async () => {
+    const session = new Session();
+    const lead = tools(session);
+    await invokeTool(lead[0], setup, { session });
+    const before = session.snapshot();
+    for (const [explanation, message] of [
+      ['x'.repeat(513), 'Explanation must be <= 512 characters.'],
+      ['caf\u00e9', 'Explanation must be ASCII.'],
+      ['a\nb', 'Explanation must not contain control characters.'],
+    ] as const) {
+      const result = await invokeTool(
+        lead[3],
+        { step_id: 'S001', status: 'done', explanation },
+        { session },
+      );
+      expect(result.message).toBe(`Tool validation failed: ${message}`);
+      expect(session.snapshot()).toBe(before);
+    }
+    const unknown = await invokeTool(
+      lead[3],
+      { step_id: 'S009', status: 'done', explanation: 'x'.repeat(600) },
+      { session },
+    );
+    expect(unknown.message).toBe('Tool validation failed: Step S009 does not exist.');
+    const huge = await invokeTool(
+      lead[3],
+      { step_id: 'S001', status: 'done', explanation: 'x'.repeat(1 << 20) },
+      { session },
+    );
+    expect(huge.success).toBe(false);
+    expect(huge.message.length).toBeLessThan(2000);
+    expect(session.snapshot()).toBe(before);
+  });
+
+  it(`keeps the newest ${MAX_PLAN_REVISIONS} revisions, numbered on, and survives toJSON/fromJSON`, async () => {
+    const session = new Session({ sessionId: 'long', clock: () => 7 });
+    const lead = tools(session);
+    await invokeTool(lead[0], setup, { session });
+    for (let i = 0; i < MAX_PLAN_REVISIONS + 30; i++) {
+      await invokeTool(
+        lead[3],
+        { step_id: 'S001', status: i % 2 === 0 ? 'in_progress' : 'pending' },
+        { session },
+      );
+    }
+    const history = planHistory(session);
+    expect(history).toHaveLength(MAX_PLAN_REVISIONS);
+    expect(history[0]?.revision).toBe(32);
+    expect(history.at(-1)?.revision).toBe(MAX_PLAN_REVISIONS + 31);
+    const fresh = new Session({ sessionId: 'long' });
+    tools(fresh);
+    const read = snapshotFromJSON(JSON.stringify(snapshotToJSON(session.snapshot())), fresh);
+    expect(read).toEqual({ ok: true, value: session.snapshot() });
+    if (read.ok) fresh.rollback(read.value);
+    await invokeTool(
+      createPlanningTools(fresh, { history: true })[3],
+      { step_id: 'S002', status: 'done' },
+      { session: fresh },
+    );
+    expect(planHistory(fresh).at(-1)?.diff?.steps).toEqual([
+      {
+        change: 'edited',
+        step_id: 'S002',
+        fields: [{ field: 'status', before: 'pending', after: 'done' }],
+      },
+    ]);
+  });
+
+  it('records without a diff when history starts after the plan was set up', async () => {
+    const session = new Session({ clock: () => 3 });
+    const plain = createPlanningTools(session);
+    await invokeTool(plain[0], setup, { session });
+    const later = createPlanningTools(session, { history: true, agent: 'late' });
+    await invokeTool(later[3], { step_id: 'S001', status: 'done' }, { session });
+    await invokeTool(later[3], { step_id: 'S002', status: 'in_progress' }, { session });
+    await invokeTool(later[0], setup, { session });
+    await invokeTool(later[3], { step_id: 'S002', status: 'done' }, { session });
+    expect(planHistory(session).map((r) => r.diff === null)).toEqual([true, true, true, false]);
+    expect(formatPlanRevision(planHistory(session)[0] as never)).toBe(
+      '#1 plankit.MarkStep by late\n  (changes not recorded: the plan before is not known)',
+    );
+  });
+
+  it('with every option off, the session has no history slice', async () => {
+    const session = new Session();
+    const six = createPlanningTools(session);
+    await invokeTool(six[0], setup, { session });
+    expect(Object.keys(session.snapshot().slices).sort()).toEqual([
+      'plankit.Plan',
+      'plankit.ToolCall',
+    ]);
+    expect(planHistory(session)).toEqual([]);
+  });
+});

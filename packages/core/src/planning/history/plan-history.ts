@@ -1,0 +1,175 @@
+import * as z from 'zod';
+import { defineDataType } from '../../define-data-type.ts';
+import type { Reducer, ReducerEvent } from '../../reducer.ts';
+import type { Session } from '../../session.ts';
+import { Plan } from '../plan.ts';
+import { diffPlans, PlanDiff } from './diff-plans.ts';
+import { applyPlanCommand, PLAN_COMMANDS, PlanChange } from './plan-change.ts';
+import { formatPlanDiff } from './render-plan-diff.ts';
+
+/**
+ * How many revisions the plan history keeps: the newest 200. Older ones are dropped as new
+ * ones arrive, so a plan change costs the same however long the session runs.
+ *
+ * @public
+ */
+export const MAX_PLAN_REVISIONS = 200;
+
+/** One change of the plan, as the plan history records it. @public */
+export interface PlanRevision {
+  /** 1 for the first change recorded, then one more for each; never reused. */
+  readonly revision: number;
+  /** When, in epoch milliseconds (the commit's time). */
+  readonly at: number;
+  /** The data type that changed the plan, such as `plankit.MarkStep` (`plankit.Plan` for a whole plan dispatched by hand). */
+  readonly command: string;
+  /** Who: the agent that sent it (the tools' `agent` option), or `null` when not known. */
+  readonly actor: string | null;
+  /** Why: the caller's `explanation`, or `null`. */
+  readonly explanation: string | null;
+  /**
+   * What: the plan before against the plan after, or `null` when the plan before is not
+   * known (history turned on after the plan was set up).
+   */
+  readonly diff: PlanDiff | null;
+  /**
+   * The plan after this change, kept on the newest revision only (so the next change can be
+   * diffed against it); `null` when not known.
+   */
+  readonly plan?: Plan | null | undefined;
+}
+
+/** Schema and data type of the plan history slice: `planHistory(session)` reads it. @public */
+export const PlanRevision: z.ZodType<PlanRevision, PlanRevision> = defineDataType(
+  'plankit.PlanRevision',
+  z.strictObject({
+    revision: z.number().int().min(1),
+    at: z.number(),
+    command: z.string().max(128),
+    actor: z.string().nullable(),
+    explanation: z.string().nullable(),
+    diff: PlanDiff.nullable(),
+    plan: Plan.nullable().optional(),
+  }),
+);
+
+interface Attribution {
+  readonly command: string;
+  readonly actor: string | null;
+  readonly explanation: string | null;
+}
+
+/**
+ * Appends the revision for one change: diffed against the plan the newest revision kept,
+ * bounded to {@link MAX_PLAN_REVISIONS}. The plan reducer has already accepted the change on
+ * the real plan; this one replays it on the kept copy, which equals it.
+ */
+function record(
+  history: readonly PlanRevision[],
+  at: number,
+  attribution: Attribution,
+  apply: (plans: readonly Plan[]) => readonly Plan[],
+): readonly PlanRevision[] {
+  const last = history[history.length - 1];
+  // No revision yet: the history starts with no plan. A newest revision without a plan: unknown.
+  const known = last === undefined || (last.plan !== undefined && last.plan !== null);
+  const before = last?.plan ?? null;
+  let after: Plan | null = null;
+  try {
+    after = apply(before === null ? [] : [before]).at(-1) ?? null;
+  } catch {
+    // The change needs a plan this history never saw: record it, without a diff.
+  }
+  const entry: PlanRevision = {
+    revision: last === undefined ? 1 : last.revision + 1,
+    at,
+    ...attribution,
+    diff: known && after !== null ? diffPlans(before, after) : null,
+    plan: after,
+  };
+  const start = Math.max(0, history.length - MAX_PLAN_REVISIONS + 1);
+  const next: PlanRevision[] = [];
+  for (let i = start; i < history.length - 1; i++) next.push(history[i] as PlanRevision);
+  if (last !== undefined) {
+    const { plan: _kept, ...rest } = last;
+    next.push(rest);
+  }
+  next.push(entry);
+  return next;
+}
+
+const commandReducers = new Map<string, Reducer<PlanRevision, unknown>>();
+for (const name of PLAN_COMMANDS.keys()) {
+  commandReducers.set(name, (history, event) =>
+    record(history, event.at, { command: name, actor: null, explanation: null }, (plans) =>
+      applyPlanCommand(name, plans, event),
+    ),
+  );
+}
+
+const changeReducer: Reducer<PlanRevision, PlanChange> = (history, event) => {
+  const { command, value, actor, explanation } = event.value;
+  const inner: ReducerEvent<unknown> = { ...event, value };
+  return record(history, event.at, { command, actor, explanation }, (plans) =>
+    applyPlanCommand(command, plans, inner),
+  );
+};
+
+const planReducer: Reducer<PlanRevision, Plan> = (history, event) =>
+  record(history, event.at, { command: 'plankit.Plan', actor: null, explanation: null }, () => [
+    event.value,
+  ]);
+
+/**
+ * Records every change of the session's plan in the plan history slice (read it with
+ * {@link planHistory}): each plan command, each {@link PlanChange} (with its actor and
+ * explanation) and each whole plan dispatched by hand. `createPlanningTools` calls it with the
+ * `history` option; call it yourself on a session you replay commands into by hand, before
+ * the plan is set up. Registering twice is a no-op.
+ *
+ * @public
+ */
+export function registerPlanHistory(session: Session): void {
+  for (const [name, schema] of PLAN_COMMANDS) {
+    session.register(schema, commandReducers.get(name) as Reducer<PlanRevision, unknown>, {
+      slice: PlanRevision,
+    });
+  }
+  session.register(PlanChange, changeReducer, { slice: PlanRevision });
+  session.register(Plan, planReducer, { slice: PlanRevision });
+}
+
+/**
+ * The plan history: every change of the plan since history was turned on (the newest
+ * {@link MAX_PLAN_REVISIONS}), oldest first, each with who made it, why, and a structured diff.
+ * Empty for a session without the `history` option.
+ *
+ * @example
+ * ```ts
+ * for (const revision of planHistory(session)) console.log(formatPlanRevision(revision));
+ * ```
+ * @public
+ */
+export function planHistory(session: Session): readonly PlanRevision[] {
+  return session.select(PlanRevision);
+}
+
+/**
+ * Renders one revision as plain text: a header line `#3 plankit.MarkStep by worker-1: "why"`
+ * (`by (unknown)` without an actor, no `: "why"` without an explanation), then the diff's
+ * lines ({@link formatPlanDiff}) indented by two spaces. Stable.
+ *
+ * @public
+ */
+export function formatPlanRevision(revision: PlanRevision): string {
+  const why = revision.explanation === null ? '' : `: ${JSON.stringify(revision.explanation)}`;
+  const header = `#${revision.revision} ${revision.command} by ${revision.actor ?? '(unknown)'}${why}`;
+  const body =
+    revision.diff === null
+      ? '(changes not recorded: the plan before is not known)'
+      : formatPlanDiff(revision.diff);
+  return `${header}\n${body
+    .split('\n')
+    .map((line) => `  ${line}`)
+    .join('\n')}`;
+}

@@ -1,0 +1,82 @@
+import { describe, expect, it } from 'vitest';
+import type { Plan } from '../plan.ts';
+import { diffPlans } from './diff-plans.ts';
+import { renderPlanDiff } from './render-plan-diff.ts';
+
+const before: Plan = {
+  objective: 'ship v2',
+  status: 'active',
+  steps: [
+    { step_id: 'S001', title: 'draft', details: null, status: 'in_progress', notes: [] },
+    {
+      step_id: 'S002',
+      title: 'review',
+      details: 'by Ana',
+      status: 'pending',
+      notes: ['n1'],
+      depends_on: ['S001'],
+    },
+    { step_id: 'S003', title: 'old', details: null, status: 'pending', notes: [] },
+  ],
+};
+
+const after: Plan = {
+  objective: 'ship v2.1',
+  status: 'active',
+  steps: [
+    {
+      step_id: 'S001',
+      title: 'draft',
+      details: null,
+      status: 'done',
+      notes: ['merged "#4"'],
+      owner: 'worker-1',
+    },
+    {
+      step_id: 'S002',
+      title: 'review all',
+      details: null,
+      status: 'pending',
+      notes: ['n1'],
+      depends_on: ['S001', 'S004'],
+    },
+    {
+      step_id: 'S004',
+      title: 'publish',
+      details: null,
+      status: 'pending',
+      notes: [],
+      depends_on: ['S001'],
+      owner: 'lead',
+    },
+  ],
+};
+
+describe('renderPlanDiff', () => {
+  it('renders every kind of change, one per line (file snapshot)', async () => {
+    await expect(
+      [
+        renderPlanDiff(before, after),
+        renderPlanDiff(null, before),
+        renderPlanDiff(before, { ...before, status: 'abandoned', steps: [] }),
+        renderPlanDiff(after, after),
+        renderPlanDiff(
+          { ...after, steps: [{ ...(after.steps[0] as Plan['steps'][number]), notes: ['a\nb'] }] },
+          { ...after, steps: [{ ...(after.steps[0] as Plan['steps'][number]), notes: ['c'] }] },
+        ),
+      ].join('\n----\n'),
+    ).toMatchFileSnapshot('./__snapshots__/render-plan-diff.txt');
+  });
+
+  it('is stable: the same plans render the same text, and a plan diffs empty against itself', () => {
+    expect(renderPlanDiff(before, after)).toBe(
+      renderPlanDiff(structuredClone(before), structuredClone(after)),
+    );
+    expect(diffPlans(after, structuredClone(after))).toEqual({
+      objective: null,
+      status: null,
+      steps: [],
+    });
+    expect(renderPlanDiff(undefined, null)).toBe('(no changes)');
+  });
+});

@@ -1,0 +1,100 @@
+import type { Plan } from '../plan.ts';
+import { diffPlans, type PlanDiff, type StepFieldChange } from './diff-plans.ts';
+
+// Text is quoted with JSON.stringify: one line per change whatever a hand-built plan holds,
+// and the same bytes on every platform.
+const quote = (text: string | null): string => (text === null ? '(none)' : JSON.stringify(text));
+const bare = (text: string | null): string => (text === null ? '(none)' : text);
+const list = (items: readonly string[]): string => `[${items.join(', ')}]`;
+
+function startsWith(list: readonly string[], prefix: readonly string[]): boolean {
+  if (prefix.length > list.length) return false;
+  for (let i = 0; i < prefix.length; i++) if (list[i] !== prefix[i]) return false;
+  return true;
+}
+
+function fieldLines(stepId: string, field: StepFieldChange): string[] {
+  switch (field.field) {
+    case 'title':
+    case 'details':
+      return [`~ ${stepId} ${field.field}: ${quote(field.before)} -> ${quote(field.after)}`];
+    case 'status':
+    case 'owner':
+      return [`~ ${stepId} ${field.field}: ${bare(field.before)} -> ${bare(field.after)}`];
+    case 'notes':
+      // Notes only grow through the tools: show the new ones.
+      if (startsWith(field.after, field.before))
+        return field.after
+          .slice(field.before.length)
+          .map((note) => `~ ${stepId} note: + ${quote(note)}`);
+      return [
+        `~ ${stepId} notes: ${list(field.before.map(quote))} -> ${list(field.after.map(quote))}`,
+      ];
+    case 'depends_on':
+      return [`~ ${stepId} depends_on: ${list(field.before)} -> ${list(field.after)}`];
+    default: {
+      const unknown: never = field;
+      return [String(unknown)];
+    }
+  }
+}
+
+/**
+ * Renders a {@link PlanDiff} as plain text, one change per line: `objective:` and `status:`
+ * lines, `+ S004 "title" [pending]` for an added step, `- S002 "title"` for a removed one,
+ * and `~ S001 status: pending -> done` (or `note: + "..."`, `owner: (none) -> worker-1`) for
+ * an edited one. `(no changes)` when nothing changed. Stable: the same diff always renders
+ * to the same text, with no trailing newline.
+ *
+ * @public
+ */
+export function formatPlanDiff(diff: PlanDiff): string {
+  const lines: string[] = [];
+  if (diff.objective !== null)
+    lines.push(`objective: ${quote(diff.objective.before)} -> ${quote(diff.objective.after)}`);
+  if (diff.status !== null)
+    lines.push(`status: ${bare(diff.status.before)} -> ${bare(diff.status.after)}`);
+  for (const change of diff.steps) {
+    switch (change.change) {
+      case 'added': {
+        const owner = change.step.owner === undefined ? '' : ` @${change.step.owner}`;
+        const depends = change.step.depends_on ?? [];
+        const after = depends.length === 0 ? '' : ` after ${list(depends)}`;
+        lines.push(
+          `+ ${change.step_id} ${quote(change.step.title)} [${change.step.status}]${after}${owner}`,
+        );
+        break;
+      }
+      case 'removed':
+        lines.push(`- ${change.step_id} ${quote(change.step.title)}`);
+        break;
+      case 'edited':
+        for (const field of change.fields) lines.push(...fieldLines(change.step_id, field));
+        break;
+      default: {
+        const unknown: never = change;
+        lines.push(String(unknown));
+      }
+    }
+  }
+  return lines.length === 0 ? '(no changes)' : lines.join('\n');
+}
+
+/**
+ * Renders what changed from `before` to `after` (`null` or undefined for no plan) as plain
+ * text for UIs and logs: {@link formatPlanDiff} of {@link diffPlans}.
+ *
+ * @example
+ * ```ts
+ * renderPlanDiff(before, after);
+ * // ~ S001 status: pending -> done
+ * // ~ S001 note: + "merged"
+ * ```
+ * @public
+ */
+export function renderPlanDiff(
+  before: Plan | null | undefined,
+  after: Plan | null | undefined,
+): string {
+  return formatPlanDiff(diffPlans(before, after));
+}

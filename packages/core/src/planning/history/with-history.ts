@@ -1,0 +1,83 @@
+import * as z from 'zod';
+import { dataTypeName } from '../../define-data-type.ts';
+import { defineTool, type Tool, type ToolReturn } from '../../define-tool.ts';
+import type { Session } from '../../session.ts';
+import type { Plan } from '../plan.ts';
+import { optionalText } from '../text-rules.ts';
+import { MAX_EXPLANATION, PlanChange, type PlanCommandName } from './plan-change.ts';
+
+/** The `explanation` parameter the `history` option adds, after normalisation. @public */
+export interface Explained {
+  /** Why, trimmed, up to 512 ASCII characters; `null` when absent or blank. */
+  readonly explanation: string | null;
+}
+
+/** The `explanation` parameter the `history` option adds, as the model sends it. @public */
+export interface ExplainedInput {
+  /** Why the change is made, in one short sentence. */
+  readonly explanation?: string | null | undefined;
+}
+
+/**
+ * A planning tool with the `history` option: a mutating tool takes an optional
+ * `explanation` and dispatches a {@link PlanChange}; `planning_read_plan` stays as it is.
+ *
+ * @public
+ */
+export type WithHistory<T> =
+  T extends Tool<infer P, infer R, infer I>
+    ? [R] extends [Plan]
+      ? T
+      : Tool<P & Explained, PlanChange, I & ExplainedInput>
+    : T;
+
+/** What {@link withHistory} needs besides the tool. @internal */
+export interface HistoryContext {
+  readonly acceptsOverrides: boolean;
+  readonly prepare: (session: Session) => Session;
+  /** The agent the tools act for, recorded as the actor; `null` when not given. */
+  readonly agent: string | null;
+}
+
+/**
+ * Wraps a mutating planning tool for the `history` option: the same name, description,
+ * checks and messages, plus an optional `explanation` (checked after the tool's own checks,
+ * like a note), and a result that carries the command with the actor and explanation. @internal
+ */
+export function withHistory<P, R, I>(
+  tool: Tool<P, R, I>,
+  context: HistoryContext,
+): Tool<P & Explained, PlanChange, I & ExplainedInput> {
+  if (tool.resultType === null) throw new Error(`${tool.name} does not change the plan`);
+  const command = dataTypeName(tool.resultType) as PlanCommandName;
+  const parameters = (tool.parameters as unknown as z.ZodObject).extend({
+    explanation: z
+      .string()
+      .nullable()
+      .default(null)
+      .describe(
+        `Why you make this change, in one short sentence (up to ${MAX_EXPLANATION} ASCII characters).`,
+      ),
+  }) as unknown as z.ZodType<P & Explained, I & ExplainedInput>;
+  return defineTool({
+    name: tool.name,
+    description: tool.description,
+    parameters,
+    resultType: PlanChange,
+    acceptsOverrides: context.acceptsOverrides,
+    handler: (params, toolContext) => {
+      context.prepare(toolContext.session);
+      const { explanation, ...rest } = params;
+      const wrap = (result: ToolReturn<R>): ToolReturn<PlanChange> => {
+        const why = optionalText(explanation, 'explanation', 'Explanation', MAX_EXPLANATION);
+        return {
+          message: result.message,
+          value: { command, value: result.value, actor: context.agent, explanation: why },
+        };
+      };
+      // Synchronous tools stay synchronous: no await between reading the plan and the result.
+      const result = tool.handler(rest as unknown as P, toolContext);
+      return result instanceof Promise ? result.then(wrap) : wrap(result);
+    },
+  });
+}
