@@ -10,7 +10,13 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Bench } from 'tinybench';
-import { benchParsers, formatParserGrowth } from './bench-parsers.ts';
+import { benchParsers, formatParserGrowth, PARSER_SIZES } from './bench-parsers.ts';
+import {
+  type CaseResult,
+  type CurveResult,
+  type GrowthResult,
+  writeBenchReport,
+} from './bench-report.ts';
 
 /** One side of a comparison, built once (untimed) by a {@link BenchCase} factory. */
 export interface BenchSide {
@@ -45,11 +51,20 @@ export interface GrowthCheck {
   readonly factor: number;
 }
 
+/** A growth curve for the report's chart: the plankit median of each case against its size. */
+export interface BenchCurve {
+  readonly name: string;
+  /** What x counts, for the axis label ("logged calls"). */
+  readonly xLabel: string;
+  readonly points: readonly { readonly x: number; readonly case: string }[];
+}
+
 /** What a bench file exports as `suite`. */
 export interface BenchSuite {
   readonly name: string;
   readonly cases: readonly BenchCase[];
   readonly growth?: readonly GrowthCheck[] | undefined;
+  readonly curves?: readonly BenchCurve[] | undefined;
   /** Runs once before timing; throws when a baseline does not compute what plankit does. */
   readonly check?: (() => unknown) | undefined;
 }
@@ -207,13 +222,22 @@ function printTable(header: readonly string[], rows: readonly (readonly string[]
   for (const row of rows) console.log(line(row));
 }
 
+const METHOD = `tinybench, median (p50) latency per operation; ${ROUNDS} interleaved rounds of ${TIME_MS} ms measured time per side`;
+const started = new Date().toISOString();
+const cpus = os.cpus();
+const MACHINE = {
+  node: process.version,
+  platform: `${process.platform} ${process.arch}`,
+  cpu: cpus[0]?.model.trim() ?? 'unknown',
+  cores: cpus.length,
+};
+
 function machine(): string[] {
-  const cpus = os.cpus();
   return [
-    `date:    ${new Date().toISOString()}`,
-    `node:    ${process.version} (${process.platform} ${process.arch})`,
-    `cpu:     ${cpus[0]?.model.trim() ?? 'unknown'}, ${cpus.length} cores`,
-    `method:  tinybench, median (p50) latency per operation; ${ROUNDS} interleaved rounds of ${TIME_MS} ms measured time per side`,
+    `date:    ${started}`,
+    `node:    ${MACHINE.node} (${MACHINE.platform})`,
+    `cpu:     ${MACHINE.cpu}, ${MACHINE.cores} cores`,
+    `method:  ${METHOD}`,
   ];
 }
 
@@ -247,6 +271,7 @@ async function main(): Promise<void> {
 
   const medians = new Map<string, Record<SideName, number>>();
   const key = (suite: string, name: string): string => `${suite}\u0000${name}`;
+  const caseResults: CaseResult[] = [];
   const rows = cases.map(({ suite, bench, sides }) => {
     const plankit = median(sides.plankit.samples);
     const baseline = median(sides.baseline.samples);
@@ -266,25 +291,54 @@ async function main(): Promise<void> {
         : maxExtraMicros !== undefined
           ? extraMicros <= maxExtraMicros
           : undefined;
+    const result = met === undefined ? '-' : met ? 'PASS' : 'WARN';
+    caseResults.push({
+      suite,
+      name: bench.name,
+      what: bench.what,
+      plankitMs: plankit,
+      baselineMs: baseline,
+      ratio,
+      target,
+      result,
+      samples: { plankit: sides.plankit.samples.length, baseline: sides.baseline.samples.length },
+    });
     return [
       bench.name,
       formatTime(plankit),
       formatTime(baseline),
       formatRatio(ratio),
       target,
-      met === undefined ? '-' : met ? 'PASS' : 'WARN',
+      result,
     ];
   });
   if (rows.length > 0)
     printTable(['operation', 'plankit p50', 'baseline p50', 'ratio', 'target', 'result'], rows);
 
   const growthRows: string[][] = [];
+  const growthResults: GrowthResult[] = [];
+  const curves: CurveResult[] = [];
   for (const suite of suites) {
+    for (const curve of suite.curves ?? []) {
+      const points = curve.points.map(({ x, case: name }) => {
+        const found = medians.get(key(suite.name, name));
+        if (found === undefined) throw new Error(`${curve.name}: unknown case ${name}`);
+        return { x, ms: found.plankit };
+      });
+      curves.push({ name: curve.name, xLabel: curve.xLabel, points });
+    }
     for (const check of suite.growth ?? []) {
       const from = medians.get(key(suite.name, check.from));
       const to = medians.get(key(suite.name, check.to));
       if (from === undefined || to === undefined) throw new Error(`${check.name}: unknown case`);
       const growth = to.plankit / from.plankit;
+      growthResults.push({
+        name: check.name,
+        plankit: growth,
+        baseline: to.baseline / from.baseline,
+        factor: check.factor,
+        result: growth <= check.factor ? 'PASS' : 'WARN',
+      });
       growthRows.push([
         check.name,
         formatRatio(growth),
@@ -307,9 +361,28 @@ async function main(): Promise<void> {
   }
   // Parsers must stay linear within their byte limits: fed 64 KiB, 256 KiB and 1 MiB.
   if (only.length === 0 || only.includes('parsers')) {
+    const parsers = await benchParsers();
     console.log('');
-    console.log(formatParserGrowth(await benchParsers()));
+    console.log(formatParserGrowth(parsers));
+    for (const parser of parsers) {
+      curves.push({
+        name: `parse: ${parser.parser}`,
+        xLabel: 'input bytes',
+        points: parser.ms.map((ms, i) => ({ x: PARSER_SIZES[i] ?? parser.bytes[i] ?? 0, ms })),
+      });
+    }
   }
+  const written = await writeBenchReport(root, {
+    date: started,
+    machine: MACHINE,
+    method: METHOD,
+    filter: only,
+    cases: caseResults,
+    growth: growthResults,
+    curves,
+  });
+  console.log('');
+  console.log(`wrote ${written.map((file) => path.relative(root, file)).join(', ')}`);
   // Reading the sink once is what keeps the timed results observable.
   if (cases.length > 0 && sink === undefined) throw new Error('no benchmark produced a result');
 }

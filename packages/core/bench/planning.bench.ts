@@ -285,6 +285,18 @@ export const suite: BenchSuite = {
     addStepCase,
     ...HISTORIES.map((calls) => historyCase(calls)),
   ],
+  curves: [
+    {
+      name: 'invokeTool mark_step by history',
+      xLabel: 'logged calls',
+      points: HISTORIES.map((calls) => ({ x: calls, case: historyName(calls) })),
+    },
+    {
+      name: 'mark_step by plan size',
+      xLabel: 'steps',
+      points: [20, 200, 2000].map((size) => ({ x: size, case: markName(size) })),
+    },
+  ],
   growth: [
     {
       name: 'mark_step, 20 -> 200 steps',
