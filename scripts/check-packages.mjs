@@ -283,6 +283,41 @@ console.log(n);
 const ESM_CHECK = checkCode('await import(process.argv[1])');
 const CJS_CHECK = checkCode('require(process.argv[2])');
 
+// What a user reads from the installed package must stand alone: every source map carries its
+// sources (the tarball ships no src/), and the README links nowhere outside the tarball.
+async function checkShippedFiles(dir, pkgs) {
+  for (const p of pkgs) {
+    const installed = path.join(dir, 'node_modules', ...p.name.split('/'));
+    const maps = (await readdir(path.join(installed, 'dist'), { recursive: true })).filter((name) =>
+      name.endsWith('.map'),
+    );
+    for (const name of maps) {
+      const map = JSON.parse(await readFile(path.join(installed, 'dist', name), 'utf8'));
+      const carried = (map.sourcesContent ?? []).filter((text) => typeof text === 'string');
+      if (carried.length !== map.sources.length) {
+        fail(
+          p.name,
+          'source maps',
+          `dist/${name} carries ${carried.length} of ${map.sources.length} sources`,
+        );
+      }
+    }
+    const readme = await readFile(path.join(installed, 'README.md'), 'utf8').catch(() => '');
+    const relative = [...readme.matchAll(/\]\((?!https?:|#|mailto:)([^)]+)\)/g)].map((m) => m[1]);
+    if (readme === '') fail(p.name, 'readme', 'the tarball has no README.md');
+    if (relative.length > 0) {
+      fail(
+        p.name,
+        'readme',
+        `relative links that the tarball cannot resolve: ${relative.join(', ')}`,
+      );
+    }
+    console.log(
+      `shipped  ${p.name}  ${maps.length} source map(s) with sources, README links absolute`,
+    );
+  }
+}
+
 async function smokeTest(pkgs) {
   const dir = path.join(tmp, 'smoke');
   await mkdir(dir);
@@ -327,6 +362,8 @@ async function smokeTest(pkgs) {
     fail('(all)', 'smoke npm install (tarballs)', output(install));
     return { install, peers: hostSpecs, rows: [] };
   }
+
+  await checkShippedFiles(dir, pkgs);
 
   const jobs = pkgs.flatMap((p) =>
     subpathsOf(p.manifest).map((sub) => ({
