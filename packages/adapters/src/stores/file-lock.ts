@@ -167,57 +167,133 @@ async function breakIfAbandoned(lockDir: string): Promise<'held' | 'gone' | 'bro
 }
 
 /**
+ * Lock directories prepared once and kept between writes, so that taking a session lock is
+ * one rename and releasing it is the rename back, instead of making and removing a directory
+ * and its owner file every time. They wait in `home` as `.lock-<token>`, which must be on the
+ * same file system as the session folders (a rename cannot cross file systems). Their tokens
+ * stay live while the pool keeps them.
+ */
+export class LockPool {
+  /** The folder the idle directories wait in. */
+  readonly home: string;
+  readonly #idle: string[] = [];
+  #closed = false;
+
+  /** @param home - the folder idle directories wait in; made when first needed */
+  constructor(home: string) {
+    this.home = home;
+  }
+
+  /** Where the directory of `token` waits. */
+  stagingOf(token: string): string {
+    return path.join(this.home, `.lock-${token}`);
+  }
+
+  /** An idle token (its directory may since have vanished), or a new one to stage. */
+  take(): { readonly token: string; readonly staged: boolean } {
+    const idle = this.#idle.pop();
+    if (idle !== undefined) return { token: idle, staged: true };
+    const token = randomUUID();
+    live.add(token);
+    return { token, staged: false };
+  }
+
+  /** Takes back a token whose directory is staged again. */
+  async give(token: string): Promise<void> {
+    if (this.#closed) await this.drop(token);
+    else this.#idle.push(token);
+  }
+
+  /** Forgets a token and removes its directory if it is still waiting. */
+  async drop(token: string): Promise<void> {
+    live.delete(token);
+    await rm(this.stagingOf(token), { recursive: true, force: true }).catch(() => {});
+  }
+
+  /**
+   * Removes every idle directory, then `home` if nothing else waits there; tokens given back
+   * later are dropped.
+   */
+  async close(): Promise<void> {
+    this.#closed = true;
+    const idle = this.#idle.splice(0);
+    await Promise.all(idle.map((token) => this.drop(token)));
+    await rmdir(this.home).catch(() => {});
+  }
+}
+
+/**
  * Takes the lock of a session folder: a directory `lock` holding one owner file, created by
- * renaming a directory prepared beside it (a rename onto a non-empty directory fails, so only
- * one writer can succeed). Waits, with a short random backoff, while a live writer holds it.
+ * renaming a directory prepared beside it, or waiting in `pool` (a rename onto a non-empty
+ * directory fails, so only one writer can succeed). Waits, with a short random backoff, while
+ * a live writer holds it.
  *
  * @param folder - the session folder
  * @param timeoutMs - how long to wait for a live writer
  * @param create - create the folder when missing (appends); otherwise report `folder_missing`
+ * @param pool - where prepared directories wait between writes; without it, each lock is
+ *   prepared in `folder` and removed on release
  * @returns the lock, or why it was not taken; throws on unexpected file system errors
  */
 export async function acquireFileLock(
   folder: string,
   timeoutMs: number,
   create: boolean,
+  pool?: LockPool,
 ): Promise<FileLock | LockFailure> {
-  const token = randomUUID();
-  live.add(token);
+  const taken = pool?.take() ?? { token: randomUUID(), staged: false };
+  live.add(taken.token);
+  const giveUp = async (): Promise<void> => {
+    if (pool === undefined) live.delete(taken.token);
+    else await pool.give(taken.token);
+  };
   try {
-    const lock = await takeLock(folder, token, timeoutMs, create);
-    if (typeof lock === 'string') live.delete(token);
+    const lock = await takeLock(folder, taken, timeoutMs, create, pool);
+    if (typeof lock === 'string') await giveUp();
     return lock;
   } catch (error) {
-    live.delete(token);
+    if (pool === undefined) live.delete(taken.token);
+    else await pool.drop(taken.token);
     throw error;
   }
 }
 
 async function takeLock(
   folder: string,
-  token: string,
+  taken: { readonly token: string; readonly staged: boolean },
   timeoutMs: number,
   create: boolean,
+  pool: LockPool | undefined,
 ): Promise<FileLock | LockFailure> {
+  const { token } = taken;
   const owner: Owner = { ...lockIdentity(), token };
-  const staging = path.join(folder, `.lock-${token}`);
+  const staging = pool?.stagingOf(token) ?? path.join(folder, `.lock-${token}`);
   const lockDir = path.join(folder, 'lock');
   const ownerFile = path.join(lockDir, `owner-${token}`);
   const deadline = Date.now() + timeoutMs;
-  let staged = false;
+  let staged = taken.staged;
   let recovered = false;
   let wait = 1;
   for (let attempt = 0; ; attempt++) {
     // Every path that goes round again passes here, so none can spin past the deadline.
     if (attempt > 0 && Date.now() >= deadline) {
-      await rm(staging, { recursive: true, force: true });
+      // A pooled directory stays staged for the next write.
+      if (pool === undefined) await rm(staging, { recursive: true, force: true });
       return 'timeout';
     }
     if (!staged) {
       try {
         await makePrivateFolder(staging);
       } catch (error) {
-        if (code(error) !== 'ENOENT') throw error;
+        const reason = code(error);
+        if (pool !== undefined && (reason === 'EEXIST' || reason === 'ENOENT')) {
+          // Left half-staged by a write that failed, or the pool's folder is new (or was
+          // removed by a store closing): stage again from scratch.
+          if (reason === 'EEXIST') await rm(staging, { recursive: true, force: true });
+          else await makePrivateFolders(pool.home);
+          continue;
+        }
+        if (reason !== 'ENOENT') throw error;
         if (!create) return 'folder_missing';
         // A new session: make its folder, then stage again.
         await makePrivateFolders(folder);
@@ -228,6 +304,7 @@ async function takeLock(
       } catch (error) {
         if (code(error) !== 'ENOENT') throw error;
         // The folder was deleted (renamed away) while we staged: start again.
+        if (pool !== undefined) await rm(staging, { recursive: true, force: true });
         continue;
       }
       staged = true;
@@ -238,9 +315,21 @@ async function takeLock(
     } catch (error) {
       const reason = code(error);
       if (reason === 'ENOENT') {
-        // The folder was deleted (renamed away) with our staging directory in it.
-        staged = false;
+        // Our staging directory is gone (a pooled one removed by someone), or the session
+        // folder was deleted (renamed away, with a staging directory made in it).
+        const stagingLeft =
+          pool !== undefined &&
+          (await stat(staging).then(
+            () => true,
+            () => false,
+          ));
+        if (!stagingLeft) {
+          staged = false;
+          if (pool === undefined && !create) return 'folder_missing';
+          continue;
+        }
         if (!create) return 'folder_missing';
+        await makePrivateFolders(folder);
         continue;
       }
       if (
@@ -249,7 +338,7 @@ async function takeLock(
         reason !== 'EPERM' &&
         reason !== 'EISDIR'
       ) {
-        await rm(staging, { recursive: true, force: true });
+        if (pool === undefined) await rm(staging, { recursive: true, force: true });
         throw error;
       }
     }
@@ -261,17 +350,32 @@ async function takeLock(
     await sleep(Math.random() * wait);
     wait = Math.min(wait * 2, 50);
   }
+  // Set when the owner file vanished while held: the lock was broken, and `lock` may now be
+  // another writer's, so release must not move it.
+  let lost = false;
   const heartbeat = setInterval(() => {
     const now = new Date();
-    utimes(ownerFile, now, now).catch(() => {});
+    utimes(ownerFile, now, now).catch((error: unknown) => {
+      if (code(error) === 'ENOENT') lost = true;
+    });
   }, HEARTBEAT_MS);
   heartbeat.unref();
   return {
     recovered,
     async release(): Promise<void> {
       clearInterval(heartbeat);
+      if (pool !== undefined && !lost) {
+        try {
+          await rename(lockDir, staging);
+          await pool.give(token);
+          return;
+        } catch {
+          // The session folder was deleted with the lock in it: fall back to removing it.
+        }
+      }
       await unlink(ownerFile).catch(() => {});
-      live.delete(token);
+      if (pool === undefined) live.delete(token);
+      else await pool.drop(token);
       await rmdir(lockDir).catch(() => {});
     },
   };

@@ -182,6 +182,126 @@ describe('FileStore on disk', () => {
     err(await blocked.list(), 'io');
   });
 
+  describe('the known tail', () => {
+    const sequences = async (id: string) =>
+      ok(await store.load(id)).events.map((event) => event.sequence);
+
+    it('notices appends by another FileStore on the same folder', async () => {
+      const other = new FileStore({ directory });
+      try {
+        ok(await store.append('k', 0, events(1)));
+        ok(await other.append('k', 1, events(2, 2)));
+        // Our last append left version 1; the log moved on to 3 behind our back.
+        err(await store.append('k', 1, events(1, 2)), 'conflict');
+        expect(ok(await store.append('k', 3, events(1, 4)))).toBe(4);
+        err(await other.append('k', 3, events(1, 4)), 'conflict');
+        expect(ok(await other.append('k', 4, events(1, 5)))).toBe(5);
+      } finally {
+        await other.close();
+      }
+      expect(await sequences('k')).toEqual([1, 2, 3, 4, 5]);
+    });
+
+    it('notices a session deleted and started again elsewhere', async () => {
+      const other = new FileStore({ directory });
+      try {
+        ok(await store.append('k', 0, events(3)));
+        expect(ok(await other.delete('k'))).toBe(true);
+        ok(await other.append('k', 0, events(1, 10)));
+        err(await store.append('k', 3, events(1, 4)), 'conflict');
+        expect(ok(await store.append('k', 1, events(1, 11)))).toBe(2);
+      } finally {
+        await other.close();
+      }
+      expect(ok(await store.load('k')).events.map((event) => event.data)).toEqual(
+        [...events(1, 10), ...events(1, 11)].map((event) => event.data),
+      );
+    });
+
+    it('notices an edit that keeps the size: the tail is read again', async () => {
+      ok(await store.append('k', 0, events(1)));
+      ok(await store.append('k', 1, events(1, 2)));
+      // Damage the last append in place, same length: it becomes a torn tail, version 1.
+      const text = await readFile(log('k'), 'utf8');
+      const damaged = `${text.slice(0, text.lastIndexOf('{"seq":2'))}${'\u0000'.repeat(
+        text.length - text.lastIndexOf('{"seq":2') - 1,
+      )}\n`;
+      expect(Buffer.byteLength(damaged)).toBe(Buffer.byteLength(text));
+      await writeFile(log('k'), damaged);
+      // Clock ticks can be coarser than two writes: move the mtime so the edit shows.
+      const past = new Date(Date.now() - 60_000);
+      await utimes(log('k'), past, past);
+      err(await store.append('k', 2, events(1, 3)), 'conflict');
+      expect(ok(await store.append('k', 1, events(1, 3)))).toBe(2);
+      expect(await sequences('k')).toEqual([1, 2]);
+      expect(ok(await store.load('k')).events[1]?.data).toEqual(events(1, 3)[0]?.data);
+    });
+
+    it('notices a log truncated to an earlier append', async () => {
+      ok(await store.append('k', 0, events(2)));
+      const first = (await readFile(log('k'))).length;
+      ok(await store.append('k', 2, events(1, 3)));
+      await truncate(log('k'), first);
+      err(await store.append('k', 3, events(1, 4)), 'conflict');
+      expect(ok(await store.append('k', 2, events(1, 4)))).toBe(3);
+      expect(await sequences('k')).toEqual([1, 2, 3]);
+    });
+
+    it('keeps working past the open-log limit (256), closing the least recently used', async () => {
+      const ids = Array.from({ length: 262 }, (_, i) => `many-${i}`);
+      for (const id of ids) ok(await store.append(id, 0, events(1)));
+      for (const id of ids.slice(0, 5)) expect(ok(await store.append(id, 1, events(1, 2)))).toBe(2);
+      for (const id of ids.slice(-5)) expect(ok(await store.append(id, 1, events(1, 2)))).toBe(2);
+      expect(await sequences('many-0')).toEqual([1, 2]);
+      expect(await sequences('many-261')).toEqual([1, 2]);
+    }, 30_000);
+
+    it('is dropped by delete: the next append starts a new log', async () => {
+      ok(await store.append('k', 0, events(2)));
+      expect(ok(await store.delete('k'))).toBe(true);
+      err(await store.append('k', 2, events(1, 3)), 'conflict');
+      expect(ok(await store.append('k', 0, events(1, 3)))).toBe(1);
+      expect(await sequences('k')).toEqual([1]);
+    });
+  });
+
+  describe('the lock folders kept between writes', () => {
+    const locks = () => path.join(directory, 'locks');
+
+    it('reuses one prepared lock for one writer, and removes it on close', async () => {
+      for (let v = 0; v < 5; v++) ok(await store.append('p', v, events(1, v + 1)));
+      ok(await store.saveSnapshot('p', { version: 5, data: {} }));
+      const waiting = await readdir(locks());
+      expect(waiting).toHaveLength(1);
+      expect(waiting[0]).toMatch(/^\.lock-/);
+      expect(await readdir(folder('p'))).toEqual(['events.jsonl', 'snapshot.jsonl']);
+      await store.close();
+      expect(existsSync(locks())).toBe(false);
+    });
+
+    it('survives its prepared lock being removed, and cleans up after a crashed process', async () => {
+      ok(await store.append('p', 0, events(1)));
+      await rm(locks(), { recursive: true });
+      expect(ok(await store.append('p', 1, events(1, 2)))).toBe(2);
+      // A dead process's prepared lock: removed by the next store opened on the folder.
+      const dead = spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))']);
+      const token = randomUUID();
+      const left = path.join(locks(), `.lock-${token}`);
+      await mkdir(left, { recursive: true });
+      await writeFile(
+        path.join(left, `owner-${token}`),
+        JSON.stringify({ ...lockIdentity(), pid: Number(dead.stdout.toString()), token }),
+      );
+      const next = new FileStore({ directory });
+      try {
+        ok(await next.append('q', 0, events(1)));
+        expect(existsSync(left)).toBe(false);
+      } finally {
+        await next.close();
+      }
+    });
+  });
+
   describe('a torn tail', () => {
     beforeEach(async () => {
       ok(await store.append('t', 0, events(3)));

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import type { BigIntStats } from 'node:fs';
 import {
   chmod,
   type FileHandle,
@@ -15,7 +16,7 @@ import path from 'node:path';
 import type { Err, Result } from '@plankit/core';
 import { deepFreeze, invalidArgument } from '@plankit/core/internal';
 import { completeTail, formatLogLines, type LogScan, parseLogLine, scanLog } from './event-log.ts';
-import { acquireFileLock, type FileLock, removeLeftovers } from './file-lock.ts';
+import { acquireFileLock, type FileLock, LockPool, removeLeftovers } from './file-lock.ts';
 import { FOLDER_MODE, makePrivateFolders, writePrivateFile } from './private-files.ts';
 import { sessionFolderName, sessionIdOfFolder } from './session-folder-name.ts';
 import type {
@@ -43,6 +44,7 @@ import {
   checkLoadOptions,
   checkSessionId,
   checkSnapshot,
+  type PreparedEvent,
   pageOf,
   sortIds,
 } from './store-input.ts';
@@ -63,6 +65,30 @@ const LOG = 'events.jsonl';
 const SNAPSHOT = 'snapshot.jsonl';
 const DEFAULT_DIRECTORY = '.plankit';
 const TAIL_WINDOW = 4 * 1024;
+// Logs kept open for the known-tail check; the least recently appended are closed past this.
+const OPEN_LOGS = 256;
+
+/**
+ * What this store last wrote to a session's log: the open file, the version, and what `stat`
+ * said right after the write. While the log's path still stats the same, nobody else has
+ * written to it and the tail need not be read.
+ */
+interface KnownTail {
+  readonly handle: FileHandle;
+  readonly version: number;
+  readonly dev: bigint;
+  readonly ino: bigint;
+  readonly size: bigint;
+  readonly mtimeNs: bigint;
+  readonly ctimeNs: bigint;
+}
+
+const sameFile = (known: KnownTail, now: BigIntStats): boolean =>
+  now.dev === known.dev &&
+  now.ino === known.ino &&
+  now.size === known.size &&
+  now.mtimeNs === known.mtimeNs &&
+  now.ctimeNs === known.ctimeNs;
 
 const code = (error: unknown): string | undefined => (error as NodeJS.ErrnoException).code;
 
@@ -167,6 +193,9 @@ export class FileStore implements SessionStore {
   readonly #life = new StoreLifecycle('FileStore');
   // Writers of one session in this process queue here instead of polling the lock.
   readonly #queues = new Map<string, Promise<unknown>>();
+  // The known tails, least recently used first; an append takes its entry out while it runs.
+  readonly #tails = new Map<string, KnownTail>();
+  readonly #locks: LockPool;
   #ready: Promise<void> | undefined;
 
   /**
@@ -192,6 +221,8 @@ export class FileStore implements SessionStore {
     this.directory = path.resolve(directory ?? DEFAULT_DIRECTORY);
     this.#isDefault = directory === undefined;
     this.#sessions = path.join(this.directory, 'sessions');
+    // Beside sessions/, so on the same file system, and out of the way of session listings.
+    this.#locks = new LockPool(path.join(this.directory, 'locks'));
     this.#schema = checkSnapshotSchema('new FileStore', options.snapshotSchema);
     this.#lockTimeoutMs = lockTimeoutMs;
   }
@@ -217,41 +248,9 @@ export class FileStore implements SessionStore {
     const lines = prepared.value;
     return this.#life.run(sessionId, () =>
       this.#guard(sessionId, 'append to', () =>
-        this.#locked(sessionId, true, async (folder) => {
-          const log = path.join(folder, LOG);
-          const handle = await open(log, 'r+').catch((error: unknown) => {
-            if (code(error) === 'ENOENT') return undefined;
-            throw error;
-          });
-          try {
-            const tail =
-              handle === undefined ? undefined : await readTail(handle, (await handle.stat()).size);
-            if (tail?.corrupt !== undefined) return this.#corrupt(sessionId, tail.corrupt);
-            const version = tail?.version ?? 0;
-            if (version !== expectedVersion) {
-              return {
-                ok: false,
-                error: new StoreError(
-                  'conflict',
-                  `Session ${sessionId} is at version ${version}, not the expected ${expectedVersion}; reload it and retry.`,
-                  { sessionId, field: 'expectedVersion' },
-                ),
-              };
-            }
-            const bytes = formatLogLines(lines, version + 1);
-            if (handle === undefined || tail === undefined) {
-              await this.#createLog(folder, bytes);
-            } else {
-              // Cut off what a crashed append left, then write where it began.
-              if (tail.tornBytes > 0) await handle.truncate(tail.cleanEnd);
-              await writeAll(handle, bytes, tail.cleanEnd);
-              await handle.datasync();
-            }
-            return { ok: true, value: version + lines.length };
-          } finally {
-            await handle?.close();
-          }
-        }),
+        this.#locked(sessionId, true, (folder) =>
+          this.#appendLocked(sessionId, folder, expectedVersion, lines),
+        ),
       ),
     );
   }
@@ -358,6 +357,7 @@ export class FileStore implements SessionStore {
           // One rename takes the session out of sight, lock included; writers waiting for the
           // lock then find no folder and start afresh.
           const trash = path.join(this.#sessions, `.trash-${randomUUID()}`);
+          await this.#forget(sessionId);
           await rename(folder, trash);
           await syncDirectory(this.#sessions);
           await rm(trash, { recursive: true, force: true }).catch(() => {});
@@ -372,6 +372,114 @@ export class FileStore implements SessionStore {
   /** {@inheritDoc SessionStore.close} */
   async close(): Promise<void> {
     await this.#life.close();
+    const open = [...this.#tails.keys()];
+    await Promise.all(open.map((id) => this.#forget(id)));
+    await this.#locks.close();
+  }
+
+  /** The append itself, holding the lock: the known tail when the log is as we left it. */
+  async #appendLocked(
+    sessionId: string,
+    folder: string,
+    expectedVersion: number,
+    lines: readonly PreparedEvent[],
+  ): Promise<Result<number, StoreError>> {
+    const log = path.join(folder, LOG);
+    const known = this.#tails.get(sessionId);
+    this.#tails.delete(sessionId);
+    let handle: FileHandle | undefined;
+    let version: number;
+    let cleanEnd: number;
+    let tornBytes = 0;
+    // A log that is gone or cannot be stat'ed takes the full path, which reports why.
+    const now = known && (await stat(log, { bigint: true }).catch(() => undefined));
+    const unchanged = known !== undefined && now !== undefined && sameFile(known, now);
+    if (unchanged) {
+      ({ handle, version } = known);
+      cleanEnd = Number(known.size);
+    } else {
+      await known?.handle.close().catch(() => {});
+      handle = await open(log, 'r+').catch((error: unknown) => {
+        if (code(error) === 'ENOENT') return undefined;
+        throw error;
+      });
+      if (handle === undefined) {
+        version = 0;
+        cleanEnd = 0;
+      } else {
+        let tail: LogScan;
+        try {
+          tail = await readTail(handle, (await handle.stat()).size);
+        } catch (error) {
+          await handle.close();
+          throw error;
+        }
+        if (tail.corrupt !== undefined) {
+          await handle.close();
+          return this.#corrupt(sessionId, tail.corrupt);
+        }
+        version = tail.version ?? 0;
+        cleanEnd = tail.cleanEnd;
+        tornBytes = tail.tornBytes;
+      }
+    }
+    let keep: KnownTail | undefined;
+    try {
+      if (version !== expectedVersion) {
+        // Nothing was written: what we know of the log still holds (none past a torn tail).
+        if (unchanged) keep = known;
+        else if (handle !== undefined && tornBytes === 0) {
+          const stats = await handle.stat({ bigint: true });
+          if (stats.size === BigInt(cleanEnd)) keep = this.#known(handle, version, stats);
+        }
+        return {
+          ok: false,
+          error: new StoreError(
+            'conflict',
+            `Session ${sessionId} is at version ${version}, not the expected ${expectedVersion}; reload it and retry.`,
+            { sessionId, field: 'expectedVersion' },
+          ),
+        };
+      }
+      const next = version + lines.length;
+      const bytes = formatLogLines(lines, version + 1);
+      if (handle === undefined) {
+        await this.#createLog(folder, bytes);
+        return { ok: true, value: next };
+      }
+      // Cut off what a crashed append left, then write where it began.
+      if (tornBytes > 0) await handle.truncate(cleanEnd);
+      await writeAll(handle, bytes, cleanEnd);
+      // The stat sees the write's timestamps; it runs while the sync waits for the disk.
+      const [, after] = await Promise.all([handle.datasync(), handle.stat({ bigint: true })]);
+      if (after.size === BigInt(cleanEnd + bytes.length)) keep = this.#known(handle, next, after);
+      return { ok: true, value: next };
+    } finally {
+      if (keep !== undefined) this.#remember(sessionId, keep);
+      else await handle?.close();
+    }
+  }
+
+  #known(handle: FileHandle, version: number, stats: BigIntStats): KnownTail {
+    const { dev, ino, size, mtimeNs, ctimeNs } = stats;
+    return { handle, version, dev, ino, size, mtimeNs, ctimeNs };
+  }
+
+  /** Keeps a session's known tail, closing the least recently used log past the limit. */
+  #remember(sessionId: string, known: KnownTail): void {
+    this.#tails.set(sessionId, known);
+    for (const [id, old] of this.#tails) {
+      if (this.#tails.size <= OPEN_LOGS) break;
+      this.#tails.delete(id);
+      old.handle.close().catch(() => {});
+    }
+  }
+
+  /** Forgets a session's known tail and closes its log. */
+  async #forget(sessionId: string): Promise<void> {
+    const known = this.#tails.get(sessionId);
+    this.#tails.delete(sessionId);
+    await known?.handle.close().catch(() => {});
   }
 
   async #load(sessionId: string, useSnapshot: boolean): Promise<Result<LoadedSession, StoreError>> {
@@ -497,7 +605,12 @@ export class FileStore implements SessionStore {
     const turn = previous.then(async (): Promise<Result<T, StoreError>> => {
       if (create) await this.#prepareRoot();
       const folder = path.join(this.#sessions, sessionFolderName(sessionId));
-      const lock: FileLock | string = await acquireFileLock(folder, this.#lockTimeoutMs, create);
+      const lock: FileLock | string = await acquireFileLock(
+        folder,
+        this.#lockTimeoutMs,
+        create,
+        this.#locks,
+      );
       if (lock === 'folder_missing') return notFound(sessionId);
       if (typeof lock === 'string') {
         return fail(
@@ -535,6 +648,8 @@ export class FileStore implements SessionStore {
       // Also when it exists: a folder an older version made 0755 is closed to other users.
       await makePrivateFolders(this.#sessions);
       await chmod(this.#sessions, FOLDER_MODE);
+      // Lock directories a crashed process kept waiting.
+      await removeLeftovers(this.#locks.home);
       // New folders are directory entries too: make them durable before the first log.
       await syncDirectory(this.#sessions);
       await syncDirectory(this.directory);
