@@ -112,9 +112,8 @@ async function runCall(
     const shown = name.length > MAX_NAME ? `${name.slice(0, MAX_NAME)}...` : name;
     const available = tools.map((candidate) => candidate.name).join(', ');
     const error = new ToolValidationError(
-      'tool_unknown',
       `Unknown tool '${shown}'. Available tools: ${available}.`,
-      { field: 'name' },
+      { code: 'tool_unknown', field: 'name' },
     );
     return { tool: undefined, result: refused(error) };
   }

@@ -24,11 +24,8 @@ export function parseToolArguments(
       return {
         ok: false,
         error: new ToolValidationError(
-          'arguments_malformed',
           `Arguments must be a JSON object; the JSON is invalid: ${clipped}`,
-          {
-            cause,
-          },
+          { code: 'arguments_malformed', cause },
         ),
       };
     }
@@ -37,10 +34,9 @@ export function parseToolArguments(
     const kind = value === null ? 'null' : Array.isArray(value) ? 'an array' : `a ${typeof value}`;
     return {
       ok: false,
-      error: new ToolValidationError(
-        'arguments_malformed',
-        `Arguments must be a JSON object, got ${kind}.`,
-      ),
+      error: new ToolValidationError(`Arguments must be a JSON object, got ${kind}.`, {
+        code: 'arguments_malformed',
+      }),
     };
   }
   return { ok: true, value: value as Record<string, unknown> };

@@ -3,12 +3,13 @@ import * as z from 'zod';
 import { defineDataType } from './define-data-type.ts';
 import { defineTool, type Tool } from './define-tool.ts';
 import { invokeTool } from './invoke-tool.ts';
-import type { PlankitError } from './plankit-error.ts';
+import type { PlankitError, PlankitErrorCode } from './plankit-error.ts';
 import { createPlanningTools } from './planning/create-planning-tools.ts';
 import type { Plan } from './planning/plan.ts';
 import type { ClearPlan, SetupPlan, SetupPlanInput } from './planning/plan-commands.ts';
 import { Session } from './session.ts';
 import type { ToolResult } from './tool-result.ts';
+import type { ToolValidationErrorCode } from './tool-validation-error.ts';
 
 describe('tool types', () => {
   it('infers handler parameters from the schema and the result from the handler', () => {
@@ -43,7 +44,9 @@ describe('tool types', () => {
     if (result.success) expectTypeOf(result.value).toEqualTypeOf<Plan>();
     else {
       expectTypeOf(result.value).toBeNull();
-      expectTypeOf(result.error).toEqualTypeOf<PlankitError>();
+      expectTypeOf(result.error).toEqualTypeOf<
+        PlankitError<PlankitErrorCode | ToolValidationErrorCode>
+      >();
     }
   });
 

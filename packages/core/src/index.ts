@@ -164,7 +164,11 @@ export type { SessionSnapshotJSON } from './snapshot-to-json.ts';
 export { SNAPSHOT_VERSION, snapshotToJSON } from './snapshot-to-json.ts';
 export { ToolCall } from './tool-call.ts';
 export type { ToolFailure, ToolResult, ToolSuccess } from './tool-result.ts';
-export type { ToolIssue, ToolValidationErrorOptions } from './tool-validation-error.ts';
+export type {
+  ToolIssue,
+  ToolValidationErrorCode,
+  ToolValidationErrorOptions,
+} from './tool-validation-error.ts';
 export { ToolValidationError } from './tool-validation-error.ts';
 export type { UpsertKey } from './upsert-by.ts';
 export { upsertBy } from './upsert-by.ts';

@@ -24,7 +24,7 @@ const addItem = defineTool({
   resultType: Item,
   handler: async (params) => {
     if (params.name === 'bad')
-      throw new ToolValidationError('text_empty', 'Name is bad.', { field: 'name' });
+      throw new ToolValidationError('Name is bad.', { code: 'text_empty', field: 'name' });
     if (params.name === 'crash') throw new Error('disk on fire');
     return { message: `Added ${params.name}.`, value: params };
   },
@@ -151,7 +151,7 @@ describe('invokeTool', () => {
   it('fails the call and keeps the session when a reducer refuses the result', async () => {
     const { session } = setup();
     session.register(Item, (slice, { value }) => {
-      if (value.name === 'veto') throw new ToolValidationError('text_empty', 'Vetoed.');
+      if (value.name === 'veto') throw new ToolValidationError('Vetoed.', { code: 'text_empty' });
       if (value.name === 'boom') throw new Error('reducer broke');
       return slice;
     });
@@ -235,7 +235,8 @@ describe('invokeTool', () => {
       parameters: z.strictObject({ how: z.enum(['validation', 'crash', 'reducer']) }),
       resultType: Item,
       handler: ({ how }) => {
-        if (how === 'validation') throw new ToolValidationError('schema', 'v'.repeat(1_000_000));
+        if (how === 'validation')
+          throw new ToolValidationError('v'.repeat(1_000_000), { code: 'schema' });
         if (how === 'crash') throw new Error('c'.repeat(1_000_000));
         return { message: 'ok', value: { name: 'boom', tags: [] } };
       },
@@ -261,7 +262,7 @@ describe('invokeTool', () => {
     const twin = new Session({ bus, sessionId: 'same' });
     a.register(Item, append);
     twin.register(Item, () => {
-      throw new ToolValidationError('text_empty', 'The twin refuses.');
+      throw new ToolValidationError('The twin refuses.', { code: 'text_empty' });
     });
     const result = await invokeTool(addItem, { name: 'pen' }, { session: a });
     expect(result.success).toBe(true);
@@ -271,7 +272,7 @@ describe('invokeTool', () => {
     const b = new Session({ bus, sessionId: 'pair' });
     const bTwin = new Session({ bus, sessionId: 'pair' });
     b.register(Item, () => {
-      throw new ToolValidationError('text_empty', 'Refused here.');
+      throw new ToolValidationError('Refused here.', { code: 'text_empty' });
     });
     bTwin.register(Item, append);
     const refused = await invokeTool(addItem, { name: 'pen' }, { session: b });

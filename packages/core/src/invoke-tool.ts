@@ -49,13 +49,14 @@ function schemaError(error: z.ZodError): ToolValidationError {
     listed++;
   }
   if (listed < issues.length) message += `; and ${issues.length - listed} more`;
-  return new ToolValidationError('schema', message, {
+  return new ToolValidationError(message, {
+    code: 'schema',
     field: issues[0]?.path || undefined,
     issues,
   });
 }
 
-function failure(message: string, error: PlankitError): ToolFailure {
+function failure(message: string, error: ToolFailure['error']): ToolFailure {
   return Object.freeze({ success: false, message: refusalText(message), value: null, error });
 }
 
@@ -107,11 +108,10 @@ function settle<R>(
   const problem = storableProblem(params);
   if (problem !== undefined) {
     const field = problem.path === '' ? 'arguments' : problem.path;
-    const error = new ToolValidationError(
-      'arguments_unstorable',
-      escapeControl(`${field}: ${problem.rule}.`),
-      { field: problem.path || undefined },
-    );
+    const error = new ToolValidationError(escapeControl(`${field}: ${problem.rule}.`), {
+      code: 'arguments_unstorable',
+      field: problem.path || undefined,
+    });
     return { params, result: validationFailure(error) };
   }
   const { message, value } = returned as ToolReturn<R>;
@@ -200,7 +200,7 @@ export async function invokeTool<T extends AnyTool>(
   // session as it is by then, which the reducers check again.
   const { params, result } = started instanceof Promise ? await started : started;
   const resultType = tool.resultType === null ? null : dataTypeName(tool.resultType);
-  const event: ToolInvoked = Object.freeze({
+  const event: ToolInvoked = {
     type: 'ToolInvoked',
     sessionId: session.sessionId,
     tool: tool.name,
@@ -208,14 +208,14 @@ export async function invokeTool<T extends AnyTool>(
     result,
     resultType,
     at: now,
-  });
+  };
   const delivery: ToolDelivery = {
     target: session,
     resultType: tool.resultType,
     outcome: undefined,
   };
   toolDeliveries.set(event, delivery);
-  session.bus.publish(event);
+  session.bus.publish(Object.freeze(event));
   if (!result.success) return result;
   // The session reduced the result while the event was delivered; if it refused it, the call
   // failed and the session is unchanged.

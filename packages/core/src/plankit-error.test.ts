@@ -18,7 +18,7 @@ describe('PlankitError', () => {
   });
 
   it('recognises its kinds by brand, not by prototype', () => {
-    const validation = new ToolValidationError('schema', 'x');
+    const validation = new ToolValidationError('x', { code: 'schema' });
     const session = new SessionError('reducer_failed', 'y', { sessionId: 's' });
     expect(PlankitError.isInstance(validation)).toBe(true);
     expect(PlankitError.isInstance(session)).toBe(true);

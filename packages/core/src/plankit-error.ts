@@ -16,12 +16,14 @@ export type PlankitErrorCode =
   | 'value_invalid';
 
 /**
- * Codes of {@link ToolValidationError}: input a model sent that a tool refused. The model can
- * read the message and correct the call.
+ * The codes plankit's own tools give a {@link ToolValidationError}: input a model sent that a
+ * tool refused. The model can read the message and correct the call. `'invalid'` is the
+ * default when a tool names no code.
  *
  * @public
  */
 export type ToolValidationCode =
+  | 'invalid'
   | 'schema'
   | 'tool_unknown'
   | 'arguments_malformed'

@@ -1,4 +1,5 @@
-import type { PlankitError } from './plankit-error.ts';
+import type { PlankitError, PlankitErrorCode } from './plankit-error.ts';
+import type { ToolValidationErrorCode } from './tool-validation-error.ts';
 
 /** A tool call that succeeded: the message for the model and the normalised value. @public */
 export interface ToolSuccess<R> {
@@ -23,8 +24,11 @@ export interface ToolFailure {
   readonly message: string;
   /** Always `null`. */
   readonly value: null;
-  /** The typed cause, for the host: its `code` and `field` say what to fix. */
-  readonly error: PlankitError;
+  /**
+   * The typed cause, for the host: its `code` and `field` say what to fix. A custom tool's
+   * {@link ToolValidationError} may carry a code of its own.
+   */
+  readonly error: PlankitError<PlankitErrorCode | ToolValidationErrorCode>;
 }
 
 /** What {@link invokeTool} returns: `{ success, message, value }` as in the reference. @public */

@@ -83,7 +83,7 @@ const isRecord = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
 
 function refused(message: string, field: string): ToolFailure {
-  const error = new ToolValidationError('arguments_malformed', message, { field });
+  const error = new ToolValidationError(message, { code: 'arguments_malformed', field });
   return Object.freeze({
     success: false,
     message: `Tool validation failed: ${message}`,

@@ -140,7 +140,7 @@ function malformed(
   field: string,
   code: 'arguments_malformed' | 'tool_unknown' = 'arguments_malformed',
 ): ToolFailure {
-  const error = new ToolValidationError(code, message, { field });
+  const error = new ToolValidationError(message, { code, field });
   return Object.freeze({
     success: false,
     message: `Tool validation failed: ${message}`,

@@ -8,7 +8,7 @@ import { Plan, STATUS_RULE, STEP_STATUSES, type StepStatus } from './plan.ts';
 export function latestPlanOf(plans: readonly Plan[]): Plan {
   const plan = plans[plans.length - 1];
   if (plan === undefined)
-    throw new ToolValidationError('plan_missing', 'No plan is currently initialised.');
+    throw new ToolValidationError('No plan is currently initialised.', { code: 'plan_missing' });
   return plan;
 }
 
@@ -16,7 +16,7 @@ export function latestPlanOf(plans: readonly Plan[]): Plan {
 export function requirePlan(session: Session): Plan {
   const plan = selectLatest(session, Plan);
   if (plan === undefined)
-    throw new ToolValidationError('plan_missing', 'No plan is currently initialised.');
+    throw new ToolValidationError('No plan is currently initialised.', { code: 'plan_missing' });
   return plan;
 }
 
@@ -24,8 +24,8 @@ export function requirePlan(session: Session): Plan {
 export function ensureActive(plan: Plan, action: string): void {
   if (plan.status !== 'active') {
     throw new ToolValidationError(
-      'plan_not_active',
       `Plan must be active to ${action}. Current status: ${plan.status}.`,
+      { code: 'plan_not_active' },
     );
   }
 }
@@ -33,14 +33,16 @@ export function ensureActive(plan: Plan, action: string): void {
 /** Refuses to mark steps on an abandoned plan. */
 export function ensureMarkable(plan: Plan): void {
   if (plan.status === 'abandoned') {
-    throw new ToolValidationError('plan_abandoned', 'Cannot mark steps on an abandoned plan.');
+    throw new ToolValidationError('Cannot mark steps on an abandoned plan.', {
+      code: 'plan_abandoned',
+    });
   }
 }
 
 /** Refuses to clear a plan that is already abandoned. */
 export function ensureClearable(plan: Plan): void {
   if (plan.status === 'abandoned')
-    throw new ToolValidationError('plan_abandoned', 'Plan already abandoned.');
+    throw new ToolValidationError('Plan already abandoned.', { code: 'plan_abandoned' });
 }
 
 /** The index of the step with exactly this id, or a refusal naming it. */
@@ -49,7 +51,8 @@ export function stepIndex(plan: Plan, stepId: string): number {
   const steps = plan.steps;
   for (let i = 0; i < steps.length; i++) if (steps[i]?.step_id === stepId) return i;
   // The id comes from the model: clip it, so a megabyte id cannot make a megabyte message.
-  throw new ToolValidationError('step_unknown', `Step ${clipText(stepId, 100)} does not exist.`, {
+  throw new ToolValidationError(`Step ${clipText(stepId, 100)} does not exist.`, {
+    code: 'step_unknown',
     field: 'step_id',
   });
 }
@@ -57,7 +60,7 @@ export function stepIndex(plan: Plan, stepId: string): number {
 /** Refuses a status outside the four step statuses. */
 export function ensureStatus(status: string): StepStatus {
   if (!(STEP_STATUSES as readonly string[]).includes(status)) {
-    throw new ToolValidationError('status_invalid', STATUS_RULE, { field: 'status' });
+    throw new ToolValidationError(STATUS_RULE, { code: 'status_invalid', field: 'status' });
   }
   return status as StepStatus;
 }

@@ -41,9 +41,8 @@ function checkNewStep({ title, details }: NewPlanStep, field: string): void {
 export function ensureIdRoom(highest: number, count: number): void {
   if (count > MAX_STEP_NUMBER - highest) {
     throw new ToolValidationError(
-      'step_ids_exhausted',
       `Cannot add ${count === 1 ? 'a step' : `${count} steps`}: step ids would pass S${MAX_STEP_NUMBER}. Set up a new plan to start again at S001.`,
-      { field: 'steps' },
+      { code: 'step_ids_exhausted', field: 'steps' },
     );
   }
 }

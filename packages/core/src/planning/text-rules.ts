@@ -79,23 +79,23 @@ function hasControl(text: string): boolean {
 }
 
 function controlError(field: string, label: string): ToolValidationError {
-  return new ToolValidationError(
-    'text_control_char',
-    `${label} must not contain control characters.`,
-    { field },
-  );
+  return new ToolValidationError(`${label} must not contain control characters.`, {
+    code: 'text_control_char',
+    field,
+  });
 }
 
 // After the reference's checks (so its messages win), plankit refuses control characters:
 // a line break would forge lines in rendered plans, and U+0000 cannot be stored.
 function checkLengthAndAscii(text: string, field: string, label: string, max: number): string {
   if (longerThan(text, max)) {
-    throw new ToolValidationError('text_too_long', `${label} must be <= ${max} characters.`, {
+    throw new ToolValidationError(`${label} must be <= ${max} characters.`, {
+      code: 'text_too_long',
       field,
     });
   }
   if (!isAscii(text))
-    throw new ToolValidationError('text_not_ascii', `${label} must be ASCII.`, { field });
+    throw new ToolValidationError(`${label} must be ASCII.`, { code: 'text_not_ascii', field });
   if (hasControl(text)) throw controlError(field, label);
   return text;
 }
@@ -104,7 +104,7 @@ function checkLengthAndAscii(text: string, field: string, label: string, max: nu
 export function requiredText(value: string, field: string, label: string, max: number): string {
   const text = trimText(value);
   if (text === '')
-    throw new ToolValidationError('text_empty', `${label} must not be empty.`, { field });
+    throw new ToolValidationError(`${label} must not be empty.`, { code: 'text_empty', field });
   return checkLengthAndAscii(text, field, label, max);
 }
 
@@ -123,7 +123,8 @@ export function optionalText(
   const text = trimText(value);
   if (text === '') {
     if (!requireContent) return null;
-    throw new ToolValidationError('text_empty', `${label} must not be empty when provided.`, {
+    throw new ToolValidationError(`${label} must not be empty when provided.`, {
+      code: 'text_empty',
       field,
     });
   }
@@ -134,9 +135,15 @@ export function optionalText(
 export function stepIdText(value: string): string {
   const id = trimText(value);
   if (id === '')
-    throw new ToolValidationError('text_empty', 'Step ID must be provided.', { field: 'step_id' });
+    throw new ToolValidationError('Step ID must be provided.', {
+      code: 'text_empty',
+      field: 'step_id',
+    });
   if (!isAscii(id))
-    throw new ToolValidationError('text_not_ascii', 'Step_Id must be ASCII.', { field: 'step_id' });
+    throw new ToolValidationError('Step_Id must be ASCII.', {
+      code: 'text_not_ascii',
+      field: 'step_id',
+    });
   if (hasControl(id)) throw controlError('step_id', 'Step_Id');
   return id;
 }
@@ -149,6 +156,6 @@ export function stepIdText(value: string): string {
 export function ensureStorableText(text: string, field: string, label: string): void {
   const rule = stringProblem(text);
   if (rule !== undefined) {
-    throw new ToolValidationError('arguments_unstorable', `${label} ${rule}.`, { field });
+    throw new ToolValidationError(`${label} ${rule}.`, { code: 'arguments_unstorable', field });
   }
 }

@@ -161,10 +161,10 @@ function normalise(raw: Raw, field: string, context: BatchToolContext): BatchOpe
           : normaliseDependsOn(list, `${field}.depends_on`);
       if (title === null && details === null && depends_on === null) {
         throw new ToolValidationError(
-          'update_empty',
           context.dependencies === null
             ? 'Provide a new title or details to update a step.'
             : 'Provide a new title, details or depends_on to update a step.',
+          { code: 'update_empty' },
         );
       }
       return { op: 'update', step_id: id, title, details, depends_on };
@@ -173,7 +173,7 @@ function normalise(raw: Raw, field: string, context: BatchToolContext): BatchOpe
       const input = raw.steps as readonly (NewPlanStep & { depends_on?: string[] })[];
       const plain = context.normaliseSteps(input, `${field}.steps`);
       if (plain.length === 0)
-        throw new ToolValidationError('steps_empty', 'Provide at least one step to add.');
+        throw new ToolValidationError('Provide at least one step to add.', { code: 'steps_empty' });
       const steps = plain.map((step, i) => {
         const list = input[i]?.depends_on;
         return list === undefined
@@ -183,7 +183,9 @@ function normalise(raw: Raw, field: string, context: BatchToolContext): BatchOpe
       return { op: 'add', steps };
     }
     default:
-      throw new ToolValidationError('schema', `Unknown operation ${clipText(String(raw.op), 40)}.`);
+      throw new ToolValidationError(`Unknown operation ${clipText(String(raw.op), 40)}.`, {
+        code: 'schema',
+      });
   }
 }
 
@@ -201,9 +203,8 @@ function toolRules(
     );
     if (other !== undefined) {
       throw new ToolValidationError(
-        'step_in_progress',
         `${context.singleRule} Step ${other.step_id} is already in_progress; mark it done, blocked or pending first.`,
-        { field: 'status' },
+        { code: 'step_in_progress', field: 'status' },
       );
     }
   }
@@ -272,14 +273,14 @@ export function createBatchTool(
       const start = requirePlan(context.prepare(session));
       const raws = params.operations as readonly Raw[];
       if (raws.length === 0)
-        throw new ToolValidationError('steps_empty', 'Provide at least one operation.', {
+        throw new ToolValidationError('Provide at least one operation.', {
+          code: 'steps_empty',
           field: 'operations',
         });
       if (raws.length > MAX_BATCH_OPERATIONS) {
         throw new ToolValidationError(
-          'batch_refused',
           `A batch holds at most ${MAX_BATCH_OPERATIONS} operations; got ${raws.length}.`,
-          { field: 'operations' },
+          { code: 'batch_refused', field: 'operations' },
         );
       }
       const event = { dataType: 'plankit.PlanBatch', sessionId: '', at: 0 };
@@ -305,12 +306,11 @@ export function createBatchTool(
       }
       if (reasons.length > 0) {
         throw new ToolValidationError(
-          'batch_refused',
           joinWithin(
             `Batch refused; nothing was changed. ${reasons.length} of ${raws.length} operations failed: `,
             reasons,
           ),
-          { field: 'operations' },
+          { code: 'batch_refused', field: 'operations' },
         );
       }
       const tail = warnings.length === 0 ? '' : ` ${clipText(warnings.join(' '), 600)}`;

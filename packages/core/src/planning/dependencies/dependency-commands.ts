@@ -175,9 +175,8 @@ export const UpdateStepWithDependencies: z.ZodType<
 export function normaliseDependsOn(list: readonly string[], field: string): string[] {
   if (list.length > MAX_DEPENDENCIES) {
     throw new ToolValidationError(
-      'dependency_invalid',
       `Depends_on lists ${list.length} ids; at most ${MAX_DEPENDENCIES} are allowed.`,
-      { field },
+      { code: 'dependency_invalid', field },
     );
   }
   return list.map((id) => id.trim());
@@ -187,7 +186,8 @@ export function normaliseDependsOn(list: readonly string[], field: string): stri
 export function ensureDependencies(plan: Plan): Plan {
   const problem = dependencyProblem(plan.steps);
   if (problem === undefined) return plan;
-  throw new ToolValidationError(problem.code, `${problem.message}.`, {
+  throw new ToolValidationError(`${problem.message}.`, {
+    code: problem.code,
     field: problem.path.join('.'),
   });
 }

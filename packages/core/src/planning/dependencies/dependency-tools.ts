@@ -113,7 +113,8 @@ export function createDependencyTools(context: DependencyToolContext): Dependenc
       ensureActive(plan, 'add steps to');
       const steps = withDependsOn(context, params.steps, 'steps');
       if (steps.length === 0)
-        throw new ToolValidationError('steps_empty', 'Provide at least one step to add.', {
+        throw new ToolValidationError('Provide at least one step to add.', {
+          code: 'steps_empty',
           field: 'steps',
         });
       let highest = 0;
@@ -143,8 +144,8 @@ export function createDependencyTools(context: DependencyToolContext): Dependenc
         params.depends_on === null ? null : normaliseDependsOn(params.depends_on, 'depends_on');
       if (title === null && details === null && depends_on === null) {
         throw new ToolValidationError(
-          'update_empty',
           'Provide a new title, details or depends_on to update a step.',
+          { code: 'update_empty' },
         );
       }
       stepIndex(plan, step_id);

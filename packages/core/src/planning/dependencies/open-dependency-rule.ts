@@ -28,9 +28,8 @@ export function openDependencyRule(
   const id = clipText(step.step_id, 64);
   const waits = `Step ${id} depends on ${idList(open)}, which ${open.length === 1 ? 'is' : 'are'} not done`;
   if (mode === 'warn') return `Warning: ${waits}.`;
-  throw new ToolValidationError(
-    'dependency_open',
-    `${waits}; mark ${open.length === 1 ? 'it' : 'them'} done first.`,
-    { field: 'status' },
-  );
+  throw new ToolValidationError(`${waits}; mark ${open.length === 1 ? 'it' : 'them'} done first.`, {
+    code: 'dependency_open',
+    field: 'status',
+  });
 }
