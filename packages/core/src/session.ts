@@ -60,6 +60,15 @@ const appendCall: Reducer<unknown> = (slice, event) => Object.freeze([...slice, 
 
 type Slices = Readonly<Record<string, readonly unknown[]>>;
 
+// One getter for every slices object (no closure per commit): it reads the log the object
+// carries. Slice names match defineDataType's pattern, so plain assignment is safe below.
+const LOG_SLICE: PropertyDescriptor = {
+  get(this: object) {
+    return (logsOfSlices.get(this) as CallLog).toArray();
+  },
+  enumerable: true,
+};
+
 /**
  * A frozen slices object whose log slice is read from `log` (built into a frozen array on
  * first read), so a commit costs nothing per logged call.
@@ -69,17 +78,20 @@ function frozenSlices(
   values: ReadonlyMap<string, readonly unknown[]>,
   log: CallLog,
 ): Slices {
-  const slices: Record<string, readonly unknown[]> = {};
+  const slices: Record<string, readonly unknown[] | undefined> = {};
   for (const name of names) {
-    if (name === LOG) {
-      Object.defineProperty(slices, LOG, { get: () => log.toArray(), enumerable: true });
-    } else {
-      Object.defineProperty(slices, name, { value: values.get(name), enumerable: true });
-    }
+    if (name === LOG) Object.defineProperty(slices, LOG, LOG_SLICE);
+    else slices[name] = values.get(name);
   }
-  Object.freeze(slices);
   logsOfSlices.set(slices, log);
-  return slices;
+  return Object.freeze(slices) as Slices;
+}
+
+/** A new frozen snapshot, marked as checked (rollback need not check it again). */
+function checkedState(sessionId: string, revision: number, slices: Slices): SessionSnapshot {
+  const state = { sessionId, revision, slices };
+  checkedSnapshots.set(state, true);
+  return Object.freeze(state);
 }
 
 /**
@@ -151,8 +163,7 @@ export class Session {
     this.bus = bus;
     this.clock = clock;
     this.maxLoggedCalls = maxLoggedCalls;
-    this.#state = Object.freeze({ sessionId, revision: 0, slices: Object.freeze({}) });
-    checkedSnapshots.add(this.#state);
+    this.#state = checkedState(sessionId, 0, Object.freeze({}));
     this.register(ToolCall, appendCall as Reducer<ToolCall>);
     this.#unsubscribe = bus.subscribe('ToolInvoked', (event) => this.#onToolInvoked(event));
   }
@@ -254,7 +265,7 @@ export class Session {
     const names = Object.keys(snapshot.slices);
     let log = logsOfSlices.get(snapshot.slices);
     const values = new Map<string, readonly unknown[]>();
-    if (checkedSnapshots.has(snapshot)) {
+    if (checkedSnapshots.get(snapshot) === true) {
       for (const name of names) {
         if (name === LOG && log !== undefined) continue;
         values.set(name, deepFreeze(snapshot.slices[name] as readonly unknown[]));
@@ -268,12 +279,11 @@ export class Session {
     if (log === undefined) log = CallLog.from(values.get(LOG) ?? EMPTY);
     const restoredRevision = snapshot.revision;
     this.#log = log;
-    this.#state = Object.freeze({
-      sessionId: this.sessionId,
-      revision: this.#state.revision + 1,
-      slices: frozenSlices(names, values, log),
-    });
-    checkedSnapshots.add(this.#state);
+    this.#state = checkedState(
+      this.sessionId,
+      this.#state.revision + 1,
+      frozenSlices(names, values, log),
+    );
     const revision = this.#state.revision;
     this.bus.publish(
       Object.freeze({
@@ -508,12 +518,11 @@ export class Session {
     else if (staged.has(LOG)) log = CallLog.from(values.get(LOG) as unknown[]);
     else log = this.#log;
     this.#log = log;
-    this.#state = Object.freeze({
-      sessionId: this.sessionId,
-      revision: this.#state.revision + 1,
-      slices: frozenSlices(names, values, log),
-    });
-    checkedSnapshots.add(this.#state);
+    this.#state = checkedState(
+      this.sessionId,
+      this.#state.revision + 1,
+      frozenSlices(names, values, log),
+    );
     const revision = this.#state.revision;
     const committed = {
       type: 'SessionCommitted',

@@ -115,7 +115,8 @@ export function snapshotFromJSON(
     }
     Object.defineProperty(restored, name, { value: parsed, enumerable: true });
   }
-  const snapshot: SessionSnapshot = deepFreeze({ sessionId, revision, slices: restored });
-  checkedSnapshots.add(snapshot);
+  const snapshot: SessionSnapshot = { sessionId, revision, slices: restored };
+  checkedSnapshots.set(snapshot, true);
+  deepFreeze(snapshot);
   return { ok: true, value: snapshot };
 }

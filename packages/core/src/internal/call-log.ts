@@ -1,3 +1,5 @@
+import { type Brand, brand } from './brand.ts';
+
 /** Entries per chunk: appends fill one chunk in place, then start the next. */
 export const CHUNK_SIZE = 64;
 
@@ -139,4 +141,4 @@ function compact(newest: LogChunk, start: number): { newest: LogChunk; base: num
 }
 
 /** The log behind a snapshot's slices object, when a session made it. */
-export const logsOfSlices: WeakMap<object, CallLog> = new WeakMap();
+export const logsOfSlices: Brand<CallLog> = brand();

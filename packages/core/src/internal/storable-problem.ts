@@ -47,6 +47,48 @@ const keyPath = (path: string, key: string): string => {
  * {@link STORABLE_DEPTH} deep. Iterative and linear in the size of the value.
  */
 export function storableProblem(value: unknown): StorableProblem | undefined {
+  // Most values are fine: a walk that builds no paths says so; only a failure pays for them.
+  return storable(value, 0) ? undefined : locate(value);
+}
+
+/**
+ * True when every store can hold `value` exactly (the rules of {@link storableProblem}).
+ * Recursive, but never deeper than {@link STORABLE_DEPTH}, where it stops and says false.
+ */
+function storable(value: unknown, depth: number): boolean {
+  switch (typeof value) {
+    case 'boolean':
+      return true;
+    case 'number':
+      return Number.isFinite(value);
+    case 'string':
+      return !SUSPECT.test(value) || stringProblem(value) === undefined;
+    case 'object': {
+      if (value === null) return true;
+      if (depth >= STORABLE_DEPTH) return false;
+      if (Array.isArray(value)) {
+        for (let i = 0; i < value.length; i++) {
+          const child: unknown = value[i];
+          if (child === undefined || !(i in value) || !storable(child, depth + 1)) return false;
+        }
+        return true;
+      }
+      const proto = Object.getPrototypeOf(value);
+      if (proto !== Object.prototype && proto !== null) return false;
+      for (const key of Object.keys(value)) {
+        if (SUSPECT.test(key) && stringProblem(key) !== undefined) return false;
+        const child = (value as Record<string, unknown>)[key];
+        if (child !== undefined && !storable(child, depth + 1)) return false;
+      }
+      return true;
+    }
+    default:
+      return false;
+  }
+}
+
+/** The first problem of a value {@link storable} refused, with its path. Iterative. */
+function locate(value: unknown): StorableProblem | undefined {
   const stack: { value: unknown; path: string; depth: number }[] = [{ value, path: '', depth: 0 }];
   for (let item = stack.pop(); item !== undefined; item = stack.pop()) {
     const { value: current, path, depth } = item;

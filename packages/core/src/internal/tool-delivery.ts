@@ -2,6 +2,7 @@ import type { DataType } from '../define-data-type.ts';
 import type { Result } from '../result.ts';
 import type { SessionError } from '../session-error.ts';
 import type { SessionSnapshot } from '../session-snapshot.ts';
+import { type Brand, brand } from './brand.ts';
 
 /**
  * What `invokeTool` attaches to the `ToolInvoked` event it publishes, out of band: the one
@@ -18,10 +19,10 @@ export interface ToolDelivery {
 }
 
 /** Deliveries by event object; events published by anyone else have none. */
-export const toolDeliveries: WeakMap<object, ToolDelivery> = new WeakMap();
+export const toolDeliveries: Brand<ToolDelivery> = brand();
 
 /**
  * Snapshots whose slices are known to satisfy their data types: a session's own states and
  * what `snapshotFromJSON` read. `Session.rollback` checks any other snapshot first.
  */
-export const checkedSnapshots: WeakSet<SessionSnapshot> = new WeakSet();
+export const checkedSnapshots: Brand<true> = brand();
