@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { createSessionPool } from '@plankit/adapters/sessions';
+import { createSessionPool, resolveSession } from '@plankit/adapters/sessions';
 import { attachStore, FileStore, MemoryStore } from '@plankit/adapters/stores';
 import { createPlanningTools, invokeTool, registerPlanningReducers, Session } from '@plankit/core';
 import type { BenchCase, BenchSuite } from '../../../scripts/bench.ts';
@@ -97,6 +97,48 @@ const cases: BenchCase[] = [
       return {
         reset: sessions.reset,
         run: () => invokeTool(READ, {}, { session: sessions.current() }),
+      };
+    },
+  },
+  {
+    name: 'pool hit through a resolver, planning_read_plan',
+    what: `resolveSession(pool.resolver(...), context), what every adapter does per call, then invokeTool(read_plan) vs resolveSession(session, context) on a Session held directly; set up as the row above (target: at most about +1 µs)`,
+    maxRatio: 1.03,
+    plankit: async () => {
+      const pools = await rotating(async () => {
+        const pool = createSessionPool({ store: new MemoryStore() });
+        const session = expectOk(await pool.get('thread-1'));
+        expectSuccess(await invokeTool(SETUP, PLAN, { session }));
+        expectOk(await pool.flush('thread-1'));
+        return pool.resolver((context: { threadId: string }) => context.threadId);
+      });
+      const context = { threadId: 'thread-1' };
+      return {
+        reset: pools.reset,
+        run: async () => {
+          const got = await resolveSession(pools.current(), context);
+          if (!got.ok) throw got.error;
+          return invokeTool(READ, {}, { session: got.value });
+        },
+      };
+    },
+    baseline: async () => {
+      const sessions = await rotating(async () => {
+        const session = new Session({ sessionId: 'thread-1' });
+        registerPlanningReducers(session);
+        const attachment = expectOk(await attachStore(session, new MemoryStore()));
+        expectSuccess(await invokeTool(SETUP, PLAN, { session }));
+        expectOk(await attachment.flush());
+        return session;
+      });
+      const context = { threadId: 'thread-1' };
+      return {
+        reset: sessions.reset,
+        run: async () => {
+          const got = await resolveSession(sessions.current(), context);
+          if (!got.ok) throw got.error;
+          return invokeTool(READ, {}, { session: got.value });
+        },
       };
     },
   },
