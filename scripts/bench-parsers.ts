@@ -16,15 +16,17 @@ import {
   defineMachine,
   initialSnapshot,
   machineSnapshotFromJSON,
+  transition,
+} from '../packages/controller/src/index.ts';
+import { canonicalJson } from '../packages/controller/src/internal/canonical-json.ts';
+import {
   phaseJobFromJSON,
   startPhaseJob,
   startWorkshop,
-  transition,
   validateTodos,
   workshopFromJSON,
   workshopRound,
-} from '../packages/controller/src/index.ts';
-import { canonicalJson } from '../packages/controller/src/internal/canonical-json.ts';
+} from '../packages/controller/src/workflows/index.ts';
 import { yamlNestingProblem } from '../packages/core/src/internal/yaml-nesting.ts';
 
 /** The sizes fed to every parser, in bytes. */

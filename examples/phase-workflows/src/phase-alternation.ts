@@ -11,7 +11,7 @@ import {
   phasePrompt,
   selectPhaseTools,
   startPhaseJob,
-} from '@plankit/controller';
+} from '@plankit/controller/workflows';
 import { type AnyTool, defineTool, invokeTool, Session, selectLatest } from '@plankit/core';
 import * as z from 'zod';
 

@@ -1,7 +1,7 @@
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { phaseJobFromJSON } from '@plankit/controller';
+import { phaseJobFromJSON } from '@plankit/controller/workflows';
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { runReviewLoop } from './review-loop.ts';
 

@@ -12,7 +12,7 @@ import {
   requestChanges,
   startPhaseJob,
   withReviewFeedback,
-} from '@plankit/controller';
+} from '@plankit/controller/workflows';
 import { invokeTool, type Result, Session } from '@plankit/core';
 
 const START = Date.UTC(2026, 0, 15, 9, 0);

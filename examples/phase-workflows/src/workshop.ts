@@ -12,7 +12,7 @@ import {
   workshopFromJSON,
   workshopRound,
   writeArtifact,
-} from '@plankit/controller';
+} from '@plankit/controller/workflows';
 import type { Result } from '@plankit/core';
 
 const START = Date.UTC(2026, 0, 15, 9, 0);

@@ -1,72 +1,75 @@
 /**
  * Pure state machines for agent controllers (caps, stalls, soft limits, freeze and resume,
  * traces, Mermaid), a budget manager, confidence thresholds, stage tools, interaction policy,
- * pattern RFCs, seed 000's planning controller, and the workflows built on the engine:
- * strategic/tactical phases with review (seeds 001, 002) and the planning workshop (seed 004).
+ * pattern reviews and a ready-made planning controller. The phase, review and workshop workflows
+ * built on this engine live in `@plankit/controller/workflows`.
  *
  * @packageDocumentation
  * @module @plankit/controller
  */
 
-export { adaptationLog } from './adaptation-log.ts';
-export type { AdaptationInput, AdaptationLogEntry, IntroducedBy } from './adaptation-log-entry.ts';
-export { INTRODUCED_BY } from './adaptation-log-entry.ts';
-export { allowedOutcomes } from './allowed-outcomes.ts';
-export type { ApprovalPause, ApprovalPolicy } from './approval-cadence.ts';
-export { APPROVAL_PAUSES, APPROVAL_POLICIES, approvalPauses } from './approval-cadence.ts';
-export type { ApprovalCheckpoint } from './approval-required.ts';
-export { approvalRequired } from './approval-required.ts';
-export { budgetFromJSON } from './budget-from-json.ts';
-export { BudgetState } from './budget-state.ts';
-export type { MissingProducer, ToolOrderOptions, ToolOrderReport } from './check-tool-order.ts';
-export { checkToolOrder } from './check-tool-order.ts';
-export type { ConfidenceClass, ConfidenceThresholds } from './classify-confidence.ts';
-export { classifyConfidence, DEFAULT_CONFIDENCE_THRESHOLDS } from './classify-confidence.ts';
-export type { ConfidenceScores, ConfidenceWeights } from './composite-confidence.ts';
-export { compositeConfidence, DEFAULT_CONFIDENCE_WEIGHTS } from './composite-confidence.ts';
-export type { ControllerErrorCode, ControllerErrorOptions } from './controller-error.ts';
-export { ControllerError } from './controller-error.ts';
-export { ControllerSnapshot } from './controller-snapshot.ts';
+// Budget: reserve before a call, settle after it, in integer micro-dollars.
+export { budgetFromJSON } from './budget/budget-from-json.ts';
+export { BudgetState } from './budget/budget-state.ts';
+export {
+  type Budget,
+  type BudgetCapName,
+  type BudgetCaps,
+  type BudgetOptions,
+  type BudgetSignal,
+  createBudget,
+  type OverrunSignal,
+  type Reservation,
+  type TurnCeilingSignal,
+} from './budget/create-budget.ts';
+export { type ReserveInput, reserveBudget } from './budget/reserve-budget.ts';
+export { setBudgetCaps } from './budget/set-budget-caps.ts';
+export { type SettleInput, settleBudget } from './budget/settle-budget.ts';
+export {
+  type ModelPrice,
+  type PriceTable,
+  type TokenUsage,
+  usageCost,
+} from './budget/usage-cost.ts';
+// Confidence: one score from several, and the class it falls in.
+export {
+  type ConfidenceClass,
+  type ConfidenceThresholds,
+  classifyConfidence,
+} from './confidence/classify-confidence.ts';
+export {
+  type ConfidenceScores,
+  type ConfidenceWeights,
+  compositeConfidence,
+} from './confidence/composite-confidence.ts';
+// The engine: define a machine, step it purely, store, replay and draw it.
+export {
+  ControllerError,
+  type ControllerErrorCode,
+  type ControllerErrorOptions,
+} from './controller-error.ts';
 export type {
-  Budget,
-  BudgetCapName,
-  BudgetCaps,
-  BudgetOptions,
-  BudgetSignal,
-  OverrunSignal,
-  Reservation,
-  TurnCeilingSignal,
-} from './create-budget.ts';
-export { createBudget, DEFAULT_BUDGET_CAPS } from './create-budget.ts';
-export type {
-  StageToolResult,
-  ToolExecutor,
-  ToolExecutorOptions,
-  ToolRunOptions,
-} from './create-tool-executor.ts';
-export { createToolExecutor } from './create-tool-executor.ts';
-export type { CapName, Caps, SoftLimits } from './default-caps.ts';
-export { CAP_NAMES, DEFAULT_CAPS, DEFAULT_SOFT_LIMITS } from './default-caps.ts';
-export type {
-  MachineDefinition,
-  StateDefinition,
-  TransitionCandidate,
-  TransitionTarget,
-} from './define-machine.ts';
-export { defineMachine } from './define-machine.ts';
-export type {
-  AnyStageTool,
-  StageTool,
-  StageToolContext,
-  StageToolDefinition,
-  StageToolOutput,
-} from './define-stage-tool.ts';
-export { defineStageTool } from './define-stage-tool.ts';
-export type { InitialSnapshotOptions } from './initial-snapshot.ts';
-export { initialSnapshot } from './initial-snapshot.ts';
-export { DEFAULT_INTERACTION_POLICY, InteractionPolicy } from './interaction-policy.ts';
-export { isWrappingUp } from './is-wrapping-up.ts';
-export { limitQuestions } from './limit-questions.ts';
+  AdaptationInput,
+  AdaptationLogEntry,
+  IntroducedBy,
+} from './engine/adaptation-log-entry.ts';
+export { allowedOutcomes } from './engine/allowed-outcomes.ts';
+// Keeping controller state in a session: the slices and their reducers.
+export { ControllerSnapshot } from './engine/controller-snapshot.ts';
+export type { CapName, Caps, SoftLimits } from './engine/default-caps.ts';
+export {
+  type CapCoverage,
+  defineMachine,
+  type FrozenCaps,
+  type MachineDefinition,
+  type MachineOptions,
+  type OpenCapTargets,
+  type StateDefinition,
+  type TransitionCandidate,
+  type TransitionTarget,
+} from './engine/define-machine.ts';
+export { type InitialSnapshotOptions, initialSnapshot } from './engine/initial-snapshot.ts';
+export { isWrappingUp } from './engine/is-wrapping-up.ts';
 export type {
   CapTargets,
   GuardInput,
@@ -74,174 +77,76 @@ export type {
   MachineCandidate,
   MachineState,
   StateKind,
-} from './machine.ts';
+} from './engine/machine.ts';
 export type {
   Counters,
   FrozenState,
   MachineSnapshot,
   PendingEvent,
   StallState,
-} from './machine-snapshot.ts';
-export { MACHINE_SNAPSHOT_VERSION } from './machine-snapshot.ts';
-export { machineSnapshotFromJSON } from './machine-snapshot-from-json.ts';
-export type { MachineStatus } from './machine-status.ts';
-export type { ApprovalReply } from './parse-approval-reply.ts';
-export { APPROVAL_CTA, parseApprovalReply } from './parse-approval-reply.ts';
-export { CANONICAL_PATTERNS, PatternSpec } from './pattern-spec.ts';
-export type { PlanningControllerOptions } from './planning-controller.ts';
-export { createPlanningController, planningController } from './planning-controller.ts';
-export type { PlanningResult, PlanningResultOptions, PlanningStatus } from './planning-result.ts';
-export { planningResult } from './planning-result.ts';
-export type { PlanningOutcome, PlanningStage } from './planning-stage.ts';
+} from './engine/machine-snapshot.ts';
+export { machineSnapshotFromJSON } from './engine/machine-snapshot-from-json.ts';
+export type { MachineStatus } from './engine/machine-status.ts';
+export { replay } from './engine/replay.ts';
+export { type ReportCapInput, reportCap } from './engine/report-cap.ts';
+export { type ResumeInput, resume } from './engine/resume.ts';
+export type { CapReachedSignal, Signal, StalledSignal, WrapUpSignal } from './engine/signal.ts';
+export { toMermaid } from './engine/to-mermaid.ts';
+export type { CapAction, CapHit, TraceEntry, TraceKind } from './engine/trace-entry.ts';
+export { type MachineEvent, type ToolCallRecord, transition } from './engine/transition.ts';
+// The planning controller: a ready-made machine from context to approved roadmap.
+export {
+  APPROVAL_POLICIES,
+  type ApprovalPause,
+  type ApprovalPolicy,
+  approvalPauses,
+} from './planning/approval-cadence.ts';
+export {
+  APPROVAL_CTA,
+  type ApprovalReply,
+  parseApprovalReply,
+} from './planning/parse-approval-reply.ts';
+export {
+  createPlanningController,
+  type PlanningControllerOptions,
+  planningController,
+} from './planning/planning-controller.ts';
+export {
+  type PlanningResult,
+  type PlanningResultOptions,
+  type PlanningStatus,
+  planningResult,
+} from './planning/planning-result.ts';
+export type { PlanningOutcome, PlanningStage } from './planning/planning-stage.ts';
+// Policy and patterns: how the agent interacts, and which pattern a plan may use.
+export { type ApprovalCheckpoint, approvalRequired } from './policy/approval-required.ts';
+export { InteractionPolicy } from './policy/interaction-policy.ts';
+export { limitQuestions } from './policy/limit-questions.ts';
+export { PatternSpec } from './policy/pattern-spec.ts';
+export { type PolicyLayers, resolvePolicy } from './policy/resolve-policy.ts';
+export { type PatternPolicy, type PatternReview, reviewPattern } from './policy/review-pattern.ts';
+export { type BrainstormContext, shouldBrainstorm } from './policy/should-brainstorm.ts';
+export { variantCount } from './policy/variant-count.ts';
 export { registerControllerReducers } from './register-controller-reducers.ts';
-export { replay } from './replay.ts';
-export type { ReportCapInput } from './report-cap.ts';
-export { reportCap } from './report-cap.ts';
-export type { ReserveInput } from './reserve-budget.ts';
-export { reserveBudget } from './reserve-budget.ts';
-export type { PolicyLayers } from './resolve-policy.ts';
-export { resolvePolicy } from './resolve-policy.ts';
-export type { ResumeInput } from './resume.ts';
-export { resume } from './resume.ts';
-export type { PatternPolicy, PatternReview } from './review-pattern.ts';
-export { reviewPattern } from './review-pattern.ts';
-export { setBudgetCaps } from './set-budget-caps.ts';
-export type { SettleInput } from './settle-budget.ts';
-export { settleBudget } from './settle-budget.ts';
-export type { BrainstormContext } from './should-brainstorm.ts';
-export { shouldBrainstorm } from './should-brainstorm.ts';
-export type { CapReachedSignal, Signal, StalledSignal, WrapUpSignal } from './signal.ts';
-export { toMermaid } from './to-mermaid.ts';
-export type { CapAction, CapHit, TraceEntry, TraceKind } from './trace-entry.ts';
-export type { MachineEvent, ToolCallRecord } from './transition.ts';
-export { transition } from './transition.ts';
-export type { ModelPrice, PriceTable, TokenUsage } from './usage-cost.ts';
-export { usageCost } from './usage-cost.ts';
-export { variantCount } from './variant-count.ts';
-export { approvePlan } from './workflows/approve-plan.ts';
-export type { ArchiveTranscriptInput } from './workflows/archive-transcript.ts';
-export { archiveTranscript } from './workflows/archive-transcript.ts';
-export { checkFilePlan } from './workflows/check-file-plan.ts';
-export type { CompactionInput, CompactionSignal } from './workflows/compaction-signal.ts';
-export { compactionSignal } from './workflows/compaction-signal.ts';
-export type { CompleteJobInput } from './workflows/complete-job.ts';
-export { completeJob } from './workflows/complete-job.ts';
-export type { CompleteTodoInput } from './workflows/complete-todo.ts';
-export { completeTodo } from './workflows/complete-todo.ts';
-export type {
-  GetTodosParams,
-  GetTraceParams,
-  InspectionFiles,
-  InspectionTools,
-  InspectionToolsOptions,
-  ListWorkspaceFilesParams,
-  ReadWorkspaceFileParams,
-  SearchWorkspaceParams,
-  WorkspaceEntry,
-} from './workflows/create-inspection-tools.ts';
-export { createInspectionTools } from './workflows/create-inspection-tools.ts';
-export type {
-  JobCompleteParams,
-  PhaseFiles,
-  PhaseTools,
-  PhaseToolsOptions,
-  TodoCompleteParams,
-  TodoWriteParams,
-  WorkspaceProblem,
-} from './workflows/create-phase-tools.ts';
-export { createPhaseTools } from './workflows/create-phase-tools.ts';
-export type { PhaseArchive } from './workflows/phase-archive.ts';
-export type { PhaseOutcome, PhaseStage } from './workflows/phase-controller.ts';
-export { phaseController } from './workflows/phase-controller.ts';
-export type {
-  PhaseSettings,
-  ReviewFeedback,
-  ReviewState,
-  ReviewStatus,
-  TodosOnHandoff,
-} from './workflows/phase-job.ts';
-export { PhaseJob } from './workflows/phase-job.ts';
-export { phaseJobFromJSON } from './workflows/phase-job-from-json.ts';
-export type { PhaseKind } from './workflows/phase-kind.ts';
-export type { PhasePromptInput } from './workflows/phase-prompt.ts';
-export { phasePrompt } from './workflows/phase-prompt.ts';
-export type {
-  HandoffRejectedSignal,
-  HistoryResetSignal,
-  JobCompletedSignal,
-  PhaseArchivedSignal,
-  PhaseSignal,
-  PhaseStartedSignal,
-  ReviewFeedbackSignal,
-  ReviewLimitReachedSignal,
-  ReviewPendingSignal,
-  TodosConsumedSignal,
-} from './workflows/phase-signal.ts';
-export type { PhaseToolConfig } from './workflows/phase-tool-names.ts';
-export { phaseToolNames, selectPhaseTools } from './workflows/phase-tool-names.ts';
-export type { PredefinedTodos, TodoSpec } from './workflows/predefined-todos.ts';
+// Stage tools: typed tools per stage, run by an executor that enforces the policy.
 export {
-  DEFAULT_TODO_RANGE,
-  PREDEFINED_TODOS,
-  predefinedTodos,
-} from './workflows/predefined-todos.ts';
-export type { RedoWorkshopInput } from './workflows/redo-workshop.ts';
-export { redoWorkshop } from './workflows/redo-workshop.ts';
-export { renderPlanMarkdown } from './workflows/render-plan-markdown.ts';
-export type { RequestChangesInput } from './workflows/request-changes.ts';
-export { requestChanges } from './workflows/request-changes.ts';
-// Workflows on the engine (seeds 001, 002, 004).
-export type { ReviewDecisionInput } from './workflows/review-decision-input.ts';
-export { skipReview } from './workflows/skip-review.ts';
-export type { PhaseJobOptions } from './workflows/start-phase-job.ts';
+  checkToolOrder,
+  type MissingProducer,
+  type ToolOrderOptions,
+  type ToolOrderReport,
+} from './stage-tools/check-tool-order.ts';
 export {
-  DEFAULT_COMPACTION_THRESHOLD,
-  DEFAULT_REVIEW_LIMIT,
-  startPhaseJob,
-} from './workflows/start-phase-job.ts';
-export type { WorkshopOptions } from './workflows/start-workshop.ts';
-export { startWorkshop } from './workflows/start-workshop.ts';
-export type { Todo, TodoStatus } from './workflows/todo.ts';
-export { todosPlan } from './workflows/todos-plan.ts';
-export type {
-  OversizedFile,
-  TodosDocument,
-  TodosRule,
-  TodosSource,
-  TodosValidationOptions,
-} from './workflows/validate-todos.ts';
-export { DEFAULT_TODOS_MAX_BYTES, validateTodos } from './workflows/validate-todos.ts';
-export type { FeedbackEntry } from './workflows/with-review-feedback.ts';
-export { withReviewFeedback } from './workflows/with-review-feedback.ts';
-export type { WorkflowErrorCode } from './workflows/workflow-error.ts';
-export { WorkflowError } from './workflows/workflow-error.ts';
-export { workshopFromJSON } from './workflows/workshop-from-json.ts';
-export type { WorkshopOutcome, WorkshopStage } from './workflows/workshop-machine.ts';
-export { workshopMachine } from './workflows/workshop-machine.ts';
-export type {
-  FilePlanEntry,
-  WorkshopSubtask,
-  WorkshopTask,
-} from './workflows/workshop-plan.ts';
-export { FilePlan, WorkshopPlan } from './workflows/workshop-plan.ts';
-export type {
-  RoundEntry,
-  RoundSignals,
-  WorkshopRoundInput,
-} from './workflows/workshop-round.ts';
-export { workshopRound } from './workflows/workshop-round.ts';
-export type { WorkshopSectionOptions } from './workflows/workshop-section.ts';
-export { workshopSection } from './workflows/workshop-section.ts';
-export type { WorkshopSignal, WorkshopSignalName } from './workflows/workshop-signals.ts';
-export { WORKSHOP_SIGNAL_NAMES, WORKSHOP_SIGNALS } from './workflows/workshop-signals.ts';
-export type {
-  RedoSnapshot,
-  TranscriptEntry,
-  WorkshopArtifact,
-} from './workflows/workshop-state.ts';
+  createToolExecutor,
+  type StageToolResult,
+  type ToolExecutor,
+  type ToolExecutorOptions,
+  type ToolRunOptions,
+} from './stage-tools/create-tool-executor.ts';
 export {
-  DEFAULT_WORKSHOP_ARTIFACTS,
-  WorkshopState,
-} from './workflows/workshop-state.ts';
-export type { WriteArtifactInput } from './workflows/write-artifact.ts';
-export { writeArtifact } from './workflows/write-artifact.ts';
+  type AnyStageTool,
+  defineStageTool,
+  type StageTool,
+  type StageToolContext,
+  type StageToolDefinition,
+  type StageToolOutput,
+} from './stage-tools/define-stage-tool.ts';

@@ -8,14 +8,14 @@ import {
   snapshotToJSON,
 } from '@plankit/core';
 import { describe, expect, it } from 'vitest';
-import { BudgetState } from './budget-state.ts';
-import { ControllerSnapshot } from './controller-snapshot.ts';
-import { createBudget } from './create-budget.ts';
-import { initialSnapshot } from './initial-snapshot.ts';
-import { planningController } from './planning-controller.ts';
+import { BudgetState } from './budget/budget-state.ts';
+import { createBudget } from './budget/create-budget.ts';
+import { reserveBudget } from './budget/reserve-budget.ts';
+import { ControllerSnapshot } from './engine/controller-snapshot.ts';
+import { initialSnapshot } from './engine/initial-snapshot.ts';
+import { transition } from './engine/transition.ts';
+import { planningController } from './planning/planning-controller.ts';
 import { registerControllerReducers } from './register-controller-reducers.ts';
-import { reserveBudget } from './reserve-budget.ts';
-import { transition } from './transition.ts';
 
 describe('registerControllerReducers', () => {
   it('keeps the plan, the controller and the budget in one session snapshot that reads back', async () => {

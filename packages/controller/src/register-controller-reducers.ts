@@ -1,7 +1,7 @@
 import { replaceLatest, Session } from '@plankit/core';
-import { BudgetState } from './budget-state.ts';
+import { BudgetState } from './budget/budget-state.ts';
 import { ControllerError } from './controller-error.ts';
-import { ControllerSnapshot } from './controller-snapshot.ts';
+import { ControllerSnapshot } from './engine/controller-snapshot.ts';
 
 /**
  * Registers `replaceLatest` for {@link ControllerSnapshot} and {@link BudgetState} on a core

@@ -1,7 +1,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { PhaseJob } from '@plankit/controller';
+import { PhaseJob } from '@plankit/controller/workflows';
 import { Plan, selectAll, selectLatest, ToolCall } from '@plankit/core';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { PostgresStore } from '../postgres/postgres-store.ts';

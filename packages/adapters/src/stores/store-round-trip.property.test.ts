@@ -11,33 +11,35 @@ import os from 'node:os';
 import path from 'node:path';
 import {
   allowedOutcomes,
-  approvePlan,
   type Budget,
   BudgetState,
   budgetFromJSON,
   ControllerSnapshot,
-  completeTodo,
   createBudget,
   initialSnapshot,
   type MachineSnapshot,
   machineSnapshotFromJSON,
-  PhaseJob,
-  phaseJobFromJSON,
   planningController,
-  redoWorkshop,
   registerControllerReducers,
-  requestChanges,
   reserveBudget,
   settleBudget,
+  transition,
+} from '@plankit/controller';
+import {
+  approvePlan,
+  completeTodo,
+  PhaseJob,
+  phaseJobFromJSON,
+  redoWorkshop,
+  requestChanges,
   skipReview,
   startPhaseJob,
   startWorkshop,
-  transition,
   WorkshopState,
   workshopFromJSON,
   workshopRound,
   writeArtifact,
-} from '@plankit/controller';
+} from '@plankit/controller/workflows';
 import {
   type AnyTool,
   createPlanningTools,

@@ -1,16 +1,20 @@
 import { type Result, type Session, selectLatest, type Tool } from '@plankit/core';
 import { describe, expectTypeOf, it } from 'vitest';
-import type { Machine } from '../machine.ts';
-import { transition } from '../transition.ts';
-import { completeTodo } from './complete-todo.ts';
-import { createPhaseTools, type TodoCompleteParams } from './create-phase-tools.ts';
-import { type PhaseOutcome, type PhaseStage, phaseController } from './phase-controller.ts';
-import { PhaseJob } from './phase-job.ts';
-import type { PhaseSignal } from './phase-signal.ts';
+import type { Machine } from '../engine/machine.ts';
+import { transition } from '../engine/transition.ts';
+import { completeTodo } from './phases/complete-todo.ts';
+import { createPhaseTools, type TodoCompleteParams } from './phases/create-phase-tools.ts';
+import { type PhaseOutcome, type PhaseStage, phaseController } from './phases/phase-controller.ts';
+import { PhaseJob } from './phases/phase-job.ts';
+import type { PhaseSignal } from './phases/phase-signal.ts';
 import type { WorkflowError } from './workflow-error.ts';
-import { type WorkshopOutcome, type WorkshopStage, workshopMachine } from './workshop-machine.ts';
-import { workshopRound } from './workshop-round.ts';
-import type { WorkshopState } from './workshop-state.ts';
+import {
+  type WorkshopOutcome,
+  type WorkshopStage,
+  workshopMachine,
+} from './workshop/workshop-machine.ts';
+import { workshopRound } from './workshop/workshop-round.ts';
+import type { WorkshopState } from './workshop/workshop-state.ts';
 
 declare const job: PhaseJob;
 declare const session: Session;

@@ -1,7 +1,7 @@
 import type { Workspace } from '@plankit/adapters/workspace';
 import { describe, expectTypeOf, it } from 'vitest';
-import type { InspectionFiles } from './create-inspection-tools.ts';
-import type { PhaseFiles } from './create-phase-tools.ts';
+import type { PhaseFiles } from './phases/create-phase-tools.ts';
+import type { InspectionFiles } from './review/create-inspection-tools.ts';
 
 describe('the workspace module', () => {
   it('satisfies the ports of the phase and inspection tools', () => {

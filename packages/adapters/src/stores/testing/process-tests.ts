@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
-import { PhaseJob } from '@plankit/controller';
+import { PhaseJob } from '@plankit/controller/workflows';
 import {
   createPlanningTools,
   replaceLatest,

@@ -5,7 +5,7 @@
  * from the store, approves the plan into the first tactical phase, and starts the first step.
  * Each prints the session it leaves as JSON on its last line.
  */
-import { approvePlan, completeTodo, PhaseJob, startPhaseJob } from '@plankit/controller';
+import { approvePlan, completeTodo, PhaseJob, startPhaseJob } from '@plankit/controller/workflows';
 import {
   createPlanningTools,
   invokeTool,

@@ -1,10 +1,10 @@
 import type { Result } from '@plankit/core';
 import { stringify } from 'yaml';
-import type { InspectionFiles, WorkspaceEntry } from '../create-inspection-tools.ts';
-import type { PhaseFiles, WorkspaceProblem } from '../create-phase-tools.ts';
 import { isRelativePath } from '../internal/relative-path.ts';
-import type { PhaseArchive } from '../phase-archive.ts';
-import type { OversizedFile, TodosDocument } from '../validate-todos.ts';
+import type { PhaseFiles, WorkspaceProblem } from '../phases/create-phase-tools.ts';
+import type { PhaseArchive } from '../phases/phase-archive.ts';
+import type { OversizedFile, TodosDocument } from '../phases/validate-todos.ts';
+import type { InspectionFiles, WorkspaceEntry } from '../review/create-inspection-tools.ts';
 
 /**
  * An in-memory workspace for the controller's tests: the ports of the phase and inspection

@@ -1,6 +1,6 @@
-import { completeTodo } from '../complete-todo.ts';
-import type { PhaseJob } from '../phase-job.ts';
-import { type PhaseJobOptions, startPhaseJob } from '../start-phase-job.ts';
+import { completeTodo } from '../phases/complete-todo.ts';
+import type { PhaseJob } from '../phases/phase-job.ts';
+import { type PhaseJobOptions, startPhaseJob } from '../phases/start-phase-job.ts';
 import { todosYaml, unwrap } from './unwrap.ts';
 
 /** An interactive job whose strategic phase just ended with a valid hand-off: waiting for review. */

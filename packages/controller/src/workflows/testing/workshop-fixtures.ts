@@ -1,4 +1,4 @@
-import type { FilePlan, WorkshopPlan } from '../workshop-plan.ts';
+import type { FilePlan, WorkshopPlan } from '../workshop/workshop-plan.ts';
 
 /** A small plan for the SSO brief. */
 export const PLAN: WorkshopPlan = {

@@ -1,7 +1,7 @@
-import { startWorkshop } from '../start-workshop.ts';
-import { type RoundSignals, workshopRound } from '../workshop-round.ts';
-import type { WorkshopState } from '../workshop-state.ts';
-import { writeArtifact } from '../write-artifact.ts';
+import { startWorkshop } from '../workshop/start-workshop.ts';
+import { type RoundSignals, workshopRound } from '../workshop/workshop-round.ts';
+import type { WorkshopState } from '../workshop/workshop-state.ts';
+import { writeArtifact } from '../workshop/write-artifact.ts';
 import { unwrap } from './unwrap.ts';
 import { FILES, PLAN } from './workshop-fixtures.ts';
 

@@ -1,0 +1,59 @@
+import { defineDataType } from '@plankit/core';
+import * as z from 'zod';
+import { MICROS_PER_USD } from '../internal/micro-usd.ts';
+import type { Budget } from './create-budget.ts';
+
+/** The most reservations a budget holds at once; `reserveBudget` refuses one more. */
+export const MAX_RESERVATIONS = 10_000;
+
+const count = z.number().int().min(0).max(Number.MAX_SAFE_INTEGER);
+const time = z.number().finite();
+const usd = z
+  .number()
+  .min(0)
+  .max(1e12)
+  .refine(
+    (value) => Number.isSafeInteger(Math.round(value * MICROS_PER_USD)),
+    'must be a USD amount',
+  );
+const key = z.string().min(1).max(128);
+
+const schema = z.strictObject({
+  format: z.literal('plankit.budget'),
+  version: z.literal(1),
+  caps: z.strictObject({
+    sessionUsd: usd.nullable(),
+    dayUsd: usd.nullable(),
+    turnSoftUsd: usd.nullable(),
+    sessionTokens: count.nullable(),
+    dayTokens: count.nullable(),
+  }),
+  timeZone: z.string().min(1).max(64),
+  session: z.strictObject({ spentUsd: usd, spentTokens: count }),
+  day: z.strictObject({
+    date: z.string().regex(/^\d{4}-\d{2}-\d{2}$/),
+    spentUsd: usd,
+    spentTokens: count,
+  }),
+  turn: z.strictObject({ key: key.nullable(), spentUsd: usd }),
+  reservations: z
+    .array(z.strictObject({ id: key, usd, tokens: count, turn: key, at: time }))
+    .max(MAX_RESERVATIONS),
+  signals: z
+    .array(
+      z.discriminatedUnion('type', [
+        z.strictObject({ type: z.literal('turn_ceiling'), turn: key, usd, ceiling: usd }),
+        z.strictObject({ type: z.literal('overrun'), id: key, reservedUsd: usd, usd }),
+      ]),
+    )
+    .max(4),
+  updatedAt: time,
+});
+
+/**
+ * The data type of budgets (`plankit.controller.Budget`), for keeping a budget in a core
+ * `Session` slice next to the plan and the controller.
+ *
+ * @public
+ */
+export const BudgetState: z.ZodType<Budget> = defineDataType('plankit.controller.Budget', schema);

@@ -1,0 +1,121 @@
+import type { Result } from '@plankit/core';
+import { describe, expect, it } from 'vitest';
+import type { ControllerError } from '../controller-error.ts';
+import { planningController } from '../planning/planning-controller.ts';
+import { initialSnapshot } from './initial-snapshot.ts';
+import { machineSnapshotFromJSON } from './machine-snapshot-from-json.ts';
+import { transition } from './transition.ts';
+
+function ok<T>(result: Result<T, ControllerError>): T {
+  if (!result.ok) throw result.error;
+  return result.value;
+}
+
+function err<T>(result: Result<T, ControllerError>): ControllerError {
+  if (result.ok) throw new Error('expected a failure');
+  return result.error;
+}
+
+const snapshot = ok(
+  transition(planningController, initialSnapshot(planningController, { now: 0 }), {
+    outcome: 'sufficient_context',
+    now: 10,
+    tool: { name: 'probe', args: {}, result: null },
+  }),
+);
+const json = JSON.parse(JSON.stringify(snapshot));
+
+describe('machineSnapshotFromJSON', () => {
+  it('reads back text and parsed JSON as an equal, frozen snapshot that keeps working', () => {
+    const fromText = ok(machineSnapshotFromJSON(planningController, JSON.stringify(snapshot)));
+    expect(fromText).toEqual(snapshot);
+    expect(Object.isFrozen(fromText.counters.retries)).toBe(true);
+    expect(ok(machineSnapshotFromJSON(planningController, json))).toEqual(snapshot);
+    expect(
+      ok(transition(planningController, fromText, { outcome: 'success', now: 20 })).state,
+    ).toBe('VALIDATE_OUTLINE');
+  });
+
+  const cases: [string, unknown, string, string][] = [
+    ['malformed JSON', '{"format":', 'snapshot_invalid', 'text'],
+    ['a non-object', 42, 'snapshot_invalid', 'format'],
+    ['another format', { ...json, format: 'plankit.budget' }, 'snapshot_invalid', 'format'],
+    ['an unknown version', { ...json, version: 2 }, 'snapshot_version_unknown', 'version'],
+    ['a missing version', { ...json, version: undefined }, 'snapshot_version_unknown', 'version'],
+    ['an unknown key', { ...json, extra: 1 }, 'snapshot_invalid', 'value'],
+    [
+      'a __proto__ key',
+      JSON.parse(
+        JSON.stringify(json).replace('"format"', '"__proto__":{"polluted":true},"format"'),
+      ),
+      'snapshot_invalid',
+      'value',
+    ],
+    [
+      'a negative turn count',
+      { ...json, counters: { ...json.counters, turns: -1 } },
+      'snapshot_invalid',
+      'counters.turns',
+    ],
+    [
+      'a NaN elapsed time',
+      { ...json, counters: { ...json.counters, elapsedMs: Number.NaN } },
+      'snapshot_invalid',
+      'counters.elapsedMs',
+    ],
+    [
+      'a string cost',
+      { ...json, counters: { ...json.counters, costUsd: '0.1' } },
+      'snapshot_invalid',
+      'counters.costUsd',
+    ],
+    ['an unknown status', { ...json, status: 'paused' }, 'snapshot_invalid', 'status'],
+    [
+      'a huge reason',
+      { ...json, trace: [{ ...json.trace[0], reason: 'r'.repeat(2001) }] },
+      'snapshot_invalid',
+      'trace[0].reason',
+    ],
+    ['another machine', { ...json, machine: 'review' }, 'snapshot_invalid', 'machine'],
+    ['an unknown state', { ...json, state: 'DREAMING' }, 'snapshot_invalid', 'state'],
+    ['a status the state cannot have', { ...json, status: 'done' }, 'snapshot_invalid', 'status'],
+    ['frozen without a freeze', { ...json, status: 'frozen' }, 'snapshot_invalid', 'frozen'],
+    [
+      'retries of an unknown stage',
+      { ...json, counters: { ...json.counters, retries: { NOWHERE: 0 } } },
+      'snapshot_invalid',
+      'counters.retries.NOWHERE',
+    ],
+    [
+      'an entry with an unknown outcome',
+      { ...json, trace: [{ ...json.trace[0], outcome: 'dreamt' }] },
+      'snapshot_invalid',
+      'trace[0].outcome',
+    ],
+    ['an updatedAt before startedAt', { ...json, updatedAt: -1 }, 'snapshot_invalid', 'updatedAt'],
+  ];
+
+  it.each(cases)('refuses %s, naming the field', (_, input, code, field) => {
+    const error = err(machineSnapshotFromJSON(planningController, input));
+    expect(error.code).toBe(code);
+    expect(error.field).toBe(field);
+  });
+
+  it('never lets a __proto__ key reach a prototype', () => {
+    const read = machineSnapshotFromJSON(
+      planningController,
+      JSON.stringify(json).replace(
+        '"COLLECT_CONTEXT":0',
+        '"__proto__":{"polluted":1},"COLLECT_CONTEXT":0',
+      ),
+    );
+    if (read.ok) expect(Object.getPrototypeOf(read.value.counters.retries)).toBe(Object.prototype);
+    expect(({} as Record<string, unknown>)['polluted']).toBeUndefined();
+  });
+
+  it('refuses a value that is not a machine', () => {
+    expect(() => machineSnapshotFromJSON({} as never, json)).toThrow(
+      /must be made by defineMachine/,
+    );
+  });
+});

@@ -1,0 +1,97 @@
+import type { Result } from '@plankit/core';
+import { describe, expect, it } from 'vitest';
+import type { ControllerError } from '../controller-error.ts';
+import { createPlanningController, planningController } from '../planning/planning-controller.ts';
+import { initialSnapshot } from './initial-snapshot.ts';
+import { replay } from './replay.ts';
+import { transition } from './transition.ts';
+
+function ok<T>(result: Result<T, ControllerError>): T {
+  if (!result.ok) throw result.error;
+  return result.value;
+}
+
+function err<T>(result: Result<T, ControllerError>): ControllerError {
+  if (result.ok) throw new Error('expected a failure');
+  return result.error;
+}
+
+function planned() {
+  let snapshot = initialSnapshot(planningController, { now: 0 });
+  const events = [
+    {
+      outcome: 'sufficient_context',
+      now: 1000,
+      confidence: 0.9,
+      tool: { name: 'context', args: { q: 1 }, result: 'ok' },
+    },
+    {
+      outcome: 'success',
+      now: 2000,
+      costUsd: 0.12,
+      tokens: 900,
+      adaptations: [{ kind: 'pattern', summary: 'Chose milestone_project.' }],
+    },
+    { outcome: 'invalid_retryable', now: 3000, violations: ['L1: phase without milestone'] },
+    { outcome: 'success', now: 4000, reason: 'fixed' },
+  ] as const;
+  for (const event of events) snapshot = ok(transition(planningController, snapshot, event));
+  return snapshot;
+}
+
+describe('replay', () => {
+  it('rebuilds an equal snapshot from the trace and the initial options', () => {
+    const snapshot = planned();
+    const rebuilt = ok(replay(planningController, snapshot.trace, { now: 0 }));
+    expect(rebuilt).toEqual(snapshot);
+    expect(Object.isFrozen(rebuilt)).toBe(true);
+    expect(ok(replay(planningController, [], { now: 0 }))).toEqual(
+      initialSnapshot(planningController, { now: 0 }),
+    );
+  });
+
+  it('replays a trace read back from JSON', () => {
+    const snapshot = planned();
+    const trace = JSON.parse(JSON.stringify(snapshot.trace));
+    expect(ok(replay(planningController, trace, { now: 0 }))).toEqual(snapshot);
+  });
+
+  it('names the first entry an edit makes diverge', () => {
+    const { trace } = planned();
+    const edited = trace.map((entry, index) =>
+      index === 2 ? { ...entry, to: 'DRAFT_ROADMAP' as const } : entry,
+    );
+    const error = err(replay(planningController, edited, { now: 0 }));
+    expect(error).toMatchObject({ code: 'replay_diverged', field: 'trace[2]' });
+    expect(error.message).toBe('replay: trace[2] differs from its recomputation in to.');
+  });
+
+  it('reports when a machine changed under the trace, or the options differ', () => {
+    const { trace } = planned();
+    const stricter = createPlanningController({ caps: { retries: 0 } });
+    expect(err(replay(stricter, trace, { now: 0 })).field).toBe('trace[2]');
+    expect(err(replay(planningController, trace, { now: 500 })).message).toMatch(
+      /trace\[0\] differs .* in duration_ms/,
+    );
+  });
+
+  it('refuses malformed entries and out-of-order times', () => {
+    const { trace } = planned();
+    expect(err(replay(planningController, 'trace' as never, { now: 0 })).code).toBe(
+      'input_invalid',
+    );
+    const broken = [{ ...trace[0], cost_delta: -1 }];
+    expect(err(replay(planningController, broken as never, { now: 0 }))).toMatchObject({
+      code: 'snapshot_invalid',
+      field: 'trace[0].cost_delta',
+    });
+    const early = [trace[0], { ...trace[1], at: 10 }];
+    expect(err(replay(planningController, early as never, { now: 0 })).message).toMatch(
+      /earlier than the step before/,
+    );
+    const unknown = [{ ...trace[0], outcome: 'approved' }];
+    expect(err(replay(planningController, unknown as never, { now: 0 })).message).toMatch(
+      /no longer applies.*does not accept "approved"/,
+    );
+  });
+});

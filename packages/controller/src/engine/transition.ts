@@ -1,0 +1,102 @@
+import type { Result } from '@plankit/core';
+import type { ControllerError } from '../controller-error.ts';
+import type { AdaptationInput } from './adaptation-log-entry.ts';
+import { compiledOf } from './internal/compiled-machine.ts';
+import { applyOutcome, failure, normalizeEvent } from './internal/engine.ts';
+import type { Machine } from './machine.ts';
+import type { MachineSnapshot } from './machine-snapshot.ts';
+import { ensureSnapshot, trustedSnapshot } from './machine-snapshot-from-json.ts';
+
+/** A tool call as an event reports it; its name, arguments and result make the stall signature. @public */
+export interface ToolCallRecord {
+  /** The tool's name, 1-128 characters. */
+  readonly name: string;
+  /** The arguments, as JSON data. */
+  readonly args?: unknown;
+  /** The result, as JSON data. */
+  readonly result?: unknown;
+}
+
+/**
+ * What the agent reports at the end of its work in a stage.
+ *
+ * @typeParam O - the machine's outcomes
+ * @public
+ */
+export interface MachineEvent<O extends string = string> {
+  /** The outcome; the current state must accept it. */
+  readonly outcome: O;
+  /** When, in epoch milliseconds; not earlier than the snapshot's `updatedAt`. */
+  readonly now: number;
+  /** The stage's confidence, from 0 to 1. */
+  readonly confidence?: number | null | undefined;
+  /** USD spent in this step (>= 0). */
+  readonly costUsd?: number | undefined;
+  /** Tokens used in this step. */
+  readonly tokens?: number | undefined;
+  /** The tool used: its name, or the call (which stall detection compares). */
+  readonly tool?: string | ToolCallRecord | null | undefined;
+  /** Rule violations found (at most 100, each 1-500 characters). */
+  readonly violations?: readonly string[] | undefined;
+  /** Structural changes made (at most 20). */
+  readonly adaptations?: readonly AdaptationInput[] | undefined;
+  /** Why, in the agent's or host's words (at most 2,000 characters). */
+  readonly reason?: string | null | undefined;
+}
+
+/**
+ * Applies one outcome: accounting, caps, stall detection, then the state the outcome leads to.
+ * Pure: the same machine, snapshot and event always give the same snapshot.
+ *
+ * @returns the next frozen snapshot, or a {@link ControllerError}: `input_invalid` (naming the
+ *   field), `outcome_rejected`, `guard_rejected`, `machine_done`, `machine_frozen`,
+ *   `snapshot_invalid`; the snapshot passed in is unchanged either way
+ * @throws ControllerError `argument_invalid` when `machine` was not made by `defineMachine`
+ * @example
+ * ```ts
+ * const next = transition(planningController, snapshot, {
+ *   outcome: 'success',
+ *   now: Date.now(),
+ *   confidence: 0.82,
+ *   costUsd: 0.04,
+ *   tool: { name: 'node_generator', args, result },
+ * });
+ * if (next.ok) snapshot = next.value;
+ * ```
+ * @public
+ */
+export function transition<S extends string, O extends string>(
+  machine: Machine<S, O>,
+  snapshot: MachineSnapshot<S, O>,
+  event: MachineEvent<NoInfer<O>>,
+): Result<MachineSnapshot<S, O>, ControllerError> {
+  const compiled = compiledOf(machine, 'transition');
+  let prev = trustedSnapshot(compiled, snapshot);
+  if (prev === null) {
+    const checked = ensureSnapshot(compiled, snapshot, 'transition');
+    if (!checked.ok) return checked as Result<never, ControllerError>;
+    prev = checked.value;
+  }
+  if (prev.status === 'done') {
+    return failure(
+      'machine_done',
+      `transition: ${machine.id} is done (in ${prev.state}); it accepts no events.`,
+      'snapshot',
+      prev.state,
+    );
+  }
+  if (prev.status === 'frozen') {
+    return failure(
+      'machine_frozen',
+      `transition: ${machine.id} is frozen in ${prev.state} (${prev.frozen?.message ?? 'no reason'}); resume it first.`,
+      'snapshot',
+      prev.state,
+    );
+  }
+  const normalized = normalizeEvent('transition', event, prev.updatedAt);
+  if (!normalized.ok) return normalized;
+  return applyOutcome(compiled, prev, normalized, 'transition') as Result<
+    MachineSnapshot<S, O>,
+    ControllerError
+  >;
+}

@@ -1,0 +1,47 @@
+import { fromPlanAnchor } from '@plankit/prompt';
+import { describe, expect, it } from 'vitest';
+import { unwrap } from '../testing/unwrap.ts';
+import { compactionSignal } from './compaction-signal.ts';
+import { completeTodo } from './complete-todo.ts';
+import { startPhaseJob } from './start-phase-job.ts';
+import { todosPlan } from './todos-plan.ts';
+
+describe('compactionSignal', () => {
+  const job = unwrap(completeTodo(startPhaseJob({ jobId: 'j', now: 0 }), { id: 1, now: 0 }));
+
+  it('stays quiet up to the threshold (80,000 by default) and signals past it', () => {
+    expect(compactionSignal(job, { contextTokens: 0 })).toBeNull();
+    expect(compactionSignal(job, { contextTokens: 80_000 })).toBeNull();
+    const due = compactionSignal(job, { contextTokens: 80_001 });
+    expect(due).toMatchObject({ type: 'compaction_due', contextTokens: 80_001, threshold: 80_000 });
+    const low = startPhaseJob({ jobId: 'j', now: 0, compactionThreshold: 100 });
+    expect(compactionSignal(low, { contextTokens: 101 })?.threshold).toBe(100);
+  });
+
+  it('keeps the plan anchor: the todos, read back exactly', () => {
+    const due = compactionSignal(job, { contextTokens: 90_000 });
+    const plan = unwrap(fromPlanAnchor(`Summary of the work so far.\n\n${due?.anchor}`));
+    expect(plan).toEqual(todosPlan(job));
+    expect(plan.objective).toBe('Strategic phase 1');
+    expect(plan.steps.map((step) => [step.step_id, step.status, step.details])).toEqual([
+      ['S001', 'done', 'todo id 1'],
+      ['S002', 'pending', 'todo id 2'],
+      ['S003', 'pending', 'todo id 3'],
+      ['S004', 'pending', 'todo id 4'],
+    ]);
+  });
+
+  it("anchors the agent's own plan when given", () => {
+    const plan = { objective: 'Mine', status: 'active' as const, steps: [] };
+    const due = compactionSignal(job, { contextTokens: 90_000, plan });
+    expect(unwrap(fromPlanAnchor(due?.anchor ?? ''))).toEqual(plan);
+  });
+
+  it('refuses bad input', () => {
+    expect(() => compactionSignal(job, { contextTokens: -1 })).toThrow(/contextTokens/);
+    expect(() => compactionSignal(job, { contextTokens: 1, plan: {} as never })).toThrow(/plan/);
+    expect(() => compactionSignal(job, { tokens: 1 } as never)).toThrow(
+      /input.tokens is not a key/,
+    );
+  });
+});
