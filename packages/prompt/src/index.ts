@@ -1,12 +1,26 @@
 /**
  * Prompt sections with deterministic, byte-stable markdown; the planning section with its
- * three strategies; plan reminders and compaction anchors; the strategic and tactical phase
+ * three strategies; plan reminders, compaction anchors and plan-keeping compaction; the strategic and tactical phase
  * sections; the interaction-policy directives.
  *
  * @packageDocumentation
  * @module @plankit/prompt
  */
 
+export type { AnthropicMessageLike } from './compaction/compact-anthropic-messages.ts';
+export { compactAnthropicMessages } from './compaction/compact-anthropic-messages.ts';
+export type { ChatMessageLike } from './compaction/compact-chat-messages.ts';
+export { compactChatMessages } from './compaction/compact-chat-messages.ts';
+export type {
+  CompactionOptions,
+  CompactionResult,
+  MessageShape,
+} from './compaction/compact-with-plan.ts';
+export {
+  compactWithPlan,
+  PLAN_STATE_HEADER,
+  SUMMARY_HEADER,
+} from './compaction/compact-with-plan.ts';
 export type {
   InteractionPolicyInput,
   InteractionPolicyParams,
@@ -27,5 +41,6 @@ export { Prompt } from './prompt.ts';
 export type { PromptRenderCode } from './prompt-render-error.ts';
 export { PromptRenderError } from './prompt-render-error.ts';
 export type { PromptSection, SectionRenderOptions } from './prompt-section.ts';
+export type { PlanReminderOptions } from './render-plan-reminder.ts';
 export { renderPlanReminder } from './render-plan-reminder.ts';
 export type { TemplateValue } from './render-template.ts';

@@ -95,6 +95,27 @@ describe('plan anchors', () => {
     expect(({} as Record<string, unknown>)['polluted']).toBeUndefined();
   });
 
+  it('keeps depends_on (an opt-in field) after the reference keys, and reference plans byte-identical', () => {
+    const dependent: Plan = {
+      ...plan,
+      steps: [
+        plan.steps[0] as Plan['steps'][number],
+        { ...(plan.steps[1] as Plan['steps'][number]), depends_on: ['S001'] },
+      ],
+    };
+    const anchor = toPlanAnchor(dependent);
+    expect(anchor).toContain(
+      '{"step_id":"S002","title":"Tag","details":null,"status":"pending","notes":[],"depends_on":["S001"]}',
+    );
+    expect(fromPlanAnchor(anchor)).toEqual({ ok: true, value: dependent });
+    // A step whose depends_on is undefined writes no key, so it reads back as the reference step.
+    const undefinedDeps = {
+      ...plan,
+      steps: [{ ...(plan.steps[1] as Plan['steps'][number]), depends_on: undefined }],
+    };
+    expect(toPlanAnchor(undefinedDeps)).not.toContain('depends_on');
+  });
+
   it('round-trips any plan exactly (property)', () => {
     // Any plan that keeps core's plan invariants (unique well-formed ids, a status that agrees
     // with the steps, storable text); fromPlanAnchor refuses the others.
@@ -117,7 +138,15 @@ describe('plan anchors', () => {
       .map(({ objective, abandoned, steps }) => {
         if (abandoned) return { objective, status: 'abandoned' as const, steps: [] };
         const done = steps.length > 0 && steps.every((s) => s.status === 'done');
-        return { objective, status: done ? ('completed' as const) : ('active' as const), steps };
+        // Every other step depends on the steps before it: no cycle, ids of the same plan.
+        const withDependencies = steps.map((s, i) =>
+          i % 2 === 1 ? { ...s, depends_on: steps.slice(0, i).map((p) => p.step_id) } : s,
+        );
+        return {
+          objective,
+          status: done ? ('completed' as const) : ('active' as const),
+          steps: withDependencies,
+        };
       });
     fc.assert(
       fc.property(plans, fc.string(), fc.string(), (original, before, after) => {

@@ -13,19 +13,30 @@ const ATTRIBUTE = /\s([a-z]+)="([^"]*)"/g;
 // Keys in a fixed order, so the same plan always gives the same bytes.
 const headLine = (plan: Plan): string =>
   JSON.stringify({ objective: plan.objective, status: plan.status });
-const stepLine = (step: PlanStep): string =>
-  JSON.stringify({
+const REFERENCE_KEYS = new Set(['step_id', 'title', 'details', 'status', 'notes']);
+// The reference keys first, then any opt-in field a step carries (`depends_on`, and whatever
+// later plan-model options add) in sorted order, so a reference plan's bytes never change
+// and no field of a richer plan is lost.
+const stepLine = (step: PlanStep): string => {
+  const line: Record<string, unknown> = Object.assign(Object.create(null), {
     step_id: step.step_id,
     title: step.title,
     details: step.details,
     status: step.status,
     notes: step.notes,
   });
+  for (const key of Object.keys(step).sort()) {
+    const value = (step as unknown as Record<string, unknown>)[key];
+    if (!REFERENCE_KEYS.has(key) && value !== undefined) line[key] = value;
+  }
+  return JSON.stringify(line);
+};
 
 /**
  * Writes a plan as a versioned, checksummed, byte-stable block for a host's compaction
  * summary: one JSON line for the plan, then one per step. {@link fromPlanAnchor} restores the
- * exact plan (ids, statuses, details, notes).
+ * exact plan (ids, statuses, details, notes, and the opt-in fields such as `depends_on`). A
+ * plan without opt-in fields gives the same bytes as before they existed.
  *
  * @example
  * ```ts

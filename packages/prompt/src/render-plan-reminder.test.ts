@@ -33,6 +33,35 @@ describe('renderPlanReminder', () => {
     expect(renderPlanReminder(plan)).toBe(renderPlanReminder(structuredClone(plan) as Plan));
   });
 
+  it('adds the Ready and Blocked lines with { dependencies: true } (issue 16)', () => {
+    const plan: Plan = {
+      objective: 'Ship v2',
+      status: 'active',
+      steps: [
+        step(1, 'done'),
+        { ...step(2, 'pending'), depends_on: ['S001'] },
+        { ...step(3, 'pending'), depends_on: ['S002'] },
+      ],
+    };
+    expect(renderPlanReminder(plan, { dependencies: true })).toBe(
+      [
+        '<plan-reminder>',
+        'Objective: Ship v2',
+        'Done: 1 of 3 steps',
+        'Open:',
+        'S002 [pending] Step 2',
+        'S003 [pending] Step 3',
+        'Ready: S002',
+        'Blocked: S003 (waiting on S002)',
+        'Keep the plan current with planning_mark_step.',
+        '</plan-reminder>',
+      ].join('\n'),
+    );
+    // Off by default: the reference reminder, whatever the plan carries.
+    expect(renderPlanReminder(plan)).not.toContain('Ready:');
+    expect(renderPlanReminder(plan, { dependencies: false })).toBe(renderPlanReminder(plan));
+  });
+
   it('returns nothing without a plan or without open steps', () => {
     expect(renderPlanReminder(undefined)).toBeUndefined();
     expect(renderPlanReminder({ objective: 'o', status: 'active', steps: [] })).toBeUndefined();
