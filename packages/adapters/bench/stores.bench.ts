@@ -1,12 +1,9 @@
-import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { appendFile, readFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { PostgresStore } from '@plankit/adapters/postgres';
 import type { NewEvent, SessionStore } from '@plankit/adapters/stores';
 import { FileStore } from '@plankit/adapters/stores';
-import pg from 'pg';
 import type { BenchCase, BenchSide, BenchSuite } from '../../../scripts/bench.ts';
 
 // A typical event: a committed plan step, about 200 bytes as JSON.
@@ -29,7 +26,6 @@ const event = (n: number): NewEvent => ({
 const line = (n: number): string => `${JSON.stringify({ seq: n, ...event(n) })}\n`;
 
 const LOAD_EVENTS = 10_000;
-const POSTGRES_URL = process.env['PLANKIT_PG_URL'] || undefined;
 
 const directories: string[] = [];
 function tempDirectory(): string {
@@ -118,100 +114,11 @@ const fileCases: BenchCase[] = [
   },
 ];
 
-/** PostgreSQL: a store in its own schema, and a plain table beside it for the baselines. */
-function postgresCases(url: string): BenchCase[] {
-  const schema = `plankit_bench_${randomBytes(4).toString('hex')}`;
-  const pool = new pg.Pool({ connectionString: url, max: 4, allowExitOnIdle: true });
-  pool.on('error', () => {});
-  const store = new PostgresStore({ pool, schema });
-  let plain: Promise<void> | undefined;
-  const plainTable = () => {
-    plain ??= (async () => {
-      expectOk(await store.migrate());
-      await pool.query(
-        `CREATE TABLE "${schema}".plain (session_id text, seq bigint, data json, PRIMARY KEY (session_id, seq))`,
-      );
-    })();
-    return plain;
-  };
-  let cleaned = false;
-  process.on('beforeExit', () => {
-    if (cleaned) return;
-    cleaned = true;
-    void pool
-      .query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`)
-      .then(() => pool.end())
-      .catch(() => {});
-  });
-  return [
-    {
-      name: 'PostgresStore append, 1 event',
-      what: 'store.append (one statement: version check, session row, event row) vs a plain INSERT',
-      plankit: async () => {
-        await plainTable();
-        return appendSide(store);
-      },
-      baseline: async () => {
-        await plainTable();
-        let n = 0;
-        return {
-          run: () => {
-            n++;
-            return pool.query(`INSERT INTO "${schema}".plain VALUES ($1, $2, $3)`, [
-              'bench-append',
-              n,
-              JSON.stringify(event(n).data),
-            ]);
-          },
-        };
-      },
-    },
-    {
-      name: `PostgresStore load, ${LOAD_EVENTS.toLocaleString('en-US')} events`,
-      what: 'store.load (one statement, checked, frozen) vs SELECT ... ORDER BY seq',
-      plankit: async () => {
-        await plainTable();
-        await fill(store, 'bench-load', LOAD_EVENTS);
-        return {
-          run: async () => {
-            const loaded = expectOk(await store.load('bench-load'));
-            if (loaded.events.length !== LOAD_EVENTS) throw new Error('short load');
-            return loaded;
-          },
-        };
-      },
-      baseline: async () => {
-        await plainTable();
-        const values = Array.from({ length: LOAD_EVENTS }, (_, i) =>
-          JSON.stringify(event(i + 1).data),
-        );
-        await pool.query(
-          `INSERT INTO "${schema}".plain SELECT 'bench-load', n, d FROM unnest($1::json[]) WITH ORDINALITY AS t(d, n)`,
-          [values],
-        );
-        return {
-          run: async () => {
-            const { rows } = await pool.query(
-              `SELECT seq, data FROM "${schema}".plain WHERE session_id = $1 ORDER BY seq`,
-              ['bench-load'],
-            );
-            if (rows.length !== LOAD_EVENTS) throw new Error('short load');
-            return rows;
-          },
-        };
-      },
-    },
-  ];
-}
-
-if (POSTGRES_URL === undefined) {
-  process.stderr.write(
-    'stores.bench.ts: PLANKIT_PG_URL is not set, so the PostgresStore rows are left out (bash scripts/postgres.sh run -- npm run bench).\n',
-  );
-}
-
-/** Session stores: appends and loads next to the plain file and SQL calls they wrap. */
+/**
+ * Session stores: appends and loads next to the plain file calls they wrap. PostgresStore has
+ * its own file, `postgres.bench.ts`.
+ */
 export const suite: BenchSuite = {
   name: '@plankit/adapters stores',
-  cases: [...fileCases, ...(POSTGRES_URL === undefined ? [] : postgresCases(POSTGRES_URL))],
+  cases: fileCases,
 };
