@@ -61,11 +61,9 @@ const call = fc.record({
   ),
 });
 
-async function run(
-  session: Session,
-  tools: ReturnType<typeof agents>['tools'],
-  calls: fc.infer<typeof call>[],
-) {
+type Call = typeof call extends fc.Arbitrary<infer T> ? T : never;
+
+async function run(session: Session, tools: ReturnType<typeof agents>['tools'], calls: Call[]) {
   await invokeTool(
     tools.lead[0],
     {
