@@ -6,6 +6,7 @@
  * @module @plankit/core/internal
  */
 
+export { appendedLogEntries, logReads } from './internal/call-log.ts';
 export { deepEqual } from './internal/deep-equal.ts';
 export { invalidArgument } from './internal/invalid-argument.ts';
 export { deepFreeze, update } from './internal/produce.ts';
@@ -21,6 +22,7 @@ export {
   storableProblem,
   stringProblem,
 } from './internal/storable-problem.ts';
+export { toolFailure, toolSuccess } from './internal/tool-outcome.ts';
 export { type ValueCheck, valueProblem } from './internal/value-problem.ts';
 export { INDENT_LIMIT, NESTING_LIMIT, yamlNestingProblem } from './internal/yaml-nesting.ts';
 export {

@@ -17,6 +17,7 @@ import {
   snapshotToJSON,
   ToolCall,
 } from '@plankit/core';
+import { logReads } from '@plankit/core/internal';
 import * as fc from 'fast-check';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import * as z from 'zod';
@@ -524,6 +525,51 @@ describe('attachStore', () => {
       ),
       { numRuns: 60 },
     );
+  });
+});
+
+describe('attachStore on a long tool-call log (issue 15)', () => {
+  async function markMany(
+    session: Session,
+    mark: ReturnType<typeof createPlanningTools>[3],
+    count: number,
+  ): Promise<void> {
+    for (let i = 0; i < count; i++) {
+      const status = i % 2 === 0 ? 'in_progress' : 'pending';
+      const result = await invokeTool(mark, { step_id: 'S001', status, note: null }, { session });
+      expect(result.success).toBe(true);
+    }
+  }
+
+  it.each([
+    ['every entry kept', undefined],
+    ['maxLoggedCalls 50', 50],
+  ])('checks only the entries a commit appended, never the older ones (%s)', async (_, cap) => {
+    const store = new MemoryStore();
+    const make = () => new Session({ sessionId: 'long', clock: () => NOW, maxLoggedCalls: cap });
+    const first = make();
+    const [setup, , , mark] = createPlanningTools(first);
+    const attachment = await attach(first, store, { snapshotEvery: Number.POSITIVE_INFINITY });
+    await invokeTool(
+      setup,
+      { objective: 'Long', initial_steps: [{ title: 'a' }] },
+      { session: first },
+    );
+    await markMany(first, mark, 400);
+    ok(await attachment.flush());
+    // Counted, not timed: the log entries read out of core's chunks while 100 more calls
+    // are checked and stored. Reading the whole log even once would be 400 or more.
+    const before = logReads.entries;
+    await markMany(first, mark, 100);
+    ok(await attachment.flush());
+    expect(logReads.entries - before).toBe(100);
+    expect(attachment.failure).toBeUndefined();
+
+    const second = make();
+    createPlanningTools(second);
+    await attach(second, store);
+    expect(selectAll(second, ToolCall)).toEqual(selectAll(first, ToolCall));
+    expect(slicesOf(second)).toEqual(slicesOf(first));
   });
 });
 

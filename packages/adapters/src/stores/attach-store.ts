@@ -15,9 +15,10 @@ import {
   SNAPSHOT_VERSION,
   snapshotFromJSON,
   snapshotToJSON,
+  ToolCall,
   UpdateStep,
 } from '@plankit/core';
-import { invalidArgument } from '@plankit/core/internal';
+import { appendedLogEntries, invalidArgument } from '@plankit/core/internal';
 import { toJsonText } from './json-data.ts';
 import type {
   LoadedSession,
@@ -235,10 +236,20 @@ function readSlices(session: Session, slices: unknown): Result<SessionSnapshot, 
   );
 }
 
+const LOG = dataTypeName(ToolCall);
+
 /** The values a commit put into each slice: those not in the slice, by identity, before. */
-function changedValues(before: Slices, after: Slices): Record<string, unknown[]> {
-  const changed: Record<string, unknown[]> = {};
+function changedValues(before: Slices, after: Slices): Record<string, readonly unknown[]> {
+  const changed: Record<string, readonly unknown[]> = {};
   for (const name of Object.keys(after)) {
+    // The tool-call log only grows by appends: take the new entries from core, so a commit
+    // costs O(change) however long the log (reading the slice would build it whole).
+    const appended = name === LOG ? appendedLogEntries(before, after) : undefined;
+    if (appended !== undefined) {
+      if (appended.length > 0)
+        Object.defineProperty(changed, name, { value: appended, enumerable: true });
+      continue;
+    }
     const next = after[name] ?? [];
     const previous = before[name];
     if (next === previous) continue;

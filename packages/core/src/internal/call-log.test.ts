@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { CallLog, CHUNK_SIZE, logCopies } from './call-log.ts';
+import { CallLog, CHUNK_SIZE, logCopies, logReads } from './call-log.ts';
 
 function appendMany(log: CallLog, from: number, count: number, cap?: number): CallLog {
   let next = log;
@@ -60,5 +60,32 @@ describe('CallLog', () => {
     expect(Object.isFrozen(log.toArray())).toBe(true);
     expect(log.toArray()).toBe(log.toArray());
     expect(CallLog.EMPTY.latest()).toBeUndefined();
+  });
+});
+
+describe('CallLog.appendedSince', () => {
+  it('returns only what a later version appended, reading no older entry', () => {
+    const log = appendMany(CallLog.EMPTY, 0, 20 * CHUNK_SIZE + 5);
+    const reads = logReads.entries;
+    expect(appendMany(log, 20 * CHUNK_SIZE + 5, 3).appendedSince(log)).toEqual([
+      20 * CHUNK_SIZE + 5,
+      20 * CHUNK_SIZE + 6,
+      20 * CHUNK_SIZE + 7,
+    ]);
+    expect(log.appendedSince(log)).toEqual([]);
+    expect(logReads.entries - reads).toBe(3);
+  });
+
+  it('returns undefined for another lineage or a diverged branch, and respects the cap', () => {
+    const log = appendMany(CallLog.EMPTY, 0, 10);
+    const branchA = log.append('a');
+    const branchB = log.append('b');
+    expect(branchB.appendedSince(branchA)).toBeUndefined();
+    expect(branchA.appendedSince(branchB.append('c'))).toBeUndefined();
+    expect(CallLog.from(log.toArray()).append('x').appendedSince(log)).toBeUndefined();
+    const capped = appendMany(log, 10, 1, 3);
+    expect(capped.appendedSince(log)).toEqual([10]);
+    // The cap dropped everything `log` held: every kept entry is new.
+    expect(appendMany(log, 10, 5, 2).appendedSince(log)).toEqual([13, 14]);
   });
 });

@@ -15,6 +15,9 @@ export interface LogChunk {
 /** Counts the entries copied by branching appends and cap compactions, for the tests. */
 export const logCopies = { entries: 0, chunks: 0 };
 
+/** Counts the entries read out of chunks (`toArray`, `appendedSince`), for the tests. */
+export const logReads = { entries: 0 };
+
 /**
  * The tool-call log as a persistent, append-only list of chunks. Every version is immutable to
  * its readers: a version holds entries `[start, end)` and reads only that part of its chunks,
@@ -24,7 +27,7 @@ export const logCopies = { entries: 0, chunks: 0 };
  * never touched. `toArray` builds the frozen array readers get, once per version, on demand.
  */
 export class CallLog {
-  static readonly EMPTY: CallLog = new CallLog(undefined, 0, 0, 0);
+  static readonly EMPTY: CallLog = new CallLog(undefined, 0, 0, 0, {});
 
   /** The newest chunk, or undefined when nothing was ever appended. */
   readonly chunk: LogChunk | undefined;
@@ -34,13 +37,22 @@ export class CallLog {
   readonly end: number;
   /** The absolute index of the oldest chunk still linked. */
   readonly base: number;
+  /** Shared by every version appends made from one log (`from` and `EMPTY` start one). */
+  readonly lineage: object;
   #array: readonly unknown[] | undefined;
 
-  private constructor(chunk: LogChunk | undefined, start: number, end: number, base: number) {
+  private constructor(
+    chunk: LogChunk | undefined,
+    start: number,
+    end: number,
+    base: number,
+    lineage: object,
+  ) {
     this.chunk = chunk;
     this.start = start;
     this.end = end;
     this.base = base;
+    this.lineage = lineage;
   }
 
   /** A log holding `values` (already checked and frozen), oldest first. */
@@ -49,7 +61,7 @@ export class CallLog {
     for (let first = 0; first < values.length; first += CHUNK_SIZE) {
       chunk = { items: values.slice(first, first + CHUNK_SIZE), previous: chunk, first };
     }
-    return new CallLog(chunk, 0, values.length, 0);
+    return new CallLog(chunk, 0, values.length, 0, {});
   }
 
   /** How many entries this version holds. */
@@ -88,11 +100,44 @@ export class CallLog {
     }
     const end = this.end + 1;
     if (cap === undefined || end - this.start <= cap)
-      return new CallLog(next, this.start, end, this.base);
+      return new CallLog(next, this.start, end, this.base, this.lineage);
     const start = end - cap;
-    if (start - this.base < cap + CHUNK_SIZE) return new CallLog(next, start, end, this.base);
+    if (start - this.base < cap + CHUNK_SIZE)
+      return new CallLog(next, start, end, this.base, this.lineage);
     const kept = compact(next, start);
-    return new CallLog(kept.newest, start, end, kept.base);
+    return new CallLog(kept.newest, start, end, kept.base, this.lineage);
+  }
+
+  /**
+   * The entries this version holds that `older` does not, oldest first, when this version
+   * was made from `older` by appends (a commit after it); undefined when that cannot be told
+   * (another lineage: a reducer rewrote the log, or a rollback restored one read from JSON;
+   * or the entry `older` ends with is not where this version has it). Costs O(entries
+   * returned + chunks walked back to `older`'s end), never O(log length).
+   */
+  appendedSince(older: CallLog): readonly unknown[] | undefined {
+    if (older.lineage !== this.lineage || older.end > this.end) return undefined;
+    const from = Math.max(older.end, this.start);
+    // Where this version still holds older's newest entry, it must be that very entry.
+    if (older.end > older.start && older.end - 1 >= this.start) {
+      if (this.#at(older.end - 1) !== older.latest()) return undefined;
+    }
+    const out = new Array<unknown>(this.end - from);
+    for (let chunk = this.chunk; chunk !== undefined; chunk = chunk.previous) {
+      const to = Math.min(chunk.first + chunk.items.length, this.end);
+      for (let i = Math.max(chunk.first, from); i < to; i++)
+        out[i - from] = chunk.items[i - chunk.first];
+      if (chunk.first <= from) break;
+    }
+    logReads.entries += out.length;
+    return out;
+  }
+
+  /** The entry at absolute index `index` (within `[start, end)`). */
+  #at(index: number): unknown {
+    let chunk = this.chunk;
+    while (chunk !== undefined && chunk.first > index) chunk = chunk.previous;
+    return chunk?.items[index - chunk.first];
   }
 
   /** The entries, oldest first, as a frozen array (built once per version). */
@@ -105,6 +150,7 @@ export class CallLog {
       for (let i = from; i < to; i++) out[i - this.start] = chunk.items[i - chunk.first];
       if (chunk.first <= this.start) break;
     }
+    logReads.entries += out.length;
     this.#array = Object.freeze(out);
     return this.#array;
   }
@@ -142,3 +188,14 @@ function compact(newest: LogChunk, start: number): { newest: LogChunk; base: num
 
 /** The log behind a snapshot's slices object, when a session made it. */
 export const logsOfSlices: Brand<CallLog> = brand();
+
+/**
+ * The tool-call log entries the slices `after` hold that `before` did not, when `after` is a
+ * commit's result on top of `before` (both a session's snapshots' slices); undefined when
+ * that cannot be told, and the caller must compare the slices in full. O(change).
+ */
+export function appendedLogEntries(before: object, after: object): readonly unknown[] | undefined {
+  const older = logsOfSlices.get(before);
+  const newer = logsOfSlices.get(after);
+  return older === undefined || newer === undefined ? undefined : newer.appendedSince(older);
+}
