@@ -6,7 +6,7 @@ import { planModelLines } from './plan-model-lines.ts';
 import { PLANNING_STRATEGIES } from './planning-strategy.ts';
 import { PlanningToolsSection } from './planning-tools-section.ts';
 
-const OPTIONS = ['dependencies', 'batch'] as const;
+const OPTIONS = ['dependencies', 'batch', 'history', 'owners'] as const;
 type Option = (typeof OPTIONS)[number];
 
 // Every subset of the plan-model options.
@@ -25,6 +25,7 @@ const section = (
     strategy,
     inProgress,
     ...Object.fromEntries(on.map((option) => [option, true])),
+    ...(on.includes('owners') ? { agent: 'lead' } : {}),
   });
 
 describe('plan-model rule lines in the planning copy', () => {
@@ -44,13 +45,22 @@ describe('plan-model rule lines in the planning copy', () => {
 
   it('adds nothing with every option off: the reference body, byte for byte', () => {
     for (const strategy of PLANNING_STRATEGIES) {
-      expect(planModelLines(strategy, { dependencies: false, batch: false })).toEqual([]);
+      expect(
+        planModelLines(strategy, {
+          dependencies: false,
+          batch: false,
+          history: false,
+          owners: false,
+        }),
+      ).toEqual([]);
       const reference = new PlanningToolsSection({ session: new Session(), strategy });
       const off = new PlanningToolsSection({
         session: new Session(),
         strategy,
         dependencies: false,
         batch: false,
+        history: false,
+        owners: false,
       });
       expect(off.render()).toBe(reference.render());
     }
@@ -74,13 +84,13 @@ describe('plan-model rule lines in the planning copy', () => {
 
   it('puts each option\u2019s lines after the reference bullets and before the closing line, pure ASCII', () => {
     for (const strategy of PLANNING_STRATEGIES) {
-      const lines = section(strategy, 'single', ['dependencies', 'batch'])
-        .originalBodyTemplate()
-        .split('\n');
+      const lines = section(strategy, 'single', OPTIONS).originalBodyTemplate().split('\n');
       const clear = lines.findIndex((line) => line.includes('planning_clear_plan'));
       expect(lines[clear + 1]).toContain('`depends_on`');
       expect(lines[clear + 2]).toContain('Ready and Blocked');
       expect(lines[clear + 3]).toContain('`planning_apply_batch`');
+      expect(lines[clear + 4]).toContain('`explanation`');
+      expect(lines[clear + 5]).toContain('`planning_claim_step`');
       expect(lines.at(-1)).toMatch(/^Stay brief/);
       expect(lines.join('\n')).toMatch(/^[\x20-\x7e\n]*$/);
     }
@@ -104,6 +114,19 @@ describe('plan-model rule lines in the planning copy', () => {
     expect(JSON.stringify(z.toJSONSchema(plain[0].parameters, { io: 'input' }))).not.toContain(
       'depends_on',
     );
+    const owned = new PlanningToolsSection({
+      session: new Session(),
+      history: true,
+      owners: true,
+      agent: 'lead',
+    });
+    expect(owned.tools().map((tool) => tool.name)).toEqual(
+      expect.arrayContaining(['planning_claim_step', 'planning_release_step']),
+    );
+    expect(JSON.stringify(z.toJSONSchema(owned.tools()[3].parameters, { io: 'input' }))).toContain(
+      'explanation',
+    );
+    expect(owned.clone({ session: new Session() }).agent).toBe('lead');
     const copy = full.clone({ session: new Session() });
     expect(copy.dependencies).toEqual({ onOpenDependency: 'warn' });
     expect(copy.batch).toBe(true);

@@ -6,6 +6,10 @@ export interface PlanModelCopyOptions {
   readonly dependencies: boolean;
   /** `planning_apply_batch` is offered. */
   readonly batch: boolean;
+  /** Mutations take an `explanation`, kept in the plan history. */
+  readonly history: boolean;
+  /** `planning_claim_step` and `planning_release_step` are offered. */
+  readonly owners: boolean;
 }
 
 function dependencyLead(strategy: PlanningStrategy): string {
@@ -42,6 +46,16 @@ export function planModelLines(
   if (options.batch) {
     lines.push(
       '- For several changes at once (marks, notes, edits, new steps), send one `planning_apply_batch` call instead of parallel planning calls; it applies all of them or none.',
+    );
+  }
+  if (options.history) {
+    lines.push(
+      '- Give each planning change a short `explanation` of why; it is kept in the plan history.',
+    );
+  }
+  if (options.owners) {
+    lines.push(
+      '- Claim a step with `planning_claim_step` before working on it and release it with `planning_release_step` when you stop; leave steps other agents hold to them.',
     );
   }
   return lines;

@@ -33,6 +33,18 @@ export interface PlanningToolsSectionOptions {
    * about it. Off by default.
    */
   readonly batch?: boolean | undefined;
+  /**
+   * Every mutating tool takes an optional `explanation`, recorded in the plan history (core's
+   * `history` option), and the copy gains one rule line about it. Off by default.
+   */
+  readonly history?: boolean | undefined;
+  /**
+   * Adds `planning_claim_step` and `planning_release_step` (core's `owners` option; needs
+   * `agent`), and the copy gains one rule line about them. Off by default.
+   */
+  readonly owners?: boolean | undefined;
+  /** The id of the agent the tools act for (core's `agent` option): the owner and the actor. */
+  readonly agent?: string | undefined;
 }
 
 const OPTION_KEYS = new Set([
@@ -42,6 +54,9 @@ const OPTION_KEYS = new Set([
   'acceptsOverrides',
   'dependencies',
   'batch',
+  'history',
+  'owners',
+  'agent',
 ]);
 
 function planningBody(
@@ -69,7 +84,7 @@ function planningBody(
 /**
  * The planning section: the instructions for the six planning tools, in one of three
  * strategies, and the tools themselves bound to a session. The opt-in plan-model options
- * (`dependencies`, `batch`) are passed to `createPlanningTools` and each adds its own short
+ * (`dependencies`, `batch`, `history`, `owners` with `agent`) are passed to `createPlanningTools` and each adds its own short
  * rule lines to the copy; with them off the copy is the reference copy, byte for byte.
  *
  * @example
@@ -103,6 +118,12 @@ export class PlanningToolsSection<
   readonly dependencies: boolean | DependencyOptions;
   /** Whether `planning_apply_batch` is offered. */
   readonly batch: boolean;
+  /** Whether mutations take an `explanation` recorded in the plan history. */
+  readonly history: boolean;
+  /** Whether the claim and release tools are offered. */
+  readonly owners: boolean;
+  /** The agent the tools act for, or undefined. */
+  readonly agent: string | undefined;
   readonly #tools: PlanningToolsFor<O>;
   readonly #body: string;
 
@@ -138,6 +159,9 @@ export class PlanningToolsSection<
     const acceptsOverrides = options.acceptsOverrides ?? false;
     const dependencies = options.dependencies ?? false;
     const batch = options.batch ?? false;
+    const history = options.history ?? false;
+    const owners = options.owners ?? false;
+    const agent = options.agent;
     let tools: PlanningToolsFor<O>;
     try {
       // createPlanningTools checks `dependencies` and `batch`, naming the field it refuses.
@@ -146,6 +170,9 @@ export class PlanningToolsSection<
         acceptsOverrides,
         dependencies,
         batch,
+        history,
+        owners,
+        ...(agent === undefined ? {} : { agent }),
       }) as unknown as PlanningToolsFor<O>;
     } catch (cause) {
       const reason = cause instanceof Error ? cause.message : String(cause);
@@ -157,10 +184,15 @@ export class PlanningToolsSection<
     this.acceptsOverrides = acceptsOverrides;
     this.dependencies = dependencies;
     this.batch = batch;
+    this.history = history;
+    this.owners = owners;
+    this.agent = agent;
     this.#tools = tools;
     this.#body = planningBody(strategy, inProgress, {
       dependencies: dependencies !== false,
       batch: batch === true,
+      history: history === true,
+      owners: owners === true,
     });
   }
 
@@ -192,6 +224,9 @@ export class PlanningToolsSection<
       acceptsOverrides: this.acceptsOverrides,
       dependencies: this.dependencies,
       batch: this.batch,
+      history: this.history,
+      owners: this.owners,
+      ...(this.agent === undefined ? {} : { agent: this.agent }),
     } as unknown as O);
   }
 }
