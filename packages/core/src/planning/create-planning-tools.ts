@@ -394,7 +394,10 @@ export function createPlanningTools<O extends PlanningToolsOptions = Record<neve
           return [tools.setup, tools.add, tools.update, mark, clear, tools.read];
         })();
   const all: AnyTool[] = batch
-    ? [...six, createBatchTool({ ...context, singleRule, dependencies })]
+    ? [
+        ...six,
+        createBatchTool({ ...context, singleRule, dependencies, owner: owners ? agent : null }),
+      ]
     : [...six];
   if (owners) {
     const tools = createOwnerTools({ ...context, agent: agent as string });

@@ -6,6 +6,7 @@ import { ToolValidationError } from '../../tool-validation-error.ts';
 import { normaliseDependsOn } from '../dependencies/dependency-commands.ts';
 import type { ResolvedDependencies } from '../dependencies/dependency-options.ts';
 import { openDependencyRule } from '../dependencies/open-dependency-rule.ts';
+import { heldByOther } from '../owners/owner-commands.ts';
 import { type Plan, type PlanStep, StepStatus } from '../plan.ts';
 import { ensureStatus, requirePlan, stepIndex } from '../plan-checks.ts';
 import type { NewPlanStep, NewPlanStepInput } from '../plan-commands.ts';
@@ -26,6 +27,8 @@ export interface BatchToolContext {
   readonly singleRule: string | null;
   /** The `dependencies` option, or `null` when off. */
   readonly dependencies: ResolvedDependencies | null;
+  /** With the `owners` option, the agent the tools act for; `null` when off. */
+  readonly owner?: string | null | undefined;
 }
 
 /** One operation as the model sends it. @public */
@@ -195,8 +198,12 @@ function toolRules(
   operation: BatchOperation,
   context: BatchToolContext,
 ): string | null {
-  if (operation.op !== 'mark') return null;
+  if (operation.op !== 'mark' && operation.op !== 'note') return null;
   const index = stepIndex(plan, operation.step_id);
+  const holder = (plan.steps[index] as PlanStep).owner;
+  if (context.owner != null && holder !== undefined && holder !== context.owner)
+    throw heldByOther(operation.step_id, holder, `only ${holder} can mark it`);
+  if (operation.op !== 'mark') return null;
   if (context.singleRule !== null && operation.status === 'in_progress') {
     const other = plan.steps.find(
       (step) => step.status === 'in_progress' && step.step_id !== operation.step_id,

@@ -94,6 +94,29 @@ describe('owners option', () => {
     );
   });
 
+  it('a batch cannot mark or note a step another agent holds; nothing changes', async () => {
+    const session = new Session();
+    const lead = createPlanningTools(session, { owners: true, batch: true, agent: 'lead' });
+    const worker = createPlanningTools(session, { owners: true, batch: true, agent: 'w' });
+    await invokeTool(lead[0], setup, { session });
+    await invokeTool(worker[7], { step_id: 'S001' }, { session });
+    const before = session.snapshot();
+    const result = await invokeTool(
+      lead[6],
+      {
+        operations: [
+          { op: 'mark', step_id: 'S002', status: 'done' },
+          { op: 'note', step_id: 'S001', note: 'x' },
+        ],
+      },
+      { session },
+    );
+    expect(result.message).toBe(
+      'Tool validation failed: Batch refused; nothing was changed. 1 of 2 operations failed: operations[1] (note S001): Step S001 is held by w; only w can mark it..',
+    );
+    expect(session.snapshot()).toBe(before);
+  });
+
   it('of two claims computed on the same plan, only the first applied wins (the reducer re-checks)', async () => {
     const { session, plan } = await shared();
     const first = session.dispatch(ClaimStep, { step_id: 'S002', owner: 'worker-1' });
