@@ -4,6 +4,7 @@ import {
   type ToolResult,
   ToolValidationError,
 } from '@plankit/core';
+import { toolFailure } from '@plankit/core/internal';
 import type {
   ChatCompletionFunctionTool,
   ChatCompletionMessageToolCall,
@@ -22,7 +23,7 @@ import type { SessionSource } from '../sessions/resolve-session.ts';
 import { type JsonSchema, toolJsonSchema } from '../tool-json-schema.ts';
 import { type StrictJsonSchema, toStrictJsonSchema } from './to-strict-json-schema.ts';
 
-/** Names of the six planning tools, strict by default. */
+/** Names of plankit's planning tools (the six, and the opt-in plan-model tools), strict by default. */
 const PLANNING_TOOLS: ReadonlySet<string> = new Set([
   'planning_setup_plan',
   'planning_add_step',
@@ -30,11 +31,15 @@ const PLANNING_TOOLS: ReadonlySet<string> = new Set([
   'planning_mark_step',
   'planning_clear_plan',
   'planning_read_plan',
+  'planning_apply_batch',
+  'planning_claim_step',
+  'planning_release_step',
 ]);
 
 /**
- * Whether a tool is strict when {@link OpenAIToolsetOptions.strict} is not given: the six
- * planning tools are, other tools are not.
+ * Whether a tool is strict when {@link OpenAIToolsetOptions.strict} is not given: plankit's
+ * planning tools are (the six, and `planning_apply_batch`, `planning_claim_step` and
+ * `planning_release_step` of the opt-in plan model), other tools are not.
  *
  * @public
  */
@@ -46,7 +51,7 @@ export function strictByDefault(tool: AnyTool): boolean {
 export interface OpenAIToolsetOptions {
   /**
    * Strict mode (Structured Outputs for function calling) for every tool, or per tool.
-   * By default {@link strictByDefault}: on for the six planning tools, off for others.
+   * By default {@link strictByDefault}: on for plankit's planning tools, off for others.
    */
   readonly strict?: boolean | ((tool: AnyTool) => boolean) | undefined;
 }
@@ -141,7 +146,7 @@ function malformed(
   code: 'arguments_malformed' | 'tool_unknown' = 'arguments_malformed',
 ): ToolFailure {
   const error = new ToolValidationError(message, { code, field });
-  return Object.freeze({
+  return toolFailure({
     success: false,
     message: `Tool validation failed: ${message}`,
     value: null,

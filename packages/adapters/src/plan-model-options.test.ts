@@ -1,0 +1,230 @@
+import type { ToolMessage } from '@langchain/core/messages';
+import { convertToOpenAITool } from '@langchain/core/utils/function_calling';
+import { Client as ClientV2, InMemoryTransport as InMemoryV2 } from '@modelcontextprotocol/client';
+import { Client as ClientV1 } from '@modelcontextprotocol/sdk/client/index.js';
+import { InMemoryTransport as InMemoryV1 } from '@modelcontextprotocol/sdk/inMemory.js';
+import { McpServer as McpServerV1 } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { McpServer as McpServerV2 } from '@modelcontextprotocol/server';
+import { Agent, Runner } from '@openai/agents';
+import { type AnyTool, invokeTool } from '@plankit/core';
+import { generateText, stepCountIs } from 'ai';
+import { MockLanguageModelV3 } from 'ai/test';
+import { describe, expect, it } from 'vitest';
+import { toAISDKTools } from './ai-sdk/to-ai-sdk-tools.ts';
+import { createAnthropicToolset } from './anthropic/create-anthropic-toolset.ts';
+import { toLangChainTools } from './langchain/to-langchain-tools.ts';
+import { registerMcpTools as registerV1 } from './mcp/register-mcp-tools.ts';
+import { registerMcpTools as registerV2 } from './mcp/v2/register-mcp-tools.ts';
+import { createOpenAIToolset, strictByDefault } from './openai/create-openai-toolset.ts';
+import { ScriptedModel } from './openai-agents/testing/scripted-model.ts';
+import { toOpenAIAgentsTools } from './openai-agents/to-openai-agents-tools.ts';
+import { type HostRun, PLAN_MODEL_CASES, workCase } from './testing/plan-model-cases.ts';
+
+// Issue 16: every opt-in plan-model option (dependencies, batch, history, owners) works end to
+// end through every adapter, against the real host packages: the tools are advertised (strict
+// where the host has strict mode: every plankit planning tool is strict by default), a call
+// applies, and a refusal comes back in the host's error form with plankit's text.
+
+const usage = {
+  inputTokens: { total: 10, noCache: 10, cacheRead: 0, cacheWrite: 0 },
+  outputTokens: { total: 2, text: 2, reasoning: 0 },
+};
+
+const names = (tools: readonly AnyTool[]) => tools.map((tool) => tool.name);
+
+async function mcpCall(
+  client: {
+    listTools(): Promise<{ tools: { name: string; inputSchema: unknown }[] }>;
+    callTool(p: { name: string; arguments: Record<string, unknown> }): Promise<unknown>;
+  },
+  tools: readonly AnyTool[],
+  call: { name: string; args: Record<string, unknown> },
+) {
+  const listed = await client.listTools();
+  expect(listed.tools.map((tool) => tool.name)).toEqual(names(tools));
+  for (const tool of listed.tools) expect(tool.inputSchema).toMatchObject({ type: 'object' });
+  const result = (await client.callTool({ name: call.name, arguments: call.args })) as {
+    isError?: boolean;
+    content: { type: string; text: string }[];
+  };
+  return { error: result.isError === true, text: result.content[0]?.text ?? '' };
+}
+
+const HOSTS: Readonly<Record<string, HostRun>> = {
+  // The baseline: plankit's own invokeTool, no host.
+  core: async (tools, session, call) => {
+    const tool = tools.find((t) => t.name === call.name) as AnyTool;
+    const result = await invokeTool(tool, call.args, { session });
+    return { error: !result.success, text: result.message };
+  },
+  'OpenAI Chat Completions': async (tools, session, call) => {
+    const toolset = createOpenAIToolset(tools);
+    expect(toolset.chatTools.map((tool) => [tool.function.name, tool.function.strict])).toEqual(
+      tools.map((tool) => [tool.name, true]),
+    );
+    const [record] = await toolset.runChatToolCalls(
+      [
+        {
+          id: 'c1',
+          type: 'function',
+          function: { name: call.name, arguments: JSON.stringify(call.args) },
+        },
+      ],
+      { session },
+    );
+    expect(record?.message).toMatchObject({ role: 'tool', tool_call_id: 'c1' });
+    return { error: record?.result.success !== true, text: String(record?.message.content) };
+  },
+  'OpenAI Responses': async (tools, session, call) => {
+    const toolset = createOpenAIToolset(tools);
+    expect(toolset.responsesTools.every((tool) => tool.strict === true)).toBe(true);
+    const [record] = await toolset.runResponsesFunctionCalls(
+      [
+        {
+          type: 'function_call',
+          call_id: 'c1',
+          name: call.name,
+          arguments: JSON.stringify(call.args),
+        },
+      ],
+      { session },
+    );
+    expect(record?.message).toMatchObject({ type: 'function_call_output', call_id: 'c1' });
+    return { error: record?.result.success !== true, text: String(record?.message.output) };
+  },
+  Anthropic: async (tools, session, call) => {
+    const toolset = createAnthropicToolset(tools);
+    expect(toolset.tools.map((tool) => [tool.name, tool.strict])).toEqual(
+      tools.map((tool) => [tool.name, true]),
+    );
+    const [record] = await toolset.runToolUses(
+      [{ type: 'tool_use', id: 'tu1', name: call.name, input: call.args }],
+      { session },
+    );
+    const block = record?.block;
+    expect(block).toMatchObject({ type: 'tool_result', tool_use_id: 'tu1' });
+    const content = block?.content;
+    return {
+      error: block?.is_error === true,
+      text: typeof content === 'string' ? content : JSON.stringify(content),
+    };
+  },
+  'AI SDK 6 (generateText)': async (tools, session, call) => {
+    let seen: { name: string; strict?: boolean }[] = [];
+    let step = 0;
+    const model = new MockLanguageModelV3({
+      doGenerate: async (options) => {
+        seen = options.tools as typeof seen;
+        step += 1;
+        return {
+          content:
+            step === 1
+              ? [
+                  {
+                    type: 'tool-call' as const,
+                    toolCallId: 'c1',
+                    toolName: call.name,
+                    input: JSON.stringify(call.args),
+                  },
+                ]
+              : [{ type: 'text' as const, text: 'ok' }],
+          finishReason: {
+            unified: step === 1 ? ('tool-calls' as const) : ('stop' as const),
+            raw: undefined,
+          },
+          usage,
+          warnings: [],
+        };
+      },
+    });
+    const result = await generateText({
+      model,
+      prompt: 'go',
+      tools: toAISDKTools(tools, { session }),
+      stopWhen: stepCountIs(3),
+    });
+    expect(seen.map((tool) => [tool.name, tool.strict])).toEqual(
+      tools.map((tool) => [tool.name, true]),
+    );
+    const part = result.steps[0]?.content.find(
+      (p) => p.type === 'tool-result' || p.type === 'tool-error',
+    );
+    if (part?.type === 'tool-error') return { error: true, text: (part.error as Error).message };
+    if (part?.type === 'tool-result')
+      return { error: false, text: (part.output as { content: string }).content };
+    throw new Error('no tool part');
+  },
+  'LangChain tools': async (tools, session, call) => {
+    const lcTools = toLangChainTools(tools, { session });
+    for (const tool of lcTools)
+      expect(convertToOpenAITool(tool).function.parameters).toMatchObject({ type: 'object' });
+    const tool = lcTools.find((t) => t.name === call.name);
+    const message = (await tool?.invoke({
+      id: 'c1',
+      name: call.name,
+      args: call.args,
+      type: 'tool_call',
+    })) as ToolMessage;
+    return { error: message.status === 'error', text: String(message.content) };
+  },
+  'MCP v1': async (tools, session, call) => {
+    const server = new McpServerV1({ name: 'plankit-test', version: '1.0.0' });
+    registerV1(server, tools, { session });
+    const [serverSide, clientSide] = InMemoryV1.createLinkedPair();
+    await server.connect(serverSide);
+    const client = new ClientV1({ name: 'test-client', version: '1.0.0' });
+    await client.connect(clientSide);
+    try {
+      return await mcpCall(client as never, tools, call);
+    } finally {
+      await client.close();
+      await server.close();
+    }
+  },
+  'MCP v2': async (tools, session, call) => {
+    const server = new McpServerV2({ name: 'plankit-test', version: '1.0.0' });
+    registerV2(server, tools, { session });
+    const [serverSide, clientSide] = InMemoryV2.createLinkedPair();
+    await server.connect(serverSide);
+    const client = new ClientV2({ name: 'test-client', version: '1.0.0' });
+    await client.connect(clientSide);
+    try {
+      return await mcpCall(client as never, tools, call);
+    } finally {
+      await client.close();
+      await server.close();
+    }
+  },
+  'OpenAI Agents (Runner)': async (tools, session, call) => {
+    const model = new ScriptedModel([[{ name: call.name, args: call.args, callId: 'c1' }], 'done']);
+    const agent = new Agent({
+      name: 'planner',
+      model,
+      tools: toOpenAIAgentsTools(tools, { session }),
+    });
+    await new Runner().run(agent, 'go');
+    const advertised = (model.requests[0]?.tools ?? []) as { name: string; strict?: boolean }[];
+    expect(advertised.map((tool) => [tool.name, tool.strict])).toEqual(
+      tools.map((tool) => [tool.name, true]),
+    );
+    const text = model.outputs().get('c1') ?? '';
+    // The Agents SDK hands a failed tool's text to the model as the call's output.
+    return { error: text.startsWith('Tool validation failed: '), text };
+  },
+};
+
+describe('every plan-model option through every adapter (issue 16)', () => {
+  it('makes every opt-in planning tool strict by default', () => {
+    for (const name of ['planning_apply_batch', 'planning_claim_step', 'planning_release_step'])
+      expect(strictByDefault({ name } as AnyTool)).toBe(true);
+    expect(strictByDefault({ name: 'my_tool' } as AnyTool)).toBe(false);
+  });
+
+  for (const [host, run] of Object.entries(HOSTS)) {
+    for (const c of PLAN_MODEL_CASES) {
+      it(`${c.option} through ${host}`, async () => {
+        await workCase(run, c);
+      });
+    }
+  }
+});
