@@ -43,4 +43,16 @@ describe('FileStore across processes', () => {
     );
     expect(version).toBeGreaterThan(12);
   }, 90_000);
+
+  it('with group commit: 4 processes append to one session, and killed writers lose nothing acknowledged', async () => {
+    // The worker reads `groupCommit` from its target; the shared type does not list it.
+    const target = { kind: 'file' as const, directory, groupCommit: true };
+    const { conflicts } = await checkConcurrentAppends(store, target, 4, 10);
+    expect(conflicts).toBeGreaterThan(0);
+    const folder = path.join(directory, 'sessions', 'crash');
+    const { version } = await checkCrashes(store, target, 6, (round) =>
+      round % 2 === 0 ? () => existsSync(path.join(folder, 'lock')) : undefined,
+    );
+    expect(version).toBeGreaterThan(6);
+  }, 90_000);
 });

@@ -5,6 +5,7 @@ import {
   appendFile,
   mkdir,
   mkdtemp,
+  open as openFile,
   readdir,
   readFile,
   rm,
@@ -14,7 +15,7 @@ import {
 } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { lockIdentity } from './file-lock.ts';
 import { FileStore } from './file-store.ts';
 import { describeStoreContract, err, events, ok } from './testing/store-contract.ts';
@@ -52,6 +53,164 @@ describeStoreContract(
   },
   { sharedStorage: true },
 );
+
+describeStoreContract(
+  'FileStore with group commit',
+  async () => {
+    const directory = await tempDirectory();
+    const stores: FileStore[] = [];
+    const open = (
+      snapshotSchema?: ConstructorParameters<typeof FileStore>[0] extends infer O
+        ? O extends { snapshotSchema?: infer S }
+          ? S
+          : never
+        : never,
+    ) => {
+      const store = new FileStore(
+        snapshotSchema === undefined
+          ? { directory, groupCommit: true }
+          : { directory, groupCommit: true, snapshotSchema },
+      );
+      stores.push(store);
+      return store;
+    };
+    return {
+      store: open(),
+      open,
+      dispose: async () => {
+        for (const store of stores) await store.close();
+        await rm(directory, { recursive: true, force: true });
+      },
+    };
+  },
+  { sharedStorage: true },
+);
+
+describe('FileStore group commit', () => {
+  let directory: string;
+  let store: FileStore;
+  const log = (name: string) => path.join(directory, 'sessions', name, 'events.jsonl');
+  const ids = ['g-1', 'g-2', 'g-3', 'g-4', 'g-5'];
+
+  /** The prototype of every FileHandle, FileStore's included: the syncs to watch. */
+  async function fileHandlePrototype(): Promise<{ datasync: () => Promise<void> }> {
+    const handle = await openFile(path.join(directory, 'probe'), 'w');
+    await handle.close();
+    return Object.getPrototypeOf(handle) as { datasync: () => Promise<void> };
+  }
+
+  beforeEach(async () => {
+    directory = await tempDirectory();
+    store = new FileStore({ directory, groupCommit: true });
+    // First appends create the logs (synced on their own); the grouped ones come after.
+    for (const id of ids) ok(await store.append(id, 0, events(1)));
+  });
+
+  afterEach(async () => {
+    vi.restoreAllMocks();
+    await store.close();
+    await rm(directory, { recursive: true, force: true });
+  });
+
+  /**
+   * Holds every sync until `open()`; `fail` picks syncs (numbered from 1) to fail once open.
+   * Starts g-1 alone, waits until its sync is issued (and held), then starts the others and
+   * waits until they have written: they wait for the next group.
+   */
+  async function twoGroups(fail: (call: number) => boolean) {
+    const proto = await fileHandlePrototype();
+    const original = proto.datasync;
+    let open!: () => void;
+    const gate = new Promise<void>((resolve) => {
+      open = resolve;
+    });
+    const trace: string[] = [];
+    let calls = 0;
+    const spy = vi.spyOn(proto, 'datasync').mockImplementation(async function (this: unknown) {
+      const call = ++calls;
+      await gate;
+      if (fail(call)) {
+        trace.push(`failed ${call}`);
+        throw Object.assign(new Error('EIO: i/o error, fdatasync'), { code: 'EIO' });
+      }
+      await original.call(this);
+      trace.push(`synced ${call}`);
+    });
+    const sizes = await Promise.all(ids.map(async (id) => (await readFile(log(id))).length));
+    const append = async (id: string) => {
+      const result = await store.append(id, 1, events(1, 2));
+      trace.push(`${result.ok ? 'acked' : 'rejected'} ${id}`);
+      return result;
+    };
+    const first = append('g-1');
+    await vi.waitFor(() => expect(spy).toHaveBeenCalledTimes(1));
+    const rest = ids.slice(1).map(append);
+    await vi.waitFor(async () => {
+      const grown = await Promise.all(
+        ids.map(async (id, i) => (await readFile(log(id))).length > (sizes[i] as number)),
+      );
+      expect(grown).toEqual(ids.map(() => true));
+    });
+    return { spy, open, trace, results: Promise.all([first, ...rest]) };
+  }
+
+  it('acknowledges no append before the syncs of its group have returned', async () => {
+    const { spy, open, trace, results } = await twoGroups(() => false);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    // Everything is written, one sync is held and the rest wait for the next group.
+    expect(spy).toHaveBeenCalledTimes(1);
+    expect(trace).toEqual([]);
+    open();
+    expect((await results).map(ok)).toEqual(ids.map(() => 2));
+    // The second group's four syncs were issued together, after the first group's.
+    expect(spy).toHaveBeenCalledTimes(5);
+    expect(trace.slice(0, 2)).toEqual(['synced 1', 'acked g-1']);
+    const acks = trace.slice(2).filter((line) => line.startsWith('acked'));
+    expect(acks).toHaveLength(4);
+    // No append of the second group before all four of its syncs returned.
+    expect(trace.slice(2, 6).every((line) => line.startsWith('synced'))).toBe(true);
+    for (const id of ids) expect(ok(await store.load(id)).version).toBe(2);
+  });
+
+  it('fails every append of a group when one sync fails, and changes nothing', async () => {
+    const before = await Promise.all(ids.map((id) => readFile(log(id))));
+    const { open, results } = await twoGroups((call) => call === 3);
+    open();
+    const [first, ...rest] = await results;
+    expect(ok(first as never)).toBe(2);
+    for (const result of rest) {
+      expect(err(result, 'io').message).toMatch(/EIO|commit group failed/);
+    }
+    vi.restoreAllMocks();
+    for (const [i, id] of ids.entries()) {
+      const loaded = ok(await store.load(id));
+      expect([id, loaded.version, loaded.issues]).toEqual([id, i === 0 ? 2 : 1, []]);
+      if (i > 0) expect((await readFile(log(id))).equals(before[i] as Buffer)).toBe(true);
+    }
+    // The failed appends can be made again.
+    for (const id of ids.slice(1)) expect(ok(await store.append(id, 1, events(1, 2)))).toBe(2);
+  });
+
+  it('refuses bad groupCommit options', () => {
+    for (const groupCommit of [
+      'yes',
+      1,
+      null,
+      [],
+      { maxDelayMs: -1 },
+      { maxDelayMs: Number.NaN },
+      { maxDelayMs: 5_000 },
+      { maxDelayMs: '5' },
+      { delay: 5 },
+    ]) {
+      expect(() => new FileStore({ directory, groupCommit } as never), String(groupCommit)).toThrow(
+        expect.objectContaining({ code: 'argument_invalid' }),
+      );
+    }
+    expect(() => new FileStore({ directory, groupCommit: { maxDelayMs: 2 } })).not.toThrow();
+    expect(() => new FileStore({ directory, groupCommit: false })).not.toThrow();
+  });
+});
 
 describe('FileStore on disk', () => {
   let directory: string;

@@ -17,6 +17,7 @@ import type { Err, Result } from '@plankit/core';
 import { deepFreeze, invalidArgument } from '@plankit/core/internal';
 import { completeTail, formatLogLines, type LogScan, parseLogLine, scanLog } from './event-log.ts';
 import { acquireFileLock, type FileLock, LockPool, removeLeftovers } from './file-lock.ts';
+import { GroupCommit, syncAppend } from './group-commit.ts';
 import { FOLDER_MODE, makePrivateFolders, writePrivateFile } from './private-files.ts';
 import { sessionFolderName, sessionIdOfFolder } from './session-folder-name.ts';
 import type {
@@ -58,9 +59,50 @@ export interface FileStoreOptions {
   readonly snapshotSchema?: SnapshotSchema | undefined;
   /** How long a write waits for another writer's lock on the session, in ms; 10,000 by default. */
   readonly lockTimeoutMs?: number | undefined;
+  /**
+   * Group commit: appends to different sessions that are written at about the same time have
+   * their `fdatasync`s issued together, and each is acknowledged only once every sync of its
+   * group has returned. Each session still has its own file, so each append still gets its own
+   * sync; what a group shares is the file system's journal commit and the drive's cache flush
+   * (ext4 and XFS batch concurrent syncs). A failed sync fails every append of its group, and
+   * each of their logs is cut back to where the append began. `maxDelayMs` (0 to 1,000; 0 by
+   * default) is how long a group waits for more appends after its first; with 0 a group is what
+   * was written in the same turn of the event loop or while the previous group synced. Off by
+   * default. A session's first append (which creates its log) is synced on its own.
+   */
+  readonly groupCommit?: boolean | { readonly maxDelayMs?: number | undefined } | undefined;
 }
 
-const OPTION_KEYS = ['directory', 'snapshotSchema', 'lockTimeoutMs'];
+const OPTION_KEYS = ['directory', 'snapshotSchema', 'lockTimeoutMs', 'groupCommit'];
+const MAX_GROUP_DELAY_MS = 1_000;
+
+/** The group committer the `groupCommit` option asks for, if any. */
+function groupCommitOf(option: FileStoreOptions['groupCommit']): GroupCommit | undefined {
+  if (option === undefined || option === false) return undefined;
+  if (option === true) return new GroupCommit(0);
+  if (typeof option !== 'object' || option === null || Array.isArray(option)) {
+    throw invalidArgument('new FileStore', 'groupCommit', 'must be a boolean or { maxDelayMs }');
+  }
+  for (const key of Object.keys(option)) {
+    if (key !== 'maxDelayMs') {
+      throw invalidArgument('new FileStore', `groupCommit.${key}`, 'is not an option');
+    }
+  }
+  const { maxDelayMs = 0 } = option;
+  if (
+    typeof maxDelayMs !== 'number' ||
+    !Number.isFinite(maxDelayMs) ||
+    maxDelayMs < 0 ||
+    maxDelayMs > MAX_GROUP_DELAY_MS
+  ) {
+    throw invalidArgument(
+      'new FileStore',
+      'groupCommit.maxDelayMs',
+      `must be a number from 0 to ${MAX_GROUP_DELAY_MS}`,
+    );
+  }
+  return new GroupCommit(maxDelayMs);
+}
 const LOG = 'events.jsonl';
 const SNAPSHOT = 'snapshot.jsonl';
 const DEFAULT_DIRECTORY = '.plankit';
@@ -196,6 +238,7 @@ export class FileStore implements SessionStore {
   // The known tails, least recently used first; an append takes its entry out while it runs.
   readonly #tails = new Map<string, KnownTail>();
   readonly #locks: LockPool;
+  readonly #group: GroupCommit | undefined;
   #ready: Promise<void> | undefined;
 
   /**
@@ -225,6 +268,7 @@ export class FileStore implements SessionStore {
     this.#locks = new LockPool(path.join(this.directory, 'locks'));
     this.#schema = checkSnapshotSchema('new FileStore', options.snapshotSchema);
     this.#lockTimeoutMs = lockTimeoutMs;
+    this.#group = groupCommitOf(options.groupCommit);
   }
 
   /** {@inheritDoc SessionStore.load} */
@@ -450,8 +494,8 @@ export class FileStore implements SessionStore {
       // Cut off what a crashed append left, then write where it began.
       if (tornBytes > 0) await handle.truncate(cleanEnd);
       await writeAll(handle, bytes, cleanEnd);
-      // The stat sees the write's timestamps; it runs while the sync waits for the disk.
-      const [, after] = await Promise.all([handle.datasync(), handle.stat({ bigint: true })]);
+      // Durable alone or with a group; a failed sync cuts the write off again and throws.
+      const after = await (this.#group?.sync(handle, cleanEnd) ?? syncAppend(handle, cleanEnd));
       if (after.size === BigInt(cleanEnd + bytes.length)) keep = this.#known(handle, next, after);
       return { ok: true, value: next };
     } finally {

@@ -12,7 +12,7 @@ import type { NewEvent, SessionStore } from '../session-store.ts';
 
 interface Config {
   readonly store:
-    | { readonly kind: 'file'; readonly directory: string }
+    | { readonly kind: 'file'; readonly directory: string; readonly groupCommit?: boolean }
     | { readonly kind: 'postgres'; readonly url: string; readonly schema: string };
   readonly mode: 'append' | 'crash';
   readonly sessionId: string;
@@ -25,7 +25,11 @@ const config = JSON.parse(process.argv[2] ?? '{}') as Config;
 async function openStore(): Promise<SessionStore> {
   if (config.store.kind === 'file') {
     const { FileStore } = await import('../file-store.ts');
-    return new FileStore({ directory: config.store.directory, lockTimeoutMs: 30_000 });
+    return new FileStore({
+      directory: config.store.directory,
+      lockTimeoutMs: 30_000,
+      groupCommit: config.store.groupCommit === true,
+    });
   }
   const { PostgresStore } = await import('../../postgres/postgres-store.ts');
   return new PostgresStore({
