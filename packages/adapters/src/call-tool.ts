@@ -6,7 +6,7 @@ import {
   type ToolResult,
   ToolValidationError,
 } from '@plankit/core';
-import { refusalText } from '@plankit/core/internal';
+import { refusalText, toolFailure } from '@plankit/core/internal';
 import { runInModelOrder, type ToolCallOrder } from './model-order.ts';
 import { parseToolArguments } from './parse-tool-arguments.ts';
 
@@ -52,7 +52,7 @@ export interface ToolCallOutcome {
 const MAX_NAME = 64;
 
 function refused(error: ToolValidationError): ToolFailure {
-  return Object.freeze({
+  return toolFailure({
     success: false,
     message: refusalText(`Tool validation failed: ${error.message}`),
     value: null,

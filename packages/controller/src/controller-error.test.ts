@@ -26,7 +26,9 @@ describe('ControllerError', () => {
   });
 
   it('is told apart from other plankit errors and from look-alikes', () => {
-    expect(ControllerError.isInstance(new ToolValidationError('schema', 'x'))).toBe(false);
+    expect(ControllerError.isInstance(new ToolValidationError('x', { code: 'schema' }))).toBe(
+      false,
+    );
     expect(ControllerError.isInstance(new PlankitError('argument_invalid', 'x'))).toBe(false);
     expect(ControllerError.isInstance({ name: 'ControllerError', code: 'input_invalid' })).toBe(
       false,

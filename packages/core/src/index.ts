@@ -150,7 +150,7 @@ export { PLANNING_LIMITS } from './planning/text-rules.ts';
 export type { Reducer, ReducerEvent } from './reducer.ts';
 export { replaceLatest } from './replace-latest.ts';
 export type { Err, Ok, Result } from './result.ts';
-export type { SessionSource } from './select-all.ts';
+export type { SessionOrSnapshot, SessionSource } from './select-all.ts';
 export { selectAll } from './select-all.ts';
 export { selectLatest } from './select-latest.ts';
 export { selectWhere } from './select-where.ts';

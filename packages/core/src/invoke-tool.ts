@@ -7,6 +7,7 @@ import { deepFreeze } from './internal/produce.ts';
 import { clipText, escapeControl, REFUSAL_LIMIT, refusalText } from './internal/refusal-text.ts';
 import { storableProblem } from './internal/storable-problem.ts';
 import { type ToolDelivery, toolDeliveries } from './internal/tool-delivery.ts';
+import { toolFailure, toolSuccess } from './internal/tool-outcome.ts';
 import { PlankitError } from './plankit-error.ts';
 import type { ToolInvoked } from './plankit-event.ts';
 import { Session } from './session.ts';
@@ -57,7 +58,7 @@ function schemaError(error: z.ZodError): ToolValidationError {
 }
 
 function failure(message: string, error: ToolFailure['error']): ToolFailure {
-  return Object.freeze({ success: false, message: refusalText(message), value: null, error });
+  return toolFailure({ success: false, message: refusalText(message), value: null, error });
 }
 
 function validationFailure(error: ToolValidationError): ToolFailure {
@@ -115,7 +116,7 @@ function settle<R>(
     return { params, result: validationFailure(error) };
   }
   const { message, value } = returned as ToolReturn<R>;
-  return { params, result: Object.freeze({ success: true, message, value }) };
+  return { params, result: toolSuccess(message, value) };
 }
 
 function thrown<R>(tool: Tool<unknown, R, unknown>, params: unknown, error: unknown): Outcome<R> {

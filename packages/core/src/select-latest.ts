@@ -1,7 +1,7 @@
 import type { DataType } from './define-data-type.ts';
 import { dataTypeName } from './define-data-type.ts';
 import { logsOfSlices } from './internal/call-log.ts';
-import { type SessionSource, selectAll } from './select-all.ts';
+import { type SessionOrSnapshot, selectAll } from './select-all.ts';
 import { Session } from './session.ts';
 import { ToolCall } from './tool-call.ts';
 
@@ -17,7 +17,7 @@ const LOG = dataTypeName(ToolCall);
  * ```
  * @public
  */
-export function selectLatest<T>(source: SessionSource, dataType: DataType<T>): T | undefined {
+export function selectLatest<T>(source: SessionOrSnapshot, dataType: DataType<T>): T | undefined {
   const slices = source instanceof Session ? source.snapshot().slices : source.slices;
   const log = dataTypeName(dataType) === LOG ? logsOfSlices.get(slices) : undefined;
   if (log !== undefined && Object.hasOwn(slices, LOG)) return log.latest() as T | undefined;

@@ -1,5 +1,5 @@
 import type { DataType } from './define-data-type.ts';
-import { type SessionSource, selectAll } from './select-all.ts';
+import { type SessionOrSnapshot, selectAll } from './select-all.ts';
 
 /**
  * The values in the slice of `dataType` for which `predicate` is true, oldest first.
@@ -7,7 +7,7 @@ import { type SessionSource, selectAll } from './select-all.ts';
  * @public
  */
 export function selectWhere<T>(
-  source: SessionSource,
+  source: SessionOrSnapshot,
   dataType: DataType<T>,
   predicate: (value: T, index: number) => boolean,
 ): readonly T[] {

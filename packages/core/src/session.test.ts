@@ -236,7 +236,7 @@ describe('Session', () => {
       sessionId: 's',
       tool: 't',
       params: {},
-      result: { success: true, message: 'm', value: null },
+      result: { ok: true, success: true, message: 'm', value: null },
       resultType: null,
       at: 1,
     });

@@ -14,8 +14,8 @@ export interface ToolCall {
   readonly tool: string;
   /** The parameters after parsing, exactly as the handler received them. */
   readonly params: unknown;
-  /** The successful result. */
-  readonly result: ToolSuccess<unknown>;
+  /** The successful result, as stored: the reference's `{ success, message, value }`. */
+  readonly result: Omit<ToolSuccess<unknown>, 'ok'>;
   /** When, in epoch milliseconds. */
   readonly at: number;
 }

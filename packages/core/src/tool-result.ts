@@ -3,7 +3,12 @@ import type { ToolValidationErrorCode } from './tool-validation-error.ts';
 
 /** A tool call that succeeded: the message for the model and the normalised value. @public */
 export interface ToolSuccess<R> {
-  /** Always `true`. */
+  /** Always `true`: the `ok` every plankit result carries. */
+  readonly ok: true;
+  /**
+   * Always `true`. The reference contract's name for {@link ToolSuccess.ok}, kept so the
+   * result serialises as `{ success, message, value }`.
+   */
   readonly success: true;
   /** What the model reads. */
   readonly message: string;
@@ -18,7 +23,12 @@ export interface ToolSuccess<R> {
  * @public
  */
 export interface ToolFailure {
-  /** Always `false`. */
+  /** Always `false`: the `ok` every plankit result carries. */
+  readonly ok: false;
+  /**
+   * Always `false`. The reference contract's name for {@link ToolFailure.ok}, kept so the
+   * result serialises as `{ success, message, value }`.
+   */
   readonly success: false;
   /** What the model reads: `Tool validation failed: ...` or `Tool '<name>' execution failed: ...`. */
   readonly message: string;
@@ -31,5 +41,11 @@ export interface ToolFailure {
   readonly error: PlankitError<PlankitErrorCode | ToolValidationErrorCode>;
 }
 
-/** What {@link invokeTool} returns: `{ success, message, value }` as in the reference. @public */
+/**
+ * What {@link invokeTool} returns: `{ success, message, value }` as in the reference, plus
+ * `ok` (equal to `success`) like every other plankit result. `ok` is not enumerable, so
+ * `JSON.stringify` and stores see exactly the reference's fields.
+ *
+ * @public
+ */
 export type ToolResult<R> = ToolSuccess<R> | ToolFailure;

@@ -5,7 +5,7 @@ import {
   type ToolFailure,
   type ToolSuccess,
 } from '@plankit/core';
-import { invalidArgument } from '@plankit/core/internal';
+import { invalidArgument, toolFailure } from '@plankit/core/internal';
 import { type FlexibleSchema, jsonSchema, type Tool } from 'ai';
 import { AdapterError } from '../adapter-error.ts';
 import { callTool } from '../call-tool.ts';
@@ -81,7 +81,7 @@ const PLANNING_PREFIX = 'planning_';
 
 /** A session failure as a refused call, in plankit's refusal form; `error` keeps its own code. */
 function sessionRefusal(error: SessionResolveError): ToolFailure {
-  return Object.freeze({
+  return toolFailure({
     success: false,
     message: `Tool validation failed: ${error.message}`,
     value: null,

@@ -5,6 +5,7 @@ import {
   type ToolResult,
   ToolValidationError,
 } from '@plankit/core';
+import { toolFailure } from '@plankit/core/internal';
 import { AdapterError } from '../adapter-error.ts';
 import { callTool } from '../call-tool.ts';
 import { formatToolContent } from '../format-tool-content.ts';
@@ -84,7 +85,7 @@ const isRecord = (value: unknown): value is Record<string, unknown> =>
 
 function refused(message: string, field: string): ToolFailure {
   const error = new ToolValidationError(message, { code: 'arguments_malformed', field });
-  return Object.freeze({
+  return toolFailure({
     success: false,
     message: `Tool validation failed: ${message}`,
     value: null,

@@ -1,4 +1,5 @@
 import type { Session } from '@plankit/core';
+import { toolFailure } from '@plankit/core/internal';
 import { parseConversationId } from '../sessions/conversation-id.ts';
 import { resolveSession, type SessionSource } from '../sessions/resolve-session.ts';
 import { SessionResolveError } from '../sessions/session-resolve-error.ts';
@@ -22,7 +23,9 @@ export interface ConversationKeyContext {
  * @public
  */
 export interface SessionRefusal {
-  /** Always `false`. */
+  /** Always `false`, as on every failed result. */
+  readonly ok: false;
+  /** Always `false`: the reference contract's name for `ok`. */
   readonly success: false;
   /** What the model reads: `Tool validation failed: ...`. */
   readonly message: string;
@@ -34,7 +37,7 @@ export interface SessionRefusal {
 
 /** A session failure as the refused result of one tool call, in plankit's refusal form. */
 export function sessionRefusal(error: SessionResolveError): SessionRefusal {
-  return Object.freeze({
+  return toolFailure({
     success: false,
     message: `Tool validation failed: ${error.message}`,
     value: null,

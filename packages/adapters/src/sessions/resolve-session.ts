@@ -7,8 +7,8 @@ import { reasonOf, SessionResolveError } from './session-resolve-error.ts';
  * a resolver called once per call with the host's context (`C`: the host's context type),
  * returning the session of the call's conversation.
  *
- * Not to be confused with `@plankit/core`'s `SessionSource` (a session or a snapshot, which
- * selectors read).
+ * (`@plankit/core`'s selectors read a `SessionOrSnapshot`; its old name there, `SessionSource`,
+ * is a deprecated alias.)
  *
  * @public
  */

@@ -61,7 +61,7 @@ async function survivorOf(store: MemoryStore): Promise<MemoryStore> {
 let reference: { report: EvalReport; trials: readonly TrialRecord[] } | undefined;
 async function uninterrupted(): Promise<{ report: EvalReport; trials: readonly TrialRecord[] }> {
   if (reference === undefined) {
-    const run = await runEval(config, { store: new MemoryStore(), now: () => 0 });
+    const run = await runEval(config, { store: new MemoryStore(), clock: () => 0 });
     reference = { report: run.report, trials: run.trials };
   }
   return reference;
@@ -98,7 +98,7 @@ describe('resume property', () => {
               last = await runEval(config, {
                 store,
                 resume,
-                now: () => 0,
+                clock: () => 0,
                 signal: abort.signal,
                 onProgress: (progress) => {
                   if (stopAt === undefined || progress.done < stopAt || abort.signal.aborted)

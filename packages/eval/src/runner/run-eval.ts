@@ -9,7 +9,14 @@ import {
   settleBudget,
   usageCost,
 } from '@plankit/controller';
-import { type AnyTool, InProcessEventBus, Plan, Session, selectLatest } from '@plankit/core';
+import {
+  type AnyTool,
+  type Clock,
+  InProcessEventBus,
+  Plan,
+  Session,
+  selectLatest,
+} from '@plankit/core';
 import type { EvalArm, EvalConfig, EvalTask } from '../config/define-eval.ts';
 import { defineEval } from '../config/define-eval.ts';
 import { runChecker } from '../config/task-checker.ts';
@@ -47,8 +54,15 @@ export interface RunEvalOptions {
   readonly signal?: AbortSignal | undefined;
   /** Called after each trial is logged. */
   readonly onProgress?: ((progress: EvalProgress) => void) | undefined;
-  /** The clock, in epoch milliseconds; `Date.now` by default. */
-  readonly now?: (() => number) | undefined;
+  /** Where time comes from, in epoch milliseconds; `Date.now` by default. */
+  readonly clock?: Clock | undefined;
+  /**
+   * Where time comes from.
+   *
+   * @deprecated Renamed `clock`, the name every plankit time source has; `now` is only ever a
+   * number. This alias goes away in the next minor release.
+   */
+  readonly now?: Clock | undefined;
 }
 
 /** What {@link runEval} returns. @public */
@@ -88,7 +102,7 @@ const NO_CAPS = { sessionUsd: null, dayUsd: null, turnSoftUsd: null, dayTokens: 
  */
 export async function runEval(input: EvalConfig, options: RunEvalOptions = {}): Promise<EvalRun> {
   const config = defineEval(input);
-  const now = options.now ?? Date.now;
+  const now = options.clock ?? options.now ?? Date.now;
   const store =
     options.store ?? new FileStore({ directory: join(options.out ?? 'eval-results', 'log') });
   const ownsStore = options.store === undefined;

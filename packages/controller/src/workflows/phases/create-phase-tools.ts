@@ -99,7 +99,8 @@ const TOOL_CODES: Partial<Record<WorkflowError['code'], ToolValidationCode>> = {
 function refusal(error: WorkflowError): Error {
   const code = TOOL_CODES[error.code] ?? (error.code.startsWith('todo') ? 'schema' : undefined);
   if (code === undefined) return error;
-  return new ToolValidationError(code, error.message, {
+  return new ToolValidationError(error.message, {
+    code,
     field: error.field,
     cause: error,
     ...(code === 'schema' ? { issues: [{ path: error.field ?? '', message: error.message }] } : {}),
@@ -116,11 +117,11 @@ function currentJob(session: Session, tool: string): PhaseJob {
       return job;
     case 'waiting':
       throw new ToolValidationError(
-        'plan_not_active',
         'The plan is waiting for review: nothing can change until a person approves it or requests changes.',
+        { code: 'plan_not_active' },
       );
     case 'done':
-      throw new ToolValidationError('plan_not_active', 'The job is complete.');
+      throw new ToolValidationError('The job is complete.', { code: 'plan_not_active' });
     case 'frozen':
       throw new Error(`${tool}: job ${job.jobId} is frozen`);
     default: {
@@ -211,8 +212,8 @@ function phaseSlice(session: Session): PhaseSlice {
 
 function stale(): ToolValidationError {
   return new ToolValidationError(
-    'plan_not_active',
     'The job changed while this call ran (another phase tool call finished first), so nothing changed. Call the tool again.',
+    { code: 'plan_not_active' },
   );
 }
 
@@ -347,8 +348,8 @@ export function createPhaseTools(session: Session, options: PhaseToolsOptions): 
         const job = currentJob(context.session, 'todo_write');
         if (job.phase === 'tactical') {
           throw new ToolValidationError(
-            'plan_not_active',
             `todo_write is only available in strategic phases; this is tactical phase ${job.phaseNumber}. Work through your todos with todo_complete: the strategic phase that follows writes the next todos.`,
+            { code: 'plan_not_active' },
           );
         }
         const checked = todosFromData(params, job.settings.todoRange);

@@ -103,7 +103,11 @@ const SEARCH_MATCHES = 50;
 const ARCHIVE = /^archive\/phase_([1-9][0-9]*)\.yaml$/;
 
 function refused(message: string, field = 'path'): ToolValidationError {
-  return new ToolValidationError('schema', message, { field, issues: [{ path: field, message }] });
+  return new ToolValidationError(message, {
+    code: 'schema',
+    field,
+    issues: [{ path: field, message }],
+  });
 }
 
 function ok<T>(result: Result<T, WorkspaceProblem>, field?: string): T {
@@ -288,8 +292,8 @@ export function createInspectionTools(options: InspectionToolsOptions): Inspecti
       if (text === null) return answer(`${planPath} does not exist yet.`);
       if (typeof text !== 'string')
         throw new ToolValidationError(
-          'text_too_long',
           `${planPath} is ${text.bytes} bytes, over the ${READ_LIMIT}-byte limit.`,
+          { code: 'text_too_long' },
         );
       return answer(`${planPath}:`, text);
     },
@@ -306,9 +310,8 @@ export function createInspectionTools(options: InspectionToolsOptions): Inspecti
       if (text === null) throw refused(`File not found: ${path}.`);
       if (typeof text !== 'string') {
         throw new ToolValidationError(
-          'text_too_long',
           `${path} is ${text.bytes} bytes, over the ${READ_LIMIT}-byte limit.`,
-          { field: 'path' },
+          { code: 'text_too_long', field: 'path' },
         );
       }
       return answer(`${path}:`, text);
