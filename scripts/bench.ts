@@ -59,12 +59,29 @@ export interface BenchCurve {
   readonly points: readonly { readonly x: number; readonly case: string }[];
 }
 
+/**
+ * A deterministic count (calls, tokens) of plankit next to a baseline doing the same work,
+ * printed as a ratio in its own table; not timed.
+ */
+export interface BenchCount {
+  /** Unique within its suite; the table's row label. */
+  readonly name: string;
+  /** What is counted on each side, for the legend. */
+  readonly what: string;
+  readonly plankit: number;
+  readonly baseline: number;
+  /** Target: plankit at most this many times the baseline. */
+  readonly maxRatio?: number | undefined;
+}
+
 /** What a bench file exports as `suite`. */
 export interface BenchSuite {
   readonly name: string;
   readonly cases: readonly BenchCase[];
   readonly growth?: readonly GrowthCheck[] | undefined;
   readonly curves?: readonly BenchCurve[] | undefined;
+  /** Counted rows (calls, tokens), printed after the timed ones. */
+  readonly counts?: readonly BenchCount[] | undefined;
   /** Runs once before timing; throws when a baseline does not compute what plankit does. */
   readonly check?: (() => unknown) | undefined;
 }
@@ -353,7 +370,28 @@ async function main(): Promise<void> {
     printTable(['growth', 'plankit', 'baseline', 'target', 'result'], growthRows);
   }
 
+  const countRows = suites.flatMap((suite) =>
+    (suite.counts ?? []).map((count) => {
+      const ratio = count.plankit / count.baseline;
+      const met = count.maxRatio === undefined ? undefined : ratio <= count.maxRatio;
+      return [
+        count.name,
+        String(count.plankit),
+        String(count.baseline),
+        formatRatio(ratio),
+        count.maxRatio === undefined ? '-' : `<= ${count.maxRatio}x`,
+        met === undefined ? '-' : met ? 'PASS' : 'WARN',
+      ];
+    }),
+  );
+  if (countRows.length > 0) {
+    console.log('');
+    printTable(['count', 'plankit', 'baseline', 'ratio', 'target', 'result'], countRows);
+  }
+
   console.log('');
+  for (const suite of suites)
+    for (const count of suite.counts ?? []) console.log(`${count.name}: ${count.what}`);
   for (const { bench, sides } of cases) {
     console.log(
       `${bench.name}: ${bench.what} (${sides.plankit.samples.length} / ${sides.baseline.samples.length} samples)`,
