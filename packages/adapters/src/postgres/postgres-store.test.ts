@@ -294,6 +294,61 @@ describe.skipIf(POSTGRES_URL === undefined)(`PostgresStore${SKIPPED_WITHOUT_SERV
       await pool.end();
     }, 60_000);
 
+    it('works on tables partitioned by session id, created by hand as docs/persistence.md shows', async () => {
+      // The statements of docs/persistence.md, in the test's schema.
+      await admin.query(`CREATE SCHEMA "${schema}"`);
+      await admin.query(`SET search_path TO "${schema}"`);
+      await admin.query(`CREATE TABLE plankit_sessions (
+          session_id text COLLATE "C" PRIMARY KEY,
+          version bigint NOT NULL CHECK (version > 0),
+          updated_at timestamptz NOT NULL DEFAULT now()
+        ) WITH (fillfactor = 70, autovacuum_vacuum_scale_factor = 0.01)`);
+      await admin.query(`CREATE TABLE plankit_events (
+          session_id text COLLATE "C" NOT NULL
+            REFERENCES plankit_sessions (session_id) ON DELETE CASCADE,
+          seq bigint NOT NULL CHECK (seq > 0),
+          type text NOT NULL,
+          at double precision NOT NULL,
+          data json NOT NULL,
+          PRIMARY KEY (session_id, seq)
+        ) PARTITION BY HASH (session_id)`);
+      await admin.query(`DO $$ BEGIN
+          FOR i IN 0..15 LOOP
+            EXECUTE format('CREATE TABLE plankit_events_%s PARTITION OF plankit_events
+                              FOR VALUES WITH (MODULUS 16, REMAINDER %s)', i, i);
+          END LOOP;
+        END $$`);
+      await admin.query(`CREATE TABLE plankit_snapshots (
+          session_id text COLLATE "C" PRIMARY KEY
+            REFERENCES plankit_sessions (session_id) ON DELETE CASCADE,
+          version bigint NOT NULL CHECK (version > 0),
+          schema_version integer NOT NULL CHECK (schema_version > 0),
+          data jsonb NOT NULL,
+          saved_at timestamptz NOT NULL DEFAULT now()
+        ) WITH (autovacuum_vacuum_scale_factor = 0.01)`);
+      const store = open();
+      ok(await store.migrate());
+      for (let i = 0; i < 40; i++) {
+        ok(await store.append(`s${i}`, 0, events(2)));
+        ok(await store.append(`s${i}`, 2, events(1, 3)));
+      }
+      ok(await store.saveSnapshot('s7', { version: 2, data: { n: 2 } }));
+      const loaded = ok(await store.load('s7'));
+      expect(loaded.snapshot?.version).toBe(2);
+      expect(loaded.events.map((event) => event.sequence)).toEqual([3]);
+      err(await store.append('s7', 2, events(1, 3)), 'conflict');
+      expect(ok(await store.delete('s7'))).toBe(true);
+      const spread = await admin.query<{ partitions: string; rows: string }>(
+        `SELECT count(DISTINCT tableoid) AS partitions, count(*) AS rows FROM plankit_events`,
+      );
+      expect(Number(spread.rows[0]?.rows)).toBe(39 * 3);
+      expect(Number(spread.rows[0]?.partitions)).toBeGreaterThan(8);
+      const partitions = await admin.query(
+        `SELECT count(*)::int AS n FROM pg_inherits WHERE inhparent = 'plankit_events'::regclass`,
+      );
+      expect(partitions.rows).toEqual([{ n: 16 }]);
+    });
+
     it('fails cleanly without its tables when told not to migrate', async () => {
       const store = open({ migrate: false });
       const error = err(await store.load('s'), 'io');

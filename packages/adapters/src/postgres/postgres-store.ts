@@ -245,10 +245,13 @@ function statements({ sessions, events, snapshots }: TableNames, prepared: boole
 }
 
 /**
- * A {@link SessionStore} on PostgreSQL through the `pg` package, for many workers sharing
- * sessions. Events are rows keyed by (session id, sequence) and appended by one statement, so
- * a conflicting append fails atomically; snapshots are JSONB. Tables are created by an
- * idempotent migration on first use. Connection failures come back as `unreachable`.
+ * A {@link SessionStore} on PostgreSQL through the `pg` package: how plankit runs when one
+ * machine is not enough, with many worker processes on many machines sharing sessions. Events
+ * are rows keyed by (session id, sequence) and appended by one prepared statement (one round
+ * trip), so a conflicting append fails atomically; snapshots are JSONB, and a load reads the
+ * latest snapshot and only the events after it. Tables are created by an idempotent migration
+ * on first use. Connection failures come back as `unreachable`. For pooling (PgBouncer),
+ * partitioning, snapshot cadence and vacuum at ten thousand agents, see docs/persistence.md.
  *
  * @example
  * ```ts

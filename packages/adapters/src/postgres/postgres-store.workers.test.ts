@@ -1,3 +1,4 @@
+import pg from 'pg';
 import { afterEach, describe, expect, it } from 'vitest';
 import { runLoadTest } from './testing/load-test.ts';
 import {
@@ -35,6 +36,37 @@ describe.skipIf(POSTGRES_URL === undefined)(
       expect(report.problems).toEqual([]);
       expect(report.acknowledged).toBeGreaterThan(0);
       expect(report.stored).toBe(report.acknowledged);
+    }, 60_000);
+
+    it('finds an acknowledged event that went missing', async () => {
+      const name = schema();
+      const report = await runLoadTest({
+        url: POSTGRES_URL as string,
+        schema: name,
+        workers: 1,
+        durationMs: 1_000,
+        sessions: 10,
+        // Drops the last event of the longest session and winds its version back, as a store
+        // that lost a write would leave it: no gap, nothing stored twice, one event missing.
+        beforeCheck: async () => {
+          const admin = new pg.Client({ connectionString: POSTGRES_URL });
+          await admin.connect();
+          try {
+            await admin.query(`WITH s AS (
+                UPDATE "${name}".plankit_sessions SET version = version - 1
+                 WHERE session_id = (SELECT session_id FROM "${name}".plankit_sessions
+                                      ORDER BY version DESC, session_id LIMIT 1)
+                RETURNING session_id, version + 1 AS seq)
+              DELETE FROM "${name}".plankit_events e USING s
+               WHERE e.session_id = s.session_id AND e.seq = s.seq`);
+          } finally {
+            await admin.end();
+          }
+        },
+      });
+      expect(report.acknowledged).toBeGreaterThan(10);
+      expect(report.problems).toHaveLength(1);
+      expect(report.problems[0]).toMatch(/^acknowledged event 0\.\d+ is lost$/);
     }, 60_000);
 
     it('keeps every acknowledged append when 4 workers share the sessions and one is SIGKILLed', async () => {

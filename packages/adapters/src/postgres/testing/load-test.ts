@@ -27,6 +27,8 @@ export interface LoadTestOptions {
   readonly kill?: boolean | undefined;
   /** Appends made to a session another worker holds; 0.05 by default. */
   readonly stealRate?: number | undefined;
+  /** Runs after the workers exit, before the check: the test that the check can fail. */
+  readonly beforeCheck?: (() => Promise<void>) | undefined;
 }
 
 /** What a run measured and what its check found. */
@@ -123,6 +125,7 @@ export async function runLoadTest(options: LoadTestOptions): Promise<LoadTestRep
       if (!done && started[worker] !== victim) problems.push(`worker ${worker} did not finish`);
     }
 
+    await options.beforeCheck?.();
     // What the store holds: every session, read back whole through a store.
     const found = new Map<string, { session: number; sequence: number }>();
     let stored = 0;
