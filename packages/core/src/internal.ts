@@ -1,6 +1,7 @@
 /**
  * Helpers shared by the plankit packages. Not part of the public API: it may change in any
- * release, so import it only from `@plankit/*` packages.
+ * release, so import it only from `@plankit/*` packages. It is published only because the
+ * other plankit packages import it at run time; the guides and the API reference leave it out.
  *
  * @packageDocumentation
  * @module @plankit/core/internal

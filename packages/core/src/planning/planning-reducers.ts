@@ -134,6 +134,10 @@ export const clearPlanReducer: Reducer<Plan, ClearPlan> = (plans) => {
  * Registers the planning reducers on a session (the plan slice keeps only the latest plan).
  * Registering twice is a no-op, so several planning sections can share one session.
  *
+ * This is the first step of {@link createPlanningTools}, the one way to get the planning
+ * tools. Call it yourself only to read or replay plans on a session that has no planning
+ * tools (a viewer, or a worker restoring a snapshot).
+ *
  * @public
  */
 export function registerPlanningReducers(session: Session): void {
