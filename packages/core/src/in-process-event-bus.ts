@@ -90,6 +90,16 @@ export class InProcessEventBus<E extends BusEvent = PlankitEvent> implements Eve
     const failures: HandlerFailure[] = [];
     const delivered = this.#emitter.listenerCount(event.type);
     this.#emitter.emit(event.type, event, failures);
-    return Object.freeze({ delivered, failures: Object.freeze(failures) });
+    if (failures.length > 0) return Object.freeze({ delivered, failures: Object.freeze(failures) });
+    // The common outcome, shared: publishing runs twice per tool call.
+    let result = QUIET[delivered];
+    if (result === undefined) {
+      result = Object.freeze({ delivered, failures: NO_FAILURES });
+      if (delivered < 64) QUIET[delivered] = result;
+    }
+    return result;
   }
 }
+
+const NO_FAILURES: readonly HandlerFailure[] = Object.freeze([]);
+const QUIET: PublishResult[] = [];

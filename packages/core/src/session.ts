@@ -507,31 +507,37 @@ export class Session {
     let changed = log !== undefined;
     for (const [slice, values] of staged) if (values !== (before[slice] ?? EMPTY)) changed = true;
     if (!changed) return { ok: true, value: this.#state };
-    const names = new Set(Object.keys(before));
-    const values = new Map<string, readonly unknown[]>();
-    for (const name of names) if (name !== LOG) values.set(name, before[name] as unknown[]);
-    for (const [slice, next] of staged) {
-      names.add(slice);
-      values.set(slice, deepFreeze(next));
+    // The slices in their order (those before, then new ones); a log array another reducer
+    // staged becomes a new chunked log, an append keeps the one staged above.
+    const slices: Record<string, readonly unknown[] | undefined> = {};
+    for (const name of Object.keys(before)) {
+      if (name === LOG) Object.defineProperty(slices, LOG, LOG_SLICE);
+      else slices[name] = before[name];
     }
-    if (log !== undefined) names.add(LOG);
-    else if (staged.has(LOG)) log = CallLog.from(values.get(LOG) as unknown[]);
-    else log = this.#log;
+    for (const [slice, next] of staged) {
+      if (slice !== LOG) slices[slice] = deepFreeze(next);
+      else log = CallLog.from(deepFreeze(next));
+    }
+    if (log === undefined) log = this.#log;
+    else if (!Object.hasOwn(slices, LOG)) Object.defineProperty(slices, LOG, LOG_SLICE);
+    logsOfSlices.set(slices, log);
     this.#log = log;
     this.#state = checkedState(
       this.sessionId,
       this.#state.revision + 1,
-      frozenSlices(names, values, log),
+      Object.freeze(slices) as Slices,
     );
-    const revision = this.#state.revision;
-    const committed = {
-      type: 'SessionCommitted',
-      sessionId: this.sessionId,
-      revision,
-      changes,
-      at: now,
-    } as const;
-    this.bus.publish(deepFreeze(committed));
+    // Frozen piece by piece: every value in it already is.
+    for (const change of changes) Object.freeze(change);
+    this.bus.publish(
+      Object.freeze({
+        type: 'SessionCommitted',
+        sessionId: this.sessionId,
+        revision: this.#state.revision,
+        changes: Object.freeze(changes),
+        at: now,
+      }),
+    );
     return { ok: true, value: this.#state };
   }
 
