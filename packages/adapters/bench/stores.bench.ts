@@ -26,6 +26,7 @@ const event = (n: number): NewEvent => ({
 const line = (n: number): string => `${JSON.stringify({ seq: n, ...event(n) })}\n`;
 
 const LOAD_EVENTS = 10_000;
+const GROUP_SESSIONS = 100;
 
 const directories: string[] = [];
 function tempDirectory(): string {
@@ -63,10 +64,33 @@ function appendSide(store: SessionStore): BenchSide {
   };
 }
 
+/**
+ * One append to each of `GROUP_SESSIONS` sessions at once (each run is 100 acknowledged,
+ * synced events); the sessions are created untimed.
+ */
+async function concurrentSide(store: FileStore): Promise<BenchSide> {
+  const versions = Array.from({ length: GROUP_SESSIONS }, () => 0);
+  const id = (i: number) => `bench-group-${i}`;
+  await Promise.all(
+    versions.map(async (_, i) => {
+      versions[i] = expectOk(await store.append(id(i), 0, [event(1)]));
+    }),
+  );
+  return {
+    run: () =>
+      Promise.all(
+        versions.map(async (version, i) => {
+          versions[i] = expectOk(await store.append(id(i), version, [event(version + 1)]));
+        }),
+      ),
+  };
+}
+
 const fileCases: BenchCase[] = [
   {
     name: 'FileStore append, 1 event',
-    what: 'store.append (lock, tail read, write, fdatasync) vs fs.appendFile with flush (fsync)',
+    what: 'store.append (lock rename, stat against the known tail, write, fdatasync, unlock rename) vs fs.appendFile with flush (fsync)',
+    maxRatio: 2,
     plankit: () => appendSide(new FileStore({ directory: tempDirectory() })),
     baseline: () => {
       const file = path.join(tempDirectory(), 'plain.jsonl');
@@ -82,6 +106,52 @@ const fileCases: BenchCase[] = [
       const file = path.join(tempDirectory(), 'plain.jsonl');
       let n = 0;
       return { run: () => appendFile(file, line(++n)) };
+    },
+  },
+  {
+    name: 'FileStore append, another writer between appends',
+    what: 'two FileStores on one folder taking turns, so every append reads the tail (the full path) vs fs.appendFile with flush (fsync)',
+    plankit: () => {
+      const directory = tempDirectory();
+      const stores = [new FileStore({ directory }), new FileStore({ directory })];
+      let version = 0;
+      return {
+        run: async () => {
+          const store = stores[version % 2] as FileStore;
+          version = expectOk(await store.append('bench-turns', version, [event(version + 1)]));
+          return version;
+        },
+      };
+    },
+    baseline: () => {
+      const file = path.join(tempDirectory(), 'plain.jsonl');
+      let n = 0;
+      return { run: () => appendFile(file, line(++n), { flush: true }) };
+    },
+  },
+  {
+    name: `FileStore group commit, ${GROUP_SESSIONS} sessions at once`,
+    what: `one append to each of ${GROUP_SESSIONS} sessions at once: groupCommit (syncs issued and acknowledged together) vs the default (each append synced and acknowledged alone)`,
+    plankit: () => concurrentSide(new FileStore({ directory: tempDirectory(), groupCommit: true })),
+    baseline: () => concurrentSide(new FileStore({ directory: tempDirectory() })),
+  },
+  {
+    name: `FileStore group commit vs plain files, ${GROUP_SESSIONS} sessions at once`,
+    what: `one append to each of ${GROUP_SESSIONS} sessions at once with groupCommit vs fs.appendFile with flush to ${GROUP_SESSIONS} files at once`,
+    plankit: () => concurrentSide(new FileStore({ directory: tempDirectory(), groupCommit: true })),
+    baseline: () => {
+      const directory = tempDirectory();
+      let n = 0;
+      return {
+        run: () => {
+          n++;
+          return Promise.all(
+            Array.from({ length: GROUP_SESSIONS }, (_, i) =>
+              appendFile(path.join(directory, `plain-${i}.jsonl`), line(n), { flush: true }),
+            ),
+          );
+        },
+      };
     },
   },
   {

@@ -214,9 +214,14 @@ function tornIssue(sessionId: string, bytes: number): StoreIssue {
  * The embedded {@link SessionStore}: one folder per session under `<directory>/sessions`,
  * holding an append-only JSONL event log (one `fdatasync` per append) and the latest
  * snapshot (written to a temporary file, synced, then renamed). Writers to one session take
- * its lock (a directory created by an atomic rename), so two processes appending to the same
- * session get one success and one `conflict`. A torn last append is ignored and reported; a
- * damaged snapshot falls back to the log. For one machine and a local file system.
+ * its lock (a directory moved into place by an atomic rename; prepared ones wait in
+ * `<directory>/locks` between writes), so two processes appending to the same session get one
+ * success and one `conflict`. The store remembers where each log it wrote ends and reads the
+ * tail again only when the log's size, inode or timestamps show that another writer touched
+ * it. With `groupCommit`, appends written at about the same time are synced together and
+ * acknowledged together. A torn last append is ignored and reported; a damaged snapshot falls
+ * back to the log. For one machine and a local file system; call `close()` to close its open
+ * logs and remove its lock directories.
  *
  * @example
  * ```ts
@@ -244,7 +249,8 @@ export class FileStore implements SessionStore {
   /**
    * Creates the store; nothing is written before the first append.
    *
-   * @param options - directory, snapshot schema and lock timeout; every one optional
+   * @param options - directory, snapshot schema, lock timeout and group commit; every one
+   *   optional
    */
   constructor(options: FileStoreOptions = {}) {
     if (typeof options !== 'object' || options === null) {
