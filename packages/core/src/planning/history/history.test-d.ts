@@ -1,0 +1,35 @@
+import { describe, expectTypeOf, it } from 'vitest';
+import type { Tool } from '../../define-tool.ts';
+import { Session } from '../../session.ts';
+import type { PlanBatchInput } from '../batch/create-batch-tool.ts';
+import { createPlanningTools } from '../create-planning-tools.ts';
+import type { ClaimStep, ReleaseStep } from '../owners/owner-commands.ts';
+import type { OwnedStepInput } from '../owners/owner-tools.ts';
+import type { Plan } from '../plan.ts';
+import type { MarkStep, MarkStepInput, ReadPlan } from '../plan-commands.ts';
+import type { PlanChange } from './plan-change.ts';
+import type { Explained, ExplainedInput } from './with-history.ts';
+
+describe('createPlanningTools types with history and owners', () => {
+  it('owners adds the claim and release tools after the batch tool', () => {
+    const tools = createPlanningTools(new Session(), { owners: true, batch: true, agent: 'a' });
+    expectTypeOf(tools).toHaveProperty('8');
+    expectTypeOf(tools[7]).toEqualTypeOf<Tool<ClaimStep, ClaimStep, OwnedStepInput>>();
+    expectTypeOf(tools[8]).toEqualTypeOf<Tool<ReleaseStep, ReleaseStep, OwnedStepInput>>();
+  });
+
+  it('history wraps every mutating tool and leaves read alone', () => {
+    const tools = createPlanningTools(new Session(), { history: true, owners: true, agent: 'a' });
+    expectTypeOf(tools[3]).toEqualTypeOf<
+      Tool<MarkStep & Explained, PlanChange, MarkStepInput & ExplainedInput>
+    >();
+    expectTypeOf(tools[5]).toEqualTypeOf<Tool<ReadPlan, Plan>>();
+    expectTypeOf(tools[6]).toEqualTypeOf<
+      Tool<ClaimStep & Explained, PlanChange, OwnedStepInput & ExplainedInput>
+    >();
+    const batch = createPlanningTools(new Session(), { history: true, batch: true });
+    expectTypeOf(batch[6]).toEqualTypeOf<
+      Tool<PlanBatchInput & Explained, PlanChange, PlanBatchInput & ExplainedInput>
+    >();
+  });
+});
