@@ -237,9 +237,10 @@ async function loadTest(url: string, admin: pg.Pool): Promise<void> {
       await admin.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
     }
   };
-  for (const workers of WORKER_COUNTS) await run(`${workers} workers, round 1`, workers, false);
+  for (const workers of WORKER_COUNTS)
+    await run(`${workers} worker${workers === 1 ? '' : 's'}, round 1`, workers, false);
   for (const workers of [...WORKER_COUNTS].reverse()) {
-    await run(`${workers} workers, round 2`, workers, false);
+    await run(`${workers} worker${workers === 1 ? '' : 's'}, round 2`, workers, false);
   }
   await run('8 workers, 1 SIGKILLed', 8, true);
   const rate = (workers: number) => {
