@@ -44,7 +44,8 @@ export interface ToolFailure {
 /**
  * What {@link invokeTool} returns: `{ success, message, value }` as in the reference, plus
  * `ok` (equal to `success`) like every other plankit result. `ok` is not enumerable, so
- * `JSON.stringify` and stores see exactly the reference's fields.
+ * `JSON.stringify` and stores see exactly the reference's fields; a copy made with spread or
+ * JSON carries only `success`.
  *
  * @public
  */
