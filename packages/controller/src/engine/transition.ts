@@ -2,7 +2,7 @@ import type { Result } from '@plankit/core';
 import type { ControllerError } from '../controller-error.ts';
 import type { AdaptationInput } from './adaptation-log-entry.ts';
 import { compiledOf } from './internal/compiled-machine.ts';
-import { applyOutcome, failure, normalizeEvent } from './internal/engine.ts';
+import { applyOutcome, failure, fastOutcome, normalizeEvent } from './internal/engine.ts';
 import type { Machine } from './machine.ts';
 import type { MachineSnapshot } from './machine-snapshot.ts';
 import { ensureSnapshot, trustedSnapshot } from './machine-snapshot-from-json.ts';
@@ -93,7 +93,9 @@ export function transition<S extends string, O extends string>(
       prev.state,
     );
   }
-  const normalized = normalizeEvent('transition', event, prev.updatedAt);
+  const fast = fastOutcome(compiled, prev, event);
+  if (fast !== null) return { ok: true, value: fast as MachineSnapshot<S, O> };
+  const normalized = normalizeEvent('transition', event, prev.updatedAt, compiled.outcomes);
   if (!normalized.ok) return normalized;
   return applyOutcome(compiled, prev, normalized, 'transition') as Result<
     MachineSnapshot<S, O>,
