@@ -15,6 +15,7 @@ const config: Options = packageBuild([
   'src/sessions.ts',
   'src/workspace.ts',
   'src/openai-agents.ts',
+  'src/claude-agent-sdk.ts',
 ]);
 
 export default config;

@@ -31,6 +31,8 @@ const OWN: Record<string, string | undefined> = {
   workspace: undefined,
   postgres: 'pg',
   sessions: undefined,
+  // The in-process MCP server object is the caller's: the entry loads no host SDK itself.
+  'claude-agent-sdk': undefined,
 };
 
 async function resolvedPackages(subpath: string): Promise<string[]> {
