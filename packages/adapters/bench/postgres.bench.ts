@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { PostgresStore } from '@plankit/adapters/postgres';
 import type { NewEvent, SessionStore } from '@plankit/adapters/stores';
 import pg from 'pg';
-import type { BenchCase, BenchSuite } from '../../../scripts/bench.ts';
+import type { BenchCase, BenchCount, BenchSuite } from '../../../scripts/bench.ts';
 import { type LoadTestReport, runLoadTest } from '../src/postgres/testing/load-test.ts';
 
 // PostgresStore on a real server: `bash scripts/postgres.sh run -- npm run bench -- postgres`.
@@ -221,7 +221,7 @@ const formatRate = (value: number): string => Math.round(value).toLocaleString('
  * of a shared machine does not land on one worker count only), then 8 with one SIGKILLed, and
  * prints every run and the scaling of the two rounds together.
  */
-async function loadTest(url: string, admin: pg.Pool): Promise<void> {
+async function loadTest(url: string, admin: pg.Pool, counts: BenchCount[]): Promise<void> {
   const runs: { label: string; workers: number; report: LoadTestReport }[] = [];
   const run = async (label: string, workers: number, kill: boolean) => {
     const schema = `plankit_bench_${randomBytes(4).toString('hex')}`;
@@ -272,6 +272,15 @@ async function loadTest(url: string, admin: pg.Pool): Promise<void> {
     );
   }
   console.log('');
+  // The scaling ratios also go to the runner's counted rows (and so to its report).
+  for (const workers of WORKER_COUNTS.slice(1)) {
+    counts.push({
+      name: `PostgresStore appends/s, ${workers} workers vs 1`,
+      what: `acknowledged appends per second of the load test (both rounds), ${workers} worker processes vs 1`,
+      plankit: Math.round(rate(workers)),
+      baseline: Math.round(single),
+    });
+  }
   console.log('workers  appends/s (both rounds)  scaling vs 1');
   for (const workers of WORKER_COUNTS) {
     console.log(
@@ -301,12 +310,15 @@ function postgresSuite(url: string): BenchSuite {
       .then(() => Promise.all([pool.end(), unsynced.end()]))
       .catch(() => {});
   });
+  const counts: BenchCount[] = [];
   return {
     name: '@plankit/adapters PostgresStore',
     cases: postgresCases(schema, pool, unsynced),
+    // Filled by the load test, which runs before the runner prints these.
+    counts,
     // Not a timed pair: the load test runs once, before the timed rows, and prints its own
     // table; it throws when any acknowledged event is missing.
-    check: () => loadTest(url, pool),
+    check: () => loadTest(url, pool, counts),
   };
 }
 
