@@ -1,13 +1,16 @@
 import {
   AddStep,
   type AddStepInput,
+  type AnyTool,
   ClearPlan,
   type DataType,
+  dataTypeName,
   MarkStep,
   type MarkStepInput,
+  PLAN_MODEL_COMMANDS,
   Plan,
   PlankitError,
-  registerPlanningReducers,
+  registerPlanModelReducers,
   Session,
   SetupPlan,
   type SetupPlanInput,
@@ -28,7 +31,16 @@ export type PlanEdit =
   | { readonly op: 'add_step'; readonly value: AddStepInput }
   | { readonly op: 'update_step'; readonly value: UpdateStepInput }
   | { readonly op: 'mark_step'; readonly value: MarkStepInput }
-  | { readonly op: 'clear_plan'; readonly value?: ClearPlan | undefined };
+  | { readonly op: 'clear_plan'; readonly value?: ClearPlan | undefined }
+  | {
+      readonly op: 'command';
+      /**
+       * A command of the opt-in plan model (core's `PLAN_MODEL_COMMANDS`: setup, add and
+       * update with dependencies, batches, claims, releases and attributed changes), by its
+       * data type name (`plankit.PlanBatch`), with its value.
+       */
+      readonly value: { readonly type: string; readonly value: unknown };
+    };
 
 /** The kinds of {@link PlanEdit}, by `op`. @public */
 export type PlanEditOp = PlanEdit['op'];
@@ -55,13 +67,32 @@ export class PlanEditError extends PlankitError<PlanEditErrorCode> {
   }
 }
 
-const COMMANDS: Readonly<Record<PlanEditOp, DataType>> = {
+const COMMANDS: Readonly<Record<Exclude<PlanEditOp, 'command'>, DataType>> = {
   setup_plan: SetupPlan,
   add_step: AddStep,
   update_step: UpdateStep,
   mark_step: MarkStep,
   clear_plan: ClearPlan,
 };
+
+/** The plan-model commands a `command` edit may carry, by data type name. */
+const PLAN_MODEL_TYPES: ReadonlyMap<string, DataType> = new Map(
+  PLAN_MODEL_COMMANDS.map((type) => [dataTypeName(type), type]),
+);
+
+/** The data type a `command` edit names, or why not. */
+function commandOf(value: unknown): { type: DataType; value: unknown } {
+  if (typeof value !== 'object' || value === null || Array.isArray(value))
+    throw invalid('a command edit takes { type, value }.', 'value');
+  for (const key of Object.keys(value))
+    if (key !== 'type' && key !== 'value')
+      throw invalid(`${JSON.stringify(key.slice(0, 40))} is not a key of a command edit.`, key);
+  const { type, value: inner } = value as { type?: unknown; value?: unknown };
+  const found = typeof type === 'string' ? PLAN_MODEL_TYPES.get(type) : undefined;
+  if (found === undefined)
+    throw invalid(`type must be one of ${[...PLAN_MODEL_TYPES.keys()].join(', ')}.`, 'value.type');
+  return { type: found, value: inner };
+}
 
 /** The {@link PlanEdit} op of each planning tool that changes the plan. */
 export const EDIT_OPS: Readonly<Record<string, PlanEditOp>> = {
@@ -71,6 +102,21 @@ export const EDIT_OPS: Readonly<Record<string, PlanEditOp>> = {
   planning_mark_step: 'mark_step',
   planning_clear_plan: 'clear_plan',
 };
+
+/**
+ * The {@link PlanEdit} a planning tool's successful result makes: its reference op when the
+ * tool dispatches one of the six reference commands (unchanged wire form), a `command` edit
+ * when it dispatches a plan-model command, or undefined for a tool that only reads.
+ */
+export function editOf(tool: AnyTool, value: unknown): PlanEdit | undefined {
+  const type: DataType | null = tool.resultType;
+  if (type === null) return undefined;
+  const op = EDIT_OPS[tool.name];
+  if (op !== undefined && op !== 'command' && COMMANDS[op] === type)
+    return { op, value } as PlanEdit;
+  const name = dataTypeName(type);
+  return PLAN_MODEL_TYPES.has(name) ? { op: 'command', value: { type: name, value } } : undefined;
+}
 
 const invalid = (message: string, field: string): PlanEditError =>
   new PlanEditError('plan_edit_invalid', `Plan edit refused: ${message}`, { field });
@@ -85,6 +131,7 @@ function checkedEdit(edit: unknown): { op: PlanEditOp; value: unknown } {
     if (key !== 'op' && key !== 'value')
       throw invalid(`${JSON.stringify(key.slice(0, 40))} is not a key of a plan edit.`, key);
   const { op, value } = edit as { op?: unknown; value?: unknown };
+  if (op === 'command') return { op, value };
   if (typeof op !== 'string' || !Object.hasOwn(COMMANDS, op))
     throw invalid(
       'op must be one of setup_plan, add_step, update_step, mark_step, clear_plan.',
@@ -112,12 +159,16 @@ function checkedEdit(edit: unknown): { op: PlanEditOp; value: unknown } {
  */
 export function applyPlanEdit(plan: Plan | null | undefined, edit: PlanEdit): Plan | null {
   const { op, value } = checkedEdit(edit);
+  const command = op === 'command' ? commandOf(value) : { type: COMMANDS[op], value };
   const session = planSession(plan ?? null);
   try {
-    const applied = session.dispatch(COMMANDS[op], value, { now: 0 });
+    const applied = session.dispatch(command.type, command.value, { now: 0 });
     if (!applied.ok)
       throw new PlanEditError('plan_edit_refused', `Plan edit refused: ${applied.error.message}`, {
-        field: applied.error.field === undefined ? 'value' : `value.${applied.error.field}`,
+        field:
+          applied.error.field === undefined
+            ? 'value'
+            : `value.${op === 'command' ? 'value.' : ''}${applied.error.field}`,
         cause: applied.error,
       });
     return selectLatest(session, Plan) ?? null;
@@ -168,7 +219,7 @@ export function reducePlan(
  */
 export function planSession(plan: Plan | null): Session {
   const session = new Session({ sessionId: 'langgraph-plan', clock: () => 0 });
-  registerPlanningReducers(session);
+  registerPlanModelReducers(session);
   if (plan !== null) {
     const restored = session.dispatch(Plan, plan, { now: 0 });
     if (!restored.ok) {

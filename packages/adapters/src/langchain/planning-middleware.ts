@@ -4,6 +4,7 @@ import { Command, ReducedValue, StateSchema } from '@langchain/langgraph';
 import {
   type AnyTool,
   createPlanningTools,
+  type DependencyOptions,
   type InProgressMode,
   Plan,
   type Session,
@@ -16,7 +17,7 @@ import { announceToolCalls } from '../model-order.ts';
 import { acceptingSchema, type ToolConfig } from './accepting-schema.ts';
 import { findLangChainTurn, stateOf } from './find-langchain-turn.ts';
 import { langChainContext } from './langchain-context.ts';
-import { EDIT_OPS, type PlanEdit, planSession, reducePlan } from './plan-edit.ts';
+import { editOf, type PlanEdit, planSession, reducePlan } from './plan-edit.ts';
 
 /** A prompt section as {@link planningMiddleware} needs it: `PlanningToolsSection` fits as is. @public */
 export interface PlanningMiddlewareSection {
@@ -40,6 +41,19 @@ export interface PlanningMiddlewareOptions {
   readonly reminder?: ((plan: Plan | undefined) => string | undefined) | undefined;
   /** `'single'` refuses a second `in_progress` step; `'any'` (the default) allows it. */
   readonly inProgress?: InProgressMode | undefined;
+  /** Core's `dependencies` option of `createPlanningTools`: steps carry `depends_on`. Off by default. */
+  readonly dependencies?: boolean | DependencyOptions | undefined;
+  /** Core's `batch` option: adds `planning_apply_batch`. Off by default. */
+  readonly batch?: boolean | undefined;
+  /**
+   * Core's `history` option: mutations take an `explanation`. The `plan` channel holds the
+   * plan only, so the revisions themselves are not kept in the graph state. Off by default.
+   */
+  readonly history?: boolean | undefined;
+  /** Core's `owners` option: adds the claim and release tools; needs `agent`. Off by default. */
+  readonly owners?: boolean | undefined;
+  /** Core's `agent` option: the agent id these tools claim as. */
+  readonly agent?: string | undefined;
   /**
    * How long a call waits for an earlier planning call of its `AIMessage` that has not started
    * (a middleware answered it, a hook holds it), in milliseconds; 30,000 by default.
@@ -133,10 +147,15 @@ function planOf(config: unknown): Plan | null {
 }
 
 function planningTools(options: PlanningMiddlewareOptions): DynamicStructuredTool[] {
-  const definitions: readonly AnyTool[] = createPlanningTools(
-    planSession(null),
-    options.inProgress === undefined ? {} : { inProgress: options.inProgress },
-  );
+  const { inProgress, dependencies, batch, history, owners, agent } = options;
+  const definitions: readonly AnyTool[] = createPlanningTools(planSession(null), {
+    ...(inProgress === undefined ? {} : { inProgress }),
+    ...(dependencies === undefined ? {} : { dependencies }),
+    ...(batch === undefined ? {} : { batch }),
+    ...(history === undefined ? {} : { history }),
+    ...(owners === undefined ? {} : { owners }),
+    ...(agent === undefined ? {} : { agent }),
+  });
   const names = new Set(definitions.map((definition) => definition.name));
   return definitions.map(
     (definition) =>
@@ -165,10 +184,8 @@ function planningTools(options: PlanningMiddlewareOptions): DynamicStructuredToo
             name: definition.name,
             status: result.success ? 'success' : 'error',
           });
-          const op = EDIT_OPS[definition.name];
-          if (!result.success || op === undefined)
-            return new Command({ update: { messages: [message] } });
-          const edit = { op, value: result.value } as PlanEdit;
+          const edit = result.success ? editOf(definition, result.value) : undefined;
+          if (edit === undefined) return new Command({ update: { messages: [message] } });
           return new Command({ update: { plan: edit, messages: [message] } });
         },
         {

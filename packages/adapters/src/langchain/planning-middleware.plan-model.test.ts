@@ -1,0 +1,204 @@
+import { BaseChatModel } from '@langchain/core/language_models/chat_models';
+import { AIMessage, type BaseMessage, HumanMessage, ToolMessage } from '@langchain/core/messages';
+import type { ChatResult } from '@langchain/core/outputs';
+import { MemorySaver } from '@langchain/langgraph';
+import type { Plan } from '@plankit/core';
+import { createAgent } from 'langchain';
+import { describe, expect, it } from 'vitest';
+import { applyPlanEdit, PlanEditError } from './plan-edit.ts';
+import { type PlanningMiddlewareOptions, planningMiddleware } from './planning-middleware.ts';
+
+// Issue 16: the opt-in plan-model options through planningMiddleware (createAgent, LangGraph
+// state and checkpointer): the tools are offered, calls apply to the `plan` channel as
+// `command` edits, refusals are ToolMessages with status 'error' and change nothing.
+
+class ScriptedChatModel extends BaseChatModel {
+  readonly script: AIMessage[];
+  readonly offered: string[][] = [];
+  constructor(script: AIMessage[]) {
+    super({});
+    this.script = script;
+  }
+  _llmType(): string {
+    return 'scripted';
+  }
+  override bindTools(tools: { name: string }[]): this {
+    this.offered.push(tools.map((tool) => tool.name));
+    return this;
+  }
+  async _generate(_messages: BaseMessage[]): Promise<ChatResult> {
+    const message = this.script.shift() ?? new AIMessage('(script ended)');
+    return { generations: [{ text: '', message }] };
+  }
+}
+
+const call = (id: string, name: string, args: Record<string, unknown>) => ({
+  id,
+  name,
+  args,
+  type: 'tool_call' as const,
+});
+const turn = (...calls: ReturnType<typeof call>[]) =>
+  new AIMessage({ content: '', tool_calls: calls });
+
+async function run(options: PlanningMiddlewareOptions, turns: AIMessage[], seed?: Plan) {
+  const model = new ScriptedChatModel([...turns, new AIMessage('Done.')]);
+  const agent = createAgent({
+    model,
+    middleware: [planningMiddleware(options)],
+    checkpointer: new MemorySaver(),
+  });
+  const config = { configurable: { thread_id: 'plan-model' } };
+  const result = await agent.invoke(
+    {
+      messages: [new HumanMessage('Work the plan.')],
+      ...(seed === undefined ? {} : { plan: seed }),
+    },
+    config,
+  );
+  const replies = Object.fromEntries(
+    result.messages
+      .filter((m): m is ToolMessage => ToolMessage.isInstance(m))
+      .map((m) => [m.tool_call_id, [String(m.status), String(m.content)]]),
+  );
+  const state = await agent.graph.getState(config);
+  expect((state.values as { plan: Plan | null }).plan).toEqual(result.plan);
+  return { plan: result.plan as Plan | null, replies, tools: model.offered[0] ?? [] };
+}
+
+describe('planningMiddleware with the opt-in plan model', () => {
+  it('dependencies: depends_on applies, a step with open dependencies is refused', async () => {
+    const { plan, replies } = await run({ dependencies: true }, [
+      turn(
+        call('c1', 'planning_setup_plan', {
+          objective: 'Ship',
+          initial_steps: [{ title: 'Build' }, { title: 'Test', depends_on: ['S001'] }],
+        }),
+        call('c2', 'planning_mark_step', { step_id: 'S002', status: 'in_progress' }),
+        call('c3', 'planning_add_step', { steps: [{ title: 'Tag', depends_on: ['S002'] }] }),
+      ),
+    ]);
+    expect(replies['c1']?.[0]).toBe('success');
+    expect(replies['c2']).toEqual([
+      'error',
+      expect.stringMatching(/^Tool validation failed: .*S001/),
+    ]);
+    expect(replies['c3']?.[0]).toBe('success');
+    expect(plan?.steps.map((step) => [step.step_id, step.status, step.depends_on])).toEqual([
+      ['S001', 'pending', []],
+      ['S002', 'pending', ['S001']],
+      ['S003', 'pending', ['S002']],
+    ]);
+  });
+
+  it('batch: planning_apply_batch is offered, applies all or nothing', async () => {
+    const { plan, replies, tools } = await run({ batch: true }, [
+      turn(
+        call('c1', 'planning_setup_plan', {
+          objective: 'Tidy',
+          initial_steps: [{ title: 'a' }, { title: 'b' }],
+        }),
+      ),
+      turn(
+        call('c2', 'planning_apply_batch', {
+          operations: [
+            { op: 'mark', step_id: 'S001', status: 'done', note: 'merged' },
+            { op: 'note', step_id: 'S002', note: 'review' },
+          ],
+        }),
+        call('c3', 'planning_apply_batch', {
+          operations: [
+            { op: 'mark', step_id: 'S002', status: 'done' },
+            { op: 'note', step_id: 'S009', note: 'nope' },
+          ],
+        }),
+      ),
+    ]);
+    expect(tools).toContain('planning_apply_batch');
+    expect(replies['c2']).toEqual(['success', expect.stringMatching(/^Applied 2 operations/)]);
+    expect(replies['c3']).toEqual([
+      'error',
+      expect.stringMatching(/^Tool validation failed: .*S009/),
+    ]);
+    expect(plan?.steps.map((step) => [step.status, step.notes])).toEqual([
+      ['done', ['merged']],
+      ['pending', ['review']],
+    ]);
+  });
+
+  it('owners: a claim applies; a claim on a step another agent holds is refused, naming it', async () => {
+    const seed: Plan = {
+      objective: 'Split',
+      status: 'active',
+      steps: [
+        { step_id: 'S001', title: 'Front', details: null, status: 'pending', notes: [] },
+        {
+          step_id: 'S002',
+          title: 'Back',
+          details: null,
+          status: 'pending',
+          notes: [],
+          owner: 'worker-2',
+        },
+      ],
+    };
+    const { plan, replies, tools } = await run(
+      { owners: true, agent: 'worker-1' },
+      [
+        turn(
+          call('c1', 'planning_claim_step', { step_id: 'S001' }),
+          call('c2', 'planning_claim_step', { step_id: 'S002' }),
+        ),
+      ],
+      seed,
+    );
+    expect(tools).toEqual(expect.arrayContaining(['planning_claim_step', 'planning_release_step']));
+    expect(replies['c1']?.[0]).toBe('success');
+    expect(replies['c2']).toEqual([
+      'error',
+      expect.stringMatching(/^Tool validation failed: .*worker-2/),
+    ]);
+    expect(plan?.steps.map((step) => step.owner)).toEqual(['worker-1', 'worker-2']);
+  });
+
+  it('history: an explanation is taken and the change applies; an overlong one is refused', async () => {
+    const { plan, replies } = await run({ history: true, agent: 'lead' }, [
+      turn(
+        call('c1', 'planning_setup_plan', {
+          objective: 'Notes',
+          initial_steps: [{ title: 'Draft' }],
+          explanation: 'kick-off',
+        }),
+        call('c2', 'planning_mark_step', {
+          step_id: 'S001',
+          status: 'in_progress',
+          explanation: 'drafting',
+        }),
+        call('c3', 'planning_mark_step', {
+          step_id: 'S001',
+          status: 'done',
+          explanation: 'x'.repeat(600),
+        }),
+      ),
+    ]);
+    expect(replies['c2']?.[0]).toBe('success');
+    expect(replies['c3']).toEqual([
+      'error',
+      expect.stringMatching(/^Tool validation failed: .*[Ee]xplanation/),
+    ]);
+    expect(plan?.steps[0]?.status).toBe('in_progress');
+  });
+
+  it('refuses a command edit that names no plan-model command, or carries a bad value', () => {
+    expect(() =>
+      applyPlanEdit(null, { op: 'command', value: { type: 'plankit.Nope', value: {} } }),
+    ).toThrow(PlanEditError);
+    expect(() =>
+      applyPlanEdit(null, {
+        op: 'command',
+        value: { type: 'plankit.PlanBatch', value: { operations: [] } },
+      }),
+    ).toThrow(/Plan edit refused/);
+    expect(() => applyPlanEdit(null, { op: 'command', value: [] as never })).toThrow(/type, value/);
+  });
+});
