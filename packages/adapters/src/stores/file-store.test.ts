@@ -424,6 +424,53 @@ describe('FileStore on disk', () => {
     });
   });
 
+  describe('a failed write or sync', () => {
+    async function handlePrototype(): Promise<Record<string, (...args: never[]) => unknown>> {
+      const handle = await openFile(path.join(directory, 'probe'), 'w');
+      await handle.close();
+      return Object.getPrototypeOf(handle) as Record<string, (...args: never[]) => unknown>;
+    }
+
+    afterEach(() => {
+      vi.restoreAllMocks();
+    });
+
+    it('leaves the log as it was when the sync fails', async () => {
+      ok(await store.append('f', 0, events(2)));
+      const before = await readFile(log('f'));
+      const proto = await handlePrototype();
+      vi.spyOn(proto, 'datasync').mockRejectedValueOnce(
+        Object.assign(new Error('EIO: i/o error, fdatasync'), { code: 'EIO' }),
+      );
+      expect(err(await store.append('f', 2, events(1, 3)), 'io').message).toContain('EIO');
+      expect((await readFile(log('f'))).equals(before)).toBe(true);
+      expect(ok(await store.load('f'))).toMatchObject({ version: 2, issues: [] });
+      expect(ok(await store.append('f', 2, events(1, 3)))).toBe(3);
+    });
+
+    it('leaves the log as it was when a write stops short (a full disk)', async () => {
+      ok(await store.append('f', 0, events(2)));
+      const before = await readFile(log('f'));
+      const proto = await handlePrototype();
+      const original = proto['write'] as (...args: unknown[]) => Promise<unknown>;
+      vi.spyOn(proto, 'write').mockImplementationOnce(async function (
+        this: unknown,
+        buffer: Buffer,
+        offset: number,
+        _length: number,
+        position: number,
+      ) {
+        await original.call(this, buffer, offset, 10, position);
+        throw Object.assign(new Error('ENOSPC: no space left on device, write'), {
+          code: 'ENOSPC',
+        });
+      } as never);
+      expect(err(await store.append('f', 2, events(1, 3)), 'io').message).toContain('ENOSPC');
+      expect((await readFile(log('f'))).equals(before)).toBe(true);
+      expect(ok(await store.load('f'))).toMatchObject({ version: 2, issues: [] });
+    });
+  });
+
   describe('the lock folders kept between writes', () => {
     const locks = () => path.join(directory, 'locks');
 

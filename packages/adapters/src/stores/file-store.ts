@@ -499,7 +499,13 @@ export class FileStore implements SessionStore {
       }
       // Cut off what a crashed append left, then write where it began.
       if (tornBytes > 0) await handle.truncate(cleanEnd);
-      await writeAll(handle, bytes, cleanEnd);
+      try {
+        await writeAll(handle, bytes, cleanEnd);
+      } catch (error) {
+        // A short write (a full disk): leave no part of it behind.
+        await handle.truncate(cleanEnd).catch(() => {});
+        throw error;
+      }
       // Durable alone or with a group; a failed sync cuts the write off again and throws.
       const after = await (this.#group?.sync(handle, cleanEnd) ?? syncAppend(handle, cleanEnd));
       if (after.size === BigInt(cleanEnd + bytes.length)) keep = this.#known(handle, next, after);
