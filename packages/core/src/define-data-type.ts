@@ -11,6 +11,7 @@ export type DataType<T = unknown> = z.ZodType<T, unknown>;
 
 const names = z.registry<{ plankitName: string }>();
 const NAME = /^[A-Za-z][A-Za-z0-9_.:-]{0,127}$/;
+const known = new WeakMap<object, string>();
 
 /**
  * Names a zod schema so sessions can store and route values of that type.
@@ -57,7 +58,12 @@ export function defineDataType<S extends z.ZodType>(name: string, schema: S): S 
  * @public
  */
 export function dataTypeName(dataType: DataType<unknown>): string {
-  const name = dataType instanceof z.ZodType ? names.get(dataType)?.plankitName : undefined;
+  // Cached: a name never changes once given, and zod's registry lookup allocates for derived
+  // schemas (it merges the parents' metadata); this runs several times per tool call.
+  let name = known.get(dataType);
+  if (name !== undefined) return name;
+  name = dataType instanceof z.ZodType ? names.get(dataType)?.plankitName : undefined;
+  if (name !== undefined) known.set(dataType, name);
   if (name === undefined) {
     throw new PlankitError(
       'data_type_invalid',
