@@ -279,7 +279,7 @@ export async function runPlanningJob(options: PlanningJobOptions): Promise<Plann
 
   const result = planningResult(snapshot);
   print(
-    `\nController: ${snapshot.state} after ${snapshot.counters.totalTurns} turns, ${money(budget.session.spentUsd)} spent of ${money(budget.caps.sessionUsd ?? 0)}.`,
+    `\nController: ${snapshot.state} after ${snapshot.counters.totalTurns} turns, ${money(budget.session.spentUsd)} spent of ${money(budget.caps.costUsd ?? 0)}.`,
   );
   if (result !== null) print(`planning_status: ${result.planning_status}; ${result.response_text}`);
   const plan = selectLatest(session, Plan);

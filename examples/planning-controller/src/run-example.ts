@@ -242,7 +242,7 @@ export function runExample(print: (line: string) => void): Snapshot {
   print('');
   print(`planning_status=${result?.planning_status}: ${result?.response_text}`);
   print(
-    `turns ${snapshot.counters.totalTurns} in ${snapshot.counters.run} runs, spent ${usd(budget.session.spentUsd)} of ${usd(budget.caps.sessionUsd ?? 0)}`,
+    `turns ${snapshot.counters.totalTurns} in ${snapshot.counters.run} runs, spent ${usd(budget.session.spentUsd)} of ${usd(budget.caps.costUsd ?? 0)}`,
   );
   print('');
   print('Trace:');

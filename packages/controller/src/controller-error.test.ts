@@ -8,7 +8,7 @@ describe('ControllerError', () => {
     const error = new ControllerError('budget_exceeded', 'Too much.', {
       field: 'input.usd',
       state: 'DRAFT',
-      cap: 'sessionUsd',
+      cap: 'costUsd',
       cause,
     });
     expect(error).toBeInstanceOf(Error);
@@ -18,7 +18,7 @@ describe('ControllerError', () => {
       message: 'Too much.',
       field: 'input.usd',
       state: 'DRAFT',
-      cap: 'sessionUsd',
+      cap: 'costUsd',
       cause,
     });
     expect(ControllerError.isInstance(error)).toBe(true);

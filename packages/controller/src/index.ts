@@ -15,6 +15,7 @@ export {
   type Budget,
   type BudgetCapName,
   type BudgetCaps,
+  type BudgetCapsInput,
   type BudgetOptions,
   type BudgetSignal,
   createBudget,

@@ -590,7 +590,7 @@ for (const kind of STORES) {
               workshop = startWorkshop({ now: NOW, brief: 'Plan the migration' });
             }
             const values: ControllerValues = {
-              budget: createBudget({ now: NOW, caps: { sessionUsd: 5, turnSoftUsd: 1 } }),
+              budget: createBudget({ now: NOW, caps: { costUsd: 5, turnSoftUsd: 1 } }),
               machine: initialSnapshot(planningController, { now: NOW }),
               job: startPhaseJob({ jobId: session.sessionId, now: NOW, interactive }),
               workshop,

@@ -6,10 +6,20 @@ import { isRecord, show } from '../internal/checks.ts';
 import { zoneOf } from '../internal/day-of.ts';
 import { readDocument } from '../internal/read-document.ts';
 import { isTrusted, trust } from '../internal/trusted-snapshots.ts';
-import { BudgetState } from './budget-state.ts';
+import { BUDGET_VERSION, BudgetState, upgradeBudget } from './budget-state.ts';
 import type { Budget } from './create-budget.ts';
 
 type Read = Result<Budget, ControllerError>;
+
+// Text is parsed here only to upgrade a version-1 budget; readDocument reports bad JSON.
+function parsedOrText(input: unknown): unknown {
+  if (typeof input !== 'string') return input;
+  try {
+    return JSON.parse(input);
+  } catch {
+    return input;
+  }
+}
 
 function invalid(
   where: string,
@@ -21,13 +31,18 @@ function invalid(
 
 /** Checks a budget (parsed or text) in full; freezes and trusts it. */
 export function readBudget(input: unknown, where: string): Read {
-  const read = readDocument(input, 'plankit.budget', 1, BudgetState);
+  const read = readDocument(
+    upgradeBudget(parsedOrText(input)),
+    'plankit.budget',
+    BUDGET_VERSION,
+    BudgetState,
+  );
   if (!read.ok) {
     const { problem } = read;
     if (problem.kind === 'invalid') return invalid(where, problem.field, problem.rule);
     return failure(
       'snapshot_version_unknown',
-      `${where}: budget version ${show(problem.found)} is unknown; this build reads version 1.`,
+      `${where}: budget version ${show(problem.found)} is unknown; this build reads versions 1 and 2.`,
       'version',
     );
   }

@@ -18,14 +18,35 @@ const usd = z
   );
 const key = z.string().min(1).max(128);
 
+/** The budget format version this build writes. */
+export const BUDGET_VERSION = 2;
+
+/**
+ * A version-1 budget (parsed) with its caps renamed as version 2 names them (`sessionUsd` is
+ * `costUsd`, `sessionTokens` is `tokens`); anything else unchanged, for the schema to judge.
+ */
+export function upgradeBudget(data: unknown): unknown {
+  if (typeof data !== 'object' || data === null || Array.isArray(data)) return data;
+  const record = data as Record<string, unknown>;
+  if (record['format'] !== 'plankit.budget' || record['version'] !== 1) return data;
+  const caps = record['caps'];
+  if (typeof caps !== 'object' || caps === null || Array.isArray(caps)) return data;
+  const { sessionUsd, sessionTokens, ...rest } = caps as Record<string, unknown>;
+  return {
+    ...record,
+    version: BUDGET_VERSION,
+    caps: { costUsd: sessionUsd, ...rest, tokens: sessionTokens },
+  };
+}
+
 const schema = z.strictObject({
   format: z.literal('plankit.budget'),
-  version: z.literal(1),
+  version: z.literal(BUDGET_VERSION),
   caps: z.strictObject({
-    sessionUsd: usd.nullable(),
+    costUsd: usd.nullable(),
     dayUsd: usd.nullable(),
     turnSoftUsd: usd.nullable(),
-    sessionTokens: count.nullable(),
+    tokens: count.nullable(),
     dayTokens: count.nullable(),
   }),
   timeZone: z.string().min(1).max(64),
@@ -52,8 +73,12 @@ const schema = z.strictObject({
 
 /**
  * The data type of budgets (`plankit.controller.Budget`), for keeping a budget in a core
- * `Session` slice next to the plan and the controller.
+ * `Session` slice next to the plan and the controller. A version-1 budget (stored before the
+ * caps were renamed) is read as version 2.
  *
  * @public
  */
-export const BudgetState: z.ZodType<Budget> = defineDataType('plankit.controller.Budget', schema);
+export const BudgetState: z.ZodType<Budget> = defineDataType(
+  'plankit.controller.Budget',
+  z.preprocess(upgradeBudget, schema),
+);

@@ -63,7 +63,7 @@ function run(
   let budget = createBudget({
     now: Date.UTC(2024, 2, 30, 20),
     timeZone: 'Europe/Berlin',
-    caps: { sessionUsd: 2, dayUsd: 1.5, sessionTokens: 3000, dayTokens: 2500 },
+    caps: { costUsd: 2, dayUsd: 1.5, tokens: 3000, dayTokens: 2500 },
     spentTodayUsd: 0.2,
   });
   let now = budget.updatedAt;
@@ -81,7 +81,7 @@ function run(
       });
       if (!result.ok) {
         expect(ControllerError.isInstance(result.error)).toBe(true);
-        if (result.error.cap === 'sessionUsd') stats.refusedSession++;
+        if (result.error.cap === 'costUsd') stats.refusedSession++;
         if (result.error.cap === 'dayUsd') stats.refusedDay++;
         if (result.error.cap?.endsWith('Tokens')) stats.refusedTokens++;
         expect(JSON.stringify(budget)).toBe(before);
@@ -109,13 +109,13 @@ function run(
     const reservedTokens = budget.reservations.reduce((sum, r) => sum + r.tokens, 0);
     const { caps, session, day } = budget;
     expect(micros(session.spentUsd) + reservedMicros).toBeLessThanOrEqual(
-      micros(caps.sessionUsd ?? 0) + overrunMicros,
+      micros(caps.costUsd ?? 0) + overrunMicros,
     );
     expect(micros(day.spentUsd) + reservedMicros).toBeLessThanOrEqual(
       micros(caps.dayUsd ?? 0) + overrunMicros,
     );
     if (!overrun) {
-      expect(session.spentTokens + reservedTokens).toBeLessThanOrEqual(caps.sessionTokens ?? 0);
+      expect(session.spentTokens + reservedTokens).toBeLessThanOrEqual(caps.tokens ?? 0);
       expect(day.spentTokens + reservedTokens).toBeLessThanOrEqual(caps.dayTokens ?? 0);
     }
     expect(Object.isFrozen(budget.reservations)).toBe(true);

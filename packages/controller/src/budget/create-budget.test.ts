@@ -10,8 +10,8 @@ describe('createBudget', () => {
     const budget = createBudget({ now: LATE });
     expect(budget).toEqual({
       format: 'plankit.budget',
-      version: 1,
-      caps: { sessionUsd: 2, dayUsd: 5, turnSoftUsd: 0.3, sessionTokens: null, dayTokens: null },
+      version: 2,
+      caps: { costUsd: 2, dayUsd: 5, turnSoftUsd: 0.3, tokens: null, dayTokens: null },
       timeZone: 'UTC',
       session: { spentUsd: 0, spentTokens: 0 },
       day: { date: '2024-03-30', spentUsd: 0, spentTokens: 0 },
@@ -28,12 +28,12 @@ describe('createBudget', () => {
     const budget = createBudget({
       now: LATE,
       timeZone: 'Europe/Berlin',
-      caps: { sessionUsd: 1.0000004, dayTokens: 10_000 },
+      caps: { costUsd: 1.0000004, dayTokens: 10_000 },
       spentTodayUsd: 1.25,
       spentTodayTokens: 300,
     });
     expect(budget.day).toEqual({ date: '2024-03-31', spentUsd: 1.25, spentTokens: 300 });
-    expect(budget.caps).toMatchObject({ sessionUsd: 1, dayTokens: 10_000 });
+    expect(budget.caps).toMatchObject({ costUsd: 1, dayTokens: 10_000 });
     expect(createBudget({ now: LATE, timeZone: 'utc' }).timeZone).toBe('UTC');
   });
 
@@ -43,17 +43,13 @@ describe('createBudget', () => {
     ['a NaN now', { now: Number.NaN }, 'options.now'],
     ['an unknown time zone', { now: 0, timeZone: 'Mars/Olympus' }, 'options.timeZone'],
     ['a non-string time zone', { now: 0, timeZone: 1 }, 'options.timeZone'],
-    ['a negative cap', { now: 0, caps: { sessionUsd: -1 } }, 'options.caps.sessionUsd'],
+    ['a negative cap', { now: 0, caps: { costUsd: -1 } }, 'options.caps.costUsd'],
     [
       'an infinite cap',
       { now: 0, caps: { dayUsd: Number.POSITIVE_INFINITY } },
       'options.caps.dayUsd',
     ],
-    [
-      'a fractional token cap',
-      { now: 0, caps: { sessionTokens: 1.5 } },
-      'options.caps.sessionTokens',
-    ],
+    ['a fractional token cap', { now: 0, caps: { tokens: 1.5 } }, 'options.caps.tokens'],
     ['an unknown cap', { now: 0, caps: { weekUsd: 1 } }, 'options.caps.weekUsd'],
     ['a negative day spend', { now: 0, spentTodayUsd: -0.1 }, 'options.spentTodayUsd'],
     ['fractional day tokens', { now: 0, spentTodayTokens: 0.5 }, 'options.spentTodayTokens'],

@@ -4,16 +4,21 @@ import { dayOf, zoneOf } from '../internal/day-of.ts';
 import { fromMicros, isUsd, toMicros } from '../internal/micro-usd.ts';
 import { trust } from '../internal/trusted-snapshots.ts';
 
-/** The caps of a {@link Budget}; `null` means no cap. @public */
+/**
+ * The caps of a {@link Budget}; `null` means no cap. The whole-session caps have the names of
+ * the machine caps they match (`costUsd`, `tokens`); the scoped ones say their scope.
+ *
+ * @public
+ */
 export interface BudgetCaps {
-  /** Hard: USD spent and reserved in the session. */
-  readonly sessionUsd: number | null;
+  /** Hard: USD spent and reserved in the session (formerly `sessionUsd`). */
+  readonly costUsd: number | null;
   /** Hard: USD spent and reserved on the current day. */
   readonly dayUsd: number | null;
   /** Soft: USD spent and reserved in one turn; crossing it raises `turn_ceiling`. */
   readonly turnSoftUsd: number | null;
-  /** Hard: tokens spent and reserved in the session. */
-  readonly sessionTokens: number | null;
+  /** Hard: tokens spent and reserved in the session (formerly `sessionTokens`). */
+  readonly tokens: number | null;
   /** Hard: tokens spent and reserved on the current day. */
   readonly dayTokens: number | null;
 }
@@ -22,16 +27,29 @@ export interface BudgetCaps {
 export type BudgetCapName = keyof BudgetCaps;
 
 /**
+ * Budget caps as a caller may still write them: {@link BudgetCaps}, or the names version 1
+ * used for the whole-session caps.
+ *
+ * @public
+ */
+export interface BudgetCapsInput extends Partial<BudgetCaps> {
+  /** @deprecated Renamed `costUsd`; this name goes away in the next minor release. */
+  readonly sessionUsd?: number | null | undefined;
+  /** @deprecated Renamed `tokens`; this name goes away in the next minor release. */
+  readonly sessionTokens?: number | null | undefined;
+}
+
+/**
  * The default budget: 2 USD per session, 5 USD per day, a soft ceiling of 0.30 USD per turn,
  * no token caps.
  *
  * @public
  */
 export const DEFAULT_BUDGET_CAPS: BudgetCaps = Object.freeze({
-  sessionUsd: 2,
+  costUsd: 2,
   dayUsd: 5,
   turnSoftUsd: 0.3,
-  sessionTokens: null,
+  tokens: null,
   dayTokens: null,
 });
 
@@ -84,8 +102,8 @@ export type BudgetSignal = TurnCeilingSignal | OverrunSignal;
 export interface Budget {
   /** Always `plankit.budget`. */
   readonly format: 'plankit.budget';
-  /** The format version, 1. */
-  readonly version: 1;
+  /** The format version, 2 (version 1 named the whole-session caps `sessionUsd` and `sessionTokens`). */
+  readonly version: 2;
   /** The caps in force. */
   readonly caps: BudgetCaps;
   /** The IANA time zone that decides the day. */
@@ -129,7 +147,7 @@ export interface BudgetOptions {
    * Caps over the defaults: 2 USD per session, 5 USD per day, a soft 0.30 USD per turn, no
    * token caps.
    */
-  readonly caps?: Partial<BudgetCaps> | undefined;
+  readonly caps?: BudgetCapsInput | undefined;
   /** The IANA time zone of the day (`Europe/Berlin`); `UTC` by default. */
   readonly timeZone?: string | undefined;
   /** USD the user's other sessions already spent today. */
@@ -146,7 +164,21 @@ const OPTION_KEYS: ReadonlySet<string> = new Set([
   'spentTodayTokens',
 ]);
 const CAP_KEYS: ReadonlySet<string> = new Set(Object.keys(DEFAULT_BUDGET_CAPS));
-const USD_CAPS: ReadonlySet<string> = new Set(['sessionUsd', 'dayUsd', 'turnSoftUsd']);
+const USD_CAPS: ReadonlySet<string> = new Set(['costUsd', 'dayUsd', 'turnSoftUsd']);
+// The deprecated names a caller may still write, and the caps they now are.
+const OLD_CAP_NAMES: Readonly<Record<string, BudgetCapName>> = Object.freeze({
+  sessionUsd: 'costUsd',
+  sessionTokens: 'tokens',
+});
+const INPUT_CAP_KEYS: ReadonlySet<string> = new Set([...CAP_KEYS, ...Object.keys(OLD_CAP_NAMES)]);
+
+function capValue(caps: Record<string, unknown>, key: string): { key: string; value: unknown } {
+  if (caps[key] !== undefined) return { key, value: caps[key] };
+  for (const [old, name] of Object.entries(OLD_CAP_NAMES)) {
+    if (name === key && caps[old] !== undefined) return { key: old, value: caps[old] };
+  }
+  return { key, value: undefined };
+}
 const EMPTY: readonly never[] = Object.freeze([]);
 
 /** Checks partial budget caps; the field and rule of the first problem, or null. */
@@ -155,14 +187,19 @@ export function budgetCapsProblem(
   prefix: string,
 ): { field: string; rule: string } | null {
   if (!isRecord(caps)) return { field: prefix, rule: 'must be an object' };
-  const extra = unknownKey(caps, CAP_KEYS);
+  const extra = unknownKey(caps, INPUT_CAP_KEYS);
   if (extra !== undefined) return { field: `${prefix}.${extra}`, rule: 'is not a budget cap' };
-  for (const key of CAP_KEYS) {
-    const value = caps[key];
+  for (const [old, name] of Object.entries(OLD_CAP_NAMES)) {
+    if (caps[old] !== undefined && caps[name] !== undefined) {
+      return { field: `${prefix}.${old}`, rule: `is the old name of ${name}; give only ${name}` };
+    }
+  }
+  for (const cap of CAP_KEYS) {
+    const { key, value } = capValue(caps, cap);
     if (value === undefined || value === null) continue;
-    const ok = USD_CAPS.has(key) ? isUsd(value) : isCount(value);
+    const ok = USD_CAPS.has(cap) ? isUsd(value) : isCount(value);
     if (!ok) {
-      const kind = USD_CAPS.has(key) ? 'a USD amount >= 0' : 'a non-negative integer';
+      const kind = USD_CAPS.has(cap) ? 'a USD amount >= 0' : 'a non-negative integer';
       return { field: `${prefix}.${key}`, rule: `must be null or ${kind}, got ${show(value)}` };
     }
   }
@@ -170,13 +207,13 @@ export function budgetCapsProblem(
 }
 
 /** `caps` with the defined values of a checked `patch`, amounts rounded to micro-dollars. */
-export function mergeBudgetCaps(
-  caps: BudgetCaps,
-  patch: Partial<BudgetCaps> | undefined,
-): BudgetCaps {
+export function mergeBudgetCaps(caps: BudgetCaps, patch: BudgetCapsInput | undefined): BudgetCaps {
   const out: Record<string, number | null> = { ...caps };
   for (const key of CAP_KEYS) {
-    const value = patch?.[key as BudgetCapName];
+    const value =
+      patch === undefined
+        ? undefined
+        : (capValue(patch as Record<string, unknown>, key).value as number | null | undefined);
     if (value === undefined) continue;
     out[key] = value !== null && USD_CAPS.has(key) ? fromMicros(toMicros(value)) : value;
   }
@@ -195,7 +232,7 @@ function argument(field: string, rule: string): ControllerError {
  *   unknown time zone, a non-finite `now`
  * @example
  * ```ts
- * let budget = createBudget({ now: Date.now(), timeZone: 'Europe/Berlin', caps: { sessionUsd: 1 } });
+ * let budget = createBudget({ now: Date.now(), timeZone: 'Europe/Berlin', caps: { costUsd: 1 } });
  * ```
  * @public
  */
@@ -224,7 +261,7 @@ export function createBudget(options: BudgetOptions): Budget {
   return Object.freeze(
     trust<Budget>({
       format: 'plankit.budget',
-      version: 1,
+      version: 2,
       caps: mergeBudgetCaps(DEFAULT_BUDGET_CAPS, caps),
       timeZone: zone,
       session: Object.freeze({ spentUsd: 0, spentTokens: 0 }),

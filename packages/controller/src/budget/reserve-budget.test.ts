@@ -35,7 +35,7 @@ describe('reserveBudget', () => {
   it('refuses a hold that would cross the session cap, naming it, while earlier holds count', () => {
     const first = ok(reserveBudget(fresh(), { id: 'a', usd: 1.5, turn: 't', now: NOW }));
     const error = err(reserveBudget(first, { id: 'b', usd: 0.500001, turn: 't', now: NOW }));
-    expect(error).toMatchObject({ code: 'budget_exceeded', cap: 'sessionUsd', field: 'input.usd' });
+    expect(error).toMatchObject({ code: 'budget_exceeded', cap: 'costUsd', field: 'input.usd' });
     expect(error.message).toBe(
       'reserveBudget: holding 0.500001 USD would take the session to 2.000001 USD (0 USD spent, 1.5 USD reserved), over its cap of 2 USD.',
     );
@@ -45,7 +45,7 @@ describe('reserveBudget', () => {
   });
 
   it('refuses a hold over the day cap, counting what other sessions spent today', () => {
-    const budget = createBudget({ now: NOW, spentTodayUsd: 4.5, caps: { sessionUsd: null } });
+    const budget = createBudget({ now: NOW, spentTodayUsd: 4.5, caps: { costUsd: null } });
     expect(err(reserveBudget(budget, { id: 'a', usd: 0.6, now: NOW }))).toMatchObject({
       cap: 'dayUsd',
     });
@@ -56,9 +56,9 @@ describe('reserveBudget', () => {
   });
 
   it('refuses holds over the token caps', () => {
-    const budget = fresh({ sessionTokens: 1000, dayTokens: 1500 });
+    const budget = fresh({ tokens: 1000, dayTokens: 1500 });
     expect(err(reserveBudget(budget, { id: 'a', usd: 0, tokens: 1001, now: NOW })).cap).toBe(
-      'sessionTokens',
+      'tokens',
     );
     const seeded = createBudget({ now: NOW, caps: { dayTokens: 1500 }, spentTodayTokens: 1000 });
     expect(err(reserveBudget(seeded, { id: 'a', usd: 0, tokens: 501, now: NOW })).cap).toBe(
@@ -183,13 +183,13 @@ describe('setBudgetCaps', () => {
         now: NOW,
       }),
     );
-    expect(err(reserveBudget(spent, { id: 'b', usd: 0.2, now: NOW })).cap).toBe('sessionUsd');
-    const raised = ok(setBudgetCaps(spent, { sessionUsd: 3 }));
-    expect(raised.caps.sessionUsd).toBe(3);
+    expect(err(reserveBudget(spent, { id: 'b', usd: 0.2, now: NOW })).cap).toBe('costUsd');
+    const raised = ok(setBudgetCaps(spent, { costUsd: 3 }));
+    expect(raised.caps.costUsd).toBe(3);
     expect(ok(reserveBudget(raised, { id: 'b', usd: 0.2, now: NOW })).reservations).toHaveLength(1);
-    expect(err(setBudgetCaps(spent, { sessionUsd: -3 }))).toMatchObject({
+    expect(err(setBudgetCaps(spent, { costUsd: -3 }))).toMatchObject({
       code: 'input_invalid',
-      field: 'caps.sessionUsd',
+      field: 'caps.costUsd',
     });
     expect(err(setBudgetCaps(spent, { yearUsd: 3 } as never)).field).toBe('caps.yearUsd');
   });
@@ -197,7 +197,7 @@ describe('setBudgetCaps', () => {
 
 describe('budget limits and clocks (issue 12)', () => {
   it('refuses the 10,001st reservation, so every budget it returns reads back', () => {
-    const base = fresh({ sessionUsd: null, dayUsd: null, turnSoftUsd: null });
+    const base = fresh({ costUsd: null, dayUsd: null, turnSoftUsd: null });
     const reservations = Array.from({ length: 9_999 }, (_, i) => ({
       id: `c${i}`,
       usd: 0,

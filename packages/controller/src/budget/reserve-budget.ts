@@ -111,10 +111,10 @@ export function reserveBudget(
   const hold = held(prev);
   const day = dayAt(prev, now);
   const sessionSpent = toMicros(prev.session.spentUsd);
-  if (caps.sessionUsd !== null && sessionSpent + hold.micros + micros > toMicros(caps.sessionUsd)) {
+  if (caps.costUsd !== null && sessionSpent + hold.micros + micros > toMicros(caps.costUsd)) {
     return exceeded(
-      'sessionUsd',
-      `holding ${usd(micros)} would take the session to ${usd(sessionSpent + hold.micros + micros)} (${usd(sessionSpent)} spent, ${usd(hold.micros)} reserved), over its cap of ${caps.sessionUsd} USD`,
+      'costUsd',
+      `holding ${usd(micros)} would take the session to ${usd(sessionSpent + hold.micros + micros)} (${usd(sessionSpent)} spent, ${usd(hold.micros)} reserved), over its cap of ${caps.costUsd} USD`,
     );
   }
   const daySpent = toMicros(day.spentUsd);
@@ -125,10 +125,10 @@ export function reserveBudget(
     );
   }
   const sessionTokens = prev.session.spentTokens + hold.tokens + tokens;
-  if (caps.sessionTokens !== null && sessionTokens > caps.sessionTokens) {
+  if (caps.tokens !== null && sessionTokens > caps.tokens) {
     return exceeded(
-      'sessionTokens',
-      `holding ${tokens} tokens would take the session to ${sessionTokens} tokens, over its cap of ${caps.sessionTokens}`,
+      'tokens',
+      `holding ${tokens} tokens would take the session to ${sessionTokens} tokens, over its cap of ${caps.tokens}`,
     );
   }
   const dayTokens = day.spentTokens + hold.tokens + tokens;

@@ -5,7 +5,7 @@ import { trust } from '../internal/trusted-snapshots.ts';
 import { ensureBudget } from './budget-from-json.ts';
 import {
   type Budget,
-  type BudgetCaps,
+  type BudgetCapsInput,
   budgetCapsProblem,
   mergeBudgetCaps,
 } from './create-budget.ts';
@@ -19,13 +19,13 @@ import {
  *   `snapshot_invalid`
  * @example
  * ```ts
- * const raised = setBudgetCaps(budget, { sessionUsd: 3 });
+ * const raised = setBudgetCaps(budget, { costUsd: 3 });
  * ```
  * @public
  */
 export function setBudgetCaps(
   budget: Budget,
-  caps: Partial<BudgetCaps>,
+  caps: BudgetCapsInput,
 ): Result<Budget, ControllerError> {
   const checked = ensureBudget(budget, 'setBudgetCaps');
   if (!checked.ok) return checked;

@@ -82,7 +82,7 @@ interface TrialSpec {
   readonly repetition: number;
 }
 
-const NO_CAPS = { sessionUsd: null, dayUsd: null, turnSoftUsd: null, dayTokens: null };
+const NO_CAPS = { costUsd: null, dayUsd: null, turnSoftUsd: null, dayTokens: null };
 
 /**
  * Runs every task × arm × repetition in a seeded order, `concurrency` at a time, saving each
@@ -130,8 +130,8 @@ export async function runEval(input: EvalConfig, options: RunEvalOptions = {}): 
       now: now(),
       caps: {
         ...NO_CAPS,
-        sessionUsd: config.budget?.totalUsd ?? null,
-        sessionTokens: config.budget?.totalTokens ?? null,
+        costUsd: config.budget?.totalUsd ?? null,
+        tokens: config.budget?.totalTokens ?? null,
       },
     });
     // What earlier runs spent (cut-short trials included) counts against the cap.
@@ -269,8 +269,8 @@ async function runTrial(
     now: startedAt,
     caps: {
       ...NO_CAPS,
-      sessionUsd: config.budget?.perTrialUsd ?? null,
-      sessionTokens: config.budget?.perTrialTokens ?? null,
+      costUsd: config.budget?.perTrialUsd ?? null,
+      tokens: config.budget?.perTrialTokens ?? null,
     },
   });
   let inputTokens = 0;
