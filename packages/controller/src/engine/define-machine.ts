@@ -95,7 +95,10 @@ export type CapCoverage<S extends string, F extends readonly CapName[] = readonl
        * for each cap that `freezeOn` leaves out.
        */
       readonly onCap:
-        | (OpenCapTargets<S, FrozenCaps<F>> & { readonly default: S })
+        | (OpenCapTargets<S, FrozenCaps<F>> & {
+            /** The target of every cap not named. */
+            readonly default: S;
+          })
         | (OpenCapTargets<S, FrozenCaps<F>> & {
             readonly [K in Exclude<CapName, FrozenCaps<F>>]: S;
           });

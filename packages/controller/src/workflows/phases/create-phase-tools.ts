@@ -69,7 +69,12 @@ export interface TodoWriteParams {
   /** What the phase achieves. */
   readonly description?: string | undefined;
   /** The todos of the next tactical phase. */
-  readonly todos: readonly { readonly id: number; readonly content: string }[];
+  readonly todos: readonly {
+    /** The todo's number, unique in the list. */
+    readonly id: number;
+    /** What to do. */
+    readonly content: string;
+  }[];
 }
 
 /** Parameters of `job_complete`. @public */
