@@ -196,7 +196,11 @@ export class PlanningToolsSection<
     });
   }
 
-  /** The six planning tools, in reference order, then `planning_apply_batch` with `batch`. */
+  /**
+   * The six planning tools, in reference order, then `planning_apply_batch` with `batch`: the
+   * tools `createPlanningTools` built for this section (the one way to get them), exposed as
+   * every prompt section exposes its tools, so `prompt.render().tools` can collect them.
+   */
   tools(): PlanningToolsFor<O> {
     return this.#tools;
   }
