@@ -19,6 +19,7 @@ export type {
 export {
   compactWithPlan,
   PLAN_STATE_HEADER,
+  RECENT_CHANGES_HEADER,
   SUMMARY_HEADER,
 } from './compaction/compact-with-plan.ts';
 export type {

@@ -214,6 +214,8 @@ describe('compactChatMessages', () => {
     for (const keep of [-1, 1.5, Number.NaN, Number.POSITIVE_INFINITY, '2'])
       expect(await bad({ messages: [], summarise, keep })).toBe('keep');
     expect(await bad({ messages: [], summarise, session: {} })).toBe('session');
+    for (const history of [-1, 201, 0.5, '3'])
+      expect(await bad({ messages: [], summarise, history })).toBe('history');
     expect(await bad({ messages: exchange(1), summarise: () => 42 })).toBe('summarise');
     const { session } = await dependentSession();
     expect(await bad({ messages: exchange(1), session, summarise, render: () => null })).toBe(

@@ -1,4 +1,12 @@
-import { Plan, renderPlan, Session, selectLatest } from '@plankit/core';
+import {
+  formatPlanRevision,
+  MAX_PLAN_REVISIONS,
+  Plan,
+  planHistory,
+  renderPlan,
+  Session,
+  selectLatest,
+} from '@plankit/core';
 import { fromPlanAnchor, toPlanAnchor } from '../plan-anchor.ts';
 import { PromptRenderError } from '../prompt-render-error.ts';
 
@@ -8,6 +16,9 @@ export const SUMMARY_HEADER = 'Here is a summary of the conversation to date:';
 /** The first line of the plan message a compaction writes after the summary. @public */
 export const PLAN_STATE_HEADER =
   'The current plan, kept across compaction (the plankit-plan-anchor block is its exact copy):';
+
+/** The line before the recent plan revisions in the plan message (`history` option). @public */
+export const RECENT_CHANGES_HEADER = 'Recent plan changes, oldest first:';
 
 /**
  * How a host's messages look, for {@link compactWithPlan}. `compactChatMessages` and
@@ -55,6 +66,13 @@ export interface CompactionOptions<M> {
    * the `Ready:` / `Blocked:` lines when a step carries `depends_on`.
    */
   readonly render?: ((plan: Plan) => string) | undefined;
+  /**
+   * How many of the session's newest plan revisions (core's `planHistory`, with the `history`
+   * option: who changed what and why) to write after the plan state, each as
+   * `formatPlanRevision` gives it; 0 by default. The explanations live in the session, not in
+   * the plan, so they are shown for the model to read, not carried by the anchor.
+   */
+  readonly history?: number | undefined;
 }
 
 /** What {@link compactWithPlan} returns. @public */
@@ -108,7 +126,7 @@ function defaultRender(plan: Plan): string {
  * const { messages } = await compactWithPlan({ messages: history, session, summarise, keep: 6 }, shape);
  * ```
  * @throws PromptRenderError `options_invalid` naming the field: messages not an array of
- *   objects, `keep` not a non-negative integer, `summarise` not a function or not giving a
+ *   objects, `keep` not a non-negative integer, `history` not an integer from 0 to 200, `summarise` not a function or not giving a
  *   string, `session` not a Session, `render` not a function or not giving a string
  * @public
  */
@@ -121,6 +139,7 @@ export async function compactWithPlan<M>(
     throw invalid(name, 'options', 'must be an object');
   const { messages, summarise, session, render = defaultRender } = options;
   const keep = options.keep ?? 0;
+  const history = options.history ?? 0;
   if (!Array.isArray(messages)) throw invalid(name, 'messages', 'must be an array');
   for (let i = 0; i < messages.length; i++) {
     const message: unknown = messages[i];
@@ -133,6 +152,8 @@ export async function compactWithPlan<M>(
   if (session !== undefined && !(session instanceof Session))
     throw invalid(name, 'session', 'must be a Session');
   if (typeof render !== 'function') throw invalid(name, 'render', 'must be a function');
+  if (!Number.isSafeInteger(history) || history < 0 || history > MAX_PLAN_REVISIONS)
+    throw invalid(name, 'history', `must be an integer from 0 to ${MAX_PLAN_REVISIONS}`);
 
   let head = 0;
   while (head < messages.length && shape.isPinned(messages[head] as M)) head++;
@@ -169,7 +190,13 @@ export async function compactWithPlan<M>(
   if (placed !== undefined) {
     const state: unknown = render(placed);
     if (typeof state !== 'string') throw invalid(name, 'render', 'must return a string');
-    planText = `${PLAN_STATE_HEADER}\n\n${state}\n\n${toPlanAnchor(placed)}`;
+    const revisions =
+      history === 0 || session === undefined ? [] : planHistory(session).slice(-history);
+    const changes =
+      revisions.length === 0
+        ? ''
+        : `${RECENT_CHANGES_HEADER}\n${revisions.map(formatPlanRevision).join('\n')}\n\n`;
+    planText = `${PLAN_STATE_HEADER}\n\n${state}\n\n${changes}${toPlanAnchor(placed)}`;
   }
   return Object.freeze({
     messages: [

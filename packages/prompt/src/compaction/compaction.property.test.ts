@@ -1,12 +1,19 @@
 import type { MessageParam } from '@anthropic-ai/sdk/resources/messages';
-import { createPlanningTools, invokeTool, Plan, Session, selectLatest } from '@plankit/core';
+import {
+  createPlanningTools,
+  invokeTool,
+  Plan,
+  planHistory,
+  Session,
+  selectLatest,
+} from '@plankit/core';
 import fc from 'fast-check';
 import type { ChatCompletionMessageParam } from 'openai/resources/chat/completions';
 import { describe, expect, it } from 'vitest';
 import { fromPlanAnchor } from '../plan-anchor.ts';
 import { compactAnthropicMessages } from './compact-anthropic-messages.ts';
 import { chatText, compactChatMessages } from './compact-chat-messages.ts';
-import { PLAN_STATE_HEADER } from './compact-with-plan.ts';
+import { PLAN_STATE_HEADER, RECENT_CHANGES_HEADER } from './compact-with-plan.ts';
 
 // The whole context as text, in order: fromPlanAnchor reads the last anchor in it.
 const contextText = (messages: readonly ChatCompletionMessageParam[]): string =>
@@ -248,5 +255,74 @@ describe('a plan survives successive compactions exactly', () => {
       });
     }
     expect(selectLatest(session, Plan)?.steps[0]?.notes).toHaveLength(10);
+  });
+
+  it('10 compactions of a shared plan: owners travel in the anchor, the newest explanations are shown', async () => {
+    const session = new Session({ sessionId: 'owned', clock: () => 1 });
+    const lead = createPlanningTools(session, {
+      owners: true,
+      history: true,
+      dependencies: true,
+      agent: 'lead',
+    });
+    const worker = createPlanningTools(session, {
+      owners: true,
+      history: true,
+      dependencies: true,
+      agent: 'worker-1',
+    });
+    const claim = (tools: typeof lead) => tools.find((tool) => tool.name === 'planning_claim_step');
+    await invokeTool(
+      lead[0],
+      {
+        objective: 'Ship',
+        initial_steps: Array.from({ length: 10 }, (_, i) => ({ title: `Part ${i + 1}` })),
+        explanation: 'kick-off',
+      },
+      { session },
+    );
+    let messages: ChatCompletionMessageParam[] = [{ role: 'system', content: 'sys' }];
+    for (let n = 1; n <= 10; n++) {
+      const id = `S${String(n).padStart(3, '0')}`;
+      const who = n % 2 === 0 ? lead : worker;
+      expect(
+        (
+          await invokeTool(
+            claim(who) as never,
+            { step_id: id, explanation: `claim ${n}` },
+            { session },
+          )
+        ).success,
+      ).toBe(true);
+      expect(
+        (
+          await invokeTool(
+            who[3],
+            { step_id: id, status: 'in_progress', explanation: `start ${n}` },
+            { session },
+          )
+        ).success,
+      ).toBe(true);
+      messages.push(...turn(n, `worked ${n}`));
+      const compacted = await compactChatMessages({
+        messages,
+        session,
+        keep: 2,
+        history: 2,
+        summarise: () => '',
+      });
+      messages = JSON.parse(JSON.stringify(compacted.messages));
+      const text = contextText(messages);
+      expect(fromPlanAnchor(text)).toEqual({ ok: true, value: selectLatest(session, Plan) });
+      const shown = text.slice(text.indexOf(RECENT_CHANGES_HEADER));
+      expect(shown).toContain(`"claim ${n}"`);
+      expect(shown).toContain(`"start ${n}"`);
+      if (n > 1) expect(shown).not.toContain(`"start ${n - 1}"`);
+    }
+    const plan = selectLatest(session, Plan);
+    expect(plan?.steps.map((step) => step.owner)).toEqual(
+      Array.from({ length: 10 }, (_, i) => (i % 2 === 1 ? 'lead' : 'worker-1')),
+    );
+    expect(planHistory(session).length).toBeGreaterThan(20);
   });
 });
