@@ -5,7 +5,7 @@ import type { Session } from '../../session.ts';
 import { Plan } from '../plan.ts';
 import { diffPlans, PlanDiff } from './diff-plans.ts';
 import { applyPlanCommand, PLAN_COMMANDS, PlanChange } from './plan-change.ts';
-import { formatPlanDiff } from './render-plan-diff.ts';
+import { renderPlanDiff } from './render-plan-diff.ts';
 
 /**
  * How many revisions the plan history keeps: the newest 200. Older ones are dropped as new
@@ -157,7 +157,7 @@ export function planHistory(session: Session): readonly PlanRevision[] {
 /**
  * Renders one revision as plain text: a header line `#3 plankit.MarkStep by worker-1: "why"`
  * (`by (unknown)` without an actor, no `: "why"` without an explanation), then the diff's
- * lines ({@link formatPlanDiff}) indented by two spaces. Stable.
+ * lines ({@link renderPlanDiff}) indented by two spaces. Stable.
  *
  * @public
  */
@@ -167,7 +167,7 @@ export function formatPlanRevision(revision: PlanRevision): string {
   const body =
     revision.diff === null
       ? '(changes not recorded: the plan before is not known)'
-      : formatPlanDiff(revision.diff);
+      : renderPlanDiff(revision.diff);
   return `${header}\n${body
     .split('\n')
     .map((line) => `  ${line}`)

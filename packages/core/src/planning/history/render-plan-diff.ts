@@ -39,16 +39,7 @@ function fieldLines(stepId: string, field: StepFieldChange): string[] {
   }
 }
 
-/**
- * Renders a {@link PlanDiff} as plain text, one change per line: `objective:` and `status:`
- * lines, `+ S004 "title" [pending]` for an added step, `- S002 "title"` for a removed one,
- * and `~ S001 status: pending -> done` (or `note: + "..."`, `owner: (none) -> worker-1`) for
- * an edited one. `(no changes)` when nothing changed. Stable: the same diff always renders
- * to the same text, with no trailing newline.
- *
- * @public
- */
-export function formatPlanDiff(diff: PlanDiff): string {
+function diffText(diff: PlanDiff): string {
   const lines: string[] = [];
   if (diff.objective !== null)
     lines.push(`objective: ${quote(diff.objective.before)} -> ${quote(diff.objective.after)}`);
@@ -80,9 +71,20 @@ export function formatPlanDiff(diff: PlanDiff): string {
   return lines.length === 0 ? '(no changes)' : lines.join('\n');
 }
 
+// A PlanDiff's objective is a change or null; a plan's is always a string.
+function isPlanDiff(value: unknown): value is PlanDiff {
+  if (typeof value !== 'object' || value === null) return false;
+  const { objective, steps } = value as { objective?: unknown; steps?: unknown };
+  return Array.isArray(steps) && (objective === null || typeof objective === 'object');
+}
+
 /**
  * Renders what changed from `before` to `after` (`null` or undefined for no plan) as plain
- * text for UIs and logs: {@link formatPlanDiff} of {@link diffPlans}.
+ * text for UIs and logs, one change per line: `objective:` and `status:` lines,
+ * `+ S004 "title" [pending]` for an added step, `- S002 "title"` for a removed one, and
+ * `~ S001 status: pending -> done` (or `note: + "..."`, `owner: (none) -> worker-1`) for an
+ * edited one. `(no changes)` when nothing changed. Stable: the same change always renders to
+ * the same text, with no trailing newline.
  *
  * @example
  * ```ts
@@ -95,6 +97,29 @@ export function formatPlanDiff(diff: PlanDiff): string {
 export function renderPlanDiff(
   before: Plan | null | undefined,
   after: Plan | null | undefined,
+): string;
+/**
+ * Renders a {@link PlanDiff} already computed (by {@link diffPlans}, or a revision's `diff`),
+ * as the two-plan form does.
+ *
+ * @public
+ */
+export function renderPlanDiff(diff: PlanDiff): string;
+export function renderPlanDiff(
+  first: Plan | PlanDiff | null | undefined,
+  after?: Plan | null,
 ): string {
-  return formatPlanDiff(diffPlans(before, after));
+  if (isPlanDiff(first)) return diffText(first);
+  return diffText(diffPlans(first as Plan | null | undefined, after));
+}
+
+/**
+ * Renders a {@link PlanDiff} as plain text.
+ *
+ * @deprecated Use `renderPlanDiff(diff)`, the one plan-diff renderer. This alias goes away in
+ * the next minor release.
+ * @public
+ */
+export function formatPlanDiff(diff: PlanDiff): string {
+  return diffText(diff);
 }
