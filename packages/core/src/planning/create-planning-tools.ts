@@ -180,12 +180,21 @@ function planningSession(session: Session): Session {
 /**
  * Creates the six planning tools (`planning_setup_plan`, `planning_add_step`,
  * `planning_update_step`, `planning_mark_step`, `planning_clear_plan`, `planning_read_plan`)
- * and registers the planning reducers on `session` (idempotently).
+ * and registers the planning reducers on `session` (idempotently). Options add, in this order,
+ * `planning_apply_batch` (`batch`), then `planning_claim_step` and `planning_release_step`
+ * (`owners`, with `agent`); `history` gives every mutating tool an `explanation` and records
+ * each change for `planHistory`. With every option off, the tools are the reference ones.
  *
  * @example
  * ```ts
  * const [setup, add, update, mark, clear, read] = createPlanningTools(session, { inProgress: 'single' });
  * await invokeTool(setup, { objective: 'ship v2', initial_steps: [{ title: 'draft' }] }, { session });
+ * ```
+ * @example
+ * ```ts
+ * // One agent of a shared plan: claims as 'worker-1', explains its changes.
+ * const tools = createPlanningTools(session, { owners: true, history: true, agent: 'worker-1' });
+ * await invokeTool(tools[6], { step_id: 'S002', explanation: 'I know the parser.' }, { session });
  * ```
  * @throws PlankitError `argument_invalid` for a missing session or unknown options
  * @public
