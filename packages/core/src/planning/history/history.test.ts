@@ -8,6 +8,7 @@ import { snapshotToJSON } from '../../snapshot-to-json.ts';
 import { createPlanningTools } from '../create-planning-tools.ts';
 import { Plan } from '../plan.ts';
 import { MarkStep } from '../plan-commands.ts';
+import { PlanChange } from './plan-change.ts';
 import { formatPlanRevision, MAX_PLAN_REVISIONS, planHistory } from './plan-history.ts';
 
 const setup = { objective: 'ship v2', initial_steps: [{ title: 'draft' }, { title: 'review' }] };
@@ -179,6 +180,38 @@ describe('history option', () => {
     expect(formatPlanRevision(planHistory(session)[0] as never)).toBe(
       '#1 plankit.MarkStep by late\n  (changes not recorded: the plan before is not known)',
     );
+  });
+
+  it('refuses a bad PlanChange dispatched by hand (unknown command, bad actor, huge explanation, bad inner value); nothing changes', async () => {
+    const session = new Session();
+    const lead = tools(session);
+    await invokeTool(lead[0], setup, { session });
+    const before = session.snapshot();
+    const mark = { step_id: 'S001', status: 'done', note: null };
+    const bad = [
+      { command: '__proto__', value: mark, actor: null, explanation: null },
+      { command: 'plankit.MarkStep', value: mark, actor: 'a\u0007b', explanation: null },
+      { command: 'plankit.MarkStep', value: mark, actor: '__proto__', explanation: null },
+      { command: 'plankit.MarkStep', value: mark, actor: null, explanation: 'x'.repeat(1 << 20) },
+      {
+        command: 'plankit.MarkStep',
+        value: { ...mark, status: 'finished' },
+        actor: null,
+        explanation: null,
+      },
+      {
+        command: 'plankit.MarkStep',
+        value: { ...mark, step_id: 'S404' },
+        actor: null,
+        explanation: null,
+      },
+    ];
+    for (const value of bad) {
+      const result = session.dispatch(PlanChange, value as unknown as PlanChange);
+      expect(result.ok).toBe(false);
+      if (!result.ok) expect(result.error.message.length).toBeLessThan(2000);
+      expect(session.snapshot()).toBe(before);
+    }
   });
 
   it('with every option off, the session has no history slice', async () => {
