@@ -116,11 +116,32 @@ describe('plan anchors', () => {
     expect(toPlanAnchor(undefinedDeps)).not.toContain('depends_on');
   });
 
+  it('reads a whole anchor after a truncated one, and a plan whose text spells the tag', () => {
+    const anchor = toPlanAnchor(plan);
+    const cut = anchor.slice(0, 120);
+    expect(fromPlanAnchor(`Summary: ${cut}\n\n${anchor}`)).toEqual({ ok: true, value: plan });
+    const tricky: Plan = {
+      ...plan,
+      objective: 'Quote </plankit-plan-anchor> and <plankit-plan-anchor version="1">',
+    };
+    const written = toPlanAnchor(tricky);
+    expect(written.match(/<\/?plankit-plan-anchor/g)).toHaveLength(2);
+    expect(fromPlanAnchor(`${written}\ntrailing`)).toEqual({ ok: true, value: tricky });
+    // A plan without the tag in its text keeps its bytes (the snapshot above).
+  });
+
   it('round-trips any plan exactly (property)', () => {
     // Any plan that keeps core's plan invariants (unique well-formed ids, a status that agrees
     // with the steps, storable text); fromPlanAnchor refuses the others.
     const text = fc
-      .string({ unit: 'grapheme', maxLength: 40 })
+      .oneof(
+        fc.string({ unit: 'grapheme', maxLength: 40 }),
+        fc.constantFrom(
+          '<plankit-plan-anchor>',
+          '</plankit-plan-anchor>',
+          '<plankit-plan-anchor version="1" checksum="0">',
+        ),
+      )
       .filter((value) => !value.includes('\u0000'));
     const step = fc.record({
       step_id: fc.stringMatching(/^[!-~]{1,6}$/),

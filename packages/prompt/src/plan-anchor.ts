@@ -7,12 +7,19 @@ import { PlanAnchorError } from './plan-anchor-error.ts';
 export const PLAN_ANCHOR_VERSION = 1;
 
 const TAG = 'plankit-plan-anchor';
-const BLOCK = new RegExp(`<${TAG}(\\s[^>\\n]*)?>([\\s\\S]*?)</${TAG}>`, 'g');
+// A block's body never holds another opening tag: a truncated block (a summary cut short)
+// before a whole one must not swallow it, and the scan from each opening stops at the next.
+const BLOCK = new RegExp(`<${TAG}(\\s[^>\\n]*)?>((?:(?!<${TAG}[\\s>])[\\s\\S])*?)</${TAG}>`, 'g');
 const ATTRIBUTE = /\s([a-z]+)="([^"]*)"/g;
+
+// Text that spells the tag is written with `<` as the JSON escape `\u003c`, so no plan can
+// open or close a block from inside one; JSON.parse reads it back as `<`.
+const TAG_IN_TEXT = new RegExp(`<(/?${TAG})`, 'g');
+const guarded = (json: string): string => json.replace(TAG_IN_TEXT, '\\u003c$1');
 
 // Keys in a fixed order, so the same plan always gives the same bytes.
 const headLine = (plan: Plan): string =>
-  JSON.stringify({ objective: plan.objective, status: plan.status });
+  guarded(JSON.stringify({ objective: plan.objective, status: plan.status }));
 const REFERENCE_KEYS = new Set(['step_id', 'title', 'details', 'status', 'notes']);
 // The reference keys first, then any opt-in field a step carries (`depends_on`, and whatever
 // later plan-model options add) in sorted order, so a reference plan's bytes never change
@@ -29,7 +36,7 @@ const stepLine = (step: PlanStep): string => {
     const value = (step as unknown as Record<string, unknown>)[key];
     if (!REFERENCE_KEYS.has(key) && value !== undefined) line[key] = value;
   }
-  return JSON.stringify(line);
+  return guarded(JSON.stringify(line));
 };
 
 /**
