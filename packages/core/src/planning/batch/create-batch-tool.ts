@@ -308,7 +308,8 @@ export function createBatchTool(
           plan = next;
         } catch (error) {
           if (!ToolValidationError.isInstance(error)) throw error;
-          reasons.push(`${label(raw, i)}: ${clipText(error.message, 300)}`);
+          // Each reason loses its full stop: the list is joined with semicolons and ends with one.
+          reasons.push(`${label(raw, i)}: ${clipText(error.message, 300).replace(/\.$/, '')}`);
         }
       }
       if (reasons.length > 0) {

@@ -63,10 +63,10 @@ describe('batch option', () => {
     expect(result.success).toBe(false);
     expect(result.message).toBe(
       'Tool validation failed: Batch refused; nothing was changed. 4 of 5 operations failed: ' +
-        'operations[1] (mark S002): Keep at most one step in_progress at a time. Step S001 is already in_progress; mark it done, blocked or pending first.; ' +
-        'operations[2] (mark S999): Step S999 does not exist.; ' +
-        'operations[3] (update S003): Provide a new title or details to update a step.; ' +
-        'operations[4] (note S001): Note must not be empty..',
+        'operations[1] (mark S002): Keep at most one step in_progress at a time. Step S001 is already in_progress; mark it done, blocked or pending first; ' +
+        'operations[2] (mark S999): Step S999 does not exist; ' +
+        'operations[3] (update S003): Provide a new title or details to update a step; ' +
+        'operations[4] (note S001): Note must not be empty.',
     );
     expect(plan()).toBe(before);
   });

@@ -112,7 +112,7 @@ describe('owners option', () => {
       { session },
     );
     expect(result.message).toBe(
-      'Tool validation failed: Batch refused; nothing was changed. 1 of 2 operations failed: operations[1] (note S001): Step S001 is held by w; only w can mark it..',
+      'Tool validation failed: Batch refused; nothing was changed. 1 of 2 operations failed: operations[1] (note S001): Step S001 is held by w; only w can mark it.',
     );
     expect(session.snapshot()).toBe(before);
   });
