@@ -1,4 +1,4 @@
-import { PlankitError, type PlankitErrorCode, type ToolFailure } from '@plankit/core';
+import { PlankitError, type ToolFailure } from '@plankit/core';
 
 /**
  * A refused call, thrown from an AI SDK tool's `execute` so the SDK records it as a
@@ -10,7 +10,7 @@ import { PlankitError, type PlankitErrorCode, type ToolFailure } from '@plankit/
  *
  * @public
  */
-export class AISDKToolError extends PlankitError<PlankitErrorCode> {
+export class AISDKToolError extends PlankitError<ToolFailure['error']['code']> {
   /** The refused result, as `invokeTool` returned it. */
   readonly result: ToolFailure;
 
@@ -20,7 +20,7 @@ export class AISDKToolError extends PlankitError<PlankitErrorCode> {
    * @param result - the failure; its message becomes this error's message
    */
   constructor(result: ToolFailure) {
-    super(result.error.code as PlankitErrorCode, result.message, {
+    super(result.error.code, result.message, {
       field: result.error.field,
       cause: result.error,
     });
