@@ -1,3 +1,4 @@
+import * as fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { CallLog, CHUNK_SIZE, logCopies, logReads } from './call-log.ts';
 
@@ -87,5 +88,49 @@ describe('CallLog.appendedSince', () => {
     expect(capped.appendedSince(log)).toEqual([10]);
     // The cap dropped everything `log` held: every kept entry is new.
     expect(appendMany(log, 10, 5, 2).appendedSince(log)).toEqual([13, 14]);
+  });
+});
+
+describe('CallLog.appendedSince, property', () => {
+  it('never misses an entry the newer version holds and the older one does not', () => {
+    // Random histories of appends, rollbacks to any earlier version and caps; any two
+    // versions: when appendedSince answers, it holds every new entry (safe for a checker).
+    const step = fc.oneof(
+      fc.record({ kind: fc.constant('append' as const), count: fc.integer({ min: 1, max: 70 }) }),
+      fc.record({ kind: fc.constant('back' as const), to: fc.nat() }),
+    );
+    fc.assert(
+      fc.property(
+        fc.array(step, { maxLength: 30 }),
+        fc.option(fc.integer({ min: 1, max: 100 }), { nil: undefined }),
+        fc.nat(),
+        fc.nat(),
+        (steps, cap, i, j) => {
+          const versions = [CallLog.EMPTY];
+          let current = CallLog.EMPTY;
+          let n = 0;
+          for (const s of steps) {
+            if (s.kind === 'back') current = versions[s.to % versions.length] as CallLog;
+            else
+              for (let k = 0; k < s.count; k++) {
+                current = current.append({ n: n++ }, cap);
+                versions.push(current);
+              }
+          }
+          const older = versions[i % versions.length] as CallLog;
+          const newer = versions[j % versions.length] as CallLog;
+          const appended = newer.appendedSince(older);
+          if (appended === undefined) return;
+          const had = new Set(older.toArray());
+          const got = new Set(appended);
+          for (const entry of newer.toArray())
+            if (!had.has(entry)) expect(got.has(entry)).toBe(true);
+          // And nothing it returns is outside the newer version.
+          const holds = new Set(newer.toArray());
+          for (const entry of appended) expect(holds.has(entry)).toBe(true);
+        },
+      ),
+      { numRuns: 300 },
+    );
   });
 });
