@@ -28,6 +28,7 @@ import {
   workshopRound,
 } from '../packages/controller/src/workflows/index.ts';
 import { yamlNestingProblem } from '../packages/core/src/internal/yaml-nesting.ts';
+import { fromPlanAnchor, toPlanAnchor } from '../packages/prompt/src/plan-anchor.ts';
 
 /** The sizes fed to every parser, in bytes. */
 export const PARSER_SIZES: readonly number[] = [64 * 1024, 256 * 1024, 1024 * 1024];
@@ -230,6 +231,15 @@ const SUBJECTS: readonly Subject[] = [
     parser: 'workshopFromJSON',
     input: (bytes) => sized(workshopJson(bytes)),
     run: (text) => ok(workshopFromJSON(text)),
+  },
+  {
+    // A compaction summary full of unclosed opening tags, then one whole anchor.
+    parser: 'plan anchor reader (fromPlanAnchor)',
+    input: (bytes) =>
+      sized(
+        `${'<plankit-plan-anchor '.repeat(Math.ceil(bytes / 21))}\n${toPlanAnchor({ objective: 'o', status: 'active', steps: [] })}`,
+      ),
+    run: (text) => ok(fromPlanAnchor(text as string)),
   },
   {
     parser: 'meeting log reader (parseMeeting)',

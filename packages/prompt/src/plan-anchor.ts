@@ -9,7 +9,11 @@ export const PLAN_ANCHOR_VERSION = 1;
 const TAG = 'plankit-plan-anchor';
 // A block's body never holds another opening tag: a truncated block (a summary cut short)
 // before a whole one must not swallow it, and the scan from each opening stops at the next.
-const BLOCK = new RegExp(`<${TAG}(\\s[^>\\n]*)?>((?:(?!<${TAG}[\\s>])[\\s\\S])*?)</${TAG}>`, 'g');
+// The attributes are bounded, so text full of unclosed opening tags is read in linear time.
+const BLOCK = new RegExp(
+  `<${TAG}(\\s[^>\\n]{0,256})?>((?:(?!<${TAG}[\\s>])[\\s\\S])*?)</${TAG}>`,
+  'g',
+);
 const ATTRIBUTE = /\s([a-z]+)="([^"]*)"/g;
 
 // Text that spells the tag is written with `<` as the JSON escape `\u003c`, so no plan can
