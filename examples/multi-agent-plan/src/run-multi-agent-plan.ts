@@ -3,7 +3,6 @@ import {
   createPlanningTools,
   formatPlanRevision,
   invokeTool,
-  PLAN_MODEL_COMMANDS,
   Plan,
   planHistory,
   planToMermaid,
@@ -46,7 +45,7 @@ export async function runMultiAgentPlan(
   async function open(agent: string): Promise<View> {
     const session = new Session({ sessionId: SESSION_ID, clock });
     const tools = toolsFor(session, agent);
-    const attached = await attachStore(session, store, { dataTypes: PLAN_MODEL_COMMANDS });
+    const attached = await attachStore(session, store);
     if (!attached.ok) throw attached.error;
     return { session, tools, attachment: attached.value };
   }

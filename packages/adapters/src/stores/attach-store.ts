@@ -5,6 +5,7 @@ import {
   dataTypeName,
   type Err,
   MarkStep,
+  PLAN_MODEL_COMMANDS,
   type Result,
   type Session,
   type SessionChange,
@@ -110,12 +111,15 @@ interface Waiter {
 const OPTION_KEYS = ['snapshotEvery', 'dataTypes', 'onError'];
 // Two attachments of one session would append every change twice.
 const attached = new WeakSet<Session>();
+// The opt-in plan model's commands write the plan slice too, so a reload replays them without
+// the host having to list them (the session still needs the reducers that the options register).
 const PLANNING_COMMANDS: readonly DataType[] = [
   SetupPlan,
   AddStep,
   UpdateStep,
   MarkStep,
   ClearPlan,
+  ...PLAN_MODEL_COMMANDS,
 ];
 
 const isRecord = (value: unknown): value is Record<string, unknown> =>

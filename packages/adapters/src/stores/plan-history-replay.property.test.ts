@@ -1,7 +1,6 @@
 import {
   createPlanningTools,
   invokeTool,
-  PLAN_MODEL_COMMANDS,
   Plan,
   planHistory,
   Session,
@@ -18,10 +17,8 @@ const AGENTS = ['lead', 'agent-a', 'agent-b'] as const;
 async function open(store: MemoryStore, snapshotEvery: number) {
   const session = new Session({ sessionId: 'replayed' });
   const tools = AGENTS.map((agent) => createPlanningTools(session, { ...OPTIONS, agent }));
-  const attached = await attachStore(session, store, {
-    dataTypes: PLAN_MODEL_COMMANDS,
-    snapshotEvery,
-  });
+  // No dataTypes: attachStore replays the plan model's commands by default.
+  const attached = await attachStore(session, store, { snapshotEvery });
   if (!attached.ok) throw attached.error;
   return { session, tools, attachment: attached.value };
 }

@@ -40,8 +40,8 @@ export function registerPlanModelReducers(session: Session): void {
 
 /**
  * The commands of the opt-in plan model, which write the plan slice rather than a slice of
- * their own: pass them to a store's replay (`attachStore(session, store, { dataTypes:
- * PLAN_MODEL_COMMANDS })`) so a reload can replay them.
+ * their own. `attachStore` replays them by default; a store of your own that replays commands
+ * needs this list.
  *
  * @public
  */
