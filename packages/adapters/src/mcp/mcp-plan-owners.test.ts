@@ -38,6 +38,22 @@ describe('owners and history through a real MCP client and server', () => {
       'planning_claim_step',
       'planning_release_step',
     ]);
+    expect(listed.tools.slice(6).map((tool) => tool.annotations)).toEqual([
+      {
+        title: 'Claim a plan step',
+        readOnlyHint: false,
+        destructiveHint: false,
+        idempotentHint: true,
+        openWorldHint: false,
+      },
+      {
+        title: 'Release a plan step',
+        readOnlyHint: false,
+        destructiveHint: true,
+        idempotentHint: true,
+        openWorldHint: false,
+      },
+    ]);
     const claimSchema = listed.tools[6]?.inputSchema as { properties: Record<string, unknown> };
     expect(Object.keys(claimSchema.properties)).toEqual(['step_id', 'explanation']);
     await lead.callTool({

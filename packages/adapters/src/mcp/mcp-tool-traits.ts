@@ -65,6 +65,30 @@ const PLANNING_ANNOTATIONS: Readonly<Record<string, McpToolAnnotations>> = {
     openWorldHint: false,
   },
   planning_read_plan: { title: 'Read the plan', readOnlyHint: true, openWorldHint: false },
+  // Opt-in plan model. A batch may mark and edit (overwrites) and add notes or steps (appends).
+  planning_apply_batch: {
+    title: 'Apply a batch of plan changes',
+    readOnlyHint: false,
+    destructiveHint: true,
+    idempotentHint: false,
+    openWorldHint: false,
+  },
+  // Takes a free step only; a repeat by the holder changes nothing, another holder is refused.
+  planning_claim_step: {
+    title: 'Claim a plan step',
+    readOnlyHint: false,
+    destructiveHint: false,
+    idempotentHint: true,
+    openWorldHint: false,
+  },
+  // Drops the caller's own claim; a second release is refused and changes nothing.
+  planning_release_step: {
+    title: 'Release a plan step',
+    readOnlyHint: false,
+    destructiveHint: true,
+    idempotentHint: true,
+    openWorldHint: false,
+  },
 };
 
 /**
