@@ -6,10 +6,12 @@ import { InMemoryTransport as InMemoryV1 } from '@modelcontextprotocol/sdk/inMem
 import { McpServer as McpServerV1 } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { McpServer as McpServerV2 } from '@modelcontextprotocol/server';
 import { Agent, Runner } from '@openai/agents';
-import { type AnyTool, invokeTool } from '@plankit/core';
+import { type AnyTool, createPlanningTools, invokeTool, Session } from '@plankit/core';
+import { renderPlanReminder } from '@plankit/prompt';
 import { generateText, stepCountIs } from 'ai';
 import { MockLanguageModelV3 } from 'ai/test';
 import { describe, expect, it } from 'vitest';
+import { planReminderStep } from './ai-sdk/plan-reminder-step.ts';
 import { toAISDKTools } from './ai-sdk/to-ai-sdk-tools.ts';
 import { createAnthropicToolset } from './anthropic/create-anthropic-toolset.ts';
 import { toLangChainTools } from './langchain/to-langchain-tools.ts';
@@ -218,6 +220,27 @@ describe('every plan-model option through every adapter (issue 16)', () => {
     for (const name of ['planning_apply_batch', 'planning_claim_step', 'planning_release_step'])
       expect(strictByDefault({ name } as AnyTool)).toBe(true);
     expect(strictByDefault({ name: 'my_tool' } as AnyTool)).toBe(false);
+  });
+
+  it("AI SDK planReminderStep shows the Ready and Blocked lines with renderPlanReminder's dependencies option", async () => {
+    const session = new Session();
+    const [setup] = createPlanningTools(session, { dependencies: true });
+    await invokeTool(
+      setup,
+      {
+        objective: 'Ship',
+        initial_steps: [{ title: 'Build' }, { title: 'Test', depends_on: ['S001'] }],
+      },
+      { session },
+    );
+    const step = planReminderStep({
+      session,
+      render: (plan) => renderPlanReminder(plan, { dependencies: true }),
+    });
+    const { messages } = await step({ messages: [{ role: 'user', content: 'go' }] });
+    const last = messages?.at(-1);
+    expect(last?.role).toBe('user');
+    expect(String(last?.content)).toContain('Ready: S001\nBlocked: S002 (waiting on S001)');
   });
 
   for (const [host, run] of Object.entries(HOSTS)) {
