@@ -244,7 +244,7 @@ describe('a plan survives successive compactions exactly', () => {
       });
       messages = JSON.parse(JSON.stringify(compacted.messages));
       expect(messages[0]?.role).toBe('user');
-      expect((messages[0]?.content as { type: string }[]).map((b) => b.type)).toEqual([
+      expect(((messages[0]?.content ?? []) as { type: string }[]).map((b) => b.type)).toEqual([
         'text',
         'text',
       ]);
