@@ -105,7 +105,7 @@ function machineJson(bytes: number): string {
 function budgetJson(bytes: number): string {
   const base = createBudget({
     now: 0,
-    caps: { sessionUsd: null, dayUsd: null, turnSoftUsd: null },
+    caps: { costUsd: null, dayUsd: null, turnSoftUsd: null },
   });
   const reservations: unknown[] = [];
   const per = Math.max(1, Math.ceil(bytes / 10_000) - 60);
