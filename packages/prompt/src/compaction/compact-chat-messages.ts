@@ -48,7 +48,7 @@ const chatShape: MessageShape<ChatMessageLike> = {
 
 /**
  * {@link compactWithPlan} for chat message lists (OpenAI Chat Completions, the AI SDK's
- * `ModelMessage`, LangChain's message dicts): the leading `system` / `developer` messages are
+ * `ModelMessage`, LangChain's `{ role, content }` message-likes, not `BaseMessage` instances): the leading `system` / `developer` messages are
  * kept, the summary and the plan follow as two `user` messages with string content, then the
  * kept tail, which never opens with a `tool` message (the assistant message that made the
  * call is kept with it).
