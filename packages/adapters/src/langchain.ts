@@ -8,5 +8,7 @@
  */
 
 export type { LangChainContext } from './langchain/langchain-context.ts';
+export type { LangChainMessageShape } from './langchain/langchain-message-shape.ts';
+export { langChainMessageShape } from './langchain/langchain-message-shape.ts';
 export type { LangChainToolsOptions } from './langchain/to-langchain-tools.ts';
 export { toLangChainTools } from './langchain/to-langchain-tools.ts';
