@@ -1,6 +1,7 @@
 import {
   type Budget,
   createBudget,
+  defineMachine,
   initialSnapshot,
   type MachineSnapshot,
   type PlanningOutcome,
@@ -146,6 +147,81 @@ const runCase: BenchCase = {
   },
 };
 
+/** Two work states that hand over to each other forever: a session of any length. */
+const pingPong = defineMachine({
+  id: 'ping-pong',
+  initial: 'ping',
+  onCap: { default: 'stopped' },
+  states: {
+    ping: { on: { next: 'pong' } },
+    pong: { on: { next: 'ping' } },
+    stopped: { kind: 'final' },
+  },
+});
+const NO_CAPS = {
+  turns: null,
+  retries: null,
+  wallTimeMs: null,
+  costUsd: null,
+  tokens: null,
+  stall: null,
+} as const;
+const GROWTH_PER_SAMPLE = 1000;
+const HISTORIES = [100, 2000, 20_000] as const;
+
+/** ping-pong after `prior` transitions: the snapshot carries a trace of that many entries. */
+function afterHistory(prior: number): MachineSnapshot {
+  let snapshot: MachineSnapshot = initialSnapshot(pingPong, { now: NOW, caps: NO_CAPS });
+  for (let i = 0; i < prior; i++)
+    snapshot = expectOk(transition(pingPong, snapshot, { outcome: 'next', now: NOW }));
+  return snapshot;
+}
+
+function growthName(prior: number): string {
+  return `transition after ${prior.toLocaleString('en-US')} prior transitions, ${GROWTH_PER_SAMPLE} per sample`;
+}
+
+/**
+ * A session's transitions once it has a history: each sample continues the session by
+ * `GROWTH_PER_SAMPLE` transitions from a snapshot with `prior` trace entries. A transition that
+ * copied the trace would cost O(prior) here; XState, which keeps no history, is the baseline.
+ */
+function growthCase(prior: number): BenchCase {
+  return {
+    name: growthName(prior),
+    what: `${GROWTH_PER_SAMPLE} chained transitions of a two-state machine after ${prior} prior ones vs as many XState v5 transition() calls`,
+    plankit: (): BenchSide => {
+      const start = afterHistory(prior);
+      const event = { outcome: 'next', now: NOW } as const;
+      return {
+        run: () => {
+          let snapshot = start;
+          for (let i = 0; i < GROWTH_PER_SAMPLE; i++)
+            snapshot = expectOk(transition(pingPong, snapshot, event));
+          return snapshot;
+        },
+      };
+    },
+    baseline: (): BenchSide => {
+      const machine = createMachine({
+        id: 'ping-pong',
+        initial: 'ping',
+        states: { ping: { on: { next: 'pong' } }, pong: { on: { next: 'ping' } } },
+      });
+      let [start] = initialTransition(machine);
+      for (let i = 0; i < prior; i++) [start] = xstateTransition(machine, start, { type: 'next' });
+      return {
+        run: () => {
+          let snapshot = start;
+          for (let i = 0; i < GROWTH_PER_SAMPLE; i++)
+            [snapshot] = xstateTransition(machine, snapshot, { type: 'next' });
+          return snapshot;
+        },
+      };
+    },
+  };
+}
+
 interface Ledger {
   readonly spent: number;
   readonly held: readonly { readonly id: string; readonly usd: number }[];
@@ -213,9 +289,30 @@ function check(): void {
     throw new Error('budget pair is wrong');
 }
 
-/** The controller's benchmarks: transitions beside XState v5, and budget pairs. */
+/** The controller's benchmarks: transitions beside XState v5 (fresh and after a long history), and budget pairs. */
 export const suite: BenchSuite = {
   name: '@plankit/controller',
   check,
-  cases: [transitionCase, runCase, budgetCase('UTC'), budgetCase('Europe/Berlin')],
+  cases: [
+    transitionCase,
+    runCase,
+    ...HISTORIES.map(growthCase),
+    budgetCase('UTC'),
+    budgetCase('Europe/Berlin'),
+  ],
+  growth: [
+    {
+      name: 'transition, 100 -> 20,000 prior transitions',
+      from: growthName(100),
+      to: growthName(20_000),
+      factor: 1.5,
+    },
+  ],
+  curves: [
+    {
+      name: 'controller transition by history',
+      xLabel: 'prior transitions',
+      points: HISTORIES.map((prior) => ({ x: prior, case: growthName(prior) })),
+    },
+  ],
 };

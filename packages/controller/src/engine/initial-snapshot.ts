@@ -5,6 +5,7 @@ import type { Caps, SoftLimits } from './default-caps.ts';
 import { compiledOf } from './internal/compiled-machine.ts';
 import { statusOf } from './internal/engine.ts';
 import { capsProblem, mergeLimits, softProblem } from './internal/limit-problems.ts';
+import { TraceLog, withTrace } from './internal/trace-log.ts';
 import type { Machine } from './machine.ts';
 import type { MachineSnapshot } from './machine-snapshot.ts';
 
@@ -52,31 +53,29 @@ export function initialSnapshot<S extends string, O extends string>(
   const softIssue = options.soft === undefined ? null : softProblem(options.soft, 'options.soft');
   if (softIssue !== null) throw argument(softIssue.field, softIssue.rule);
   const state = compiled.states.get(machine.initial);
-  const snapshot: MachineSnapshot = Object.freeze(
-    trust<MachineSnapshot>({
-      format: 'plankit.machine-snapshot',
-      version: 1,
-      machine: machine.id,
-      state: machine.initial,
-      status: statusOf(state?.kind ?? 'work'),
-      caps: mergeLimits(machine.caps, options.caps),
-      soft: mergeLimits(machine.soft, options.soft),
-      counters: Object.freeze({
-        run: 1,
-        turns: 0,
-        retries: Object.freeze({ [machine.initial]: 0 }),
-        elapsedMs: 0,
-        totalTurns: 0,
-        costUsd: 0,
-        tokens: 0,
-      }),
-      stall: NO_STALL,
-      frozen: null,
-      startedAt: options.now,
-      updatedAt: options.now,
-      signals: EMPTY,
-      trace: EMPTY,
+  const fields: Omit<MachineSnapshot, 'trace'> = {
+    format: 'plankit.machine-snapshot',
+    version: 1,
+    machine: machine.id,
+    state: machine.initial,
+    status: statusOf(state?.kind ?? 'work'),
+    caps: mergeLimits(machine.caps, options.caps),
+    soft: mergeLimits(machine.soft, options.soft),
+    counters: Object.freeze({
+      run: 1,
+      turns: 0,
+      retries: Object.freeze({ [machine.initial]: 0 }),
+      elapsedMs: 0,
+      totalTurns: 0,
+      costUsd: 0,
+      tokens: 0,
     }),
-  );
+    stall: NO_STALL,
+    frozen: null,
+    startedAt: options.now,
+    updatedAt: options.now,
+    signals: EMPTY,
+  };
+  const snapshot = Object.freeze(trust(withTrace(fields, TraceLog.EMPTY)));
   return snapshot as MachineSnapshot<S, O>;
 }

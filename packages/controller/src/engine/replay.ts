@@ -12,6 +12,7 @@ import {
   failure,
   type NormalizedEvent,
 } from './internal/engine.ts';
+import { traceLogOf } from './internal/trace-log.ts';
 import type { Machine } from './machine.ts';
 import type { MachineSnapshot } from './machine-snapshot.ts';
 import type { TraceEntry } from './trace-entry.ts';
@@ -151,7 +152,8 @@ export function replay<S extends string, O extends string>(
         ? next
         : diverged(index, `no longer applies: ${next.error.message}`, next.error);
     }
-    const recomputed = next.value.trace[next.value.trace.length - 1];
+    // The newest entry from the log: reading `trace` would copy the whole trace every step.
+    const recomputed = traceLogOf(next.value).latest();
     if (!deepEqual(recomputed, entry)) return diverged(index, firstDifference(entry, recomputed));
     snapshot = next.value;
   }

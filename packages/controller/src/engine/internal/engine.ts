@@ -33,6 +33,7 @@ import type { MachineStatus } from '../machine-status.ts';
 import type { Signal } from '../signal.ts';
 import type { CapHit, TraceEntry, TraceKind } from '../trace-entry.ts';
 import type { CompiledCandidate, CompiledMachine, CompiledState } from './compiled-machine.ts';
+import { traceLogOf, withTrace } from './trace-log.ts';
 
 /** Limits on what one event may carry. */
 export const EVENT_LIMITS: {
@@ -547,24 +548,22 @@ function finish(
     soft: step.kind === 'resume' ? soft : null,
     signals,
   });
-  return Object.freeze(
-    trust<MachineSnapshot>({
-      format: 'plankit.machine-snapshot',
-      version: 1,
-      machine: prev.machine,
-      state,
-      status,
-      caps: step.caps,
-      soft,
-      counters,
-      stall,
-      frozen,
-      startedAt: prev.startedAt,
-      updatedAt: now,
-      signals,
-      trace: Object.freeze([...prev.trace, entry]),
-    }),
-  );
+  const fields: Omit<MachineSnapshot, 'trace'> = {
+    format: 'plankit.machine-snapshot',
+    version: 1,
+    machine: prev.machine,
+    state,
+    status,
+    caps: step.caps,
+    soft,
+    counters,
+    stall,
+    frozen,
+    startedAt: prev.startedAt,
+    updatedAt: now,
+    signals,
+  };
+  return Object.freeze(trust(withTrace(fields, traceLogOf(prev).append(entry))));
 }
 
 /** A cap fired: go to its target or freeze, by the machine's policy. Counts no turn. */
@@ -866,13 +865,27 @@ export function applyResume(
     };
   }
   // Guards see the machine as it is after the resume: unfrozen, with the new limits.
-  const view: MachineSnapshot = Object.freeze({
-    ...prev,
-    status: statusOf(state.kind),
-    caps: input.caps,
-    soft: input.soft,
-    frozen: null,
-  });
+  // Built field by field (not spread) so the view shares the trace instead of copying it.
+  const view: MachineSnapshot = Object.freeze(
+    withTrace(
+      {
+        format: prev.format,
+        version: prev.version,
+        machine: prev.machine,
+        state: prev.state,
+        status: statusOf(state.kind),
+        caps: input.caps,
+        soft: input.soft,
+        counters: prev.counters,
+        stall: prev.stall,
+        frozen: null,
+        startedAt: prev.startedAt,
+        updatedAt: prev.updatedAt,
+        signals: prev.signals,
+      },
+      traceLogOf(prev),
+    ),
+  );
   const candidates = state.on.get(routed.outcome);
   if (candidates === undefined) return rejected(machine, where, state, routed.outcome);
   const target = resolve(machine, state.name, routed.outcome, candidates, view, input.now, routed);
@@ -992,22 +1005,20 @@ export function fastOutcome(
     soft: null,
     signals: EMPTY,
   });
-  return Object.freeze(
-    trust<MachineSnapshot>({
-      format: 'plankit.machine-snapshot',
-      version: 1,
-      machine: prev.machine,
-      state: to,
-      status,
-      caps,
-      soft,
-      counters,
-      stall: NO_STALL,
-      frozen: null,
-      startedAt: prev.startedAt,
-      updatedAt: now,
-      signals: EMPTY,
-      trace: Object.freeze([...prev.trace, entry]),
-    }),
-  );
+  const fields: Omit<MachineSnapshot, 'trace'> = {
+    format: 'plankit.machine-snapshot',
+    version: 1,
+    machine: prev.machine,
+    state: to,
+    status,
+    caps,
+    soft,
+    counters,
+    stall: NO_STALL,
+    frozen: null,
+    startedAt: prev.startedAt,
+    updatedAt: now,
+    signals: EMPTY,
+  };
+  return Object.freeze(trust(withTrace(fields, traceLogOf(prev).append(entry))));
 }
