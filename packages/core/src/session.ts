@@ -6,6 +6,7 @@ import { deepFreeze } from './internal/produce.ts';
 import { clipText, refusalText } from './internal/refusal-text.ts';
 import { storableProblem, stringProblem } from './internal/storable-problem.ts';
 import { checkedSnapshots, toolDeliveries } from './internal/tool-delivery.ts';
+import { isTrustedAs } from './internal/trusted-value.ts';
 import { valueProblem } from './internal/value-problem.ts';
 import type { PlankitEvent, SessionChange, ToolInvoked } from './plankit-event.ts';
 import type { Reducer, ReducerEvent } from './reducer.ts';
@@ -350,7 +351,9 @@ export class Session {
     const changes: SessionChange[] = [];
     if (event.resultType !== null) {
       const type = resultType ?? this.#types.get(event.resultType);
-      if (type === undefined) {
+      if (type === undefined || isTrustedAs(value, type)) {
+        // A value a built-in handler built from parsed params parses to itself: its storability
+        // is checked with the log entry below, so the schema need not run a second time.
         changes.push({ dataType: event.resultType, value });
       } else {
         const checked = this.#check(type, event.resultType, value);

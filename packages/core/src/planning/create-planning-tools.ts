@@ -1,5 +1,6 @@
 import { type AnyTool, defineTool, type Tool } from '../define-tool.ts';
 import { invalidArgument } from '../internal/invalid-argument.ts';
+import { trustedValue } from '../internal/trusted-value.ts';
 import { Session } from '../session.ts';
 import { ToolValidationError } from '../tool-validation-error.ts';
 import { createBatchTool, type PlanBatchInput } from './batch/create-batch-tool.ts';
@@ -31,6 +32,7 @@ import {
   ensureStatus,
   requirePlan,
   stepIndex,
+  withStepHint,
 } from './plan-checks.ts';
 import {
   AddStep,
@@ -275,7 +277,7 @@ export function createPlanningTools<O extends PlanningToolsOptions = Record<neve
       const initial_steps = normaliseSteps(params.initial_steps, 'initial_steps');
       return {
         message: `Plan initialised with ${plural(initial_steps.length, 'step')}.`,
-        value: { objective, initial_steps },
+        value: trustedValue(SetupPlan, { objective, initial_steps }),
       };
     },
   });
@@ -299,7 +301,10 @@ export function createPlanningTools<O extends PlanningToolsOptions = Record<neve
       for (let i = 0; i < plan.steps.length; i++)
         highest = Math.max(highest, suffixNumber((plan.steps[i] as PlanStep).step_id));
       ensureIdRoom(highest, steps.length);
-      return { message: `Queued ${plural(steps.length, 'step')} for addition.`, value: { steps } };
+      return {
+        message: `Queued ${plural(steps.length, 'step')} for addition.`,
+        value: trustedValue(AddStep, { steps }),
+      };
     },
   });
 
@@ -323,8 +328,8 @@ export function createPlanningTools<O extends PlanningToolsOptions = Record<neve
           code: 'update_empty',
         });
       }
-      stepIndex(plan, step_id);
-      return { message: `Step ${step_id} update queued.`, value: { step_id, title, details } };
+      const value = withStepHint({ step_id, title, details }, plan, stepIndex(plan, step_id));
+      return { message: `Step ${step_id} update queued.`, value: trustedValue(UpdateStep, value) };
     },
   });
 
@@ -362,7 +367,7 @@ export function createPlanningTools<O extends PlanningToolsOptions = Record<neve
       const message = `Step ${step_id} marked as ${status}.`;
       return {
         message: warning === null ? message : `${message} ${warning}`,
-        value: { step_id, status, note },
+        value: trustedValue(MarkStep, withStepHint({ step_id, status, note }, plan, index)),
       };
     },
   });
@@ -375,7 +380,7 @@ export function createPlanningTools<O extends PlanningToolsOptions = Record<neve
     acceptsOverrides,
     handler: (_params, { session }): { message: string; value: ClearPlan } => {
       ensureClearable(requirePlan(planningSession(session)));
-      return { message: 'Plan marked as abandoned.', value: {} };
+      return { message: 'Plan marked as abandoned.', value: trustedValue(ClearPlan, {}) };
     },
   });
 

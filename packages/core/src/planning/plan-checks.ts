@@ -1,3 +1,4 @@
+import { type Brand, brand } from '../internal/brand.ts';
 import { clipText } from '../internal/refusal-text.ts';
 import { selectLatest } from '../select-latest.ts';
 import type { Session } from '../session.ts';
@@ -55,6 +56,31 @@ export function stepIndex(plan: Plan, stepId: string): number {
     code: 'step_unknown',
     field: 'step_id',
   });
+}
+
+// Where a handler found a command's step, in the plan it looked at. Carried on the command
+// object of one call (never cached across calls), so the reducer skips a second search only
+// when it reduces that very plan; any other plan is searched again.
+const stepHints: Brand<{ readonly plan: Plan; readonly index: number }> = brand();
+
+/** Attaches to `command` (a fresh, not yet frozen object) where its step is in `plan`. */
+export function withStepHint<T extends { readonly step_id: string }>(
+  command: T,
+  plan: Plan,
+  index: number,
+): T {
+  stepHints.set(command, { plan, index });
+  return command;
+}
+
+/**
+ * The index of `command.step_id` in `plan`: the handler's {@link withStepHint} when it was
+ * taken from this same (frozen) plan, which is what {@link stepIndex} would return, else
+ * {@link stepIndex} itself.
+ */
+export function commandStepIndex(plan: Plan, command: { readonly step_id: string }): number {
+  const hint = stepHints.get(command);
+  return hint !== undefined && hint.plan === plan ? hint.index : stepIndex(plan, command.step_id);
 }
 
 /** Refuses a status outside the four step statuses. */

@@ -5,12 +5,12 @@ import type { Session } from '../session.ts';
 import { ToolValidationError } from '../tool-validation-error.ts';
 import { Plan, type PlanStep } from './plan.ts';
 import {
+  commandStepIndex,
   ensureActive,
   ensureClearable,
   ensureMarkable,
   ensureStatus,
   latestPlanOf,
-  stepIndex,
 } from './plan-checks.ts';
 import {
   AddStep,
@@ -94,7 +94,7 @@ export const addStepReducer: Reducer<Plan, AddStep> = (plans, { value }) => {
 export const updateStepReducer: Reducer<Plan, UpdateStep> = (plans, { value }) => {
   const plan = latestPlanOf(plans);
   ensureActive(plan, 'update steps in');
-  const index = stepIndex(plan, value.step_id);
+  const index = commandStepIndex(plan, value);
   if (value.title !== null) ensureStorableText(value.title, 'title', 'Title');
   if (value.details !== null) ensureStorableText(value.details, 'details', 'Details');
   return [
@@ -110,7 +110,7 @@ export const updateStepReducer: Reducer<Plan, UpdateStep> = (plans, { value }) =
 export const markStepReducer: Reducer<Plan, MarkStep> = (plans, { value }) => {
   const plan = latestPlanOf(plans);
   ensureMarkable(plan);
-  const index = stepIndex(plan, value.step_id);
+  const index = commandStepIndex(plan, value);
   const status = ensureStatus(value.status);
   if (value.note !== null) ensureStorableText(value.note, 'note', 'Note');
   const steps = [...plan.steps];
