@@ -14,6 +14,10 @@ import { describe, expect, it } from 'vitest';
 import { planReminderStep } from './ai-sdk/plan-reminder-step.ts';
 import { toAISDKTools } from './ai-sdk/to-ai-sdk-tools.ts';
 import { createAnthropicToolset } from './anthropic/create-anthropic-toolset.ts';
+import {
+  type ClaudeAgentSdkServer,
+  registerClaudeAgentTools,
+} from './claude-agent-sdk/register-claude-agent-tools.ts';
 import { toLangChainTools } from './langchain/to-langchain-tools.ts';
 import { registerMcpTools as registerV1 } from './mcp/register-mcp-tools.ts';
 import { registerMcpTools as registerV2 } from './mcp/v2/register-mcp-tools.ts';
@@ -51,6 +55,13 @@ async function mcpCall(
   };
   return { error: result.isError === true, text: result.content[0]?.text ?? '' };
 }
+
+// Loaded as the Claude Agent SDK tests load it: an optional peer that may be absent.
+const claudeSdk = (await import(/* @vite-ignore */ '@anthropic-ai/claude-agent-sdk').catch(
+  () => undefined,
+)) as
+  | { createSdkMcpServer(options: { name: string; version?: string }): ClaudeAgentSdkServer }
+  | undefined;
 
 const HOSTS: Readonly<Record<string, HostRun>> = {
   // The baseline: plankit's own invokeTool, no host.
@@ -197,6 +208,21 @@ const HOSTS: Readonly<Record<string, HostRun>> = {
       await server.close();
     }
   },
+  'Claude Agent SDK (createSdkMcpServer)': async (tools, session, call) => {
+    if (claudeSdk === undefined) throw new Error('@anthropic-ai/claude-agent-sdk is not installed');
+    const server = claudeSdk.createSdkMcpServer({ name: 'planning', version: '1.0.0' });
+    registerClaudeAgentTools(server, tools, { session });
+    const [serverSide, clientSide] = InMemoryV1.createLinkedPair();
+    await server.instance.connect(serverSide);
+    const client = new ClientV1({ name: 'claude-code-stand-in', version: '1.0.0' });
+    await client.connect(clientSide);
+    try {
+      return await mcpCall(client as never, tools, call);
+    } finally {
+      await client.close();
+      await server.instance.close();
+    }
+  },
   'OpenAI Agents (Runner)': async (tools, session, call) => {
     const model = new ScriptedModel([[{ name: call.name, args: call.args, callId: 'c1' }], 'done']);
     const agent = new Agent({
@@ -245,7 +271,8 @@ describe('every plan-model option through every adapter (issue 16)', () => {
 
   for (const [host, run] of Object.entries(HOSTS)) {
     for (const c of PLAN_MODEL_CASES) {
-      it(`${c.option} through ${host}`, async () => {
+      const absent = host.startsWith('Claude Agent SDK') && claudeSdk === undefined;
+      it.skipIf(absent)(`${c.option} through ${host}`, async () => {
         await workCase(run, c);
       });
     }
