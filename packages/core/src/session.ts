@@ -342,18 +342,21 @@ export class Session {
       throw invalidArgument('ToolInvoked', 'at', 'must be a finite number');
     }
     const { message, value } = event.result;
-    const entry: ToolCall = {
+    // Frozen as built (params and value already are), so the commit's deepFreeze is O(1).
+    const entry: ToolCall = Object.freeze({
       tool: event.tool,
       params: event.params,
-      result: { success: true, message, value },
+      result: Object.freeze({ success: true as const, message, value }),
       at: event.at,
-    };
+    });
     const changes: SessionChange[] = [];
+    let trusted = false;
     if (event.resultType !== null) {
       const type = resultType ?? this.#types.get(event.resultType);
-      if (type === undefined || isTrustedAs(value, type)) {
-        // A value a built-in handler built from parsed params parses to itself: its storability
-        // is checked with the log entry below, so the schema need not run a second time.
+      trusted = type !== undefined && isTrustedAs(value, type);
+      if (type === undefined || trusted) {
+        // A value a built-in handler built from parsed params (see trustedValue) parses to an
+        // equal value every store can hold: neither the schema nor the storable walk runs again.
         changes.push({ dataType: event.resultType, value });
       } else {
         const checked = this.#check(type, event.resultType, value);
@@ -369,15 +372,18 @@ export class Session {
     } else {
       // From invokeTool, which parsed the params and checked them storable before the call
       // succeeded: check only what is new here, so the cost is the call's, not the state's.
-      const problem = this.#entryProblem(entry);
+      const problem = this.#entryProblem(entry, trusted);
       if (problem !== undefined) return problem;
       changes.push({ dataType: LOG, value: entry });
     }
     return this.#commit(changes, event.at);
   }
 
-  /** Why an entry built from an invokeTool result could not be logged, if it could not. */
-  #entryProblem(entry: ToolCall): Result<never, SessionError> | undefined {
+  /**
+   * Why an entry built from an invokeTool result could not be logged, if it could not. A
+   * trusted value (see trustedValue) is storable by construction, so its walk is skipped.
+   */
+  #entryProblem(entry: ToolCall, trusted: boolean): Result<never, SessionError> | undefined {
     let field = 'tool';
     let rule = stringProblem(entry.tool);
     if (rule === undefined) {
@@ -385,7 +391,7 @@ export class Session {
       rule = stringProblem(entry.result.message);
     }
     if (rule === undefined) {
-      const problem = storableProblem(entry.result.value);
+      const problem = trusted ? undefined : storableProblem(entry.result.value);
       if (problem === undefined) return undefined;
       field = problem.path === '' ? 'result.value' : `result.value.${problem.path}`;
       field = field.replace('.[', '[');

@@ -5,6 +5,7 @@ import type { Session } from '../session.ts';
 import { ToolValidationError } from '../tool-validation-error.ts';
 import { Plan, type PlanStep } from './plan.ts';
 import {
+  commandStep,
   commandStepIndex,
   ensureActive,
   ensureClearable,
@@ -110,10 +111,9 @@ export const updateStepReducer: Reducer<Plan, UpdateStep> = (plans, { value }) =
 export const markStepReducer: Reducer<Plan, MarkStep> = (plans, { value }) => {
   const plan = latestPlanOf(plans);
   ensureMarkable(plan);
-  const index = commandStepIndex(plan, value);
+  const { index, steps } = commandStep(plan, value);
   const status = ensureStatus(value.status);
   if (value.note !== null) ensureStorableText(value.note, 'note', 'Note');
-  const steps = [...plan.steps];
   const step = steps[index] as PlanStep;
   const notes = value.note === null ? step.notes : Object.freeze([...step.notes, value.note]);
   steps[index] = Object.freeze({ ...step, status, notes });
