@@ -4,12 +4,17 @@
  * case). Rounds alternate the two sides; each side runs `N` transitions from the same snapshot
  * and is timed by process CPU time, which other processes on a busy machine do not inflate the
  * way they inflate wall time. Prints each side's median and the median of the per-round ratios.
+ * A second line does the same for a session: `N` chained transitions of a two-state machine
+ * continuing one growing history (each round continues from where the last one ended), where a
+ * transition that copied the trace would cost O(history).
  *
- * Run: node --conditions=@plankit/source --import tsx packages/controller/bench/transition-loop.ts
- * (N=20000 and ROUNDS=9 by default; set them in the environment).
+ * Run: node --expose-gc --conditions=@plankit/source --import tsx packages/controller/bench/transition-loop.ts
+ * (N=20000 and ROUNDS=9 by default; set them in the environment). Without --expose-gc each side
+ * also pays for collecting garbage the other side left, as before.
  */
 import { createMachine, initialTransition, transition as xstateTransition } from 'xstate';
 import {
+  defineMachine,
   initialSnapshot,
   type MachineSnapshot,
   type PlanningOutcome,
@@ -57,8 +62,12 @@ if (xsnapshot.value !== snapshot.state) throw new Error('the two machines disagr
 const event = { outcome: 'valid', now: NOW + 10, confidence: 0.8, costUsd: 0.01 } as const;
 
 let sink: unknown;
+const collect = (globalThis as { gc?: () => void }).gc;
 /** CPU nanoseconds per call of `step`, over N calls. */
 function time(step: () => unknown): number {
+  // With --expose-gc, each side starts from a collected heap, so neither pays for the garbage
+  // the other left (XState's is large); each still pays for collecting its own.
+  collect?.();
   const start = process.cpuUsage();
   for (let i = 0; i < N; i++) sink = step();
   const used = process.cpuUsage(start);
@@ -67,26 +76,76 @@ function time(step: () => unknown): number {
 
 const median = (values: number[]): number =>
   [...values].sort((a, b) => a - b)[values.length >> 1] ?? Number.NaN;
-const plankit: number[] = [];
-const xstate: number[] = [];
-const ratios: number[] = [];
-for (let round = 0; round < ROUNDS; round++) {
-  const plankitSide = () => time(() => transition(planningController, snapshot, event));
-  const xstateSide = () => time(() => xstateTransition(machine, xsnapshot, { type: 'valid' }));
-  let p: number;
-  let x: number;
-  if (round % 2 === 0) {
-    p = plankitSide();
-    x = xstateSide();
-  } else {
-    x = xstateSide();
-    p = plankitSide();
+
+/** Runs ROUNDS rounds of the two sides, alternating which goes first; prints the medians. */
+function compare(label: string, plankitSide: () => number, xstateSide: () => number): void {
+  const plankit: number[] = [];
+  const xstate: number[] = [];
+  const ratios: number[] = [];
+  for (let round = 0; round < ROUNDS; round++) {
+    let p: number;
+    let x: number;
+    if (round % 2 === 0) {
+      p = plankitSide();
+      x = xstateSide();
+    } else {
+      x = xstateSide();
+      p = plankitSide();
+    }
+    plankit.push(p);
+    xstate.push(x);
+    ratios.push(x / p);
   }
-  plankit.push(p);
-  xstate.push(x);
-  ratios.push(x / p);
+  console.log(
+    `${label}, ${N} transitions x ${ROUNDS} rounds: plankit ${median(plankit).toFixed(0)} ns, XState ${median(xstate).toFixed(0)} ns (CPU time per transition); XState / plankit ${median(ratios).toFixed(1)}x (rounds ${Math.min(...ratios).toFixed(1)}-${Math.max(...ratios).toFixed(1)}x)`,
+  );
 }
-void sink;
-console.log(
-  `${N} transitions x ${ROUNDS} rounds: plankit ${median(plankit).toFixed(0)} ns, XState ${median(xstate).toFixed(0)} ns (CPU time per transition); XState / plankit ${median(ratios).toFixed(1)}x (rounds ${Math.min(...ratios).toFixed(1)}-${Math.max(...ratios).toFixed(1)}x)`,
+
+compare(
+  'one step',
+  () => time(() => transition(planningController, snapshot, event)),
+  () => time(() => xstateTransition(machine, xsnapshot, { type: 'valid' })),
 );
+
+const pingPong = defineMachine({
+  id: 'ping-pong',
+  initial: 'ping',
+  onCap: { default: 'stopped' },
+  states: {
+    ping: { on: { next: 'pong' } },
+    pong: { on: { next: 'ping' } },
+    stopped: { kind: 'final' },
+  },
+});
+const xPingPong = createMachine({
+  id: 'ping-pong',
+  initial: 'ping',
+  states: { ping: { on: { next: 'pong' } }, pong: { on: { next: 'ping' } } },
+});
+const caps = {
+  turns: null,
+  retries: null,
+  wallTimeMs: null,
+  costUsd: null,
+  tokens: null,
+  stall: null,
+};
+let session: MachineSnapshot = initialSnapshot(pingPong, { now: NOW, caps });
+let xsession = initialTransition(xPingPong)[0];
+const next = { outcome: 'next', now: NOW } as const;
+compare(
+  'session',
+  () =>
+    time(() => {
+      const result = transition(pingPong, session, next);
+      if (result.ok) session = result.value;
+      return result;
+    }),
+  () =>
+    time(() => {
+      [xsession] = xstateTransition(xPingPong, xsession, { type: 'next' });
+      return xsession;
+    }),
+);
+void sink;
+if (session.trace.length !== N * ROUNDS) throw new Error('the session lost a transition');

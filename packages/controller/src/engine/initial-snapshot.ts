@@ -5,7 +5,7 @@ import type { Caps, SoftLimits } from './default-caps.ts';
 import { compiledOf } from './internal/compiled-machine.ts';
 import { statusOf } from './internal/engine.ts';
 import { capsProblem, mergeLimits, softProblem } from './internal/limit-problems.ts';
-import { TraceLog, withTrace } from './internal/trace-log.ts';
+import { withTraceOf } from './internal/trace-log.ts';
 import type { Machine } from './machine.ts';
 import type { MachineSnapshot } from './machine-snapshot.ts';
 
@@ -76,6 +76,6 @@ export function initialSnapshot<S extends string, O extends string>(
     updatedAt: options.now,
     signals: EMPTY,
   };
-  const snapshot = Object.freeze(trust(withTrace(fields, TraceLog.EMPTY)));
+  const snapshot = Object.freeze(trust(withTraceOf(fields, EMPTY)));
   return snapshot as MachineSnapshot<S, O>;
 }

@@ -7,7 +7,7 @@ import { isTrusted, trust } from '../internal/trusted-snapshots.ts';
 import { ControllerSnapshot } from './controller-snapshot.ts';
 import { type CompiledMachine, compiledOf } from './internal/compiled-machine.ts';
 import { failure } from './internal/engine.ts';
-import { TraceLog, withTrace } from './internal/trace-log.ts';
+import { withTraceOf } from './internal/trace-log.ts';
 import type { Machine } from './machine.ts';
 import { MACHINE_SNAPSHOT_VERSION, type MachineSnapshot } from './machine-snapshot.ts';
 
@@ -87,10 +87,10 @@ export function readSnapshot(machine: CompiledMachine, input: unknown, where: st
   }
   const problem = checkAgainst(machine, read.value, where);
   if (problem !== null) return problem;
-  // The trace moves into a log behind a getter, as the engine's own snapshots hold it.
+  // A long trace moves into a log behind a getter, as the engine's own snapshots hold it.
   // Rest copies the frozen fields into a fresh object, which takes the getter, then freezes.
   const { trace, ...fields } = deepFreeze(read.value);
-  return { ok: true, value: Object.freeze(trust(withTrace(fields, TraceLog.from(trace)))) };
+  return { ok: true, value: Object.freeze(trust(withTraceOf(fields, trace))) };
 }
 
 /** A snapshot the package built for this machine, or null when it must be checked in full. */

@@ -12,7 +12,7 @@ import {
   failure,
   type NormalizedEvent,
 } from './internal/engine.ts';
-import { traceLogOf } from './internal/trace-log.ts';
+import { latestEntry } from './internal/trace-log.ts';
 import type { Machine } from './machine.ts';
 import type { MachineSnapshot } from './machine-snapshot.ts';
 import type { TraceEntry } from './trace-entry.ts';
@@ -153,7 +153,7 @@ export function replay<S extends string, O extends string>(
         : diverged(index, `no longer applies: ${next.error.message}`, next.error);
     }
     // The newest entry from the log: reading `trace` would copy the whole trace every step.
-    const recomputed = traceLogOf(next.value).latest();
+    const recomputed = latestEntry(next.value);
     if (!deepEqual(recomputed, entry)) return diverged(index, firstDifference(entry, recomputed));
     snapshot = next.value;
   }

@@ -33,7 +33,7 @@ import type { MachineStatus } from '../machine-status.ts';
 import type { Signal } from '../signal.ts';
 import type { CapHit, TraceEntry, TraceKind } from '../trace-entry.ts';
 import type { CompiledCandidate, CompiledMachine, CompiledState } from './compiled-machine.ts';
-import { traceLogOf, withTrace } from './trace-log.ts';
+import { withTraceAppended, withTraceOfSnapshot } from './trace-log.ts';
 
 /** Limits on what one event may carry. */
 export const EVENT_LIMITS: {
@@ -563,7 +563,7 @@ function finish(
     updatedAt: now,
     signals,
   };
-  return Object.freeze(trust(withTrace(fields, traceLogOf(prev).append(entry))));
+  return Object.freeze(trust(withTraceAppended(fields, prev, entry)));
 }
 
 /** A cap fired: go to its target or freeze, by the machine's policy. Counts no turn. */
@@ -867,7 +867,7 @@ export function applyResume(
   // Guards see the machine as it is after the resume: unfrozen, with the new limits.
   // Built field by field (not spread) so the view shares the trace instead of copying it.
   const view: MachineSnapshot = Object.freeze(
-    withTrace(
+    withTraceOfSnapshot(
       {
         format: prev.format,
         version: prev.version,
@@ -883,7 +883,7 @@ export function applyResume(
         updatedAt: prev.updatedAt,
         signals: prev.signals,
       },
-      traceLogOf(prev),
+      prev,
     ),
   );
   const candidates = state.on.get(routed.outcome);
@@ -1020,5 +1020,5 @@ export function fastOutcome(
     updatedAt: now,
     signals: EMPTY,
   };
-  return Object.freeze(trust(withTrace(fields, traceLogOf(prev).append(entry))));
+  return Object.freeze(trust(withTraceAppended(fields, prev, entry)));
 }

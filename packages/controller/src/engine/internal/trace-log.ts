@@ -1,87 +1,56 @@
 import type { MachineSnapshot } from '../machine-snapshot.ts';
 import type { TraceEntry } from '../trace-entry.ts';
 
-/** Entries per chunk: appends fill one chunk in place, then start the next. */
-export const TRACE_CHUNK = 64;
-
-/** One chunk of a trace, linked to the one before it. */
-interface Chunk {
-  /** Grows in place up to {@link TRACE_CHUNK}; a version reads only its own prefix of it. */
-  readonly items: TraceEntry[];
-  readonly previous: Chunk | undefined;
-  /** The index of `items[0]` in the trace. */
-  readonly first: number;
-}
-
-/** Counts the entries copied into frozen arrays and into branched chunks, for the tests. */
+/** Counts the entries copied into the frozen arrays readers see, for the tests. */
 export const traceCopies = { entries: 0 };
 
 /**
- * A snapshot's trace as a persistent, append-only list of chunks (the shape of @plankit/core's
- * tool-call log). A version holds entries `[0, length)` and reads only that part of its chunks,
- * so an append that fills the newest chunk in place changes nothing an older version sees; an
- * append to an older version (a branch: two transitions from one snapshot) copies that one
- * chunk. Appending costs O(1) whatever the history. `toArray` builds the frozen array readers
- * see once per version, on first read.
+ * A snapshot's trace as a persistent, append-only list: each version is one immutable cell
+ * holding its newest entry and the version before it, so a step appends in O(1) whatever the
+ * history, never touches an older version, and two steps from one snapshot (a branch) share
+ * everything before them without a copy. `toArray` builds the frozen array readers see once
+ * per version, on first read.
  */
 export class TraceLog {
-  static readonly EMPTY: TraceLog = new TraceLog(undefined, 0);
+  static readonly EMPTY: TraceLog = new TraceLog(undefined, undefined, 0);
 
-  readonly chunk: Chunk | undefined;
+  /** The newest entry, or undefined when the trace is empty. */
+  readonly entry: TraceEntry | undefined;
+  readonly previous: TraceLog | undefined;
   readonly length: number;
   #array: readonly TraceEntry[] | undefined;
 
-  private constructor(chunk: Chunk | undefined, length: number) {
-    this.chunk = chunk;
+  private constructor(
+    entry: TraceEntry | undefined,
+    previous: TraceLog | undefined,
+    length: number,
+  ) {
+    this.entry = entry;
+    this.previous = previous;
     this.length = length;
   }
 
   /** A trace holding `entries` (already frozen), oldest first. */
   static from(entries: readonly TraceEntry[]): TraceLog {
-    let chunk: Chunk | undefined;
-    for (let first = 0; first < entries.length; first += TRACE_CHUNK) {
-      chunk = { items: entries.slice(first, first + TRACE_CHUNK), previous: chunk, first };
-    }
-    const log = new TraceLog(chunk, entries.length);
+    let log = TraceLog.EMPTY;
+    for (const entry of entries) log = log.append(entry);
     if (Object.isFrozen(entries)) log.#array = entries;
     return log;
   }
 
-  /** The newest entry, or undefined when the trace is empty. */
-  latest(): TraceEntry | undefined {
-    const chunk = this.chunk;
-    return chunk === undefined ? undefined : chunk.items[this.length - 1 - chunk.first];
-  }
-
   /** This trace with `entry` appended. */
   append(entry: TraceEntry): TraceLog {
-    const chunk = this.chunk;
-    const used = chunk === undefined ? TRACE_CHUNK : this.length - chunk.first;
-    let next: Chunk;
-    if (chunk !== undefined && used < TRACE_CHUNK) {
-      if (chunk.items.length === used) {
-        chunk.items.push(entry);
-        next = chunk;
-      } else {
-        // Another version already extended this chunk (two steps from one snapshot): branch.
-        const items = chunk.items.slice(0, used);
-        traceCopies.entries += used;
-        items.push(entry);
-        next = { items, previous: chunk.previous, first: chunk.first };
-      }
-    } else {
-      next = { items: [entry], previous: chunk, first: this.length };
-    }
-    return new TraceLog(next, this.length + 1);
+    return new TraceLog(entry, this, this.length + 1);
   }
 
   /** The entries, oldest first, as a frozen array (built once per version). */
   toArray(): readonly TraceEntry[] {
     if (this.#array !== undefined) return this.#array;
     const out = new Array<TraceEntry>(this.length);
-    for (let chunk = this.chunk; chunk !== undefined; chunk = chunk.previous) {
-      const to = Math.min(chunk.first + chunk.items.length, this.length);
-      for (let i = chunk.first; i < to; i++) out[i] = chunk.items[i - chunk.first] as TraceEntry;
+    let log: TraceLog = this;
+    for (let i = this.length - 1; i >= 0; i--) {
+      out[i] = log.entry as TraceEntry;
+      log = log.previous as TraceLog;
     }
     traceCopies.entries += out.length;
     this.#array = Object.freeze(out);
@@ -133,15 +102,61 @@ const TRACE: PropertyDescriptor = {
  * getter that reads `log`, last, so JSON, spread, `Object.keys` and equality see a plain frozen
  * array in the usual place. Call it before trusting and freezing the snapshot.
  */
-export function withTrace(fields: Omit<MachineSnapshot, 'trace'>, log: TraceLog): MachineSnapshot {
+function withTrace(fields: Omit<MachineSnapshot, 'trace'>, log: TraceLog): MachineSnapshot {
   Object.defineProperty(fields, 'trace', TRACE);
   return new Logged(fields, log) as unknown as MachineSnapshot;
 }
 
 /**
- * The log behind a snapshot's trace: its own when the engine built it, else (a snapshot made
- * elsewhere, such as a guard's view) one read from its trace.
+ * Traces shorter than this stay plain frozen arrays, copied on each step: for a few dozen
+ * entries the copy costs less than defining the getter, and it is bounded, so no step's cost
+ * grows with history either way. From this length on a snapshot's trace lives in a log.
  */
-export function traceLogOf(snapshot: MachineSnapshot): TraceLog {
-  return Logged.of(snapshot) ?? TraceLog.from(snapshot.trace);
+export const SHORT_TRACE = 32;
+
+/** `fields` with `trace` set to the frozen array `trace` (a data property, last). */
+function withArray(fields: Omit<MachineSnapshot, 'trace'>, trace: readonly TraceEntry[]) {
+  (fields as { trace?: readonly TraceEntry[] }).trace = trace;
+  return fields as MachineSnapshot;
+}
+
+/** `fields` completed with `trace` (frozen entries): a frozen array while short, else a log. */
+export function withTraceOf(
+  fields: Omit<MachineSnapshot, 'trace'>,
+  trace: readonly TraceEntry[],
+): MachineSnapshot {
+  return trace.length < SHORT_TRACE
+    ? withArray(fields, Object.isFrozen(trace) ? trace : Object.freeze([...trace]))
+    : withTrace(fields, TraceLog.from(trace));
+}
+
+/** `fields` completed with the trace `snapshot` has, shared, not copied. */
+export function withTraceOfSnapshot(
+  fields: Omit<MachineSnapshot, 'trace'>,
+  snapshot: MachineSnapshot,
+): MachineSnapshot {
+  const log = Logged.of(snapshot);
+  return log === undefined ? withTraceOf(fields, snapshot.trace) : withTrace(fields, log);
+}
+
+/** `fields` completed with the trace of `prev` plus `entry`. O(1) amortised, whatever the history. */
+export function withTraceAppended(
+  fields: Omit<MachineSnapshot, 'trace'>,
+  prev: MachineSnapshot,
+  entry: TraceEntry,
+): MachineSnapshot {
+  const log = Logged.of(prev);
+  if (log !== undefined) return withTrace(fields, log.append(entry));
+  const trace = prev.trace;
+  if (trace.length + 1 < SHORT_TRACE) {
+    traceCopies.entries += trace.length;
+    return withArray(fields, Object.freeze([...trace, entry]));
+  }
+  return withTrace(fields, TraceLog.from(trace).append(entry));
+}
+
+/** The newest entry of a snapshot's trace, without building the whole array. */
+export function latestEntry(snapshot: MachineSnapshot): TraceEntry | undefined {
+  const log = Logged.of(snapshot);
+  return log === undefined ? snapshot.trace[snapshot.trace.length - 1] : log.entry;
 }
