@@ -68,7 +68,10 @@ describe('values the reference handlers build', () => {
       description: 'Returns a MarkStep value no schema accepts.',
       parameters: MarkStep,
       resultType: MarkStep,
-      handler: () => ({ message: 'ok', value: { step_id: 'S001', status: 'bogus', note: null } }),
+      handler: () => ({
+        message: 'ok',
+        value: { step_id: 'S001', status: 'bogus', note: null } as unknown as MarkStep,
+      }),
     });
     const before = session.snapshot();
     const result = await invokeTool(forged, { step_id: 'S001', status: 'done' }, { session });
