@@ -93,6 +93,10 @@ export interface MachineSnapshot<S extends string = string, O extends string = s
   readonly updatedAt: number;
   /** What the step that produced this snapshot raised. */
   readonly signals: readonly Signal[];
-  /** One entry per step, oldest first. */
+  /**
+   * One entry per step, oldest first. A long trace is read through an enumerable getter that
+   * builds this frozen array on first read and returns the same one afterwards, so a step never
+   * copies the trace; JSON, spread and equality see a plain array.
+   */
   readonly trace: readonly TraceEntry<S, O>[];
 }
