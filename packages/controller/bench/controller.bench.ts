@@ -177,6 +177,15 @@ function afterHistory(prior: number): MachineSnapshot {
   return snapshot;
 }
 
+/** ping-pong as an XState v5 machine. */
+function xstatePingPong() {
+  return createMachine({
+    id: 'ping-pong',
+    initial: 'ping',
+    states: { ping: { on: { next: 'pong' } }, pong: { on: { next: 'ping' } } },
+  });
+}
+
 function growthName(prior: number): string {
   return `transition after ${prior.toLocaleString('en-US')} prior transitions, ${GROWTH_PER_SAMPLE} per sample`;
 }
@@ -203,11 +212,7 @@ function growthCase(prior: number): BenchCase {
       };
     },
     baseline: (): BenchSide => {
-      const machine = createMachine({
-        id: 'ping-pong',
-        initial: 'ping',
-        states: { ping: { on: { next: 'pong' } }, pong: { on: { next: 'ping' } } },
-      });
+      const machine = xstatePingPong();
       let [start] = initialTransition(machine);
       for (let i = 0; i < prior; i++) [start] = xstateTransition(machine, start, { type: 'next' });
       return {
@@ -284,6 +289,15 @@ function check(): void {
   }
   if (xsnapshot.status !== 'done' || snapshot.status !== 'done')
     throw new Error('both machines must end done');
+  const pingPongX = xstatePingPong();
+  let [xsession] = initialTransition(pingPongX);
+  for (let i = 0; i < 101; i++)
+    [xsession] = xstateTransition(pingPongX, xsession, { type: 'next' });
+  const session = afterHistory(101);
+  if (xsession.value !== session.state || session.trace.length !== 101)
+    throw new Error(
+      `ping-pong: XState is in ${String(xsession.value)}, plankit in ${session.state}`,
+    );
   const settled = budgetPair(createBudget({ now: NOW }));
   if (settled.session.spentUsd !== 0.04 || settled.reservations.length !== 0)
     throw new Error('budget pair is wrong');
