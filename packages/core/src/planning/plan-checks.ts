@@ -1,4 +1,3 @@
-import { type Brand, brand } from '../internal/brand.ts';
 import { clipText } from '../internal/refusal-text.ts';
 import { selectLatest } from '../select-latest.ts';
 import type { Session } from '../session.ts';
@@ -65,24 +64,21 @@ export function stepIndexIn(steps: readonly PlanStep[], stepId: string): number 
   });
 }
 
-/** Where a handler found a command's step, and its unfrozen copy of the plan's steps. */
-export interface StepHint {
-  /** The plan the handler searched. */
-  readonly plan: Plan;
-  /** What {@link stepIndex} returned for the command's step in that plan. */
-  readonly index: number;
-  /** `[...plan.steps]`, unchanged, for the reducer to take over once; then undefined. */
+// Where the last handler found its command's step: one slot, handed from a handler to the
+// reducer of the same call and emptied there. A synchronous handler's result is reduced before
+// any other call runs, so the slot holds that call's command; it matches only that very command
+// object reduced on the very plan searched, and holds at most one plan (a WeakMap or a mark on
+// the command would keep a plan alive for every logged command). Nothing is cached across calls.
+const hint: {
+  command: object | undefined;
+  plan: Plan | undefined;
+  index: number;
   steps: PlanStep[] | undefined;
-}
-
-// Carried on the command object of one call (never cached across calls), so a reducer skips
-// the second search (and copy) only when it reduces that very plan; any other plan is
-// searched again.
-const stepHints: Brand<StepHint> = brand();
+} = { command: undefined, plan: undefined, index: -1, steps: undefined };
 
 /**
- * Attaches to `command` (a fresh, not yet frozen object) where its step is in `plan`, and
- * optionally the handler's unchanged copy of `plan.steps`, which it must not keep.
+ * Records that `command` (a fresh object the handler returns) has its step at `index` in
+ * `plan`, optionally with the handler's unchanged copy of `plan.steps`, which it must not keep.
  */
 export function withStepHint<T extends { readonly step_id: string }>(
   command: T,
@@ -90,8 +86,24 @@ export function withStepHint<T extends { readonly step_id: string }>(
   index: number,
   steps?: PlanStep[],
 ): T {
-  stepHints.set(command, { plan, index, steps });
+  hint.command = command;
+  hint.plan = plan;
+  hint.index = index;
+  hint.steps = steps;
   return command;
+}
+
+/** The hint for `command` on `plan`, emptying the slot; undefined when it is another's. */
+function takeHint(
+  plan: Plan,
+  command: object,
+): { index: number; steps: PlanStep[] | undefined } | undefined {
+  if (hint.command !== command) return undefined;
+  const found = hint.plan === plan ? { index: hint.index, steps: hint.steps } : undefined;
+  hint.command = undefined;
+  hint.plan = undefined;
+  hint.steps = undefined;
+  return found;
 }
 
 /**
@@ -100,25 +112,22 @@ export function withStepHint<T extends { readonly step_id: string }>(
  * {@link stepIndex} itself.
  */
 export function commandStepIndex(plan: Plan, command: { readonly step_id: string }): number {
-  const hint = stepHints.get(command);
-  return hint !== undefined && hint.plan === plan ? hint.index : stepIndex(plan, command.step_id);
+  return takeHint(plan, command)?.index ?? stepIndex(plan, command.step_id);
 }
 
 /**
  * {@link commandStepIndex}, with an unfrozen copy of `plan.steps` the caller may change: the
- * handler's own copy the first time (a command reduced again gets a fresh one), else a new one.
+ * handler's own copy (handed over once), else a new one.
  */
 export function commandStep(
   plan: Plan,
   command: { readonly step_id: string },
 ): { readonly index: number; readonly steps: PlanStep[] } {
-  const hint = stepHints.get(command);
-  if (hint === undefined || hint.plan !== plan) {
+  const found = takeHint(plan, command);
+  if (found === undefined) {
     return { index: stepIndex(plan, command.step_id), steps: [...plan.steps] };
   }
-  const steps = hint.steps ?? [...plan.steps];
-  hint.steps = undefined;
-  return { index: hint.index, steps };
+  return { index: found.index, steps: found.steps ?? [...plan.steps] };
 }
 
 /** Refuses a status outside the four step statuses. */
