@@ -32,6 +32,18 @@ export interface GrowthResult {
   readonly result: 'PASS' | 'WARN';
 }
 
+/** One counted row (calls, tokens): deterministic, not timed. */
+export interface CountResult {
+  readonly suite: string;
+  readonly name: string;
+  readonly what: string;
+  readonly plankit: number;
+  readonly baseline: number;
+  readonly ratio: number;
+  readonly target: string;
+  readonly result: 'PASS' | 'WARN' | '-';
+}
+
 /** One curve: median time per input size, for the chart. */
 export interface CurveResult {
   readonly name: string;
@@ -54,6 +66,7 @@ export interface BenchReport {
   readonly filter: readonly string[];
   readonly cases: readonly CaseResult[];
   readonly growth: readonly GrowthResult[];
+  readonly counts: readonly CountResult[];
   readonly curves: readonly CurveResult[];
 }
 
@@ -93,6 +106,17 @@ export function reportMarkdown(report: BenchReport): string {
       ...report.growth.map(
         (row) =>
           `| ${cell(row.name)} | ${ratio(row.plankit)} | ${ratio(row.baseline)} | <= ${row.factor}x | ${row.result} |`,
+      ),
+    );
+  }
+  if (report.counts.length > 0) {
+    lines.push(
+      '',
+      '| count | plankit | baseline | ratio | target | result |',
+      '| --- | ---: | ---: | ---: | --- | --- |',
+      ...report.counts.map(
+        (row) =>
+          `| ${cell(row.name)} | ${row.plankit} | ${row.baseline} | ${ratio(row.ratio)} | ${cell(row.target)} | ${row.result} |`,
       ),
     );
   }

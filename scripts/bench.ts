@@ -13,6 +13,7 @@ import { Bench } from 'tinybench';
 import { benchParsers, formatParserGrowth, PARSER_SIZES } from './bench-parsers.ts';
 import {
   type CaseResult,
+  type CountResult,
   type CurveResult,
   type GrowthResult,
   writeBenchReport,
@@ -370,10 +371,21 @@ async function main(): Promise<void> {
     printTable(['growth', 'plankit', 'baseline', 'target', 'result'], growthRows);
   }
 
+  const countResults: CountResult[] = [];
   const countRows = suites.flatMap((suite) =>
     (suite.counts ?? []).map((count) => {
       const ratio = count.plankit / count.baseline;
       const met = count.maxRatio === undefined ? undefined : ratio <= count.maxRatio;
+      countResults.push({
+        suite: suite.name,
+        name: count.name,
+        what: count.what,
+        plankit: count.plankit,
+        baseline: count.baseline,
+        ratio,
+        target: count.maxRatio === undefined ? '-' : `<= ${count.maxRatio}x`,
+        result: met === undefined ? '-' : met ? 'PASS' : 'WARN',
+      });
       return [
         count.name,
         String(count.plankit),
@@ -417,6 +429,7 @@ async function main(): Promise<void> {
     filter: only,
     cases: caseResults,
     growth: growthResults,
+    counts: countResults,
     curves,
   });
   console.log('');
