@@ -11,7 +11,11 @@
 
 export type { PlanEdit, PlanEditErrorCode, PlanEditOp } from './langchain/plan-edit.ts';
 export { applyPlanEdit, PlanEditError, reducePlan } from './langchain/plan-edit.ts';
+export type { PlanHistoryUpdate } from './langchain/plan-history-channel.ts';
+export { planHistoryChannel, reducePlanHistory } from './langchain/plan-history-channel.ts';
 export type {
+  PlanningHistoryMiddleware,
+  PlanningHistoryStateSchema,
   PlanningMiddleware,
   PlanningMiddlewareOptions,
   PlanningMiddlewareSection,

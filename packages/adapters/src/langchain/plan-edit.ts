@@ -10,6 +10,7 @@ import {
   PLAN_MODEL_COMMANDS,
   Plan,
   PlankitError,
+  registerPlanHistory,
   registerPlanModelReducers,
   Session,
   SetupPlan,
@@ -215,11 +216,13 @@ export function reducePlan(
 
 /**
  * A session holding `plan` and the planning reducers, for one turn or one edit. A plan that
- * breaks the `Plan` schema is refused.
+ * breaks the `Plan` schema is refused. With `history`, the plan history is recorded from the
+ * start, so the restored plan is its first revision and every later change diffs against it.
  */
-export function planSession(plan: Plan | null): Session {
+export function planSession(plan: Plan | null, history = false): Session {
   const session = new Session({ sessionId: 'langgraph-plan', clock: () => 0 });
   registerPlanModelReducers(session);
+  if (history) registerPlanHistory(session);
   if (plan !== null) {
     const restored = session.dispatch(Plan, plan, { now: 0 });
     if (!restored.ok) {

@@ -7,6 +7,8 @@ import {
   type DependencyOptions,
   type InProgressMode,
   Plan,
+  type PlanRevision,
+  planHistory,
   type Session,
 } from '@plankit/core';
 import { type AgentMiddleware, createMiddleware } from 'langchain';
@@ -18,6 +20,7 @@ import { acceptingSchema, type ToolConfig } from './accepting-schema.ts';
 import { findLangChainTurn, stateOf } from './find-langchain-turn.ts';
 import { langChainContext } from './langchain-context.ts';
 import { editOf, type PlanEdit, planSession, reducePlan } from './plan-edit.ts';
+import { type PlanHistoryUpdate, planHistoryChannel } from './plan-history-channel.ts';
 
 /** A prompt section as {@link planningMiddleware} needs it: `PlanningToolsSection` fits as is. @public */
 export interface PlanningMiddlewareSection {
@@ -46,8 +49,10 @@ export interface PlanningMiddlewareOptions {
   /** Core's `batch` option: adds `planning_apply_batch`. Off by default. */
   readonly batch?: boolean | undefined;
   /**
-   * Core's `history` option: mutations take an `explanation`. The `plan` channel holds the
-   * plan only, so the revisions themselves are not kept in the graph state. Off by default.
+   * Core's `history` option: mutations take an `explanation`, and the state gets a second
+   * channel, `planHistory` ({@link planHistoryChannel}): each change a planning call makes, as
+   * core's `PlanRevision` (actor, explanation, diff), in model order, the newest
+   * `MAX_PLAN_REVISIONS`. Checkpointers persist it with the plan. Off by default.
    */
   readonly history?: boolean | undefined;
   /** Core's `owners` option: adds the claim and release tools; needs `agent`. Off by default. */
@@ -66,12 +71,31 @@ export type PlanningStateSchema = StateSchema<{
   plan: ReducedValue<Plan | null, PlanUpdate>;
 }>;
 
+/**
+ * The state {@link planningMiddleware} adds with `history: true`: the `plan` and `planHistory`
+ * channels.
+ *
+ * @public
+ */
+export type PlanningHistoryStateSchema = StateSchema<{
+  plan: ReducedValue<Plan | null, PlanUpdate>;
+  planHistory: ReducedValue<readonly PlanRevision[], PlanHistoryUpdate>;
+}>;
+
 /** What the `plan` channel accepts: a {@link PlanEdit}, or a whole plan (or `null`) that replaces it. @public */
 export type PlanUpdate = PlanEdit | Plan | null;
 
 /** What {@link planningMiddleware} returns: a `createAgent` middleware. @public */
 export type PlanningMiddleware = AgentMiddleware<
   PlanningStateSchema,
+  undefined,
+  unknown,
+  readonly DynamicStructuredTool[]
+>;
+
+/** What {@link planningMiddleware} returns with `history: true`. @public */
+export type PlanningHistoryMiddleware = AgentMiddleware<
+  PlanningHistoryStateSchema,
   undefined,
   unknown,
   readonly DynamicStructuredTool[]
@@ -111,7 +135,12 @@ const turns = new Map<string, Session>();
 const objectKeys = new WeakMap<object, number>();
 let nextObjectKey = 0;
 
-function turnSession(config: unknown, turn: object | string, plan: Plan | null): Session {
+function turnSession(
+  config: unknown,
+  turn: object | string,
+  plan: Plan | null,
+  history: boolean,
+): Session {
   const context = langChainContext(config);
   let turnKey: string;
   if (typeof turn === 'string') turnKey = turn;
@@ -125,10 +154,10 @@ function turnSession(config: unknown, turn: object | string, plan: Plan | null):
   }
   // The plan at the step's start belongs in the key: a fork re-running the same AIMessage from
   // another plan must not reuse this turn's outcomes.
-  const key = JSON.stringify([context.threadId ?? '', turnKey, plan]);
+  const key = JSON.stringify([context.threadId ?? '', turnKey, plan, history]);
   let session = turns.get(key);
   if (session === undefined) {
-    session = planSession(plan);
+    session = planSession(plan, history);
     turns.set(key, session);
     if (turns.size > MAX_TURNS) {
       const oldest = turns.keys().next().value as string;
@@ -144,6 +173,34 @@ function planOf(config: unknown): Plan | null {
   if (typeof state !== 'object' || state === null) return null;
   const plan = (state as { plan?: unknown }).plan;
   return plan === undefined || plan === null ? null : (plan as Plan);
+}
+
+// Per turn session and call id: the number of the session's newest revision when the call
+// started (it runs alone then), so its own revision is the next one, and the revision as sent.
+const started = new WeakMap<Session, Map<string, number>>();
+const sent = new WeakMap<Session, Map<string, PlanRevision>>();
+
+function mapOf<V>(maps: WeakMap<Session, Map<string, V>>, session: Session): Map<string, V> {
+  let map = maps.get(session);
+  if (map === undefined) {
+    map = new Map();
+    maps.set(session, map);
+  }
+  return map;
+}
+
+/** The revision call `id` recorded on `session`, stamped once with the time it is first sent. */
+function revisionOf(session: Session, id: string): PlanRevision | undefined {
+  const known = mapOf(sent, session).get(id);
+  if (known !== undefined) return known;
+  const before = started.get(session)?.get(id);
+  if (before === undefined) return undefined;
+  const recorded = planHistory(session).find((revision) => revision.revision === before + 1);
+  if (recorded === undefined) return undefined;
+  const { plan: _plan, ...rest } = recorded;
+  const revision: PlanRevision = { ...rest, at: Date.now() };
+  mapOf(sent, session).set(id, revision);
+  return revision;
 }
 
 function planningTools(options: PlanningMiddlewareOptions): DynamicStructuredTool[] {
@@ -164,8 +221,11 @@ function planningTools(options: PlanningMiddlewareOptions): DynamicStructuredToo
           const id = config?.toolCall?.id;
           const found = id === undefined ? undefined : findLangChainTurn(config, id, names);
           const start = planOf(config);
+          const recording = history === true;
           const session =
-            found === undefined ? planSession(start) : turnSession(config, found.turn, start);
+            found === undefined
+              ? planSession(start, recording)
+              : turnSession(config, found.turn, start, recording);
           if (found !== undefined) announceToolCalls(session, found.turn, found.ids);
           const { tool, result } = await callTool(
             definitions,
@@ -174,6 +234,16 @@ function planningTools(options: PlanningMiddlewareOptions): DynamicStructuredToo
               session,
               order: found === undefined || id === undefined ? undefined : { turn: found.turn, id },
               orderTimeoutMs: options.orderTimeoutMs,
+              // Runs when the call has the session to itself: note where its revision will go.
+              ...(recording && id !== undefined
+                ? {
+                    prepare: (args: unknown) => {
+                      const newest = planHistory(session).at(-1)?.revision ?? 0;
+                      mapOf(started, session).set(id, newest);
+                      return args;
+                    },
+                  }
+                : {}),
             },
           );
           const content = formatToolContent(result, tool);
@@ -186,7 +256,11 @@ function planningTools(options: PlanningMiddlewareOptions): DynamicStructuredToo
           });
           const edit = result.success ? editOf(definition, result.value) : undefined;
           if (edit === undefined) return new Command({ update: { messages: [message] } });
-          return new Command({ update: { plan: edit, messages: [message] } });
+          const revision = recording ? revisionOf(session, id) : undefined;
+          if (revision === undefined)
+            return new Command({ update: { plan: edit, messages: [message] } });
+          const append: PlanHistoryUpdate = { append: [revision] };
+          return new Command({ update: { plan: edit, planHistory: append, messages: [message] } });
         },
         {
           name: definition.name,
@@ -209,7 +283,10 @@ function planningTools(options: PlanningMiddlewareOptions): DynamicStructuredToo
  * - the planning calls of one `AIMessage` run in the order the model emitted them, each on the
  *   plan the calls before it left, and the channel's reducer applies their edits in that same
  *   order through plankit's planning reducers: parallel calls merge, never an InvalidUpdateError;
- * - `section` joins the system prompt; `reminder` goes last in every model request.
+ * - `section` joins the system prompt; `reminder` goes last in every model request;
+ * - with `history: true`, a second channel, `planHistory` ({@link planHistoryChannel}), keeps
+ *   each change the planning calls made as core's `PlanRevision` (actor, explanation, diff),
+ *   in model order, so resumes and forks carry the history with the plan.
  *
  * `graph.updateState(config, { plan: edit })` applies a {@link PlanEdit} through the same
  * reducers, or rejects with a {@link PlanEditError} and changes nothing.
@@ -232,9 +309,28 @@ function planningTools(options: PlanningMiddlewareOptions): DynamicStructuredToo
  * );
  * result.plan; // the thread's plan, or null
  * ```
+ * @example
+ * ```ts
+ * const agent = createAgent({ model, middleware: [planningMiddleware({ history: true, agent: 'lead' })], checkpointer });
+ * const { values } = await agent.graph.getState(config);
+ * values.planHistory.map(formatPlanRevision); // ['#1 plankit.SetupPlan by lead: "kick-off"\n  + S001 ...', ...]
+ * ```
  * @public
  */
-export function planningMiddleware(options: PlanningMiddlewareOptions = {}): PlanningMiddleware {
+export function planningMiddleware(
+  options: PlanningMiddlewareOptions & { readonly history: true },
+): PlanningHistoryMiddleware;
+/**
+ * {@link planningMiddleware} without `history: true`: the state gets the `plan` channel only.
+ * (A `history` known only as a `boolean` at compile time lands here too; with `true` at run
+ * time the state still has `planHistory`.)
+ *
+ * @public
+ */
+export function planningMiddleware(options?: PlanningMiddlewareOptions): PlanningMiddleware;
+export function planningMiddleware(
+  options: PlanningMiddlewareOptions = {},
+): PlanningMiddleware | PlanningHistoryMiddleware {
   const section =
     options.section === undefined
       ? undefined
@@ -242,7 +338,10 @@ export function planningMiddleware(options: PlanningMiddlewareOptions = {}): Pla
         ? options.section
         : options.section.render();
   const reminder = options.reminder;
-  const stateSchema: PlanningStateSchema = new StateSchema({ plan: planChannel() });
+  const stateSchema: PlanningStateSchema | PlanningHistoryStateSchema =
+    options.history === true
+      ? new StateSchema({ plan: planChannel(), planHistory: planHistoryChannel() })
+      : new StateSchema({ plan: planChannel() });
   return createMiddleware({
     name: 'planningMiddleware',
     stateSchema,

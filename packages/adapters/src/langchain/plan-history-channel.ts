@@ -1,0 +1,105 @@
+import { ReducedValue } from '@langchain/langgraph';
+import { MAX_PLAN_REVISIONS, PlanRevision } from '@plankit/core';
+import * as z from 'zod';
+import { PlanEditError } from './plan-edit.ts';
+
+/**
+ * What the `planHistory` channel accepts: `{ append: revisions }` adds revisions after the
+ * newest (renumbered), a whole history replaces it, `null` empties it.
+ *
+ * @public
+ */
+export type PlanHistoryUpdate =
+  | { readonly append: readonly PlanRevision[] }
+  | readonly PlanRevision[]
+  | null;
+
+const Revisions = z.array(PlanRevision);
+
+const invalid = (message: string, field: string): PlanEditError =>
+  new PlanEditError('plan_edit_invalid', `Plan history update refused: ${message}`, { field });
+
+function checked(value: unknown, field: string): readonly PlanRevision[] {
+  const parsed = Revisions.safeParse(value);
+  if (!parsed.success)
+    throw invalid(`not a list of plan revisions: ${parsed.error.issues[0]?.message}`, field);
+  return parsed.data;
+}
+
+// The channel holds plans in the graph state already; a revision's copy would only double it.
+function withoutPlan(revision: PlanRevision): PlanRevision {
+  if (!('plan' in revision)) return revision;
+  const { plan: _plan, ...rest } = revision;
+  return rest;
+}
+
+/**
+ * The `planHistory` channel's reducer: `{ append }` adds the revisions after the newest one,
+ * numbered on from it (so the calls of one step, applied in model order, number in model
+ * order), a whole history (checked against the `PlanRevision` schema) replaces it, and `null`
+ * empties it. Keeps the newest {@link MAX_PLAN_REVISIONS}, without the `plan` copies core keeps
+ * on its newest revision. Pure: returns a new frozen array, or `current` when nothing changes.
+ *
+ * @example
+ * ```ts
+ * const history = reducePlanHistory([], { append: [revision] });
+ * history[0]?.revision; // 1
+ * ```
+ * @param current - the channel's revisions, oldest first
+ * @param update - revisions to append, a whole history, or `null`
+ * @returns the channel's next revisions
+ * @throws PlanEditError `plan_edit_invalid` when the update holds anything but revisions
+ * @public
+ */
+export function reducePlanHistory(
+  current: readonly PlanRevision[] | null | undefined,
+  update: PlanHistoryUpdate | undefined,
+): readonly PlanRevision[] {
+  const history = current ?? [];
+  if (update === undefined) return history;
+  if (update === null) return Object.freeze([]);
+  if (Array.isArray(update)) {
+    const whole = checked(update, 'planHistory');
+    if (JSON.stringify(whole) === JSON.stringify(history)) return history;
+    return Object.freeze(whole.slice(-MAX_PLAN_REVISIONS).map(withoutPlan));
+  }
+  if (typeof update !== 'object' || Object.keys(update).some((key) => key !== 'append'))
+    throw invalid('send { append: revisions }, a whole history, or null.', 'planHistory');
+  const added = checked((update as { append?: unknown }).append, 'planHistory.append');
+  if (added.length === 0) return history;
+  let number = history[history.length - 1]?.revision ?? 0;
+  const next = [
+    ...history,
+    ...added.map((revision) => ({ ...withoutPlan(revision), revision: ++number })),
+  ];
+  return Object.freeze(next.slice(-MAX_PLAN_REVISIONS));
+}
+
+// The reducer checks every update; this only keeps non-objects out of `invoke` input.
+const PlanHistoryUpdateSchema = z
+  .custom<PlanHistoryUpdate>(
+    (value) => value === null || typeof value === 'object',
+    'A plan history update must be { append: revisions }, a list of revisions, or null.',
+  )
+  .optional();
+
+/**
+ * The `planHistory` channel `planningMiddleware` adds with `history: true`: the plan's
+ * revisions (core's `PlanRevision`: who, why, a structured diff), oldest first, the newest
+ * {@link MAX_PLAN_REVISIONS}, reduced by {@link reducePlanHistory}. Plain JSON, so every
+ * checkpointer stores it, and a fork from an earlier checkpoint sees the history as it was.
+ *
+ * @example
+ * ```ts
+ * const State = new StateSchema({ messages: MessagesValue, plan: planChannel(), planHistory: planHistoryChannel() });
+ * ```
+ * @public
+ */
+export function planHistoryChannel(): ReducedValue<readonly PlanRevision[], PlanHistoryUpdate> {
+  return new ReducedValue(z.array(PlanRevision).readonly().default([]), {
+    // Optional at run time, so an `invoke` input without `planHistory` passes langchain's check.
+    inputSchema: PlanHistoryUpdateSchema as unknown as z.ZodType<PlanHistoryUpdate>,
+    reducer: (history: readonly PlanRevision[], update: PlanHistoryUpdate) =>
+      reducePlanHistory(history, update),
+  });
+}

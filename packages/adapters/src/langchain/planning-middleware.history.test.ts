@@ -1,0 +1,261 @@
+import { BaseCallbackHandler } from '@langchain/core/callbacks/base';
+import { BaseChatModel } from '@langchain/core/language_models/chat_models';
+import { AIMessage, type BaseMessage, HumanMessage } from '@langchain/core/messages';
+import type { ChatResult } from '@langchain/core/outputs';
+import { MemorySaver } from '@langchain/langgraph';
+import { formatPlanRevision, MAX_PLAN_REVISIONS, type PlanRevision } from '@plankit/core';
+import { createAgent } from 'langchain';
+import { describe, expect, it } from 'vitest';
+import { PlanEditError } from './plan-edit.ts';
+import { reducePlanHistory } from './plan-history-channel.ts';
+import { planningMiddleware } from './planning-middleware.ts';
+
+// `history: true` through planningMiddleware: the revisions live in the `planHistory` channel
+// beside `plan`, so getState, a resume from MemorySaver and a fork all carry them.
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+class ScriptedChatModel extends BaseChatModel {
+  readonly script: AIMessage[];
+  constructor(script: AIMessage[]) {
+    super({});
+    this.script = script;
+  }
+  _llmType(): string {
+    return 'scripted';
+  }
+  override bindTools(): this {
+    return this;
+  }
+  async _generate(_messages: BaseMessage[]): Promise<ChatResult> {
+    const message = this.script.shift() ?? new AIMessage('(script ended)');
+    return { generations: [{ text: '', message }] };
+  }
+}
+
+/** Holds chosen tool calls before they run, so they would finish out of model order. */
+class HoldToolStart extends BaseCallbackHandler {
+  name = 'hold-tool-start';
+  readonly delays: ReadonlyMap<string, number>;
+  constructor(delays: ReadonlyMap<string, number>) {
+    super({ _awaitHandler: true });
+    this.delays = delays;
+  }
+  override async handleToolStart(
+    _tool: unknown,
+    _input: string,
+    _runId: string,
+    _parentRunId?: string,
+    _tags?: string[],
+    _metadata?: Record<string, unknown>,
+    _runName?: string,
+    toolCallId?: string,
+  ): Promise<void> {
+    await sleep(this.delays.get(toolCallId ?? '') ?? 0);
+  }
+}
+
+const call = (id: string, name: string, args: Record<string, unknown>) => ({
+  id,
+  name,
+  args,
+  type: 'tool_call' as const,
+});
+const turn = (...calls: ReturnType<typeof call>[]) =>
+  new AIMessage({ content: '', tool_calls: calls });
+const mark = (id: string, stepId: string, status: string, explanation?: string) =>
+  call(id, 'planning_mark_step', {
+    step_id: stepId,
+    status,
+    ...(explanation === undefined ? {} : { explanation }),
+  });
+
+const summary = (history: readonly PlanRevision[] | undefined) =>
+  (history ?? []).map((r) => [r.revision, r.command, r.actor, r.explanation]);
+
+function historyAgent(model: ScriptedChatModel, checkpointer: MemorySaver) {
+  return createAgent({
+    model,
+    middleware: [planningMiddleware({ history: true, agent: 'lead' })],
+    checkpointer,
+  });
+}
+
+describe('planningMiddleware with history: the planHistory channel', () => {
+  it('records each change with actor and explanation in getState; parallel calls of one step in model order', async () => {
+    const model = new ScriptedChatModel([
+      turn(
+        call('c1', 'planning_setup_plan', {
+          objective: 'Ship',
+          initial_steps: [{ title: 'Build' }, { title: 'Test' }],
+          explanation: 'kick-off',
+        }),
+        mark('c2', 'S001', 'in_progress', 'building first'),
+        mark('c3', 'S009', 'done', 'no such step'),
+        call('c4', 'planning_read_plan', {}),
+        mark('c5', 'S002', 'in_progress'),
+      ),
+      new AIMessage('Planned.'),
+    ]);
+    const agent = historyAgent(model, new MemorySaver());
+    const config = { configurable: { thread_id: 'history' } };
+    // The first calls are held longest, so they would finish last without model order.
+    const hold = new HoldToolStart(
+      new Map([
+        ['c1', 40],
+        ['c2', 20],
+      ]),
+    );
+    const result = await agent.invoke(
+      { messages: [new HumanMessage('Plan the release.')] },
+      { ...config, callbacks: [hold] },
+    );
+    // The refused call and the read record nothing.
+    expect(summary(result.planHistory)).toEqual([
+      [1, 'plankit.SetupPlan', 'lead', 'kick-off'],
+      [2, 'plankit.MarkStep', 'lead', 'building first'],
+      [3, 'plankit.MarkStep', 'lead', null],
+    ]);
+    const state = await agent.graph.getState(config);
+    const history = state.values.planHistory as readonly PlanRevision[];
+    expect(history).toEqual(result.planHistory);
+    expect(history[0]?.diff?.steps.map((change) => change.change)).toEqual(['added', 'added']);
+    expect(history[1]?.diff?.steps).toEqual([
+      {
+        change: 'edited',
+        step_id: 'S001',
+        fields: [{ field: 'status', before: 'pending', after: 'in_progress' }],
+      },
+    ]);
+    expect(formatPlanRevision(history[1] as PlanRevision)).toMatch(
+      /^#2 plankit\.MarkStep by lead: "building first"\n {2}/,
+    );
+    // Storable: plain JSON, no plan copies, a time stamp.
+    expect(JSON.parse(JSON.stringify(history))).toEqual(history);
+    for (const revision of history) {
+      expect(revision).not.toHaveProperty('plan');
+      expect(revision.at).toBeGreaterThan(0);
+    }
+  });
+
+  it('brings the history back on a resume and numbers on from it; a fork sees the history as it was', async () => {
+    const model = new ScriptedChatModel([
+      turn(
+        call('r1', 'planning_setup_plan', {
+          objective: 'Ship',
+          initial_steps: [{ title: 'Build' }, { title: 'Test' }],
+          explanation: 'start',
+        }),
+      ),
+      new AIMessage('Planned.'),
+      turn(mark('r2', 'S001', 'done', 'built')),
+      new AIMessage('Built.'),
+      turn(mark('r3', 'S002', 'done', 'tested on the fork')),
+      new AIMessage('Forked.'),
+    ]);
+    const checkpointer = new MemorySaver();
+    const config = { configurable: { thread_id: 'resume' } };
+    await historyAgent(model, checkpointer).invoke(
+      { messages: [new HumanMessage('Plan.')] },
+      config,
+    );
+    // A new agent on the same checkpointer: the history comes back from the checkpoint.
+    const agent = historyAgent(model, checkpointer);
+    const before = await agent.graph.getState(config);
+    expect(summary(before.values.planHistory)).toEqual([[1, 'plankit.SetupPlan', 'lead', 'start']]);
+    const earlier = before.config.configurable?.['checkpoint_id'] as string;
+
+    const resumed = await agent.invoke({ messages: [new HumanMessage('Build it.')] }, config);
+    expect(summary(resumed.planHistory)).toEqual([
+      [1, 'plankit.SetupPlan', 'lead', 'start'],
+      [2, 'plankit.MarkStep', 'lead', 'built'],
+    ]);
+    // Diffed against the plan the thread had, not against no plan.
+    expect(resumed.planHistory[1]?.diff?.steps).toEqual([
+      {
+        change: 'edited',
+        step_id: 'S001',
+        fields: [{ field: 'status', before: 'pending', after: 'done' }],
+      },
+    ]);
+
+    // Fork from the checkpoint before S001 was marked: its history ends at the setup.
+    const forkConfig = { configurable: { thread_id: 'resume', checkpoint_id: earlier } };
+    const forked = await agent.invoke({ messages: [new HumanMessage('Test first.')] }, forkConfig);
+    expect(summary(forked.planHistory)).toEqual([
+      [1, 'plankit.SetupPlan', 'lead', 'start'],
+      [2, 'plankit.MarkStep', 'lead', 'tested on the fork'],
+    ]);
+    expect(forked.planHistory[1]?.diff?.steps[0]?.step_id).toBe('S002');
+    expect(forked.plan?.steps.map((step) => step.status)).toEqual(['pending', 'done']);
+    // The original branch keeps its own history at its checkpoints.
+    const explanations: (string | null)[] = [];
+    for await (const snapshot of agent.graph.getStateHistory(config))
+      for (const revision of (snapshot.values.planHistory ?? []) as PlanRevision[])
+        explanations.push(revision.explanation);
+    expect(explanations).toContain('built');
+  });
+
+  it('adds no planHistory channel with history off', async () => {
+    const model = new ScriptedChatModel([
+      turn(call('o1', 'planning_setup_plan', { objective: 'Ship', initial_steps: [] })),
+      new AIMessage('Planned.'),
+    ]);
+    const agent = createAgent({
+      model,
+      middleware: [planningMiddleware({ agent: 'lead' })],
+      checkpointer: new MemorySaver(),
+    });
+    const config = { configurable: { thread_id: 'off' } };
+    const result = await agent.invoke({ messages: [new HumanMessage('Plan.')] }, config);
+    expect(result.plan?.objective).toBe('Ship');
+    expect(result).not.toHaveProperty('planHistory');
+    expect((await agent.graph.getState(config)).values).not.toHaveProperty('planHistory');
+  });
+});
+
+describe('reducePlanHistory', () => {
+  const revision = (explanation: string | null): PlanRevision => ({
+    revision: 99,
+    at: 1,
+    command: 'plankit.MarkStep',
+    actor: 'lead',
+    explanation,
+    diff: null,
+  });
+
+  it('appends renumbered revisions, keeps the newest MAX_PLAN_REVISIONS, drops plan copies', () => {
+    let history: readonly PlanRevision[] = [];
+    for (let i = 0; i < MAX_PLAN_REVISIONS + 5; i++)
+      history = reducePlanHistory(history, {
+        append: [{ ...revision(`#${i}`), plan: null }],
+      });
+    expect(history).toHaveLength(MAX_PLAN_REVISIONS);
+    expect(history[0]?.revision).toBe(6);
+    expect(history.at(-1)?.revision).toBe(MAX_PLAN_REVISIONS + 5);
+    expect(history.at(-1)).not.toHaveProperty('plan');
+    expect(Object.isFrozen(history)).toBe(true);
+  });
+
+  it('keeps a whole history equal to its own, replaces with another, empties on null', () => {
+    const history = reducePlanHistory([], { append: [revision('a')] });
+    expect(reducePlanHistory(history, JSON.parse(JSON.stringify(history)))).toBe(history);
+    expect(reducePlanHistory(history, [revision('b')])).toEqual([revision('b')]);
+    expect(reducePlanHistory(history, null)).toEqual([]);
+    expect(reducePlanHistory(history, undefined)).toBe(history);
+  });
+
+  it('refuses anything but revisions and leaves the history as it was', () => {
+    const history = reducePlanHistory([], { append: [revision('a')] });
+    const bad: unknown[] = [
+      { append: [{ ...revision('x'), actor: 7 }] },
+      { append: [revision('x')], drop: true },
+      [{ nope: 1 }],
+      { append: 'x' },
+      { ['__proto__']: [] },
+    ];
+    for (const update of bad)
+      expect(() => reducePlanHistory(history, update as never)).toThrow(PlanEditError);
+    expect(summary(history)).toEqual([[1, 'plankit.MarkStep', 'lead', 'a']]);
+  });
+});
