@@ -196,6 +196,47 @@ describe('planningMiddleware with history: the planHistory channel', () => {
     expect(explanations).toContain('built');
   });
 
+  it('takes a revision beside a plan edit in updateState, and refuses a bad one, changing nothing', async () => {
+    const model = new ScriptedChatModel([
+      turn(
+        call('u1', 'planning_setup_plan', {
+          objective: 'Ship',
+          initial_steps: [{ title: 'Build' }],
+          explanation: 'start',
+        }),
+      ),
+      new AIMessage('Planned.'),
+    ]);
+    const agent = historyAgent(model, new MemorySaver());
+    const config = { configurable: { thread_id: 'update' } };
+    await agent.invoke({ messages: [new HumanMessage('Plan.')] }, config);
+    const byHand: PlanRevision = {
+      revision: 1,
+      at: 5,
+      command: 'plankit.MarkStep',
+      actor: 'operator',
+      explanation: 'done by hand',
+      diff: null,
+    };
+    await agent.graph.updateState(config, {
+      plan: { op: 'mark_step', value: { step_id: 'S001', status: 'done' } },
+      planHistory: { append: [byHand] },
+    });
+    const state = await agent.graph.getState(config);
+    expect(summary(state.values.planHistory as PlanRevision[])).toEqual([
+      [1, 'plankit.SetupPlan', 'lead', 'start'],
+      [2, 'plankit.MarkStep', 'operator', 'done by hand'],
+    ]);
+    await expect(
+      agent.graph.updateState(config, {
+        planHistory: { append: [{ ...byHand, actor: 7 }] } as never,
+      }),
+    ).rejects.toThrow(PlanEditError);
+    expect((await agent.graph.getState(config)).values.planHistory).toEqual(
+      state.values.planHistory,
+    );
+  });
+
   it('adds no planHistory channel with history off', async () => {
     const model = new ScriptedChatModel([
       turn(call('o1', 'planning_setup_plan', { objective: 'Ship', initial_steps: [] })),
