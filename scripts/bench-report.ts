@@ -147,6 +147,7 @@ export function growthSvg(report: BenchReport): string {
   const total = { w: columns * width, h: rows * height + 40 };
   const parts: string[] = [
     `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${total.w} ${total.h}" width="${total.w}" height="${total.h}" font-family="sans-serif" font-size="11">`,
+    '<title>plankit growth curves: median time relative to the smallest input</title>',
     `<rect width="100%" height="100%" fill="#fff"/>`,
     `<text x="10" y="20" font-size="13" font-weight="bold">Growth: median time relative to the smallest input (log-log; dashed = linear)</text>`,
     `<text x="10" y="34" fill="#555">${xml(`${report.date.slice(0, 10)}, ${report.machine.cpu}, ${report.machine.cores} cores, Node ${report.machine.node}`)}</text>`,
