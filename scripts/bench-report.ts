@@ -70,9 +70,11 @@ export interface BenchReport {
   readonly curves: readonly CurveResult[];
 }
 
-const ratio = (value: number): string => `${value.toFixed(2)}x`;
+/** A ratio as the tables print it: `1.23x`. */
+export const formatRatio = (value: number): string => `${value.toFixed(2)}x`;
 
-function time(ms: number): string {
+/** Milliseconds in the unit that reads best: ns, µs or ms. */
+export function formatTime(ms: number): string {
   const us = ms * 1000;
   if (us < 1) return `${(us * 1000).toFixed(0)} ns`;
   if (us < 1000) return `${us.toPrecision(3)} µs`;
@@ -95,7 +97,7 @@ export function reportMarkdown(report: BenchReport): string {
     '| --- | --- | ---: | ---: | ---: | --- | --- |',
     ...report.cases.map(
       (row) =>
-        `| ${cell(row.suite)} | ${cell(row.name)} | ${time(row.plankitMs)} | ${time(row.baselineMs)} | ${ratio(row.ratio)} | ${cell(row.target)} | ${row.result} |`,
+        `| ${cell(row.suite)} | ${cell(row.name)} | ${formatTime(row.plankitMs)} | ${formatTime(row.baselineMs)} | ${formatRatio(row.ratio)} | ${cell(row.target)} | ${row.result} |`,
     ),
   ];
   if (report.growth.length > 0) {
@@ -105,7 +107,7 @@ export function reportMarkdown(report: BenchReport): string {
       '| --- | ---: | ---: | --- | --- |',
       ...report.growth.map(
         (row) =>
-          `| ${cell(row.name)} | ${ratio(row.plankit)} | ${ratio(row.baseline)} | <= ${row.factor}x | ${row.result} |`,
+          `| ${cell(row.name)} | ${formatRatio(row.plankit)} | ${formatRatio(row.baseline)} | <= ${row.factor}x | ${row.result} |`,
       ),
     );
   }
@@ -116,7 +118,7 @@ export function reportMarkdown(report: BenchReport): string {
       '| --- | ---: | ---: | ---: | --- | --- |',
       ...report.counts.map(
         (row) =>
-          `| ${cell(row.name)} | ${row.plankit} | ${row.baseline} | ${ratio(row.ratio)} | ${cell(row.target)} | ${row.result} |`,
+          `| ${cell(row.name)} | ${row.plankit} | ${row.baseline} | ${formatRatio(row.ratio)} | ${cell(row.target)} | ${row.result} |`,
       ),
     );
   }
@@ -170,7 +172,7 @@ export function growthSvg(report: BenchReport): string {
       `<rect x="${plot.x}" y="${plot.y}" width="${plot.w}" height="${plot.h}" fill="none" stroke="#ccc"/>`,
       `<line x1="${px(0)}" y1="${py(1)}" x2="${px(xMax)}" y2="${py(linearMax)}" stroke="#999" stroke-dasharray="4 3"/>`,
       `<text x="${plot.x - 4}" y="${py(1) + 4}" text-anchor="end">1x</text>`,
-      `<text x="${plot.x - 4}" y="${plot.y + 8}" text-anchor="end">${ratio(10 ** yMax).replace('.00', '')}</text>`,
+      `<text x="${plot.x - 4}" y="${plot.y + 8}" text-anchor="end">${formatRatio(10 ** yMax).replace('.00', '')}</text>`,
       `<text x="${plot.x + plot.w / 2}" y="${plot.y + plot.h + 28}" text-anchor="middle" fill="#555">${xml(curve.xLabel)}</text>`,
     );
     const path = curve.points
@@ -185,7 +187,7 @@ export function growthSvg(report: BenchReport): string {
       parts.push(
         `<circle cx="${x.toFixed(1)}" cy="${y.toFixed(1)}" r="3" fill="#1f6feb"/>`,
         `<text x="${x.toFixed(1)}" y="${(plot.y + plot.h + 14).toFixed(1)}" text-anchor="middle">${xml(compact(point.x))}</text>`,
-        `<text x="${x.toFixed(1)}" y="${(y - 6).toFixed(1)}" text-anchor="middle" fill="#1f6feb">${ratio(ys[i] ?? 1)}</text>`,
+        `<text x="${x.toFixed(1)}" y="${(y - 6).toFixed(1)}" text-anchor="middle" fill="#1f6feb">${formatRatio(ys[i] ?? 1)}</text>`,
       );
     });
   });

@@ -15,6 +15,8 @@ import {
   type CaseResult,
   type CountResult,
   type CurveResult,
+  formatRatio,
+  formatTime,
   type GrowthResult,
   writeBenchReport,
 } from './bench-report.ts';
@@ -216,15 +218,6 @@ function median(samples: readonly number[]): number {
     ? (sorted[mid] ?? Number.NaN)
     : ((sorted[mid - 1] ?? Number.NaN) + (sorted[mid] ?? Number.NaN)) / 2;
 }
-
-function formatTime(ms: number): string {
-  const us = ms * 1000;
-  if (us < 1) return `${(us * 1000).toFixed(0)} ns`;
-  if (us < 1000) return `${us.toPrecision(3)} µs`;
-  return `${ms.toPrecision(3)} ms`;
-}
-
-const formatRatio = (ratio: number): string => `${ratio.toFixed(2)}x`;
 
 function printTable(header: readonly string[], rows: readonly (readonly string[])[]): void {
   const widths = header.map((title, i) =>
