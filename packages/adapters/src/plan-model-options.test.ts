@@ -12,7 +12,7 @@ import { generateText, stepCountIs } from 'ai';
 import { MockLanguageModelV3 } from 'ai/test';
 import { describe, expect, it } from 'vitest';
 import { planReminderStep } from './ai-sdk/plan-reminder-step.ts';
-import { toAISDKTools } from './ai-sdk/to-ai-sdk-tools.ts';
+import { aiSdkHostRun } from './ai-sdk/testing/ai-sdk-host-run.ts';
 import { createAnthropicToolset } from './anthropic/create-anthropic-toolset.ts';
 import {
   type ClaudeAgentSdkServer,
@@ -30,11 +30,6 @@ import { type HostRun, PLAN_MODEL_CASES, workCase } from './testing/plan-model-c
 // end through every adapter, against the real host packages: the tools are advertised (strict
 // where the host has strict mode: every plankit planning tool is strict by default), a call
 // applies, and a refusal comes back in the host's error form with plankit's text.
-
-const usage = {
-  inputTokens: { total: 10, noCache: 10, cacheRead: 0, cacheWrite: 0 },
-  outputTokens: { total: 2, text: 2, reasoning: 0 },
-};
 
 const names = (tools: readonly AnyTool[]) => tools.map((tool) => tool.name);
 
@@ -122,51 +117,11 @@ const HOSTS: Readonly<Record<string, HostRun>> = {
       text: typeof content === 'string' ? content : JSON.stringify(content),
     };
   },
-  'AI SDK 6 (generateText)': async (tools, session, call) => {
-    let seen: { name: string; strict?: boolean }[] = [];
-    let step = 0;
-    const model = new MockLanguageModelV3({
-      doGenerate: async (options) => {
-        seen = options.tools as typeof seen;
-        step += 1;
-        return {
-          content:
-            step === 1
-              ? [
-                  {
-                    type: 'tool-call' as const,
-                    toolCallId: 'c1',
-                    toolName: call.name,
-                    input: JSON.stringify(call.args),
-                  },
-                ]
-              : [{ type: 'text' as const, text: 'ok' }],
-          finishReason: {
-            unified: step === 1 ? ('tool-calls' as const) : ('stop' as const),
-            raw: undefined,
-          },
-          usage,
-          warnings: [],
-        };
-      },
-    });
-    const result = await generateText({
-      model,
-      prompt: 'go',
-      tools: toAISDKTools(tools, { session }),
-      stopWhen: stepCountIs(3),
-    });
-    expect(seen.map((tool) => [tool.name, tool.strict])).toEqual(
-      tools.map((tool) => [tool.name, true]),
-    );
-    const part = result.steps[0]?.content.find(
-      (p) => p.type === 'tool-result' || p.type === 'tool-error',
-    );
-    if (part?.type === 'tool-error') return { error: true, text: (part.error as Error).message };
-    if (part?.type === 'tool-result')
-      return { error: false, text: (part.output as { content: string }).content };
-    throw new Error('no tool part');
-  },
+  'AI SDK 6 (generateText)': aiSdkHostRun({
+    generateText,
+    stepCountIs,
+    MockModel: MockLanguageModelV3,
+  }),
   'LangChain tools': async (tools, session, call) => {
     const lcTools = toLangChainTools(tools, { session });
     for (const tool of lcTools)
