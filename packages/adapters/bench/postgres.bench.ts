@@ -99,72 +99,61 @@ function postgresCases(schema: string, pool: pg.Pool, unsynced: pg.Pool): BenchC
     })();
     return plain;
   };
+  /** One event appended by the store, against a plain INSERT of the same row on `on`. */
+  const appendCase = (
+    name: string,
+    what: string,
+    target: PostgresStore,
+    on: pg.Pool,
+    sessionId: string,
+  ): BenchCase => ({
+    name,
+    what,
+    maxRatio: 1.5,
+    plankit: async () => {
+      await plainTable();
+      let version = 0;
+      return {
+        run: async () => {
+          version = expectOk(await target.append(sessionId, version, [event(version + 1)]));
+          return version;
+        },
+      };
+    },
+    baseline: async () => {
+      await plainTable();
+      let n = 0;
+      return {
+        run: () => {
+          const { type, at, data } = event(++n);
+          return on.query(`INSERT INTO "${schema}".plain VALUES ($1, $2, $3, $4, $5)`, [
+            sessionId,
+            n,
+            type,
+            at,
+            JSON.stringify(data),
+          ]);
+        },
+      };
+    },
+  });
   return [
-    {
-      name: 'PostgresStore append, 1 event',
-      what: 'store.append (one prepared statement: version check, session row, event row) vs a plain INSERT of the same row',
-      maxRatio: 1.5,
-      plankit: async () => {
-        await plainTable();
-        let version = 0;
-        return {
-          run: async () => {
-            version = expectOk(await store.append('bench-append', version, [event(version + 1)]));
-            return version;
-          },
-        };
-      },
-      baseline: async () => {
-        await plainTable();
-        let n = 0;
-        return {
-          run: () => {
-            const { type, at, data } = event(++n);
-            return pool.query(`INSERT INTO "${schema}".plain VALUES ($1, $2, $3, $4, $5)`, [
-              'bench-append',
-              n,
-              type,
-              at,
-              JSON.stringify(data),
-            ]);
-          },
-        };
-      },
-    },
-    {
-      // The disk's fsync is most of an append's time and, on a shared machine, its noise:
-      // without waiting for it, this row shows what the statement itself costs.
-      name: 'PostgresStore append, 1 event, synchronous_commit off',
-      what: 'the same two, on connections with synchronous_commit = off (no wait for the WAL flush)',
-      maxRatio: 1.5,
-      plankit: async () => {
-        await plainTable();
-        const store = new PostgresStore({ pool: unsynced, schema, migrate: false });
-        let version = 0;
-        return {
-          run: async () => {
-            version = expectOk(await store.append('bench-unsynced', version, [event(version + 1)]));
-            return version;
-          },
-        };
-      },
-      baseline: async () => {
-        await plainTable();
-        let n = 0;
-        return {
-          run: () => {
-            const { type, at, data } = event(++n);
-            return unsynced.query(`INSERT INTO "${schema}".plain VALUES ($1, $2, $3, $4, $5)`, [
-              'bench-unsynced',
-              n,
-              type,
-              at,
-              JSON.stringify(data),
-            ]);
-          },
-        };
-      },
-    },
+    appendCase(
+      'PostgresStore append, 1 event',
+      'store.append (one prepared statement: version check, session row, event row) vs a plain INSERT of the same row',
+      store,
+      pool,
+      'bench-append',
+    ),
+    // The disk's fsync is most of an append's time and, on a shared machine, its noise:
+    // without waiting for it, this row shows what the statement itself costs.
+    appendCase(
+      'PostgresStore append, 1 event, synchronous_commit off',
+      'the same two, on connections with synchronous_commit = off (no wait for the WAL flush)',
+      new PostgresStore({ pool: unsynced, schema, migrate: false }),
+      unsynced,
+      'bench-unsynced',
+    ),
     {
       name: `PostgresStore load, ${LOAD_EVENTS.toLocaleString('en-US')} events`,
       what: 'store.load (one statement, checked, frozen) vs SELECT ... ORDER BY seq',

@@ -62,6 +62,16 @@ async function rotating<T>(
   };
 }
 
+/** The baseline's conversation: a Session held directly, attached and planned as the pool's. */
+async function heldSession(): Promise<Session> {
+  const session = new Session({ sessionId: 'thread-1' });
+  registerPlanningReducers(session);
+  const attachment = expectOk(await attachStore(session, new MemoryStore()));
+  expectSuccess(await invokeTool(SETUP, PLAN, { session }));
+  expectOk(await attachment.flush());
+  return session;
+}
+
 const cases: BenchCase[] = [
   {
     name: 'pool hit, planning_read_plan',
@@ -86,14 +96,7 @@ const cases: BenchCase[] = [
       };
     },
     baseline: async () => {
-      const sessions = await rotating(async () => {
-        const session = new Session({ sessionId: 'thread-1' });
-        registerPlanningReducers(session);
-        const attachment = expectOk(await attachStore(session, new MemoryStore()));
-        expectSuccess(await invokeTool(SETUP, PLAN, { session }));
-        expectOk(await attachment.flush());
-        return session;
-      });
+      const sessions = await rotating(heldSession);
       return {
         reset: sessions.reset,
         run: () => invokeTool(READ, {}, { session: sessions.current() }),
@@ -123,14 +126,7 @@ const cases: BenchCase[] = [
       };
     },
     baseline: async () => {
-      const sessions = await rotating(async () => {
-        const session = new Session({ sessionId: 'thread-1' });
-        registerPlanningReducers(session);
-        const attachment = expectOk(await attachStore(session, new MemoryStore()));
-        expectSuccess(await invokeTool(SETUP, PLAN, { session }));
-        expectOk(await attachment.flush());
-        return session;
-      });
+      const sessions = await rotating(heldSession);
       const context = { threadId: 'thread-1' };
       return {
         reset: sessions.reset,
