@@ -13,4 +13,4 @@ export type {
   AnthropicToolsetOptions,
 } from './anthropic/create-anthropic-toolset.ts';
 export { createAnthropicToolset } from './anthropic/create-anthropic-toolset.ts';
-export type { ConversationKeyContext, SessionRefusal } from './internal/call-session.ts';
+export type { ConversationKeyContext, SessionRefusal } from './host/keyed-context.ts';

@@ -7,6 +7,7 @@ import {
   ToolValidationError,
 } from '@plankit/core';
 import { refusalText, toolFailure } from '@plankit/core/internal';
+import { conversationKeyOf } from './host/conversation-key.ts';
 import { runInModelOrder, type ToolCallOrder } from './model-order.ts';
 import { parseToolArguments } from './parse-tool-arguments.ts';
 
@@ -76,22 +77,28 @@ export function callTool(
 ): Promise<ToolCallOutcome> {
   if (options.order === undefined) return enqueue(tools, call, options);
   const timeoutMs = options.orderTimeoutMs ?? DEFAULT_ORDER_TIMEOUT_MS;
-  return runInModelOrder(options.session, options.order, { timeoutMs }, () =>
+  return runInModelOrder(conversationKeyOf(options.session), options.order, { timeoutMs }, () =>
     enqueue(tools, call, options),
   );
 }
 
-const DEFAULT_ORDER_TIMEOUT_MS = 30_000;
+/** How long a call waits for an announced earlier call of its turn, by default. */
+export const DEFAULT_ORDER_TIMEOUT_MS = 30_000;
 
 function enqueue(
   tools: readonly AnyTool[],
   call: ToolCallRequest,
   options: CallToolOptions,
 ): Promise<ToolCallOutcome> {
-  const previous = queues.get(options.session) ?? Promise.resolve();
-  const next = previous.then(() => runCall(tools, call, options));
+  return oneAtATime(options.session, () => runCall(tools, call, options));
+}
+
+/** Runs `work` on `session` after the work queued on it before: calls on one session never interleave. */
+export function oneAtATime<T>(session: Session, work: () => Promise<T>): Promise<T> {
+  const previous = queues.get(session) ?? Promise.resolve();
+  const next = previous.then(work);
   queues.set(
-    options.session,
+    session,
     next.catch(() => undefined),
   );
   return next;
@@ -101,7 +108,8 @@ function enqueue(
 // calls depend on order (a setup must commit before the mark after it is checked).
 const queues = new WeakMap<Session, Promise<unknown>>();
 
-async function runCall(
+/** Finds a tool by name, parses the arguments, invokes it: {@link callTool} without ordering. */
+export async function runCall(
   tools: readonly AnyTool[],
   call: ToolCallRequest,
   options: CallToolOptions,

@@ -12,4 +12,4 @@ export type {
   ClaudeAgentToolsOptions,
 } from './claude-agent-sdk/register-claude-agent-tools.ts';
 export { registerClaudeAgentTools } from './claude-agent-sdk/register-claude-agent-tools.ts';
-export type { ConversationKeyContext } from './internal/call-session.ts';
+export type { ConversationKeyContext } from './host/keyed-context.ts';

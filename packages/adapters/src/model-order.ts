@@ -1,4 +1,5 @@
 import type { Session } from '@plankit/core';
+import { conversationKeyOf } from './host/conversation-key.ts';
 
 /**
  * Where a tool call stands in the model's response: the turn it belongs to and its id there.
@@ -39,16 +40,17 @@ interface Turn {
   last: Slot | undefined;
 }
 
-// Turns kept per session, oldest first; enough for retries of recent turns, bounded so a
-// long session's memory does not grow with its history.
+// Turns kept per conversation, oldest first; enough for retries of recent turns, bounded so a
+// long conversation's memory does not grow with its history. A conversation is keyed by an
+// object that outlives a pooled session's copies (see conversation-key.ts).
 const MAX_TURNS = 32;
-const turnsBySession = new WeakMap<Session, Map<object | string, Turn>>();
+const turnsByConversation = new WeakMap<object, Map<object | string, Turn>>();
 
-function turnOf(session: Session, key: object | string): Turn {
-  let turns = turnsBySession.get(session);
+function turnOf(conversation: object, key: object | string): Turn {
+  let turns = turnsByConversation.get(conversation);
   if (turns === undefined) {
     turns = new Map();
-    turnsBySession.set(session, turns);
+    turnsByConversation.set(conversation, turns);
   }
   let turn = turns.get(key);
   if (turn === undefined) {
@@ -112,7 +114,16 @@ export function announceToolCalls(
   turn: object | string,
   ids: readonly string[],
 ): void {
-  const entry = turnOf(session, turn);
+  announceInConversation(conversationKeyOf(session), turn, ids);
+}
+
+/** {@link announceToolCalls} for a conversation named by its model-order key. */
+export function announceInConversation(
+  conversation: object,
+  turn: object | string,
+  ids: readonly string[],
+): void {
+  const entry = turnOf(conversation, turn);
   for (const id of ids) announceInTurn(entry, id);
 }
 
@@ -123,17 +134,18 @@ export interface ModelOrderWait {
 }
 
 /**
- * Runs `run` in the call's place in its turn: after every call announced before it has
+ * Runs `run` in the call's place in its turn of `conversation` (a model-order key): after
+ * every call announced before it has
  * settled, at most once per id (a retried call joins or returns its first run). A call that
  * was not announced is announced now, after the calls already known.
  */
 export function runInModelOrder<T>(
-  session: Session,
+  conversation: object,
   order: ToolCallOrder,
   wait: ModelOrderWait,
   run: () => Promise<T>,
 ): Promise<T> {
-  const slot = announceInTurn(turnOf(session, order.turn), order.id);
+  const slot = announceInTurn(turnOf(conversation, order.turn), order.id);
   if (slot.running !== undefined) return slot.running as Promise<T>;
   const previous = slot.previous;
   // Calls arriving in order find their predecessors done and start at once, with no timer.

@@ -7,7 +7,7 @@
  * @module @plankit/adapters/openai
  */
 
-export type { ConversationKeyContext, SessionRefusal } from './internal/call-session.ts';
+export type { ConversationKeyContext, SessionRefusal } from './host/keyed-context.ts';
 export type {
   FunctionCallOutput,
   OpenAICallRecord,
@@ -15,6 +15,7 @@ export type {
   OpenAIToolset,
   OpenAIToolsetOptions,
 } from './openai/create-openai-toolset.ts';
-export { createOpenAIToolset, strictByDefault } from './openai/create-openai-toolset.ts';
+export { createOpenAIToolset } from './openai/create-openai-toolset.ts';
+export { strictByDefault } from './host/strict-by-default.ts';
 export type { StrictJsonSchema } from './openai/to-strict-json-schema.ts';
 export { toStrictJsonSchema } from './openai/to-strict-json-schema.ts';

@@ -1,5 +1,4 @@
-import type { Session } from '@plankit/core';
-import { announceToolCalls, type ToolCallOrder } from '../model-order.ts';
+import { announceInConversation, type ToolCallOrder } from '../model-order.ts';
 
 /** The turn of one step: a fresh key, and the ids announced in it. */
 interface StepTurn {
@@ -16,26 +15,26 @@ interface SessionTurns {
 
 // Enough for the calls of the turns `model-order` remembers (32) at a generous 32 calls each.
 const MAX_ANNOUNCED = 1024;
-const bySession = new WeakMap<Session, SessionTurns>();
+const byConversation = new WeakMap<object, SessionTurns>();
 
-function turnsOf(session: Session): SessionTurns {
-  let turns = bySession.get(session);
+function turnsOf(conversation: object): SessionTurns {
+  let turns = byConversation.get(conversation);
   if (turns === undefined) {
     turns = { steps: new WeakMap(), announced: new Map() };
-    bySession.set(session, turns);
+    byConversation.set(conversation, turns);
   }
   return turns;
 }
 
 /**
  * Announces one AI SDK tool call, from `onInputAvailable`, which both majors run in emission
- * order with the step's messages array. An id already announced for the same array starts a
+ * order with the step's messages array, into the conversation named by its model-order key. An id already announced for the same array starts a
  * new turn: the array is shared across steps only when `prepareStep` returns one array every
  * time, and ids repeat only across steps (providers that number calls `call_0`, ...), so the
  * repeat is a new step, not a retry.
  */
-export function announceAISDKCall(session: Session, messages: object, id: string): void {
-  const turns = turnsOf(session);
+export function announceAISDKCall(conversation: object, messages: object, id: string): void {
+  const turns = turnsOf(conversation);
   let step = turns.steps.get(messages);
   if (step === undefined || step.ids.has(id)) {
     step = { key: {}, ids: new Set() };
@@ -48,15 +47,15 @@ export function announceAISDKCall(session: Session, messages: object, id: string
     const oldest = turns.announced.keys().next().value as string;
     turns.announced.delete(oldest);
   }
-  announceToolCalls(session, step.key, [id]);
+  announceInConversation(conversation, step.key, [id]);
 }
 
 /**
  * The place of a call in its step, for `callTool`: the turn it was announced in, else (the SDK
  * ran it without `onInputAvailable`) its messages array's turn, where it takes the next place.
  */
-export function aisdkCallOrder(session: Session, messages: object, id: string): ToolCallOrder {
-  const turns = turnsOf(session);
+export function aisdkCallOrder(conversation: object, messages: object, id: string): ToolCallOrder {
+  const turns = turnsOf(conversation);
   const turn = turns.announced.get(id) ?? turns.steps.get(messages)?.key ?? messages;
   return { turn, id };
 }

@@ -1,18 +1,13 @@
-import {
-  type AnyTool,
-  type PlankitError,
-  Session,
-  type ToolFailure,
-  type ToolSuccess,
-} from '@plankit/core';
-import { invalidArgument, toolFailure } from '@plankit/core/internal';
+import { type AnyTool, Session, type ToolSuccess } from '@plankit/core';
+import { invalidArgument } from '@plankit/core/internal';
 import { type FlexibleSchema, jsonSchema, type Tool } from 'ai';
 import { AdapterError } from '../adapter-error.ts';
-import { callTool } from '../call-tool.ts';
 import { formatToolContent } from '../format-tool-content.ts';
+import { conversationOf } from '../host/conversation.ts';
+import { runHostCall } from '../host/run-host-call.ts';
+import { strictByDefault } from '../host/strict-by-default.ts';
 import { toStrictJsonSchema } from '../openai/to-strict-json-schema.ts';
-import { resolveSession, type SessionSource } from '../sessions/resolve-session.ts';
-import type { SessionResolveError } from '../sessions/session-resolve-error.ts';
+import type { SessionSource } from '../sessions/resolve-session.ts';
 import { type JsonSchema, toolJsonSchema } from '../tool-json-schema.ts';
 import { aisdkCallOrder, announceAISDKCall } from './ai-sdk-call-order.ts';
 import { type AISDKContext, toolCallContext } from './ai-sdk-context.ts';
@@ -47,8 +42,8 @@ export interface AISDKToolsOptions<C = unknown> {
   /**
    * Strict mode, for all tools or per tool: the tool carries `strict: true` and a schema
    * rewritten for it (every key required, optional ones nullable, objects closed), and the
-   * model's `null` for an optional field is read back as absent. By default on for the
-   * planning tools (names starting with `planning_`), off for the others.
+   * model's `null` for an optional field is read back as absent. By default on for plankit's
+   * planning tools, off for others: the rule every adapter applies (`strictByDefault`).
    */
   readonly strict?: boolean | ((tool: AnyTool) => boolean) | undefined;
   /**
@@ -77,17 +72,6 @@ interface AISDKCallOptions {
   readonly experimental_context?: unknown;
 }
 
-const PLANNING_PREFIX = 'planning_';
-
-/** A session failure as a refused call, in plankit's refusal form; `error` keeps its own code. */
-function sessionRefusal(error: SessionResolveError): ToolFailure {
-  return toolFailure({
-    success: false,
-    message: `Tool validation failed: ${error.message}`,
-    value: null,
-    error: error as unknown as PlankitError,
-  });
-}
 
 /**
  * plankit tools as Vercel AI SDK tools (`ai` 6 or 7), keyed by name, for `generateText` /
@@ -139,15 +123,10 @@ export function toAISDKTools<C = unknown>(
       'must be a Session or a resolver function',
     );
   const { contextSchema } = options;
-  const sessionOf = async (call: AISDKCallOptions): Promise<Session> => {
-    const resolved = await resolveSession(source, toolCallContext<C>(call));
-    if (!resolved.ok) throw new AISDKToolError(sessionRefusal(resolved.error));
-    return resolved.value;
-  };
   const strictOf = (tool: AnyTool): boolean =>
     typeof options.strict === 'function'
       ? options.strict(tool)
-      : (options.strict ?? tool.name.startsWith(PLANNING_PREFIX));
+      : (options.strict ?? strictByDefault(tool));
   const entries = tools.map((definition): [string, Tool<unknown, AISDKToolOutput>] => {
     const strict = strictOf(definition);
     const converted = strict ? toStrictJsonSchema(toolJsonSchema(definition)) : undefined;
@@ -161,28 +140,24 @@ export function toAISDKTools<C = unknown>(
       inputSchema: jsonSchema<unknown>(schema as AISDKJsonSchema),
       strict,
       ...(contextSchema === undefined ? {} : { contextSchema }),
-      // Both majors await this hook call by call in emission order, so resolving here keeps
-      // the order. A session that cannot be resolved is refused by `execute`, not here, where
-      // a throw would fail the whole generation.
+      // Both majors await this hook call by call in emission order, so announcing here keeps
+      // the order. Naming a pooled conversation loads nothing; a call that names none is
+      // refused by `execute`, not here, where a throw would fail the whole generation.
       onInputAvailable: async (call: AISDKCallOptions) => {
-        const session = await sessionOf(call).catch(() => undefined);
-        if (session !== undefined) announceAISDKCall(session, call.messages, call.toolCallId);
+        const found = await conversationOf(source, toolCallContext<C>(call));
+        if (found.ok) announceAISDKCall(found.value.key, call.messages, call.toolCallId);
       },
       execute: async (input: unknown, call: AISDKCallOptions): Promise<AISDKToolOutput> => {
-        // Resolved again rather than kept from the hook: a pool's session is good for the
-        // call at hand, and a pool hit is cheap.
-        const session = await sessionOf(call);
-        const { tool, result } = await callTool(
+        const { tool, result } = await runHostCall({
           tools,
-          { name: definition.name, arguments: input },
-          {
-            session,
-            now: options.now?.(),
-            prepare,
-            order: aisdkCallOrder(session, call.messages, call.toolCallId),
-            orderTimeoutMs: options.orderTimeoutMs,
-          },
-        );
+          source,
+          context: { ok: true, value: toolCallContext<C>(call) },
+          call: { name: definition.name, arguments: input },
+          now: options.now?.(),
+          prepare,
+          order: (conversation) => aisdkCallOrder(conversation, call.messages, call.toolCallId),
+          orderTimeoutMs: options.orderTimeoutMs,
+        });
         if (!result.success) throw new AISDKToolError(result);
         return { result, content: formatToolContent(result, tool) };
       },

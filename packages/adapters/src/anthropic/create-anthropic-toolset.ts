@@ -1,20 +1,16 @@
 import type { Tool, ToolResultBlockParam } from '@anthropic-ai/sdk/resources/messages';
-import {
-  type AnyTool,
-  type ToolFailure,
-  type ToolResult,
-  ToolValidationError,
-} from '@plankit/core';
-import { toolFailure } from '@plankit/core/internal';
+import type { AnyTool, ToolFailure, ToolResult } from '@plankit/core';
 import { AdapterError } from '../adapter-error.ts';
-import { callTool } from '../call-tool.ts';
 import { formatToolContent } from '../format-tool-content.ts';
+import { isRecord } from '../host/is-record.ts';
 import {
   type ConversationKeyContext,
-  resolveKeyedSession,
+  keyedContext,
   type SessionRefusal,
-} from '../internal/call-session.ts';
-import { strictByDefault } from '../openai/create-openai-toolset.ts';
+} from '../host/keyed-context.ts';
+import { malformedCall } from '../host/refusal.ts';
+import { runHostCall } from '../host/run-host-call.ts';
+import { strictByDefault } from '../host/strict-by-default.ts';
 import { type StrictJsonSchema, toStrictJsonSchema } from '../openai/to-strict-json-schema.ts';
 import type { SessionSource } from '../sessions/resolve-session.ts';
 import { type JsonSchema, toolJsonSchema } from '../tool-json-schema.ts';
@@ -80,18 +76,7 @@ export interface AnthropicToolset {
   ): Promise<AnthropicCallRecord[]>;
 }
 
-const isRecord = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
-
-function refused(message: string, field: string): ToolFailure {
-  const error = new ToolValidationError(message, { code: 'arguments_malformed', field });
-  return toolFailure({
-    success: false,
-    message: `Tool validation failed: ${message}`,
-    value: null,
-    error,
-  });
-}
+const refused = (message: string, field: string): ToolFailure => malformedCall(message, field);
 
 // Keywords Anthropic's strict tool use does not support (its SDK moves them into descriptions);
 // plankit refuses them instead of sending a looser schema than the tool validates.
@@ -220,15 +205,15 @@ export function createAnthropicToolset(
           };
         else {
           try {
-            // Resolved per call: a pool may evict between calls, and the next get reloads.
-            const session = await resolveKeyedSession(run.session, run.key);
-            outcome = session.ok
-              ? await callTool(
-                  tools,
-                  { name, arguments: block['input'] },
-                  { session: session.value, now: run.now, prepare },
-                )
-              : { tool: undefined, result: session.error };
+            // The session is held for the call alone: a pool may evict it between calls.
+            outcome = await runHostCall({
+              tools,
+              source: run.session,
+              context: keyedContext(run.session, run.key),
+              call: { name, arguments: block['input'] },
+              now: run.now,
+              prepare,
+            });
           } catch (error) {
             // A throw here is a host or tool bug: reported for this block alone.
             const reason = error instanceof Error ? error.message : String(error);

@@ -1,7 +1,8 @@
 import type { McpServer, RegisteredTool } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { type AnyTool, Session } from '@plankit/core';
 import { AdapterError } from '../adapter-error.ts';
-import { type ConversationKeyContext, resolveKeyedSession } from '../internal/call-session.ts';
+import { withContext } from '../host/conversation.ts';
+import { type ConversationKeyContext, keyedContext } from '../host/keyed-context.ts';
 import type { McpToolsOptions } from '../mcp/add-mcp-tools.ts';
 import type { McpContext } from '../mcp/mcp-context.ts';
 import { registerMcpTools } from '../mcp/register-mcp-tools.ts';
@@ -96,14 +97,10 @@ export function registerClaudeAgentTools(
   const { session, key, ...rest } = options;
   if (!(session instanceof Session) && typeof session !== 'function')
     throw invalid('options.session must be a Session or a resolver function.', 'session');
-  const source: SessionSource<McpContext> =
-    session instanceof Session
-      ? session
-      : async () => {
-          const resolved = await resolveKeyedSession(session, key);
-          // resolveSession hands a thrown SessionResolveError back as the call's refusal.
-          if (!resolved.ok) throw resolved.error.error;
-          return resolved.value;
-        };
+  // The server's one key stands for every request's context, checked per call so a bad key
+  // refuses each call rather than the registration.
+  const source: SessionSource<McpContext> = withContext(session, () =>
+    keyedContext(session, key),
+  );
   return registerMcpTools(config.instance as McpServer, tools, { ...rest, session: source });
 }

@@ -1,11 +1,11 @@
 import { ToolMessage } from '@langchain/core/messages';
 import { type DynamicStructuredTool, tool as langChainTool } from '@langchain/core/tools';
-import type { AnyTool, Session } from '@plankit/core';
+import type { AnyTool, Result } from '@plankit/core';
 import { AdapterError } from '../adapter-error.ts';
-import { callTool } from '../call-tool.ts';
 import { formatToolContent } from '../format-tool-content.ts';
-import { announceToolCalls } from '../model-order.ts';
-import { resolveSession, type SessionSource } from '../sessions/resolve-session.ts';
+import { runHostCall } from '../host/run-host-call.ts';
+import { announceInConversation } from '../model-order.ts';
+import type { SessionSource } from '../sessions/resolve-session.ts';
 import { SessionResolveError } from '../sessions/session-resolve-error.ts';
 import { acceptingSchema, type ToolConfig } from './accepting-schema.ts';
 import { findLangChainTurn } from './find-langchain-turn.ts';
@@ -30,11 +30,11 @@ export interface LangChainToolsOptions {
   readonly orderTimeoutMs?: number | undefined;
 }
 
-/** The session of a call, or the refusal the model reads. */
-async function sessionOf(
+/** The context of a call, or the refusal the model reads. */
+function contextOf(
   source: SessionSource<LangChainContext>,
   config: unknown,
-): Promise<{ ok: true; value: Session } | { ok: false; error: SessionResolveError }> {
+): Result<LangChainContext, SessionResolveError> {
   const context = langChainContext(config);
   // A resolver needs the conversation's name; a run without one never falls back to a default.
   if (typeof source === 'function' && context.threadId === undefined)
@@ -46,7 +46,7 @@ async function sessionOf(
         { field: 'configurable.thread_id' },
       ),
     };
-  return resolveSession(source, context);
+  return { ok: true, value: context };
 }
 
 /**
@@ -97,30 +97,22 @@ export function toLangChainTools(
       langChainTool(
         async (input: unknown, config?: ToolConfig) => {
           const id = config?.toolCall?.id;
-          const resolved = await sessionOf(options.session, config);
-          if (!resolved.ok) {
-            const content = `Tool validation failed: ${resolved.error.message}`;
-            if (id === undefined) return content;
-            return new ToolMessage({
-              content,
-              tool_call_id: id,
-              name: definition.name,
-              status: 'error',
-            });
-          }
-          const session = resolved.value;
           const found = id === undefined ? undefined : findLangChainTurn(config, id, names);
-          if (found !== undefined) announceToolCalls(session, found.turn, found.ids);
-          const { tool, result } = await callTool(
+          const { tool, result } = await runHostCall({
             tools,
-            { name: definition.name, arguments: input },
-            {
-              session,
-              now: options.now?.(),
-              order: found === undefined || id === undefined ? undefined : { turn: found.turn, id },
-              orderTimeoutMs: options.orderTimeoutMs,
-            },
-          );
+            source: options.session,
+            context: contextOf(options.session, config),
+            call: { name: definition.name, arguments: input },
+            now: options.now?.(),
+            order:
+              found === undefined || id === undefined
+                ? undefined
+                : (conversation) => {
+                    announceInConversation(conversation, found.turn, found.ids);
+                    return { turn: found.turn, id };
+                  },
+            orderTimeoutMs: options.orderTimeoutMs,
+          });
           const content = formatToolContent(result, tool);
           if (id === undefined) return content;
           return new ToolMessage({

@@ -1,8 +1,9 @@
-import { Plan, Session, selectLatest } from '@plankit/core';
+import { Plan, Session, selectLatest, type Unsubscribe } from '@plankit/core';
 import { AdapterError } from '../adapter-error.ts';
+import { type Conversation, sessionConversation } from '../host/conversation.ts';
 import type { SessionSource } from '../sessions/resolve-session.ts';
 import type { SessionResolveError } from '../sessions/session-resolve-error.ts';
-import { type McpContext, resolveMcpSession } from './mcp-context.ts';
+import { type McpContext, mcpConversation } from './mcp-context.ts';
 import type { McpServerLike, SetSubscriptionHandlers } from './mcp-server-like.ts';
 
 /** Options of `registerMcpPlanResource` (`/mcp` and `/mcp-v2`). @public */
@@ -43,15 +44,15 @@ const OPTION_KEYS = new Set(['session', 'uri', 'name']);
 const INVALID_PARAMS = -32602;
 
 /**
- * The plan resource of each server, told which session a request resolved to, so the
+ * The plan resource of each server, told which conversation a request named, so the
  * notifications follow the plan of the connection's latest request. Tools registered on the
  * same server call it before running.
  */
-const followers = new WeakMap<object, (session: Session) => void>();
+const followers = new WeakMap<object, (conversation: Conversation) => void>();
 
-/** Tells the server's plan resource (if any) that a request on it resolved to `session`. */
-export function followPlan(server: object, session: Session): void {
-  followers.get(server)?.(session);
+/** Tells the server's plan resource (if any) that a request on it named `conversation`. */
+export function followPlan(server: object, conversation: Conversation): void {
+  followers.get(server)?.(conversation);
 }
 
 function refusal(error: SessionResolveError): Error {
@@ -90,8 +91,8 @@ function checkArguments(server: unknown, options: unknown): void {
  * `resources/subscribe`: a subscribed client gets `notifications/resources/updated` whenever
  * the plan changes (a commit or rollback that leaves a different plan), before the response
  * of the `tools/call` that changed it. With a resolver, each read shows the plan of the
- * request's session, and notifications follow the session of the connection's latest
- * request (a tool call, a read or the subscribe).
+ * request's conversation, and notifications follow the conversation of the connection's latest
+ * request (a tool call, a read or the subscribe), across a pool's evictions and reloads.
  */
 export function addMcpPlanResource(
   server: McpServerLike,
@@ -107,17 +108,16 @@ export function addMcpPlanResource(
   low.assertCanSetRequestHandler('resources/unsubscribe');
   low.registerCapabilities({ resources: { subscribe: true } });
 
-  // The session this connection's notifications follow: the fixed one, or the one its latest
-  // request resolved to (one McpServer serves one connection in both SDKs).
-  let followed: Session | undefined;
+  // The conversation this connection's notifications follow: the fixed one, or the one its
+  // latest request named. A pooled conversation is followed across evictions and reloads.
+  let followed: Conversation | undefined;
   // Plans are frozen values replaced on change, so identity tells whether a commit changed it.
   let last: Plan | undefined;
-  let stops: (() => void)[] = [];
+  let stop: Unsubscribe | undefined;
   let subscribed = false;
   let closed = false;
-  const onChange = (): void => {
-    if (followed === undefined) return;
-    const next = selectLatest(followed, Plan);
+  const onChange = (session: Session): void => {
+    const next = selectLatest(session, Plan);
     if (next === last) return;
     last = next;
     if (!subscribed || !server.isConnected()) return;
@@ -125,23 +125,26 @@ export function addMcpPlanResource(
     // changed the plan must not fail for it.
     low.sendResourceUpdated({ uri }).catch(() => undefined);
   };
-  const follow = (session: Session): void => {
-    if (closed || session === followed) return;
-    for (const stop of stops) stop();
-    followed = session;
-    last = selectLatest(session, Plan);
-    stops = [
-      session.bus.subscribe('SessionCommitted', onChange),
-      session.bus.subscribe('SessionRolledBack', onChange),
-    ];
+  const follow = (conversation: Conversation): void => {
+    if (closed || conversation.key === followed?.key) return;
+    stop?.();
+    followed = conversation;
+    const live = conversation.peek();
+    last = live === undefined ? undefined : selectLatest(live, Plan);
+    stop = conversation.subscribe((_event, session) => onChange(session));
   };
-  const resolve = async (extra: unknown): Promise<Session> => {
-    const resolved = await resolveMcpSession(source, extra);
-    if (!resolved.ok) throw refusal(resolved.error);
-    follow(resolved.value);
-    return resolved.value;
+  const resolve = async (extra: unknown): Promise<Conversation> => {
+    const found = await mcpConversation(source, extra);
+    if (!found.ok) throw refusal(found.error);
+    follow(found.value);
+    return found.value;
   };
-  if (source instanceof Session) follow(source);
+  const planOf = async (conversation: Conversation): Promise<Plan | undefined> => {
+    const read = await conversation.hold(async (session) => selectLatest(session, Plan));
+    if (!read.ok) throw refusal(read.error);
+    return read.value;
+  };
+  if (source instanceof Session) follow(sessionConversation(source));
   followers.set(server, follow);
 
   const resource = server.registerResource(
@@ -153,15 +156,9 @@ export function addMcpPlanResource(
       mimeType: 'application/json',
     },
     async (_uri, extra) => {
-      const session = await resolve(extra);
+      const plan = await planOf(await resolve(extra));
       return {
-        contents: [
-          {
-            uri,
-            mimeType: 'application/json',
-            text: JSON.stringify(selectLatest(session, Plan) ?? null),
-          },
-        ],
+        contents: [{ uri, mimeType: 'application/json', text: JSON.stringify(plan ?? null) }],
       };
     },
   );
@@ -184,8 +181,8 @@ export function addMcpPlanResource(
   const close = (): void => {
     if (closed) return;
     closed = true;
-    for (const stop of stops) stop();
-    stops = [];
+    stop?.();
+    stop = undefined;
     if (followers.get(server) === follow) followers.delete(server);
   };
   const previousOnClose = low.onclose;

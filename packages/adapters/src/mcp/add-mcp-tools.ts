@@ -1,12 +1,13 @@
 import { type AnyTool, Session } from '@plankit/core';
 import * as z from 'zod';
 import { AdapterError } from '../adapter-error.ts';
-import { callTool } from '../call-tool.ts';
 import { formatToolContent } from '../format-tool-content.ts';
-import { advertisedSchema } from '../internal/advertised-schema.ts';
+import { isRecord } from '../host/is-record.ts';
+import { runHostCall } from '../host/run-host-call.ts';
+import { advertisedSchema } from '../host/advertised-schema.ts';
 import type { SessionSource } from '../sessions/resolve-session.ts';
 import { followPlan } from './add-mcp-plan-resource.ts';
-import { type McpContext, resolveMcpSession } from './mcp-context.ts';
+import { type McpContext, mcpCallContext } from './mcp-context.ts';
 import type { McpCallToolResult, McpServerLike } from './mcp-server-like.ts';
 import { type McpToolAnnotations, mcpOutputSchema, mcpToolAnnotations } from './mcp-tool-traits.ts';
 
@@ -90,8 +91,8 @@ function checkArguments(server: unknown, tools: unknown, options: unknown): void
 
 /**
  * Registers `tools` on a v1 or v2 `McpServer` (see `registerMcpTools` in `/mcp` and `/mcp-v2`).
- * Each call goes through {@link callTool}, so calls on one session apply one at a time in the
- * order they reach the server.
+ * Each call goes through the host pipeline, so calls on one conversation apply one at a time in
+ * the order they reach the server, holding its session.
  */
 export function addMcpTools(
   server: McpServerLike,
@@ -111,19 +112,15 @@ export function addMcpTools(
         ...(annotations === undefined ? {} : { annotations }),
       },
       async (args: unknown, extra: unknown): Promise<McpCallToolResult> => {
-        const session = await resolveMcpSession(options.session, extra);
-        if (!session.ok)
-          return {
-            content: [{ type: 'text', text: `Tool validation failed: ${session.error.message}` }],
-            isError: true,
-          };
-        // Before the call, so the plan resource sees its change and notifies first.
-        followPlan(server, session.value);
-        const { tool, result } = await callTool(
+        const { tool, result } = await runHostCall({
           tools,
-          { name: definition.name, arguments: args },
-          { session: session.value, now: options.now?.() },
-        );
+          source: options.session,
+          context: mcpCallContext(options.session, extra),
+          call: { name: definition.name, arguments: args },
+          now: options.now?.(),
+          // Before the call, so the plan resource sees its change and notifies first.
+          onConversation: (conversation) => followPlan(server, conversation),
+        });
         const content = [{ type: 'text' as const, text: formatToolContent(result, tool) }];
         if (!result.success) return { content, isError: true };
         const value = result.value;
@@ -133,8 +130,4 @@ export function addMcpTools(
       },
     );
   });
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

@@ -1,6 +1,8 @@
-import type { Result, Session } from '@plankit/core';
+import type { Result } from '@plankit/core';
+import { type Conversation, conversationOf } from '../host/conversation.ts';
+import { isRecord } from '../host/is-record.ts';
 import { parseConversationId } from '../sessions/conversation-id.ts';
-import { resolveSession, type SessionSource } from '../sessions/resolve-session.ts';
+import type { SessionSource } from '../sessions/resolve-session.ts';
 import type { SessionResolveError } from '../sessions/session-resolve-error.ts';
 
 /**
@@ -34,9 +36,6 @@ export interface McpContext {
   readonly meta: Readonly<Record<string, unknown>> | undefined;
 }
 
-const isRecord = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
-
 /**
  * Reads the identities of a request from the SDK's handler extra (v1 `RequestHandlerExtra`,
  * v2 `ServerContext`), checking each one present with `parseConversationId`.
@@ -67,21 +66,27 @@ export function mcpContextOf(extra: unknown): Result<McpContext, SessionResolveE
 }
 
 /**
- * The session of one MCP request: `source` itself when it is a `Session`, else what the
- * resolver gives for the request's {@link McpContext}. Never a shared default.
+ * The context a request gives the session source: none for a `Session`, else the request's
+ * {@link McpContext}, or why its identities are refused.
  */
-export async function resolveMcpSession(
+export function mcpCallContext(
   source: SessionSource<McpContext>,
   extra: unknown,
-): Promise<Result<Session, SessionResolveError>> {
-  if (typeof source !== 'function') return resolveSession(source, EMPTY);
-  const context = mcpContextOf(extra);
-  if (!context.ok) return context;
-  return resolveSession(source, context.value);
+): Result<McpContext, SessionResolveError> {
+  return typeof source === 'function' ? mcpContextOf(extra) : UNNAMED;
 }
 
-const EMPTY: McpContext = Object.freeze({
-  sessionId: undefined,
-  planId: undefined,
-  meta: undefined,
+/** The conversation of one MCP request (see {@link mcpCallContext}). Never a shared default. */
+export async function mcpConversation(
+  source: SessionSource<McpContext>,
+  extra: unknown,
+): Promise<Result<Conversation, SessionResolveError>> {
+  const context = mcpCallContext(source, extra);
+  if (!context.ok) return context;
+  return conversationOf(source, context.value);
+}
+
+const UNNAMED: Result<McpContext, SessionResolveError> = Object.freeze({
+  ok: true,
+  value: Object.freeze({ sessionId: undefined, planId: undefined, meta: undefined }),
 });

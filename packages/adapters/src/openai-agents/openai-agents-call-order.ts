@@ -1,5 +1,4 @@
-import type { Session } from '@plankit/core';
-import { announceToolCalls, type ToolCallOrder } from '../model-order.ts';
+import { announceInConversation, type ToolCallOrder } from '../model-order.ts';
 
 /**
  * One model response as the adapter sees it: the calls of its function call items, in the
@@ -55,18 +54,18 @@ export function recordOpenAIAgentsCall(runContext: object, callId: string): void
 
 /**
  * The order of a call the SDK runs now: its response and id, after announcing every recorded
- * call of that response on the session in emission order. `undefined` for a call that was not
+ * call of that response in the conversation (its model-order key) in emission order. `undefined` for a call that was not
  * recorded (one approved after an interruption, or one the SDK ran without asking its policy):
  * it applies in arrival order.
  */
 export function openAIAgentsCallOrder(
-  session: Session,
+  conversation: object,
   runContext: object,
   callId: string | undefined,
 ): ToolCallOrder | undefined {
   if (callId === undefined) return undefined;
   const turn = runs.get(runContext)?.turns.get(callId);
   if (turn === undefined) return undefined;
-  announceToolCalls(session, turn, turn.ids);
+  announceInConversation(conversation, turn, turn.ids);
   return { turn, id: callId };
 }

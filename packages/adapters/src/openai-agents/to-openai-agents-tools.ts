@@ -1,11 +1,11 @@
 import { type FunctionTool, type RunContext, tool } from '@openai/agents';
 import type { AnyTool, ToolFailure } from '@plankit/core';
 import { AdapterError } from '../adapter-error.ts';
-import { callTool } from '../call-tool.ts';
 import { formatToolContent } from '../format-tool-content.ts';
-import { strictByDefault } from '../openai/create-openai-toolset.ts';
+import { runHostCall } from '../host/run-host-call.ts';
+import { strictByDefault } from '../host/strict-by-default.ts';
 import { toStrictJsonSchema } from '../openai/to-strict-json-schema.ts';
-import { resolveSession, type SessionSource } from '../sessions/resolve-session.ts';
+import type { SessionSource } from '../sessions/resolve-session.ts';
 import { toolJsonSchema } from '../tool-json-schema.ts';
 import { openAIAgentsCallOrder, recordOpenAIAgentsCall } from './openai-agents-call-order.ts';
 import { OpenAIAgentsToolError } from './openai-agents-tool-error.ts';
@@ -126,24 +126,17 @@ export function toOpenAIAgentsTools<C = unknown>(
       },
       execute: async (input, runContext, details) => {
         const context = runContext as RunContext<C>;
-        const resolved = await resolveSession(options.session, context);
-        if (!resolved.ok)
-          throw new OpenAIAgentsToolError(
-            resolved.error,
-            `Tool validation failed: ${resolved.error.message}`,
-          );
-        const session = resolved.value;
-        const { tool: ran, result } = await callTool(
+        const { tool: ran, result } = await runHostCall({
           tools,
-          { name: definition.name, arguments: input },
-          {
-            session,
-            now: options.now?.(),
-            prepare: converted === undefined ? undefined : (args) => converted.restore(args),
-            order: openAIAgentsCallOrder(session, context, details?.toolCall?.callId),
-            orderTimeoutMs: options.orderTimeoutMs,
-          },
-        );
+          source: options.session,
+          context: { ok: true, value: context },
+          call: { name: definition.name, arguments: input },
+          now: options.now?.(),
+          prepare: converted === undefined ? undefined : (args) => converted.restore(args),
+          order: (conversation) =>
+            openAIAgentsCallOrder(conversation, context, details?.toolCall?.callId),
+          orderTimeoutMs: options.orderTimeoutMs,
+        });
         if (!result.success) throw refusal(result);
         return formatToolContent(result, ran);
       },

@@ -1,10 +1,4 @@
-import {
-  type AnyTool,
-  type ToolFailure,
-  type ToolResult,
-  ToolValidationError,
-} from '@plankit/core';
-import { toolFailure } from '@plankit/core/internal';
+import type { AnyTool, ToolFailure, ToolResult } from '@plankit/core';
 import type {
   ChatCompletionFunctionTool,
   ChatCompletionMessageToolCall,
@@ -12,40 +6,19 @@ import type {
 } from 'openai/resources/chat/completions';
 import type { FunctionTool, ResponseInputItem } from 'openai/resources/responses/responses';
 import { AdapterError } from '../adapter-error.ts';
-import { callTool } from '../call-tool.ts';
 import { formatToolContent } from '../format-tool-content.ts';
+import { isRecord } from '../host/is-record.ts';
 import {
   type ConversationKeyContext,
-  resolveKeyedSession,
+  keyedContext,
   type SessionRefusal,
-} from '../internal/call-session.ts';
+} from '../host/keyed-context.ts';
+import { malformedCall as malformed } from '../host/refusal.ts';
+import { runHostCall } from '../host/run-host-call.ts';
+import { strictByDefault } from '../host/strict-by-default.ts';
 import type { SessionSource } from '../sessions/resolve-session.ts';
 import { type JsonSchema, toolJsonSchema } from '../tool-json-schema.ts';
 import { type StrictJsonSchema, toStrictJsonSchema } from './to-strict-json-schema.ts';
-
-/** Names of plankit's planning tools (the six, and the opt-in plan-model tools), strict by default. */
-const PLANNING_TOOLS: ReadonlySet<string> = new Set([
-  'planning_setup_plan',
-  'planning_add_step',
-  'planning_update_step',
-  'planning_mark_step',
-  'planning_clear_plan',
-  'planning_read_plan',
-  'planning_apply_batch',
-  'planning_claim_step',
-  'planning_release_step',
-]);
-
-/**
- * Whether a tool is strict when {@link OpenAIToolsetOptions.strict} is not given: plankit's
- * planning tools are (the six, and `planning_apply_batch`, `planning_claim_step` and
- * `planning_release_step` of the opt-in plan model), other tools are not.
- *
- * @public
- */
-export function strictByDefault(tool: AnyTool): boolean {
-  return PLANNING_TOOLS.has(tool.name);
-}
 
 /** Options of {@link createOpenAIToolset}. @public */
 export interface OpenAIToolsetOptions {
@@ -130,28 +103,10 @@ export interface OpenAIToolset {
   ): Promise<OpenAICallRecord<FunctionCallOutput>[]>;
 }
 
-const isRecord = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
-
 function isFunctionCall(item: unknown): item is Record<string, unknown> {
   if (!isRecord(item)) return false;
   const type = item['type'];
   return type === 'function_call' || (type === undefined && item['call_id'] !== undefined);
-}
-
-/** A call the host delivered in a shape no tool can run: refused like any bad call. */
-function malformed(
-  message: string,
-  field: string,
-  code: 'arguments_malformed' | 'tool_unknown' = 'arguments_malformed',
-): ToolFailure {
-  const error = new ToolValidationError(message, { code, field });
-  return toolFailure({
-    success: false,
-    message: `Tool validation failed: ${message}`,
-    value: null,
-    error,
-  });
 }
 
 const shortText = (value: unknown): string =>
@@ -288,17 +243,18 @@ export function createOpenAIToolset(
     options: OpenAIRunOptions,
   ): Promise<{ tool: AnyTool | undefined; result: ToolResult<unknown> | SessionRefusal }> => {
     try {
-      // Resolved per call: a pool may evict between calls, and the next get reloads.
-      const session = await resolveKeyedSession(options.session, options.key);
-      if (!session.ok) return { tool: undefined, result: session.error };
-      return await callTool(
+      // The session is held for the call alone: a pool may evict it between calls.
+      return await runHostCall({
         tools,
-        { name, arguments: raw },
-        { session: session.value, now: options.now, prepare },
-      );
+        source: options.session,
+        context: keyedContext(options.session, options.key),
+        call: { name, arguments: raw },
+        now: options.now,
+        prepare,
+      });
     } catch (error) {
-      // callTool answers what the model sent with results; a throw here is a host or tool bug,
-      // reported for this call alone so the rest of the batch still runs.
+      // The pipeline answers what the model sent with results; a throw here is a host or tool
+      // bug, reported for this call alone so the rest of the batch still runs.
       const message = error instanceof Error ? error.message : String(error);
       return {
         tool: undefined,

@@ -1,7 +1,6 @@
 import { type Result, Session } from '@plankit/core';
 import { describe, expectTypeOf, it } from 'vitest';
 import { MemoryStore } from '../stores/memory-store.ts';
-import type { StoreError } from '../stores/store-error.ts';
 import { createSessionPool } from './create-session-pool.ts';
 import { resolveSession, type SessionSource } from './resolve-session.ts';
 import type { SessionResolveError } from './session-resolve-error.ts';
@@ -13,8 +12,14 @@ describe('session pool types', () => {
     expectTypeOf(await pool.run('a', async () => 42)).toEqualTypeOf<
       Result<number, SessionResolveError>
     >();
-    expectTypeOf(await pool.flush('a')).toEqualTypeOf<Result<number, StoreError>>();
-    expectTypeOf(await pool.close()).toEqualTypeOf<Result<void, StoreError>>();
+    // One error family for every entry point: a caller writes one handler.
+    expectTypeOf(await pool.flush('a')).toEqualTypeOf<Result<number, SessionResolveError>>();
+    expectTypeOf(await pool.evict('a')).toEqualTypeOf<Result<number, SessionResolveError>>();
+    expectTypeOf(await pool.close()).toEqualTypeOf<Result<void, SessionResolveError>>();
+    expectTypeOf(pool.subscribe('a', () => {})).toEqualTypeOf<
+      Result<() => void, SessionResolveError>
+    >();
+    expectTypeOf(pool.stats().waiting).toEqualTypeOf<number>();
     // @ts-expect-error the size is read-only
     pool.size = 3;
   });

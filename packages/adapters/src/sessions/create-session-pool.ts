@@ -6,8 +6,12 @@ import {
   type Result,
   registerPlanningReducers,
   Session,
+  type SessionCommitted,
+  type SessionRolledBack,
+  type Unsubscribe,
 } from '@plankit/core';
 import { invalidArgument } from '@plankit/core/internal';
+import { bindConversationKey } from '../host/conversation-key.ts';
 import { attachStore, type SessionAttachment } from '../stores/attach-store.ts';
 import type { SessionStore } from '../stores/session-store.ts';
 import type { StoreError } from '../stores/store-error.ts';
@@ -34,7 +38,11 @@ export interface PooledAttachOptions {
 export interface SessionPoolOptions {
   /** Where conversations are kept: `FileStore`, `PostgresStore`, `MemoryStore`. Never closed by the pool. */
   readonly store: SessionStore;
-  /** The most live sessions kept (least recently used evicted first); 100 by default. */
+  /**
+   * The most live sessions kept, a hard cap: the least recently used session that no run or
+   * tool call holds is evicted to make room, and while every live session is held a request
+   * for another conversation waits for a slot. 100 by default.
+   */
   readonly max?: number | undefined;
   /** Given to every `new Session`: a shared bus, a clock. */
   readonly sessionOptions?: PooledSessionOptions | undefined;
@@ -48,11 +56,45 @@ export interface SessionPoolOptions {
   /** How many times {@link SessionPool.run} re-runs its function after a conflict; 3 by default. */
   readonly retries?: number | undefined;
   /**
+   * How many requests for conversations that are not live may wait for a slot while every live
+   * session is held; 1,000 by default, 0 to refuse at once. One more is refused (`pool_full`).
+   */
+  readonly maxWaiting?: number | undefined;
+  /** How long a request waits for a slot before it is refused (`pool_full`), in ms; 30,000 by default. */
+  readonly waitTimeoutMs?: number | undefined;
+  /**
    * Told about failures in the background: an attachment that stopped (a `conflict` with
    * another process, an unreachable store), an eviction whose flush failed, a failed snapshot.
    */
   readonly onError?: ((error: StoreError) => void) | undefined;
 }
+
+/** What a pool is doing now and has done, for a server's metrics: see {@link SessionPool.stats}. @public */
+export interface SessionPoolStats {
+  /** Live sessions (at most `max`). */
+  readonly live: number;
+  /** Live sessions held by a run or a tool call: not evictable. */
+  readonly held: number;
+  /** Conversations admitted and being loaded from the store. */
+  readonly loading: number;
+  /** Requests waiting for a slot. */
+  readonly waiting: number;
+  /** Store loads since the pool was created: one per admission. */
+  readonly loads: number;
+  /** Sessions evicted since the pool was created. */
+  readonly evictions: number;
+}
+
+/**
+ * Hears a change of one conversation: the event and the live session that made it.
+ * See {@link SessionPool.subscribe}.
+ *
+ * @public
+ */
+export type ConversationListener = (
+  event: SessionCommitted | SessionRolledBack,
+  session: Session,
+) => void;
 
 /**
  * One live session per conversation id, loaded from and saved to a {@link SessionStore}. See
@@ -65,20 +107,21 @@ export interface SessionPool {
   readonly size: number;
   /**
    * The live session of conversation `id`, loaded (or created) and attached on a miss.
-   * Concurrent calls for one id share one load and get the same `Session`. An evicted session
-   * stays attached until the current macrotask ends, so changes made before awaiting I/O are
-   * saved; use {@link SessionPool.run} for work that waits for I/O before changing it.
+   * Concurrent calls for one id share one load and get the same `Session`. The session is not
+   * held: it may be evicted as soon as another conversation needs its slot, and an evicted
+   * session stays attached until the current macrotask ends, so changes made before awaiting
+   * I/O are saved; use {@link SessionPool.run} for work that waits for I/O before changing it.
    *
-   * @returns the session; or `conversation_id_invalid` (the store is not called),
-   *   `session_load_failed`, `pool_closed`
+   * @returns the session; or `session_unresolved` (an empty id), `conversation_id_invalid`
+   *   (the store is not called), `pool_full`, `session_load_failed`, `pool_closed`
    */
   get(id: string): Promise<Result<Session, SessionResolveError>>;
   /**
-   * Runs `fn` on the session of `id`, keeping it live meanwhile, then flushes: resolves `ok`
-   * only once every change `fn` made is acknowledged by the store. Runs of one conversation
-   * take turns (each waits for the previous one's flush); runs of different ones do not. After a `conflict` with
-   * another process, when none of `fn`'s changes was saved, reloads and runs `fn` again (up to
-   * `retries` times), so `fn` must change nothing but the session.
+   * Runs `fn` on the session of `id`, holding it (it cannot be evicted) meanwhile, then flushes:
+   * resolves `ok` only once every change `fn` made is acknowledged by the store. Runs and tool
+   * calls of one conversation take turns; those of different conversations do not. After a
+   * `conflict` with another process, when none of `fn`'s changes was saved, reloads and runs
+   * `fn` again (up to `retries` times), so `fn` must change nothing but the session.
    *
    * @returns what `fn` returned; or `session_conflict`, `session_store_failed`, and the
    *   failures of {@link SessionPool.get}
@@ -91,23 +134,38 @@ export interface SessionPool {
   /**
    * Waits until every change made so far to the live session of `id` is acknowledged.
    *
-   * @returns the acknowledged version (0 when `id` is not live), or the error that stopped
-   *   persistence (`conflict`: the copy was stale and has been dropped; get it again)
+   * @returns the acknowledged version (0 when `id` is not live); or `session_conflict` (the
+   *   copy was stale and has been dropped: get it again) or `session_store_failed`, with the
+   *   store's error as `storeError`; or the id's refusal as in {@link SessionPool.get}
    */
-  flush(id: string): Promise<Result<number, StoreError>>;
+  flush(id: string): Promise<Result<number, SessionResolveError>>;
   /**
-   * Evicts the session of `id` now (after any `run` on it ends): flushes, detaches and
-   * disposes it.
+   * Evicts the session of `id` now (after the runs and tool calls holding it end): flushes,
+   * detaches and disposes it.
    *
-   * @returns the flush's outcome; `ok` with 0 when `id` is not live
+   * @returns the flush's outcome, as {@link SessionPool.flush}; `ok` with 0 when `id` is not live
    */
-  evict(id: string): Promise<Result<number, StoreError>>;
+  evict(id: string): Promise<Result<number, SessionResolveError>>;
   /** True when conversation `id` has a live session. */
   has(id: string): boolean;
+  /** What the pool is doing now (live, held, loading, waiting) and has done (loads, evictions). */
+  stats(): SessionPoolStats;
+  /**
+   * Calls `listener` for every commit and rollback of conversation `id`, whichever live copy
+   * makes it: the subscription follows the conversation across evictions and reloads (a copy
+   * loaded later is followed from its load on). Loading a copy is not a change.
+   *
+   * @returns a function that ends the subscription (idempotent); or the id's refusal as in
+   *   {@link SessionPool.get}
+   * @throws PlankitError `argument_invalid` when `listener` is not a function
+   */
+  subscribe(id: string, listener: ConversationListener): Result<Unsubscribe, SessionResolveError>;
   /**
    * A {@link SessionSource} resolver for the adapters: `contextToId(context)` names the
-   * conversation, and the resolver gets its session. A live conversation's session comes back
-   * synchronously (a hit allocates no promise); otherwise a promise of it, after the load.
+   * conversation. Every plankit adapter recognises a pool's resolver and runs each tool call
+   * holding the conversation's session, after the call's turn in model order has come, so a
+   * step's calls never land on two copies. Called directly, a live conversation's session comes
+   * back synchronously (a hit allocates no promise); otherwise a promise of it, after the load.
    * It throws a {@link SessionResolveError} (synchronously when the context names no
    * conversation: `undefined`, `null`, `''`, as `session_unresolved`; else the promise rejects
    * with the failures of {@link SessionPool.get}), which `resolveSession` returns as a result.
@@ -116,13 +174,47 @@ export interface SessionPool {
     contextToId: (context: C) => string | null | undefined,
   ): (context: C) => Session | Promise<Session>;
   /**
-   * Refuses later calls (`pool_closed`), waits for loads and runs in progress, then flushes,
-   * detaches and disposes every live session. Does not close the store.
+   * Refuses later calls and waiting requests (`pool_closed`), waits for loads and runs in
+   * progress, then flushes, detaches and disposes every live session. Does not close the store.
    *
    * @returns `ok` when every flush succeeded, else the first failure (all are reported to
    *   `onError`)
    */
-  close(): Promise<Result<void, StoreError>>;
+  close(): Promise<Result<void, SessionResolveError>>;
+}
+
+/**
+ * A pool's resolver, as the adapters' host pipeline sees it: the conversation a context names,
+ * and a way to run work holding its session.
+ */
+export interface PooledConversations<C> {
+  /** The conversation id `context` names, checked; or why no session serves it. */
+  idOf(context: C): Result<string, SessionResolveError>;
+  /** The conversation's model-order key: the same object across its live copies. */
+  keyOf(id: string): object;
+  /** Runs `fn` holding the session of `id`, as {@link SessionPool.run} does but without flushing. */
+  hold<T>(id: string, fn: (session: Session) => Promise<T>): Promise<Result<T, SessionResolveError>>;
+  /** The pool's {@link SessionPool.subscribe}. */
+  subscribe(id: string, listener: ConversationListener): Result<Unsubscribe, SessionResolveError>;
+  /** The live session of `id`, if any; loads nothing and touches nothing. */
+  peek(id: string): Session | undefined;
+}
+
+const pooledResolvers = new WeakMap<object, PooledConversations<never>>();
+
+/** Marks `resolver` as serving the pool's conversations (see {@link pooledConversations}). */
+export function registerPooledResolver<C>(
+  resolver: object,
+  conversations: PooledConversations<C>,
+): void {
+  pooledResolvers.set(resolver, conversations as PooledConversations<never>);
+}
+
+/** The pool behind `source` when it is a pool's resolver, else `undefined`. */
+export function pooledConversations<C>(source: unknown): PooledConversations<C> | undefined {
+  return typeof source === 'function'
+    ? (pooledResolvers.get(source) as PooledConversations<C> | undefined)
+    : undefined;
 }
 
 interface Live {
@@ -131,7 +223,7 @@ interface Live {
   readonly attachment: SessionAttachment;
   /** What `get` returns for it, settled and made once: a hit allocates nothing. */
   readonly got: Promise<Result<Session, SessionResolveError>>;
-  /** Runs in progress or waiting for their turn. */
+  /** Runs and tool calls holding it, in progress or waiting for their turn. */
   uses: number;
   /** Settles when the runs started so far are done: runs of one conversation take turns. */
   lock: Promise<void>;
@@ -139,12 +231,40 @@ interface Live {
   gone: boolean;
   /** Called when `uses` drops to 0. */
   idle: (() => void)[];
+  /** The conversation's listeners wired to this copy's bus. */
+  readonly wired: Map<ConversationListener, Unsubscribe>;
 }
 
-const OPTION_KEYS = ['store', 'max', 'sessionOptions', 'setup', 'attach', 'retries', 'onError'];
+/** A load in progress, and how many holders wait for it (each gets a use on arrival). */
+interface Loading {
+  done: Promise<Result<Live, SessionResolveError>>;
+  holders: number;
+}
+
+/** A request waiting for a slot. */
+interface Waiter {
+  readonly grant: (outcome: Result<void, SessionResolveError>) => void;
+  timer: ReturnType<typeof setTimeout> | undefined;
+}
+
+const OPTION_KEYS = [
+  'store',
+  'max',
+  'sessionOptions',
+  'setup',
+  'attach',
+  'retries',
+  'maxWaiting',
+  'waitTimeoutMs',
+  'onError',
+];
 const SESSION_KEYS = ['bus', 'clock'];
 const ATTACH_KEYS = ['snapshotEvery', 'dataTypes'];
-const OK_ZERO: Result<number, StoreError> = Object.freeze({ ok: true, value: 0 });
+const OK_ZERO = Object.freeze({ ok: true as const, value: 0 });
+const OK_VOID: Result<void, SessionResolveError> = Object.freeze({ ok: true, value: undefined });
+// Conversations whose model-order key is kept after they stop being live: enough for a step's
+// calls to find their turn again after an eviction between them.
+const MIN_KEPT_KEYS = 1024;
 const where = 'createSessionPool';
 
 const isRecord = (value: unknown): value is Record<string, unknown> =>
@@ -178,13 +298,15 @@ interface CheckedOptions {
   readonly setup: ((session: Session) => void) | undefined;
   readonly attach: PooledAttachOptions;
   readonly retries: number;
+  readonly maxWaiting: number;
+  readonly waitTimeoutMs: number;
   readonly onError: (error: StoreError) => void;
 }
 
 function checkOptions(options: SessionPoolOptions): CheckedOptions {
   checkKeys(options, OPTION_KEYS, 'options');
   const { store, max = 100, sessionOptions = {}, setup, attach = {}, retries = 3 } = options;
-  const { onError = () => {} } = options;
+  const { maxWaiting = 1000, waitTimeoutMs = 30_000, onError = () => {} } = options;
   if (!isStore(store)) throw invalidArgument(where, 'options.store', 'must be a SessionStore');
   checkKeys(sessionOptions, SESSION_KEYS, 'options.sessionOptions');
   checkKeys(attach, ATTACH_KEYS, 'options.attach');
@@ -199,6 +321,8 @@ function checkOptions(options: SessionPoolOptions): CheckedOptions {
     setup,
     attach,
     retries: count(retries, 'options.retries', 0),
+    maxWaiting: count(maxWaiting, 'options.maxWaiting', 0),
+    waitTimeoutMs: count(waitTimeoutMs, 'options.waitTimeoutMs', 0),
     onError,
   };
 }
@@ -218,17 +342,64 @@ function refused(
 const closedError = (id: string | undefined) =>
   refused('pool_closed', 'The session pool is closed.', id);
 
+/** A store failure in the pool's one error family: `session_conflict` or `session_store_failed`. */
+function storeRefusal(id: string, error: StoreError): { ok: false; error: SessionResolveError } {
+  return error.code === 'conflict'
+    ? refused(
+        'session_conflict',
+        `Conversation ${id} was changed by another process; this copy was dropped. Get it again.`,
+        id,
+        error,
+      )
+    : refused(
+        'session_store_failed',
+        `The store failed to save conversation ${id} (${error.code}): ${reasonOf(error.message)}`,
+        id,
+        error,
+      );
+}
+
+function inFamily(id: string, flushed: Result<number, StoreError>): Result<number, SessionResolveError> {
+  return flushed.ok ? flushed : storeRefusal(id, flushed.error);
+}
+
+/**
+ * Checks an id as every entry point does: empty or missing names no conversation
+ * (`session_unresolved`), anything else follows the conversation id rule.
+ */
+function checkId(id: unknown, field: string): Result<string, SessionResolveError> {
+  if (id === undefined || id === null || id === '') {
+    return refused(
+      'session_unresolved',
+      `The call names no conversation (the ${field} is ${id === '' ? 'empty' : String(id)}), so no session serves it; plans are never shared between conversations.`,
+      undefined,
+    );
+  }
+  return parseConversationId(id, field);
+}
+
 class Pool implements SessionPool {
   readonly #options: CheckedOptions;
   // Insertion order is recency: the first entry is the least recently used.
   readonly #live = new Map<string, Live>();
-  readonly #loading = new Map<string, Promise<Result<Live, SessionResolveError>>>();
+  readonly #loading = new Map<string, Loading>();
   // Evictions whose flush is in progress: a load of the id waits for them.
   readonly #leaving = new Map<string, Promise<Result<number, StoreError>>>();
   readonly #runs = new Set<Promise<unknown>>();
+  readonly #listeners = new Map<string, Set<ConversationListener>>();
+  // Model-order keys by conversation, least recently used first.
+  readonly #keys = new Map<string, object>();
+  // Requests waiting for a slot, oldest first; `#waitHead` is the first one still waiting.
+  #waiters: (Waiter | undefined)[] = [];
+  #waitHead = 0;
+  #waiting = 0;
+  // Loads admitted (each took a slot) that are not live yet.
+  #admitted = 0;
+  #loads = 0;
+  #evictions = 0;
   // The last entry of #live, so touching it again costs nothing.
   #recent: Live | undefined;
-  #closing: Promise<Result<void, StoreError>> | undefined;
+  #closing: Promise<Result<void, SessionResolveError>> | undefined;
 
   constructor(options: CheckedOptions) {
     this.#options = options;
@@ -242,6 +413,19 @@ class Pool implements SessionPool {
     return this.#live.has(id);
   }
 
+  stats(): SessionPoolStats {
+    let held = 0;
+    for (const live of this.#live.values()) if (live.uses > 0) held++;
+    return Object.freeze({
+      live: this.#live.size,
+      held,
+      loading: this.#loading.size,
+      waiting: this.#waiting,
+      loads: this.#loads,
+      evictions: this.#evictions,
+    });
+  }
+
   get(id: string): Promise<Result<Session, SessionResolveError>> {
     if (this.#closing !== undefined) return Promise.resolve(closedError(undefined));
     // Only checked ids are ever live, so a hit needs no second check.
@@ -250,9 +434,9 @@ class Pool implements SessionPool {
       this.#touch(live);
       return live.got;
     }
-    const checked = parseConversationId(id, 'id');
+    const checked = checkId(id, 'id');
     if (!checked.ok) return Promise.resolve(checked);
-    return this.#load(id).then((loaded) =>
+    return this.#load(id).done.then((loaded) =>
       loaded.ok ? { ok: true, value: loaded.value.session } : loaded,
     );
   }
@@ -263,30 +447,58 @@ class Pool implements SessionPool {
   ): Promise<Result<Awaited<T>, SessionResolveError>> {
     if (typeof fn !== 'function')
       throw invalidArgument('SessionPool.run', 'fn', 'must be a function');
-    const running = this.#run(id, fn);
-    this.#runs.add(running);
-    void running.then(
-      () => this.#runs.delete(running),
-      () => this.#runs.delete(running),
-    );
-    return running;
+    return this.#track(this.#run(id, fn));
   }
 
-  async flush(id: string): Promise<Result<number, StoreError>> {
+  async flush(id: string): Promise<Result<number, SessionResolveError>> {
+    const checked = checkId(id, 'id');
+    if (!checked.ok) return checked;
     const live = this.#live.get(id);
-    if (live === undefined) return (await this.#leaving.get(id)) ?? OK_ZERO;
+    if (live === undefined) return inFamily(id, (await this.#leaving.get(id)) ?? OK_ZERO);
     const flushed = await live.attachment.flush();
     if (!flushed.ok) this.#dropFailed(live);
-    return flushed;
+    return inFamily(id, flushed);
   }
 
-  async evict(id: string): Promise<Result<number, StoreError>> {
+  async evict(id: string): Promise<Result<number, SessionResolveError>> {
+    const checked = checkId(id, 'id');
+    if (!checked.ok) return checked;
     const live = this.#live.get(id);
-    if (live === undefined) return (await this.#leaving.get(id)) ?? OK_ZERO;
+    if (live === undefined) return inFamily(id, (await this.#leaving.get(id)) ?? OK_ZERO);
     // A run may start again between its predecessor's end and this continuation.
     while (live.uses > 0) await new Promise<void>((resolve) => live.idle.push(resolve));
-    if (live.gone) return (await this.#leaving.get(id)) ?? live.attachment.flush();
-    return this.#evict(live);
+    if (live.gone) return inFamily(id, (await this.#leaving.get(id)) ?? (await live.attachment.flush()));
+    return inFamily(id, await this.#evict(live));
+  }
+
+  subscribe(id: string, listener: ConversationListener): Result<Unsubscribe, SessionResolveError> {
+    if (typeof listener !== 'function')
+      throw invalidArgument('SessionPool.subscribe', 'listener', 'must be a function');
+    const checked = checkId(id, 'id');
+    if (!checked.ok) return checked;
+    let listeners = this.#listeners.get(id);
+    if (listeners === undefined) {
+      listeners = new Set();
+      this.#listeners.set(id, listeners);
+    }
+    // A function subscribed twice is heard once, as on the bus; each handle ends its own.
+    const subscription = (event: SessionCommitted | SessionRolledBack, session: Session): void =>
+      listener(event, session);
+    listeners.add(subscription);
+    const live = this.#live.get(id);
+    if (live !== undefined) this.#wire(live, subscription);
+    let ended = false;
+    const unsubscribe = (): void => {
+      if (ended) return;
+      ended = true;
+      const set = this.#listeners.get(id);
+      set?.delete(subscription);
+      if (set?.size === 0) this.#listeners.delete(id);
+      const current = this.#live.get(id);
+      current?.wired.get(subscription)?.();
+      current?.wired.delete(subscription);
+    };
+    return { ok: true, value: unsubscribe };
   }
 
   resolver<C>(
@@ -294,60 +506,150 @@ class Pool implements SessionPool {
   ): (context: C) => Session | Promise<Session> {
     if (typeof contextToId !== 'function')
       throw invalidArgument('SessionPool.resolver', 'contextToId', 'must be a function');
-    return (context: C): Session | Promise<Session> => {
+    const resolve = (context: C): Session | Promise<Session> => {
       const id: unknown = contextToId(context);
-      if (id === undefined || id === null || id === '') {
-        throw new SessionResolveError(
-          'session_unresolved',
-          `The call's context names no conversation (the id is ${id === '' ? 'empty' : String(id)}), so no session serves it; plans are never shared between conversations.`,
-        );
-      }
       // A hit answers synchronously: no promise, no microtask.
-      const live = this.#closing === undefined ? this.#live.get(id as string) : undefined;
+      const live =
+        this.#closing === undefined && typeof id === 'string' ? this.#live.get(id) : undefined;
       if (live !== undefined) {
         this.#touch(live);
         return live.session;
       }
-      return this.get(id as string).then((got) => {
+      const checked = checkId(id, 'id');
+      if (!checked.ok) throw checked.error;
+      return this.get(checked.value).then((got) => {
         if (!got.ok) throw got.error;
         return got.value;
       });
     };
+    const conversations: PooledConversations<C> = {
+      idOf: (context) => {
+        let id: unknown;
+        try {
+          id = contextToId(context);
+        } catch (cause) {
+          if (SessionResolveError.isInstance(cause)) return { ok: false, error: cause };
+          return refused(
+            'session_unresolved',
+            `The session resolver failed: ${reasonOf(cause)}`,
+            undefined,
+          );
+        }
+        return this.#closing === undefined ? checkId(id, 'id') : closedError(undefined);
+      },
+      keyOf: (id) => this.#keyOf(id),
+      hold: (id, fn) => this.#track(this.#hold(id, fn)),
+      subscribe: (id, listener) => this.subscribe(id, listener),
+      peek: (id) => this.#live.get(id)?.session,
+    };
+    registerPooledResolver(resolve, conversations);
+    return resolve;
   }
 
-  close(): Promise<Result<void, StoreError>> {
+  close(): Promise<Result<void, SessionResolveError>> {
     this.#closing ??= this.#close();
     return this.#closing;
   }
 
-  async #close(): Promise<Result<void, StoreError>> {
-    await Promise.allSettled([...this.#loading.values()]);
+  async #close(): Promise<Result<void, SessionResolveError>> {
+    for (let index = this.#waitHead; index < this.#waiters.length; index++) {
+      const waiter = this.#waiters[index];
+      if (waiter === undefined) continue;
+      clearTimeout(waiter.timer);
+      waiter.grant(closedError(undefined));
+    }
+    this.#waiters = [];
+    this.#waitHead = 0;
+    this.#waiting = 0;
+    await Promise.allSettled([...this.#loading.values()].map((loading) => loading.done));
     await Promise.allSettled([...this.#runs]);
-    const results = await Promise.all([...this.#live.values()].map((live) => this.#evict(live)));
-    const leftovers = await Promise.all([...this.#leaving.values()]);
+    const results = await Promise.all(
+      [...this.#live.values()].map(async (live) => inFamily(live.id, await this.#evict(live))),
+    );
+    const leftovers = await Promise.all(
+      [...this.#leaving.entries()].map(async ([id, leaving]) => inFamily(id, await leaving)),
+    );
     const failed = [...results, ...leftovers].find((result) => !result.ok);
-    return failed === undefined || failed.ok ? { ok: true, value: undefined } : failed;
+    return failed === undefined || failed.ok ? OK_VOID : failed;
+  }
+
+  #track<R>(running: Promise<R>): Promise<R> {
+    this.#runs.add(running);
+    const forget = (): void => {
+      this.#runs.delete(running);
+    };
+    void running.then(forget, forget);
+    return running;
+  }
+
+  #keyOf(id: string): object {
+    let key = this.#keys.get(id);
+    if (key === undefined) key = {};
+    else this.#keys.delete(id);
+    this.#keys.set(id, key);
+    if (this.#keys.size > Math.max(MIN_KEPT_KEYS, 4 * this.#options.max)) {
+      for (const kept of this.#keys.keys()) {
+        if (this.#live.has(kept) || this.#loading.has(kept)) continue;
+        this.#keys.delete(kept);
+        break;
+      }
+    }
+    return key;
+  }
+
+  /**
+   * The live session of `id` with one use taken for the caller: a hit, or an admission and a
+   * load (which every caller arriving meanwhile shares).
+   */
+  async #acquire(id: string): Promise<Result<Live, SessionResolveError>> {
+    for (;;) {
+      if (this.#closing !== undefined) return closedError(id);
+      const live = this.#live.get(id);
+      if (live !== undefined) {
+        this.#touch(live);
+        live.uses++;
+        return { ok: true, value: live };
+      }
+      const loading = this.#load(id);
+      loading.holders++;
+      const loaded = await loading.done;
+      if (!loaded.ok) return loaded;
+      // Dropped (a failed attachment) between its load and now: load it again.
+      if (!loaded.value.gone) return loaded;
+    }
+  }
+
+  async #hold<T>(
+    id: string,
+    fn: (session: Session) => Promise<T>,
+  ): Promise<Result<T, SessionResolveError>> {
+    for (;;) {
+      const acquired = await this.#acquire(id);
+      if (!acquired.ok) return acquired;
+      const live = acquired.value;
+      let outcome: Result<T, SessionResolveError> | 'again';
+      try {
+        outcome = await this.#exclusive(live, async () =>
+          // Dropped (a conflict) while waiting for its turn: get the fresh copy.
+          live.gone ? 'again' : { ok: true as const, value: await fn(live.session) },
+        );
+      } finally {
+        this.#release(live);
+      }
+      if (outcome !== 'again') return outcome;
+    }
   }
 
   async #run<T>(
     id: string,
     fn: (session: Session) => T | Promise<T>,
   ): Promise<Result<Awaited<T>, SessionResolveError>> {
+    const checked = checkId(id, 'id');
+    if (!checked.ok) return checked;
     for (let attempt = 0; ; ) {
-      if (this.#closing !== undefined) return closedError(id);
-      const checked = parseConversationId(id, 'id');
-      if (!checked.ok) return checked;
-      let live = this.#live.get(id);
-      if (live === undefined) {
-        const loaded = await this.#load(id);
-        if (!loaded.ok) return loaded;
-        live = loaded.value;
-        // Evicted between its load and now: it is saved until the turn ends, then detached.
-        if (live.gone) continue;
-      } else {
-        this.#touch(live);
-      }
-      live.uses++;
+      const acquired = await this.#acquire(id);
+      if (!acquired.ok) return acquired;
+      const live = acquired.value;
       let outcome: Result<Awaited<T>, SessionResolveError> | 'retry' | 'again';
       try {
         outcome = await this.#exclusive<
@@ -441,31 +743,95 @@ class Pool implements SessionPool {
     const idle = live.idle;
     live.idle = [];
     for (const resolve of idle) resolve();
-    this.#evictExcess();
+    this.#admitWaiting();
   }
 
-  #evictExcess(): void {
-    let excess = this.#live.size - this.#options.max;
-    if (excess <= 0) return;
-    for (const live of this.#live.values()) {
-      if (excess <= 0) break;
-      if (live.uses > 0) continue;
-      excess--;
-      void this.#evict(live);
+  /**
+   * Takes a slot for a load: a free one, or the one of the least recently used live session
+   * that nothing holds, evicted now. False when every live session is held.
+   */
+  #takeSlot(): boolean {
+    if (this.#live.size + this.#admitted >= this.#options.max) {
+      let idle: Live | undefined;
+      for (const live of this.#live.values()) {
+        if (live.uses === 0) {
+          idle = live;
+          break;
+        }
+      }
+      if (idle === undefined) return false;
+      // Not admitting from inside: this slot is the caller's.
+      void this.#evict(idle, false);
     }
+    this.#admitted++;
+    return true;
+  }
+
+  /** Admits a load: at once when a slot can be had, else after the requests before it. */
+  #admit(id: string): Promise<Result<void, SessionResolveError>> {
+    if (this.#waiting === 0 && this.#takeSlot()) return Promise.resolve(OK_VOID);
+    const { max, maxWaiting, waitTimeoutMs } = this.#options;
+    if (this.#waiting >= maxWaiting) {
+      return Promise.resolve(
+        refused(
+          'pool_full',
+          `All ${max} live sessions are in use and ${this.#waiting} requests are waiting, so conversation ${id} was not loaded. Try again shortly.`,
+          id,
+        ),
+      );
+    }
+    return new Promise((grant) => {
+      const waiter: Waiter = { grant, timer: undefined };
+      const index = this.#waiters.length;
+      this.#waiters.push(waiter);
+      this.#waiting++;
+      waiter.timer = setTimeout(() => {
+        if (this.#waiters[index] !== waiter) return;
+        this.#waiters[index] = undefined;
+        this.#waiting--;
+        grant(
+          refused(
+            'pool_full',
+            `All ${max} live sessions stayed in use for ${waitTimeoutMs} ms, so conversation ${id} was not loaded. Try again shortly.`,
+            id,
+          ),
+        );
+      }, waitTimeoutMs);
+    });
+  }
+
+  /** Gives freed slots to the waiting requests, oldest first. */
+  #admitWaiting(): void {
+    while (this.#waiting > 0) {
+      const waiter = this.#waiters[this.#waitHead];
+      if (waiter === undefined) {
+        this.#waitHead++;
+        continue;
+      }
+      if (!this.#takeSlot()) return;
+      this.#waiters[this.#waitHead] = undefined;
+      this.#waitHead++;
+      this.#waiting--;
+      clearTimeout(waiter.timer);
+      waiter.grant(OK_VOID);
+    }
+    this.#waiters = [];
+    this.#waitHead = 0;
   }
 
   /**
    * Removes `live` from the pool now; when the current turn ends, detaches it (flushing) and
-   * disposes it. Until then it is still saved, so a caller that got it from `get` in this
-   * turn and changes it before awaiting I/O loses nothing.
+   * disposes it. Until then it is still saved and its subscribers still hear it, so a caller
+   * that got it from `get` in this turn and changes it before awaiting I/O loses nothing.
    */
-  #evict(live: Live): Promise<Result<number, StoreError>> {
+  #evict(live: Live, admit = true): Promise<Result<number, StoreError>> {
     const { id } = live;
+    this.#evictions++;
     this.#forget(live);
     const done = (async () => {
       await new Promise((resolve) => setImmediate(resolve));
       const flushed = await live.attachment.detach();
+      this.#unwire(live);
       live.session.dispose();
       // A failed flush is the attachment's failure, which onError has been told about.
       return flushed;
@@ -474,6 +840,7 @@ class Pool implements SessionPool {
       if (this.#leaving.get(id) === leaving) this.#leaving.delete(id);
     });
     this.#leaving.set(id, leaving);
+    if (admit) this.#admitWaiting();
     return leaving;
   }
 
@@ -487,23 +854,57 @@ class Pool implements SessionPool {
   #dropFailed(live: Live): void {
     if (live.gone) return;
     this.#forget(live);
+    this.#unwire(live);
     void live.attachment.detach();
     live.session.dispose();
+    this.#admitWaiting();
   }
 
-  #load(id: string): Promise<Result<Live, SessionResolveError>> {
+  #wire(live: Live, listener: ConversationListener): void {
+    const { session, id } = live;
+    const hear = (event: SessionCommitted | SessionRolledBack): void => {
+      // A shared bus carries every conversation's events.
+      if (event.sessionId === id) listener(event, session);
+    };
+    const stops = [
+      session.bus.subscribe('SessionCommitted', hear),
+      session.bus.subscribe('SessionRolledBack', hear),
+    ];
+    live.wired.set(listener, () => {
+      for (const stop of stops) stop();
+    });
+  }
+
+  #unwire(live: Live): void {
+    for (const stop of live.wired.values()) stop();
+    live.wired.clear();
+  }
+
+  #load(id: string): Loading {
     let loading = this.#loading.get(id);
     if (loading === undefined) {
-      const started = this.#open(id);
-      loading = started.finally(() => {
-        if (this.#loading.get(id) === loading) this.#loading.delete(id);
+      const entry: Loading = { done: Promise.resolve(closedError(id)), holders: 0 };
+      entry.done = this.#open(id, entry).finally(() => {
+        if (this.#loading.get(id) === entry) this.#loading.delete(id);
       });
-      this.#loading.set(id, loading);
+      this.#loading.set(id, entry);
+      loading = entry;
     }
     return loading;
   }
 
-  async #open(id: string): Promise<Result<Live, SessionResolveError>> {
+  async #open(id: string, loading: Loading): Promise<Result<Live, SessionResolveError>> {
+    const admitted = await this.#admit(id);
+    if (!admitted.ok) return admitted;
+    try {
+      return await this.#attach(id, loading);
+    } finally {
+      this.#admitted--;
+      this.#admitWaiting();
+    }
+  }
+
+  async #attach(id: string, loading: Loading): Promise<Result<Live, SessionResolveError>> {
     for (let leaving = this.#leaving.get(id); leaving !== undefined; ) {
       await leaving;
       leaving = this.#leaving.get(id);
@@ -511,9 +912,11 @@ class Pool implements SessionPool {
     if (this.#closing !== undefined) return closedError(id);
     const { store, sessionOptions, setup, attach } = this.#options;
     const session = new Session({ ...sessionOptions, sessionId: id });
+    bindConversationKey(session, this.#keyOf(id));
     registerPlanningReducers(session);
     setup?.(session);
     let live: Live | undefined;
+    this.#loads++;
     const attached = await attachStore(session, store, {
       ...attach,
       onError: (error) => this.#attachmentError(live, error),
@@ -537,14 +940,17 @@ class Pool implements SessionPool {
       session,
       got: Promise.resolve(Object.freeze({ ok: true as const, value: session })),
       attachment: attached.value,
-      uses: 0,
+      // Every holder waiting for this load has its use now, so the copy cannot be evicted
+      // before they reach it.
+      uses: loading.holders,
       lock: Promise.resolve(),
       gone: false,
       idle: [],
+      wired: new Map(),
     };
+    for (const listener of this.#listeners.get(id) ?? []) this.#wire(live, listener);
     this.#live.set(id, live);
     this.#recent = live;
-    this.#evictExcess();
     return { ok: true, value: live };
   }
 

@@ -10,6 +10,8 @@ import type { StoreError } from '../stores/store-error.ts';
  * - `session_conflict`: another process changed the conversation, and the retries ran out.
  * - `session_store_failed`: the store failed while saving (`unreachable`, `io`, `busy`, ...).
  * - `pool_closed`: the pool is closed.
+ * - `pool_full`: every live session of the pool stayed held, and the request waited too long
+ *   for a slot, or too many requests were waiting already.
  *
  * @public
  */
@@ -19,7 +21,8 @@ export type SessionResolveErrorCode =
   | 'session_load_failed'
   | 'session_conflict'
   | 'session_store_failed'
-  | 'pool_closed';
+  | 'pool_closed'
+  | 'pool_full';
 
 /** Options of {@link SessionResolveError}. @public */
 export interface SessionResolveErrorOptions extends PlankitErrorOptions {

@@ -1,7 +1,6 @@
-import type { Session } from '@plankit/core';
-import { toolFailure } from '@plankit/core/internal';
+import type { Result } from '@plankit/core';
 import { parseConversationId } from '../sessions/conversation-id.ts';
-import { resolveSession, type SessionSource } from '../sessions/resolve-session.ts';
+import type { SessionSource } from '../sessions/resolve-session.ts';
 import { SessionResolveError } from '../sessions/session-resolve-error.ts';
 
 /**
@@ -35,16 +34,6 @@ export interface SessionRefusal {
   readonly error: SessionResolveError;
 }
 
-/** A session failure as the refused result of one tool call, in plankit's refusal form. */
-export function sessionRefusal(error: SessionResolveError): SessionRefusal {
-  return toolFailure({
-    success: false,
-    message: `Tool validation failed: ${error.message}`,
-    value: null,
-    error,
-  });
-}
-
 /** `session_unresolved` for a call whose context names no conversation. */
 export function noConversation(what: string): SessionResolveError {
   return new SessionResolveError(
@@ -53,23 +42,23 @@ export function noConversation(what: string): SessionResolveError {
   );
 }
 
+const UNKEYED: Result<ConversationKeyContext, SessionResolveError> = Object.freeze({
+  ok: true,
+  value: Object.freeze({ key: '' }),
+});
+
 /**
- * The session of one call for a run keyed explicitly: a `Session` source serves every call;
- * a resolver needs `key`, which is checked (`conversation_id_invalid`) before the resolver
- * sees it. Never throws for what the host passed at run time: failures come back as refusals.
+ * The context of a call for a run keyed explicitly (OpenAI, Anthropic, the Claude Agent SDK):
+ * a `Session` source needs no key; a resolver needs `key`, which is checked
+ * (`conversation_id_invalid`) before the resolver sees it.
  */
-export async function resolveKeyedSession(
+export function keyedContext(
   source: SessionSource<ConversationKeyContext>,
   key: unknown,
-): Promise<{ ok: true; value: Session } | { ok: false; error: SessionRefusal }> {
-  if (typeof source !== 'function') {
-    const resolved = await resolveSession(source, { key: '' });
-    return resolved.ok ? resolved : { ok: false, error: sessionRefusal(resolved.error) };
-  }
+): Result<ConversationKeyContext, SessionResolveError> {
+  if (typeof source !== 'function') return UNKEYED;
   if (key === undefined || key === null || key === '')
-    return { ok: false, error: sessionRefusal(noConversation('the run options give no key')) };
+    return { ok: false, error: noConversation('the run options give no key') };
   const id = parseConversationId(key, 'key');
-  if (!id.ok) return { ok: false, error: sessionRefusal(id.error) };
-  const resolved = await resolveSession(source, { key: id.value });
-  return resolved.ok ? resolved : { ok: false, error: sessionRefusal(resolved.error) };
+  return id.ok ? { ok: true, value: { key: id.value } } : id;
 }
