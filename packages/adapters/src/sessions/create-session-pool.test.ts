@@ -161,7 +161,7 @@ describe('createSessionPool', () => {
     for (const id of ['one', 'two']) expect(ok(await store.load(id)).version).toBe(1);
   });
 
-  it('evicts only sessions not in use by a run', async () => {
+  it('evicts only sessions not in use by a run: a load waits for a slot while all are held', async () => {
     const pool = createSessionPool({ store: new MemoryStore(), max: 1 });
     let release = () => {};
     const held = new Promise<void>((resolve) => {
@@ -172,12 +172,17 @@ describe('createSessionPool', () => {
       return invokeTool(SETUP, setupArgs('busy'), { session });
     });
     await nextTurn();
-    ok(await pool.get('other'));
+    const other = pool.get('other');
     await nextTurn();
-    // Over max while "busy" is in use; "other" was the one to go.
+    // "busy" is held, so "other" waits for its slot instead of overshooting max.
     expect(pool.has('busy')).toBe(true);
+    expect(pool.has('other')).toBe(false);
+    expect(pool.stats()).toMatchObject({ live: 1, held: 1, waiting: 1, loads: 1 });
     release();
     expect(ok(await running).success).toBe(true);
+    ok(await other);
+    expect(pool.has('busy')).toBe(false);
+    expect(pool.stats()).toMatchObject({ live: 1, held: 0, waiting: 0, loads: 2, evictions: 1 });
     ok(await pool.get('third'));
     await nextTurn();
     expect(pool.size).toBe(1);
@@ -429,7 +434,8 @@ describe('createSessionPool across processes (two pools on one store)', () => {
     ok(await a.run('c', (session) => invokeTool(SETUP, setupArgs('c'), { session })));
     await invokeTool(SETUP, setupArgs('other'), { session: stale });
     const flushed = await b.flush('c');
-    expect(flushed.ok || flushed.error.code).toBe('conflict');
+    expect(flushed.ok || flushed.error.code).toBe('session_conflict');
+    expect(flushed.ok || flushed.error.storeError?.code).toBe('conflict');
     expect(b.has('c')).toBe(false);
     const fresh = ok(await b.get('c'));
     expect(fresh).not.toBe(stale);

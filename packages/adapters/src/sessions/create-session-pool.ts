@@ -371,7 +371,7 @@ function checkId(id: unknown, field: string): Result<string, SessionResolveError
   if (id === undefined || id === null || id === '') {
     return refused(
       'session_unresolved',
-      `The call names no conversation (the ${field} is ${id === '' ? 'empty' : String(id)}), so no session serves it; plans are never shared between conversations.`,
+      `The call's context names no conversation (the ${field} is ${id === '' ? 'empty' : String(id)}), so no session serves it; plans are never shared between conversations.`,
       undefined,
     );
   }
