@@ -8,6 +8,7 @@
  */
 
 export type { ConversationKeyContext, SessionRefusal } from './host/keyed-context.ts';
+export { strictByDefault } from './host/strict-by-default.ts';
 export type {
   FunctionCallOutput,
   OpenAICallRecord,
@@ -16,6 +17,5 @@ export type {
   OpenAIToolsetOptions,
 } from './openai/create-openai-toolset.ts';
 export { createOpenAIToolset } from './openai/create-openai-toolset.ts';
-export { strictByDefault } from './host/strict-by-default.ts';
 export type { StrictJsonSchema } from './openai/to-strict-json-schema.ts';
 export { toStrictJsonSchema } from './openai/to-strict-json-schema.ts';

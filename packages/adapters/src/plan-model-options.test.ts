@@ -18,10 +18,10 @@ import {
   type ClaudeAgentSdkServer,
   registerClaudeAgentTools,
 } from './claude-agent-sdk/register-claude-agent-tools.ts';
+import { strictByDefault } from './host/strict-by-default.ts';
 import { toLangChainTools } from './langchain/to-langchain-tools.ts';
 import { registerMcpTools as registerV1 } from './mcp/register-mcp-tools.ts';
 import { registerMcpTools as registerV2 } from './mcp/v2/register-mcp-tools.ts';
-import { strictByDefault } from './host/strict-by-default.ts';
 import { createOpenAIToolset } from './openai/create-openai-toolset.ts';
 import { ScriptedModel } from './openai-agents/testing/scripted-model.ts';
 import { toOpenAIAgentsTools } from './openai-agents/to-openai-agents-tools.ts';

@@ -72,7 +72,6 @@ interface AISDKCallOptions {
   readonly experimental_context?: unknown;
 }
 
-
 /**
  * plankit tools as Vercel AI SDK tools (`ai` 6 or 7), keyed by name, for `generateText` /
  * `streamText`. Each `execute` runs `invokeTool` on the session:

@@ -99,8 +99,6 @@ export function registerClaudeAgentTools(
     throw invalid('options.session must be a Session or a resolver function.', 'session');
   // The server's one key stands for every request's context, checked per call so a bad key
   // refuses each call rather than the registration.
-  const source: SessionSource<McpContext> = withContext(session, () =>
-    keyedContext(session, key),
-  );
+  const source: SessionSource<McpContext> = withContext(session, () => keyedContext(session, key));
   return registerMcpTools(config.instance as McpServer, tools, { ...rest, session: source });
 }

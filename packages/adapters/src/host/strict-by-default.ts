@@ -24,4 +24,3 @@ const PLANNING_TOOLS: ReadonlySet<string> = new Set([
 export function strictByDefault(tool: AnyTool): boolean {
   return PLANNING_TOOLS.has(tool.name);
 }
-

@@ -193,7 +193,10 @@ export interface PooledConversations<C> {
   /** The conversation's model-order key: the same object across its live copies. */
   keyOf(id: string): object;
   /** Runs `fn` holding the session of `id`, as {@link SessionPool.run} does but without flushing. */
-  hold<T>(id: string, fn: (session: Session) => Promise<T>): Promise<Result<T, SessionResolveError>>;
+  hold<T>(
+    id: string,
+    fn: (session: Session) => Promise<T>,
+  ): Promise<Result<T, SessionResolveError>>;
   /** The pool's {@link SessionPool.subscribe}. */
   subscribe(id: string, listener: ConversationListener): Result<Unsubscribe, SessionResolveError>;
   /** The live session of `id`, if any; loads nothing and touches nothing. */
@@ -359,7 +362,10 @@ function storeRefusal(id: string, error: StoreError): { ok: false; error: Sessio
       );
 }
 
-function inFamily(id: string, flushed: Result<number, StoreError>): Result<number, SessionResolveError> {
+function inFamily(
+  id: string,
+  flushed: Result<number, StoreError>,
+): Result<number, SessionResolveError> {
   return flushed.ok ? flushed : storeRefusal(id, flushed.error);
 }
 
@@ -467,7 +473,8 @@ class Pool implements SessionPool {
     if (live === undefined) return inFamily(id, (await this.#leaving.get(id)) ?? OK_ZERO);
     // A run may start again between its predecessor's end and this continuation.
     while (live.uses > 0) await new Promise<void>((resolve) => live.idle.push(resolve));
-    if (live.gone) return inFamily(id, (await this.#leaving.get(id)) ?? (await live.attachment.flush()));
+    if (live.gone)
+      return inFamily(id, (await this.#leaving.get(id)) ?? (await live.attachment.flush()));
     return inFamily(id, await this.#evict(live));
   }
 
