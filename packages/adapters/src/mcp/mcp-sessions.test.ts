@@ -4,12 +4,12 @@ import { InMemoryTransport as InMemoryV1 } from '@modelcontextprotocol/sdk/inMem
 import { McpServer as McpServerV1 } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { ResourceUpdatedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { McpServer as McpServerV2 } from '@modelcontextprotocol/server';
-import { type Plan, Session } from '@plankit/core';
+import { invokeTool, type Plan, Session } from '@plankit/core';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createSessionPool } from '../sessions/create-session-pool.ts';
 import type { SessionSource } from '../sessions/resolve-session.ts';
 import { HOSTILE_IDS } from '../sessions/testing/hostile-ids.ts';
-import { ok, planOf, spyStore, TOOLS } from '../sessions/testing/pool-helpers.ts';
+import { MARK, ok, planOf, spyStore, TOOLS } from '../sessions/testing/pool-helpers.ts';
 import { MemoryStore } from '../stores/memory-store.ts';
 import { MCP_PLAN_ID_META_KEY, type McpContext } from './mcp-context.ts';
 import * as v1 from './register-mcp-plan-resource.ts';
@@ -158,6 +158,37 @@ describe.each([V1, V2])('MCP $name: one plan per client through a session pool',
     const again = createSessionPool({ store });
     expect(planOf(ok(await again.get('client-b')))).toEqual(planB);
     ok(await again.close());
+  });
+
+  it('keeps subscriptions across evictions and reloads, and hears changes made through pool.run', async () => {
+    const pool = createSessionPool({ store: new MemoryStore(), max: 1 });
+    const source = pool.resolver(major.byIdentity);
+    const [a, b] = await Promise.all([
+      major.connect(source, 'shared'),
+      major.connect(source, 'shared'),
+    ]);
+    await Promise.all([a.subscribe(), b.subscribe()]);
+    expect((await a.call('planning_setup_plan', setup('Ship'))).isError).not.toBe(true);
+    await settle();
+    expect([a.updates.length, b.updates.length]).toEqual([1, 1]);
+    // Another conversation takes the pool's only slot: "shared" is evicted, then reloaded.
+    ok(await pool.run('other', () => undefined));
+    await settle();
+    expect(pool.has('shared')).toBe(false);
+    const marked = await b.call('planning_mark_step', { step_id: 'S001', status: 'done' });
+    expect(marked.isError).not.toBe(true);
+    await settle();
+    expect([a.updates.length, b.updates.length]).toEqual([2, 2]);
+    // The app changes the plan itself (an approval screen), on a copy loaded by the pool.
+    ok(await pool.evict('shared'));
+    const approved = await pool.run('shared', (session) =>
+      invokeTool(MARK, { step_id: 'S002', status: 'done' }, { session }),
+    );
+    expect(ok(approved).success).toBe(true);
+    await settle();
+    expect([a.updates.length, b.updates.length]).toEqual([3, 3]);
+    expect((await a.readPlan())?.status).toBe('completed');
+    ok(await pool.close());
   });
 
   it('refuses a call, a read and a subscribe with no identity: no shared default', async () => {
