@@ -18,6 +18,7 @@ import { StoreError } from '../stores/store-error.ts';
 import { createSessionPool } from './create-session-pool.ts';
 import { resolveSession } from './resolve-session.ts';
 import { SessionResolveError } from './session-resolve-error.ts';
+import { countingStore } from './testing/counting-store.ts';
 import { HOSTILE_IDS } from './testing/hostile-ids.ts';
 import {
   ADD,
@@ -189,6 +190,92 @@ describe('createSessionPool', () => {
     expect(pool.has('third')).toBe(true);
     const reloaded = ok(await pool.get('busy'));
     expect(planOf(reloaded)?.objective).toBe('plan of busy');
+    ok(await pool.close());
+  });
+
+  it('never reloads in a loop while every live session is held: one load per admission', async () => {
+    const store = countingStore(new MemoryStore());
+    const pool = createSessionPool({ store, max: 2 });
+    let release = () => {};
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const slow = ['a', 'b'].map((id) => pool.run(id, () => held));
+    await nextTurn();
+    const waiting = pool.run('c', (session) => invokeTool(SETUP, setupArgs('c'), { session }));
+    await new Promise((resolve) => setTimeout(resolve, 30));
+    // The slow runs hold both slots: "c" waits, and the store is not read for it meanwhile.
+    expect(store.loads).toBe(2);
+    expect(pool.stats()).toMatchObject({ live: 2, held: 2, loading: 1, waiting: 1, loads: 2 });
+    release();
+    for (const run of slow) ok(await run);
+    expect(ok(await waiting).success).toBe(true);
+    expect(store.loads).toBe(3);
+    expect(pool.stats()).toMatchObject({ live: 2, held: 0, waiting: 0, loads: 3, evictions: 1 });
+    ok(await pool.close());
+  });
+
+  it('refuses a request with pool_full after waitTimeoutMs, and at once past maxWaiting', async () => {
+    const store = countingStore(new MemoryStore());
+    const pool = createSessionPool({ store, max: 1, maxWaiting: 1, waitTimeoutMs: 20 });
+    let release = () => {};
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const slow = pool.run('busy', () => held);
+    await nextTurn();
+    const timedOut = pool.get('late');
+    const refused = await pool.run('later', () => 'never');
+    expect(!refused.ok && refused.error.code).toBe('pool_full');
+    expect(!refused.ok && refused.error.message).toMatch(/1 requests are waiting/);
+    const late = await timedOut;
+    expect(!late.ok && late.error.code).toBe('pool_full');
+    expect(!late.ok && late.error.message).toMatch(/stayed in use for 20 ms/);
+    expect(SessionResolveError.isInstance(!late.ok && late.error)).toBe(true);
+    // Nothing was loaded for the refused requests, and the pool still serves the next one.
+    expect(store.loads).toBe(1);
+    release();
+    ok(await slow);
+    ok(await pool.get('late'));
+    expect(store.loads).toBe(2);
+    ok(await pool.close());
+  });
+
+  it('refuses waiting requests with pool_closed when the pool closes', async () => {
+    const pool = createSessionPool({ store: new MemoryStore(), max: 1 });
+    let release = () => {};
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const slow = pool.run('busy', () => held);
+    await nextTurn();
+    const waiting = pool.get('other');
+    const closing = pool.close();
+    const refused = await waiting;
+    expect(!refused.ok && refused.error.code).toBe('pool_closed');
+    release();
+    ok(await slow);
+    ok(await closing);
+  });
+
+  it('gives the same error family everywhere: empty ids, bad ids, store failures', async () => {
+    const pool = createSessionPool({ store: new MemoryStore() });
+    const resolver = pool.resolver((context: { id: string }) => context.id);
+    const viaResolver = await resolveSession(resolver, { id: '' });
+    const viaGet = await pool.get('');
+    const viaRun = await pool.run('', () => undefined);
+    const viaFlush = await pool.flush('');
+    const viaEvict = await pool.evict('');
+    for (const result of [viaResolver, viaGet, viaRun, viaFlush, viaEvict]) {
+      expect(result.ok).toBe(false);
+      if (result.ok) continue;
+      expect(SessionResolveError.isInstance(result.error)).toBe(true);
+      expect(result.error.code).toBe('session_unresolved');
+    }
+    const bad = await pool.flush('../etc');
+    expect(!bad.ok && bad.error.code).toBe('conversation_id_invalid');
+    const subscribed = pool.subscribe('', () => {});
+    expect(!subscribed.ok && subscribed.error.code).toBe('session_unresolved');
     ok(await pool.close());
   });
 
