@@ -6,8 +6,8 @@ import {
   type ToolResult,
   ToolValidationError,
 } from '@plankit/core';
-import { refusalText, toolFailure } from '@plankit/core/internal';
 import { conversationKeyOf } from './host/conversation-key.ts';
+import { refusal } from './host/refusal.ts';
 import { runInModelOrder, type ToolCallOrder } from './model-order.ts';
 import { parseToolArguments } from './parse-tool-arguments.ts';
 
@@ -52,14 +52,7 @@ export interface ToolCallOutcome {
 
 const MAX_NAME = 64;
 
-function refused(error: ToolValidationError): ToolFailure {
-  return toolFailure({
-    success: false,
-    message: refusalText(`Tool validation failed: ${error.message}`),
-    value: null,
-    error,
-  });
-}
+const refused = (error: ToolValidationError): ToolFailure => refusal(error);
 
 /**
  * Runs one tool call by name: finds the tool, parses its arguments, and invokes it. Unknown

@@ -12,6 +12,7 @@ import {
 } from '@plankit/core';
 import { invalidArgument } from '@plankit/core/internal';
 import { bindConversationKey } from '../host/conversation-key.ts';
+import { isRecord } from '../host/is-record.ts';
 import { attachStore, type SessionAttachment } from '../stores/attach-store.ts';
 import type { SessionStore } from '../stores/session-store.ts';
 import type { StoreError } from '../stores/store-error.ts';
@@ -269,9 +270,6 @@ const OK_VOID: Result<void, SessionResolveError> = Object.freeze({ ok: true, val
 // calls to find their turn again after an eviction between them.
 const MIN_KEPT_KEYS = 1024;
 const where = 'createSessionPool';
-
-const isRecord = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 function checkKeys(value: unknown, keys: readonly string[], field: string): void {
   if (!isRecord(value)) throw invalidArgument(where, field, 'must be an object');
