@@ -10,7 +10,8 @@
 
 export type { AISDKContext } from './ai-sdk/ai-sdk-context.ts';
 export { AISDKToolError } from './ai-sdk/ai-sdk-tool-error.ts';
-export { aisdkToolsContext } from './ai-sdk/ai-sdk-tools-context.ts';
+export type { AISDKContexts } from './ai-sdk/ai-sdk-tools-context.ts';
+export { aisdkContext, aisdkToolsContext } from './ai-sdk/ai-sdk-tools-context.ts';
 export type { PlanFinishedOptions, PlanFinishedStep } from './ai-sdk/plan-finished.ts';
 export { planFinished } from './ai-sdk/plan-finished.ts';
 export type {

@@ -30,16 +30,43 @@ export function toolCallContext<C>(call: {
   return { context: context as C | undefined };
 }
 
-/** The app's context of a step: `ai` 7's `runtimeContext` when given, else `ai` 6's `experimental_context`. */
+const isEmptyObject = (value: unknown): boolean =>
+  typeof value === 'object' &&
+  value !== null &&
+  Object.getPrototypeOf(value) === Object.prototype &&
+  Object.keys(value).length === 0;
+
+/** The entry of `ai` 7's `toolsContext` a plankit tool received, if any. */
+function toolsEntry(toolsContext: unknown): unknown {
+  if (typeof toolsContext !== 'object' || toolsContext === null) return undefined;
+  const entries = Object.entries(toolsContext);
+  const planning = entries.find(
+    ([name, value]) => name.startsWith('planning_') && value !== undefined,
+  );
+  return (planning ?? entries.find(([, value]) => value !== undefined))?.[1];
+}
+
+/**
+ * The app's context of a step: `ai` 7's `runtimeContext` when given, else `ai` 6's
+ * `experimental_context`, else the context `ai` 7's `toolsContext` gave the planning tools.
+ * `ai` 7 defaults `runtimeContext` to `{}`, which counts as not given, so an app that passes
+ * only `toolsContext` still names its conversation to `planReminderStep` and `planFinished`.
+ */
 export function stepContext<C>(
   step:
     | {
         readonly runtimeContext?: unknown;
         readonly experimental_context?: unknown;
+        readonly toolsContext?: unknown;
       }
     | undefined,
 ): AISDKContext<C> {
+  const runtime = step?.runtimeContext;
   const context =
-    step?.runtimeContext !== undefined ? step.runtimeContext : step?.experimental_context;
+    runtime !== undefined && !isEmptyObject(runtime)
+      ? runtime
+      : step?.experimental_context !== undefined
+        ? step.experimental_context
+        : (toolsEntry(step?.toolsContext) ?? (runtime === undefined ? undefined : runtime));
   return { context: context as C | undefined };
 }

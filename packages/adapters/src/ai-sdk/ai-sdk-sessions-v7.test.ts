@@ -8,7 +8,7 @@ import { createSessionPool } from '../sessions/create-session-pool.ts';
 import { MemoryStore } from '../stores/memory-store.ts';
 import type { AISDKContext } from './ai-sdk-context.ts';
 import type { AISDKToolError } from './ai-sdk-tool-error.ts';
-import { aisdkToolsContext } from './ai-sdk-tools-context.ts';
+import { aisdkContext, aisdkToolsContext } from './ai-sdk-tools-context.ts';
 import { planFinished } from './plan-finished.ts';
 import { planReminderStep } from './plan-reminder-step.ts';
 import { type Call, chatScript, type SeenStep, sleep, usage } from './testing/chat-script.ts';
@@ -160,4 +160,37 @@ describe('planReminderStep and planFinished with generateText (ai 7, runtimeCont
     expect(live.ok && selectLatest(live.value, Plan)?.status).toBe('completed');
     await pool.close();
   });
+
+  for (const [name, contexts] of [
+    [
+      'aisdkContext (both contexts at once)',
+      (tools: ToolSet) => aisdkContext(tools, { chatId: 'chat-d' }),
+    ],
+    [
+      'toolsContext alone',
+      (tools: ToolSet) => ({ toolsContext: aisdkToolsContext(tools, { chatId: 'chat-d' }) }),
+    ],
+  ] as const) {
+    it(`names the conversation to the step helpers through ${name}`, async () => {
+      const { pool, session, tools } = chatPool();
+      const seen: SeenStep[] = [];
+      const errors: unknown[] = [];
+      const result = await generateText({
+        model: scripted(chatScript('Ship D', 'd'), seen),
+        prompt: 'Plan D.',
+        tools,
+        ...(contexts(tools) as object),
+        prepareStep: planReminderStep({
+          session,
+          render: renderPlanReminder,
+          onError: (error) => errors.push(error),
+        }) as never,
+        stopWhen: [planFinished({ session }), isStepCount(10)],
+      });
+      expect(errors).toEqual([]);
+      expect(result.steps).toHaveLength(2);
+      expect(JSON.stringify(seen[1]?.prompt)).toContain('Objective: Ship D');
+      await pool.close();
+    });
+  }
 });

@@ -19,3 +19,33 @@ export function aisdkToolsContext<C>(
   const entries: [string, C][] = Object.keys(tools).map((name) => [name, context]);
   return Object.fromEntries(entries);
 }
+
+/** The contexts `ai` 7 takes for one conversation: see {@link aisdkContext}. @public */
+export interface AISDKContexts<C> {
+  /** Every tool's entry: the context each tool's resolver gets. */
+  readonly toolsContext: Record<string, C>;
+  /** The step context `planReminderStep` and `planFinished` read. */
+  readonly runtimeContext: C;
+}
+
+/**
+ * Both contexts `ai` 7 takes for one conversation, to spread into `generateText` /
+ * `streamText`: `toolsContext` (every tool gets `context`) and `runtimeContext` (the step
+ * helpers get it), so the tools and `planReminderStep` / `planFinished` always name the same
+ * conversation. `ai` 6 takes `experimental_context: context` instead.
+ *
+ * @example
+ * ```ts
+ * const result = await generateText({ model, prompt, tools, ...aisdkContext(tools, { chatId }), prepareStep });
+ * ```
+ * @param tools - the tools given to `generateText` / `streamText`
+ * @param context - the app's context of the conversation, such as `{ chatId }`
+ * @returns `{ toolsContext, runtimeContext }`
+ * @public
+ */
+export function aisdkContext<C>(
+  tools: Readonly<Record<string, unknown>>,
+  context: C,
+): AISDKContexts<C> {
+  return { toolsContext: aisdkToolsContext(tools, context), runtimeContext: context };
+}

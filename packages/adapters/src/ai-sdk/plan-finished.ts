@@ -20,6 +20,8 @@ export interface PlanFinishedStep {
   readonly experimental_context?: unknown;
   /** The app's context in `ai` 7. */
   readonly runtimeContext?: unknown;
+  /** `ai` 7's per-tool contexts: read when no runtime context names the conversation. */
+  readonly toolsContext?: unknown;
 }
 
 /**

@@ -40,6 +40,8 @@ export interface PlanReminderStepInput {
   readonly experimental_context?: unknown;
   /** The app's context in `ai` 7. */
   readonly runtimeContext?: unknown;
+  /** `ai` 7's per-tool contexts: read when no runtime context names the conversation. */
+  readonly toolsContext?: unknown;
 }
 
 /** What {@link planReminderStep}'s function returns to `prepareStep`. @public */
