@@ -1,10 +1,11 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { createOpenAIToolset } from '@plankit/adapters/openai';
 import { createSessionPool, resolveSession } from '@plankit/adapters/sessions';
 import { attachStore, FileStore, MemoryStore } from '@plankit/adapters/stores';
 import { createPlanningTools, invokeTool, registerPlanningReducers, Session } from '@plankit/core';
-import type { BenchCase, BenchSuite } from '../../../scripts/bench.ts';
+import type { BenchCase, BenchCount, BenchSuite } from '../../../scripts/bench.ts';
 
 const [SETUP, , , , , READ] = createPlanningTools(new Session());
 const PLAN = { objective: 'ship v2', initial_steps: [{ title: 'draft' }, { title: 'review' }] };
@@ -72,7 +73,38 @@ async function heldSession(): Promise<Session> {
   return session;
 }
 
+const TOOLSET = createOpenAIToolset(createPlanningTools(new Session()));
+const READ_CALL = [
+  { id: 'call_1', type: 'function', function: { name: 'planning_read_plan', arguments: '{}' } },
+];
+
 const cases: BenchCase[] = [
+  {
+    name: 'pool hit through an adapter, planning_read_plan',
+    what: `toolset.runChatToolCalls([read_plan], { session: pool.resolver(...), key }): the host pipeline names the conversation and runs the call holding its live session, vs the same call with a Session held directly; set up as the rows above (target: at most about +1 µs)`,
+    maxRatio: 1.05,
+    plankit: async () => {
+      const pools = await rotating(async () => {
+        const pool = createSessionPool({ store: new MemoryStore() });
+        const session = expectOk(await pool.get('thread-1'));
+        expectSuccess(await invokeTool(SETUP, PLAN, { session }));
+        expectOk(await pool.flush('thread-1'));
+        return pool.resolver((context: { key: string }) => context.key);
+      });
+      return {
+        reset: pools.reset,
+        run: () =>
+          TOOLSET.runChatToolCalls(READ_CALL, { session: pools.current(), key: 'thread-1' }),
+      };
+    },
+    baseline: async () => {
+      const sessions = await rotating(heldSession);
+      return {
+        reset: sessions.reset,
+        run: () => TOOLSET.runChatToolCalls(READ_CALL, { session: sessions.current() }),
+      };
+    },
+  },
   {
     name: 'pool hit, planning_read_plan',
     what: `pool.get(id) of a live conversation, then invokeTool(read_plan) on it vs invokeTool on a Session held directly; both attached to a MemoryStore and replaced every ${FRESH_EVERY} calls so the tool-call log stays short (target: at most about +1 µs)`,
@@ -178,8 +210,96 @@ const cases: BenchCase[] = [
   },
 ];
 
+const SLOTS = 25;
+const AT_CAPACITY = 4 * SLOTS;
+const TURNS = 3;
+const SLOW_MS = 5;
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+function p99(samples: number[]): number {
+  const sorted = [...samples].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * 0.99))] ?? 0;
+}
+
+/**
+ * A pool at capacity: 4x more conversations than slots, each taking turns that hold its
+ * session through a slow model call. Counts store loads per admission, and the p99 wait for a
+ * turn to start, against an unpooled Map of sessions doing the same turns.
+ */
+async function atCapacity(): Promise<{
+  loads: number;
+  admissions: number;
+  wait: number;
+  unpooled: number;
+}> {
+  const store = new MemoryStore();
+  let loads = 0;
+  const load = store.load.bind(store);
+  store.load = (...args: Parameters<typeof store.load>) => {
+    loads++;
+    return load(...args);
+  };
+  const pool = createSessionPool({ store, max: SLOTS });
+  const waits: number[] = [];
+  await Promise.all(
+    Array.from({ length: AT_CAPACITY }, async (_, index) => {
+      for (let turn = 0; turn < TURNS; turn++) {
+        const asked = performance.now();
+        expectOk(
+          await pool.run(`conv-${index}`, async (session) => {
+            waits.push(performance.now() - asked);
+            await sleep(SLOW_MS);
+            return invokeTool(READ, {}, { session });
+          }),
+        );
+      }
+    }),
+  );
+  const admissions = pool.stats().loads;
+  expectOk(await pool.close());
+  const sessions = new Map<string, Session>();
+  const direct: number[] = [];
+  await Promise.all(
+    Array.from({ length: AT_CAPACITY }, async (_, index) => {
+      for (let turn = 0; turn < TURNS; turn++) {
+        const asked = performance.now();
+        let session = sessions.get(`conv-${index}`);
+        if (session === undefined) {
+          session = new Session({ sessionId: `conv-${index}` });
+          registerPlanningReducers(session);
+          sessions.set(`conv-${index}`, session);
+        }
+        direct.push(performance.now() - asked);
+        await sleep(SLOW_MS);
+        await invokeTool(READ, {}, { session });
+      }
+    }),
+  );
+  return { loads, admissions, wait: p99(waits), unpooled: p99(direct) };
+}
+
+const capacity = await atCapacity();
+
+const counts: BenchCount[] = [
+  {
+    name: `pool of ${SLOTS} at capacity, ${AT_CAPACITY} conversations: store loads per admission`,
+    what: `${AT_CAPACITY} conversations take ${TURNS} turns each at once through a pool of ${SLOTS}, every turn holding its session through a ${SLOW_MS} ms call: store loads vs admissions (target 1.0: never a reload in a loop)`,
+    plankit: capacity.loads,
+    baseline: capacity.admissions,
+    maxRatio: 1,
+  },
+  {
+    name: `pool of ${SLOTS} at capacity, ${AT_CAPACITY} conversations: p99 wait for a turn, ms`,
+    what: `the same turns: p99 time from asking for the session to holding it, vs an unpooled Map of sessions that never evicts (the pool queues the 3 conversations in 4 that have no slot, so about ${AT_CAPACITY / SLOTS}x the slow call is the expected cost of a pool this small, not overhead)`,
+    plankit: Math.round(capacity.wait * 10) / 10,
+    baseline: Math.max(0.1, Math.round(capacity.unpooled * 10) / 10),
+  },
+];
+
 /** The session pool: what a pooled session costs over one held directly, and at scale. */
 export const suite: BenchSuite = {
   name: '@plankit/adapters sessions',
   cases,
+  counts,
 };
