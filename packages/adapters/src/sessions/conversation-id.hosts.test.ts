@@ -138,7 +138,7 @@ describe('conversation ids a host generates, through every host resolver and a r
         await server.connect(serverSide);
         const client = new ClientV1({ name: 'test-client', version: '1.0.0' });
         await client.connect(clientSide);
-        result = await client.callTool(args);
+        result = (await client.callTool(args)) as { isError?: unknown };
         await client.close();
         await server.close();
       } else {
