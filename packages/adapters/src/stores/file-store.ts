@@ -218,7 +218,10 @@ function tornIssue(sessionId: string, bytes: number): StoreIssue {
 
 /**
  * The embedded {@link SessionStore}: one folder per session under `<directory>/sessions`,
- * holding an append-only JSONL event log (one `fdatasync` per append) and the latest
+ * named by a reversible, lower-case encoding of the session id (`a@b.c` is `a%40b.c`, `Job`
+ * is `+job`; a long one is a prefix and a hash, with the id in a `session-id` file), so ids
+ * that differ only in case stay apart on case-insensitive file systems. Each folder holds an
+ * append-only JSONL event log (one `fdatasync` per append) and the latest
  * snapshot (written to a temporary file, synced, then renamed). Writers to one session take
  * its lock (a directory moved into place by an atomic rename; prepared ones wait in
  * `<directory>/locks` between writes), so two processes appending to the same session get one
