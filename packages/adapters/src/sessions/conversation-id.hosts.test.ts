@@ -7,7 +7,11 @@ import { InMemoryTransport as InMemoryV1 } from '@modelcontextprotocol/sdk/inMem
 import { McpServer as McpServerV1 } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { McpServer as McpServerV2 } from '@modelcontextprotocol/server';
 import { invokeTool } from '@plankit/core';
+import { generateText, stepCountIs } from 'ai';
+import { MockLanguageModelV3 } from 'ai/test';
 import { afterEach, describe, expect, it } from 'vitest';
+import type { AISDKContext } from '../ai-sdk/ai-sdk-context.ts';
+import { toAISDKTools } from '../ai-sdk/to-ai-sdk-tools.ts';
 import { createAnthropicToolset } from '../anthropic/create-anthropic-toolset.ts';
 import type { LangChainContext } from '../langchain/langchain-context.ts';
 import { toLangChainTools } from '../langchain/to-langchain-tools.ts';
@@ -187,6 +191,48 @@ describe('conversation ids a host generates, through every host resolver and a r
         .filter((m): m is ToolMessage => ToolMessage.isInstance(m))
         .at(-1);
       expect(reply?.status, id).not.toBe('error');
+    }
+    expectOwnPlans(await reopen());
+  });
+
+  it('AI SDK generateText: the chat id in experimental_context', async () => {
+    const { pool, reopen } = await filePool();
+    const tools = toAISDKTools(TOOLS, {
+      session: pool.resolver(({ context }: AISDKContext<{ chatId: string }>) => context?.chatId),
+    });
+    const usage = {
+      inputTokens: { total: 1, noCache: 1, cacheRead: undefined, cacheWrite: undefined },
+      outputTokens: { total: 1, text: 1, reasoning: undefined },
+    };
+    for (const id of HOST_IDS) {
+      let step = 0;
+      const model = new MockLanguageModelV3({
+        doGenerate: async () => ({
+          content:
+            step++ === 0
+              ? [
+                  {
+                    type: 'tool-call' as const,
+                    toolCallId: 'c1',
+                    toolName: 'planning_setup_plan',
+                    input: JSON.stringify(setup(objectiveOf(id))),
+                  },
+                ]
+              : [{ type: 'text' as const, text: 'Done.' }],
+          finishReason: { unified: step === 1 ? 'tool-calls' : 'stop', raw: undefined },
+          usage,
+          warnings: [],
+        }),
+      });
+      const result = await generateText({
+        model,
+        prompt: 'Plan.',
+        tools,
+        experimental_context: { chatId: id },
+        stopWhen: stepCountIs(3),
+      });
+      const output = result.steps[0]?.content.find((part) => part.type === 'tool-result');
+      expect(output, id).toBeDefined();
     }
     expectOwnPlans(await reopen());
   });
