@@ -16,6 +16,9 @@ const DIRECT_MAX = 192;
 const PREFIX_MAX = 120;
 const HASH_HEX = 40;
 const PLAIN = /[a-z0-9_:-]/;
+const OLD_RULE = /^[A-Za-z0-9](?:[A-Za-z0-9_.:-]{0,126}[A-Za-z0-9])?$/;
+const UPPER = /[A-Z]/g;
+const LOWER = /[a-z]/g;
 const SWAP = /[A-Za-z]/g;
 const DIRECT_NAME = /^=?(?:[a-z0-9_.:-]|\+[a-z]|%[0-9a-f]{2})+$/;
 const HASHED_NAME = new RegExp(`^=?(?:[a-z0-9_.:-]|\\+[a-z]|%[0-9a-f]{2})*~[0-9a-f]{${HASH_HEX}}$`);
@@ -44,7 +47,7 @@ function escapeCharacter(c: string, edge: boolean): string {
 
 /** The escaped characters of `sessionId` (a valid session id), after the `=` case swap. */
 function tokensOf(sessionId: string): { readonly swapped: boolean; readonly tokens: string[] } {
-  const swapped = count(sessionId, /[A-Z]/g) > count(sessionId, /[a-z]/g);
+  const swapped = count(sessionId, UPPER) > count(sessionId, LOWER);
   const text = swapped ? swapCase(sessionId) : sessionId;
   const characters = [...text];
   const last = characters.length - 1;
@@ -56,6 +59,12 @@ function tokensOf(sessionId: string): { readonly swapped: boolean; readonly toke
  * encoding of the id, or, past 192 characters, a readable prefix of it, `~` and a hash.
  */
 export function sessionFolderName(sessionId: string): string {
+  // The common case, ids of the old rule, without splitting into characters.
+  if (OLD_RULE.test(sessionId)) {
+    const swapped = count(sessionId, UPPER) > count(sessionId, LOWER);
+    const text = swapped ? swapCase(sessionId) : sessionId;
+    return (swapped ? '=' : '') + text.replace(UPPER, (c) => `+${c.toLowerCase()}`);
+  }
   const { swapped, tokens } = tokensOf(sessionId);
   const name = (swapped ? '=' : '') + tokens.join('');
   if (name.length <= DIRECT_MAX) return name;
@@ -70,7 +79,7 @@ export function sessionFolderName(sessionId: string): string {
 
 /** True when `name` is a hashed folder name, whose id is in its {@link SESSION_ID_FILE}. */
 export function isHashedFolderName(name: string): boolean {
-  return HASHED_NAME.test(name);
+  return name.includes('~') && HASHED_NAME.test(name);
 }
 
 /**
