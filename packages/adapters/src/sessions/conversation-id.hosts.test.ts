@@ -13,6 +13,10 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { AISDKContext } from '../ai-sdk/ai-sdk-context.ts';
 import { toAISDKTools } from '../ai-sdk/to-ai-sdk-tools.ts';
 import { createAnthropicToolset } from '../anthropic/create-anthropic-toolset.ts';
+import {
+  type ClaudeAgentSdkServer,
+  registerClaudeAgentTools,
+} from '../claude-agent-sdk/register-claude-agent-tools.ts';
 import type { LangChainContext } from '../langchain/langchain-context.ts';
 import { toLangChainTools } from '../langchain/to-langchain-tools.ts';
 import { MCP_PLAN_ID_META_KEY, type McpContext } from '../mcp/mcp-context.ts';
@@ -26,6 +30,13 @@ import { cleanup, ok, planOf, TOOLS, tempDirectory } from './testing/pool-helper
 
 // Every id a host generates, through each host's resolver, into a FileStore (the store whose
 // keys are the hardest: folder names), then read back by a new pool on a new store instance.
+
+// The real Claude Agent SDK, loaded by a name the type checker does not resolve, as its own
+// tests load it (it is a devDependency of the workspace root only).
+const CLAUDE_SDK = '@anthropic-ai/claude-agent-sdk';
+const claudeSdk = (await import(/* @vite-ignore */ CLAUDE_SDK).catch(() => undefined)) as
+  | { createSdkMcpServer(options: { name: string; version: string }): ClaudeAgentSdkServer }
+  | undefined;
 
 let closers: (() => Promise<unknown>)[] = [];
 afterEach(async () => {
@@ -233,6 +244,30 @@ describe('conversation ids a host generates, through every host resolver and a r
       });
       const output = result.steps[0]?.content.find((part) => part.type === 'tool-result');
       expect(output, id).toBeDefined();
+    }
+    expectOwnPlans(await reopen());
+  });
+
+  it.skipIf(claudeSdk === undefined)('Claude Agent SDK: the server key', async () => {
+    const { pool, reopen } = await filePool();
+    const session = pool.resolver((context: { key: string }) => context.key);
+    for (const id of HOST_IDS) {
+      const server = (claudeSdk as NonNullable<typeof claudeSdk>).createSdkMcpServer({
+        name: 'planning',
+        version: '1.0.0',
+      });
+      registerClaudeAgentTools(server, TOOLS, { session, key: id });
+      const [serverSide, clientSide] = InMemoryV1.createLinkedPair();
+      await server.instance.connect(serverSide);
+      const client = new ClientV1({ name: 'claude-code-stand-in', version: '1.0.0' });
+      await client.connect(clientSide);
+      const result = await client.callTool({
+        name: 'planning_setup_plan',
+        arguments: setup(objectiveOf(id)),
+      });
+      await client.close();
+      await server.instance.close();
+      expect(result.isError, id).toBeFalsy();
     }
     expectOwnPlans(await reopen());
   });
