@@ -86,7 +86,7 @@ describe('Anthropic SDK chat server', () => {
       const refused = toolResults(bodies[3] as SentBody);
       expect(refused).toHaveLength(2);
       for (const block of refused)
-        expect(textOf(block)).toMatch(/^Tool validation failed: key must be 1-128 characters/);
+        expect(textOf(block)).toMatch(/^Tool validation failed: key must be 1-256 characters/);
       expect(pool.has('../etc')).toBe(false);
       const hostilePlan = await fetch(`${base}/chats/${encodeURIComponent('../etc')}/plan`);
       expect(hostilePlan.status).toBe(400);

@@ -79,7 +79,7 @@ describe('Claude Agent SDK chat server', () => {
       expect(results).toHaveLength(2);
       for (const result of results) {
         expect(result.isError).toBe(true);
-        expect(result.text).toMatch(/^Tool validation failed: key must be 1-128 characters/);
+        expect(result.text).toMatch(/^Tool validation failed: key must be 1-256 characters/);
       }
       expect(pool.has('../etc')).toBe(false);
       expect(pool.size).toBe(1);

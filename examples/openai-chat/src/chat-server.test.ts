@@ -74,7 +74,7 @@ describe('OpenAI SDK chat server', () => {
       const refused = (bodies[3] as SentBody).messages.filter((message) => message.role === 'tool');
       expect(refused).toHaveLength(2);
       for (const message of refused)
-        expect(message.content).toMatch(/^Tool validation failed: key must be 1-128 characters/);
+        expect(message.content).toMatch(/^Tool validation failed: key must be 1-256 characters/);
       expect(pool.has('../etc')).toBe(false);
       const hostilePlan = await fetch(`${base}/chats/${encodeURIComponent('../etc')}/plan`);
       expect(hostilePlan.status).toBe(400);

@@ -130,7 +130,7 @@ describe('toLangChainTools: one session per LangGraph thread', () => {
     );
     const reply = lastToolMessage(result.messages);
     expect(reply?.status).toBe('error');
-    expect(String(reply?.content)).toMatch(/^Tool validation failed: id must be 1-128 characters/);
+    expect(String(reply?.content)).toMatch(/^Tool validation failed: id must be 1-256 characters/);
     expect(pool.size).toBe(0);
     await pool.close();
   });

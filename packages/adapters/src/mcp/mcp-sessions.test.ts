@@ -229,7 +229,7 @@ describe.each([V1, V2])('MCP $name: one plan per client through a session pool',
       const result = await client.call('planning_read_plan', {});
       expect(result.isError, String(id).slice(0, 40)).toBe(true);
       expect(result.content[0]?.text).toMatch(
-        /^Tool validation failed: (sessionId|_meta\["plankit\/planId"\]) must be 1-128 characters/,
+        /^Tool validation failed: (sessionId|_meta\["plankit\/planId"\]) must be 1-256 characters/,
       );
       expect(result.content[0]?.text.length).toBeLessThan(2_000);
       expect(result.content[0]?.text).not.toContain('\u0000');

@@ -1,5 +1,10 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { checkConcurrentAppends, checkCrashes } from '../stores/testing/process-tests.ts';
+import { HOST_IDS } from '../stores/testing/host-ids.ts';
+import {
+  checkConcurrentAppends,
+  checkCrashes,
+  checkIdsAcrossProcesses,
+} from '../stores/testing/process-tests.ts';
 import { PostgresStore } from './postgres-store.ts';
 import {
   dropSchema,
@@ -45,5 +50,9 @@ describe.skipIf(POSTGRES_URL === undefined)(
       const { version } = await checkCrashes(store, { kind: 'postgres', url, schema }, 8);
       expect(version).toBeGreaterThan(8);
     }, 90_000);
+
+    it('finds every kind of host id again after a restart, from another process', async () => {
+      await checkIdsAcrossProcesses(store, { kind: 'postgres', url, schema }, HOST_IDS);
+    }, 60_000);
   },
 );

@@ -1,6 +1,12 @@
 import * as fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import {
+  sessionFolderName,
+  sessionIdOfFolder,
+  sessionIdOfHashedFolder,
+} from '../stores/session-folder-name.ts';
 import { isSessionId } from '../stores/session-id.ts';
+import { anySessionId, HOST_IDS } from '../stores/testing/host-ids.ts';
 import { isConversationId, parseConversationId } from './conversation-id.ts';
 import { HOSTILE_IDS } from './testing/hostile-ids.ts';
 
@@ -14,20 +20,44 @@ function hasControlCharacter(text: string): boolean {
   return false;
 }
 
+/** True when `text` holds a lone surrogate. */
+function hasLoneSurrogate(text: string): boolean {
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (code >= 0xd800 && code <= 0xdbff) {
+      const next = text.charCodeAt(i + 1);
+      if (next >= 0xdc00 && next <= 0xdfff) i++;
+      else return true;
+    } else if (code >= 0xdc00 && code <= 0xdfff) return true;
+  }
+  return false;
+}
+
 describe('conversation ids', () => {
-  it('accept what every store accepts: UUIDs, ULIDs, thread ids', () => {
+  it('accept any id a host generates, as it is: nanoid, UUID, base64, emails, org/chat', () => {
     for (const id of [
       'a',
       'thread-1',
       'user_7:goal_3',
-      '0f8fad5b-d9cb-469f-a165-70867728950e',
-      '01ARZ3NDEKTSV4RRFFQ69G5FAV',
       'conv_68a1b2c3',
       'a'.repeat(128),
+      ...HOST_IDS,
     ]) {
       expect(parseConversationId(id)).toEqual({ ok: true, value: id });
       expect(isConversationId(id)).toBe(true);
     }
+  });
+
+  it('accept every nanoid, including the 6.25% with _ or - at an end', () => {
+    const alphabet = [...'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-'];
+    fc.assert(
+      fc.property(
+        fc.array(fc.constantFrom(...alphabet), { minLength: 21, maxLength: 21 }),
+        (chars) => {
+          expect(isConversationId(chars.join(''))).toBe(true);
+        },
+      ),
+    );
   });
 
   it('refuse hostile ids with conversation_id_invalid, naming the field and the rule', () => {
@@ -40,10 +70,11 @@ describe('conversation ids', () => {
       if (parsed.ok) continue;
       expect(parsed.error.code).toBe('conversation_id_invalid');
       expect(parsed.error.field).toBe('thread_id');
-      expect(parsed.error.message).toMatch(/^thread_id must be 1-128 characters/);
+      expect(parsed.error.message).toMatch(/^thread_id must be 1-256 characters/);
       expect(parsed.error.message.length).toBeLessThan(300);
       // The value is shown escaped: no raw control character reaches a log or a model.
       expect(hasControlCharacter(parsed.error.message)).toBe(false);
+      expect(hasLoneSurrogate(parsed.error.message)).toBe(false);
       expect(isConversationId(id)).toBe(false);
     }
   });
@@ -58,15 +89,41 @@ describe('conversation ids', () => {
     );
   }, 30_000);
 
-  it('never contain a path separator, a dot segment or a control character', () => {
+  it('are the strings of 1-256 code units without a control character, lone surrogate or dot segment', () => {
     fc.assert(
-      fc.property(fc.string({ unit: 'binary', maxLength: 300 }), (value) => {
-        if (!isConversationId(value)) return;
-        expect(hasControlCharacter(value) || /[/\\]/.test(value)).toBe(false);
-        expect(value.split(/[/\\]/)).not.toContain('..');
-        expect(value.startsWith('.')).toBe(false);
-        expect(value.length).toBeLessThanOrEqual(128);
-      }),
+      fc.property(
+        fc.oneof(
+          fc.string({ unit: 'binary', maxLength: 300 }),
+          fc.string({ unit: 'binary', minLength: 250, maxLength: 260 }),
+          anySessionId,
+        ),
+        (value) => {
+          const expected =
+            value.length >= 1 &&
+            value.length <= 256 &&
+            !hasControlCharacter(value) &&
+            !hasLoneSurrogate(value) &&
+            !value.split(/[/\\]/).some((segment) => segment === '.' || segment === '..');
+          expect(isConversationId(value)).toBe(expected);
+        },
+      ),
+    );
+  });
+
+  it('map to a FileStore folder that gives the id back, and never to a path', () => {
+    fc.assert(
+      fc.property(
+        fc.oneof(fc.string({ unit: 'binary', maxLength: 300 }), anySessionId),
+        (value) => {
+          if (!isConversationId(value)) return;
+          const name = sessionFolderName(value);
+          expect(name).toMatch(/^[a-z0-9_.:+=%~-]+$/);
+          expect(name === '.' || name === '..' || name.startsWith('.')).toBe(false);
+          const back = sessionIdOfFolder(name);
+          expect(back === 'hashed' ? sessionIdOfHashedFolder(name, value) : back).toBe(value);
+        },
+      ),
+      { numRuns: 300 },
     );
   });
 });

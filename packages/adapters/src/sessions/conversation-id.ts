@@ -6,10 +6,11 @@ const UNESCAPED = /[\u007f-\u009f\u2028\u2029]/g;
 const escapeCode = (c: string): string => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`;
 
 /**
- * True when `value` is a conversation id the pool accepts: the stores' session id rule,
- * 1-128 characters, ASCII letters, digits and `_ . : -`, starting and ending with a letter or
- * digit. So no path separator, no `..` segment, no control character, nothing over 128
- * characters.
+ * True when `value` is a conversation id the pool accepts: the stores' session id rule, a
+ * string of 1-256 UTF-16 code units with no control character (C0, DEL, C1), no line or
+ * paragraph separator, no lone surrogate, and no `.` or `..` path segment. Any id a host
+ * generates passes (nanoid, UUID, base64, `conv_…`, `a@b.c`, `org/chat`), as it is: no need
+ * to hash it first. Each store maps it to a key of its own.
  *
  * @public
  */

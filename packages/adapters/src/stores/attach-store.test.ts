@@ -5,6 +5,7 @@ import {
   append,
   createPlanningTools,
   defineDataType,
+  InProcessEventBus,
   invokeTool,
   MarkStep,
   Plan,
@@ -25,7 +26,7 @@ import { attachStore, SESSION_COMMITTED_EVENT, SESSION_ROLLED_BACK_EVENT } from 
 import { FileStore } from './file-store.ts';
 import { MemoryStore } from './memory-store.ts';
 import type { SessionStore } from './session-store.ts';
-import type { StoreError } from './store-error.ts';
+import { StoreError } from './store-error.ts';
 import { err, ok } from './testing/store-contract.ts';
 
 const Note = defineDataType('attachtest.Note', z.strictObject({ text: z.string() }));
@@ -252,6 +253,71 @@ describe('attachStore', () => {
     expect(slicesOf(second)).toEqual(slicesOf(first));
   });
 
+  it('refuses a second live session of one id on one bus with busy, and keeps the first log its own', async () => {
+    const bus = new InProcessEventBus();
+    const one = new Session({ sessionId: 'notes', bus, clock: () => NOW });
+    const two = new Session({ sessionId: 'notes', bus, clock: () => NOW });
+    for (const session of [one, two]) session.register(Note, append);
+    const first = await attach(one, store);
+    const refused = err(await attachStore(two, store), 'busy');
+    expect(refused.field).toBe('session');
+    expect(refused.sessionId).toBe('notes');
+    expect(refused.message).toMatch(/^Another live Session with id notes is attached/);
+    expect(refused.message.length).toBeLessThan(2_000);
+    // The refused session goes on dispatching on the shared bus, ahead of the first and
+    // behind it: none of its commits reach the first session's log.
+    two.dispatch(Note, { text: 'theirs 1' });
+    one.dispatch(Note, { text: 'mine 1' });
+    two.dispatch(Note, { text: 'theirs 2' });
+    two.dispatch(Note, { text: 'theirs 3' });
+    one.dispatch(Note, { text: 'mine 2' });
+    two.rollback(two.snapshot());
+    expect(ok(await first.flush())).toBe(2);
+    expect(first.failure).toBeUndefined();
+    const stored = ok(await store.load('notes'));
+    expect(stored.events.map((event) => event.type)).toEqual([
+      SESSION_COMMITTED_EVENT,
+      SESSION_COMMITTED_EVENT,
+    ]);
+    const reloaded = noteSession();
+    await attach(reloaded, store);
+    expect(selectAll(reloaded, Note).map((note) => note.text)).toEqual(['mine 1', 'mine 2']);
+    // Once the first detaches, the id is free on the bus again.
+    ok(await first.detach());
+    const three = new Session({ sessionId: 'notes', bus, clock: () => NOW });
+    three.register(Note, append);
+    const third = await attach(three, store);
+    expect(selectAll(three, Note).map((note) => note.text)).toEqual(['mine 1', 'mine 2']);
+    ok(await third.detach());
+  });
+
+  it('lets one of two sessions of one id attach at once on one bus; other ids and buses are free', async () => {
+    const bus = new InProcessEventBus();
+    const make = (id: string, on = bus) => {
+      const session = new Session({ sessionId: id, bus: on, clock: () => NOW });
+      session.register(Note, append);
+      return session;
+    };
+    const results = await Promise.all([
+      attachStore(make('x'), store),
+      attachStore(make('x'), store),
+    ]);
+    expect(results.map((result) => (result.ok ? 'ok' : result.error.code)).sort()).toEqual([
+      'busy',
+      'ok',
+    ]);
+    ok(await attachStore(make('y'), store));
+    ok(await attachStore(make('x', new InProcessEventBus()), store));
+    // A failed attach lets go of the id.
+    const failing = make('z');
+    const broken = Object.create(store) as SessionStore;
+    Object.assign(broken, {
+      load: async () => ({ ok: false, error: new StoreError('unreachable', 'The store is down.') }),
+    });
+    err(await attachStore(failing, broken), 'unreachable');
+    ok(await attachStore(make('z'), store));
+  });
+
   it('rebuilds from the log when the snapshot does not fit the session', async () => {
     const first = noteSession();
     const Other = defineDataType('attachtest.Other', z.number());
@@ -475,7 +541,7 @@ describe('attachStore', () => {
       await files.close();
       err(await attachStore(noteSession(), files), 'closed');
       err(
-        await attachStore(new Session({ sessionId: 'bad id' }), new MemoryStore()),
+        await attachStore(new Session({ sessionId: 'bad/../id' }), new MemoryStore()),
         'session_id_invalid',
       );
     } finally {

@@ -111,6 +111,37 @@ interface Waiter {
 const OPTION_KEYS = ['snapshotEvery', 'dataTypes', 'onError'];
 // Two attachments of one session would append every change twice.
 const attached = new WeakSet<Session>();
+// The attached session of each id, per bus: an attachment tells its session's commits from
+// others' by id, so a bus carries at most one attached session of an id.
+const attachedIds = new WeakMap<object, Map<string, Session>>();
+
+/** Takes `session`'s id on its bus, or the `busy` error when another session holds it. */
+function holdId(session: Session): StoreError | undefined {
+  const { bus, sessionId } = session;
+  let ids = attachedIds.get(bus);
+  if (ids === undefined) {
+    ids = new Map();
+    attachedIds.set(bus, ids);
+  }
+  if (ids.has(sessionId)) {
+    return new StoreError(
+      'busy',
+      `Another live Session with id ${sessionId} is attached to a store on this bus; each would log the other's commits. Detach it (or use one bus per session) before attaching this one.`,
+      { sessionId, field: 'session' },
+    );
+  }
+  ids.set(sessionId, session);
+  attached.add(session);
+  return undefined;
+}
+
+/** Lets go of what {@link holdId} took. */
+function releaseId(session: Session): void {
+  attached.delete(session);
+  const ids = attachedIds.get(session.bus);
+  if (ids?.get(session.sessionId) === session) ids.delete(session.sessionId);
+}
+
 // The opt-in plan model's commands write the plan slice too, so a reload replays them without
 // the host having to list them (the session still needs the reducers that the options register).
 const PLANNING_COMMANDS: readonly DataType[] = [
@@ -424,15 +455,19 @@ class Attachment implements SessionAttachment {
     this.#seen = session.snapshot();
     this.#nextRevision = this.#seen.revision + 1;
     const { bus, sessionId } = session;
+    // A commit our session has not reached is another session's that shares our id and bus
+    // (one not attached, or attached elsewhere): ours publish after their state is set.
+    const foreign = (event: { sessionId: string; revision: number }): boolean =>
+      event.sessionId !== sessionId || event.revision > session.snapshot().revision;
     this.#unsubscribe = [
       bus.subscribe('SessionCommitted', (event) => {
-        if (event.sessionId !== sessionId) return;
+        if (foreign(event)) return;
         const build = this.#committed(event);
         this.#seen = session.snapshot();
         this.#accept(event.revision, build);
       }),
       bus.subscribe('SessionRolledBack', (event) => {
-        if (event.sessionId !== sessionId) return;
+        if (foreign(event)) return;
         const build = this.#rolledBack(event);
         this.#seen = session.snapshot();
         this.#accept(event.revision, build);
@@ -470,7 +505,7 @@ class Attachment implements SessionAttachment {
 
   detach(): Promise<Result<number, StoreError>> {
     for (const unsubscribe of this.#unsubscribe) unsubscribe();
-    attached.delete(this.session);
+    releaseId(this.session);
     return this.flush();
   }
 
@@ -671,7 +706,7 @@ class Attachment implements SessionAttachment {
     this.#queue = [];
     this.#early.clear();
     for (const unsubscribe of this.#unsubscribe) unsubscribe();
-    attached.delete(this.session);
+    releaseId(this.session);
     const waiting = this.#waiters;
     this.#waiters = [];
     for (const waiter of waiting) waiter.resolve({ ok: false, error });
@@ -698,6 +733,12 @@ class Attachment implements SessionAttachment {
  * change is checked by those rules before it is appended: one that fails is not stored, and
  * persistence stops with `event_invalid`.
  *
+ * An attachment tells its session's commits from others' on the bus by session id, so a bus
+ * carries at most one attached session of an id: attaching a second live session with the
+ * same id on the same bus, while the first is attached, is refused with `busy` (field
+ * `session`), and nothing is read or written. Commits of a session that shares the id and bus
+ * without being attached never reach the attached session's log.
+ *
  * @example
  * ```ts
  * const session = new Session({ sessionId: 'job-42' });
@@ -708,7 +749,8 @@ class Attachment implements SessionAttachment {
  * await attached.value.flush();
  * ```
  * @returns the attachment, or why the state could not be restored (`replay_failed`,
- *   `corrupt`, `unreachable`, ...); on failure, discard the session
+ *   `corrupt`, `unreachable`, ...) or the session not attached (`busy`: another session of
+ *   its id is attached on its bus); on failure, discard the session
  * @throws PlankitError on a programmer error: a session that is not fresh, bad options
  * @public
  */
@@ -724,11 +766,12 @@ export async function attachStore(
   const { snapshotEvery, dataTypes, onError } = checkOptions(options);
   const types = new DataTypes(session, dataTypes);
   const issues: StoreIssue[] = [];
-  attached.add(session);
+  const held = holdId(session);
+  if (held !== undefined) return { ok: false, error: held };
   try {
     return await load(session, store, types, issues, snapshotEvery, onError);
   } catch (error) {
-    attached.delete(session);
+    releaseId(session);
     throw error;
   }
 }
@@ -748,7 +791,7 @@ async function load(
     loaded = await store.load(session.sessionId, { snapshot: false });
   }
   if (!loaded.ok && loaded.error.code !== 'not_found') {
-    attached.delete(session);
+    releaseId(session);
     return loaded;
   }
   if (session.snapshot().revision !== 0) {
@@ -764,7 +807,7 @@ async function load(
     issues.push(...loaded.value.issues);
     const restored = await restore(session, store, loaded.value, types, issues);
     if (!restored.ok) {
-      attached.delete(session);
+      releaseId(session);
       return restored;
     }
     version = restored.value;

@@ -4,7 +4,12 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { FileStore } from './file-store.ts';
-import { checkConcurrentAppends, checkCrashes } from './testing/process-tests.ts';
+import { HOST_IDS } from './testing/host-ids.ts';
+import {
+  checkConcurrentAppends,
+  checkCrashes,
+  checkIdsAcrossProcesses,
+} from './testing/process-tests.ts';
 
 describe('FileStore across processes', () => {
   let directory: string;
@@ -55,4 +60,8 @@ describe('FileStore across processes', () => {
     );
     expect(version).toBeGreaterThan(6);
   }, 90_000);
+
+  it('finds every kind of host id again after a restart, from another process', async () => {
+    await checkIdsAcrossProcesses(store, { kind: 'file', directory }, HOST_IDS);
+  }, 60_000);
 });

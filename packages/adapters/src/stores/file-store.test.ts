@@ -18,7 +18,7 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { lockIdentity } from './file-lock.ts';
 import { FileStore } from './file-store.ts';
-import { describeStoreContract, err, events, ok } from './testing/store-contract.ts';
+import { byCodePoint, describeStoreContract, err, events, ok } from './testing/store-contract.ts';
 
 async function tempDirectory(): Promise<string> {
   return mkdtemp(path.join(os.tmpdir(), 'plankit-file-store-'));
@@ -282,6 +282,70 @@ describe('FileStore on disk', () => {
     expect(names.sort()).toEqual(
       ['job-42', '+job-42', '=job-42', '=01arz3ndektsv4rrffq69g5fav', 'user_7:goal_3'].sort(),
     );
+    expect(new Set(names.map((name) => name.toLowerCase())).size).toBe(ids.length);
+  });
+
+  it('keeps host ids in readable, escaped folders, and finds folders the old id rule made', async () => {
+    const ids = ['a@b.c', 'org/chat', 'q1s+/A==', '_V1StGXR8-', '.hidden', 'ünï'];
+    for (const id of ids) ok(await store.append(id, 0, events(1)));
+    expect((await readdir(path.join(directory, 'sessions'))).sort()).toEqual(
+      [
+        'a%40b.c',
+        'org%2fchat',
+        'q1s%2b%2f+a%3d%3d',
+        '=_v1s+tgxr8-',
+        '%2ehidden',
+        '%c3%bcn%c3%af',
+      ].sort(),
+    );
+    // A folder an earlier version wrote (its log copied in by hand) is found under its old name.
+    const lines = await readFile(log('a%40b.c'), 'utf8');
+    for (const old of ['+job-42', '=01arz3ndektsv4rrffq69g5fav', 'user_7:goal_3']) {
+      await mkdir(folder(old));
+      await writeFile(log(old), lines);
+    }
+    for (const id of ['Job-42', '01ARZ3NDEKTSV4RRFFQ69G5FAV', 'user_7:goal_3']) {
+      expect(ok(await store.load(id)).version, id).toBe(1);
+    }
+    expect(ok(await store.list())).toEqual(
+      byCodePoint([...ids, 'Job-42', '01ARZ3NDEKTSV4RRFFQ69G5FAV', 'user_7:goal_3']),
+    );
+  });
+
+  it('hashes the folder of a long id, keeps the id beside the log, and detects a collision', async () => {
+    const id = `${'org/'.repeat(60)}chat`;
+    ok(await store.append(id, 0, events(2)));
+    ok(await store.saveSnapshot(id, { version: 1, data: { s: 1 } }));
+    const [name] = await readdir(path.join(directory, 'sessions'));
+    expect(name).toMatch(/^(?:org%2f){20}~[0-9a-f]{40}$/);
+    expect((await readdir(folder(name as string))).sort()).toEqual([
+      'events.jsonl',
+      'session-id',
+      'snapshot.jsonl',
+    ]);
+    expect(await readFile(path.join(folder(name as string), 'session-id'), 'utf8')).toBe(id);
+    expect(ok(await store.list())).toEqual([id]);
+    const reopened = new FileStore({ directory });
+    expect(ok(await reopened.load(id)).version).toBe(2);
+    await reopened.close();
+    // Another id in the folder (a hash collision, or a hand edit): refused, nothing written.
+    await writeFile(path.join(folder(name as string), 'session-id'), `${id}x`);
+    expect(err(await store.load(id), 'io').message).toMatch(/holds another session/);
+    err(await store.append(id, 2, events(1, 3)), 'io');
+    err(await store.saveSnapshot(id, { version: 2, data: {} }), 'io');
+    err(await store.delete(id), 'io');
+    expect(ok(await store.list())).toEqual([]);
+    await writeFile(path.join(folder(name as string), 'session-id'), id);
+    expect(ok(await store.load(id)).version).toBe(2);
+    expect(ok(await store.delete(id))).toBe(true);
+    expect(await readdir(path.join(directory, 'sessions'))).toEqual([]);
+  });
+
+  it('keeps ids that differ only in case apart in escaped and hashed folders too', async () => {
+    const ids = ['a@b.c', 'A@B.C', 'A@b.c', `${'é/'.repeat(100)}x`, `${'é/'.repeat(100)}X`];
+    for (const [i, id] of ids.entries()) ok(await store.append(id, 0, events(i + 1)));
+    for (const [i, id] of ids.entries()) expect(ok(await store.load(id)).version).toBe(i + 1);
+    const names = await readdir(path.join(directory, 'sessions'));
     expect(new Set(names.map((name) => name.toLowerCase())).size).toBe(ids.length);
   });
 

@@ -19,7 +19,13 @@ import { completeTail, formatLogLines, type LogScan, parseLogLine, scanLog } fro
 import { acquireFileLock, type FileLock, LockPool, removeLeftovers } from './file-lock.ts';
 import { GroupCommit, syncAppend } from './group-commit.ts';
 import { FOLDER_MODE, makePrivateFolders, writePrivateFile } from './private-files.ts';
-import { sessionFolderName, sessionIdOfFolder } from './session-folder-name.ts';
+import {
+  isHashedFolderName,
+  SESSION_ID_FILE,
+  sessionFolderName,
+  sessionIdOfFolder,
+  sessionIdOfHashedFolder,
+} from './session-folder-name.ts';
 import type {
   ListOptions,
   LoadedSession,
@@ -212,7 +218,10 @@ function tornIssue(sessionId: string, bytes: number): StoreIssue {
 
 /**
  * The embedded {@link SessionStore}: one folder per session under `<directory>/sessions`,
- * holding an append-only JSONL event log (one `fdatasync` per append) and the latest
+ * named by a reversible, lower-case encoding of the session id (`a@b.c` is `a%40b.c`, `Job`
+ * is `+job`; a long one is a prefix and a hash, with the id in a `session-id` file), so ids
+ * that differ only in case stay apart on case-insensitive file systems. Each folder holds an
+ * append-only JSONL event log (one `fdatasync` per append) and the latest
  * snapshot (written to a temporary file, synced, then renamed). Writers to one session take
  * its lock (a directory moved into place by an atomic rename; prepared ones wait in
  * `<directory>/locks` between writes), so two processes appending to the same session get one
@@ -378,7 +387,13 @@ export class FileStore implements SessionStore {
         });
         const ids = await Promise.all(
           names.map(async (name) => {
-            const id = sessionIdOfFolder(name);
+            let id = sessionIdOfFolder(name);
+            if (id === 'hashed') {
+              const text = await readFile(path.join(this.#sessions, name, SESSION_ID_FILE), 'utf8')
+                .then((t): string | undefined => t)
+                .catch(() => undefined);
+              id = text === undefined ? undefined : sessionIdOfHashedFolder(name, text);
+            }
             if (id === undefined) return undefined;
             const size = await stat(path.join(this.#sessions, name, LOG)).then(
               (s) => s.size,
@@ -494,7 +509,7 @@ export class FileStore implements SessionStore {
       const next = version + lines.length;
       const bytes = formatLogLines(lines, version + 1);
       if (handle === undefined) {
-        await this.#createLog(folder, bytes);
+        await this.#createLog(folder, sessionId, bytes);
         return { ok: true, value: next };
       }
       // Cut off what a crashed append left, then write where it began.
@@ -540,6 +555,8 @@ export class FileStore implements SessionStore {
 
   async #load(sessionId: string, useSnapshot: boolean): Promise<Result<LoadedSession, StoreError>> {
     const folder = path.join(this.#sessions, sessionFolderName(sessionId));
+    const owner = await this.#checkOwner(folder, sessionId);
+    if (owner !== undefined) return owner;
     const issues: StoreIssue[] = [];
     // The snapshot first: it is only ever saved for events already in the log, so a log read
     // afterwards holds at least the events it covers.
@@ -637,8 +654,35 @@ export class FileStore implements SessionStore {
     return bytes === undefined ? undefined : parseSnapshotFile(bytes, sessionId);
   }
 
+  /**
+   * A hashed folder's {@link SESSION_ID_FILE} when it names another session: the SHA-256
+   * prefix collided, which no one has ever seen, but it is cheap to catch (long ids only).
+   */
+  async #checkOwner(folder: string, sessionId: string): Promise<Err<StoreError> | undefined> {
+    if (!isHashedFolderName(path.basename(folder))) return undefined;
+    const text = await readFile(path.join(folder, SESSION_ID_FILE), 'utf8').catch(
+      (error: unknown) => {
+        if (code(error) === 'ENOENT') return undefined;
+        throw error;
+      },
+    );
+    if (text === undefined || text === sessionId) return undefined;
+    return fail(
+      'io',
+      sessionId,
+      `FileStore's folder ${path.basename(folder)} for session ${sessionId} in ${this.directory} holds another session; nothing was read or written.`,
+    );
+  }
+
   /** Writes the first append of a session: complete and synced before the log exists. */
-  async #createLog(folder: string, bytes: Buffer): Promise<void> {
+  async #createLog(folder: string, sessionId: string, bytes: Buffer): Promise<void> {
+    if (isHashedFolderName(path.basename(folder))) {
+      // The id goes first: a folder name that is cut and hashed cannot give it back to list().
+      const named = path.join(folder, `.tmp-${randomUUID()}.id`);
+      await writePrivateFile(named, sessionId, { flag: 'wx', flush: true });
+      await rename(named, path.join(folder, SESSION_ID_FILE));
+      await syncDirectory(folder);
+    }
     const temporary = path.join(folder, `.tmp-${randomUUID()}.jsonl`);
     await writePrivateFile(temporary, bytes, { flag: 'wx', flush: true });
     try {
@@ -677,6 +721,8 @@ export class FileStore implements SessionStore {
       }
       try {
         if (lock.recovered) await removeLeftovers(folder);
+        const owner = await this.#checkOwner(folder, sessionId);
+        if (owner !== undefined) return owner;
         return await write(folder);
       } finally {
         await lock.release();

@@ -144,7 +144,8 @@ export interface SessionStore {
   saveSnapshot(sessionId: string, snapshot: SnapshotInput): Promise<Result<boolean, StoreError>>;
 
   /**
-   * The ids of the stored sessions, in ascending order.
+   * The ids of the stored sessions, exactly as given, in ascending code-point order (the byte
+   * order of their UTF-8, PostgreSQL's `C` collation).
    *
    * @returns the ids, or `io` / `unreachable`
    */

@@ -171,16 +171,35 @@ export function checkSnapshot(
   return { ok: true, value: { version, dataText: serialized.text } };
 }
 
-/** Applies checked list options to ids sorted in ascending code-unit order. */
+const isSurrogate = (c: number): boolean => c >= 0xd800 && c <= 0xdfff;
+
+/**
+ * Orders ids by code point, which is the byte order of their UTF-8 and PostgreSQL's `C`
+ * collation, so every store lists alike. Code units differ only past U+FFFF: a surrogate
+ * pair sorts below U+E000-U+FFFF by code unit, above them by code point.
+ */
+export function compareIds(a: string, b: string): number {
+  const length = Math.min(a.length, b.length);
+  for (let i = 0; i < length; i++) {
+    const x = a.charCodeAt(i);
+    const y = b.charCodeAt(i);
+    if (x === y) continue;
+    // Only surrogates sort out of code-point order: lift them above the rest of the BMP.
+    return (isSurrogate(x) ? x + 0x10000 : x) - (isSurrogate(y) ? y + 0x10000 : y);
+  }
+  return a.length - b.length;
+}
+
+/** Applies checked list options to ids sorted by {@link compareIds}. */
 export function pageOf(sorted: readonly string[], { after, limit }: CheckedListOptions): string[] {
   let start = 0;
   if (after !== undefined) {
-    while (start < sorted.length && (sorted[start] as string) <= after) start++;
+    while (start < sorted.length && compareIds(sorted[start] as string, after) <= 0) start++;
   }
   return sorted.slice(start, limit === Number.POSITIVE_INFINITY ? undefined : start + limit);
 }
 
-/** Sorts ids in ascending code-unit order, the order every store lists in. */
+/** Sorts ids by code point ({@link compareIds}), the order every store lists in. */
 export function sortIds(ids: string[]): string[] {
-  return ids.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  return ids.sort(compareIds);
 }

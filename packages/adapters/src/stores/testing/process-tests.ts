@@ -11,7 +11,7 @@ import { expect } from 'vitest';
 import { attachStore } from '../attach-store.ts';
 import type { SessionStore } from '../session-store.ts';
 import { startWorker, type Worker } from './run-worker.ts';
-import { ok } from './store-contract.ts';
+import { byCodePoint, ok } from './store-contract.ts';
 
 const WORKER = fileURLToPath(new URL('./store-worker.ts', import.meta.url));
 
@@ -141,6 +141,33 @@ export async function checkCrashes(
     version = all.version;
   }
   return { torn, version };
+}
+
+/**
+ * Two processes, one after the other, each append an event to every id in `ids` (host ids:
+ * nanoid, base64, emails, `org/chat`, long ones) and exit; this process then finds each id
+ * in `list()` and loads both events, so the store's key for an id survives a restart.
+ */
+export async function checkIdsAcrossProcesses(
+  store: SessionStore,
+  target: WorkerStore,
+  ids: readonly string[],
+): Promise<void> {
+  for (const worker of [1, 2]) {
+    const running = startWorker(WORKER, { store: target, mode: 'ids', sessionId: '', worker, ids });
+    const exit = await running.exited;
+    expect(exit, exit.stderr).toMatchObject({ code: 0, signal: null });
+    expect(running.lines).toContain('done');
+  }
+  expect(ok(await store.list())).toEqual(byCodePoint(ids));
+  for (const id of ids) {
+    const loaded = ok(await store.load(id));
+    expect(loaded.sessionId).toBe(id);
+    expect(loaded.events.map((event) => event.data)).toEqual([
+      { id, worker: 1 },
+      { id, worker: 2 },
+    ]);
+  }
 }
 
 const RESUME_WORKER = fileURLToPath(new URL('./resume-worker.ts', import.meta.url));

@@ -4,6 +4,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { NewEvent, SessionStore } from '../session-store.ts';
 import type { SnapshotSchema } from '../snapshot-schema.ts';
 import type { StoreError, StoreErrorCode } from '../store-error.ts';
+import { anySessionId, HOST_IDS } from './host-ids.ts';
 
 /** What the contract suite needs from a store under test. */
 export interface StoreHarness {
@@ -41,7 +42,7 @@ export function events(n: number, from = 1, type = 'test.Event'): NewEvent[] {
   }));
 }
 
-/** Session ids every store must accept. */
+/** Session ids every store must accept: the old rule's, and every kind a host generates. */
 export const VALID_IDS: readonly string[] = [
   'a',
   'Z',
@@ -49,13 +50,13 @@ export const VALID_IDS: readonly string[] = [
   'job-42',
   'user_7:goal_3',
   'tenant.job-1',
-  '0f8fad5b-d9cb-469f-a165-70867728950e',
   '01ARZ3NDEKTSV4RRFFQ69G5FAV',
   'Job-42',
   'job-42x',
   'a'.repeat(128),
   'A'.repeat(128),
   `${'Ab'.repeat(63)}AB`,
+  ...HOST_IDS.filter((id) => id !== '01ARZ3NDEKTSV4RRFFQ69G5FAV' && id !== '__proto__'),
 ];
 
 /** Session ids every store must refuse with `session_id_invalid`. */
@@ -65,35 +66,45 @@ export const HOSTILE_IDS: readonly unknown[] = [
   '..',
   '.',
   '../../../../tmp/x',
-  'a/b',
-  'a\\b',
-  '/abs',
+  'a/../b',
+  'a/..',
+  'a\\..\\b',
+  './x',
   'a\0b',
   '\0',
   'x'.repeat(10 * 1024),
-  'a'.repeat(129),
-  '__proto__',
-  'constructor',
-  '-a',
-  'a-',
-  '.hidden',
-  'a.',
-  ' a',
-  'a b',
+  'a'.repeat(257),
+  '😀'.repeat(129),
   'a\nb',
-  'ünïcödé',
-  'é',
-  'job\u200b42',
-  '😀',
-  'C:',
-  'lock',
+  'a\rb',
+  'a\tb',
+  'a\u007fb',
+  'a\u0085b',
+  'a\u2028b',
+  '\ud800',
+  'a\udc00',
   42,
   null,
   undefined,
   {},
 ];
 
-const HOSTILE_VALID = new Set(['lock', 'constructor']);
+/**
+ * Sorts ids by code point (the byte order of their UTF-8, PostgreSQL's `C` collation), the
+ * order every store lists in; written apart from the stores' own comparison.
+ */
+export function byCodePoint(ids: readonly string[]): string[] {
+  const key = (id: string): number[] => Array.from(id, (c) => c.codePointAt(0) as number);
+  return [...ids].sort((a, b) => {
+    const [x, y] = [key(a), key(b)];
+    for (let i = 0; i < Math.min(x.length, y.length); i++) {
+      if (x[i] !== y[i]) return (x[i] as number) - (y[i] as number);
+    }
+    return x.length - y.length;
+  });
+}
+
+const HOSTILE_VALID = new Set(['lock', 'constructor', '__proto__', 'session-id', 'sessions']);
 
 /** The same behaviour, checked against every store. */
 export function describeStoreContract(
@@ -306,8 +317,29 @@ export function describeStoreContract(
       }
       // Valid, though they look like things a store might use internally.
       for (const id of HOSTILE_VALID) expect(ok(await store.append(id, 0, events(1)))).toBe(1);
-      expect(ok(await store.list())).toEqual(
-        [...VALID_IDS, ...HOSTILE_VALID].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0)),
+      expect(ok(await store.list())).toEqual(byCodePoint([...VALID_IDS, ...HOSTILE_VALID]));
+    });
+
+    it('keeps any valid id apart and gives it back exactly, in load and list', async () => {
+      let run = 0;
+      await fc.assert(
+        fc.asyncProperty(
+          fc.uniqueArray(anySessionId, { minLength: 1, maxLength: 4 }),
+          async (ids) => {
+            run++;
+            for (const [i, id] of ids.entries()) {
+              expect(ok(await store.append(id, 0, events(i + 1, run * 10))), id).toBe(i + 1);
+            }
+            for (const [i, id] of ids.entries()) {
+              const loaded = ok(await store.load(id));
+              expect(loaded.sessionId).toBe(id);
+              expect(loaded.version).toBe(i + 1);
+            }
+            expect(ok(await store.list())).toEqual(byCodePoint(ids));
+            for (const id of ids) expect(ok(await store.delete(id))).toBe(true);
+          },
+        ),
+        { numRuns: 20 },
       );
     });
 
@@ -427,11 +459,11 @@ export function describeStoreContract(
       }
     });
 
-    it('lists sessions in code-unit order, after a given id, at most a limit', async () => {
+    it('lists sessions in code-point order, after a given id, at most a limit', async () => {
       expect(ok(await store.list())).toEqual([]);
       const ids = ['b', 'a', 'B', 'a-1', 'a.1', 'a:1', 'a_1', 'A', '0', 'z'];
       for (const id of ids) ok(await store.append(id, 0, events(1)));
-      const sorted = [...ids].sort((x, y) => (x < y ? -1 : x > y ? 1 : 0));
+      const sorted = byCodePoint(ids);
       const all = ok(await store.list());
       expect(all).toEqual(sorted);
       expect(Object.isFrozen(all)).toBe(true);
@@ -447,6 +479,11 @@ export function describeStoreContract(
         seen.push(...page);
       } while (page.length === 4);
       expect(seen).toEqual(sorted);
+      // Past U+FFFF code units and code points disagree: 😀 (U+1F600) sorts after U+FFFD.
+      ok(await store.append('z\u{1F600}', 0, events(1)));
+      ok(await store.append('z\uFFFD', 0, events(1)));
+      expect(ok(await store.list({ after: 'z' }))).toEqual(['z\uFFFD', 'z\u{1F600}']);
+      expect(ok(await store.list({ after: 'z\uFFFD' }))).toEqual(['z\u{1F600}']);
     });
 
     it('deletes a session, its snapshot with it, and lets the id start afresh', async () => {

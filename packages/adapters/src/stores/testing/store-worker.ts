@@ -7,6 +7,7 @@
  *   crash:  appends batches of 1-3 events (some of 256 KB) and saves a 1 MB snapshot after every
  *           other one,
  *           until killed; prints `ready <version>` first, then `ack <version>` per append.
+ *   ids:    appends one event to each of `ids` at its current version, prints `done`.
  */
 import type { NewEvent, SessionStore } from '../session-store.ts';
 
@@ -14,8 +15,9 @@ interface Config {
   readonly store:
     | { readonly kind: 'file'; readonly directory: string; readonly groupCommit?: boolean }
     | { readonly kind: 'postgres'; readonly url: string; readonly schema: string };
-  readonly mode: 'append' | 'crash';
+  readonly mode: 'append' | 'crash' | 'ids';
   readonly sessionId: string;
+  readonly ids?: readonly string[];
   readonly worker: number;
   readonly count?: number;
 }
@@ -48,8 +50,8 @@ function fail(message: string): never {
   process.exit(1);
 }
 
-async function currentVersion(store: SessionStore): Promise<number> {
-  const loaded = await store.load(config.sessionId, { snapshot: false });
+async function currentVersion(store: SessionStore, sessionId = config.sessionId): Promise<number> {
+  const loaded = await store.load(sessionId, { snapshot: false });
   if (loaded.ok) return loaded.value.version;
   if (loaded.error.code === 'not_found') return 0;
   return fail(`load failed: ${loaded.error.code}: ${loaded.error.message}`);
@@ -102,6 +104,22 @@ async function crashMode(store: SessionStore): Promise<void> {
   }
 }
 
+async function idsMode(store: SessionStore): Promise<void> {
+  for (const id of config.ids ?? []) {
+    const version = await currentVersion(store, id);
+    const event: NewEvent = {
+      type: 'test.Id',
+      at: version + 1,
+      data: { id, worker: config.worker },
+    };
+    const appended = await store.append(id, version, [event]);
+    if (!appended.ok) fail(`append failed: ${appended.error.code}: ${appended.error.message}`);
+  }
+  await print('done');
+  await store.close();
+}
+
 const store = await openStore();
 if (config.mode === 'append') await appendMode(store);
+else if (config.mode === 'ids') await idsMode(store);
 else await crashMode(store);
