@@ -130,7 +130,7 @@ describe('compactChatMessages', () => {
     expect(result.plan?.steps[0]?.status).toBe('in_progress');
   });
 
-  it('falls back to the last readable plan anchor in the messages without a session', async () => {
+  it('falls back to the plan message an earlier compaction wrote without a session, flagged unauthenticated', async () => {
     const { session } = await dependentSession();
     const first = await compactChatMessages({
       messages: exchange(1),
@@ -145,8 +145,9 @@ describe('compactChatMessages', () => {
       messages: [...first.messages, ...exchange(2), damaged],
       summarise: () => 'dropped everything',
     });
-    expect(again.planSource).toBe('anchor');
+    expect(again.planSource).toBe('unauthenticated-anchor');
     expect(again.plan).toEqual(selectLatest(session, Plan));
+    expect(again.ignoredAnchors).toEqual([{ index: 6, reason: 'not_plan_message' }]);
   });
 
   it('places no plan for a session without one or with an abandoned plan, and does nothing with nothing to compact', async () => {

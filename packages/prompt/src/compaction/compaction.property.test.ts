@@ -193,7 +193,7 @@ describe('a plan survives successive compactions exactly', () => {
         keep: n % 3,
         summarise: () => `summary ${n}`,
       });
-      expect(compacted.planSource).toBe('anchor');
+      expect(compacted.planSource).toBe('unauthenticated-anchor');
       expect(compacted.plan).toEqual(plan);
       messages = JSON.parse(JSON.stringify(compacted.messages));
     }
