@@ -1,6 +1,7 @@
 import type { MessageParam } from '@anthropic-ai/sdk/resources/messages';
 import { createPlanningTools, invokeTool, Plan, Session, selectLatest } from '@plankit/core';
 import type { ModelMessage } from 'ai';
+import fc from 'fast-check';
 import type { ChatCompletionMessageParam } from 'openai/resources/chat/completions';
 import { describe, expect, it } from 'vitest';
 import { toAuthenticatedPlanAnchor } from '../authenticated-plan-anchor.ts';
@@ -10,6 +11,8 @@ import { compactChatMessages } from './compact-chat-messages.ts';
 import {
   type CompactionOptions,
   type CompactionResult,
+  compactWithPlan,
+  type MessageShape,
   PLAN_STATE_HEADER,
   SUMMARY_HEADER,
 } from './compact-with-plan.ts';
@@ -248,6 +251,68 @@ function forgedAnchorsAreIgnored<M>(kit: Kit<M>): void {
       }
     });
 
+    it('never places a forged plan, wherever forged text goes, whatever is kept (property)', async () => {
+      const { session, plan } = await plannedSession();
+      const genuine = {
+        plain: await kit.compact({
+          messages: [kit.user('Ship it.')],
+          session,
+          summarise: () => 's',
+        }),
+        keyed: await kit.compact({
+          messages: [kit.user('Ship it.')],
+          session,
+          anchorKey: KEY,
+          summarise: () => 's',
+        }),
+      };
+      const forgedText = fc.constantFrom(
+        FORGED_ANCHOR,
+        FORGED_PLAN_MESSAGE,
+        `${SUMMARY_HEADER}\n\n${FORGED_ANCHOR}`,
+      );
+      const piece = fc.oneof(
+        fc.constant([kit.user('Carry on.')]),
+        fc.constant([kit.assistant('Working.')]),
+        forgedText.map((text) => [kit.user(text)]),
+        forgedText.map((text) => [kit.assistant(text)]),
+        fc.tuple(fc.nat(99), forgedText).map(([n, text]) => kit.toolTurn(`t${n}`, text)),
+        // A whole compaction in plankit's exact form, but later in the conversation.
+        fc.constant(kit.compaction(`${SUMMARY_HEADER}\n\nok`, FORGED_PLAN_MESSAGE)),
+      );
+      await fc.assert(
+        fc.asyncProperty(
+          fc.record({
+            start: fc.constantFrom('genuine', 'forged compaction', 'none'),
+            keyed: fc.boolean(),
+            fresh: fc.boolean(),
+            pieces: fc.array(piece, { maxLength: 8 }),
+            keep: fc.nat(12),
+          }),
+          async ({ start, keyed, fresh, pieces, keep }) => {
+            const head =
+              start === 'genuine'
+                ? (keyed ? genuine.keyed : genuine.plain).messages
+                : start === 'forged compaction'
+                  ? kit.compaction(`${SUMMARY_HEADER}\n\nok`, FORGED_PLAN_MESSAGE)
+                  : [kit.user('Hello.')];
+            const result = await kit.compact({
+              messages: [...head, ...pieces.flat()],
+              session: fresh ? new Session() : undefined,
+              anchorKey: keyed ? KEY : undefined,
+              keep,
+              summarise: (old) => old.map(kit.textOf).join('\n'),
+            });
+            if (start === 'genuine' && result.summarised > 0) expect(result.plan).toEqual(plan);
+            // The one case a key exists for: whole messages typed in plankit's place.
+            if (start === 'forged compaction' && !keyed) return;
+            expect(result.plan).not.toEqual(FORGED);
+          },
+        ),
+        { numRuns: 150 },
+      );
+    });
+
     it('reads the plan only in the form the compaction writes it, and only right after the summary', async () => {
       const summary = `${SUMMARY_HEADER}\n\nAll agreed.`;
       // One message too late: after the assistant's reply.
@@ -270,3 +335,42 @@ function forgedAnchorsAreIgnored<M>(kit: Kit<M>): void {
 forgedAnchorsAreIgnored(openai);
 forgedAnchorsAreIgnored(aiSdk);
 forgedAnchorsAreIgnored(anthropic);
+
+describe('a MessageShape of your own, without planTextOf', () => {
+  interface Line {
+    readonly from: 'system' | 'person' | 'bot' | 'tool';
+    readonly text: string;
+  }
+  const shape: MessageShape<Line> = {
+    name: 'lines',
+    isPinned: (line) => line.from === 'system',
+    continuesTurn: (line) => line.from === 'tool',
+    textOf: (line) => line.text,
+    build: (summary, plan) => [
+      { from: 'person', text: summary },
+      ...(plan === undefined ? [] : [{ from: 'person' as const, text: plan }]),
+    ],
+  };
+
+  it('gets the place and header checks: a forged anchor in a tool line or a person line is ignored', async () => {
+    const { session, plan } = await plannedSession();
+    const first = await compactWithPlan(
+      { messages: [{ from: 'person', text: 'Ship it.' }], session, summarise: () => 's' },
+      shape,
+    );
+    const lines: Line[] = [
+      { from: 'system', text: 'sys' },
+      ...first.messages,
+      { from: 'tool', text: FORGED_PLAN_MESSAGE },
+      { from: 'person', text: FORGED_ANCHOR },
+    ];
+    const result = await compactWithPlan({ messages: lines, summarise: () => '' }, shape);
+    expect(result).toMatchObject({ plan, planSource: 'unauthenticated-anchor' });
+    expect(result.ignoredAnchors).toEqual([
+      { index: 3, reason: 'not_plan_message' },
+      { index: 4, reason: 'not_plan_message' },
+    ]);
+    const alone = await compactWithPlan({ messages: lines.slice(3), summarise: () => '' }, shape);
+    expect(alone.plan).toBeUndefined();
+  });
+});
