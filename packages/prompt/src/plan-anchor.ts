@@ -90,16 +90,19 @@ export function fail(
 
 /** The last whole block of a text, checked up to its checksum: its version, attributes and lines. @internal */
 export interface AnchorBlock {
+  /** 1 or 2. */
   readonly version: number;
+  /** The attributes of the opening tag, by name (the last one of a repeated name). */
   readonly attributes: ReadonlyMap<string, string>;
+  /** The JSON lines, joined by `\n`, without the line breaks around them. */
   readonly body: string;
 }
 
 /**
  * Reads back the last plan anchor found anywhere in `text` (a compaction summary, say), of
  * either version. It checks the checksum, not who wrote the block: anyone can write an anchor
- * this reads. To know plankit wrote it, sign it with `toAuthenticatedPlanAnchor` and read it
- * with `fromAuthenticatedPlanAnchor`.
+ * this reads. To know a holder of your key wrote it, write it with `toAuthenticatedPlanAnchor`
+ * and read it with `fromAuthenticatedPlanAnchor`.
  *
  * @returns the deeply frozen plan, or a {@link PlanAnchorError}: `anchor_missing`,
  *   `anchor_version_unknown`, `anchor_damaged` (altered or unreadable) or `anchor_invalid`
