@@ -354,7 +354,7 @@ describe('a MessageShape of your own, without planTextOf', () => {
 
   it('gets the place and header checks: a forged anchor in a tool line or a person line is ignored', async () => {
     const { session, plan } = await plannedSession();
-    const first = await compactWithPlan(
+    const first = await compactWithPlan<Line>(
       { messages: [{ from: 'person', text: 'Ship it.' }], session, summarise: () => 's' },
       shape,
     );
