@@ -19,6 +19,7 @@ const CHAPTERS = [
   [/^core\/src\/(define-tool|invoke-tool|tool-|plankit-error)/, 'Tools', 'getting-started.md'],
   [/^core\/src\/.*(event|bus)/, 'Events', 'sessions.md'],
   [/^core\/src\//, 'Sessions', 'sessions.md'],
+  [/^prompt\/src\/authenticated-plan-anchor/, 'Compaction', 'security.md'],
   [/^prompt\/src\/(planning-|render-plan|plan-anchor)/, 'Planning prompt', 'prompt-snapshots.md'],
   [/^prompt\/src\/.*compact/, 'Compaction', 'plan-model.md'],
   [/^prompt\/src\//, 'Prompt sections', 'prompt-snapshots.md'],

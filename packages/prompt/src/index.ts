@@ -7,13 +7,22 @@
  * @module @plankit/prompt
  */
 
+export type { HmacCryptoKey, PlanAnchorKey } from './authenticated-plan-anchor.ts';
+export {
+  fromAuthenticatedPlanAnchor,
+  MIN_ANCHOR_KEY_BYTES,
+  toAuthenticatedPlanAnchor,
+} from './authenticated-plan-anchor.ts';
 export type { AnthropicMessageLike } from './compaction/compact-anthropic-messages.ts';
 export { compactAnthropicMessages } from './compaction/compact-anthropic-messages.ts';
 export type { ChatMessageLike } from './compaction/compact-chat-messages.ts';
 export { compactChatMessages } from './compaction/compact-chat-messages.ts';
 export type {
   CompactionOptions,
+  CompactionPlanSource,
   CompactionResult,
+  IgnoredAnchor,
+  IgnoredAnchorReason,
   MessageShape,
 } from './compaction/compact-with-plan.ts';
 export {
@@ -31,7 +40,12 @@ export type { MarkdownSectionOptions, SectionParams } from './markdown-section.t
 export { MarkdownSection } from './markdown-section.ts';
 export type { Phase, PhaseParams, PhaseSectionOptions, TodoRange } from './phase-section.ts';
 export { PhaseSection } from './phase-section.ts';
-export { fromPlanAnchor, PLAN_ANCHOR_VERSION, toPlanAnchor } from './plan-anchor.ts';
+export {
+  AUTHENTICATED_PLAN_ANCHOR_VERSION,
+  fromPlanAnchor,
+  PLAN_ANCHOR_VERSION,
+  toPlanAnchor,
+} from './plan-anchor.ts';
 export type { PlanAnchorCode } from './plan-anchor-error.ts';
 export { PlanAnchorError } from './plan-anchor-error.ts';
 export { PLANNING_STRATEGIES, PlanningStrategy } from './planning-strategy.ts';

@@ -5,11 +5,15 @@ export type PlanAnchorCode =
   | 'anchor_missing'
   | 'anchor_version_unknown'
   | 'anchor_damaged'
-  | 'anchor_invalid';
+  | 'anchor_invalid'
+  | 'anchor_unauthenticated'
+  | 'anchor_mac_mismatch';
 
 /**
  * A plan anchor could not be read back: none was found, its version is unknown, it was
- * altered, or it holds something that is not a plan.
+ * altered, or it holds something that is not a plan. Read with a key, also when it carries no
+ * MAC (`anchor_unauthenticated`: written without a key, or before version 2) or a MAC the key
+ * does not verify (`anchor_mac_mismatch`: altered, forged, or made with another key).
  *
  * @public
  */

@@ -68,9 +68,9 @@ describe('plan anchors', () => {
     });
     expect(errorOf(anchor.replace(/\n/g, ' ')).code).toBe('anchor_damaged');
     expect(errorOf(anchor.replace(' version="1"', '')).code).toBe('anchor_damaged');
-    expect(errorOf(anchor.replace('version="1"', 'version="2"'))).toMatchObject({
+    expect(errorOf(anchor.replace('version="1"', 'version="3"'))).toMatchObject({
       code: 'anchor_version_unknown',
-      message: 'Plan anchor version 2 is unknown; this build reads version 1.',
+      message: 'Plan anchor version 3 is unknown; this build reads versions 1 and 2.',
     });
     expect(fromPlanAnchor(42 as never).ok).toBe(false);
   });

@@ -3,10 +3,24 @@ import { deepFreeze } from '@plankit/core/internal';
 import { fnv1a } from './fnv1a.ts';
 import { PlanAnchorError } from './plan-anchor-error.ts';
 
-/** The anchor format version {@link toPlanAnchor} writes and {@link fromPlanAnchor} reads. @public */
+/**
+ * The anchor format version {@link toPlanAnchor} writes: a checksum and no key, so anyone can
+ * write one (unauthenticated). {@link fromPlanAnchor} reads it and version
+ * {@link AUTHENTICATED_PLAN_ANCHOR_VERSION}.
+ * @public
+ */
 export const PLAN_ANCHOR_VERSION = 1;
 
-const TAG = 'plankit-plan-anchor';
+/**
+ * The anchor format version `toAuthenticatedPlanAnchor` writes: version 1's lines, checksum
+ * and an HMAC-SHA-256 `mac` attribute made with a host's key.
+ * @public
+ */
+export const AUTHENTICATED_PLAN_ANCHOR_VERSION = 2;
+
+/** The tag name of a plan anchor block. @internal */
+export const ANCHOR_TAG = 'plankit-plan-anchor';
+const TAG = ANCHOR_TAG;
 // A block's body never holds another opening tag: a truncated block (a summary cut short)
 // before a whole one must not swallow it, and the scan from each opening stops at the next.
 // The attributes are bounded, so text full of unclosed opening tags is read in linear time.
@@ -56,11 +70,17 @@ const stepLine = (step: PlanStep): string => {
  * @public
  */
 export function toPlanAnchor(plan: Plan): string {
-  const body = [headLine(plan), ...plan.steps.map(stepLine)].join('\n');
+  const body = anchorBody(plan);
   return `<${TAG} version="${PLAN_ANCHOR_VERSION}" checksum="${fnv1a(body)}">\n${body}\n</${TAG}>`;
 }
 
-function fail(
+/** The JSON lines of a plan's anchor, joined by `\n`. @internal */
+export function anchorBody(plan: Plan): string {
+  return [headLine(plan), ...plan.steps.map(stepLine)].join('\n');
+}
+
+/** A refusal as a result value. @internal */
+export function fail(
   code: PlanAnchorError['code'],
   message: string,
   field?: string,
@@ -68,8 +88,21 @@ function fail(
   return { ok: false, error: new PlanAnchorError(code, message, { field }) };
 }
 
+/** The last whole block of a text, checked up to its checksum: its version, attributes and lines. @internal */
+export interface AnchorBlock {
+  /** 1 or 2. */
+  readonly version: number;
+  /** The attributes of the opening tag, by name (the last one of a repeated name). */
+  readonly attributes: ReadonlyMap<string, string>;
+  /** The JSON lines, joined by `\n`, without the line breaks around them. */
+  readonly body: string;
+}
+
 /**
- * Reads back the last plan anchor found anywhere in `text` (a compaction summary, say).
+ * Reads back the last plan anchor found anywhere in `text` (a compaction summary, say), of
+ * either version. It checks the checksum, not who wrote the block: anyone can write an anchor
+ * this reads. To know a holder of your key wrote it, write it with `toAuthenticatedPlanAnchor`
+ * and read it with `fromAuthenticatedPlanAnchor`.
  *
  * @returns the deeply frozen plan, or a {@link PlanAnchorError}: `anchor_missing`,
  *   `anchor_version_unknown`, `anchor_damaged` (altered or unreadable) or `anchor_invalid`
@@ -77,6 +110,12 @@ function fail(
  * @public
  */
 export function fromPlanAnchor(text: string): Result<Plan, PlanAnchorError> {
+  const block = readAnchorBlock(text);
+  return block.ok ? planOfBody(block.value.body) : block;
+}
+
+/** The last block of `text`, its version known and its checksum right. @internal */
+export function readAnchorBlock(text: string): Result<AnchorBlock, PlanAnchorError> {
   if (typeof text !== 'string')
     return fail('anchor_missing', 'Expected text containing a plan anchor.');
   const normalised = text.replace(/\r\n/g, '\n');
@@ -90,10 +129,13 @@ export function fromPlanAnchor(text: string): Result<Plan, PlanAnchorError> {
   const version = attributes.get('version');
   if (version === undefined)
     return fail('anchor_damaged', 'The plan anchor has no version.', 'version');
-  if (version !== String(PLAN_ANCHOR_VERSION)) {
+  if (
+    version !== String(PLAN_ANCHOR_VERSION) &&
+    version !== String(AUTHENTICATED_PLAN_ANCHOR_VERSION)
+  ) {
     return fail(
       'anchor_version_unknown',
-      `Plan anchor version ${version} is unknown; this build reads version ${PLAN_ANCHOR_VERSION}.`,
+      `Plan anchor version ${version.slice(0, 16)} is unknown; this build reads versions ${PLAN_ANCHOR_VERSION} and ${AUTHENTICATED_PLAN_ANCHOR_VERSION}.`,
       'version',
     );
   }
@@ -108,7 +150,11 @@ export function fromPlanAnchor(text: string): Result<Plan, PlanAnchorError> {
       'checksum',
     );
   }
+  return { ok: true, value: { version: Number(version), attributes, body } };
+}
 
+/** The plan an anchor's lines hold, deeply frozen, or why they hold none. @internal */
+export function planOfBody(body: string): Result<Plan, PlanAnchorError> {
   let head: unknown;
   const steps: unknown[] = [];
   for (const [index, line] of body.split('\n').entries()) {

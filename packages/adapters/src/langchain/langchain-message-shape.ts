@@ -21,6 +21,11 @@ export interface LangChainMessageShape {
   continuesTurn(message: BaseMessage): boolean;
   /** The message's text: string content, or its text blocks joined by newlines. */
   textOf(message: BaseMessage): string;
+  /**
+   * The plan text of a message in the form `build` writes it (a `HumanMessage` with string
+   * content), else undefined: a `ToolMessage` or `AIMessage` is never read for a plan.
+   */
+  planTextOf(message: BaseMessage): string | undefined;
   /** The summary and the plan as `HumanMessage`s. */
   build(summary: string, plan: string | undefined): BaseMessage[];
 }
@@ -54,6 +59,10 @@ export const langChainMessageShape: LangChainMessageShape = Object.freeze({
   isPinned: (message: BaseMessage) => SystemMessage.isInstance(message),
   continuesTurn: (message: BaseMessage) => ToolMessage.isInstance(message),
   textOf,
+  planTextOf: (message: BaseMessage) =>
+    HumanMessage.isInstance(message) && typeof message.content === 'string'
+      ? message.content
+      : undefined,
   build: (summary: string, plan: string | undefined): BaseMessage[] => [
     new HumanMessage(summary),
     ...(plan === undefined ? [] : [new HumanMessage(plan)]),

@@ -61,7 +61,7 @@ describe('compactAnthropicMessages', () => {
       messages: [...carried.messages, { role: 'assistant', content: 'ok' }],
       summarise: () => '',
     });
-    expect(restored.planSource).toBe('anchor');
+    expect(restored.planSource).toBe('unauthenticated-anchor');
     expect(restored.plan).toEqual(selectLatest(session, Plan));
   });
 });

@@ -41,6 +41,18 @@ const anthropicShape: MessageShape<AnthropicMessageLike> = {
           .filter((block) => block.type === 'text' && typeof block.text === 'string')
           .map((block) => block.text as string)
           .join('\n'),
+  // The plan is the second of the two text blocks of the summary message, and nothing else.
+  planTextOf: (message) => {
+    if (message.role !== 'user' || !Array.isArray(message.content)) return undefined;
+    const content: readonly unknown[] = message.content;
+    const [summary, plan] = blocks(message);
+    return content.length === 2 &&
+      summary?.type === 'text' &&
+      plan?.type === 'text' &&
+      typeof plan.text === 'string'
+      ? plan.text
+      : undefined;
+  },
   build: (summary, plan) => [
     {
       role: 'user',

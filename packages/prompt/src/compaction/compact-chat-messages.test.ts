@@ -130,7 +130,7 @@ describe('compactChatMessages', () => {
     expect(result.plan?.steps[0]?.status).toBe('in_progress');
   });
 
-  it('falls back to the last readable plan anchor in the messages without a session', async () => {
+  it('falls back to the plan message an earlier compaction wrote without a session, flagged unauthenticated', async () => {
     const { session } = await dependentSession();
     const first = await compactChatMessages({
       messages: exchange(1),
@@ -145,8 +145,72 @@ describe('compactChatMessages', () => {
       messages: [...first.messages, ...exchange(2), damaged],
       summarise: () => 'dropped everything',
     });
-    expect(again.planSource).toBe('anchor');
+    expect(again.planSource).toBe('unauthenticated-anchor');
     expect(again.plan).toEqual(selectLatest(session, Plan));
+    expect(again.ignoredAnchors).toEqual([{ index: 6, reason: 'not_plan_message' }]);
+  });
+
+  it('with anchorKey: the plan crosses processes authenticated; another key, or a plan message written before, is ignored and reported; a host migrates through a session', async () => {
+    const KEY = 'a-32-byte-secret-from-the-vault!';
+    const { session } = await dependentSession();
+    const plan = selectLatest(session, Plan);
+    const summarise = () => 'summary';
+    const first = await compactChatMessages({
+      messages: exchange(1),
+      session,
+      anchorKey: KEY,
+      summarise,
+    });
+    expect(textOf(first.messages[1] as ChatCompletionMessageParam)).toContain(
+      '<plankit-plan-anchor version="2" checksum="',
+    );
+    // Another process: no session, the same key.
+    const later = [...first.messages, ...exchange(2)];
+    expect(await compactChatMessages({ messages: later, anchorKey: KEY, summarise })).toMatchObject(
+      { plan, planSource: 'authenticated-anchor', ignoredAnchors: [] },
+    );
+    expect(
+      await compactChatMessages({ messages: later, anchorKey: 'b'.repeat(32), summarise }),
+    ).toMatchObject({
+      plan: undefined,
+      planSource: undefined,
+      ignoredAnchors: [{ index: 1, reason: 'anchor_mac_mismatch' }],
+    });
+    // Without the key the same message is read, flagged as unauthenticated.
+    expect(await compactChatMessages({ messages: later, summarise })).toMatchObject({
+      plan,
+      planSource: 'unauthenticated-anchor',
+    });
+
+    // A history compacted before anchorKey was set (a version 1 anchor) is not promoted...
+    const old = [
+      ...(await compactChatMessages({ messages: exchange(1), session, summarise })).messages,
+      ...exchange(2),
+    ];
+    expect(await compactChatMessages({ messages: old, anchorKey: KEY, summarise })).toMatchObject({
+      plan: undefined,
+      ignoredAnchors: [{ index: 1, reason: 'anchor_unauthenticated' }],
+    });
+    // ...but not lost: a host that trusts its own stored history reads it and passes it as a
+    // session once; from then on the plan message is authenticated.
+    const restored = fromPlanAnchor(textOf(old[1] as ChatCompletionMessageParam));
+    const migrated = new Session();
+    createPlanningTools(migrated, { dependencies: true }); // registers the plan reducers
+    expect(restored.ok && migrated.dispatch(Plan, restored.value).ok).toBe(true);
+    const once = await compactChatMessages({
+      messages: old,
+      session: migrated,
+      anchorKey: KEY,
+      summarise,
+    });
+    expect(once.planSource).toBe('session');
+    expect(
+      await compactChatMessages({
+        messages: [...once.messages, ...exchange(3)],
+        anchorKey: KEY,
+        summarise,
+      }),
+    ).toMatchObject({ plan, planSource: 'authenticated-anchor', ignoredAnchors: [] });
   });
 
   it('places no plan for a session without one or with an abandoned plan, and does nothing with nothing to compact', async () => {
@@ -245,6 +309,16 @@ describe('compactChatMessages', () => {
     for (const history of [-1, 201, 0.5, '3'])
       expect(await bad({ messages: [], summarise, history })).toBe('history');
     expect(await bad({ messages: exchange(1), summarise: () => 42 })).toBe('summarise');
+    let called = false;
+    const summariser = () => {
+      called = true;
+      return 's';
+    };
+    for (const anchorKey of ['short', new Uint8Array(8), 42, { type: 'secret' }])
+      expect(await bad({ messages: exchange(1), summarise: summariser, anchorKey })).toBe(
+        'anchorKey',
+      );
+    expect(called).toBe(false);
     const { session } = await dependentSession();
     expect(await bad({ messages: exchange(1), session, summarise, render: () => null })).toBe(
       'render',

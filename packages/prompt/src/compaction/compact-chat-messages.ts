@@ -15,7 +15,7 @@ import {
 export interface ChatMessageLike {
   /** `system` and `developer` lead the list; `tool` (and `function`) answer a call. */
   readonly role: string;
-  /** A string, or parts; text parts are read for plan anchors. */
+  /** A string, or parts; text parts are read for earlier compactions and stray anchors. */
   readonly content?: unknown;
 }
 
@@ -40,6 +40,8 @@ const chatShape: MessageShape<ChatMessageLike> = {
   isPinned: (message) => PINNED.has(message.role),
   continuesTurn: (message) => ANSWERS.has(message.role),
   textOf: chatText,
+  planTextOf: (message) =>
+    message.role === 'user' && typeof message.content === 'string' ? message.content : undefined,
   build: (summary, plan) => [
     { role: 'user', content: summary },
     ...(plan === undefined ? [] : [{ role: 'user', content: plan }]),

@@ -170,37 +170,50 @@ describe('a plan survives successive compactions exactly', () => {
     );
   });
 
-  it('10 compactions without a session: the plan comes back from the anchor, byte for byte, whatever the summariser drops', async () => {
-    const { session, tools } = await setupSession();
-    await invokeTool(
-      tools[3],
-      { step_id: 'S001', status: 'done', note: 'approved by Ana' },
-      { session },
-    );
-    await invokeTool(
-      tools[1],
-      { steps: [{ title: 'Docs', depends_on: ['S001', 'S003'] }] },
-      { session },
-    );
-    const plan = selectLatest(session, Plan);
-    let messages = (
-      await compactChatMessages({ messages: turn(0, 'x'), session, summarise: () => '' })
-    ).messages;
-    for (let n = 1; n <= 10; n++) {
-      messages.push(...turn(n, `result ${n}`));
-      const compacted = await compactChatMessages({
-        messages,
-        keep: n % 3,
-        summarise: () => `summary ${n}`,
-      });
-      expect(compacted.planSource).toBe('anchor');
-      expect(compacted.plan).toEqual(plan);
-      messages = JSON.parse(JSON.stringify(compacted.messages));
-    }
-    expect(fromPlanAnchor(contextText(messages))).toEqual({ ok: true, value: plan });
-    expect(plan?.steps[3]?.depends_on).toEqual(['S001', 'S003']);
-    expect(plan?.steps[0]?.notes).toEqual(['approved by Ana']);
-  });
+  it.each([
+    ['without a key: flagged unauthenticated', undefined, 'unauthenticated-anchor'],
+    ['with anchorKey: authenticated', 'a-32-byte-secret-from-the-vault!', 'authenticated-anchor'],
+  ] as const)(
+    '10 compactions without a session, %s: the plan comes back from the plan message, byte for byte, whatever the summariser drops',
+    async (_, anchorKey, source) => {
+      const { session, tools } = await setupSession();
+      await invokeTool(
+        tools[3],
+        { step_id: 'S001', status: 'done', note: 'approved by Ana' },
+        { session },
+      );
+      await invokeTool(
+        tools[1],
+        { steps: [{ title: 'Docs', depends_on: ['S001', 'S003'] }] },
+        { session },
+      );
+      const plan = selectLatest(session, Plan);
+      let messages = (
+        await compactChatMessages({
+          messages: turn(0, 'x'),
+          session,
+          anchorKey,
+          summarise: () => '',
+        })
+      ).messages;
+      for (let n = 1; n <= 10; n++) {
+        messages.push(...turn(n, `result ${n}`));
+        const compacted = await compactChatMessages({
+          messages,
+          keep: n % 3,
+          anchorKey,
+          summarise: () => `summary ${n}`,
+        });
+        expect(compacted.planSource).toBe(source);
+        expect(compacted.ignoredAnchors).toEqual([]);
+        expect(compacted.plan).toEqual(plan);
+        messages = JSON.parse(JSON.stringify(compacted.messages));
+      }
+      expect(fromPlanAnchor(contextText(messages))).toEqual({ ok: true, value: plan });
+      expect(plan?.steps[3]?.depends_on).toEqual(['S001', 'S003']);
+      expect(plan?.steps[0]?.notes).toEqual(['approved by Ana']);
+    },
+  );
 
   it('10 compactions of an Anthropic Messages list: one user message with the summary and plan blocks, tool_use kept with its tool_result', async () => {
     const { session, tools } = await setupSession();

@@ -5,7 +5,11 @@ import type { ChatCompletionMessageParam } from 'openai/resources/chat/completio
 import { describe, expectTypeOf, it } from 'vitest';
 import { compactAnthropicMessages } from './compact-anthropic-messages.ts';
 import { compactChatMessages } from './compact-chat-messages.ts';
-import type { CompactionResult } from './compact-with-plan.ts';
+import type {
+  CompactionPlanSource,
+  CompactionResult,
+  IgnoredAnchorReason,
+} from './compact-with-plan.ts';
 
 describe('compaction types', () => {
   it('gives back the host message type it was given', async () => {
@@ -24,6 +28,10 @@ describe('compaction types', () => {
     });
     expectTypeOf(compacted.messages).toEqualTypeOf<MessageParam[]>();
     expectTypeOf(compacted.plan).toEqualTypeOf<Plan | undefined>();
+    expectTypeOf(chat.planSource).toEqualTypeOf<CompactionPlanSource | undefined>();
+    expectTypeOf(chat.ignoredAnchors[0]?.reason).toEqualTypeOf<IgnoredAnchorReason | undefined>();
+    // @ts-expect-error 'anchor' is gone: an anchor is either authenticated or not
+    if (chat.planSource === 'anchor') expectTypeOf(chat).toBeNever();
     // @ts-expect-error the summariser gives text
     compactChatMessages({ messages: openai, summarise: () => 1 });
   });
