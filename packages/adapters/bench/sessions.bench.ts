@@ -75,7 +75,11 @@ async function heldSession(): Promise<Session> {
 
 const TOOLSET = createOpenAIToolset(createPlanningTools(new Session()));
 const READ_CALL = [
-  { id: 'call_1', type: 'function', function: { name: 'planning_read_plan', arguments: '{}' } },
+  {
+    id: 'call_1',
+    type: 'function' as const,
+    function: { name: 'planning_read_plan', arguments: '{}' },
+  },
 ];
 
 const cases: BenchCase[] = [

@@ -229,8 +229,10 @@ interface Live {
   readonly got: Promise<Result<Session, SessionResolveError>>;
   /** Runs and tool calls holding it, in progress or waiting for their turn. */
   uses: number;
-  /** Settles when the runs started so far are done: runs of one conversation take turns. */
-  lock: Promise<void>;
+  /** A run or tool call is running on it now: runs of one conversation take turns. */
+  busy: boolean;
+  /** Wake-ups of the runs waiting for their turn, oldest first. */
+  readonly turns: (() => void)[];
   /** No longer in the pool (evicted, failed or closed). */
   gone: boolean;
   /** Called when `uses` drops to 0. */
@@ -391,8 +393,10 @@ class Pool implements SessionPool {
   readonly #leaving = new Map<string, Promise<Result<number, StoreError>>>();
   readonly #runs = new Set<Promise<unknown>>();
   readonly #listeners = new Map<string, Set<ConversationListener>>();
-  // Model-order keys by conversation, least recently used first.
+  // Model-order keys by conversation, least recently used first; the last one asked for.
   readonly #keys = new Map<string, object>();
+  #lastKeyId: string | undefined;
+  #lastKey: object | undefined;
   // Requests waiting for a slot, oldest first; `#waitHead` is the first one still waiting.
   #waiters: (Waiter | undefined)[] = [];
   #waitHead = 0;
@@ -540,7 +544,11 @@ class Pool implements SessionPool {
             undefined,
           );
         }
-        return this.#closing === undefined ? checkId(id, 'id') : closedError(undefined);
+        if (this.#closing !== undefined) return closedError(undefined);
+        // Only checked ids are ever live: a live one needs no second check.
+        return typeof id === 'string' && this.#live.has(id)
+          ? { ok: true, value: id }
+          : checkId(id, 'id');
       },
       keyOf: (id) => this.#keyOf(id),
       hold: (id, fn) => this.#track(this.#hold(id, fn)),
@@ -588,14 +596,18 @@ class Pool implements SessionPool {
   }
 
   #keyOf(id: string): object {
+    if (id === this.#lastKeyId && this.#lastKey !== undefined) return this.#lastKey;
     let key = this.#keys.get(id);
     if (key === undefined) key = {};
     else this.#keys.delete(id);
     this.#keys.set(id, key);
+    this.#lastKeyId = id;
+    this.#lastKey = key;
     if (this.#keys.size > Math.max(MIN_KEPT_KEYS, 4 * this.#options.max)) {
       for (const kept of this.#keys.keys()) {
         if (this.#live.has(kept) || this.#loading.has(kept)) continue;
         this.#keys.delete(kept);
+        if (kept === this.#lastKeyId) this.#lastKeyId = undefined;
         break;
       }
     }
@@ -677,17 +689,15 @@ class Pool implements SessionPool {
    * makes a run's flush cover its own changes only, so a refused run saved nothing.
    */
   async #exclusive<R>(live: Live, work: () => R | Promise<R>): Promise<R> {
-    const previous = live.lock;
-    let unlock = () => {};
-    const mine = new Promise<void>((resolve) => {
-      unlock = resolve;
-    });
-    live.lock = previous.then(() => mine);
-    await previous;
+    if (live.busy) await new Promise<void>((resolve) => live.turns.push(resolve));
+    live.busy = true;
     try {
       return await work();
     } finally {
-      unlock();
+      const next = live.turns.shift();
+      if (next === undefined) live.busy = false;
+      // The next run inherits the turn: `busy` stays set, so no newcomer overtakes it.
+      else next();
     }
   }
 
@@ -948,7 +958,8 @@ class Pool implements SessionPool {
       // Every holder waiting for this load has its use now, so the copy cannot be evicted
       // before they reach it.
       uses: loading.holders,
-      lock: Promise.resolve(),
+      busy: false,
+      turns: [],
       gone: false,
       idle: [],
       wired: new Map(),
