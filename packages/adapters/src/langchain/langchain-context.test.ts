@@ -78,7 +78,7 @@ async function historyOf(
   return states;
 }
 
-const idOf = (state: StateSnapshot | undefined) => state?.config.configurable?.checkpoint_id;
+const idOf = (state: StateSnapshot | undefined) => state?.config.configurable?.['checkpoint_id'];
 
 describe('langChainContext outside a graph', () => {
   it('reads thread_id, checkpoint_ns and checkpoint_id as the caller gave them', () => {
@@ -181,7 +181,7 @@ describe('langChainContext in a compiled graph (StateGraph, ToolNode, MemorySave
     const fork = (await historyOf(graph, config)).find(
       (state) => state.metadata?.source === 'fork',
     );
-    expect(fork?.parentConfig?.configurable?.checkpoint_id).toBe(named);
+    expect(fork?.parentConfig?.configurable?.['checkpoint_id']).toBe(named);
     expect(seen.map((context) => context.checkpointId)).toEqual([named, idOf(fork)]);
     expect(seen[1]?.checkpointNs).toBeUndefined();
     // A resolver keyed on the checkpoint gave the fork a plan of its own.
@@ -233,7 +233,7 @@ describe('langChainContext in a compiled graph (StateGraph, ToolNode, MemorySave
 
     // The id is the innermost subgraph's checkpoint, stored under its raw namespace.
     for (const context of seen.slice(0, 2)) {
-      const raw = String(context.config?.configurable?.checkpoint_ns);
+      const raw = String(context.config?.configurable?.['checkpoint_ns']);
       const namespace = raw.slice(0, raw.lastIndexOf('|'));
       expect(namespace).toMatch(/^research:[^|]+\|review:[^|]+$/);
       const tuple = await checkpointer.getTuple({
@@ -243,7 +243,7 @@ describe('langChainContext in a compiled graph (StateGraph, ToolNode, MemorySave
           checkpoint_id: context.checkpointId,
         },
       });
-      expect(tuple?.config.configurable?.checkpoint_id).toBe(context.checkpointId);
+      expect(tuple?.config.configurable?.['checkpoint_id']).toBe(context.checkpointId);
       const top = await checkpointer.getTuple({
         configurable: { thread_id: 'sub', checkpoint_ns: '', checkpoint_id: context.checkpointId },
       });
