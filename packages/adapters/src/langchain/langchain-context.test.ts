@@ -1,10 +1,12 @@
-import { AIMessage, type BaseMessage, ToolMessage } from '@langchain/core/messages';
+import { AIMessage, type BaseMessage, type ToolCall, ToolMessage } from '@langchain/core/messages';
 import type { RunnableConfig } from '@langchain/core/runnables';
 import {
+  entrypoint,
   MemorySaver,
   MessagesAnnotation,
   StateGraph,
   type StateSnapshot,
+  task,
 } from '@langchain/langgraph';
 import { ToolNode } from '@langchain/langgraph/prebuilt';
 import { createPlanningTools, Plan, Session, selectLatest } from '@plankit/core';
@@ -130,6 +132,15 @@ describe('langChainContext outside a graph', () => {
         },
       }),
     ).toMatchObject({ checkpointNs: 'research|review', checkpointId: 'leaf' });
+    // A functional-API task: filed under its entrypoint node, on the entrypoint graph's checkpoint.
+    expect(
+      langChainContext({
+        configurable: {
+          checkpoint_ns: 'wf:a1|step:b2',
+          checkpoint_map: { '': 'top', 'wf:a1': 'top' },
+        },
+      }),
+    ).toMatchObject({ checkpointNs: undefined, checkpointId: 'top' });
   });
 });
 
@@ -186,6 +197,35 @@ describe('langChainContext in a compiled graph (StateGraph, ToolNode, MemorySave
     expect(seen[1]?.checkpointNs).toBeUndefined();
     // A resolver keyed on the checkpoint gave the fork a plan of its own.
     expect(sessions.size).toBe(2);
+  });
+
+  it('gives a functional-API task (entrypoint, task) the top level: undefined checkpointNs', async () => {
+    const { tools, seen, sessions } = recordingTools(
+      (context) => `${context.threadId}|${context.checkpointNs ?? ''}`,
+    );
+    const [setup] = tools;
+    const checkpointer = new MemorySaver();
+    const callTool = task('callTool', (call: ToolCall) => setup?.invoke(call));
+    const agent = entrypoint({ name: 'agent', checkpointer }, async (calls: ToolCall[]) => {
+      const replies: unknown[] = [];
+      for (const call of calls) replies.push(await callTool(call));
+      return replies.length;
+    });
+    const config = { configurable: { thread_id: 'functional' } };
+    const setupArgs = { objective: 'Ship', initial_steps: [{ title: 'Build' }] };
+    await agent.invoke(
+      [
+        { id: 'f1', name: 'planning_setup_plan', args: setupArgs, type: 'tool_call' },
+        { id: 'f2', name: 'planning_setup_plan', args: setupArgs, type: 'tool_call' },
+      ],
+      config,
+    );
+    expect(seen.map((context) => context.checkpointNs)).toEqual([undefined, undefined]);
+    expect([...sessions.keys()]).toEqual(['functional|']);
+    // The checkpoint the entrypoint's step runs on: the one waiting for `agent`.
+    const waiting = (await historyOf(agent, config)).find((state) => state.next.includes('agent'));
+    expect(typeof idOf(waiting)).toBe('string');
+    expect(seen.map((context) => context.checkpointId)).toEqual([idOf(waiting), idOf(waiting)]);
   });
 
   it("gives a subgraph's calls its own namespace (the parent's node names) and its own checkpoint", async () => {

@@ -14,7 +14,8 @@ export interface LangChainContext {
    * The (sub)graph the call runs in, as LangGraph names it in `getSubgraphs`: `undefined` at
    * the top level of a graph, the parent graph's node names joined by `|` inside a subgraph
    * (`'research'`, `'research|review'`). Stable from call to call: LangGraph's per-task
-   * segments (`tools:<task id>`, and the counter of a node's second subgraph) are left out.
+   * segments (`tools:<task id>`, and the counter of a node's second subgraph) are left out,
+   * and a functional-API `task` runs in its entrypoint's graph (`undefined` at the top level).
    * Outside a graph, `configurable.checkpoint_ns` as the caller gave it.
    */
   readonly checkpointNs: string | undefined;
@@ -58,11 +59,25 @@ function taskPlace(fields: Configurable): { graph: string; checkpointId: string 
   const map = fields.checkpoint_map;
   if (typeof namespace !== 'string' || namespace === '') return undefined;
   if (typeof map !== 'object' || map === null) return undefined;
+  const entries = map as Record<string, unknown>;
+  const entry = (key: string) => (Object.hasOwn(entries, key) ? text(entries[key]) : undefined);
+  let graph = enclosing(namespace);
+  const checkpointId = entry(graph);
+  if (checkpointId === undefined) return undefined;
+  // A functional-API task runs in its entrypoint's graph: LangGraph files it under the calling
+  // node's namespace, mapped to that same graph's checkpoint. Such levels are no subgraph.
+  while (graph !== '') {
+    const up = enclosing(graph);
+    if (entry(up) !== checkpointId) break;
+    graph = up;
+  }
+  return { graph, checkpointId };
+}
+
+/** The namespace one level up: without its last level (`''` above the top). */
+function enclosing(namespace: string): string {
   const cut = namespace.lastIndexOf(SEPARATOR);
-  const graph = cut === -1 ? '' : namespace.slice(0, cut);
-  if (!Object.hasOwn(map, graph)) return undefined;
-  const checkpointId = text((map as Record<string, unknown>)[graph]);
-  return checkpointId === undefined ? undefined : { graph, checkpointId };
+  return cut === -1 ? '' : namespace.slice(0, cut);
 }
 
 /** A graph namespace without its task ids and counters, as LangGraph's `recastCheckpointNamespace`. */
