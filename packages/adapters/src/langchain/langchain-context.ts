@@ -22,8 +22,9 @@ export interface LangChainContext {
   /**
    * The checkpoint the call's graph step runs on, in the call's (sub)graph: LangGraph clears
    * `configurable.checkpoint_id` in a task's config and keeps the id in
-   * `configurable.checkpoint_map`, under the (sub)graph's namespace. Pass it back as
-   * `configurable.checkpoint_id` (with `thread_id`) to read that state. It names a new checkpoint
+   * `configurable.checkpoint_map`, under the (sub)graph's namespace. At the top level, pass it
+   * back as `configurable.checkpoint_id` (with `thread_id`) to `getState` to read the state the
+   * call ran on (with a checkpointer that saved it). It names a new checkpoint
    * every step; on a fork (a run invoked with the `checkpoint_id` of an earlier state) it is the
    * checkpoint LangGraph writes for the fork, whose parent is the one the run named. Outside a
    * graph, `configurable.checkpoint_id` as the caller gave it, or `undefined`.
