@@ -8,9 +8,23 @@ const plan: Plan = {
   objective: 'Ship v2',
   status: 'active',
   steps: [
-    { step_id: 'S001', title: 'Build', status: 'done' },
-    { step_id: 'S002', title: 'Test', status: 'pending', depends_on: ['S001'] },
-    { step_id: 'S003', title: 'Release', status: 'pending', depends_on: ['S002'] },
+    { step_id: 'S001', title: 'Build', details: null, status: 'done', notes: [] },
+    {
+      step_id: 'S002',
+      title: 'Test',
+      details: null,
+      status: 'pending',
+      notes: [],
+      depends_on: ['S001'],
+    },
+    {
+      step_id: 'S003',
+      title: 'Release',
+      details: 'Tag it',
+      status: 'pending',
+      notes: ['after QA'],
+      depends_on: ['S002'],
+    },
   ],
 };
 const reminder = renderPlanReminder(plan) ?? '';
@@ -104,7 +118,9 @@ describe('isPlanReminder', () => {
     const step = fc.record({
       step_id: fc.stringMatching(/^[!-~]{1,6}$/),
       title: text,
+      details: fc.option(text),
       status: fc.constantFrom(...STEP_STATUSES),
+      notes: fc.array(text, { maxLength: 2 }),
     });
     const plans = fc
       .record({

@@ -204,8 +204,9 @@ describe('langChainContext in a compiled graph (StateGraph, ToolNode, MemorySave
       (context) => `${context.threadId}|${context.checkpointNs ?? ''}`,
     );
     const [setup] = tools;
+    if (setup === undefined) throw new Error('no setup tool');
     const checkpointer = new MemorySaver();
-    const callTool = task('callTool', (call: ToolCall) => setup?.invoke(call));
+    const callTool = task('callTool', (call: ToolCall) => setup.invoke(call));
     const agent = entrypoint({ name: 'agent', checkpointer }, async (calls: ToolCall[]) => {
       const replies: unknown[] = [];
       for (const call of calls) replies.push(await callTool(call));
