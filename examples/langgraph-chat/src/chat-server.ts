@@ -2,7 +2,7 @@ import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { HumanMessage } from '@langchain/core/messages';
 import { MemorySaver } from '@langchain/langgraph';
-import { planningMiddleware } from '@plankit/adapters/langgraph';
+import { planningMiddleware, readPlanState } from '@plankit/adapters/langgraph';
 import { isConversationId } from '@plankit/adapters/sessions';
 import { type Plan, Session } from '@plankit/core';
 import { PlanningToolsSection, renderPlanReminder } from '@plankit/prompt';
@@ -53,9 +53,10 @@ export async function startChatServer(): Promise<ChatServer> {
     ],
     checkpointer: new MemorySaver(),
   });
+  // getState's values are `any` in LangGraph's types; readPlanState types and checks them.
   const planOf = async (thread: string): Promise<Plan | null> =>
-    ((await agent.graph.getState({ configurable: { thread_id: thread } })).values.plan ??
-      null) as Plan | null;
+    readPlanState((await agent.graph.getState({ configurable: { thread_id: thread } })).values)
+      .plan;
 
   const server: Server = createServer((request, response) => {
     const send = (status: number, value: unknown) => {

@@ -1,6 +1,7 @@
 import { BaseChatModel } from '@langchain/core/language_models/chat_models';
-import { AIMessage, type BaseMessage, HumanMessage, ToolMessage } from '@langchain/core/messages';
+import { AIMessage, type BaseMessage, ToolMessage } from '@langchain/core/messages';
 import type { ChatResult } from '@langchain/core/outputs';
+import { isPlanReminder } from '@plankit/prompt';
 
 let nextCall = 0;
 
@@ -37,9 +38,7 @@ const call = (name: string, args: Record<string, unknown>) => ({
 
 function answer(messages: readonly BaseMessage[]): AIMessage {
   // The plan reminder comes last; the turn is decided by what came before it.
-  const turn = messages.filter(
-    (m) => !(HumanMessage.isInstance(m) && m.text.startsWith('<plan-reminder>')),
-  );
+  const turn = messages.filter((m) => !isPlanReminder(m));
   const last = turn.at(-1);
   if (ToolMessage.isInstance(last)) return new AIMessage('Plan updated.');
   const text = last?.text.trim() ?? '';

@@ -1,7 +1,12 @@
 import { PlankitError, type PlankitErrorOptions } from '@plankit/core';
 
-/** Codes of {@link AdapterError}. @public */
-export type AdapterErrorCode = 'schema_unsupported' | 'tools_invalid';
+/**
+ * Codes of {@link AdapterError}: `schema_unsupported` and `tools_invalid` (converting tools),
+ * `state_invalid` (`readPlanState` given values that are not a planning graph's state).
+ *
+ * @public
+ */
+export type AdapterErrorCode = 'schema_unsupported' | 'tools_invalid' | 'state_invalid';
 
 /**
  * A tool cannot be expressed in a host's format (for example a schema keyword OpenAI strict

@@ -23,3 +23,5 @@ export type {
   PlanUpdate,
 } from './langchain/planning-middleware.ts';
 export { planChannel, planningMiddleware } from './langchain/planning-middleware.ts';
+export type { PlanningHistoryState, PlanningState } from './langchain/read-plan-state.ts';
+export { readPlanState } from './langchain/read-plan-state.ts';

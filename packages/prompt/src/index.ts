@@ -36,6 +36,7 @@ export type {
   InteractionPolicyParams,
 } from './interaction-policy-section.ts';
 export { InteractionPolicySection } from './interaction-policy-section.ts';
+export { isPlanReminder } from './is-plan-reminder.ts';
 export type { MarkdownSectionOptions, SectionParams } from './markdown-section.ts';
 export { MarkdownSection } from './markdown-section.ts';
 export type { Phase, PhaseParams, PhaseSectionOptions, TodoRange } from './phase-section.ts';

@@ -289,7 +289,8 @@ function planningTools(options: PlanningMiddlewareOptions): DynamicStructuredToo
  *   in model order, so resumes and forks carry the history with the plan.
  *
  * `graph.updateState(config, { plan: edit })` applies a {@link PlanEdit} through the same
- * reducers, or rejects with a {@link PlanEditError} and changes nothing.
+ * reducers, or rejects with a {@link PlanEditError} and changes nothing. `getState(config).values`
+ * is `any` in LangGraph's types; {@link readPlanState} reads the channels out of it, typed.
  *
  * @example
  * ```ts
@@ -312,8 +313,8 @@ function planningTools(options: PlanningMiddlewareOptions): DynamicStructuredToo
  * @example
  * ```ts
  * const agent = createAgent({ model, middleware: [planningMiddleware({ history: true, agent: 'lead' })], checkpointer });
- * const { values } = await agent.graph.getState(config);
- * values.planHistory.map(formatPlanRevision); // ['#1 plankit.SetupPlan by lead: "kick-off"\n  + S001 ...', ...]
+ * const { planHistory } = readPlanState((await agent.graph.getState(config)).values);
+ * planHistory.map(formatPlanRevision); // ['#1 plankit.SetupPlan by lead: "kick-off"\n  + S001 ...', ...]
  * ```
  * @public
  */
