@@ -1,7 +1,9 @@
 // Builds, packs and checks every publishable workspace package the way a consumer gets it:
 // publint and attw on the tarball, then a throwaway app that holds the latest major of every
 // host SDK we name as a peer, into which a plain `npm install` adds all tarballs, and which
-// imports (ESM) and requires (require(esm)) every subpath in each `exports` map.
+// imports (ESM) and requires (require(esm)) every subpath in each `exports` map. Each subpath is
+// also bundled with esbuild --minify, as Next.js and edge builds do, and every error class it
+// exports must keep its name and its isInstance in that bundle.
 // Usage: node scripts/check-packages.mjs   (exit code 1 on any failure)
 import { spawn } from 'node:child_process';
 import { existsSync, rmSync } from 'node:fs';
@@ -41,6 +43,12 @@ const indent = (text, prefix = '    ') =>
     .join('\n');
 // Keep failure output readable; the end of npm/tsup output is where the error is.
 const tail = (text, lines = 25) => text.trimEnd().split('\n').slice(-lines).join('\n');
+// A crash in a minified bundle prints whole lines of it; their start says enough.
+const clip = (text, width = 300) =>
+  text
+    .split('\n')
+    .map((line) => (line.length > width ? `${line.slice(0, width)}...` : line))
+    .join('\n');
 
 function fail(pkg, step, detail) {
   failures.push({ pkg, step, detail });
@@ -283,6 +291,64 @@ console.log(n);
 const ESM_CHECK = checkCode('await import(process.argv[1])');
 const CJS_CHECK = checkCode('require(process.argv[2])');
 
+// The entry of a minified bundle of one subpath: every error class it exports is built, and
+// must keep its literal name and pass its own and the base class's isInstance, though the
+// minifier renamed the class. The installed (unbundled) copy of the subpath, which the bundle
+// does not inline (its specifier is not a literal), must recognise the bundled errors and the
+// other way round, as two copies in one app do. One line per failure on stderr; on success
+// the checked names, each marked `*` when the minifier renamed the class.
+const bundleEntry = (spec) => `import * as entry from ${JSON.stringify(spec)};
+import { PlankitError, ToolValidationError } from '@plankit/core';
+
+const spec = ${JSON.stringify(spec)};
+const installed = await import(spec);
+const failure = (error) => ({
+  ok: false,
+  success: false,
+  message: \`Tool validation failed: \${error.message}\`,
+  value: null,
+  error,
+});
+// How to build each class whose constructor is not the base's (code, message, options).
+const BUILD = {
+  ToolValidationError: (C) => new C('x', { code: 'schema', field: 'f' }),
+  AISDKToolError: (C) => new C(failure(new ToolValidationError('x'))),
+  OpenAIAgentsToolError: (C) => new C(new ToolValidationError('x'), 'x'),
+};
+const problems = [];
+const checked = [];
+for (const [name, C] of Object.entries(entry)) {
+  if (typeof C !== 'function' || !(C === PlankitError || C.prototype instanceof PlankitError)) {
+    continue;
+  }
+  const build = BUILD[name] ?? ((c) => new c('argument_invalid', 'x'));
+  let error;
+  let other;
+  try {
+    error = build(C);
+    other = build(installed[name]);
+  } catch (e) {
+    problems.push(\`new \${name}(...) threw: \${e instanceof Error ? e.message : String(e)}\`);
+    continue;
+  }
+  const expect = (ok, what) => {
+    if (ok !== true) problems.push(\`\${name}: \${what}\`);
+  };
+  expect(error.name === name, \`new \${name}(...).name is \${JSON.stringify(error.name)}\`);
+  expect(C.isInstance(error), \`\${name}.isInstance(new \${name}(...)) is false\`);
+  expect(PlankitError.isInstance(error), \`PlankitError.isInstance(new \${name}(...)) is false\`);
+  expect(installed[name].isInstance(error), 'the installed copy does not recognise the bundled error');
+  expect(C.isInstance(other), 'the bundled copy does not recognise the installed error');
+  expect(C.name !== name, 'the minifier kept the class name, so this proves nothing');
+  checked.push(name);
+}
+if (problems.length > 0) {
+  console.error(problems.join('\\n'));
+  process.exit(1);
+}
+console.log(checked.join(' '));
+`;
+
 // What a user reads from the installed package must stand alone: every source map carries its
 // sources (the tarball ships no src/), and the README links nowhere outside the tarball.
 async function checkShippedFiles(dir, pkgs) {
@@ -316,6 +382,61 @@ async function checkShippedFiles(dir, pkgs) {
       `shipped  ${p.name}  ${maps.length} source map(s) with sources, README links absolute`,
     );
   }
+}
+
+/**
+ * Bundles each subpath minified, as an app's build does: everything but the host SDKs we name
+ * as peers, which the app installs itself. Then runs each bundle (see bundleEntry).
+ */
+async function bundleTest(dir, pkgs, jobs) {
+  let esbuild;
+  try {
+    esbuild = await import('esbuild');
+  } catch (error) {
+    fail('(all)', 'bundle', `esbuild could not be loaded: ${error.message}`);
+    return [];
+  }
+  const external = [
+    ...new Set(pkgs.flatMap((p) => Object.keys(p.manifest.peerDependencies ?? {}))),
+  ];
+  const bundles = path.join(dir, 'bundles');
+  await mkdir(bundles);
+  const built = [];
+  for (const [i, job] of jobs.entries()) {
+    const entry = path.join(bundles, `entry-${i}.mjs`);
+    const outfile = path.join(bundles, `bundle-${i}.mjs`);
+    await writeFile(entry, bundleEntry(job.spec));
+    try {
+      await esbuild.build({
+        entryPoints: [entry],
+        outfile,
+        bundle: true,
+        minify: true,
+        platform: 'node',
+        format: 'esm',
+        target: 'node20',
+        external,
+        // Bundled CommonJS dependencies (yaml) require node built-ins, which ESM output lacks.
+        banner: {
+          js: "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);",
+        },
+        logLevel: 'silent',
+      });
+      built.push({ job, outfile });
+    } catch (error) {
+      fail(job.pkg, 'bundle', `esbuild --minify of ${job.spec}:\n${tail(error.message)}`);
+    }
+  }
+  const rows = await mapLimit(built, PARALLEL, async ({ job, outfile }) => {
+    const result = await run(process.execPath, [outfile], { cwd: dir, timeout: MINUTE });
+    if (!result.ok) fail(job.pkg, 'bundle', `minified ${job.spec}:\n${clip(output(result))}`);
+    const names = result.ok ? result.stdout.trim().split(/\s+/).filter(Boolean) : [];
+    return { ...job, ok: result.ok, names };
+  });
+  if (rows.every((r) => r.names.length === 0)) {
+    fail('(all)', 'bundle', 'no error class found in any bundle');
+  }
+  return rows;
 }
 
 async function smokeTest(pkgs) {
@@ -386,7 +507,8 @@ async function smokeTest(pkgs) {
     if (!cjs.ok) fail(job.pkg, 'smoke require', `require('${job.spec}'):\n${output(cjs)}`);
     return { ...job, esm: count(esm), cjs: count(cjs) };
   });
-  return { install, peers: hostSpecs, rows };
+  const bundles = await bundleTest(dir, pkgs, jobs);
+  return { install, peers: hostSpecs, rows, bundles };
 }
 
 async function main() {
@@ -475,6 +597,10 @@ async function main() {
   const width = Math.max(0, ...smoke.rows.map((r) => r.spec.length));
   for (const r of smoke.rows) {
     console.log(`smoke    ${r.spec.padEnd(width)}  import: ${r.esm}, require: ${r.cjs}`);
+  }
+  for (const r of smoke.bundles ?? []) {
+    const errors = r.names.length ? r.names.join(' ') : 'no error classes';
+    console.log(`bundle   ${r.spec.padEnd(width)}  minified: ${r.ok ? errors : 'FAIL'}`);
   }
 }
 

@@ -16,6 +16,9 @@ export type AdapterErrorCode = 'schema_unsupported' | 'tools_invalid' | 'state_i
  * @public
  */
 export class AdapterError extends PlankitError<AdapterErrorCode> {
+  /** The name every instance takes, kept as a literal so minified bundles keep it. */
+  static override readonly errorName: string = 'AdapterError';
+
   /**
    * Creates the error.
    *
@@ -29,6 +32,6 @@ export class AdapterError extends PlankitError<AdapterErrorCode> {
 
   /** True for an {@link AdapterError}, from this copy of the package or another one. */
   static override isInstance(value: unknown): value is AdapterError {
-    return PlankitError.hasBrand(value, 'AdapterError');
+    return PlankitError.hasBrand(value, AdapterError.errorName);
   }
 }

@@ -49,6 +49,9 @@ export interface ControllerErrorOptions extends PlankitErrorOptions {
  * @public
  */
 export class ControllerError extends PlankitError<ControllerErrorCode> {
+  /** The name every instance takes, kept as a literal so minified bundles keep it. */
+  static override readonly errorName: string = 'ControllerError';
+
   /** The machine state the error is about, when there is one. */
   readonly state: string | undefined;
   /** The cap that refused or decided the call, when there is one. */
@@ -69,6 +72,6 @@ export class ControllerError extends PlankitError<ControllerErrorCode> {
 
   /** True for a {@link ControllerError}, from this copy of the package or another one. */
   static override isInstance(value: unknown): value is ControllerError {
-    return PlankitError.hasBrand(value, 'ControllerError');
+    return PlankitError.hasBrand(value, ControllerError.errorName);
   }
 }

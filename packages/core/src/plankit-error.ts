@@ -54,8 +54,12 @@ export interface PlankitErrorOptions {
   readonly cause?: unknown;
 }
 
-// A registry-wide symbol, so `isInstance` works even when two copies of the package are loaded.
+// Registry-wide keys, so `isInstance` works even when two copies of the package are loaded.
+// `plankit.error` holds the error's own name (all that 0.1 copies stamp and read);
+// `plankit.error.<name>` is set for its class and every class above it, so a subclass's
+// instance also passes its parent's `isInstance`.
 const brand = Symbol.for('plankit.error');
+const markerOf = (name: string): symbol => Symbol.for(`plankit.error.${name}`);
 
 function brandOf(value: unknown): string | undefined {
   if (typeof value !== 'object' || value === null) return undefined;
@@ -64,13 +68,40 @@ function brandOf(value: unknown): string | undefined {
 }
 
 /**
+ * The names of `target` and of each class above it, up to {@link PlankitError}: a class's own
+ * `errorName` literal, else (a subclass that declares none) its runtime name, as before.
+ */
+function namesOf(target: unknown): string[] {
+  const names: string[] = [];
+  for (let at: unknown = target; typeof at === 'function'; at = Object.getPrototypeOf(at)) {
+    const own: unknown = Object.hasOwn(at, 'errorName') ? Reflect.get(at, 'errorName') : undefined;
+    names.push(typeof own === 'string' ? own : at.name);
+    if (at === PlankitError) break;
+  }
+  return names;
+}
+
+/**
  * The base class of every error plankit reports, with a stable code: {@link PlankitErrorCode}
  * for the core, and each other package's own union for its errors.
  * Use {@link PlankitError.isInstance} rather than `instanceof` to test for it.
  *
+ * Each class declares its name as a literal, {@link PlankitError.errorName}, and every
+ * instance takes its `name` and its brand from it, never from the class's runtime name: a
+ * minifier renames classes (`esbuild --minify`, as Next.js and edge builds run), and the
+ * error must still read `ToolValidationError` and pass `ToolValidationError.isInstance`.
+ *
  * @public
  */
 export class PlankitError<C extends string = PlankitErrorCode> extends Error {
+  /**
+   * The class's name, as a literal a minifier leaves alone: instances take their `name` and
+   * their brand from it. A subclass declares its own,
+   * `static override readonly errorName: string = 'TicketError'`; one that declares none
+   * falls back to its runtime name, which a minified bundle shortens.
+   */
+  static readonly errorName: string = 'PlankitError';
+
   /** The stable, machine-readable reason. */
   readonly code: C;
   /** The input field at fault, when there is one. */
@@ -87,8 +118,11 @@ export class PlankitError<C extends string = PlankitErrorCode> extends Error {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
     this.code = code;
     this.field = options.field;
-    this.name = new.target.name;
-    Object.defineProperty(this, brand, { value: new.target.name });
+    const names = namesOf(new.target);
+    const own = names[0] ?? PlankitError.errorName;
+    this.name = own;
+    Object.defineProperty(this, brand, { value: own });
+    for (const name of names) Object.defineProperty(this, markerOf(name), { value: true });
   }
 
   /** True for any plankit error, from this copy of the package or another one. */
@@ -97,10 +131,12 @@ export class PlankitError<C extends string = PlankitErrorCode> extends Error {
   }
 
   /**
-   * True when `value` carries the brand of the subclass named `name`; subclasses build their
-   * own `isInstance` on it.
+   * True when `value` is an instance of the class whose {@link PlankitError.errorName} is
+   * `name`, or of a class below it; subclasses build their own `isInstance` on it.
    */
   protected static hasBrand(value: unknown, name: string): boolean {
-    return brandOf(value) === name;
+    if (typeof value !== 'object' || value === null) return false;
+    // The second test reads errors from 0.1 copies, which stamp only their own name.
+    return (value as Record<symbol, unknown>)[markerOf(name)] === true || brandOf(value) === name;
   }
 }

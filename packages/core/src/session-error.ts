@@ -20,6 +20,9 @@ export interface SessionErrorOptions extends PlankitErrorOptions {
  * @public
  */
 export class SessionError extends PlankitError<SessionErrorCode> {
+  /** The name every instance takes, kept as a literal so minified bundles keep it. */
+  static override readonly errorName: string = 'SessionError';
+
   /** The session the error happened in, when known. */
   readonly sessionId: string | undefined;
 
@@ -37,6 +40,6 @@ export class SessionError extends PlankitError<SessionErrorCode> {
 
   /** True for a {@link SessionError}, from this copy of the package or another one. */
   static override isInstance(value: unknown): value is SessionError {
-    return PlankitError.hasBrand(value, 'SessionError');
+    return PlankitError.hasBrand(value, SessionError.errorName);
   }
 }

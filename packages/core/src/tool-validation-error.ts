@@ -45,6 +45,9 @@ export interface ToolValidationErrorOptions extends PlankitErrorOptions {
  * @public
  */
 export class ToolValidationError extends PlankitError<ToolValidationErrorCode> {
+  /** The name every instance takes, kept as a literal so minified bundles keep it. */
+  static override readonly errorName: string = 'ToolValidationError';
+
   /** Every schema problem, in the order found (empty unless `code` is `schema`). */
   readonly issues: readonly ToolIssue[];
 
@@ -82,6 +85,6 @@ export class ToolValidationError extends PlankitError<ToolValidationErrorCode> {
 
   /** True for a {@link ToolValidationError}, from this copy of the package or another one. */
   static override isInstance(value: unknown): value is ToolValidationError {
-    return PlankitError.hasBrand(value, 'ToolValidationError');
+    return PlankitError.hasBrand(value, ToolValidationError.errorName);
   }
 }

@@ -25,6 +25,9 @@ export type PlankitEvalErrorCode =
  * @public
  */
 export class PlankitEvalError extends PlankitError<PlankitEvalErrorCode> {
+  /** The name every instance takes, kept as a literal so minified bundles keep it. */
+  static override readonly errorName: string = 'PlankitEvalError';
+
   /**
    * Creates the error.
    *
@@ -38,6 +41,6 @@ export class PlankitEvalError extends PlankitError<PlankitEvalErrorCode> {
 
   /** True for an {@link PlankitEvalError}, from this copy of the package or another one. */
   static override isInstance(value: unknown): value is PlankitEvalError {
-    return PlankitError.hasBrand(value, 'PlankitEvalError');
+    return PlankitError.hasBrand(value, PlankitEvalError.errorName);
   }
 }

@@ -18,6 +18,9 @@ export type PlanAnchorCode =
  * @public
  */
 export class PlanAnchorError extends PlankitError<PlanAnchorCode> {
+  /** The name every instance takes, kept as a literal so minified bundles keep it. */
+  static override readonly errorName: string = 'PlanAnchorError';
+
   /**
    * Creates the error.
    *
@@ -31,6 +34,6 @@ export class PlanAnchorError extends PlankitError<PlanAnchorCode> {
 
   /** True for a {@link PlanAnchorError}, from this copy of the package or another one. */
   static override isInstance(value: unknown): value is PlanAnchorError {
-    return PlankitError.hasBrand(value, 'PlanAnchorError');
+    return PlankitError.hasBrand(value, PlanAnchorError.errorName);
   }
 }

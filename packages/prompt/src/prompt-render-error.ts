@@ -15,6 +15,9 @@ export type PromptRenderCode =
  * @public
  */
 export class PromptRenderError extends PlankitError<PromptRenderCode> {
+  /** The name every instance takes, kept as a literal so minified bundles keep it. */
+  static override readonly errorName: string = 'PromptRenderError';
+
   /**
    * Creates the error.
    *
@@ -28,6 +31,6 @@ export class PromptRenderError extends PlankitError<PromptRenderCode> {
 
   /** True for a {@link PromptRenderError}, from this copy of the package or another one. */
   static override isInstance(value: unknown): value is PromptRenderError {
-    return PlankitError.hasBrand(value, 'PromptRenderError');
+    return PlankitError.hasBrand(value, PromptRenderError.errorName);
   }
 }

@@ -11,6 +11,9 @@ import { PlankitError, type ToolFailure } from '@plankit/core';
  * @public
  */
 export class AISDKToolError extends PlankitError<ToolFailure['error']['code']> {
+  /** The name every instance takes, kept as a literal so minified bundles keep it. */
+  static override readonly errorName: string = 'AISDKToolError';
+
   /** The refused result, as `invokeTool` returned it. */
   readonly result: ToolFailure;
 
@@ -37,6 +40,6 @@ export class AISDKToolError extends PlankitError<ToolFailure['error']['code']> {
 
   /** True for an {@link AISDKToolError}, from this copy of the package or another one. */
   static override isInstance(value: unknown): value is AISDKToolError {
-    return PlankitError.hasBrand(value, 'AISDKToolError');
+    return PlankitError.hasBrand(value, AISDKToolError.errorName);
   }
 }

@@ -62,9 +62,12 @@ export type PlanEditErrorCode = 'plan_edit_invalid' | 'plan_edit_refused';
  * @public
  */
 export class PlanEditError extends PlankitError<PlanEditErrorCode> {
+  /** The name every instance takes, kept as a literal so minified bundles keep it. */
+  static override readonly errorName: string = 'PlanEditError';
+
   /** True for a {@link PlanEditError}, from this copy of the package or another one. */
   static override isInstance(value: unknown): value is PlanEditError {
-    return PlankitError.hasBrand(value, 'PlanEditError');
+    return PlankitError.hasBrand(value, PlanEditError.errorName);
   }
 }
 

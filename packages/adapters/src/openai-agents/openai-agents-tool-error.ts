@@ -10,6 +10,9 @@ import { PlankitError } from '@plankit/core';
  * @public
  */
 export class OpenAIAgentsToolError extends PlankitError<string> {
+  /** The name every instance takes, kept as a literal so minified bundles keep it. */
+  static override readonly errorName: string = 'OpenAIAgentsToolError';
+
   /**
    * Creates the error.
    *
@@ -27,6 +30,6 @@ export class OpenAIAgentsToolError extends PlankitError<string> {
 
   /** True for an {@link OpenAIAgentsToolError}, from this copy of the package or another one. */
   static override isInstance(value: unknown): value is OpenAIAgentsToolError {
-    return PlankitError.hasBrand(value, 'OpenAIAgentsToolError');
+    return PlankitError.hasBrand(value, OpenAIAgentsToolError.errorName);
   }
 }

@@ -40,6 +40,9 @@ export interface SessionResolveErrorOptions extends PlankitErrorOptions {
  * @public
  */
 export class SessionResolveError extends PlankitError<SessionResolveErrorCode> {
+  /** The name every instance takes, kept as a literal so minified bundles keep it. */
+  static override readonly errorName: string = 'SessionResolveError';
+
   /** The conversation the call was about, when it had a valid id. */
   readonly conversationId: string | undefined;
   /** The store's error behind a store failure; also the `cause`. */
@@ -67,7 +70,7 @@ export class SessionResolveError extends PlankitError<SessionResolveErrorCode> {
 
   /** True for a {@link SessionResolveError}, from this copy of the package or another one. */
   static override isInstance(value: unknown): value is SessionResolveError {
-    return PlankitError.hasBrand(value, 'SessionResolveError');
+    return PlankitError.hasBrand(value, SessionResolveError.errorName);
   }
 }
 

@@ -35,6 +35,9 @@ export interface StoreErrorOptions extends PlankitErrorOptions {
  * @public
  */
 export class StoreError extends PlankitError<StoreErrorCode> {
+  /** The name every instance takes, kept as a literal so minified bundles keep it. */
+  static override readonly errorName: string = 'StoreError';
+
   /** The session the call was about, when there was one. */
   readonly sessionId: string | undefined;
 
@@ -52,6 +55,6 @@ export class StoreError extends PlankitError<StoreErrorCode> {
 
   /** True for a {@link StoreError}, from this copy of the package or another one. */
   static override isInstance(value: unknown): value is StoreError {
-    return PlankitError.hasBrand(value, 'StoreError');
+    return PlankitError.hasBrand(value, StoreError.errorName);
   }
 }

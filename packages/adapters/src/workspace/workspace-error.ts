@@ -30,6 +30,9 @@ export interface WorkspaceErrorOptions extends PlankitErrorOptions {
  * @public
  */
 export class WorkspaceError extends PlankitError<WorkspaceErrorCode> {
+  /** The name every instance takes, kept as a literal so minified bundles keep it. */
+  static override readonly errorName: string = 'WorkspaceError';
+
   /** The workspace path the call was about, when there was one. */
   readonly path: string | undefined;
 
@@ -47,6 +50,6 @@ export class WorkspaceError extends PlankitError<WorkspaceErrorCode> {
 
   /** True for a {@link WorkspaceError}, from this copy of the package or another one. */
   static override isInstance(value: unknown): value is WorkspaceError {
-    return PlankitError.hasBrand(value, 'WorkspaceError');
+    return PlankitError.hasBrand(value, WorkspaceError.errorName);
   }
 }

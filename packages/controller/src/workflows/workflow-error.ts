@@ -43,6 +43,9 @@ export type WorkflowErrorCode =
  * @public
  */
 export class WorkflowError extends PlankitError<WorkflowErrorCode> {
+  /** The name every instance takes, kept as a literal so minified bundles keep it. */
+  static override readonly errorName: string = 'WorkflowError';
+
   /**
    * Creates the error.
    *
@@ -56,6 +59,6 @@ export class WorkflowError extends PlankitError<WorkflowErrorCode> {
 
   /** True for a {@link WorkflowError}, from this copy of the package or another one. */
   static override isInstance(value: unknown): value is WorkflowError {
-    return PlankitError.hasBrand(value, 'WorkflowError');
+    return PlankitError.hasBrand(value, WorkflowError.errorName);
   }
 }
