@@ -17,6 +17,7 @@ import { ok, planOf, SETUP, serialPlan } from './testing/pool-helpers.ts';
 warnWhenSkipped('Session pool PostgreSQL tests');
 
 const WORKER = fileURLToPath(new URL('./testing/pool-worker.ts', import.meta.url));
+const STEP_WORKER = fileURLToPath(new URL('./testing/step-worker.ts', import.meta.url));
 const WORKERS = 2;
 const COUNT = 40;
 
@@ -83,5 +84,46 @@ describe.skipIf(POSTGRES_URL === undefined)(
       expect(planOf(session)?.steps).toHaveLength(1 + WORKERS * COUNT);
       await store.close();
     }, 180_000);
+
+    it('a step retried in another process runs its calls again on the stored plan', async () => {
+      // Model order and "a retried call id applies once" live in one process's memory. A step
+      // retried elsewhere (a crashed worker's step resumed by another) starts from the plan as
+      // stored, which holds every change the first process acknowledged, and applies each call
+      // again: calls that set a value converge, an add adds again. docs/sessions-per-conversation.md
+      // says so.
+      const url = POSTGRES_URL as string;
+      const schema = freshSchema();
+      schemas.push(schema);
+      const store = new PostgresStore({ connectionString: url, schema, poolSize: 2 });
+      const pool = createSessionPool({ store });
+      ok(
+        await pool.run('shared', (session) =>
+          invokeTool(
+            SETUP,
+            { objective: 'retried step', initial_steps: [{ title: 'draft' }, { title: 'ship' }] },
+            { session },
+          ),
+        ),
+      );
+      ok(await pool.close());
+      const runStep = async () => {
+        const worker = startWorker(STEP_WORKER, { url, schema }, 60_000);
+        const exit = await worker.exited;
+        expect(exit, exit.stderr).toMatchObject({ code: 0, signal: null });
+        return worker.lines;
+      };
+      expect(await runStep()).toEqual(['ok call_1', 'ok call_2', 'ok call_3', 'done']);
+      expect(await runStep()).toEqual(['ok call_1', 'ok call_2', 'ok call_3', 'done']);
+      const session = new Session({ sessionId: 'shared' });
+      registerPlanningReducers(session);
+      ok(await attachStore(session, store));
+      expect(planOf(session)?.steps.map((step) => [step.title, step.status])).toEqual([
+        ['draft', 'done'],
+        ['ship', 'in_progress'],
+        ['review', 'pending'],
+        ['review', 'pending'],
+      ]);
+      await store.close();
+    }, 120_000);
   },
 );
