@@ -75,7 +75,8 @@ const hosts: Record<string, Host> = {
       input: args,
       output: output as never,
     });
-    return { text: output.content, error: model.type === 'error-text' };
+    // A success is always read as text; refusals were thrown above.
+    return { text: model.value, error: false };
   },
   langchain: async (tools, session, name, args) => {
     const tool = toLangChainTools(tools, { session }).find((candidate) => candidate.name === name);

@@ -1,6 +1,6 @@
 import { type AnyTool, Session, type ToolSuccess } from '@plankit/core';
 import { invalidArgument } from '@plankit/core/internal';
-import { type FlexibleSchema, jsonSchema, type Tool } from 'ai';
+import { type FlexibleSchema, jsonSchema } from 'ai';
 import { AdapterError } from '../adapter-error.ts';
 import { formatToolContent } from '../format-tool-content.ts';
 import { conversationOf } from '../host/conversation.ts';
@@ -63,13 +63,52 @@ export interface AISDKToolOutput {
 
 /**
  * What the adapter reads from the AI SDK's `execute` and `onInputAvailable` options: the
- * fields `ai` 6 and `ai` 7 share (`experimental_context` and `context` are left alone).
+ * fields `ai` 6 and `ai` 7 share (`experimental_context` in 6, the tool's `context` in 7).
+ *
+ * @public
  */
-interface AISDKCallOptions {
+export interface AISDKCallOptions {
+  /** The call's id in the model's response. */
   readonly toolCallId: string;
+  /** The step's messages. */
   readonly messages: object;
+  /** `ai` 7: the tool's entry of `toolsContext`. */
   readonly context?: unknown;
+  /** `ai` 6: the app's context. */
   readonly experimental_context?: unknown;
+  /** The SDK's other options (`input`, `abortSignal`, ...), not read. */
+  readonly [option: string]: unknown;
+}
+
+/**
+ * One tool as {@link toAISDKTools} builds it: an AI SDK function tool whose context is `C`.
+ * Declared here rather than as the SDK's `Tool` so that `ai` 7 reads the context type from
+ * `contextSchema` (its only inference site) and accepts `toolsContext` for these tools;
+ * `ai` 6 takes it as a plain `Tool`.
+ *
+ * @public
+ */
+export interface AISDKTool<C = unknown> {
+  /** The tool's description, the model reads. */
+  readonly description?: string;
+  /** The JSON Schema of the tool's input (strict-mode form when strict). */
+  readonly inputSchema: FlexibleSchema<unknown>;
+  /** Whether the tool is offered in strict mode. */
+  readonly strict?: boolean;
+  /** `ai` 7: the schema of the tool's context, when given as `contextSchema`. */
+  readonly contextSchema?: FlexibleSchema<C>;
+  /** Announces the call in model order; the SDK runs it in emission order. */
+  readonly onInputAvailable: (options: AISDKCallOptions) => Promise<void>;
+  /** Runs the call; a refusal throws {@link AISDKToolError}. */
+  readonly execute: (input: unknown, options: AISDKCallOptions) => Promise<AISDKToolOutput>;
+  /** The text the model reads. */
+  readonly toModelOutput: (options: {
+    readonly output: AISDKToolOutput;
+    readonly [option: string]: unknown;
+  }) => {
+    readonly type: 'text';
+    readonly value: string;
+  };
 }
 
 /**
@@ -108,7 +147,7 @@ interface AISDKCallOptions {
 export function toAISDKTools<C = unknown>(
   tools: readonly AnyTool[],
   options: AISDKToolsOptions<C>,
-): Record<string, Tool<unknown, AISDKToolOutput>> {
+): Record<string, AISDKTool<C>> {
   if (!Array.isArray(tools))
     throw new AdapterError(
       'tools_invalid',
@@ -126,7 +165,7 @@ export function toAISDKTools<C = unknown>(
     typeof options.strict === 'function'
       ? options.strict(tool)
       : (options.strict ?? strictByDefault(tool));
-  const entries = tools.map((definition): [string, Tool<unknown, AISDKToolOutput>] => {
+  const entries = tools.map((definition): [string, AISDKTool<C>] => {
     const strict = strictOf(definition);
     const converted = strict ? toStrictJsonSchema(toolJsonSchema(definition)) : undefined;
     const schema: JsonSchema = converted?.schema ?? toolJsonSchema(definition);
@@ -134,7 +173,7 @@ export function toAISDKTools<C = unknown>(
       converted === undefined
         ? undefined
         : (args: Readonly<Record<string, unknown>>) => converted.restore(args);
-    const aiTool: Tool<unknown, AISDKToolOutput> = {
+    const aiTool: AISDKTool<C> = {
       description: definition.description,
       inputSchema: jsonSchema<unknown>(schema as AISDKJsonSchema),
       strict,
