@@ -5,7 +5,7 @@ import { isCI, progress } from '@clack/prompts';
 import { register } from 'tsx/esm/api';
 import type { EvalConfig } from './config/define-eval.ts';
 import { PlankitEvalError } from './plankit-eval-error.ts';
-import { dollars } from './report/render-markdown.ts';
+import { dollars } from './report/report-document.ts';
 import { writeReports } from './report/write-reports.ts';
 import { type EvalProgress, runEval } from './runner/run-eval.ts';
 

@@ -22,14 +22,14 @@ function config(
   return defineEval({
     arms: [
       {
-        id: 'plan',
-        host: aiSdkHost({ model: scriptedModel({ modelId: 'good', successRate: good, solve }) }),
-        planning: { strategy: 'plan_act_reflect', reminder: 'every_turn', inProgress: 'any' },
-      },
-      {
         id: 'none',
         host: aiSdkHost({ model: scriptedModel({ modelId: 'weak', successRate: weak, solve }) }),
         planning: false,
+      },
+      {
+        id: 'plan',
+        host: aiSdkHost({ model: scriptedModel({ modelId: 'good', successRate: good, solve }) }),
+        planning: { strategy: 'plan_act_reflect', reminder: 'every_turn', inProgress: 'any' },
       },
     ],
     tasks: exampleTasks,
@@ -51,7 +51,7 @@ describe('runEval on scripted models', () => {
   it('recovers true rates of 0.8 and 0.5 within their intervals and calls the difference', async () => {
     const run = await runEval(config(), { store: new MemoryStore() });
     expect(run.outcome).toBe('completed');
-    const [plan, none] = run.report.arms;
+    const [none, plan] = run.report.arms;
     expect(plan?.n).toBe(60);
     expect(none?.n).toBe(60);
     expect(plan?.successRate.low).toBeLessThanOrEqual(0.8);
@@ -81,7 +81,7 @@ describe('runEval on scripted models', () => {
       });
       expect(run.report.pairs[0]?.significant).toBe(false);
       expect(run.report.verdict[0]).toMatch(
-        /^No significant difference between plan and none at n = 30 vs 30/,
+        /^No significant difference between none and plan at n = 30 vs 30: plan - none = /,
       );
     }
   }, 30_000);
