@@ -20,6 +20,7 @@ if (!present)
 function trials(arm: string, rate: number, usd: number, n: number): TrialRecord[] {
   const random = seededRandom(arm.length * 31 + n);
   return Array.from({ length: n }, (_, i) => ({
+    run: 'r',
     key: `t/${arm}/${i + 1}`,
     taskId: 't',
     armId: arm,

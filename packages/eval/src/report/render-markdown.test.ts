@@ -8,6 +8,7 @@ import { renderMarkdown } from './render-markdown.ts';
 
 function trial(armId: string, repetition: number, pass: boolean): TrialRecord {
   return {
+    run: 'r',
     key: `t/${armId}/${repetition}`,
     taskId: 't',
     armId,

@@ -13,6 +13,7 @@ const host = {
 
 function trial(armId: string, repetition: number, pass: boolean): TrialRecord {
   return {
+    run: 'r',
     key: `t/${armId}/${repetition}`,
     taskId: 't',
     armId,
