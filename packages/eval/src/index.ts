@@ -44,6 +44,7 @@ export type {
   EvalHost,
   HostTrialInput,
   HostTrialOutput,
+  ModelCallResult,
   TranscriptEntry,
   TrialStop,
 } from './hosts/eval-host.ts';

@@ -20,6 +20,7 @@ import {
 import type { EvalArm, EvalConfig, EvalTask } from '../config/define-eval.ts';
 import { defineEval } from '../config/define-eval.ts';
 import { runChecker } from '../config/task-checker.ts';
+import { callThroughGuard } from '../hosts/call-model.ts';
 import type { CallGuard, CallUsage, TranscriptEntry, TrialStop } from '../hosts/eval-host.ts';
 import { PlankitEvalError } from '../plankit-eval-error.ts';
 import { buildReport, type EvalReport } from '../report/build-report.ts';
@@ -346,8 +347,12 @@ async function runTrial(
       maxOutputTokens,
       seed,
       trialKey: spec.key,
+      taskId: spec.task.id,
+      armId: spec.arm.id,
+      repetition: spec.repetition,
       signal: context.signal,
       guard,
+      callModel: (sent, call, usage) => callThroughGuard(guard, context.signal, sent, call, usage),
       reminder: setup.reminder,
       record: (entry) => transcript.push(entry),
     });
