@@ -10,15 +10,19 @@ export { dollars, percent } from './report-document.ts';
  * heading, close a table cell or open HTML.
  */
 export function markdownText(text: string): string {
+  return cellText(text).replace(/^[-+#=]/, (char) => `\\${char}`);
+}
+
+/** Text as a table cell: as {@link markdownText}, but a cell can start with `-` or `+`. */
+function cellText(text: string): string {
   return text
     .replace(/\s+/g, ' ')
     .trim()
-    .replace(/[\\`*_[\]<>|~&]/g, (char) => `\\${char}`)
-    .replace(/^[-+#=]/, (char) => `\\${char}`);
+    .replace(/[\\`*_[\]<>|~&]/g, (char) => `\\${char}`);
 }
 
 function row(cells: readonly string[]): string {
-  return `| ${cells.map(markdownText).join(' | ')} |`;
+  return `| ${cells.map(cellText).join(' | ')} |`;
 }
 
 function block(item: ReportBlock): string[] {

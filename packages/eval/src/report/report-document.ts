@@ -99,7 +99,7 @@ export function reportDocument(report: EvalReport): readonly ReportBlock[] {
   const confidence = confidenceText(1 - report.level / Math.max(1, pairs));
   blocks.push({
     kind: 'paragraph',
-    text: `Each pair is B - A. Newcombe's interval (method 11) at ${confidence} confidence for ${pairs} comparison${pairs === 1 ? '' : 's'} (Bonferroni); significant exactly when the interval leaves out 0, which is when the ${pairs > 1 ? 'adjusted ' : ''}p < ${report.level}. See Method.`,
+    text: `Each pair is B - A. Newcombe's interval (method 11) at ${confidence} confidence${pairs > 1 ? ` for ${pairs} comparisons (Bonferroni)` : ''}; significant exactly when the interval leaves out 0, which is when ${pairs > 1 ? 'the adjusted p' : 'p'} < ${report.level}. See Method.`,
   });
   if (pairs > 0)
     blocks.push({
