@@ -128,7 +128,7 @@ describe('plankit-eval run', () => {
       const bad = await plain(['run', file, '--out', join(folder, 'out')]);
       expect(bad.code).toBe(2);
       expect(bad.stderr).toContain('the config is invalid (3 problems)');
-      expect(bad.stderr).toContain('- arms: must be an array of 1 to 26 arms');
+      expect(bad.stderr).toContain('- arms: must be an array of 1 to 26 arms, got an array of 0');
       expect(bad.stderr).toContain('- tasks: must be an array of 1 to 1000 tasks, got undefined');
       expect(bad.stderr).toContain('- repetitions: must be a whole number from 1 to 10000, got 0');
       expect(bad.stderr).not.toMatch(/\n\s+at /);

@@ -174,7 +174,7 @@ function show(value: unknown): string {
   if (typeof value === 'string')
     return JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}...` : value);
   if (typeof value === 'number' || typeof value === 'boolean') return String(value);
-  if (Array.isArray(value)) return 'an array';
+  if (Array.isArray(value)) return `an array of ${value.length}`;
   return value === null ? 'null' : typeof value;
 }
 
