@@ -124,7 +124,7 @@ async function loadConfig(path: string): Promise<EvalConfig> {
       `plankit-eval: ${path} has no default export; export default defineEval({...}).`,
     );
   // A plain object is checked by the same schema as defineEval, before anything runs.
-  return checkEvalConfig(config, `plankit-eval: ${path}`);
+  return checkEvalConfig(config as EvalConfig, `plankit-eval: ${path}`);
 }
 
 function eta(ms: number | null): string {

@@ -1,7 +1,6 @@
 import { PLANNING_STRATEGIES } from '@plankit/prompt';
 import { z } from 'zod';
 import { PlankitEvalError } from '../plankit-eval-error.ts';
-import type { EvalConfig } from './define-eval.ts';
 
 const ID = /^[a-z0-9_-]{1,64}$/;
 
@@ -220,9 +219,9 @@ function problems(
  *
  * @throws PlankitEvalError `config_invalid`, naming every field at fault and its rule
  */
-export function checkEvalConfig(value: unknown, caller = 'defineEval'): EvalConfig {
+export function checkEvalConfig<T>(value: T, caller = 'defineEval'): T {
   const parsed = schema.safeParse(value, { reportInput: true });
-  if (parsed.success) return Object.freeze({ ...(value as EvalConfig) });
+  if (parsed.success) return Object.freeze({ ...value });
   const found = parsed.error.issues.flatMap((issue) => problems(issue));
   const lines = found.map((problem) => problem.line);
   const head = `${caller}: the config is invalid (${lines.length} problem${lines.length === 1 ? '' : 's'}):`;
