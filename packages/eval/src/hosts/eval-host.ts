@@ -43,8 +43,20 @@ export interface CallGuard {
  * @public
  */
 export type ModelCallResult<T> =
-  | { readonly ok: true; readonly value: T }
-  | { readonly ok: false; readonly stop: TrialStop; readonly called: boolean };
+  | {
+      /** The call was made and settled. */
+      readonly ok: true;
+      /** What the call returned. */
+      readonly value: T;
+    }
+  | {
+      /** The trial must stop. */
+      readonly ok: false;
+      /** Why: a cap refused the call, or the trial was aborted. */
+      readonly stop: TrialStop;
+      /** Whether the call was made (an aborted call), so whether it counts as a turn. */
+      readonly called: boolean;
+    };
 
 /** One entry of a trial's transcript. @public */
 export type TranscriptEntry =
