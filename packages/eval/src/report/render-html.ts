@@ -13,15 +13,20 @@ export function escapeHtml(text: string): string {
 
 const COLORS = ['#2563eb', '#dc2626', '#059669', '#d97706', '#7c3aed', '#db2777', '#0891b2'];
 
+/** A coordinate to one decimal: enough for a screen, and short. */
+function round(value: number): number {
+  return Math.round(value * 10) / 10;
+}
+
 /** A label clipped to fit the charts' left margin. */
 function short(label: string): string {
   const line = label.replace(/\s+/g, ' ').trim();
   return line.length > 24 ? `${line.slice(0, 23)}…` : line;
 }
 
-const WIDTH = 640;
+const WIDTH = 760;
 const LEFT = 180;
-const RIGHT = 110;
+const RIGHT = 170;
 const ROW = 34;
 const TOP = 34;
 const BOTTOM = 40;
@@ -45,7 +50,7 @@ export function renderRateChart(report: EvalReport): string {
     'Success rate per arm (95% Wilson CI)',
     report.arms.length,
   );
-  const x = (rate: number): number => LEFT + rate * (WIDTH - LEFT - RIGHT);
+  const x = (rate: number): number => round(LEFT + rate * (WIDTH - LEFT - RIGHT));
   const axis = height - BOTTOM;
   for (let tick = 0; tick <= 10; tick += 2) {
     const tx = x(tick / 10);
@@ -78,7 +83,7 @@ export function renderRateChart(report: EvalReport): string {
 export function renderCostChart(report: EvalReport): string {
   const { height, parts } = frame('cost-chart-title', 'USD per success', report.arms.length);
   const max = Math.max(0, ...report.arms.map((arm) => arm.costPerSuccess ?? 0)) || 1;
-  const x = (usd: number): number => LEFT + (usd / max) * (WIDTH - LEFT - RIGHT);
+  const x = (usd: number): number => round(LEFT + (usd / max) * (WIDTH - LEFT - RIGHT));
   const axis = height - BOTTOM;
   parts.push(`<line x1="${LEFT}" y1="${TOP}" x2="${LEFT}" y2="${axis}" stroke="#111"/>`);
   report.arms.forEach((arm, index) => {
