@@ -50,7 +50,11 @@ export interface RunEvalOptions {
   readonly out?: string | undefined;
   /** A session store for the results log instead of `<out>/log`. */
   readonly store?: SessionStore | undefined;
-  /** Continue the run logged in the store, running only the trials not yet finished. */
+  /**
+   * Continue the run logged in the store, running only the trials not yet finished. Every
+   * logged record is checked first (`log_invalid` names a bad one's line), and all logged spend
+   * counts against the total caps.
+   */
   readonly resume?: boolean | undefined;
   /** Stops the run: trials in flight are cut short, none starts. */
   readonly signal?: AbortSignal | undefined;
@@ -92,9 +96,10 @@ const NO_CAPS = { costUsd: null, dayUsd: null, turnSoftUsd: null, dayTokens: nul
  * model call first reserves its worst case on the trial's and the run's budget
  * (`reserveBudget`), and settles the real usage after. When the run's cap refuses a call, the
  * run stops cleanly: trials in flight end, none starts, and the report covers what ran.
- * An interrupted run continues with `resume: true`, never repeating a logged trial.
+ * An interrupted run continues with `resume: true`, never repeating a logged trial. The config is
+ * checked by the schema `defineEval` uses before anything runs.
  *
- * @throws PlankitEvalError `config_invalid`, `run_exists`, `resume_mismatch`, `store_failed`
+ * @throws PlankitEvalError `config_invalid`, `run_exists`, `resume_mismatch`, `log_invalid`, `store_failed`
  * @example
  * ```ts
  * const run = await runEval(config, { out: 'eval-results' });
