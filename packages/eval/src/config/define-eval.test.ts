@@ -121,9 +121,11 @@ describe('defineEval', () => {
     const { runEval } = await import('../runner/run-eval.ts');
     const { MemoryStore } = await import('@plankit/adapters/stores');
     const store = new MemoryStore();
-    await expect(
-      runEval({ arms: base.arms } as unknown as EvalConfig, { store }),
-    ).rejects.toMatchObject({ code: 'config_invalid', field: 'tasks' });
+    const refused = runEval({ arms: base.arms } as unknown as EvalConfig, { store });
+    await expect(refused).rejects.toMatchObject({ code: 'config_invalid', field: 'tasks' });
+    await expect(refused).rejects.toThrow(
+      /^runEval: the config is invalid \(3 problems\):\n- tasks: .*\n- repetitions: .*\n- seed: /,
+    );
     const loaded = await store.load('eval-run');
     expect(loaded.ok).toBe(false);
   });

@@ -18,7 +18,7 @@ import {
   selectLatest,
 } from '@plankit/core';
 import type { EvalArm, EvalConfig, EvalTask } from '../config/define-eval.ts';
-import { defineEval } from '../config/define-eval.ts';
+import { checkEvalConfig } from '../config/eval-config-schema.ts';
 import { runChecker } from '../config/task-checker.ts';
 import { callThroughGuard } from '../hosts/call-model.ts';
 import type { CallGuard, CallUsage, TranscriptEntry, TrialStop } from '../hosts/eval-host.ts';
@@ -108,7 +108,7 @@ const NO_CAPS = { costUsd: null, dayUsd: null, turnSoftUsd: null, dayTokens: nul
  * @public
  */
 export async function runEval(input: EvalConfig, options: RunEvalOptions = {}): Promise<EvalRun> {
-  const config = defineEval(input);
+  const config = checkEvalConfig(input, 'runEval');
   const now = options.clock ?? options.now ?? Date.now;
   const store =
     options.store ?? new FileStore({ directory: join(options.out ?? 'eval-results', 'log') });
