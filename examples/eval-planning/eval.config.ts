@@ -28,13 +28,13 @@ const baselineHost = live
 export default defineEval({
   name: 'planning vs none (scripted)',
   arms: [
+    { id: 'none', label: 'no planning', host: baselineHost, planning: false },
     {
       id: 'plan',
       label: 'plan (react, on change)',
       host: planningHost,
       planning: { strategy: 'react', reminder: 'on_change', inProgress: 'single' },
     },
-    { id: 'none', label: 'no planning', host: baselineHost, planning: false },
   ],
   tasks: exampleTasks,
   repetitions: 20,

@@ -1,10 +1,12 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
-import { mkdtemp, readdir, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { FileStore } from '@plankit/adapters/stores';
 import { describe, expect, it } from 'vitest';
+import { STARTER_CONFIG } from './init/starter-config.ts';
 
 const root = resolve(import.meta.dirname, '../../..');
 
@@ -21,6 +23,33 @@ function cli(out: string, resume: boolean): ChildProcess {
   ];
   if (resume) args.push('--resume');
   return spawn(process.execPath, args, { cwd: root, env: { ...process.env, CI: 'true' } });
+}
+
+/** Runs the CLI from the sources in `cwd` (CI set: plain progress lines). */
+async function plain(
+  args: readonly string[],
+  cwd = root,
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const child = spawn(
+    process.execPath,
+    [
+      '--conditions=@plankit/source',
+      '--import',
+      pathToFileURL(resolve(root, 'node_modules/tsx/dist/loader.mjs')).href,
+      resolve(root, 'packages/eval/src/cli.ts'),
+      ...args,
+    ],
+    { cwd, env: { ...process.env, CI: 'true' } },
+  );
+  let stdout = '';
+  let stderr = '';
+  child.stdout?.on('data', (chunk) => {
+    stdout += String(chunk);
+  });
+  child.stderr?.on('data', (chunk) => {
+    stderr += String(chunk);
+  });
+  return { code: await exit(child), stdout, stderr };
 }
 
 function exit(child: ChildProcess): Promise<number | null> {
@@ -76,17 +105,81 @@ describe('plankit-eval run', () => {
     }
   }, 120_000);
 
-  it('prints usage and exits 1 on bad arguments', async () => {
-    const child = spawn(
-      process.execPath,
-      ['--conditions=@plankit/source', '--import', 'tsx', 'packages/eval/src/cli.ts', 'walk'],
-      { cwd: root },
-    );
-    let errors = '';
-    child.stderr?.on('data', (chunk) => {
-      errors += String(chunk);
-    });
-    expect(await exit(child)).toBe(1);
-    expect(errors).toContain('Usage: plankit-eval run');
+  it('prints usage and exits 2 on bad arguments; --help on the tool and each command', async () => {
+    const walk = await plain(['walk']);
+    expect(walk.code).toBe(2);
+    expect(walk.stderr).toContain('Unknown command "walk".');
+    expect(walk.stderr).toContain('plankit-eval run <config>');
+    const help = await plain(['--help']);
+    expect(help.code).toBe(0);
+    expect(help.stdout).toContain('plankit-eval init [file]');
+    const run = await plain(['run', '--help']);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toMatch(/^Usage: plankit-eval run <config>/);
+    const init = await plain(['init', '--help']);
+    expect(init.stdout).toMatch(/^Usage: plankit-eval init/);
   }, 60_000);
+
+  it('refuses a plain config object with config_invalid naming each field, exit 2, no stack', async () => {
+    const folder = await mkdtemp(join(tmpdir(), 'plankit-eval-bad-'));
+    try {
+      const file = join(folder, 'eval.config.mjs');
+      await writeFile(file, 'export default { arms: [], repetitions: 0, seed: 1 };\n');
+      const bad = await plain(['run', file, '--out', join(folder, 'out')]);
+      expect(bad.code).toBe(2);
+      expect(bad.stderr).toContain('the config is invalid (3 problems)');
+      expect(bad.stderr).toContain('- arms: must be an array of 1 to 26 arms, got an array of 0');
+      expect(bad.stderr).toContain('- tasks: must be an array of 1 to 1000 tasks, got undefined');
+      expect(bad.stderr).toContain('- repetitions: must be a whole number from 1 to 10000, got 0');
+      expect(bad.stderr).not.toMatch(/\n\s+at /);
+      expect(existsSync(join(folder, 'out'))).toBe(false);
+      const debug = await plain(['run', file, '--debug']);
+      expect(debug.code).toBe(2);
+      expect(debug.stderr).toMatch(/\n\s+at /);
+    } finally {
+      await rm(folder, { recursive: true, force: true });
+    }
+  }, 60_000);
+
+  it('init writes the README config; run gives an HTML report offline, with monotonic progress', async () => {
+    const folder = await mkdtemp(join(tmpdir(), 'plankit-eval-init-'));
+    try {
+      // What `npm install @plankit/eval` gives the config: the package under node_modules, in a
+      // folder with no package.json (so a .ts file would load as CommonJS; init writes .mts).
+      await mkdir(join(folder, 'node_modules', '@plankit'), { recursive: true });
+      await symlink(resolve(root, 'packages/eval'), join(folder, 'node_modules/@plankit/eval'));
+      const init = await plain(['init'], folder);
+      expect(init.code).toBe(0);
+      const written = readFileSync(join(folder, 'eval.config.mts'), 'utf8');
+      expect(written).toBe(STARTER_CONFIG);
+      expect((await plain(['init'], folder)).code).toBe(2);
+
+      const run = await plain(['run', 'eval.config.mts', '--out', 'eval-results'], folder);
+      expect(run.stderr).toBe('');
+      expect(run.code).toBe(0);
+      const lines = run.stdout.split('\n');
+      const counts = lines
+        .map((line) => /^(\d+)\/80 trials, /.exec(line)?.[1])
+        .filter((count) => count !== undefined)
+        .map(Number);
+      expect(counts).toEqual(Array.from({ length: 80 }, (_, i) => i + 1));
+      expect(lines.filter((line) => line.startsWith('Run completed:'))).toEqual([
+        expect.stringMatching(/^Run completed: 80\/80 trials finished, \$\d+\.\d+ spent\.$/),
+      ]);
+      expect(run.stdout).toContain('react succeeds more often than none');
+      const html = readFileSync(join(folder, 'eval-results', 'report.html'), 'utf8');
+      expect(html).toContain('<h2>Method</h2>');
+      expect(html.match(/<circle/g)).toHaveLength(2);
+    } finally {
+      await rm(folder, { recursive: true, force: true });
+    }
+  }, 120_000);
+});
+
+describe('the README', () => {
+  it('opens with the config plankit-eval init writes', () => {
+    const readme = readFileSync(resolve(root, 'packages/eval/README.md'), 'utf8');
+    const block = /```ts[^\n]*\n([\s\S]*?)```/.exec(readme)?.[1];
+    expect(block).toBe(STARTER_CONFIG);
+  });
 });

@@ -1,7 +1,8 @@
 /**
  * Does planning help this agent? A/B trials of plankit planning set-ups on your own tasks and
  * model: arms, tasks and checkers, a budget-capped resumable runner, and an honest report
- * (Wilson intervals, Newcombe differences, Fisher's exact test with Holm's correction).
+ * (Wilson intervals; for each pair one rule gives the Newcombe interval, the p-value and the
+ * verdict, corrected for multiple pairs).
  *
  * @packageDocumentation
  * @module @plankit/eval
@@ -43,6 +44,7 @@ export type {
   EvalHost,
   HostTrialInput,
   HostTrialOutput,
+  ModelCallResult,
   TranscriptEntry,
   TrialStop,
 } from './hosts/eval-host.ts';
@@ -71,9 +73,16 @@ export { runEval } from './runner/run-eval.ts';
 export type { RunOutcome } from './runner/run-outcome.ts';
 export { deriveSeed, seededRandom, seededShuffle } from './runner/seeded-random.ts';
 export type { PlanActivity, TrialRecord } from './runner/trial-record.ts';
+export type {
+  CompareRatesOptions,
+  RateComparison,
+  RateCount,
+} from './stats/compare-rates.ts';
+export { compareRates } from './stats/compare-rates.ts';
 export type { SampleSummary } from './stats/describe-sample.ts';
 export { describeSample } from './stats/describe-sample.ts';
+export type { DifferenceIntervalOptions } from './stats/difference-interval.ts';
 export { differenceInterval } from './stats/difference-interval.ts';
 export { fisherExactTest } from './stats/fisher-exact-test.ts';
 export type { ProportionInterval } from './stats/wilson-interval.ts';
-export { wilsonInterval, Z_95 } from './stats/wilson-interval.ts';
+export { wilsonInterval, wilsonIntervalCorrected, Z_95 } from './stats/wilson-interval.ts';

@@ -8,6 +8,8 @@ import { PlankitError, type PlankitErrorOptions } from '@plankit/core';
  * - `resume_mismatch`: `resume` found a run of a different config (arms, tasks, k or seed).
  * - `store_failed`: the results log could not be read or appended.
  * - `config_load_failed`: the CLI could not load the config file.
+ * - `log_invalid`: `resume` found a results log record that fails its schema, belongs to another
+ *   run, repeats a trial, or names an unknown arm or task; the message names the line.
  *
  * @public
  */
@@ -16,7 +18,8 @@ export type PlankitEvalErrorCode =
   | 'run_exists'
   | 'resume_mismatch'
   | 'store_failed'
-  | 'config_load_failed';
+  | 'config_load_failed'
+  | 'log_invalid';
 
 /**
  * What every `@plankit/eval` function throws: a stable `code` and the `field` at fault. Use

@@ -62,7 +62,7 @@ describe('defineEval', () => {
     [
       'a fixture that is not text',
       { ...base, tasks: [{ id: 't', prompt: 'p', check: () => true, fixtures: { a: 1 } }] },
-      'tasks[0].fixtures["a"]',
+      'tasks[0].fixtures.a',
     ],
     ['NaN repetitions', { ...base, repetitions: Number.NaN }, 'repetitions'],
     ['a negative seed', { ...base, seed: -1 }, 'seed'],
@@ -75,5 +75,58 @@ describe('defineEval', () => {
     ['a USD cap without prices', { ...base, budget: { totalUsd: 1 } }, 'arms[0].host.modelId'],
   ])('refuses %s, naming the field', (_name, config, field) => {
     expect(refusal(config)).toEqual({ code: 'config_invalid', field });
+  });
+
+  it('names every field at fault in one message, and stays under 2,000 characters', () => {
+    try {
+      defineEval({
+        arms: [{ id: 'A', host: {}, planning: 'yes' }],
+        tasks: 'none',
+        repetitions: 0,
+        seed: 1.5,
+        budget: { totalUSD: 1 },
+      } as unknown as EvalConfig);
+      throw new Error('accepted');
+    } catch (error) {
+      if (!PlankitEvalError.isInstance(error)) throw error;
+      expect(error.code).toBe('config_invalid');
+      for (const field of [
+        'arms[0].id',
+        'arms[0].host',
+        'arms[0].planning',
+        'tasks',
+        'repetitions',
+        'seed',
+        'budget.totalUSD: is not a config key',
+      ])
+        expect(error.message).toContain(`- ${field}`);
+      expect(error.message).toContain('tasks: must be an array of 1 to 1000 tasks, got "none"');
+    }
+    const many = {
+      ...base,
+      tasks: Array.from({ length: 500 }, (_, i) => ({ id: `T${i}`, prompt: '', check: 1 })),
+    };
+    try {
+      defineEval(many as unknown as EvalConfig);
+      throw new Error('accepted');
+    } catch (error) {
+      if (!PlankitEvalError.isInstance(error)) throw error;
+      expect(error.message.length).toBeLessThan(2000);
+      expect(error.message).toMatch(/the config is invalid \(1500 problems\)/);
+      expect(error.message).toMatch(/- and \d+ more$/);
+    }
+  });
+
+  it('runEval refuses a plain object with the same message, before anything runs', async () => {
+    const { runEval } = await import('../runner/run-eval.ts');
+    const { MemoryStore } = await import('@plankit/adapters/stores');
+    const store = new MemoryStore();
+    const refused = runEval({ arms: base.arms } as unknown as EvalConfig, { store });
+    await expect(refused).rejects.toMatchObject({ code: 'config_invalid', field: 'tasks' });
+    await expect(refused).rejects.toThrow(
+      /^runEval: the config is invalid \(3 problems\):\n- tasks: .*\n- repetitions: .*\n- seed: /,
+    );
+    const loaded = await store.load('eval-run');
+    expect(loaded.ok).toBe(false);
   });
 });

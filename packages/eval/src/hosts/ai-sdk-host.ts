@@ -46,36 +46,30 @@ export function aiSdkHost(options: AISdkHostOptions): EvalHost {
         const sent: ModelMessage[] =
           reminder === undefined ? messages : [...messages, { role: 'user', content: reminder }];
         if (reminder !== undefined) input.record({ kind: 'reminder', turn, text: reminder });
-        const held = input.guard.reserve({ system: input.system, messages: sent });
-        if (!held.ok) return { text, stop: held.stop, turns: turn - 1 };
-        const outcome = await generateText({
-          model: options.model,
-          system: input.system,
-          messages: sent,
-          tools,
-          maxOutputTokens: input.maxOutputTokens,
-          abortSignal: input.signal,
-          providerOptions: {
-            ...options.providerOptions,
-            plankitEval: { seed: input.seed, trialKey: input.trialKey },
-          },
-        }).then(
-          (value) => ({ ok: true as const, value }),
-          (error: unknown) => ({ ok: false as const, error }),
+        const outcome = await input.callModel(
+          { system: input.system, messages: sent },
+          () =>
+            generateText({
+              model: options.model,
+              system: input.system,
+              messages: sent,
+              tools,
+              maxOutputTokens: input.maxOutputTokens,
+              abortSignal: input.signal,
+              providerOptions: {
+                ...options.providerOptions,
+                plankitEval: { seed: input.seed, trialKey: input.trialKey },
+              },
+            }),
+          ({ usage }) => ({
+            inputTokens: usage.inputTokens ?? 0,
+            outputTokens: usage.outputTokens ?? 0,
+            cachedInputTokens: usage.inputTokenDetails?.cacheReadTokens ?? 0,
+          }),
         );
-        if (!outcome.ok) {
-          // A failed call is settled at zero: providers do not bill a request that errored.
-          input.guard.settle(held.id, { inputTokens: 0, outputTokens: 0, cachedInputTokens: 0 });
-          if (input.signal.aborted) return { text, stop: 'aborted', turns: turn };
-          throw outcome.error;
-        }
+        if (!outcome.ok)
+          return { text, stop: outcome.stop, turns: outcome.called ? turn : turn - 1 };
         const result = outcome.value;
-        const usage = result.usage;
-        input.guard.settle(held.id, {
-          inputTokens: usage.inputTokens ?? 0,
-          outputTokens: usage.outputTokens ?? 0,
-          cachedInputTokens: usage.inputTokenDetails?.cacheReadTokens ?? 0,
-        });
         text = result.text;
         input.record({ kind: 'assistant', turn, text: result.text });
         for (const part of result.content) {

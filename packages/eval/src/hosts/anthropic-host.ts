@@ -101,31 +101,31 @@ export function anthropicHost(options: AnthropicHostOptions): EvalHost {
         // Anthropic wants user and assistant to alternate: the reminder joins the last user turn.
         const sent = reminder === undefined ? messages : withReminder(messages, reminder);
         if (reminder !== undefined) input.record({ kind: 'reminder', turn, text: reminder });
-        const held = input.guard.reserve({ system: input.system, messages: sent });
-        if (!held.ok) return { text, stop: held.stop, turns: turn - 1 };
-        let reply: AnthropicMessageLike;
-        try {
-          reply = await options.client.messages.create(
-            {
-              model: options.model,
-              system: input.system,
-              messages: sent,
-              tools: [...toolset.tools],
-              max_tokens: input.maxOutputTokens,
-            },
-            { signal: input.signal },
-          );
-        } catch (error) {
-          input.guard.settle(held.id, { inputTokens: 0, outputTokens: 0, cachedInputTokens: 0 });
-          if (input.signal.aborted) return { text, stop: 'aborted', turns: turn };
-          throw error;
-        }
-        const cached = reply.usage?.cache_read_input_tokens ?? 0;
-        input.guard.settle(held.id, {
-          inputTokens: (reply.usage?.input_tokens ?? 0) + cached,
-          outputTokens: reply.usage?.output_tokens ?? 0,
-          cachedInputTokens: cached,
-        });
+        const outcome = await input.callModel(
+          { system: input.system, messages: sent },
+          () =>
+            options.client.messages.create(
+              {
+                model: options.model,
+                system: input.system,
+                messages: sent,
+                tools: [...toolset.tools],
+                max_tokens: input.maxOutputTokens,
+              },
+              { signal: input.signal },
+            ),
+          (message) => {
+            const cached = message.usage?.cache_read_input_tokens ?? 0;
+            return {
+              inputTokens: (message.usage?.input_tokens ?? 0) + cached,
+              outputTokens: message.usage?.output_tokens ?? 0,
+              cachedInputTokens: cached,
+            };
+          },
+        );
+        if (!outcome.ok)
+          return { text, stop: outcome.stop, turns: outcome.called ? turn : turn - 1 };
+        const reply = outcome.value;
         text = reply.content
           .filter((block) => block.type === 'text')
           .map((block) => block.text ?? '')

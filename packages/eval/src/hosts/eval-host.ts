@@ -36,6 +36,28 @@ export interface CallGuard {
   settle(id: string, usage: CallUsage): void;
 }
 
+/**
+ * What {@link HostTrialInput.callModel} gives back: the call's result, or why the trial must
+ * stop (`called`: whether the call was made, so whether it counts as a turn).
+ *
+ * @public
+ */
+export type ModelCallResult<T> =
+  | {
+      /** The call was made and settled. */
+      readonly ok: true;
+      /** What the call returned. */
+      readonly value: T;
+    }
+  | {
+      /** The trial must stop. */
+      readonly ok: false;
+      /** Why: a cap refused the call, or the trial was aborted. */
+      readonly stop: TrialStop;
+      /** Whether the call was made (an aborted call), so whether it counts as a turn. */
+      readonly called: boolean;
+    };
+
 /** One entry of a trial's transcript. @public */
 export type TranscriptEntry =
   | {
@@ -85,12 +107,42 @@ export interface HostTrialInput {
   readonly maxOutputTokens: number;
   /** The trial's own seed, derived from the run seed and the trial key. */
   readonly seed: number;
-  /** `task/arm/repetition`. */
+  /** `task/arm/repetition`; {@link HostTrialInput.taskId} and the next two are its parts. */
   readonly trialKey: string;
+  /** The trial's task id. */
+  readonly taskId: string;
+  /** The trial's arm id. */
+  readonly armId: string;
+  /** The trial's repetition, from 1. */
+  readonly repetition: number;
   /** Aborts the trial (the run was interrupted). */
   readonly signal: AbortSignal;
-  /** The budget guard: ask it before every call. */
+  /**
+   * The budget guard, for a host that manages reservations itself: `reserve` before every call,
+   * `settle` after. Most hosts use {@link HostTrialInput.callModel} instead.
+   */
   readonly guard: CallGuard;
+  /**
+   * Makes one model call under the budget: reserves the worst case of `sent` (everything the
+   * call sends), runs `call`, and settles `usage(result)`. A call that throws is settled at zero
+   * and rethrown, or ends the trial as `aborted` when the signal fired. The built-in hosts use
+   * it, and a custom host should: it leaves the reservations to the runner.
+   *
+   * @example
+   * ```ts
+   * const reply = await input.callModel(
+   *   { system: input.system, messages },
+   *   () => client.complete({ messages, signal: input.signal }),
+   *   (r) => ({ inputTokens: r.usage.in, outputTokens: r.usage.out, cachedInputTokens: 0 }),
+   * );
+   * if (!reply.ok) return { text, stop: reply.stop, turns: reply.called ? turn : turn - 1 };
+   * ```
+   */
+  callModel<T>(
+    sent: unknown,
+    call: () => PromiseLike<T>,
+    usage: (result: T) => CallUsage,
+  ): Promise<ModelCallResult<T>>;
   /** The reminder to add as a user message before turn `turn` (from 2), if any. */
   readonly reminder: (turn: number) => string | undefined;
   /** Appends to the trial's transcript. */

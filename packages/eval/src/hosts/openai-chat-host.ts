@@ -105,29 +105,27 @@ export function openAIChatHost(options: OpenAIChatHostOptions): EvalHost {
         const sent =
           reminder === undefined ? messages : [...messages, { role: 'user', content: reminder }];
         if (reminder !== undefined) input.record({ kind: 'reminder', turn, text: reminder });
-        const held = input.guard.reserve({ messages: sent });
-        if (!held.ok) return { text, stop: held.stop, turns: turn - 1 };
-        let completion: OpenAIChatCompletionLike;
-        try {
-          completion = await options.client.chat.completions.create(
-            {
-              model: options.model,
-              messages: sent,
-              tools: [...toolset.chatTools],
-              max_completion_tokens: input.maxOutputTokens,
-            },
-            { signal: input.signal },
-          );
-        } catch (error) {
-          input.guard.settle(held.id, { inputTokens: 0, outputTokens: 0, cachedInputTokens: 0 });
-          if (input.signal.aborted) return { text, stop: 'aborted', turns: turn };
-          throw error;
-        }
-        input.guard.settle(held.id, {
-          inputTokens: completion.usage?.prompt_tokens ?? 0,
-          outputTokens: completion.usage?.completion_tokens ?? 0,
-          cachedInputTokens: completion.usage?.prompt_tokens_details?.cached_tokens ?? 0,
-        });
+        const outcome = await input.callModel(
+          { messages: sent },
+          () =>
+            options.client.chat.completions.create(
+              {
+                model: options.model,
+                messages: sent,
+                tools: [...toolset.chatTools],
+                max_completion_tokens: input.maxOutputTokens,
+              },
+              { signal: input.signal },
+            ),
+          (completion) => ({
+            inputTokens: completion.usage?.prompt_tokens ?? 0,
+            outputTokens: completion.usage?.completion_tokens ?? 0,
+            cachedInputTokens: completion.usage?.prompt_tokens_details?.cached_tokens ?? 0,
+          }),
+        );
+        if (!outcome.ok)
+          return { text, stop: outcome.stop, turns: outcome.called ? turn : turn - 1 };
+        const completion = outcome.value;
         const choice = completion.choices[0];
         const message = choice?.message;
         text = message?.content ?? '';

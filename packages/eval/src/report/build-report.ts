@@ -1,9 +1,8 @@
 import type { EvalConfig } from '../config/define-eval.ts';
 import type { RunOutcome } from '../runner/run-outcome.ts';
 import type { TrialRecord } from '../runner/trial-record.ts';
+import { compareRates } from '../stats/compare-rates.ts';
 import { describeSample, type SampleSummary } from '../stats/describe-sample.ts';
-import { differenceInterval } from '../stats/difference-interval.ts';
-import { fisherExactTest } from '../stats/fisher-exact-test.ts';
 import { type ProportionInterval, wilsonInterval } from '../stats/wilson-interval.ts';
 
 /** The significance level of the report's tests. @public */
@@ -31,6 +30,8 @@ export interface ArmSummary {
   readonly cutShort: number;
   /** Success rate with its 95% Wilson interval. */
   readonly successRate: ProportionInterval;
+  /** USD spent by the finished trials over their successes; null without a success. */
+  readonly costPerSuccess: number | null;
   /** Tokens per trial. */
   readonly tokens: SampleSummary;
   /** USD per trial. */
@@ -56,17 +57,22 @@ export interface ArmSummary {
 
 /** Two arms compared. @public */
 export interface PairComparison {
-  /** The first arm's id (earlier in the config). */
+  /** Arm A's id: the arm listed first in the config. */
   readonly a: string;
-  /** The second arm's id. */
+  /** Arm B's id: the arm listed later. */
   readonly b: string;
-  /** Success rate of a minus b, with Newcombe's 95% interval. */
+  /**
+   * Success rate of B minus A (every difference in the report is signed B - A), with Newcombe's
+   * interval (method 11) at {@link PairComparison.confidence}.
+   */
   readonly difference: ProportionInterval;
-  /** Fisher's exact test, two-sided. */
+  /** The interval's confidence: `1 - level / pairs` (0.95 with two arms). */
+  readonly confidence: number;
+  /** The p-value of the same interval: the level at which it starts to leave out zero. */
   readonly pValue: number;
-  /** The p-value adjusted by Holm's method over all pairs. */
+  /** `pValue` times the number of pairs, at most 1 (Bonferroni). */
   readonly adjustedP: number;
-  /** Whether `adjustedP` is below {@link SIGNIFICANCE_LEVEL}. */
+  /** The interval leaves out zero; always the same as `adjustedP < level`. */
   readonly significant: boolean;
   /**
    * Extra USD per extra success of the arm with the higher rate over the other: the difference
@@ -77,13 +83,12 @@ export interface PairComparison {
   /** The plain verdict for this pair. */
   readonly verdict: string;
 }
-
 /** The report of a run: what `report.json` holds. @public */
 export interface EvalReport {
   /** Always `plankit.eval-report`. */
   readonly format: 'plankit.eval-report';
-  /** The format version, 1. */
-  readonly version: 1;
+  /** The format version: 2 since pairs are signed B - A and decided by one interval. */
+  readonly version: 2;
   /** The eval's name. */
   readonly name: string;
   /** How the run ended. */
@@ -109,14 +114,16 @@ export interface EvalReport {
   };
   /** The tests' level. */
   readonly level: number;
-  /** How the pairs' p-values are corrected for multiple comparisons. */
-  readonly multipleComparisons: 'holm';
+  /** How the pairs' intervals and p-values are corrected for multiple comparisons. */
+  readonly multipleComparisons: 'bonferroni';
   /** Per arm, in config order. */
   readonly arms: readonly ArmSummary[];
   /** Per pair of arms, in config order. */
   readonly pairs: readonly PairComparison[];
   /** The plain verdict, one line per pair (plus a line when the run stopped early). */
   readonly verdict: readonly string[];
+  /** How the figures were made: the decision rule and which trials count, one rule a line. */
+  readonly method: readonly string[];
   /**
    * Every LLM judge verdict, in log order: the trial, PASS or FAIL (`null` when the reply held
    * no verdict and the trial errored), and the judge's reasoning (first 500 characters; the
@@ -138,7 +145,9 @@ export interface JudgeVerdictRow {
 /**
  * Holm's step-down adjustment: the i-th smallest of m p-values becomes
  * `max over j <= i of min(1, (m - j + 1) * p_(j))`. Controls the chance of any false positive
- * among the pairs at the level, whatever their dependence.
+ * among the pairs at the level, whatever their dependence. The report does not use it (Holm's
+ * decisions have no matching intervals, so it corrects by Bonferroni); it is here for your own
+ * p-values.
  *
  * @public
  */
@@ -168,10 +177,63 @@ function pText(p: number): string {
   return p < 0.001 ? '< 0.001' : `= ${p.toFixed(3)}`;
 }
 
+/** A confidence as a percentage: 95%, 98.33%. */
+export function confidenceText(confidence: number): string {
+  return `${Number((confidence * 100).toFixed(2))}%`;
+}
+
+function comparePair(a: ArmSummary, b: ArmSummary, comparisons: number): PairComparison {
+  const decided = compareRates(
+    { successes: a.successes, trials: a.n },
+    { successes: b.successes, trials: b.n },
+    { level: SIGNIFICANCE_LEVEL, comparisons },
+  );
+  const { difference, significant } = decided;
+  const gap = difference.estimate;
+  const costPerExtraSuccess =
+    gap === 0
+      ? null
+      : gap > 0
+        ? { arm: b.id, usd: (b.usd.mean - a.usd.mean) / gap }
+        : { arm: a.id, usd: (a.usd.mean - b.usd.mean) / -gap };
+  const signed = `${b.id} - ${a.id} = ${points(gap)} points (${confidenceText(decided.confidence)} CI ${points(difference.low)} to ${points(difference.high)})`;
+  const pShown =
+    comparisons > 1
+      ? `Bonferroni-adjusted p ${pText(decided.adjustedP)}`
+      : `p ${pText(decided.pValue)}`;
+  const verdict = significant
+    ? `${b.id} succeeds ${gap > 0 ? 'more' : 'less'} often than ${a.id}: ${signed}, ${pShown}, n = ${a.n} vs ${b.n}.`
+    : `No significant difference between ${a.id} and ${b.id} at n = ${a.n} vs ${b.n}: ${signed}, ${pShown}; the data cannot tell them apart, which is not evidence that they are equal.`;
+  return {
+    a: a.id,
+    b: b.id,
+    difference,
+    confidence: decided.confidence,
+    pValue: decided.pValue,
+    adjustedP: decided.adjustedP,
+    significant,
+    costPerExtraSuccess,
+    verdict,
+  };
+}
+
+function methodLines(comparisons: number): string[] {
+  const confidence = confidenceText(1 - SIGNIFICANCE_LEVEL / comparisons);
+  return [
+    "A trial counts in its arm's n when it finished: the model stopped, ran out of turns (maxTurns), or was stopped by its own cap (perTrialUsd or perTrialTokens). Each of these is checked as it stands and passes only if the checker passes what it did, so an arm that cannot finish within its cap fails.",
+    "Errored trials (the host or the checker threw, or the judge gave no verdict) and trials cut short by the run's total cap or an interruption are not in n; they are counted apart, and their spend is in the totals.",
+    'Success rates carry 95% Wilson score intervals.',
+    `Every pair is compared as B - A, where A is the arm listed first in the config. The difference has Newcombe's hybrid score interval with continuity correction (method 11) at ${confidence} confidence${comparisons > 1 ? `: 1 - ${SIGNIFICANCE_LEVEL} / ${comparisons} for ${comparisons} comparisons (Bonferroni)` : ' (one comparison, so no correction)'}.`,
+    `One rule decides a pair: it is significant exactly when that interval leaves out 0. Its p-value is the level at which the same interval starts to leave out 0${comparisons > 1 ? `, times ${comparisons}` : ''}, so p < ${SIGNIFICANCE_LEVEL} and a significant verdict always go together.`,
+    "Cost per extra success is the difference in mean USD per trial over the difference in success rate, for the arm with the higher rate; cost per success is the USD of an arm's finished trials over their successes.",
+  ];
+}
+
 /**
  * Builds the report from the logged trials: per-arm rates with Wilson intervals and sample
- * summaries, per-pair differences with Newcombe intervals, Fisher's exact p-values with Holm's
- * correction, cost per extra success, and a verdict that never claims more than the test shows.
+ * summaries; per pair, the difference B - A with its interval, p-value and verdict from one rule
+ * ({@link compareRates}: Newcombe's interval, Bonferroni over the pairs), so the verdict never
+ * disagrees with the interval shown beside it; cost per extra success; and the method section.
  *
  * @public
  */
@@ -199,6 +261,8 @@ export function buildReport(
       errored: own.filter((trial) => trial.status === 'errored').length,
       cutShort: own.filter((trial) => trial.status === 'cut_short').length,
       successRate: wilsonInterval(successes, finished.length),
+      costPerSuccess:
+        successes === 0 ? null : finished.reduce((sum, trial) => sum + trial.usd, 0) / successes,
       tokens: of((trial) => trial.tokens),
       usd: of((trial) => trial.usd),
       turns: of((trial) => trial.turns),
@@ -212,48 +276,11 @@ export function buildReport(
       },
     };
   });
-  const raw: { a: ArmSummary; b: ArmSummary; p: number }[] = [];
+  const comparisons = (arms.length * (arms.length - 1)) / 2;
+  const pairs: PairComparison[] = [];
   for (let i = 0; i < arms.length; i++)
-    for (let j = i + 1; j < arms.length; j++) {
-      const a = arms[i] as ArmSummary;
-      const b = arms[j] as ArmSummary;
-      const p = fisherExactTest(
-        { successes: a.successes, trials: a.n },
-        { successes: b.successes, trials: b.n },
-      );
-      raw.push({ a, b, p });
-    }
-  const adjusted = holmAdjust(raw.map((pair) => pair.p));
-  const pairs: PairComparison[] = raw.map(({ a, b, p }, index) => {
-    const adjustedP = adjusted[index] ?? 1;
-    const difference = differenceInterval(
-      { successes: a.successes, trials: a.n },
-      { successes: b.successes, trials: b.n },
-    );
-    const significant = adjustedP < SIGNIFICANCE_LEVEL && a.n > 0 && b.n > 0;
-    const rateGap = a.successRate.estimate - b.successRate.estimate;
-    const costPerExtraSuccess =
-      rateGap === 0
-        ? null
-        : rateGap > 0
-          ? { arm: a.id, usd: (a.usd.mean - b.usd.mean) / rateGap }
-          : { arm: b.id, usd: (b.usd.mean - a.usd.mean) / -rateGap };
-    const interval = `95% CI ${points(difference.low)} to ${points(difference.high)} points`;
-    const pShown = raw.length > 1 ? `Holm-adjusted p ${pText(adjustedP)}` : `p ${pText(p)}`;
-    const verdict = significant
-      ? `${rateGap > 0 ? a.id : b.id} succeeds more often than ${rateGap > 0 ? b.id : a.id}: ${points(Math.abs(rateGap))} points (${interval} for ${a.id} - ${b.id}), ${pShown}, n = ${a.n} vs ${b.n}.`
-      : `No significant difference between ${a.id} and ${b.id} at n = ${a.n} vs ${b.n} (${a.id} - ${b.id} = ${points(difference.estimate)} points, ${interval}, ${pShown}); the data cannot tell them apart, which is not evidence that they are equal.`;
-    return {
-      a: a.id,
-      b: b.id,
-      difference,
-      pValue: p,
-      adjustedP,
-      significant,
-      costPerExtraSuccess,
-      verdict,
-    };
-  });
+    for (let j = i + 1; j < arms.length; j++)
+      pairs.push(comparePair(arms[i] as ArmSummary, arms[j] as ArmSummary, comparisons));
   const verdict = pairs.map((pair) => pair.verdict);
   if (arms.length === 1)
     verdict.push(
@@ -267,7 +294,7 @@ export function buildReport(
     );
   return {
     format: 'plankit.eval-report',
-    version: 1,
+    version: 2,
     name: config.name ?? 'eval',
     outcome,
     seed: config.seed,
@@ -281,10 +308,11 @@ export function buildReport(
       tokens: trials.reduce((sum, trial) => sum + trial.tokens, 0),
     },
     level: SIGNIFICANCE_LEVEL,
-    multipleComparisons: 'holm',
+    multipleComparisons: 'bonferroni',
     arms,
     pairs,
     verdict,
+    method: methodLines(comparisons),
     judgeVerdicts: trials.flatMap((trial) =>
       trial.verdict?.by === 'llm_judge' && trial.status !== 'cut_short'
         ? [

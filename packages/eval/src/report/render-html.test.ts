@@ -20,6 +20,7 @@ if (!present)
 function trials(arm: string, rate: number, usd: number, n: number): TrialRecord[] {
   const random = seededRandom(arm.length * 31 + n);
   return Array.from({ length: n }, (_, i) => ({
+    run: 'r',
     key: `t/${arm}/${i + 1}`,
     taskId: 't',
     armId: arm,
@@ -51,14 +52,14 @@ const host = {
 const report = buildReport(
   {
     arms: [
-      { id: 'plan', label: 'Plan arm', host, planning: {} },
       { id: 'none', label: 'No plan arm', host, planning: false },
+      { id: 'plan', label: 'Plan arm', host, planning: {} },
     ],
     tasks: [{ id: 't', prompt: 'p', check: () => true }],
     repetitions: 40,
     seed: 1,
   },
-  [...trials('plan', 0.8, 0.01, 40), ...trials('none', 0.5, 0.004, 40)],
+  [...trials('none', 0.5, 0.004, 40), ...trials('plan', 0.8, 0.01, 40)],
   'completed',
 );
 
@@ -67,6 +68,8 @@ describe('renderHtml', () => {
     const html = renderHtml(report);
     expect(html).not.toMatch(/<script|<link|src=|url\(/i);
     expect(html.match(/<g class="arm"/g)).toHaveLength(2);
+    expect(html.match(/<g class="cost"/g)).toHaveLength(2);
+    expect(html).toContain('<h2>Method</h2>');
   });
 
   it.skipIf(!present)(
@@ -96,11 +99,15 @@ describe('renderHtml', () => {
         // The DOM as Chromium parsed it: both arms, their rates and intervals, the verdict.
         expect(stdout).toContain('32/40 = 80.0%');
         expect(stdout).toContain('20/40 = 50.0%');
-        const plan = report.arms[0]?.successRate;
+        const plan = report.arms[1]?.successRate;
         expect(stdout).toContain(`${((plan?.low ?? 0) * 100).toFixed(1)}%`);
         expect(stdout).toContain('plan succeeds more often than none');
-        expect(stdout).toContain('Plan arm 80.0%');
+        // The charts: a dot and interval per arm, and a cost-per-success bar per arm.
         expect(stdout.match(/<circle/g)).toHaveLength(2);
+        expect(stdout.match(/<rect/g)).toHaveLength(2);
+        expect(stdout).toContain(`80.0% (${((plan?.low ?? 0) * 100).toFixed(1)}% to`);
+        const cost = report.arms[1]?.costPerSuccess ?? 0;
+        expect(stdout).toContain(`$${cost < 0.01 ? cost.toFixed(6) : cost.toFixed(4)}`);
       } finally {
         await rm(folder, { recursive: true, force: true });
       }

@@ -1,62 +1,77 @@
 import type { EvalReport } from './build-report.ts';
-import { dollars, percent, renderMarkdown } from './render-markdown.ts';
+import { dollars, percent, type ReportBlock, reportDocument } from './report-document.ts';
 
-function escapeHtml(text: string): string {
+/** Text as HTML text or an attribute value: `& < > " '` escaped. */
+export function escapeHtml(text: string): string {
   return text
     .replaceAll('&', '&amp;')
     .replaceAll('<', '&lt;')
     .replaceAll('>', '&gt;')
-    .replaceAll('"', '&quot;');
+    .replaceAll('"', '&quot;')
+    .replaceAll("'", '&#39;');
 }
 
 const COLORS = ['#2563eb', '#dc2626', '#059669', '#d97706', '#7c3aed', '#db2777', '#0891b2'];
 
-/** The chart: success rate (with its Wilson interval) against mean USD per trial, per arm. */
-export function renderChart(report: EvalReport): string {
-  const width = 640;
-  const height = 360;
-  const left = 70;
-  const right = 20;
-  const top = 20;
-  const bottom = 50;
-  const maxUsd = Math.max(...report.arms.map((arm) => arm.usd.mean), 0) || 1;
-  const x = (usd: number): number => left + (usd / (maxUsd * 1.15)) * (width - left - right);
-  const y = (rate: number): number => top + (1 - rate) * (height - top - bottom);
-  const parts: string[] = [];
-  parts.push(
-    `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${width} ${height}" width="${width}" height="${height}" role="img" aria-label="Success rate against mean cost per trial, with 95% intervals">`,
+/** A coordinate to one decimal: enough for a screen, and short. */
+function round(value: number): number {
+  return Math.round(value * 10) / 10;
+}
+
+/** A label clipped to fit the charts' left margin. */
+function short(label: string): string {
+  const line = label.replace(/\s+/g, ' ').trim();
+  return line.length > 24 ? `${line.slice(0, 23)}…` : line;
+}
+
+const WIDTH = 760;
+const LEFT = 180;
+const RIGHT = 170;
+const ROW = 34;
+const TOP = 34;
+const BOTTOM = 40;
+
+function frame(id: string, title: string, rows: number): { height: number; parts: string[] } {
+  const height = TOP + rows * ROW + BOTTOM;
+  return {
+    height,
+    parts: [
+      `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${WIDTH} ${height}" width="${WIDTH}" height="${height}" role="img" aria-labelledby="${id}">`,
+      `<title id="${id}">${escapeHtml(title)}</title>`,
+      `<text x="${LEFT}" y="18" font-size="13" font-weight="600">${escapeHtml(title)}</text>`,
+    ],
+  };
+}
+
+/** Success rate per arm: a dot at the rate and a bar over its 95% Wilson interval. */
+export function renderRateChart(report: EvalReport): string {
+  const { height, parts } = frame(
+    'rate-chart-title',
+    'Success rate per arm (95% Wilson CI)',
+    report.arms.length,
   );
+  const x = (rate: number): number => round(LEFT + rate * (WIDTH - LEFT - RIGHT));
+  const axis = height - BOTTOM;
   for (let tick = 0; tick <= 10; tick += 2) {
-    const ty = y(tick / 10);
+    const tx = x(tick / 10);
     parts.push(
-      `<line x1="${left}" y1="${ty}" x2="${width - right}" y2="${ty}" stroke="#e5e7eb"/>`,
-      `<text x="${left - 8}" y="${ty + 4}" text-anchor="end" font-size="11">${tick * 10}%</text>`,
+      `<line x1="${tx}" y1="${TOP}" x2="${tx}" y2="${axis}" stroke="#e5e7eb"/>`,
+      `<text x="${tx}" y="${axis + 16}" text-anchor="middle" font-size="11">${tick * 10}%</text>`,
     );
   }
-  for (let tick = 0; tick <= 4; tick++) {
-    const usd = (maxUsd * 1.15 * tick) / 4;
-    const tx = x(usd);
-    parts.push(
-      `<text x="${tx}" y="${height - bottom + 18}" text-anchor="middle" font-size="11">${escapeHtml(dollars(usd))}</text>`,
-    );
-  }
-  parts.push(
-    `<line x1="${left}" y1="${top}" x2="${left}" y2="${height - bottom}" stroke="#111"/>`,
-    `<line x1="${left}" y1="${height - bottom}" x2="${width - right}" y2="${height - bottom}" stroke="#111"/>`,
-    `<text x="${(left + width - right) / 2}" y="${height - 10}" text-anchor="middle" font-size="12">Mean USD per trial</text>`,
-    `<text x="16" y="${(top + height - bottom) / 2}" text-anchor="middle" font-size="12" transform="rotate(-90 16 ${(top + height - bottom) / 2})">Success rate (95% Wilson CI)</text>`,
-  );
+  parts.push(`<line x1="${LEFT}" y1="${axis}" x2="${WIDTH - RIGHT}" y2="${axis}" stroke="#111"/>`);
   report.arms.forEach((arm, index) => {
     const color = COLORS[index % COLORS.length] as string;
-    const cx = x(arm.usd.mean);
+    const cy = TOP + index * ROW + ROW / 2;
     const rate = arm.successRate;
     parts.push(
       `<g class="arm" data-arm="${escapeHtml(arm.id)}">`,
-      `<line x1="${cx}" y1="${y(rate.low)}" x2="${cx}" y2="${y(rate.high)}" stroke="${color}" stroke-width="2"/>`,
-      `<line x1="${cx - 6}" y1="${y(rate.low)}" x2="${cx + 6}" y2="${y(rate.low)}" stroke="${color}" stroke-width="2"/>`,
-      `<line x1="${cx - 6}" y1="${y(rate.high)}" x2="${cx + 6}" y2="${y(rate.high)}" stroke="${color}" stroke-width="2"/>`,
-      `<circle cx="${cx}" cy="${y(rate.estimate)}" r="5" fill="${color}"/>`,
-      `<text x="${cx + 10}" y="${y(rate.estimate) + 4}" font-size="12" fill="${color}">${escapeHtml(arm.label)} ${percent(rate.estimate)}</text>`,
+      `<text x="${LEFT - 10}" y="${cy + 4}" text-anchor="end" font-size="12">${escapeHtml(short(arm.label))}</text>`,
+      `<line x1="${x(rate.low)}" y1="${cy}" x2="${x(rate.high)}" y2="${cy}" stroke="${color}" stroke-width="2"/>`,
+      `<line x1="${x(rate.low)}" y1="${cy - 6}" x2="${x(rate.low)}" y2="${cy + 6}" stroke="${color}" stroke-width="2"/>`,
+      `<line x1="${x(rate.high)}" y1="${cy - 6}" x2="${x(rate.high)}" y2="${cy + 6}" stroke="${color}" stroke-width="2"/>`,
+      `<circle cx="${x(rate.estimate)}" cy="${cy}" r="5" fill="${color}"/>`,
+      `<text x="${WIDTH - RIGHT + 8}" y="${cy + 4}" font-size="12">${percent(rate.estimate)} (${percent(rate.low)} to ${percent(rate.high)})</text>`,
       '</g>',
     );
   });
@@ -64,56 +79,75 @@ export function renderChart(report: EvalReport): string {
   return parts.join('');
 }
 
-function table(markdownTable: string[]): string {
-  const rows = markdownTable.map((line) =>
-    line
-      .slice(1, -1)
-      .split(' | ')
-      .map((cell) => cell.trim()),
-  );
-  const [head, , ...body] = rows;
-  const th = (head ?? []).map((cell) => `<th>${escapeHtml(cell)}</th>`).join('');
-  const tr = body
-    .map((row) => `<tr>${row.map((cell) => `<td>${escapeHtml(cell)}</td>`).join('')}</tr>`)
+/** USD per success per arm, as bars; an arm without a success says so. */
+export function renderCostChart(report: EvalReport): string {
+  const { height, parts } = frame('cost-chart-title', 'USD per success', report.arms.length);
+  const max = Math.max(0, ...report.arms.map((arm) => arm.costPerSuccess ?? 0)) || 1;
+  const x = (usd: number): number => round(LEFT + (usd / max) * (WIDTH - LEFT - RIGHT));
+  const axis = height - BOTTOM;
+  parts.push(`<line x1="${LEFT}" y1="${TOP}" x2="${LEFT}" y2="${axis}" stroke="#111"/>`);
+  report.arms.forEach((arm, index) => {
+    const color = COLORS[index % COLORS.length] as string;
+    const y = TOP + index * ROW + 6;
+    const cost = arm.costPerSuccess;
+    parts.push(
+      `<g class="cost" data-arm="${escapeHtml(arm.id)}">`,
+      `<text x="${LEFT - 10}" y="${y + 15}" text-anchor="end" font-size="12">${escapeHtml(short(arm.label))}</text>`,
+    );
+    if (cost === null)
+      parts.push(`<text x="${LEFT + 8}" y="${y + 15}" font-size="12">no success</text>`);
+    else
+      parts.push(
+        `<rect x="${LEFT}" y="${y}" width="${Math.max(1, x(cost) - LEFT)}" height="${ROW - 12}" fill="${color}"/>`,
+        `<text x="${x(cost) + 8}" y="${y + 15}" font-size="12">${escapeHtml(dollars(cost))}</text>`,
+      );
+    parts.push('</g>');
+  });
+  parts.push('</svg>');
+  return parts.join('');
+}
+
+function table(item: Extract<ReportBlock, { kind: 'table' }>): string {
+  const cell = (tag: 'th' | 'td', text: string, index: number): string =>
+    `<${tag}${item.numeric[index] === true ? ' class="num"' : ''}>${escapeHtml(text)}</${tag}>`;
+  const head = item.head.map((text, index) => cell('th', text, index)).join('');
+  const body = item.rows
+    .map((row) => `<tr>${row.map((text, index) => cell('td', text, index)).join('')}</tr>`)
     .join('');
-  return `<table><thead><tr>${th}</tr></thead><tbody>${tr}</tbody></table>`;
+  return `<table><thead><tr>${head}</tr></thead><tbody>${body}</tbody></table>`;
+}
+
+function block(item: ReportBlock, report: EvalReport): string {
+  switch (item.kind) {
+    case 'title':
+      return `<h1>${escapeHtml(item.text)}</h1>`;
+    case 'heading':
+      return `<h2>${escapeHtml(item.text)}</h2>`;
+    case 'verdict':
+      return `<p class="verdict">${escapeHtml(item.text)}</p>`;
+    case 'paragraph':
+      return `<p>${escapeHtml(item.text)}</p>`;
+    case 'table':
+      return table(item);
+    case 'charts':
+      return `<figure>${renderRateChart(report)}</figure><figure>${renderCostChart(report)}</figure>`;
+    default: {
+      const unknown: never = item;
+      throw new Error(`renderHtml: unknown block ${JSON.stringify(unknown)}`);
+    }
+  }
 }
 
 /**
- * The report as one self-contained HTML page: inline CSS and an inline SVG chart of success
- * rate (with its 95% interval bar) against mean cost per arm, the verdict and the tables. No
- * script and no external asset, so it opens anywhere and can be attached to a pull request.
+ * The report as one self-contained HTML page: inline CSS, two inline SVG charts (success rate
+ * per arm with its 95% interval, and USD per success), the verdict, the tables and the method.
+ * Config text lands only in escaped text nodes and attributes. No script and no external asset,
+ * so it opens anywhere and can be attached to a pull request.
  *
  * @public
  */
 export function renderHtml(report: EvalReport): string {
-  // The tables are the markdown's, so the two outputs never disagree.
-  const markdown = renderMarkdown(report).split('\n');
-  const body: string[] = [];
-  let pending: string[] = [];
-  const flush = (): void => {
-    if (pending.length > 0) body.push(table(pending));
-    pending = [];
-  };
-  for (const line of markdown) {
-    if (line.startsWith('|')) {
-      pending.push(line);
-      continue;
-    }
-    flush();
-    if (line.startsWith('# ')) {
-      body.push(`<h1>${escapeHtml(line.slice(2))}</h1>`);
-    } else if (line.startsWith('## ')) {
-      const title = line.slice(3);
-      body.push(`<h2>${escapeHtml(title)}</h2>`);
-      if (title === 'Arms') body.push(`<figure>${renderChart(report)}</figure>`);
-    } else if (line.startsWith('- ')) {
-      body.push(`<p class="verdict">${escapeHtml(line.slice(2))}</p>`);
-    } else if (line.length > 0) {
-      body.push(`<p>${escapeHtml(line)}</p>`);
-    }
-  }
-  flush();
+  const body = reportDocument(report).map((item) => block(item, report));
   return `<!doctype html>
 <html lang="en">
 <head>
@@ -125,6 +159,7 @@ body{font-family:system-ui,sans-serif;margin:2rem auto;max-width:72rem;padding:0
 table{border-collapse:collapse;margin:1rem 0;font-size:.9rem}
 th,td{border:1px solid #d1d5db;padding:.3rem .5rem;text-align:left}
 th{background:#f3f4f6}
+.num{text-align:right}
 .verdict{font-weight:600;border-left:4px solid #2563eb;padding-left:.6rem}
 figure{margin:1rem 0}
 </style>

@@ -1,100 +1,72 @@
 import type { EvalReport } from './build-report.ts';
+import { type ReportBlock, reportDocument } from './report-document.ts';
 
-/** A rate as a percentage with one decimal. */
-export function percent(value: number): string {
-  return `${(value * 100).toFixed(1)}%`;
+export { dollars, percent } from './report-document.ts';
+
+/**
+ * Text as one markdown line: every run of whitespace (line breaks included) becomes one space,
+ * and the characters markdown reads as syntax (`\ ` * _ [ ] < > | ~ &`) are backslash-escaped,
+ * as is a leading `- + # =`, so the text shows as written and can never start a list item or a
+ * heading, close a table cell or open HTML.
+ */
+export function markdownText(text: string): string {
+  return cellText(text).replace(/^[-+#=]/, (char) => `\\${char}`);
 }
 
-/** USD with enough digits for small amounts. */
-export function dollars(value: number): string {
-  return `$${value < 0.01 ? value.toFixed(6) : value.toFixed(4)}`;
+/** Text as a table cell: as {@link markdownText}, but a cell can start with `-` or `+`. */
+function cellText(text: string): string {
+  return text
+    .replace(/\s+/g, ' ')
+    .trim()
+    .replace(/[\\`*_[\]<>|~&]/g, (char) => `\\${char}`);
 }
 
-function num(value: number): string {
-  return Number.isInteger(value) ? String(value) : value.toFixed(1);
+function row(cells: readonly string[]): string {
+  return `| ${cells.map(cellText).join(' | ')} |`;
+}
+
+function block(item: ReportBlock): string[] {
+  switch (item.kind) {
+    case 'title':
+      return [`# ${markdownText(item.text)}`, ''];
+    case 'heading':
+      return [`## ${markdownText(item.text)}`, ''];
+    case 'verdict':
+      return [`- ${markdownText(item.text)}`];
+    case 'paragraph':
+      return [markdownText(item.text), ''];
+    case 'table':
+      return [
+        row(item.head),
+        `| ${item.numeric.map((right) => (right ? '---:' : '---')).join(' | ')} |`,
+        ...item.rows.map(row),
+        '',
+      ];
+    case 'charts':
+      return [];
+    default: {
+      const unknown: never = item;
+      throw new Error(`renderMarkdown: unknown block ${JSON.stringify(unknown)}`);
+    }
+  }
 }
 
 /**
- * The report as markdown: the verdict first, then per-arm and per-pair tables and plan
- * behaviour. Byte-stable for a given report.
+ * The report as markdown: the verdict first, then the arms, pairs and plan behaviour tables,
+ * judge verdicts, and the method. Config text (the name, labels, model ids) is escaped, so it
+ * cannot shift a table column or forge a verdict line. Byte-stable for a given report.
  *
  * @public
  */
 export function renderMarkdown(report: EvalReport): string {
   const lines: string[] = [];
-  lines.push(`# Eval report: ${report.name}`, '');
-  lines.push('## Verdict', '');
-  for (const line of report.verdict) lines.push(`- ${line}`);
-  lines.push('');
-  lines.push(
-    `Run: ${report.outcome}; ${report.trials.finished} of ${report.trials.planned} trials finished (${report.trials.errored} errored, ${report.trials.cutShort} cut short); seed ${report.seed}, k = ${report.repetitions}; spent ${dollars(report.trials.usd)} and ${report.trials.tokens} tokens.`,
-    '',
-  );
-  lines.push('## Arms', '');
-  lines.push(
-    '| Arm | Model | Planning | n | Success (95% Wilson CI) | Tokens mean / p50 / p90 | USD mean / p50 / p90 | Turns mean / p50 / p90 | Tool calls mean / p50 / p90 |',
-    '| --- | --- | --- | ---: | --- | --- | --- | --- | --- |',
-  );
-  for (const arm of report.arms) {
-    const rate = arm.successRate;
-    lines.push(
-      `| ${arm.label} | ${arm.model} (${arm.host}) | ${arm.planning} | ${arm.n} | ${arm.successes}/${arm.n} = ${percent(rate.estimate)} (${percent(rate.low)} to ${percent(rate.high)}) | ${num(arm.tokens.mean)} / ${num(arm.tokens.p50)} / ${num(arm.tokens.p90)} | ${dollars(arm.usd.mean)} / ${dollars(arm.usd.p50)} / ${dollars(arm.usd.p90)} | ${num(arm.turns.mean)} / ${num(arm.turns.p50)} / ${num(arm.turns.p90)} | ${num(arm.toolCalls.mean)} / ${num(arm.toolCalls.p50)} / ${num(arm.toolCalls.p90)} |`,
-    );
+  let previous: ReportBlock['kind'] | undefined;
+  for (const item of reportDocument(report)) {
+    // The verdict lines form one list; a blank line closes it before the next block.
+    if (previous === 'verdict' && item.kind !== 'verdict') lines.push('');
+    lines.push(...block(item));
+    previous = item.kind;
   }
-  lines.push('', '## Pairs', '');
-  lines.push(
-    `Fisher's exact test, two-sided; p-values adjusted for ${report.pairs.length} comparison${report.pairs.length === 1 ? '' : 's'} by Holm's method; significant when the adjusted p < ${report.level}.`,
-    '',
-  );
-  if (report.pairs.length > 0) {
-    lines.push(
-      '| A | B | A - B (95% Newcombe CI) | p | Holm p | Significant | Cost per extra success |',
-      '| --- | --- | --- | ---: | ---: | --- | --- |',
-    );
-    for (const pair of report.pairs) {
-      const d = pair.difference;
-      const cost =
-        pair.costPerExtraSuccess === null
-          ? 'n/a (equal rates)'
-          : `${dollars(pair.costPerExtraSuccess.usd)} (${pair.costPerExtraSuccess.arm})`;
-      lines.push(
-        `| ${pair.a} | ${pair.b} | ${percent(d.estimate)} (${percent(d.low)} to ${percent(d.high)}) | ${pair.pValue.toFixed(4)} | ${pair.adjustedP.toFixed(4)} | ${pair.significant ? 'yes' : 'no'} | ${cost} |`,
-      );
-    }
-  }
-  lines.push('', '## Plan behaviour', '');
-  lines.push(
-    '| Arm | Steps created (mean) | Completed (mean) | Abandoned (mean) | Planning calls (mean) | Share of tool calls |',
-    '| --- | ---: | ---: | ---: | ---: | ---: |',
-  );
-  for (const arm of report.arms) {
-    const plan = arm.plan;
-    lines.push(
-      `| ${arm.label} | ${num(plan.stepsCreated.mean)} | ${num(plan.stepsCompleted.mean)} | ${num(plan.stepsAbandoned.mean)} | ${num(plan.planningCalls.mean)} | ${percent(plan.planningShare)} |`,
-    );
-  }
-  if (report.judgeVerdicts.length > 0) {
-    lines.push('', '## Judge verdicts', '');
-    lines.push('| Trial | Verdict | Reasoning |', '| --- | --- | --- |');
-    const shown = report.judgeVerdicts.slice(0, JUDGE_ROWS);
-    for (const row of shown) {
-      const verdict = row.pass === null ? 'no verdict (errored)' : row.pass ? 'PASS' : 'FAIL';
-      lines.push(`| ${row.key} | ${verdict} | ${cell(row.reason)} |`);
-    }
-    if (report.judgeVerdicts.length > shown.length)
-      lines.push(
-        '',
-        `${report.judgeVerdicts.length - shown.length} more in the JSON report and the results log.`,
-      );
-  }
-  lines.push('');
-  return lines.join('\n');
-}
-
-const JUDGE_ROWS = 200;
-
-/** A table cell: one line, pipes escaped, clipped. */
-function cell(text: string): string {
-  const line = text.replace(/\s+/g, ' ').replace(/\|/g, '\\|').trim();
-  return line.length > 300 ? `${line.slice(0, 297)}...` : line;
+  while (lines.at(-1) === '') lines.pop();
+  return `${lines.join('\n')}\n`;
 }

@@ -6,6 +6,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { exampleTasks, solve } from '../../../../examples/eval-planning/src/tasks.ts';
 import { defineEval, type EvalConfig } from '../config/define-eval.ts';
 import { aiSdkHost } from '../hosts/ai-sdk-host.ts';
+import type { EvalHost } from '../hosts/eval-host.ts';
 import { PlankitEvalError } from '../plankit-eval-error.ts';
 import { scriptedModel } from '../scripted/scripted-model.ts';
 import { runEval } from './run-eval.ts';
@@ -22,14 +23,14 @@ function config(
   return defineEval({
     arms: [
       {
-        id: 'plan',
-        host: aiSdkHost({ model: scriptedModel({ modelId: 'good', successRate: good, solve }) }),
-        planning: { strategy: 'plan_act_reflect', reminder: 'every_turn', inProgress: 'any' },
-      },
-      {
         id: 'none',
         host: aiSdkHost({ model: scriptedModel({ modelId: 'weak', successRate: weak, solve }) }),
         planning: false,
+      },
+      {
+        id: 'plan',
+        host: aiSdkHost({ model: scriptedModel({ modelId: 'good', successRate: good, solve }) }),
+        planning: { strategy: 'plan_act_reflect', reminder: 'every_turn', inProgress: 'any' },
       },
     ],
     tasks: exampleTasks,
@@ -51,7 +52,7 @@ describe('runEval on scripted models', () => {
   it('recovers true rates of 0.8 and 0.5 within their intervals and calls the difference', async () => {
     const run = await runEval(config(), { store: new MemoryStore() });
     expect(run.outcome).toBe('completed');
-    const [plan, none] = run.report.arms;
+    const [none, plan] = run.report.arms;
     expect(plan?.n).toBe(60);
     expect(none?.n).toBe(60);
     expect(plan?.successRate.low).toBeLessThanOrEqual(0.8);
@@ -81,7 +82,7 @@ describe('runEval on scripted models', () => {
       });
       expect(run.report.pairs[0]?.significant).toBe(false);
       expect(run.report.verdict[0]).toMatch(
-        /^No significant difference between plan and none at n = 30 vs 30/,
+        /^No significant difference between none and plan at n = 30 vs 30: plan - none = /,
       );
     }
   }, 30_000);
@@ -114,6 +115,55 @@ describe('budget', () => {
     expect(
       run.trials.filter((t) => t.stop === 'trial_budget').every((t) => t.status === 'finished'),
     ).toBe(true);
+  });
+});
+
+describe('a custom host', () => {
+  it('leaves the budget to callModel and gets the trial ids without parsing the key', async () => {
+    const seen: string[] = [];
+    const host: EvalHost = {
+      kind: 'custom',
+      modelId: 'weak',
+      async runTrial(input) {
+        seen.push(`${input.taskId}/${input.armId}/${input.repetition} ${input.trialKey}`);
+        // A model that never stops calling: only the per-trial cap ends the trial.
+        for (let turn = 1; turn <= input.maxTurns; turn++) {
+          const reply = await input.callModel(
+            { messages: ['go on'] },
+            async () => ({ used: 700 }),
+            (r) => ({ inputTokens: r.used, outputTokens: 100, cachedInputTokens: 0 }),
+          );
+          if (!reply.ok)
+            return { text: '', stop: reply.stop, turns: reply.called ? turn : turn - 1 };
+        }
+        return { text: '', stop: 'max_turns', turns: input.maxTurns };
+      },
+    };
+    const run = await runEval(
+      defineEval({
+        arms: [{ id: 'custom', host, planning: false }],
+        tasks: exampleTasks.slice(0, 1),
+        repetitions: 2,
+        seed: 3,
+        maxTurns: 50,
+        maxOutputTokens: 100,
+        budget: { perTrialTokens: 6000, totalUsd: 1 },
+        prices,
+      }),
+      { store: new MemoryStore() },
+    );
+    for (const line of seen) {
+      const [ids, key] = line.split(' ');
+      expect(ids).toBe(key);
+    }
+    expect(seen).toHaveLength(2);
+    for (const trial of run.trials) {
+      expect(trial.stop).toBe('trial_budget');
+      expect(trial.turns).toBeGreaterThan(1);
+      expect(trial.tokens).toBe(trial.turns * 800);
+      expect(trial.tokens).toBeLessThanOrEqual(6000);
+      expect(trial.usd).toBeGreaterThan(0);
+    }
   });
 });
 

@@ -18,14 +18,16 @@ import {
   selectLatest,
 } from '@plankit/core';
 import type { EvalArm, EvalConfig, EvalTask } from '../config/define-eval.ts';
-import { defineEval } from '../config/define-eval.ts';
+import { checkEvalConfig } from '../config/eval-config-schema.ts';
 import { runChecker } from '../config/task-checker.ts';
+import { callThroughGuard } from '../hosts/call-model.ts';
 import type { CallGuard, CallUsage, TranscriptEntry, TrialStop } from '../hosts/eval-host.ts';
+import { PlankitEvalError } from '../plankit-eval-error.ts';
 import { buildReport, type EvalReport } from '../report/build-report.ts';
 import { buildArm } from './build-arm.ts';
 import type { RunOutcome } from './run-outcome.ts';
 import { deriveSeed, seededShuffle } from './seeded-random.ts';
-import { openTrialLog, type RunFingerprint } from './trial-log.ts';
+import { openTrialLog, type RunFingerprint, runIdOf } from './trial-log.ts';
 import type { PlanActivity, TrialRecord } from './trial-record.ts';
 
 /** How far a run has got, for a progress bar. @public */
@@ -48,11 +50,15 @@ export interface RunEvalOptions {
   readonly out?: string | undefined;
   /** A session store for the results log instead of `<out>/log`. */
   readonly store?: SessionStore | undefined;
-  /** Continue the run logged in the store, running only the trials not yet finished. */
+  /**
+   * Continue the run logged in the store, running only the trials not yet finished. Every
+   * logged record is checked first (`log_invalid` names a bad one's line), and all logged spend
+   * counts against the total caps.
+   */
   readonly resume?: boolean | undefined;
   /** Stops the run: trials in flight are cut short, none starts. */
   readonly signal?: AbortSignal | undefined;
-  /** Called after each trial is logged. */
+  /** Called when the done count grows: once per count, in increasing order. */
   readonly onProgress?: ((progress: EvalProgress) => void) | undefined;
   /** Where time comes from, in epoch milliseconds; `Date.now` by default. */
   readonly clock?: Clock | undefined;
@@ -90,9 +96,10 @@ const NO_CAPS = { costUsd: null, dayUsd: null, turnSoftUsd: null, dayTokens: nul
  * model call first reserves its worst case on the trial's and the run's budget
  * (`reserveBudget`), and settles the real usage after. When the run's cap refuses a call, the
  * run stops cleanly: trials in flight end, none starts, and the report covers what ran.
- * An interrupted run continues with `resume: true`, never repeating a logged trial.
+ * An interrupted run continues with `resume: true`, never repeating a logged trial. The config is
+ * checked by the schema `defineEval` uses before anything runs.
  *
- * @throws PlankitEvalError `config_invalid`, `run_exists`, `resume_mismatch`, `store_failed`
+ * @throws PlankitEvalError `config_invalid`, `run_exists`, `resume_mismatch`, `log_invalid`, `store_failed`
  * @example
  * ```ts
  * const run = await runEval(config, { out: 'eval-results' });
@@ -101,7 +108,7 @@ const NO_CAPS = { costUsd: null, dayUsd: null, turnSoftUsd: null, dayTokens: nul
  * @public
  */
 export async function runEval(input: EvalConfig, options: RunEvalOptions = {}): Promise<EvalRun> {
-  const config = defineEval(input);
+  const config = checkEvalConfig(input, 'runEval');
   const now = options.clock ?? options.now ?? Date.now;
   const store =
     options.store ?? new FileStore({ directory: join(options.out ?? 'eval-results', 'log') });
@@ -114,6 +121,7 @@ export async function runEval(input: EvalConfig, options: RunEvalOptions = {}): 
       seed: config.seed,
     };
     const log = await openTrialLog(store, fingerprint, options.resume === true, now());
+    const runId = runIdOf(fingerprint);
     const specs: TrialSpec[] = [];
     for (const task of config.tasks)
       for (const arm of config.arms)
@@ -134,22 +142,29 @@ export async function runEval(input: EvalConfig, options: RunEvalOptions = {}): 
         tokens: config.budget?.totalTokens ?? null,
       },
     });
-    // What earlier runs spent (cut-short trials included) counts against the cap.
+    // Everything earlier runs logged (cut-short and errored trials included) counts against the
+    // cap; the log was checked, so every cost is a finite USD amount and every count whole.
     const spentBefore = trials.reduce(
       (sum, trial) => ({ usd: sum.usd + trial.usd, tokens: sum.tokens + trial.tokens }),
       { usd: 0, tokens: 0 },
     );
     if (spentBefore.usd > 0 || spentBefore.tokens > 0) {
       const held = reserveBudget(runBudget, { id: 'earlier-runs', usd: 0, now: now() });
-      if (held.ok) {
-        const settled = settleBudget(held.value, {
-          id: 'earlier-runs',
-          usd: spentBefore.usd,
-          tokens: spentBefore.tokens,
-          now: now(),
-        });
-        if (settled.ok) runBudget = settled.value;
-      }
+      const settled = held.ok
+        ? settleBudget(held.value, {
+            id: 'earlier-runs',
+            usd: spentBefore.usd,
+            tokens: spentBefore.tokens,
+            now: now(),
+          })
+        : held;
+      if (!settled.ok)
+        throw new PlankitEvalError(
+          'store_failed',
+          `runEval: could not count the logged spend against the budget: ${settled.error.message}`,
+          { cause: settled.error },
+        );
+      runBudget = settled.value;
     }
 
     let outcome: RunOutcome = 'completed';
@@ -164,9 +179,14 @@ export async function runEval(input: EvalConfig, options: RunEvalOptions = {}): 
     let doneNow = 0;
     let callNumber = 0;
 
+    // Each done count is reported once, in order: trials that end together (concurrency) or a
+    // cut-short trial (not done) add no line.
+    let reported = -1;
+    let done = trials.filter((trial) => trial.status !== 'cut_short').length;
     const report = (): void => {
       if (options.onProgress === undefined) return;
-      const done = trials.filter((trial) => trial.status !== 'cut_short').length;
+      if (done <= reported) return;
+      reported = done;
       const elapsed = now() - started;
       const left = specs.length - done;
       options.onProgress({
@@ -179,7 +199,7 @@ export async function runEval(input: EvalConfig, options: RunEvalOptions = {}): 
     };
 
     const runOne = async (spec: TrialSpec): Promise<void> => {
-      const record = await runTrial(spec, config, {
+      const record = await runTrial(spec, config, runId, {
         signal: abort.signal,
         now,
         nextCallId: () => `call-${++callNumber}`,
@@ -194,7 +214,10 @@ export async function runEval(input: EvalConfig, options: RunEvalOptions = {}): 
       });
       trials.push(record);
       await log.append(record, now());
-      if (record.status !== 'cut_short') doneNow++;
+      if (record.status !== 'cut_short') {
+        doneNow++;
+        done++;
+      }
       report();
     };
 
@@ -249,6 +272,7 @@ function costOf(prices: PriceTable | undefined, model: string, usage: CallUsage)
 async function runTrial(
   spec: TrialSpec,
   config: EvalConfig,
+  runId: string,
   context: TrialContext,
 ): Promise<TrialRecord> {
   const startedAt = context.now();
@@ -328,8 +352,12 @@ async function runTrial(
       maxOutputTokens,
       seed,
       trialKey: spec.key,
+      taskId: spec.task.id,
+      armId: spec.arm.id,
+      repetition: spec.repetition,
       signal: context.signal,
       guard,
+      callModel: (sent, call, usage) => callThroughGuard(guard, context.signal, sent, call, usage),
       reminder: setup.reminder,
       record: (entry) => transcript.push(entry),
     });
@@ -374,6 +402,7 @@ async function runTrial(
   }
   const toolEntries = transcript.filter((entry) => entry.kind === 'tool');
   return {
+    run: runId,
     key: spec.key,
     taskId: spec.task.id,
     armId: spec.arm.id,

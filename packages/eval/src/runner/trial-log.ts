@@ -1,5 +1,7 @@
+import { createHash } from 'node:crypto';
 import type { JsonValue, SessionStore } from '@plankit/adapters/stores';
 import { PlankitEvalError } from '../plankit-eval-error.ts';
+import { checkLoggedTrial } from './logged-trial.ts';
 import type { TrialRecord } from './trial-record.ts';
 
 /** The session id of a run's results log. */
@@ -11,6 +13,11 @@ export interface RunFingerprint {
   readonly tasks: readonly string[];
   readonly repetitions: number;
   readonly seed: number;
+}
+
+/** The run's config hash, stamped on every trial record: sha256 of the fingerprint, 16 hex. */
+export function runIdOf(fingerprint: RunFingerprint): string {
+  return createHash('sha256').update(JSON.stringify(fingerprint)).digest('hex').slice(0, 16);
 }
 
 /** A run's append-only results log on a session store. */
@@ -29,8 +36,9 @@ function sameFingerprint(a: RunFingerprint, b: JsonValue): boolean {
 
 /**
  * Opens the run's log: creates it with `eval.run_started`, or (with `resume`) reads the trials
- * it holds. Refuses an existing log without `resume` (`run_exists`) and a log of another config
- * (`resume_mismatch`).
+ * it holds. Refuses an existing log without `resume` (`run_exists`), a log of another config
+ * (`resume_mismatch`), and a log with a record that is not a trial of this run (`log_invalid`,
+ * naming the line): nothing in the log is counted unless all of it checks.
  */
 export async function openTrialLog(
   store: SessionStore,
@@ -56,8 +64,7 @@ export async function openTrialLog(
         'runEval: the log in the output folder is of another config (arms, tasks, repetitions or seed differ); resume it with the same config or choose another folder.',
         { field: 'out' },
       );
-    for (const event of rest)
-      if (event.type === 'eval.trial') logged.push(event.data as unknown as TrialRecord);
+    logged.push(...checkLogged(rest, fingerprint));
   } else if (loaded.error.code !== 'not_found') {
     throw new PlankitEvalError(
       'store_failed',
@@ -102,4 +109,45 @@ export async function openTrialLog(
     },
     flush: () => queue,
   };
+}
+
+/**
+ * Every record after `eval.run_started`, checked: each is an `eval.trial` of this run (schema,
+ * run hash, arm, task, repetition, cost), and no trial is logged as ended twice (a cut-short
+ * record may come before the one that ended it, never after).
+ */
+function checkLogged(
+  events: readonly { readonly sequence: number; readonly type: string; readonly data: JsonValue }[],
+  fingerprint: RunFingerprint,
+): TrialRecord[] {
+  const expected = {
+    runId: runIdOf(fingerprint),
+    arms: new Set(fingerprint.arms),
+    tasks: new Set(fingerprint.tasks),
+    repetitions: fingerprint.repetitions,
+  };
+  const ended = new Map<string, number>();
+  const records: TrialRecord[] = [];
+  for (const event of events) {
+    const refuse = (rule: string): never => {
+      throw new PlankitEvalError(
+        'log_invalid',
+        `runEval: the results log's event ${event.sequence} (line ${event.sequence} of events.jsonl in a FileStore log) is refused: ${rule}. Nothing was counted and nothing ran; remove that line, or start again in another folder.`.slice(
+          0,
+          2000,
+        ),
+        { field: `log event ${event.sequence}` },
+      );
+    };
+    if (event.type !== 'eval.trial')
+      refuse(`type: ${JSON.stringify(event.type)} is not eval.trial`);
+    const checked = checkLoggedTrial(event.data, expected);
+    if (!checked.ok) return refuse(checked.rule);
+    const { record } = checked;
+    const earlier = ended.get(record.key);
+    if (earlier !== undefined) refuse(`key: trial ${record.key} already ended at event ${earlier}`);
+    if (record.status !== 'cut_short') ended.set(record.key, event.sequence);
+    records.push(record);
+  }
+  return records;
 }

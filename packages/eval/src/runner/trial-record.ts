@@ -22,6 +22,8 @@ export interface PlanActivity {
  * @public
  */
 export interface TrialRecord {
+  /** The run's config hash (of arm ids, task ids, k and seed); resume refuses another run's. */
+  readonly run: string;
   /** `task/arm/repetition`. */
   readonly key: string;
   /** The task. */

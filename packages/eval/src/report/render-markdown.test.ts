@@ -1,0 +1,146 @@
+import * as fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import type { EvalConfig } from '../config/define-eval.ts';
+import type { TrialRecord } from '../runner/trial-record.ts';
+import { buildReport } from './build-report.ts';
+import { renderHtml } from './render-html.ts';
+import { renderMarkdown } from './render-markdown.ts';
+
+function trial(armId: string, repetition: number, pass: boolean): TrialRecord {
+  return {
+    run: 'r',
+    key: `t/${armId}/${repetition}`,
+    taskId: 't',
+    armId,
+    repetition,
+    seed: repetition,
+    status: 'finished',
+    stop: 'done',
+    pass,
+    verdict: null,
+    error: null,
+    turns: 1,
+    toolCalls: 1,
+    planningCalls: 0,
+    inputTokens: 10,
+    outputTokens: 5,
+    tokens: 15,
+    usd: 0.001,
+    plan: { created: 0, completed: 0, abandoned: 0 },
+    durationMs: 0,
+    transcript: [],
+  };
+}
+
+/** A markdown table row split on unescaped pipes, each cell unescaped and trimmed. */
+function cells(line: string): string[] {
+  const out: string[] = [];
+  let current = '';
+  for (let i = 1; i < line.length - 1; i++) {
+    const char = line[i] as string;
+    if (char === '\\') {
+      current += line[i + 1] ?? '';
+      i++;
+    } else if (char === '|') {
+      out.push(current.trim());
+      current = '';
+    } else current += char;
+  }
+  out.push(current.trim());
+  return out;
+}
+
+function tableAfter(markdown: string, heading: string): string[][] {
+  const lines = markdown.split('\n');
+  const start = lines.indexOf(heading);
+  const rows: string[][] = [];
+  for (let i = start + 1; i < lines.length; i++) {
+    const line = lines[i] as string;
+    if (line.startsWith('|')) rows.push(cells(line));
+    else if (rows.length > 0) break;
+  }
+  return rows;
+}
+
+// Text a config may hold: pipes, backslashes, line breaks, markdown and HTML syntax.
+const text = fc.string({
+  unit: fc.oneof(
+    fc.constantFrom(
+      '|',
+      '\\',
+      '\n',
+      '\r',
+      '\t',
+      '-',
+      '#',
+      '*',
+      '_',
+      '`',
+      '<',
+      '>',
+      '&',
+      '[',
+      ']',
+      '~',
+      ' ',
+    ),
+    fc.constantFrom('<script>', '</td>', '- verdict', '\n- forged verdict', '| x |'),
+    fc.string({ unit: 'binary', minLength: 1, maxLength: 1 }),
+  ),
+  maxLength: 40,
+});
+
+const shown = (value: string): string => value.replace(/\s+/g, ' ').trim();
+
+describe('config text in the reports', () => {
+  it('random labels, names and model ids parse back out of the markdown tables, and forge nothing', () => {
+    fc.assert(
+      fc.property(text, text, text, text, (name, labelA, labelB, model) => {
+        const host = {
+          kind: 'test',
+          modelId: model,
+          runTrial: async () => ({ text: '', stop: 'done' as const, turns: 0 }),
+        };
+        const config: EvalConfig = {
+          name,
+          arms: [
+            { id: 'none', label: labelA, host, planning: false },
+            { id: 'react', label: labelB, host, planning: {} },
+          ],
+          tasks: [{ id: 't', prompt: 'p', check: () => true }],
+          repetitions: 4,
+          seed: 1,
+        };
+        const trials = [1, 2, 3, 4].flatMap((r) => [
+          trial('none', r, r < 2),
+          trial('react', r, r < 4),
+        ]);
+        const report = buildReport(config, trials, 'completed');
+        const markdown = renderMarkdown(report);
+
+        const arms = tableAfter(markdown, '## Arms');
+        expect(arms).toHaveLength(4);
+        for (const row of arms) expect(row).toHaveLength(10);
+        expect(arms[2]?.[0]).toBe(shown(labelA));
+        expect(arms[3]?.[0]).toBe(shown(labelB));
+        expect(arms[2]?.[1]).toBe(shown(`${model} (test)`));
+        const plan = tableAfter(markdown, '## Plan behaviour');
+        expect(plan.map((row) => row.length)).toEqual([6, 6, 6, 6]);
+        expect(plan[3]?.[0]).toBe(shown(labelB));
+
+        // Exactly one title and one verdict line per report verdict, whatever the text.
+        const lines = markdown.split('\n');
+        expect(lines.filter((line) => line.startsWith('# '))).toHaveLength(1);
+        expect(lines.filter((line) => line.startsWith('- '))).toHaveLength(report.verdict.length);
+        expect(cells(`|${lines[0]?.slice(2)}|`)[0]).toBe(shown(`Eval report: ${name}`));
+
+        const html = renderHtml(report);
+        expect(html).not.toMatch(/<script/i);
+        expect(html.match(/class="verdict"/g)).toHaveLength(report.verdict.length);
+        // Head and rows: arms 1 + 2, pairs 1 + 1, plan behaviour 1 + 2.
+        expect(html.match(/<tr>/g)).toHaveLength(8);
+      }),
+      { numRuns: 300 },
+    );
+  });
+});

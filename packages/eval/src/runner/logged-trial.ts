@@ -1,0 +1,79 @@
+import { z } from 'zod';
+import type { TrialRecord } from './trial-record.ts';
+
+const count = z.number().int().min(0);
+const finite = z.number().min(0).refine(Number.isFinite, { error: 'must be finite' });
+
+/** The shape of an `eval.trial` record; the run-specific rules are checked after it. */
+const recordSchema = z.object({
+  run: z.string(),
+  key: z.string(),
+  taskId: z.string(),
+  armId: z.string(),
+  repetition: z.number().int().min(1),
+  seed: count,
+  status: z.enum(['finished', 'errored', 'cut_short']),
+  stop: z.enum(['done', 'max_turns', 'trial_budget', 'run_budget', 'aborted', 'error']),
+  pass: z.boolean(),
+  verdict: z
+    .object({ pass: z.boolean(), reason: z.string(), by: z.enum(['function', 'llm_judge']) })
+    .nullable(),
+  error: z.string().nullable(),
+  turns: count,
+  toolCalls: count,
+  planningCalls: count,
+  inputTokens: count,
+  outputTokens: count,
+  tokens: count,
+  usd: finite,
+  plan: z.object({ created: count, completed: count, abandoned: count }),
+  durationMs: finite,
+  transcript: z.array(z.unknown()),
+});
+
+/** What a logged record is checked against: the run it must belong to. */
+export interface LogExpectations {
+  /** The run's config hash. */
+  readonly runId: string;
+  readonly arms: ReadonlySet<string>;
+  readonly tasks: ReadonlySet<string>;
+  readonly repetitions: number;
+}
+
+/**
+ * Checks one logged `eval.trial` record against its schema and the run: the run's hash, a known
+ * arm and task, a repetition within k, the key they make, a finite non-negative cost and whole
+ * token counts, and a pass only on a finished trial. Returns the rule it breaks, or the record.
+ */
+export function checkLoggedTrial(
+  data: unknown,
+  expected: LogExpectations,
+): { ok: true; record: TrialRecord } | { ok: false; rule: string } {
+  const parsed = recordSchema.safeParse(data);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    const field = issue?.path.map(String).join('.') || 'record';
+    return { ok: false, rule: `${field}: ${issue?.message ?? 'is not a trial record'}` };
+  }
+  const record = parsed.data;
+  if (record.run !== expected.runId)
+    return { ok: false, rule: `run: belongs to another run (${JSON.stringify(record.run)})` };
+  if (!expected.arms.has(record.armId))
+    return { ok: false, rule: `armId: ${JSON.stringify(record.armId)} is not an arm of this run` };
+  if (!expected.tasks.has(record.taskId))
+    return {
+      ok: false,
+      rule: `taskId: ${JSON.stringify(record.taskId)} is not a task of this run`,
+    };
+  if (record.repetition > expected.repetitions)
+    return {
+      ok: false,
+      rule: `repetition: ${record.repetition} is above k = ${expected.repetitions}`,
+    };
+  const key = `${record.taskId}/${record.armId}/${record.repetition}`;
+  if (record.key !== key)
+    return { ok: false, rule: `key: ${JSON.stringify(record.key)} is not ${JSON.stringify(key)}` };
+  if (record.pass && record.status !== 'finished')
+    return { ok: false, rule: 'pass: only a finished trial can pass' };
+  return { ok: true, record: data as TrialRecord };
+}
