@@ -13,6 +13,9 @@
  * Markers after the language word, each followed by a reason the checker insists on:
  * - ```ts norun: <reason>   type-checked, not run (needs a key, the network or a server);
  * - ```ts nocheck: <reason> neither (a deliberately partial fragment, such as a signature).
+ * A first flag `ai7` (```ts ai7, or ```ts ai7 norun: <reason>) checks and runs the snippet as in
+ * an app that installed only ai@7: `ai` resolves to the `ai-v7` alias, for its types and at run
+ * time (the adapters' own `ai` imports included); the other snippets see ai@6.
  *
  * Usage: `node --import tsx scripts/check-snippets.ts [--no-run] [--keep] [path.md ...]`
  * (`--keep` leaves the scratch files in `.snippets/<pid>/`). Exits 1 on any failure, naming each one
@@ -38,6 +41,8 @@ interface Snippet {
   readonly line: number;
   readonly code: string;
   readonly mode: 'run' | 'norun' | 'nocheck';
+  /** The AI SDK major `ai` resolves to for this snippet. */
+  readonly ai: 6 | 7;
   /** The scratch file the snippet is written to. */
   readonly file: string;
 }
@@ -80,7 +85,9 @@ function extract(doc: string, problems: string[]): Snippet[] {
     }
     const lang = tsInfo.exec(info.trim());
     if (lang) {
-      const flags = lang[1]?.trim() ?? '';
+      const all = lang[1]?.trim() ?? '';
+      const ai7 = /^ai7(?:\s+|$)/.test(all);
+      const flags = ai7 ? all.replace(/^ai7\s*/, '') : all;
       const marked = marker.exec(flags);
       if (flags !== '' && !marked) {
         problems.push(
@@ -96,6 +103,7 @@ function extract(doc: string, problems: string[]): Snippet[] {
         line: i + 2,
         code: `${body.join('\n')}\n`,
         mode,
+        ai: ai7 ? 7 : 6,
         file: named ? path.join(scratch, base, named) : path.join(scratch, `${base}-L${i + 2}.ts`),
       });
     }
@@ -138,12 +146,38 @@ const settings: ReadonlyArray<{ name: string; options: ts.CompilerOptions }> = [
   },
 ];
 
+// What `ai` is for an ai7 snippet: the ai@7 alias's declarations.
+const ai7Paths: ts.MapLike<string[]> = {
+  ai: [path.join(root, 'node_modules', 'ai-v7', 'dist', 'index.d.ts')],
+  'ai/test': [path.join(root, 'node_modules', 'ai-v7', 'dist', 'test', 'index.d.ts')],
+};
+
 /** Type-checks the snippets under each setting; returns one line per diagnostic. */
 function typecheck(snippets: readonly Snippet[]): string[] {
-  const byFile = new Map(snippets.map((s) => [s.file, s]));
   const cache = new Map<string, ts.SourceFile | undefined>();
   const failures: string[] = [];
-  for (const { name, options } of settings) {
+  for (const major of [6, 7] as const) {
+    const mine = snippets.filter((s) => s.ai === major);
+    if (mine.length === 0) continue;
+    const paths = major === 7 ? { paths: ai7Paths } : {};
+    for (const setting of settings) {
+      const options = { ...setting.options, ...paths };
+      const name = major === 7 ? `${setting.name}, ai 7` : setting.name;
+      failures.push(...typecheckWith(mine, name, options, cache));
+    }
+  }
+  return failures;
+}
+
+function typecheckWith(
+  snippets: readonly Snippet[],
+  name: string,
+  options: ts.CompilerOptions,
+  cache: Map<string, ts.SourceFile | undefined>,
+): string[] {
+  const byFile = new Map(snippets.map((s) => [s.file, s]));
+  const failures: string[] = [];
+  {
     const host = ts.createCompilerHost(options, true);
     const getSourceFile = host.getSourceFile.bind(host);
     // Parsed files are shared between the two Programs when their parse options agree.
@@ -152,6 +186,7 @@ function typecheck(snippets: readonly Snippet[]): string[] {
         typeof languageVersion === 'object'
           ? `${languageVersion.languageVersion}/${languageVersion.impliedNodeFormat}`
           : String(languageVersion);
+      // ai7 Programs resolve `ai` elsewhere, but a parsed file does not depend on that.
       const key = `${format}:${fileName}`;
       if (!cache.has(key)) {
         cache.set(key, getSourceFile(fileName, languageVersion, onError, shouldCreate));
@@ -198,6 +233,17 @@ for (const file of files) {
 process.exit(0);
 `;
 
+// Registered before an ai7 group's snippets run: `ai` (and its subpaths) resolve to ai@7.
+const ai7Hooks = `export async function resolve(specifier, context, next) {
+  if (specifier === 'ai' || specifier.startsWith('ai/'))
+    return next('ai-v7' + specifier.slice(2), context);
+  return next(specifier, context);
+}
+`;
+const ai7Register = `import { register } from 'node:module';
+register('./ai7-hooks.mjs', import.meta.url);
+`;
+
 /** Runs the snippets of one markdown file in one Node process; resolves to the failures. */
 function runDoc(snippets: readonly Snippet[], index: number): Promise<string[]> {
   const report = path.join(scratch, `run-${index}.jsonl`);
@@ -209,6 +255,7 @@ function runDoc(snippets: readonly Snippet[], index: number): Promise<string[]> 
       process.execPath,
       [
         '--conditions=@plankit/source',
+        ...(snippets[0]?.ai === 7 ? ['--import', path.join(scratch, 'ai7-register.mjs')] : []),
         '--import',
         'tsx',
         path.join(scratch, 'runner.mjs'),
@@ -258,8 +305,14 @@ const indent = (text: string): string => text.trim().split('\n').slice(0, 16).jo
 /** Runs each markdown file's snippets, a few files at a time; returns the failures in order. */
 async function runAll(snippets: readonly Snippet[]): Promise<string[]> {
   writeFileSync(path.join(scratch, 'runner.mjs'), runner);
+  writeFileSync(path.join(scratch, 'ai7-hooks.mjs'), ai7Hooks);
+  writeFileSync(path.join(scratch, 'ai7-register.mjs'), ai7Register);
+  // One process per markdown file and AI SDK major: ai7 snippets run with `ai` remapped.
   const byDoc = new Map<string, Snippet[]>();
-  for (const s of snippets) byDoc.set(s.doc, [...(byDoc.get(s.doc) ?? []), s]);
+  for (const s of snippets) {
+    const key = `${s.doc}\u0000${s.ai}`;
+    byDoc.set(key, [...(byDoc.get(key) ?? []), s]);
+  }
   const groups = [...byDoc.values()];
   const results: string[][] = [];
   let next = 0;

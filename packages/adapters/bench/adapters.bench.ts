@@ -75,7 +75,8 @@ const cases: BenchCase[] = [
     if (execute === undefined || toModelOutput === undefined) throw new Error('no AI SDK tool');
     return async () => {
       const output = await execute(MARK, { toolCallId: 'a1', messages: [] });
-      return toModelOutput({ toolCallId: 'a1', input: MARK, output: output as never });
+      const options = { toolCallId: 'a1', input: MARK, output: output as never };
+      return toModelOutput(options);
     };
   }),
   roundTrip('LangChain', async ({ session, tools }) => {

@@ -20,5 +20,10 @@ export type {
   PlanReminderStepResult,
 } from './ai-sdk/plan-reminder-step.ts';
 export { planReminderStep } from './ai-sdk/plan-reminder-step.ts';
-export type { AISDKToolOutput, AISDKToolsOptions } from './ai-sdk/to-ai-sdk-tools.ts';
+export type {
+  AISDKCallOptions,
+  AISDKTool,
+  AISDKToolOutput,
+  AISDKToolsOptions,
+} from './ai-sdk/to-ai-sdk-tools.ts';
 export { toAISDKTools } from './ai-sdk/to-ai-sdk-tools.ts';

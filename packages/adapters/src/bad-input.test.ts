@@ -70,11 +70,8 @@ const hosts: Record<string, Host> = {
       throw error;
     })) as AISDKToolOutput | AISDKToolError;
     if (AISDKToolError.isInstance(output)) return { text: output.message, error: true };
-    const model = await tool.toModelOutput({
-      toolCallId: 'a1',
-      input: args,
-      output: output as never,
-    });
+    const options = { toolCallId: 'a1', input: args, output: output as never };
+    const model = await tool.toModelOutput(options);
     // A success is always read as text; refusals were thrown above.
     return { text: model.value, error: false };
   },

@@ -331,7 +331,8 @@ describe('toAISDKTools with generateText and the AI SDK mock model (ai 6)', () =
     const { record } = toAISDKTools([recorder(applied)], { session });
     const messages: ModelMessage[] = [{ role: 'user', content: 'go' }];
     const options = { toolCallId: 'c1', messages };
-    await record?.onInputAvailable?.({ ...options, input: { label: 'a' } });
+    const announced = { ...options, input: { label: 'a' } };
+    await record?.onInputAvailable?.(announced);
     const first = await record?.execute?.({ label: 'a' }, options);
     const retried = await record?.execute?.({ label: 'a' }, options);
     expect(retried).toEqual(first);
@@ -345,7 +346,8 @@ describe('toAISDKTools with generateText and the AI SDK mock model (ai 6)', () =
     const messages: ModelMessage[] = [{ role: 'user', content: 'go' }];
     const options = { toolCallId: 'call_0', messages };
     for (const label of ['a', 'b']) {
-      await record?.onInputAvailable?.({ ...options, input: { label } });
+      const announced = { ...options, input: { label } };
+      await record?.onInputAvailable?.(announced);
       await record?.execute?.({ label }, options);
     }
     expect(applied).toEqual(['a', 'b']);

@@ -76,8 +76,6 @@ export interface AISDKCallOptions {
   readonly context?: unknown;
   /** `ai` 6: the app's context. */
   readonly experimental_context?: unknown;
-  /** The SDK's other options (`input`, `abortSignal`, ...), not read. */
-  readonly [option: string]: unknown;
 }
 
 /**
@@ -102,10 +100,7 @@ export interface AISDKTool<C = unknown> {
   /** Runs the call; a refusal throws {@link AISDKToolError}. */
   readonly execute: (input: unknown, options: AISDKCallOptions) => Promise<AISDKToolOutput>;
   /** The text the model reads. */
-  readonly toModelOutput: (options: {
-    readonly output: AISDKToolOutput;
-    readonly [option: string]: unknown;
-  }) => {
+  readonly toModelOutput: (options: { readonly output: AISDKToolOutput }) => {
     readonly type: 'text';
     readonly value: string;
   };
