@@ -73,6 +73,15 @@ async function heldSession(): Promise<Session> {
   return session;
 }
 
+/** A pool whose conversation `thread-1` is live, planned and acknowledged. */
+async function plannedPool() {
+  const pool = createSessionPool({ store: new MemoryStore() });
+  const session = expectOk(await pool.get('thread-1'));
+  expectSuccess(await invokeTool(SETUP, PLAN, { session }));
+  expectOk(await pool.flush('thread-1'));
+  return pool;
+}
+
 const TOOLSET = createOpenAIToolset(createPlanningTools(new Session()));
 const READ_CALL = [
   {
@@ -89,10 +98,7 @@ const cases: BenchCase[] = [
     maxRatio: 1.05,
     plankit: async () => {
       const pools = await rotating(async () => {
-        const pool = createSessionPool({ store: new MemoryStore() });
-        const session = expectOk(await pool.get('thread-1'));
-        expectSuccess(await invokeTool(SETUP, PLAN, { session }));
-        expectOk(await pool.flush('thread-1'));
+        const pool = await plannedPool();
         return pool.resolver((context: { key: string }) => context.key);
       });
       return {
@@ -116,10 +122,7 @@ const cases: BenchCase[] = [
     maxRatio: 1.03,
     plankit: async () => {
       const pools = await rotating(async () => {
-        const pool = createSessionPool({ store: new MemoryStore() });
-        const session = expectOk(await pool.get('thread-1'));
-        expectSuccess(await invokeTool(SETUP, PLAN, { session }));
-        expectOk(await pool.flush('thread-1'));
+        const pool = await plannedPool();
         return pool;
       });
       return {
@@ -145,10 +148,7 @@ const cases: BenchCase[] = [
     maxRatio: 1.03,
     plankit: async () => {
       const pools = await rotating(async () => {
-        const pool = createSessionPool({ store: new MemoryStore() });
-        const session = expectOk(await pool.get('thread-1'));
-        expectSuccess(await invokeTool(SETUP, PLAN, { session }));
-        expectOk(await pool.flush('thread-1'));
+        const pool = await plannedPool();
         return pool.resolver((context: { threadId: string }) => context.threadId);
       });
       const context = { threadId: 'thread-1' };
