@@ -50,6 +50,8 @@ export type {
   BatchUpdate,
 } from './planning/batch/plan-batch.ts';
 export { MAX_BATCH_OPERATIONS, PlanBatch, planBatchReducer } from './planning/batch/plan-batch.ts';
+export type { CheckPlanOptions } from './planning/check-plan.ts';
+export { checkPlan } from './planning/check-plan.ts';
 export type {
   ClaimStepTool,
   DependentPlanningTools,
