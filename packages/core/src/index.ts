@@ -171,6 +171,6 @@ export type {
   ToolValidationErrorCode,
   ToolValidationErrorOptions,
 } from './tool-validation-error.ts';
-export { ToolValidationError } from './tool-validation-error.ts';
+export { MAX_TOOL_ISSUES, ToolValidationError } from './tool-validation-error.ts';
 export type { UpsertKey } from './upsert-by.ts';
 export { upsertBy } from './upsert-by.ts';
