@@ -13,6 +13,7 @@ import {
   PlanChange,
   type PlanRevision,
   planHistory,
+  planToMermaid,
   registerPlanHistory,
   registerPlanModelReducers,
   renderPlan,
@@ -344,6 +345,7 @@ function expectLineSafePlan(plan: Plan, plain: Plan): void {
     lines(renderPlan(plain, { dependencies: true })),
   );
   expect(lines(renderPlanDiff(null, plan))).toBe(lines(renderPlanDiff(null, plain)));
+  expect(lines(planToMermaid(plan))).toBe(lines(planToMermaid(plain)));
   expect(lines(renderPlanDiff(plain, plan))).toBeLessThanOrEqual(
     lines(renderPlanDiff(null, plain)),
   );
