@@ -53,32 +53,43 @@ const COMMAND_NAME = /^[A-Za-z][A-Za-z0-9._:-]{0,127}$/;
 function diffProblem(
   diff: PlanDiff,
 ): { readonly path: readonly (string | number)[]; readonly message: string } | undefined {
+  // The path is built only on the way back from a problem: valid diffs allocate nothing.
+  const path: (string | number)[] = [];
   const walk = (
     value: unknown,
-    path: (string | number)[],
-  ): { path: (string | number)[]; message: string } | undefined => {
+    key: string | number,
+    parent: string | number,
+  ): string | undefined => {
     if (typeof value === 'string') {
-      if (path.at(-1) === 'step_id' || path.at(-2) === 'depends_on') {
+      if (key === 'step_id' || parent === 'depends_on') {
         const rule = stepIdProblem(value);
-        return rule === undefined ? undefined : { path, message: `Step id ${rule}` };
+        return rule === undefined ? undefined : `Step id ${rule}`;
       }
       const problem = storedTextProblem(value, PLANNING_LIMITS.details);
-      return problem === undefined ? undefined : { path, message: `Text ${problem.rule}` };
+      return problem === undefined ? undefined : `Text ${problem.rule}`;
     }
+    if (typeof value !== 'object' || value === null) return undefined;
     if (Array.isArray(value)) {
       for (let i = 0; i < value.length; i++) {
-        const found = walk(value[i], [...path, i]);
-        if (found !== undefined) return found;
+        const found = walk(value[i], i, key);
+        if (found !== undefined) {
+          path.unshift(i);
+          return found;
+        }
       }
-    } else if (typeof value === 'object' && value !== null) {
-      for (const [key, inner] of Object.entries(value)) {
-        const found = walk(inner, [...path, key]);
-        if (found !== undefined) return found;
+      return undefined;
+    }
+    for (const name in value) {
+      const found = walk((value as Record<string, unknown>)[name], name, key);
+      if (found !== undefined) {
+        path.unshift(name);
+        return found;
       }
     }
     return undefined;
   };
-  return walk(diff, []);
+  const message = walk(diff, '', '');
+  return message === undefined ? undefined : { path, message };
 }
 
 /** Schema and data type of the plan history slice: `planHistory(session)` reads it. @public */
