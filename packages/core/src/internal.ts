@@ -31,4 +31,4 @@ export {
   type YamlNodeTests,
   yamlDuplicateKey,
 } from './internal/yaml-nesting-keys.ts';
-export { toPlanText, trimText } from './planning/text-rules.ts';
+export { trimText } from './planning/text-rules.ts';

@@ -121,6 +121,7 @@ const PlanUpdateSchema = z
  * ```ts
  * const State = new StateSchema({ messages: MessagesValue, plan: planChannel() });
  * ```
+ * @param options - the tools' `inProgress` option the channel holds plans to (`'any'` by default)
  * @public
  */
 export function planChannel(options: CheckPlanOptions = {}): ReducedValue<Plan | null, PlanUpdate> {

@@ -5,7 +5,6 @@ import {
   requiredText,
   stepIdText,
   storedTextProblem,
-  toPlanText,
   trimText,
 } from './text-rules.ts';
 
@@ -69,15 +68,5 @@ describe('text rules', () => {
         message: 'Title must not contain control characters.',
       }),
     );
-  });
-
-  it('makes any text into stored text for plans built from other text', () => {
-    expect(toPlanText('Ship it', 160)).toBe('Ship it');
-    expect(toPlanText(' two\nlines\t', 160)).toBe('two\\nlines\\t');
-    expect(toPlanText('caf\u00e9 \ud83d\ude00', 160)).toBe('caf\\u00e9 \\ud83d\\ude00');
-    expect(toPlanText('x'.repeat(500), 160)).toBe(`${'x'.repeat(157)}...`);
-    expect(toPlanText('  ', 160)).toBe('-');
-    for (const text of ['a\u0000b', '\u2028', 'x '.repeat(300), '\ud800'])
-      expect(storedTextProblem(toPlanText(text, 160), 160), JSON.stringify(text)).toBeUndefined();
   });
 });

@@ -1,4 +1,3 @@
-import { clipText, escapeControl } from '../internal/refusal-text.ts';
 import { ToolValidationError } from '../tool-validation-error.ts';
 
 /** Length limits, in code points after trimming. @public */
@@ -194,24 +193,4 @@ export function stepIdText(value: string): string {
     });
   if (hasControl(id)) throw controlError('step_id', 'Step_Id');
   return id;
-}
-
-/**
- * `text` made into text the planning tools could store in a field of at most `max` code
- * points, for plans built from other text (a phase's todos): control characters written as
- * escapes (`\n`), other non-ASCII characters as `\uXXXX`, trimmed, clipped with `...`; `-` when
- * nothing is left. Text that already follows the rules comes back unchanged. Linear. @internal
- */
-export function toPlanText(text: string, max: number): string {
-  if (storedTextProblem(text, max) === undefined) return text;
-  let ascii = '';
-  for (const char of escapeControl(text)) {
-    const code = char.charCodeAt(0);
-    if (char.length === 1 && code < 0x7f) ascii += char;
-    else
-      for (let i = 0; i < char.length; i++)
-        ascii += `\\u${char.charCodeAt(i).toString(16).padStart(4, '0')}`;
-  }
-  const trimmed = trimText(clipText(trimText(ascii), max));
-  return trimmed === '' ? '-' : trimmed;
 }

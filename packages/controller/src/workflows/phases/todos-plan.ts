@@ -1,5 +1,6 @@
 import { formatStepId, PLANNING_LIMITS, type Plan, type PlanStep } from '@plankit/core';
-import { deepFreeze, toPlanText } from '@plankit/core/internal';
+import { deepFreeze } from '@plankit/core/internal';
+import { toPlanText } from '../../internal/to-plan-text.ts';
 import type { PhaseJob } from './phase-job.ts';
 import { ensureJob } from './phase-step.ts';
 import type { TodoStatus } from './todo.ts';
