@@ -380,7 +380,7 @@ describe('one set of text rules on every path in (issue 23, properties)', () => 
           expectLineSafePlan(planWith(field, value), plain);
         },
       ),
-      { numRuns: 300 },
+      { numRuns: 200 },
     );
   }, 120_000);
 
