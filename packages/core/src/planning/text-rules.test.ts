@@ -49,6 +49,9 @@ describe('text rules', () => {
       ['a\u0000', 'text_control_char'],
       [' a', 'text_untrimmed'],
       ['a ', 'text_untrimmed'],
+      // The rule the tools would name: they trim first, so this fits the limit.
+      [` ${'x'.repeat(8)}`, 'text_untrimmed'],
+      ['a\n', 'text_untrimmed'],
     ];
     for (const [text, code] of cases) {
       expect(storedTextProblem(text, 8)?.code, JSON.stringify(text)).toBe(code);

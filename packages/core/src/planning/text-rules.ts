@@ -129,8 +129,10 @@ const STORED_TEXT = /^[\x21-\x7e](?:[\x20-\x7e]*[\x21-\x7e])?$/;
  */
 export function storedTextProblem(text: string, max: number): TextProblem | undefined {
   if (text.length <= max && STORED_TEXT.test(text)) return undefined;
-  if (trimText(text) === '') return { code: 'text_empty', rule: 'must not be empty' };
-  const problem = trimmedTextProblem(text, max);
+  // The tools' checks run on the trimmed text, so the rule named is the one they would name.
+  const trimmed = trimText(text);
+  if (trimmed === '') return { code: 'text_empty', rule: 'must not be empty' };
+  const problem = trimmedTextProblem(trimmed, max);
   if (problem !== undefined) return problem;
   return { code: 'text_untrimmed', rule: 'must not start or end with whitespace' };
 }
