@@ -50,6 +50,8 @@ export type {
   BatchUpdate,
 } from './planning/batch/plan-batch.ts';
 export { MAX_BATCH_OPERATIONS, PlanBatch, planBatchReducer } from './planning/batch/plan-batch.ts';
+export type { CheckPlanOptions } from './planning/check-plan.ts';
+export { checkPlan } from './planning/check-plan.ts';
 export type {
   ClaimStepTool,
   DependentPlanningTools,
@@ -169,6 +171,6 @@ export type {
   ToolValidationErrorCode,
   ToolValidationErrorOptions,
 } from './tool-validation-error.ts';
-export { ToolValidationError } from './tool-validation-error.ts';
+export { MAX_TOOL_ISSUES, ToolValidationError } from './tool-validation-error.ts';
 export type { UpsertKey } from './upsert-by.ts';
 export { upsertBy } from './upsert-by.ts';

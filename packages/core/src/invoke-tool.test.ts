@@ -10,7 +10,7 @@ import type { ToolInvoked } from './plankit-event.ts';
 import { selectAll } from './select-all.ts';
 import { Session } from './session.ts';
 import { ToolCall } from './tool-call.ts';
-import { ToolValidationError } from './tool-validation-error.ts';
+import { MAX_TOOL_ISSUES, ToolValidationError } from './tool-validation-error.ts';
 
 const Item = defineDataType(
   'test.Item',
@@ -219,12 +219,30 @@ describe('invokeTool', () => {
     expect(result.message.length).toBeLessThan(2_000);
     expect(result.message).toMatch(/^Tool validation failed: items\[0\]\.name: Invalid input/);
     expect(result.message).toMatch(/; and \d+ more$/);
-    const issues = (result.error as ToolValidationError).issues;
-    expect(issues).toHaveLength(100_000);
+    const error = result.error as ToolValidationError;
+    // Issue 23: the host-side result stays small too: the first 100 issues, and the count.
+    expect(error.issues).toHaveLength(MAX_TOOL_ISSUES);
+    expect(error.issues[0]).toEqual({ path: 'items[0].name', message: expect.any(String) });
+    expect(error.issueCount).toBe(100_000);
+    expect(JSON.stringify({ ...result, issues: error.issues }).length).toBeLessThan(20_000);
     const listed = result.message.split('; ').length - 1;
     expect(result.message.endsWith(`and ${100_000 - listed} more`)).toBe(true);
     expect(result.error.message.length).toBeLessThan(2_000);
     expect(session.snapshot()).toBe(before);
+
+    // Every issue only on request; the model's message is the same either way.
+    const all = await invokeTool(many, { items }, { session, maxIssues: Number.POSITIVE_INFINITY });
+    if (all.success) throw new Error('expected a refusal');
+    expect((all.error as ToolValidationError).issues).toHaveLength(100_000);
+    expect((all.error as ToolValidationError).issues[99_999]?.path).toBe('items[99999].name');
+    expect(all.message).toBe(result.message);
+    const few = await invokeTool(many, { items }, { session, maxIssues: 3 });
+    if (few.success) throw new Error('expected a refusal');
+    expect((few.error as ToolValidationError).issues).toHaveLength(3);
+    expect(few.message).toBe(result.message);
+    await expect(invokeTool(many, { items }, { session, maxIssues: -1 })).rejects.toThrow(
+      /options\.maxIssues/,
+    );
   });
 
   it('caps handler and reducer refusals under 2,000 characters too', async () => {

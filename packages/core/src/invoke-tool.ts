@@ -12,7 +12,7 @@ import { PlankitError } from './plankit-error.ts';
 import type { ToolInvoked } from './plankit-event.ts';
 import { Session } from './session.ts';
 import type { ToolFailure, ToolResult } from './tool-result.ts';
-import { type ToolIssue, ToolValidationError } from './tool-validation-error.ts';
+import { MAX_TOOL_ISSUES, type ToolIssue, ToolValidationError } from './tool-validation-error.ts';
 
 /** The result value type of a tool. @public */
 export type ToolResultValue<T> = T extends Tool<infer _P, infer R, infer _I> ? R : never;
@@ -23,6 +23,12 @@ export interface InvokeToolOptions {
   readonly session: Session;
   /** When, in epoch milliseconds; the session's clock by default. */
   readonly now?: number | undefined;
+  /**
+   * How many schema issues a refusal keeps on `error.issues`: `MAX_TOOL_ISSUES` (100) by
+   * default, `Infinity` for every one. `error.issueCount` counts them all either way; the
+   * model's message lists what fits in 2,000 characters.
+   */
+  readonly maxIssues?: number | undefined;
 }
 
 const MAX_ISSUE_LENGTH = 200;
@@ -34,12 +40,19 @@ function issueText(issue: ToolIssue): string {
   return escapeControl(issue.path === '' ? issue.message : `${issue.path}: ${issue.message}`);
 }
 
-function schemaError(error: z.ZodError): ToolValidationError {
-  const issues: ToolIssue[] = error.issues.map((issue) => ({
-    path: formatPath(issue.path),
-    message: clipText(issue.message, MAX_ISSUE_LENGTH),
-  }));
-  // List issues while they fit, then count the rest; error.issues keeps them all.
+function schemaError(error: z.ZodError, maxIssues: number): ToolValidationError {
+  // Only the issues kept or listed become ToolIssues: 100,000 bad items cost no more than 100.
+  const listable = Math.min(error.issues.length, Math.max(maxIssues, ISSUES_BUDGET));
+  const issues: ToolIssue[] = [];
+  for (let i = 0; i < listable; i++) {
+    const issue = error.issues[i];
+    if (issue === undefined) break;
+    issues.push({
+      path: formatPath(issue.path),
+      message: clipText(issue.message, MAX_ISSUE_LENGTH),
+    });
+  }
+  // List issues while they fit, then count the rest; error.issueCount counts them all.
   let message = '';
   let listed = 0;
   for (const issue of issues) {
@@ -49,11 +62,13 @@ function schemaError(error: z.ZodError): ToolValidationError {
     message = clipText(next, ISSUES_BUDGET);
     listed++;
   }
-  if (listed < issues.length) message += `; and ${issues.length - listed} more`;
+  if (listed < error.issues.length) message += `; and ${error.issues.length - listed} more`;
   return new ToolValidationError(message, {
     code: 'schema',
     field: issues[0]?.path || undefined,
     issues,
+    issueCount: error.issues.length,
+    maxIssues,
   });
 }
 
@@ -135,10 +150,11 @@ function start<R>(
   rawArgs: unknown,
   session: Session,
   now: number,
+  maxIssues: number,
 ): Outcome<R> | Promise<Outcome<R>> {
   const parsed = tool.parameters.safeParse(rawArgs);
   if (!parsed.success)
-    return { params: rawArgs, result: validationFailure(schemaError(parsed.error)) };
+    return { params: rawArgs, result: validationFailure(schemaError(parsed.error, maxIssues)) };
   const params = deepFreeze(parsed.data);
   let returned: unknown;
   try {
@@ -162,7 +178,10 @@ function start<R>(
  * Never throws for bad input: a refused call resolves to `success: false` with the message
  * `Tool validation failed: ...` (or `Tool '<name>' execution failed: ...` when the handler or a
  * reducer broke), under 2,000 characters whatever the input (schema problems are listed, then
- * counted; `error.issues` has them all), and leaves the session exactly as it was.
+ * counted), and leaves the session exactly as it was. The error keeps the first
+ * `MAX_TOOL_ISSUES` schema problems on `error.issues` and counts them all in
+ * `error.issueCount` (the `maxIssues` option keeps more), so a refusal of 100,000 bad items
+ * stays small on the host side too.
  *
  * Only the session given here reduces the result, even if another session on its bus has the
  * same id; a success means it stored the call. A synchronous handler's result commits before
@@ -196,7 +215,12 @@ export async function invokeTool<T extends AnyTool>(
   if (typeof now !== 'number' || !Number.isFinite(now))
     throw invalidArgument('invokeTool', 'options.now', 'must be a finite number');
 
-  const started = start(tool, rawArgs, session, now);
+  const maxIssues = options.maxIssues ?? MAX_TOOL_ISSUES;
+  if (
+    !(maxIssues === Number.POSITIVE_INFINITY || (Number.isSafeInteger(maxIssues) && maxIssues >= 0))
+  )
+    throw invalidArgument('invokeTool', 'options.maxIssues', 'must be a whole number >= 0');
+  const started = start(tool, rawArgs, session, now, maxIssues);
   // Only an asynchronous handler waits here; its result is then a delta applied to the
   // session as it is by then, which the reducers check again.
   const { params, result } = started instanceof Promise ? await started : started;

@@ -39,6 +39,7 @@ export type ToolValidationCode =
   | 'text_too_long'
   | 'text_not_ascii'
   | 'text_control_char'
+  | 'text_untrimmed'
   | 'step_ids_exhausted'
   | 'arguments_unstorable'
   | 'dependency_invalid'

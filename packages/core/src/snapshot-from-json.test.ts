@@ -155,6 +155,13 @@ describe('snapshotToJSON / snapshotFromJSON', () => {
       [{ objective: 'o', status: 'active', steps: [step('S001', 'done')] }, /status/],
       [{ objective: 'o', status: 'abandoned', steps: [step('S001')] }, /status/],
       [{ objective: 'a\u0000b', status: 'active', steps: [] }, /objective/],
+      // Issue 23: the tools' rules hold here too (ids they mint, their text rules).
+      [{ objective: 'o', status: 'active', steps: [step('../../etc')] }, /step_id/],
+      [{ objective: 'o', status: 'active', steps: [step('Sx')] }, /step_id/],
+      [{ objective: 'o', status: 'active', steps: [step('S1')] }, /step_id/],
+      [{ objective: 'o\u001b[2J', status: 'active', steps: [] }, /objective.*control/],
+      [{ objective: 'x'.repeat(100_000), status: 'active', steps: [] }, /objective.*<= 240/],
+      [{ objective: ' o', status: 'active', steps: [] }, /objective.*whitespace/],
     ];
     for (const [plan, message] of cases) {
       const result = snapshotFromJSON(snapshotOf(plan), freshPlanningSession());
@@ -168,7 +175,7 @@ describe('snapshotToJSON / snapshotFromJSON', () => {
       snapshotOf({
         objective: 'o',
         status: 'completed',
-        steps: [step('S001', 'done'), step('Sx', 'done')],
+        steps: [step('S001', 'done'), step('S1000', 'done')],
       }),
       freshPlanningSession(),
     );

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { PlankitError } from './plankit-error.ts';
-import { ToolValidationError } from './tool-validation-error.ts';
+import { MAX_TOOL_ISSUES, ToolValidationError } from './tool-validation-error.ts';
 
 describe('ToolValidationError', () => {
   it('takes the message first, as every Error does, and defaults the code to invalid', () => {
@@ -53,5 +53,30 @@ describe('ToolValidationError', () => {
     });
     expect(ToolValidationError.isInstance(foreign)).toBe(true);
     expect(ToolValidationError.isInstance(new Error('x'))).toBe(false);
+  });
+
+  it('keeps the first MAX_TOOL_ISSUES issues and counts them all (issue 23)', () => {
+    const issues = Array.from({ length: 1_000 }, (_, i) => ({
+      path: `items[${i}]`,
+      message: 'bad',
+    }));
+    const error = new ToolValidationError('Bad items.', { code: 'schema', issues });
+    expect(error.issues).toHaveLength(MAX_TOOL_ISSUES);
+    expect(error.issues[0]?.path).toBe('items[0]');
+    expect(error.issueCount).toBe(1_000);
+    expect(Object.isFrozen(error.issues)).toBe(true);
+    const all = new ToolValidationError('Bad items.', {
+      issues,
+      maxIssues: Number.POSITIVE_INFINITY,
+    });
+    expect(all.issues).toHaveLength(1_000);
+    const counted = new ToolValidationError('Bad items.', {
+      issues: issues.slice(0, 5),
+      issueCount: 70,
+    });
+    expect([counted.issues.length, counted.issueCount]).toEqual([5, 70]);
+    expect(new ToolValidationError('No issues.').issueCount).toBe(0);
+    for (const maxIssues of [-1, 1.5, Number.NaN])
+      expect(() => new ToolValidationError('x', { maxIssues })).toThrow(/maxIssues/);
   });
 });

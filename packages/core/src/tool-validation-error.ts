@@ -1,3 +1,4 @@
+import { invalidArgument } from './internal/invalid-argument.ts';
 import {
   PlankitError,
   type PlankitErrorOptions,
@@ -13,6 +14,16 @@ export interface ToolIssue {
 }
 
 /**
+ * How many issues a {@link ToolValidationError} keeps by default: the first 100. A refused
+ * call with 100,000 bad items would otherwise hold 100,000 issue objects (megabytes) on a
+ * result a host may log or keep; `issueCount` still says how many were found. Pass
+ * `maxIssues` (to the error, or to `invokeTool`) to keep more.
+ *
+ * @public
+ */
+export const MAX_TOOL_ISSUES = 100;
+
+/**
  * The code of a {@link ToolValidationError}: one of plankit's {@link ToolValidationCode}s, or
  * any other string a custom tool names for its own refusals.
  *
@@ -24,8 +35,18 @@ export type ToolValidationErrorCode = ToolValidationCode | (string & {}); // `& 
 export interface ToolValidationErrorOptions extends PlankitErrorOptions {
   /** The stable reason; `'invalid'` when omitted. */
   readonly code?: ToolValidationErrorCode | undefined;
-  /** Every schema problem, for `code: 'schema'`. */
+  /** The schema problems, for `code: 'schema'`; only the first `maxIssues` are kept. */
   readonly issues?: readonly ToolIssue[] | undefined;
+  /**
+   * How many problems were found, when `issues` holds only the first ones (the caller stopped
+   * collecting); `issues.length` by default. The error's `issueCount` is the larger of the two.
+   */
+  readonly issueCount?: number | undefined;
+  /**
+   * How many of `issues` to keep: {@link MAX_TOOL_ISSUES} by default, `Infinity` for all. A
+   * whole number, at least 0.
+   */
+  readonly maxIssues?: number | undefined;
 }
 
 /**
@@ -48,15 +69,21 @@ export class ToolValidationError extends PlankitError<ToolValidationErrorCode> {
   /** The name every instance takes, kept as a literal so minified bundles keep it. */
   static override readonly errorName: string = 'ToolValidationError';
 
-  /** Every schema problem, in the order found (empty unless `code` is `schema`). */
+  /**
+   * The schema problems, in the order found: the first `maxIssues` ({@link MAX_TOOL_ISSUES}
+   * by default) of {@link ToolValidationError.issueCount}. Empty unless `code` is `schema`.
+   */
   readonly issues: readonly ToolIssue[];
+  /** How many schema problems were found; more than `issues.length` when some were not kept. */
+  readonly issueCount: number;
 
   /**
    * Creates the error.
    *
    * @param message - the message the model reads
    * @param options - the stable code (default `'invalid'`), the field at fault, schema issues
-   *   and the cause
+   *   (the first `maxIssues` kept, and how many were found) and the cause
+   * @throws PlankitError `argument_invalid` when `maxIssues` is not a whole number >= 0
    */
   constructor(message: string, options?: ToolValidationErrorOptions);
   /**
@@ -80,7 +107,16 @@ export class ToolValidationError extends PlankitError<ToolValidationErrorCode> {
     const message = legacy ? second : first;
     const code = legacy ? first : (options.code ?? 'invalid');
     super(code, message, options);
-    this.issues = Object.freeze([...(options.issues ?? [])]);
+    const max = options.maxIssues ?? MAX_TOOL_ISSUES;
+    if (!(max === Number.POSITIVE_INFINITY || (Number.isSafeInteger(max) && max >= 0)))
+      throw invalidArgument(
+        'ToolValidationError',
+        'options.maxIssues',
+        'must be a whole number >= 0',
+      );
+    const issues = options.issues ?? [];
+    this.issues = Object.freeze(issues.length <= max ? [...issues] : issues.slice(0, max));
+    this.issueCount = Math.max(issues.length, options.issueCount ?? 0);
   }
 
   /** True for a {@link ToolValidationError}, from this copy of the package or another one. */

@@ -1,4 +1,4 @@
-import { type Plan, STEP_STATUSES } from '@plankit/core';
+import { formatStepId, type Plan, STEP_STATUSES } from '@plankit/core';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { fnv1a } from './fnv1a.ts';
@@ -14,7 +14,7 @@ const plan: Plan = {
       title: 'Draft',
       details: 'with "quotes" and \\ slashes',
       status: 'done',
-      notes: ['ok', 'line\nbreak'],
+      notes: ['ok', 'line break'],
     },
     { step_id: 'S002', title: 'Tag', details: null, status: 'pending', notes: [] },
   ],
@@ -51,6 +51,9 @@ describe('plan anchors', () => {
     expect(restored).toEqual({ ok: true, value: plan });
     if (restored.ok) expect(Object.isFrozen(restored.value.steps[0]?.notes)).toBe(true);
     expect(fromPlanAnchor(summary.replace(/\n/g, '\r\n'))).toEqual({ ok: true, value: plan });
+    // An anchor is a path in like any other: it holds the tools' text rules (issue 23).
+    const forged = toPlanAnchor({ ...plan, objective: 'Ship\nS009 [done] forged' });
+    expect(fromPlanAnchor(forged)).toMatchObject({ ok: false, error: { code: 'anchor_invalid' } });
   });
 
   it('reads the last anchor when a summary holds several', () => {
@@ -132,19 +135,20 @@ describe('plan anchors', () => {
 
   it('round-trips any plan exactly (property)', () => {
     // Any plan that keeps core's plan invariants (unique well-formed ids, a status that agrees
-    // with the steps, storable text); fromPlanAnchor refuses the others.
+    // with the steps, the tools' text rules); fromPlanAnchor refuses the others.
     const text = fc
       .oneof(
-        fc.string({ unit: 'grapheme', maxLength: 40 }),
+        // Text the tools could store: printable ASCII, trimmed, not empty (issue 23).
+        fc.stringMatching(/^[!-~]([ -~]{0,38}[!-~])?$/),
         fc.constantFrom(
           '<plankit-plan-anchor>',
           '</plankit-plan-anchor>',
           '<plankit-plan-anchor version="1" checksum="0">',
         ),
       )
-      .filter((value) => !value.includes('\u0000'));
+      .filter((value) => value.length > 0);
     const step = fc.record({
-      step_id: fc.stringMatching(/^[!-~]{1,6}$/),
+      step_id: fc.integer({ min: 1, max: 99_999 }).map(formatStepId),
       title: text,
       details: fc.option(text),
       status: fc.constantFrom(...STEP_STATUSES),

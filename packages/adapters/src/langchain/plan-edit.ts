@@ -2,7 +2,9 @@ import {
   AddStep,
   type AddStepInput,
   type AnyTool,
+  type CheckPlanOptions,
   ClearPlan,
+  checkPlan,
   type DataType,
   dataTypeName,
   MarkStep,
@@ -157,11 +159,17 @@ function checkedEdit(edit: unknown): { op: PlanEditOp; value: unknown } {
  * ```
  * @param plan - the current plan, or `null` when there is none
  * @param edit - the edit; anything else is refused
+ * @param options - the tools' `inProgress` option: with `'single'`, an edit that leaves two
+ *   steps `in_progress` is refused, as `planning_mark_step` refuses it
  * @returns the plan after the edit
  * @throws PlanEditError `plan_edit_invalid` or `plan_edit_refused` (the reducers' message)
  * @public
  */
-export function applyPlanEdit(plan: Plan | null | undefined, edit: PlanEdit): Plan | null {
+export function applyPlanEdit(
+  plan: Plan | null | undefined,
+  edit: PlanEdit,
+  options: CheckPlanOptions = {},
+): Plan | null {
   const { op, value } = checkedEdit(edit);
   const command = op === 'command' ? commandOf(value) : { type: COMMANDS[op], value };
   const session = planSession(plan ?? null);
@@ -175,10 +183,22 @@ export function applyPlanEdit(plan: Plan | null | undefined, edit: PlanEdit): Pl
             : `value.${op === 'command' ? 'value.' : ''}${applied.error.field}`,
         cause: applied.error,
       });
-    return selectLatest(session, Plan) ?? null;
+    return withinRules(selectLatest(session, Plan) ?? null, options);
   } finally {
     session.dispose();
   }
+}
+
+/** `plan`, unless it breaks a rule the tools' options add (`inProgress: 'single'`). */
+function withinRules(plan: Plan | null, options: CheckPlanOptions): Plan | null {
+  if (plan === null || options.inProgress === undefined || options.inProgress === 'any')
+    return plan;
+  const checked = checkPlan(plan, options);
+  if (checked.ok) return plan;
+  throw new PlanEditError('plan_edit_refused', `Plan edit refused: ${checked.error.message}`, {
+    field: checked.error.field ?? 'plan',
+    cause: checked.error,
+  });
 }
 
 /**
@@ -194,6 +214,7 @@ export function applyPlanEdit(plan: Plan | null | undefined, edit: PlanEdit): Pl
  * ```
  * @param current - the channel's plan, or `null`
  * @param update - a plan edit, a plan, or `null`
+ * @param options - the tools' `inProgress` option, which edits and whole plans are held to
  * @returns the channel's next plan
  * @throws PlanEditError when the update is refused; the channel keeps its plan
  * @public
@@ -201,17 +222,18 @@ export function applyPlanEdit(plan: Plan | null | undefined, edit: PlanEdit): Pl
 export function reducePlan(
   current: Plan | null | undefined,
   update: PlanEdit | Plan | null | undefined,
+  options: CheckPlanOptions = {},
 ): Plan | null {
   const plan = current ?? null;
   if (update === undefined || update === null) return update === null ? null : plan;
   if (typeof update === 'object' && !Array.isArray(update) && 'op' in update)
-    return applyPlanEdit(plan, update);
+    return applyPlanEdit(plan, update, options);
   if (typeof update !== 'object' || Array.isArray(update))
     throw invalid('send a plan edit { op, value } or a whole plan.', 'plan');
   if (plan !== null && JSON.stringify(plan) === JSON.stringify(update)) return plan;
   const session = planSession(update as Plan);
   try {
-    return selectLatest(session, Plan) ?? null;
+    return withinRules(selectLatest(session, Plan) ?? null, options);
   } finally {
     session.dispose();
   }

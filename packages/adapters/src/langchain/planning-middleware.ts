@@ -3,6 +3,7 @@ import { type DynamicStructuredTool, tool as langChainTool } from '@langchain/co
 import { Command, ReducedValue, StateSchema } from '@langchain/langgraph';
 import {
   type AnyTool,
+  type CheckPlanOptions,
   createPlanningTools,
   type DependencyOptions,
   type InProgressMode,
@@ -112,19 +113,24 @@ const PlanUpdateSchema = z
 /**
  * The `plan` channel: a plan (or `null`), changed by {@link PlanEdit}s applied by plankit's
  * planning reducers, or replaced by a whole plan the `Plan` schema accepts ({@link reducePlan}).
- * A refused update throws {@link PlanEditError}, so LangGraph refuses it and nothing changes.
+ * Edits and plans are held to the tools' rules, including `inProgress` (`'single'`: never two
+ * steps `in_progress`; `planningMiddleware` passes its own option). A refused update throws
+ * {@link PlanEditError}, so LangGraph refuses it and nothing changes.
  *
  * @example
  * ```ts
  * const State = new StateSchema({ messages: MessagesValue, plan: planChannel() });
  * ```
+ * @param options - the tools' `inProgress` option the channel holds plans to (`'any'` by default)
  * @public
  */
-export function planChannel(): ReducedValue<Plan | null, PlanUpdate> {
+export function planChannel(options: CheckPlanOptions = {}): ReducedValue<Plan | null, PlanUpdate> {
+  const rules: CheckPlanOptions =
+    options.inProgress === undefined ? {} : { inProgress: options.inProgress };
   return new ReducedValue(Plan.nullable().default(null), {
     // Optional at run time, so an `invoke` input without `plan` passes langchain's check.
     inputSchema: PlanUpdateSchema as unknown as z.ZodType<PlanUpdate>,
-    reducer: (plan: Plan | null, update: PlanUpdate) => reducePlan(plan, update),
+    reducer: (plan: Plan | null, update: PlanUpdate) => reducePlan(plan, update, rules),
   });
 }
 
@@ -339,10 +345,12 @@ export function planningMiddleware(
         ? options.section
         : options.section.render();
   const reminder = options.reminder;
+  const rules: CheckPlanOptions =
+    options.inProgress === undefined ? {} : { inProgress: options.inProgress };
   const stateSchema: PlanningStateSchema | PlanningHistoryStateSchema =
     options.history === true
-      ? new StateSchema({ plan: planChannel(), planHistory: planHistoryChannel() })
-      : new StateSchema({ plan: planChannel() });
+      ? new StateSchema({ plan: planChannel(rules), planHistory: planHistoryChannel() })
+      : new StateSchema({ plan: planChannel(rules) });
   return createMiddleware({
     name: 'planningMiddleware',
     stateSchema,

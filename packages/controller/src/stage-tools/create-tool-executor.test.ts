@@ -220,7 +220,7 @@ describe('createToolExecutor: deep JSON (issue 12)', () => {
 });
 
 describe('createToolExecutor: bounded refusals and deep results (issue 12)', () => {
-  it('keeps a refusal of 100,000 schema issues under 2,000 characters, listing all on the result', async () => {
+  it('keeps a refusal of 100,000 schema issues under 2,000 characters, and the first 100 on the result (issue 23)', async () => {
     const steps = defineStageTool({
       name: 'steps',
       description: 'Take steps.',
@@ -234,7 +234,13 @@ describe('createToolExecutor: bounded refusals and deep results (issue 12)', () 
     expect(result.error?.code).toBe('tool_input_invalid');
     expect(result.error?.message.length).toBeLessThan(2000);
     expect(result.error?.message).toMatch(/^steps\.0\.title: .* and \d+ more\.$/);
-    expect(result.explanations).toHaveLength(100_000);
+    // The host-side result stays small: the first 100 issues, then a count of the rest.
+    expect(result.explanations).toHaveLength(101);
+    expect(result.explanations[0]).toMatch(/^steps\.0\.title: /);
+    expect(result.explanations[100]).toBe('... and 99900 more issues, not kept.');
+    const listed = (result.error?.message.match(/steps\.\d+\.title/g) ?? []).length;
+    expect(result.error?.message.endsWith(` and ${100_000 - listed} more.`)).toBe(true);
+    expect(JSON.stringify(result).length).toBeLessThan(30_000);
   });
 
   it('clips one huge issue, key or thrown message', async () => {

@@ -1,3 +1,4 @@
+import { MAX_TOOL_ISSUES } from '@plankit/core';
 import { clipText, deepFreeze, escapeControl, refusalText } from '@plankit/core/internal';
 import { ControllerError } from '../controller-error.ts';
 import { canonicalJson } from '../internal/canonical-json.ts';
@@ -82,7 +83,7 @@ const ISSUE_LIMIT = 200;
  * The refusal text of `explanations`: as many as fit, then `and N more`, so it stays under
  * 2,000 characters however many there are; the result's `explanations` keeps them all.
  */
-function refusalOf(explanations: readonly string[]): string {
+function refusalOf(explanations: readonly string[], total = explanations.length): string {
   let message = '';
   let listed = 0;
   for (const text of explanations) {
@@ -91,7 +92,7 @@ function refusalOf(explanations: readonly string[]): string {
     message = clipText(next, LISTED_BUDGET);
     listed++;
   }
-  if (listed < explanations.length) message += ` ... and ${explanations.length - listed} more.`;
+  if (listed < total) message += ` ... and ${total - listed} more.`;
   return refusalText(message);
 }
 
@@ -101,8 +102,11 @@ function failed(
   explanations: readonly string[],
   key: string | null,
   cause?: unknown,
+  omitted = 0,
 ): StageToolResult<never> {
-  const error = new ControllerError(code, refusalOf(explanations), { cause });
+  // With `omitted`, the last explanation only counts the issues not kept; the message counts them.
+  const listed = omitted === 0 ? explanations : explanations.slice(0, -1);
+  const error = new ControllerError(code, refusalOf(listed, listed.length + omitted), { cause });
   return Object.freeze({
     ok: false,
     confidence: 0,
@@ -260,16 +264,23 @@ export function createToolExecutor(options: ToolExecutorOptions): ToolExecutor {
     }
     const parsed = tool.input.safeParse(input);
     if (!parsed.success) {
-      const explanations = parsed.error.issues.map((issue) => {
+      // The first MAX_TOOL_ISSUES issues and a count of the rest, as core keeps them: a
+      // refusal of 100,000 bad items stays small on the host side too.
+      const issues = parsed.error.issues;
+      const explanations = issues.slice(0, MAX_TOOL_ISSUES).map((issue) => {
         const path = issue.path.map((part) => clipText(String(part), 80)).join('.');
         const text = path === '' ? issue.message : `${path}: ${issue.message}`;
         return clipText(escapeControl(text), ISSUE_LIMIT);
       });
+      const omitted = issues.length - explanations.length;
+      if (omitted > 0) explanations.push(`... and ${omitted} more issues, not kept.`);
       return failed(
         tool.name,
         'tool_input_invalid',
         explanations.length > 0 ? explanations : ['Invalid input.'],
         null,
+        undefined,
+        omitted,
       );
     }
     const unstorable = unstorableText(parsed.data, 'input');

@@ -317,26 +317,19 @@ describe('planning_add_step', () => {
     );
   });
 
-  it('continues past S999 and skips non-numeric suffixes', async () => {
+  it('continues past S999; a restored plan holds only ids the tools mint (issue 23)', async () => {
     const { call, plan, session } = planning();
-    session.dispatch(Plan, {
-      objective: 'o',
-      status: 'active',
-      steps: [
-        { step_id: 'S998', title: 'a', details: null, status: 'pending', notes: [] },
-        { step_id: 'Sabc', title: 'b', details: null, status: 'pending', notes: [] },
-        { step_id: 'S12x', title: 'c', details: null, status: 'pending', notes: [] },
-      ],
-    });
+    const restored = (step_id: string) =>
+      session.dispatch(Plan, {
+        objective: 'o',
+        status: 'active',
+        steps: [{ step_id, title: 'a', details: null, status: 'pending', notes: [] }],
+      });
+    for (const id of ['Sabc', 'S12x', 'S1', 'S0001', 'S000', '../../etc'])
+      expect(restored(id).ok, id).toBe(false);
+    expect(restored('S998').ok).toBe(true);
     await call('add', { steps: steps('d', 'e', 'f') });
-    expect(plan()?.steps.map((s) => s.step_id)).toEqual([
-      'S998',
-      'Sabc',
-      'S12x',
-      'S999',
-      'S1000',
-      'S1001',
-    ]);
+    expect(plan()?.steps.map((s) => s.step_id)).toEqual(['S998', 'S999', 'S1000', 'S1001']);
   });
 
   it('never reuses an id within a plan', async () => {

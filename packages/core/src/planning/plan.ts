@@ -1,10 +1,10 @@
 import * as z from 'zod';
 import { defineDataType } from '../define-data-type.ts';
 import { clipText } from '../internal/refusal-text.ts';
-import { stringProblem } from '../internal/storable-problem.ts';
 import { dependencyProblem } from './dependencies/dependency-problem.ts';
 import { agentIdProblem } from './owners/agent-id.ts';
 import { stepIdProblem } from './step-id.ts';
+import { PLANNING_LIMITS, storedTextProblem } from './text-rules.ts';
 
 /** The step statuses, in the order the prompt lists them. @public */
 export const STEP_STATUSES: readonly ['pending', 'in_progress', 'blocked', 'done'] = [
@@ -41,9 +41,9 @@ export const PlanStatus: z.ZodType<PlanStatus, PlanStatus> = z.enum(PLAN_STATUSE
 /** One step of a plan. @public */
 export interface PlanStep {
   /**
-   * `S` and a number of at least three digits (`S001`), assigned by the reducers, never
-   * reused. A restored plan may hold other ids (1-64 printable ASCII characters, no spaces),
-   * which numbering skips.
+   * `S` and a number of at least three digits (`S001`, `S1000`), assigned by the reducers,
+   * never reused. A restored plan holds the same form: other ids (`S1`, `Sabc`, `../../etc`)
+   * are refused.
    */
   readonly step_id: string;
   /** 1-160 ASCII characters. */
@@ -91,12 +91,15 @@ export interface Plan {
 
 /**
  * Schema of {@link Plan}, and the data type of the plan slice: `selectLatest(session, Plan)`.
- * Beyond the shape it checks the plan invariants every reducer keeps: well-formed, unique
- * step ids numbered at most `MAX_STEP_NUMBER`; a status that agrees with the steps
- * (`abandoned` with none, `completed` exactly when all are done); text a store can hold
- * (no U+0000 or lone surrogates); owners that are well-formed agent ids; `depends_on` lists name other steps of the plan, each
- * once, and form no cycle. So `snapshotFromJSON` and `dispatch` refuse a plan that would let
- * ids collide or dependencies loop.
+ * Beyond the shape it checks the plan invariants every reducer keeps, with the tools' own
+ * rules: unique step ids in the tools' form (`S001`), numbered at most `MAX_STEP_NUMBER`; a
+ * status that agrees with the steps (`abandoned` with none, `completed` exactly when all are
+ * done); text the tools could have stored (trimmed, not empty, within `PLANNING_LIMITS`,
+ * ASCII, no control characters); owners that are well-formed agent ids; `depends_on` lists
+ * name other steps of the plan, each once, and form no cycle. So `snapshotFromJSON`,
+ * `dispatch`, a store load and a LangGraph update all refuse a plan the tools could not have
+ * built. The one-step-in-progress rule depends on the tools' `inProgress` option: see
+ * `checkPlan`.
  *
  * @public
  */
@@ -129,6 +132,12 @@ interface PlanProblem {
   readonly message: string;
 }
 
+/** The text rule `text` breaks, as a message naming the field, or undefined. */
+function textProblem(text: string, max: number, label: string): string | undefined {
+  const problem = storedTextProblem(text, max);
+  return problem === undefined ? undefined : `${label} ${problem.rule}`;
+}
+
 /** The status the reducers give a plan with these steps, unless it was abandoned. */
 function derivedStatus(plan: Plan): PlanStatus {
   const steps = plan.steps;
@@ -144,12 +153,13 @@ function derivedStatus(plan: Plan): PlanStatus {
  *   suffix numbers at most `MAX_STEP_NUMBER`) and unique, so new ids never collide;
  * - the status agrees with the steps: `abandoned` with no steps, `completed` when there are
  *   steps and all are done, `active` otherwise;
- * - every text can be stored (no U+0000, no lone surrogates).
+ * - every text is text the tools could have stored: trimmed, not empty, within its limit
+ *   (`PLANNING_LIMITS`), ASCII, no control characters.
  * Linear in the size of the plan. @internal
  */
 function planProblem(plan: Plan): PlanProblem | undefined {
-  const objective = stringProblem(plan.objective);
-  if (objective !== undefined) return { path: ['objective'], message: `Objective ${objective}` };
+  const objective = textProblem(plan.objective, PLANNING_LIMITS.objective, 'Objective');
+  if (objective !== undefined) return { path: ['objective'], message: objective };
   const seen = new Set<string>();
   const steps = plan.steps;
   for (let i = 0; i < steps.length; i++) {
@@ -165,14 +175,16 @@ function planProblem(plan: Plan): PlanProblem | undefined {
     if (seen.has(id))
       return { path: ['steps', i, 'step_id'], message: `Step id ${id} appears more than once` };
     seen.add(id);
-    const title = stringProblem(step.title);
-    if (title !== undefined) return { path: ['steps', i, 'title'], message: `Title ${title}` };
-    const details = step.details === null ? undefined : stringProblem(step.details);
-    if (details !== undefined)
-      return { path: ['steps', i, 'details'], message: `Details ${details}` };
+    const title = textProblem(step.title, PLANNING_LIMITS.title, 'Title');
+    if (title !== undefined) return { path: ['steps', i, 'title'], message: title };
+    const details =
+      step.details === null
+        ? undefined
+        : textProblem(step.details, PLANNING_LIMITS.details, 'Details');
+    if (details !== undefined) return { path: ['steps', i, 'details'], message: details };
     for (let n = 0; n < step.notes.length; n++) {
-      const note = stringProblem(step.notes[n] as string);
-      if (note !== undefined) return { path: ['steps', i, 'notes', n], message: `Note ${note}` };
+      const note = textProblem(step.notes[n] as string, PLANNING_LIMITS.note, 'Note');
+      if (note !== undefined) return { path: ['steps', i, 'notes', n], message: note };
     }
     if (step.owner !== undefined) {
       const owner = agentIdProblem(step.owner);

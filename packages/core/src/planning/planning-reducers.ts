@@ -22,7 +22,7 @@ import {
   UpdateStep,
 } from './plan-commands.ts';
 import { formatStepId, MAX_STEP_NUMBER, suffixNumber } from './step-id.ts';
-import { ensureStorableText } from './text-rules.ts';
+import { ensurePlanText, PLANNING_LIMITS } from './text-rules.ts';
 
 // Reducers re-check the plan state they rely on, so a value dispatched by hand (or a tool
 // result that raced another call) is refused rather than applied to the wrong plan.
@@ -31,11 +31,12 @@ import { ensureStorableText } from './text-rules.ts';
 // loops: they run on every call, and on Node 20 immer's copies and the array builtins are
 // several times slower on frozen arrays (docs/performance.md). Update goes through immer.
 
-// Tools hand reducers checked text; a hand-dispatched command may not have been, and text no
-// store can hold would make every later snapshot of the session fail.
+// Tools hand reducers checked text; a hand-dispatched command, a LangGraph plan edit or a
+// replayed event may not have been checked, so the reducers hold it to the tools' text rules.
 function checkNewStep({ title, details }: NewPlanStep, field: string): void {
-  ensureStorableText(title, `${field}.title`, 'Title');
-  if (details !== null) ensureStorableText(details, `${field}.details`, 'Details');
+  ensurePlanText(title, `${field}.title`, 'Title', PLANNING_LIMITS.title);
+  if (details !== null)
+    ensurePlanText(details, `${field}.details`, 'Details', PLANNING_LIMITS.details);
 }
 
 /** Refuses numbering `count` more steps after `highest` when an id would pass MAX_STEP_NUMBER. */
@@ -64,7 +65,7 @@ function frozenPlan(objective: string, status: Plan['status'], steps: PlanStep[]
 
 /** `planning_setup_plan`: a new active plan numbered from S001, whatever came before. */
 export const setupPlanReducer: Reducer<Plan, SetupPlan> = (_plans, { value }) => {
-  ensureStorableText(value.objective, 'objective', 'Objective');
+  ensurePlanText(value.objective, 'objective', 'Objective', PLANNING_LIMITS.objective);
   for (let i = 0; i < value.initial_steps.length; i++)
     checkNewStep(value.initial_steps[i] as NewPlanStep, `initial_steps[${i}]`);
   const steps: PlanStep[] = [];
@@ -96,8 +97,9 @@ export const updateStepReducer: Reducer<Plan, UpdateStep> = (plans, { value }) =
   const plan = latestPlanOf(plans);
   ensureActive(plan, 'update steps in');
   const index = commandStepIndex(plan, value);
-  if (value.title !== null) ensureStorableText(value.title, 'title', 'Title');
-  if (value.details !== null) ensureStorableText(value.details, 'details', 'Details');
+  if (value.title !== null) ensurePlanText(value.title, 'title', 'Title', PLANNING_LIMITS.title);
+  if (value.details !== null)
+    ensurePlanText(value.details, 'details', 'Details', PLANNING_LIMITS.details);
   return [
     update(plan, (draft) => {
       const step = draft.steps[index] as PlanStep & { title: string; details: string | null };
@@ -113,7 +115,7 @@ export const markStepReducer: Reducer<Plan, MarkStep> = (plans, { value }) => {
   ensureMarkable(plan);
   const { index, steps } = commandStep(plan, value);
   const status = ensureStatus(value.status);
-  if (value.note !== null) ensureStorableText(value.note, 'note', 'Note');
+  if (value.note !== null) ensurePlanText(value.note, 'note', 'Note', PLANNING_LIMITS.note);
   const step = steps[index] as PlanStep;
   const notes = value.note === null ? step.notes : Object.freeze([...step.notes, value.note]);
   steps[index] = Object.freeze({ ...step, status, notes });

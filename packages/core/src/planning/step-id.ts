@@ -52,21 +52,23 @@ export function suffixNumber(id: string): number {
   return tooBig ? -2 : n;
 }
 
-/** Longest step id a plan may hold. @internal */
-export const MAX_STEP_ID_LENGTH = 64;
+/** Longest step id a plan may hold: `S` and the digits of {@link MAX_STEP_NUMBER}. @internal */
+export const MAX_STEP_ID_LENGTH: number = formatStepId(MAX_STEP_NUMBER).length;
+
+/** The rule a step id in a plan follows, as refusals state it. @internal */
+export const STEP_ID_RULE: string = `must be S and a step number from 001 to ${MAX_STEP_NUMBER} (S001, S1000), as the tools number steps`;
 
 /**
- * Why `id` cannot be a step id, or undefined when it can: 1-64 printable ASCII characters
- * without spaces, and a number within {@link MAX_STEP_NUMBER} when everything after the first
- * character is digits (ids like `Sabc` are kept, and skipped when numbering). @internal
+ * Why `id` cannot be a step id in a plan, or undefined when it can: exactly what
+ * {@link formatStepId} makes of a number from 1 to {@link MAX_STEP_NUMBER} (`S001`, `S1000`;
+ * not `S1`, `S0001`, `Sabc` or `../../etc`), so a restored plan holds only ids the tools could
+ * have minted. Linear in at most {@link MAX_STEP_ID_LENGTH} characters. @internal
  */
 export function stepIdProblem(id: string): string | undefined {
-  if (id.length === 0 || id.length > MAX_STEP_ID_LENGTH)
-    return `must be 1-${MAX_STEP_ID_LENGTH} characters`;
-  for (let i = 0; i < id.length; i++) {
-    const code = id.charCodeAt(i);
-    if (code <= 0x20 || code >= 0x7f) return 'must be printable ASCII without spaces';
-  }
-  if (suffixNumber(id) === -2) return `must not number a step above ${MAX_STEP_NUMBER}`;
+  if (id.length < 4 || id.length > MAX_STEP_ID_LENGTH || id.charCodeAt(0) !== 0x53)
+    return STEP_ID_RULE;
+  const n = suffixNumber(id);
+  // Canonical: at least three digits, and no zero padding beyond them.
+  if (n < 1 || (id.length > 4 && id.charCodeAt(1) === 0x30)) return STEP_ID_RULE;
   return undefined;
 }

@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { optionalText, requiredText, stepIdText, trimText } from './text-rules.ts';
+import {
+  ensurePlanText,
+  optionalText,
+  requiredText,
+  stepIdText,
+  storedTextProblem,
+  trimText,
+} from './text-rules.ts';
 
 describe('text rules', () => {
   it('trims in linear time with the reference whitespace set', () => {
@@ -26,6 +33,43 @@ describe('text rules', () => {
     expect(() => requiredText('\ud800'.repeat(4), 'f', 'Title', 4)).toThrow('Title must be ASCII.');
     expect(() => requiredText('\ud83d\ude00'.repeat(4), 'f', 'Title', 4)).toThrow(
       'Title must be ASCII.',
+    );
+  });
+
+  it('accepts as stored text exactly what the tools store (issue 23)', () => {
+    const cases: [string, string | undefined][] = [
+      ['ok text', undefined],
+      ['x'.repeat(8), undefined],
+      ['', 'text_empty'],
+      ['   ', 'text_empty'],
+      ['x'.repeat(9), 'text_too_long'],
+      ['caf\u00e9', 'text_not_ascii'],
+      ['a\nb', 'text_control_char'],
+      ['\u001b[2J', 'text_control_char'],
+      ['a\u0000', 'text_control_char'],
+      [' a', 'text_untrimmed'],
+      ['a ', 'text_untrimmed'],
+      // The rule the tools would name: they trim first, so this fits the limit.
+      [` ${'x'.repeat(8)}`, 'text_untrimmed'],
+      ['a\n', 'text_untrimmed'],
+    ];
+    for (const [text, code] of cases) {
+      expect(storedTextProblem(text, 8)?.code, JSON.stringify(text)).toBe(code);
+      // The tools' verdict: refused, or stored as something else, exactly when it is a problem.
+      let stored: string | undefined;
+      try {
+        stored = requiredText(text, 'f', 'Title', 8);
+      } catch {
+        stored = undefined;
+      }
+      expect(stored === text, JSON.stringify(text)).toBe(code === undefined);
+    }
+    expect(() => ensurePlanText('a\nb', 'steps[0].title', 'Title', 160)).toThrow(
+      expect.objectContaining({
+        code: 'text_control_char',
+        field: 'steps[0].title',
+        message: 'Title must not contain control characters.',
+      }),
     );
   });
 });

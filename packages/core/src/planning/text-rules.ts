@@ -1,4 +1,3 @@
-import { stringProblem } from '../internal/storable-problem.ts';
 import { ToolValidationError } from '../tool-validation-error.ts';
 
 /** Length limits, in code points after trimming. @public */
@@ -85,19 +84,69 @@ function controlError(field: string, label: string): ToolValidationError {
   });
 }
 
-// After the reference's checks (so its messages win), plankit refuses control characters:
-// a line break would forge lines in rendered plans, and U+0000 cannot be stored.
+/** A text rule a value breaks: the stable code and the rule, as a sentence fragment. @internal */
+export interface TextProblem {
+  /** `text_empty`, `text_too_long`, `text_not_ascii`, `text_control_char` or `text_untrimmed`. */
+  readonly code:
+    | 'text_empty'
+    | 'text_too_long'
+    | 'text_not_ascii'
+    | 'text_control_char'
+    | 'text_untrimmed';
+  /** The rule, such as `must be <= 160 characters`. */
+  readonly rule: string;
+}
+
+// The tools' checks after trimming, in the reference's order (length, then ASCII), then
+// plankit's own: no control characters (a line break would forge lines in rendered plans,
+// and U+0000 cannot be stored).
+function trimmedTextProblem(text: string, max: number): TextProblem | undefined {
+  if (longerThan(text, max)) return { code: 'text_too_long', rule: `must be <= ${max} characters` };
+  if (!isAscii(text)) return { code: 'text_not_ascii', rule: 'must be ASCII' };
+  if (hasControl(text))
+    return { code: 'text_control_char', rule: 'must not contain control characters' };
+  return undefined;
+}
+
 function checkLengthAndAscii(text: string, field: string, label: string, max: number): string {
-  if (longerThan(text, max)) {
-    throw new ToolValidationError(`${label} must be <= ${max} characters.`, {
-      code: 'text_too_long',
-      field,
-    });
+  const problem = trimmedTextProblem(text, max);
+  if (problem !== undefined) {
+    throw new ToolValidationError(`${label} ${problem.rule}.`, { code: problem.code, field });
   }
-  if (!isAscii(text))
-    throw new ToolValidationError(`${label} must be ASCII.`, { code: 'text_not_ascii', field });
-  if (hasControl(text)) throw controlError(field, label);
   return text;
+}
+
+// Printable ASCII, not starting or ending with a space: exactly the text the tools store.
+const STORED_TEXT = /^[\x21-\x7e](?:[\x20-\x7e]*[\x21-\x7e])?$/;
+
+/**
+ * Why `text` is not text the planning tools could have stored in a field of at most `max`
+ * code points, or undefined when it is: the tools' own rules (not empty, at most `max`, ASCII,
+ * no control characters) plus what their trimming guarantees (no leading or trailing
+ * whitespace). Every path a value enters by (a restored plan, a hand-dispatched command, a
+ * LangGraph update, a store load) applies it, so a plan holds the same text whichever way it
+ * was built. Linear; one regex test for text that passes. @internal
+ */
+export function storedTextProblem(text: string, max: number): TextProblem | undefined {
+  if (text.length <= max && STORED_TEXT.test(text)) return undefined;
+  // The tools' checks run on the trimmed text, so the rule named is the one they would name.
+  const trimmed = trimText(text);
+  if (trimmed === '') return { code: 'text_empty', rule: 'must not be empty' };
+  const problem = trimmedTextProblem(trimmed, max);
+  if (problem !== undefined) return problem;
+  return { code: 'text_untrimmed', rule: 'must not start or end with whitespace' };
+}
+
+/**
+ * Refuses text a reducer is about to write into a plan unless the tools could have stored it
+ * ({@link storedTextProblem}): the tools hand reducers checked text, but a hand-dispatched
+ * command, a LangGraph plan edit or a replayed store event may not have been checked.
+ */
+export function ensurePlanText(text: string, field: string, label: string, max: number): void {
+  const problem = storedTextProblem(text, max);
+  if (problem !== undefined) {
+    throw new ToolValidationError(`${label} ${problem.rule}.`, { code: problem.code, field });
+  }
 }
 
 /** Required text: trimmed, then not empty, then at most `max` code points, then ASCII. */
@@ -146,16 +195,4 @@ export function stepIdText(value: string): string {
     });
   if (hasControl(id)) throw controlError('step_id', 'Step_Id');
   return id;
-}
-
-/**
- * Refuses text a reducer is about to write into a plan when no store could hold it (U+0000,
- * lone surrogates): the tools never let such text through, but a hand-dispatched command
- * could. Linear, and free for the tools' own (checked) text.
- */
-export function ensureStorableText(text: string, field: string, label: string): void {
-  const rule = stringProblem(text);
-  if (rule !== undefined) {
-    throw new ToolValidationError(`${label} ${rule}.`, { code: 'arguments_unstorable', field });
-  }
 }

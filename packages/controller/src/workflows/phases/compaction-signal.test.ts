@@ -31,6 +31,23 @@ describe('compactionSignal', () => {
     ]);
   });
 
+  it('keeps todos of any text readable in the anchor, held to the tools text rules (issue 23)', () => {
+    const todos = [
+      { id: 1, content: 'Read the brief\nthen the notes' },
+      { id: 2, content: 'R\u00e9sum\u00e9 \u2014 check' },
+      { id: 3, content: 'x'.repeat(400) },
+    ];
+    const custom = startPhaseJob({ jobId: 'j', now: 0, todos: { initial: todos } });
+    const due = compactionSignal(custom, { contextTokens: 90_000 });
+    const plan = unwrap(fromPlanAnchor(due?.anchor ?? ''));
+    expect(plan).toEqual(todosPlan(custom));
+    expect(plan.steps.map((step) => step.title)).toEqual([
+      'Read the brief\\nthen the notes',
+      'R\\u00e9sum\\u00e9 \\u2014 check',
+      `${'x'.repeat(157)}...`,
+    ]);
+  });
+
   it("anchors the agent's own plan when given", () => {
     const plan = { objective: 'Mine', status: 'active' as const, steps: [] };
     const due = compactionSignal(job, { contextTokens: 90_000, plan });

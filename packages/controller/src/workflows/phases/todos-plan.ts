@@ -1,5 +1,6 @@
-import { formatStepId, type Plan, type PlanStep } from '@plankit/core';
+import { formatStepId, PLANNING_LIMITS, type Plan, type PlanStep } from '@plankit/core';
 import { deepFreeze } from '@plankit/core/internal';
+import { toPlanText } from '../../internal/to-plan-text.ts';
 import type { PhaseJob } from './phase-job.ts';
 import { ensureJob } from './phase-step.ts';
 import type { TodoStatus } from './todo.ts';
@@ -23,7 +24,11 @@ function stepStatus(status: TodoStatus): PlanStep['status'] {
  * The current phase's todos as a core `Plan`, for a compaction anchor: the objective names
  * the phase (and its title), one step per todo in order (`S001`, `S002`, ...), each step's
  * `details` holding the todo's id (`todo_complete` names todos by id), `completed` shown as
- * `done`. The plan is `completed` when every todo is.
+ * `done`. The plan is `completed` when every todo is. Text is held to the planning tools'
+ * text rules, so `fromPlanAnchor` reads the anchor back: a todo's content becomes a title of
+ * at most 160 ASCII characters (line breaks and other control characters escaped as `\n`,
+ * other non-ASCII characters as `\uXXXX`, longer content clipped with `...`); the todo id in
+ * `details` names the whole todo.
  *
  * @throws WorkflowError `argument_invalid` for a value that is not a phase job
  * @example
@@ -37,13 +42,16 @@ export function todosPlan(job: PhaseJob): Plan {
   const phase = `${job.phase === 'strategic' ? 'Strategic' : 'Tactical'} phase ${job.phaseNumber}`;
   const steps: PlanStep[] = job.todos.map((todo, index) => ({
     step_id: formatStepId(index + 1),
-    title: todo.content,
+    title: toPlanText(todo.content, PLANNING_LIMITS.title),
     details: `todo id ${todo.id}`,
     status: stepStatus(todo.status),
     notes: [],
   }));
   return deepFreeze({
-    objective: job.title === null ? phase : `${phase}: ${job.title}`,
+    objective: toPlanText(
+      job.title === null ? phase : `${phase}: ${job.title}`,
+      PLANNING_LIMITS.objective,
+    ),
     status: steps.length > 0 && steps.every((s) => s.status === 'done') ? 'completed' : 'active',
     steps,
   });

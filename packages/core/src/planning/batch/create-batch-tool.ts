@@ -219,23 +219,64 @@ function toolRules(
   return openDependencyRule(plan, index, operation.status, context.dependencies.onOpenDependency);
 }
 
-function describe(before: Plan, after: Plan, operation: BatchOperation): string {
+/** One applied operation as the result names it: in full, and in a short form for long batches. */
+interface Change {
+  readonly full: string;
+  readonly short: string;
+}
+
+// Up to this many added ids are listed; more are named as a range (ids of one add are
+// consecutive) with a count, so an entry stays short whatever the number of steps.
+const LISTED_IDS = 3;
+
+const thousands = (n: number): string => String(n).replace(/\B(?=(\d{3})+$)/g, ',');
+
+function describe(before: Plan, after: Plan, operation: BatchOperation): Change {
   switch (operation.op) {
     case 'mark':
-      return `${operation.step_id} marked as ${operation.status}`;
+      return {
+        full: `${operation.step_id} marked as ${operation.status}`,
+        short: `${operation.step_id} ${operation.status}`,
+      };
     case 'note':
-      return `note added to ${operation.step_id}`;
+      return { full: `note added to ${operation.step_id}`, short: `${operation.step_id} note` };
     case 'update':
-      return `${operation.step_id} updated`;
+      return { full: `${operation.step_id} updated`, short: `${operation.step_id} updated` };
     case 'add': {
       const ids = after.steps.slice(before.steps.length).map((step: PlanStep) => step.step_id);
-      return `added ${ids.join(', ')}`;
+      const first = ids[0] ?? '';
+      const last = ids[ids.length - 1] ?? '';
+      const range = ids.length === 1 ? first : `${first} … ${last}`;
+      return {
+        full:
+          ids.length <= LISTED_IDS
+            ? `added ${ids.join(', ')}`
+            : `added ${range}, ${thousands(ids.length)} steps`,
+        short: `added ${range}`,
+      };
     }
     default: {
       const unknown: never = operation;
-      return String(unknown);
+      return { full: String(unknown), short: String(unknown) };
     }
   }
+}
+
+/**
+ * The success message: every change, never dropped, under the refusal limit. Each change is
+ * named in full when all fit, else in its short form (which a batch of
+ * `MAX_BATCH_OPERATIONS` always fits: at most about 40 characters each); the warnings get the
+ * room left, clipped.
+ */
+function appliedMessage(changes: readonly Change[], warnings: readonly string[]): string {
+  const head = `Applied ${changes.length} operation${changes.length === 1 ? '' : 's'}: `;
+  const limit = REFUSAL_LIMIT - 1;
+  const full = `${head}${changes.map((change) => change.full).join('; ')}.`;
+  const text =
+    full.length <= limit ? full : `${head}${changes.map((change) => change.short).join('; ')}.`;
+  if (warnings.length === 0) return clipText(text, limit);
+  const room = limit - text.length - 1;
+  return room < 20 ? text : `${text} ${clipText(warnings.join(' '), Math.min(600, room))}`;
 }
 
 const label = (raw: Raw, i: number): string => {
@@ -243,10 +284,10 @@ const label = (raw: Raw, i: number): string => {
   return `operations[${i}] (${String(raw.op)}${id})`;
 };
 
-/** Joins entries into one message under the refusal limit, ending in `and N more` when cut. */
-function joinWithin(head: string, entries: readonly string[], tail = ''): string {
+/** Joins refusal reasons into one message under the refusal limit, ending in `and N more` when cut. */
+function joinWithin(head: string, entries: readonly string[]): string {
   let text = head;
-  const budget = REFUSAL_LIMIT - 1 - tail.length - 40;
+  const budget = REFUSAL_LIMIT - 1 - 40;
   for (let i = 0; i < entries.length; i++) {
     const entry = `${i === 0 ? '' : '; '}${entries[i]}`;
     if (text.length + entry.length > budget) {
@@ -255,7 +296,7 @@ function joinWithin(head: string, entries: readonly string[], tail = ''): string
     }
     text += entry;
   }
-  return `${text}.${tail}`;
+  return `${text}.`;
 }
 
 /**
@@ -292,7 +333,7 @@ export function createBatchTool(
       }
       const event = { dataType: 'plankit.PlanBatch', sessionId: '', at: 0 };
       const operations: BatchOperation[] = [];
-      const changes: string[] = [];
+      const changes: Change[] = [];
       const warnings: string[] = [];
       const reasons: string[] = [];
       let plan = start;
@@ -321,15 +362,7 @@ export function createBatchTool(
           { code: 'batch_refused', field: 'operations' },
         );
       }
-      const tail = warnings.length === 0 ? '' : ` ${clipText(warnings.join(' '), 600)}`;
-      return {
-        message: joinWithin(
-          `Applied ${raws.length} operation${raws.length === 1 ? '' : 's'}: `,
-          changes,
-          tail,
-        ),
-        value: { operations },
-      };
+      return { message: appliedMessage(changes, warnings), value: { operations } };
     },
   });
 }

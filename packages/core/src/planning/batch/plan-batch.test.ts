@@ -107,4 +107,47 @@ describe('batch option', () => {
     const cycle = await apply([{ op: 'update', step_id: 'S002', depends_on: ['S003'] }]);
     expect(cycle.message).toContain('S002 -> S003 -> S002');
   });
+
+  it('names every change and the ids it allocated, clipping inside an entry (issue 23)', async () => {
+    const { call, apply, plan } = planning();
+    await call(0, { objective: 'o', initial_steps: [{ title: 'a' }] });
+    const many = Array.from({ length: 2_000 }, (_, i) => ({ title: `step ${i}` }));
+    const result = await apply([
+      { op: 'add', steps: many },
+      { op: 'mark', step_id: 'S001', status: 'done' },
+      { op: 'note', step_id: 'S2001', note: 'last' },
+    ]);
+    expect(result.success).toBe(true);
+    // Before: "Applied 3 operations: ; and 3 more."
+    expect(result.message).toBe(
+      'Applied 3 operations: added S002 … S2001, 2,000 steps; S001 marked as done; note added to S2001.',
+    );
+    expect(plan()?.steps.length).toBe(2_001);
+  });
+
+  it('names all 50 changes of a batch on long ids, in short form, under 2,000 characters', async () => {
+    const { session, apply } = planning();
+    const id = (n: number) => `S${String(1_000_000_000_000_000 + n)}`;
+    const steps = Array.from({ length: 50 }, (_, i) => ({
+      step_id: id(i),
+      title: 't',
+      details: null,
+      status: 'pending' as const,
+      notes: [],
+    }));
+    expect(session.dispatch(Plan, { objective: 'o', status: 'active', steps }).ok).toBe(true);
+    const operations: unknown[] = steps
+      .slice(0, 49)
+      .map((step) => ({ op: 'mark', step_id: step.step_id, status: 'in_progress' }));
+    operations.push({
+      op: 'add',
+      steps: [{ title: 'x' }, { title: 'y' }, { title: 'z' }, { title: 'w' }],
+    });
+    const result = await apply(operations);
+    expect(result.success).toBe(true);
+    expect(result.message.length).toBeLessThan(2_000);
+    expect(result.message).not.toMatch(/and \d+ more/);
+    for (let i = 0; i < 49; i++) expect(result.message).toContain(`${id(i)} in_progress`);
+    expect(result.message).toContain(`added ${id(50)} … ${id(53)}.`);
+  });
 });

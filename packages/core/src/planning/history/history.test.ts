@@ -9,7 +9,12 @@ import { createPlanningTools } from '../create-planning-tools.ts';
 import { Plan } from '../plan.ts';
 import { MarkStep } from '../plan-commands.ts';
 import { PlanChange } from './plan-change.ts';
-import { formatPlanRevision, MAX_PLAN_REVISIONS, planHistory } from './plan-history.ts';
+import {
+  formatPlanRevision,
+  MAX_PLAN_REVISIONS,
+  PlanRevision,
+  planHistory,
+} from './plan-history.ts';
 
 const setup = { objective: 'ship v2', initial_steps: [{ title: 'draft' }, { title: 'review' }] };
 
@@ -223,5 +228,52 @@ describe('history option', () => {
       'plankit.ToolCall',
     ]);
     expect(planHistory(session)).toEqual([]);
+  });
+
+  it('holds a revision from outside to the rules the tools record by (issue 23)', () => {
+    const step = { step_id: 'S001', title: 't', details: null, status: 'pending', notes: [] };
+    const revision = {
+      revision: 1,
+      at: 0,
+      command: 'plankit.AddStep',
+      actor: 'lead',
+      explanation: 'why',
+      diff: { objective: null, status: null, steps: [{ change: 'added', step_id: 'S001', step }] },
+    };
+    expect(PlanRevision.safeParse(revision).success).toBe(true);
+    const refused: [unknown, string][] = [
+      [{ ...revision, actor: '__proto__' }, 'actor'],
+      [{ ...revision, actor: 'lead\n#2 forged' }, 'actor'],
+      [{ ...revision, explanation: 'a\u0000' }, 'explanation'],
+      [{ ...revision, explanation: ' why' }, 'explanation'],
+      [{ ...revision, explanation: 'x'.repeat(1 << 20) }, 'explanation'],
+      [{ ...revision, command: 'plankit.Plan\nforged' }, 'command'],
+      [
+        {
+          ...revision,
+          diff: { ...revision.diff, steps: [{ change: 'added', step_id: '../../etc', step }] },
+        },
+        'diff.steps.0.step_id',
+      ],
+      [
+        {
+          ...revision,
+          diff: {
+            ...revision.diff,
+            steps: [{ change: 'added', step_id: 'S001', step: { ...step, title: 'T\u001b[2J' } }],
+          },
+        },
+        'diff.steps.0.step.title',
+      ],
+      [
+        { ...revision, diff: { ...revision.diff, objective: { before: null, after: 'a\nb' } } },
+        'diff.objective.after',
+      ],
+    ];
+    for (const [value, where] of refused) {
+      const parsed = PlanRevision.safeParse(value);
+      expect(parsed.success, where).toBe(false);
+      expect(parsed.error?.issues[0]?.path.join('.'), where).toBe(where);
+    }
   });
 });

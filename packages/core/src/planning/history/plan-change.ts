@@ -26,6 +26,7 @@ import {
   setupPlanReducer,
   updateStepReducer,
 } from '../planning-reducers.ts';
+import { storedTextProblem } from '../text-rules.ts';
 
 /** The longest explanation, in code points after trimming. @public */
 export const MAX_EXPLANATION = 512;
@@ -105,12 +106,27 @@ export function applyPlanCommand(
   return reducer(plans, { ...event, dataType: name });
 }
 
-const Actor = z
+/** Who made a change: an agent id, or `null`. The plan history's revisions use it too. @internal */
+export const Actor: z.ZodType<string | null, string | null> = z
   .string()
   .nullable()
   .superRefine((value, context) => {
     const problem = value === null ? undefined : agentIdProblem(value);
     if (problem !== undefined) context.addIssue({ code: 'custom', message: `Actor ${problem}` });
+  });
+
+/**
+ * Why a change was made: `null`, or what the `explanation` parameter stores (trimmed, 1 to
+ * {@link MAX_EXPLANATION} ASCII characters, no control characters). The plan history's
+ * revisions use it too, so a restored or LangGraph-sent revision keeps the tools' rule. @internal
+ */
+export const Explanation: z.ZodType<string | null, string | null> = z
+  .string()
+  .nullable()
+  .superRefine((value, context) => {
+    const problem = value === null ? undefined : storedTextProblem(value, MAX_EXPLANATION);
+    if (problem !== undefined)
+      context.addIssue({ code: 'custom', message: `Explanation ${problem.rule}` });
   });
 
 /** Schema and data type of {@link PlanChange}. @public */
@@ -123,11 +139,7 @@ export const PlanChange: z.ZodType<PlanChange, PlanChange> = defineDataType(
         command: z.literal(name),
         value: schema,
         actor: Actor,
-        // UTF-16 units: MAX_EXPLANATION code points take at most twice as many.
-        explanation: z
-          .string()
-          .max(2 * MAX_EXPLANATION)
-          .nullable(),
+        explanation: Explanation,
       }),
     ) as unknown as [z.ZodObject, ...z.ZodObject[]],
   ) as unknown as z.ZodType<PlanChange, PlanChange>,

@@ -1,10 +1,13 @@
 import * as z from 'zod';
 import { defineDataType } from '../../define-data-type.ts';
+import { escapeControl } from '../../internal/refusal-text.ts';
 import type { Reducer, ReducerEvent } from '../../reducer.ts';
 import type { Session } from '../../session.ts';
 import { Plan } from '../plan.ts';
+import { stepIdProblem } from '../step-id.ts';
+import { PLANNING_LIMITS, storedTextProblem } from '../text-rules.ts';
 import { diffPlans, PlanDiff } from './diff-plans.ts';
-import { applyPlanCommand, PLAN_COMMANDS, PlanChange } from './plan-change.ts';
+import { Actor, applyPlanCommand, Explanation, PLAN_COMMANDS, PlanChange } from './plan-change.ts';
 import { renderPlanDiff } from './render-plan-diff.ts';
 
 /**
@@ -39,16 +42,72 @@ export interface PlanRevision {
   readonly plan?: Plan | null | undefined;
 }
 
+// A data type name: letters, digits and `. _ : -`, so the header line it goes into stays one line.
+const COMMAND_NAME = /^[A-Za-z][A-Za-z0-9._:-]{0,127}$/;
+
+/**
+ * The first string in `diff` the tools could not have stored (step ids in the tools' form,
+ * text by the tools' text rules), or undefined. A diff is derived from two plans, so a
+ * restored revision must hold what such a diff would. Linear in the size of the diff.
+ */
+function diffProblem(
+  diff: PlanDiff,
+): { readonly path: readonly (string | number)[]; readonly message: string } | undefined {
+  // The path is built only on the way back from a problem: valid diffs allocate nothing.
+  const path: (string | number)[] = [];
+  const walk = (
+    value: unknown,
+    key: string | number,
+    parent: string | number,
+  ): string | undefined => {
+    if (typeof value === 'string') {
+      if (key === 'step_id' || parent === 'depends_on') {
+        const rule = stepIdProblem(value);
+        return rule === undefined ? undefined : `Step id ${rule}`;
+      }
+      const problem = storedTextProblem(value, PLANNING_LIMITS.details);
+      return problem === undefined ? undefined : `Text ${problem.rule}`;
+    }
+    if (typeof value !== 'object' || value === null) return undefined;
+    if (Array.isArray(value)) {
+      for (let i = 0; i < value.length; i++) {
+        const found = walk(value[i], i, key);
+        if (found !== undefined) {
+          path.unshift(i);
+          return found;
+        }
+      }
+      return undefined;
+    }
+    for (const name in value) {
+      const found = walk((value as Record<string, unknown>)[name], name, key);
+      if (found !== undefined) {
+        path.unshift(name);
+        return found;
+      }
+    }
+    return undefined;
+  };
+  const message = walk(diff, '', '');
+  return message === undefined ? undefined : { path, message };
+}
+
 /** Schema and data type of the plan history slice: `planHistory(session)` reads it. @public */
 export const PlanRevision: z.ZodType<PlanRevision, PlanRevision> = defineDataType(
   'plankit.PlanRevision',
   z.strictObject({
     revision: z.number().int().min(1),
     at: z.number(),
-    command: z.string().max(128),
-    actor: z.string().nullable(),
-    explanation: z.string().nullable(),
-    diff: PlanDiff.nullable(),
+    command: z
+      .string()
+      .regex(COMMAND_NAME, 'Command must be a data type name such as plankit.MarkStep'),
+    actor: Actor,
+    explanation: Explanation,
+    diff: PlanDiff.nullable().superRefine((diff, context) => {
+      const problem = diff === null ? undefined : diffProblem(diff);
+      if (problem !== undefined)
+        context.addIssue({ code: 'custom', path: [...problem.path], message: problem.message });
+    }),
     plan: Plan.nullable().optional(),
   }),
 );
@@ -157,13 +216,17 @@ export function planHistory(session: Session): readonly PlanRevision[] {
 /**
  * Renders one revision as plain text: a header line `#3 plankit.MarkStep by worker-1: "why"`
  * (`by (unknown)` without an actor, no `: "why"` without an explanation), then the diff's
- * lines ({@link renderPlanDiff}) indented by two spaces. Stable.
+ * lines ({@link renderPlanDiff}) indented by two spaces. Stable. The explanation is quoted
+ * and any control character in the command or actor is escaped (`\n`), so no value can forge
+ * a line, even in a revision that never passed the `PlanRevision` schema.
  *
  * @public
  */
 export function formatPlanRevision(revision: PlanRevision): string {
-  const why = revision.explanation === null ? '' : `: ${JSON.stringify(revision.explanation)}`;
-  const header = `#${revision.revision} ${revision.command} by ${revision.actor ?? '(unknown)'}${why}`;
+  const why =
+    revision.explanation === null ? '' : `: ${escapeControl(JSON.stringify(revision.explanation))}`;
+  const actor = revision.actor === null ? '(unknown)' : escapeControl(revision.actor);
+  const header = `#${escapeControl(String(revision.revision))} ${escapeControl(revision.command)} by ${actor}${why}`;
   const body =
     revision.diff === null
       ? '(changes not recorded: the plan before is not known)'

@@ -1,11 +1,14 @@
+import { escapeControl } from '../../internal/refusal-text.ts';
 import type { Plan } from '../plan.ts';
 import { diffPlans, type PlanDiff, type StepFieldChange } from './diff-plans.ts';
 
-// Text is quoted with JSON.stringify: one line per change whatever a hand-built plan holds,
-// and the same bytes on every platform.
-const quote = (text: string | null): string => (text === null ? '(none)' : JSON.stringify(text));
-const bare = (text: string | null): string => (text === null ? '(none)' : text);
-const list = (items: readonly string[]): string => `[${items.join(', ')}]`;
+// Text is quoted with JSON.stringify, and ids, statuses and owners are escaped (U+2028 and
+// the other controls JSON leaves alone too): one line per change whatever a hand-built plan
+// or diff holds, and the same bytes on every platform. Valid values print unchanged.
+const quote = (text: string | null): string =>
+  text === null ? '(none)' : escapeControl(JSON.stringify(text));
+const bare = (text: string | null): string => (text === null ? '(none)' : escapeControl(text));
+const list = (items: readonly string[]): string => `[${items.map(bare).join(', ')}]`;
 
 function startsWith(list: readonly string[], prefix: readonly string[]): boolean {
   if (prefix.length > list.length) return false;
@@ -17,21 +20,21 @@ function fieldLines(stepId: string, field: StepFieldChange): string[] {
   switch (field.field) {
     case 'title':
     case 'details':
-      return [`~ ${stepId} ${field.field}: ${quote(field.before)} -> ${quote(field.after)}`];
+      return [`~ ${bare(stepId)} ${field.field}: ${quote(field.before)} -> ${quote(field.after)}`];
     case 'status':
     case 'owner':
-      return [`~ ${stepId} ${field.field}: ${bare(field.before)} -> ${bare(field.after)}`];
+      return [`~ ${bare(stepId)} ${field.field}: ${bare(field.before)} -> ${bare(field.after)}`];
     case 'notes':
       // Notes only grow through the tools: show the new ones.
       if (startsWith(field.after, field.before))
         return field.after
           .slice(field.before.length)
-          .map((note) => `~ ${stepId} note: + ${quote(note)}`);
+          .map((note) => `~ ${bare(stepId)} note: + ${quote(note)}`);
       return [
-        `~ ${stepId} notes: ${list(field.before.map(quote))} -> ${list(field.after.map(quote))}`,
+        `~ ${bare(stepId)} notes: [${field.before.map(quote).join(', ')}] -> [${field.after.map(quote).join(', ')}]`,
       ];
     case 'depends_on':
-      return [`~ ${stepId} depends_on: ${list(field.before)} -> ${list(field.after)}`];
+      return [`~ ${bare(stepId)} depends_on: ${list(field.before)} -> ${list(field.after)}`];
     default: {
       const unknown: never = field;
       return [String(unknown)];
@@ -48,16 +51,16 @@ function diffText(diff: PlanDiff): string {
   for (const change of diff.steps) {
     switch (change.change) {
       case 'added': {
-        const owner = change.step.owner === undefined ? '' : ` @${change.step.owner}`;
+        const owner = change.step.owner === undefined ? '' : ` @${bare(change.step.owner)}`;
         const depends = change.step.depends_on ?? [];
         const after = depends.length === 0 ? '' : ` after ${list(depends)}`;
         lines.push(
-          `+ ${change.step_id} ${quote(change.step.title)} [${change.step.status}]${after}${owner}`,
+          `+ ${bare(change.step_id)} ${quote(change.step.title)} [${bare(change.step.status)}]${after}${owner}`,
         );
         break;
       }
       case 'removed':
-        lines.push(`- ${change.step_id} ${quote(change.step.title)}`);
+        lines.push(`- ${bare(change.step_id)} ${quote(change.step.title)}`);
         break;
       case 'edited':
         for (const field of change.fields) lines.push(...fieldLines(change.step_id, field));

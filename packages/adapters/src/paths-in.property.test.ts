@@ -1,0 +1,456 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import {
+  checkPlan,
+  createPlanningTools,
+  formatPlanRevision,
+  formatStepId,
+  invokeTool,
+  MAX_STEP_NUMBER,
+  MarkStep,
+  Plan,
+  PlanChange,
+  type PlanRevision,
+  planHistory,
+  planToMermaid,
+  registerPlanHistory,
+  registerPlanModelReducers,
+  renderPlan,
+  renderPlanDiff,
+  Session,
+  SetupPlan,
+  selectLatest,
+  snapshotFromJSON,
+} from '@plankit/core';
+import fc from 'fast-check';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { reducePlan } from './langchain/plan-edit.ts';
+import { reducePlanHistory } from './langchain/plan-history-channel.ts';
+import { attachStore, SESSION_COMMITTED_EVENT } from './stores/attach-store.ts';
+import { FileStore } from './stores/file-store.ts';
+import { MemoryStore } from './stores/memory-store.ts';
+
+// Issue 23: one set of text rules, wherever a value enters. Each hostile value is put into one
+// field and sent through every path a value can enter by; every path must accept exactly the
+// same values (those the tools themselves could have stored), and no rendering of an accepted
+// value may hold a line the value did not produce.
+
+const MEGA = 'x'.repeat(1_000_000);
+
+const hostile: fc.Arbitrary<string> = fc.oneof(
+  fc.constantFrom(
+    '',
+    ' ',
+    'a',
+    ' a',
+    'a ',
+    'ok text',
+    '\u0000',
+    'a\u0000b',
+    '\u001b[2J',
+    'title\u001b[31m',
+    'two\nlines',
+    'x\r\n#2 plankit.Plan by evil',
+    'tab\tx',
+    'nel\u0085',
+    'ls\u2028ps\u2029',
+    'caf\u00e9',
+    '\ud800',
+    '__proto__',
+    'constructor',
+    '../../etc',
+    'S001',
+    'S1',
+    'S0001',
+    'S000',
+    'S1000',
+    'Sabc',
+    `S${MAX_STEP_NUMBER}`,
+    `S${MAX_STEP_NUMBER + 2}`,
+    'lead',
+    'agent-1',
+    'x'.repeat(64),
+    'x'.repeat(65),
+    'x'.repeat(160),
+    'x'.repeat(161),
+    'x'.repeat(240),
+    'x'.repeat(241),
+    'x'.repeat(512),
+    'x'.repeat(513),
+    MEGA,
+  ),
+  fc.string({ maxLength: 12 }),
+  fc.string({ unit: 'binary', maxLength: 8 }),
+  fc.stringMatching(/^S\d{1,5}$/),
+  fc
+    .array(fc.constantFrom('a', ' ', '\n', '\u001b', '\u0000', 'S', '0', '1', '_', '.', '/'), {
+      maxLength: 10,
+    })
+    .map((parts) => parts.join('')),
+);
+
+type PlanField = 'objective' | 'title' | 'details' | 'note' | 'step_id' | 'owner';
+type RevisionField = 'actor' | 'explanation';
+
+function planWith(field: PlanField, value: string): Plan {
+  const step = {
+    step_id: field === 'step_id' ? value : 'S001',
+    title: field === 'title' ? value : 't',
+    details: field === 'details' ? value : 'd',
+    status: 'pending' as const,
+    notes: [field === 'note' ? value : 'n'],
+    owner: field === 'owner' ? value : 'lead',
+  };
+  return { objective: field === 'objective' ? value : 'o', status: 'active', steps: [step] };
+}
+
+function revisionWith(field: RevisionField, value: string): PlanRevision {
+  return {
+    revision: 1,
+    at: 0,
+    command: 'plankit.ClearPlan',
+    actor: field === 'actor' ? value : 'lead',
+    explanation: field === 'explanation' ? value : 'why',
+    diff: { objective: null, status: { before: 'active', after: 'abandoned' }, steps: [] },
+  };
+}
+
+const attempt = (run: () => boolean): boolean => {
+  try {
+    return run();
+  } catch {
+    return false;
+  }
+};
+
+const planSessionOf = (history = false) => {
+  const session = new Session({ sessionId: 'paths-in', clock: () => 0 });
+  registerPlanModelReducers(session);
+  if (history) registerPlanHistory(session);
+  return session;
+};
+
+const snapshotOf = (slices: Record<string, unknown[]>) => ({
+  format: 'plankit.session-snapshot',
+  version: 1,
+  sessionId: 'paths-in',
+  revision: 1,
+  slices,
+});
+
+/** What the tools store for a value sent in `field`, or undefined when they refuse it. */
+async function throughTools(field: PlanField | RevisionField, value: string): Promise<boolean> {
+  const session = new Session({ sessionId: 'paths-in', clock: () => 0 });
+  if (field === 'owner' || field === 'actor') {
+    const made = (() => {
+      try {
+        return createPlanningTools(session, { owners: true, history: true, agent: value });
+      } catch {
+        return undefined;
+      }
+    })();
+    if (made === undefined) return false;
+    const tools = made;
+    await invokeTool(tools[0], { objective: 'o', initial_steps: [{ title: 't' }] }, { session });
+    await invokeTool(tools[6], { step_id: 'S001' }, { session });
+    const owner = selectLatest(session, Plan)?.steps[0]?.owner;
+    return owner === value && planHistory(session).at(-1)?.actor === value;
+  }
+  if (field === 'step_id') {
+    // The tools mint ids; they can hold `value` when it is an id they would mint.
+    const n = /^S\d+$/.test(value) ? Number(value.slice(1)) : 0;
+    if (!(n >= 1 && n <= MAX_STEP_NUMBER && formatStepId(n) === value)) return false;
+    if (n > 1_200) return true;
+    const [setup] = createPlanningTools(session);
+    const steps = Array.from({ length: n }, () => ({ title: 't' }));
+    await invokeTool(setup, { objective: 'o', initial_steps: steps }, { session });
+    return selectLatest(session, Plan)?.steps.some((step) => step.step_id === value) === true;
+  }
+  const [setup, , , mark] = createPlanningTools(session, { history: true });
+  const set = await invokeTool(
+    setup,
+    {
+      objective: field === 'objective' ? value : 'o',
+      initial_steps: [
+        { title: field === 'title' ? value : 't', details: field === 'details' ? value : 'd' },
+      ],
+    },
+    { session },
+  );
+  if (!set.success) return false;
+  const plan = selectLatest(session, Plan);
+  if (field === 'objective') return plan?.objective === value;
+  if (field === 'title') return plan?.steps[0]?.title === value;
+  if (field === 'details') return plan?.steps[0]?.details === value;
+  const marked = await invokeTool(
+    mark,
+    {
+      step_id: 'S001',
+      status: 'pending',
+      note: field === 'note' ? value : 'n',
+      explanation: field === 'explanation' ? value : 'why',
+    },
+    { session },
+  );
+  if (!marked.success) return false;
+  if (field === 'note') return selectLatest(session, Plan)?.steps[0]?.notes.at(-1) === value;
+  return planHistory(session).at(-1)?.explanation === value;
+}
+
+async function throughStore(changes: readonly { dataType: string; value: unknown }[]) {
+  const store = new MemoryStore();
+  const appended = await store.append('paths-in', 0, [
+    { type: SESSION_COMMITTED_EVENT, at: 0, data: { changes } },
+  ]);
+  if (!appended.ok) return undefined;
+  const session = planSessionOf(true);
+  const attached = await attachStore(session, store, { snapshotEvery: Number.POSITIVE_INFINITY });
+  if (!attached.ok) return undefined;
+  await attached.value.detach();
+  return session;
+}
+
+let directory = '';
+let written = 0;
+
+/** The plan a store migration hands over (the snapshot of a valid plan, rewritten to `plan`). */
+async function throughMigration(plan: Plan): Promise<Plan | undefined> {
+  const sessionId = `migrated-${written++}`;
+  const v1 = new FileStore({ directory });
+  const first = new Session({ sessionId, clock: () => 0 });
+  registerPlanModelReducers(first);
+  const attached = await attachStore(first, v1, { snapshotEvery: 1 });
+  if (!attached.ok) throw attached.error;
+  first.dispatch(Plan, planWith('objective', 'o'));
+  await attached.value.detach();
+  await v1.close();
+  const v2 = new FileStore({
+    directory,
+    snapshotSchema: {
+      version: 2,
+      migrations: {
+        1: (data) => {
+          const copy = JSON.parse(JSON.stringify(data)) as { slices: Record<string, unknown[]> };
+          copy.slices['plankit.Plan'] = [plan];
+          return copy as never;
+        },
+      },
+    },
+  });
+  const second = new Session({ sessionId });
+  registerPlanModelReducers(second);
+  const loaded = await attachStore(second, v2);
+  await v2.close();
+  if (!loaded.ok) return undefined;
+  await loaded.value.detach();
+  return selectLatest(second, Plan);
+}
+
+/** Whether each path in accepts `value` in `field` as is. */
+async function planPaths(field: PlanField, value: string): Promise<Record<string, boolean>> {
+  const plan = planWith(field, value);
+  const stored = (found: Plan | null | undefined) =>
+    found !== null && found !== undefined && JSON.stringify(found) === JSON.stringify(plan);
+  const paths: Record<string, boolean> = {
+    tools: await throughTools(field, value),
+    'dispatch(Plan)': planSessionOf().dispatch(Plan, plan, { now: 0 }).ok,
+    snapshotFromJSON: snapshotFromJSON(snapshotOf({ 'plankit.Plan': [plan] }), planSessionOf()).ok,
+    checkPlan: checkPlan(plan).ok,
+    'LangGraph plan channel (whole plan)': attempt(() => stored(reducePlan(null, plan))),
+    'store replay (Plan)': stored(
+      selectLatest(
+        (await throughStore([{ dataType: 'plankit.Plan', value: plan }])) ?? planSessionOf(),
+        Plan,
+      ),
+    ),
+    'store migration': stored(await throughMigration(plan)),
+  };
+  if (field === 'objective' || field === 'title' || field === 'details') {
+    const setup = {
+      objective: field === 'objective' ? value : 'o',
+      initial_steps: [
+        { title: field === 'title' ? value : 't', details: field === 'details' ? value : 'd' },
+      ],
+    };
+    const same = (found: Plan | null | undefined) =>
+      found?.objective === setup.objective &&
+      found.steps[0]?.title === setup.initial_steps[0]?.title &&
+      found.steps[0]?.details === setup.initial_steps[0]?.details;
+    paths['dispatch(SetupPlan)'] = planSessionOf().dispatch(SetupPlan, setup, { now: 0 }).ok;
+    paths['LangGraph updateState (setup_plan edit)'] = attempt(() =>
+      same(reducePlan(null, { op: 'setup_plan', value: setup })),
+    );
+    paths['store replay (SetupPlan)'] = same(
+      selectLatest(
+        (await throughStore([{ dataType: 'plankit.SetupPlan', value: setup }])) ?? planSessionOf(),
+        Plan,
+      ),
+    );
+  }
+  if (field === 'note') {
+    const base = planWith('note', 'n');
+    const mark = { step_id: 'S001', status: 'pending' as const, note: value };
+    const session = planSessionOf();
+    session.dispatch(Plan, base, { now: 0 });
+    paths['dispatch(MarkStep)'] = session.dispatch(MarkStep, mark, { now: 0 }).ok;
+    paths['LangGraph updateState (mark_step edit)'] = attempt(
+      () => reducePlan(base, { op: 'mark_step', value: mark })?.steps[0]?.notes.at(-1) === value,
+    );
+  }
+  return paths;
+}
+
+async function revisionPaths(
+  field: RevisionField,
+  value: string,
+): Promise<Record<string, boolean>> {
+  const revision = revisionWith(field, value);
+  const change = {
+    command: 'plankit.ClearPlan' as const,
+    value: {},
+    actor: field === 'actor' ? value : 'lead',
+    explanation: field === 'explanation' ? value : 'why',
+  };
+  const withPlan = planSessionOf(true);
+  withPlan.dispatch(Plan, planWith('objective', 'o'), { now: 0 });
+  const replayed = await throughStore([
+    { dataType: 'plankit.Plan', value: planWith('objective', 'o') },
+    { dataType: 'plankit.PlanChange', value: change },
+  ]);
+  const last = replayed === undefined ? undefined : planHistory(replayed).at(-1);
+  return {
+    tools: await throughTools(field, value),
+    'dispatch(PlanChange)': withPlan.dispatch(PlanChange, change, { now: 0 }).ok,
+    snapshotFromJSON: snapshotFromJSON(
+      snapshotOf({ 'plankit.PlanRevision': [revision] }),
+      planSessionOf(true),
+    ).ok,
+    'LangGraph planHistory channel': attempt(
+      () => reducePlanHistory([], [revision])[0]?.[field] === value,
+    ),
+    'LangGraph planHistory channel (append)': attempt(
+      () => reducePlanHistory([], { append: [revision] })[0]?.[field] === value,
+    ),
+    'store replay (PlanChange)': last?.[field] === value,
+  };
+}
+
+const lines = (text: string): number => text.split(/\r\n|[\n\r\u2028\u2029\u0085]/).length;
+
+/** Every rendering of `plan`: the same number of lines as for the same plan with plain text. */
+function expectLineSafePlan(plan: Plan, plain: Plan): void {
+  expect(lines(renderPlan(plan))).toBe(lines(renderPlan(plain)));
+  expect(lines(renderPlan(plan, { dependencies: true }))).toBe(
+    lines(renderPlan(plain, { dependencies: true })),
+  );
+  expect(lines(renderPlanDiff(null, plan))).toBe(lines(renderPlanDiff(null, plain)));
+  expect(lines(planToMermaid(plan))).toBe(lines(planToMermaid(plain)));
+  expect(lines(renderPlanDiff(plain, plan))).toBeLessThanOrEqual(
+    lines(renderPlanDiff(null, plain)),
+  );
+}
+
+function expectLineSafeRevision(revision: PlanRevision, plain: PlanRevision): void {
+  expect(lines(formatPlanRevision(revision))).toBe(lines(formatPlanRevision(plain)));
+}
+
+describe('one set of text rules on every path in (issue 23, properties)', () => {
+  beforeAll(async () => {
+    directory = await mkdtemp(path.join(os.tmpdir(), 'plankit-paths-in-'));
+  });
+  afterAll(async () => {
+    await rm(directory, { recursive: true, force: true });
+  });
+
+  it('plan text, step ids and owners: every path accepts the same values, and renders them on their own lines', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.constantFrom<PlanField>('objective', 'title', 'details', 'note', 'step_id', 'owner'),
+        hostile,
+        async (field, value) => {
+          const paths = await planPaths(field, value);
+          const accepted = paths['tools'];
+          for (const [name, verdict] of Object.entries(paths))
+            expect(verdict, `${field} ${JSON.stringify(value.slice(0, 40))} via ${name}`).toBe(
+              accepted,
+            );
+          const plain = planWith(field, field === 'step_id' ? 'S001' : 'lead');
+          // Renderers escape what a hand-built plan holds, accepted or not.
+          expectLineSafePlan(planWith(field, value), plain);
+        },
+      ),
+      { numRuns: 200 },
+    );
+  }, 120_000);
+
+  it('actors and explanations: every path accepts the same values, and revisions render on their own lines', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.constantFrom<RevisionField>('actor', 'explanation'),
+        hostile,
+        async (field, value) => {
+          const paths = await revisionPaths(field, value);
+          const accepted = paths['tools'];
+          for (const [name, verdict] of Object.entries(paths))
+            expect(verdict, `${field} ${JSON.stringify(value.slice(0, 40))} via ${name}`).toBe(
+              accepted,
+            );
+          expectLineSafeRevision(revisionWith(field, value), revisionWith(field, 'lead'));
+        },
+      ),
+      { numRuns: 200 },
+    );
+  }, 120_000);
+
+  it('the in-progress rule: every path with inProgress single refuses a second step in progress, and with any accepts it', async () => {
+    const twoInProgress: Plan = {
+      objective: 'o',
+      status: 'active',
+      steps: [
+        { step_id: 'S001', title: 'a', details: null, status: 'in_progress', notes: [] },
+        { step_id: 'S002', title: 'b', details: null, status: 'in_progress', notes: [] },
+      ],
+    };
+    const oneInProgress: Plan = {
+      ...twoInProgress,
+      steps: [
+        twoInProgress.steps[0] as Plan['steps'][number],
+        { ...twoInProgress.steps[1], status: 'pending' } as Plan['steps'][number],
+      ],
+    };
+    for (const mode of ['any', 'single'] as const) {
+      const session = new Session();
+      const [setup, , , mark] = createPlanningTools(session, { inProgress: mode });
+      await invokeTool(
+        setup,
+        { objective: 'o', initial_steps: [{ title: 'a' }, { title: 'b' }] },
+        { session },
+      );
+      await invokeTool(mark, { step_id: 'S001', status: 'in_progress' }, { session });
+      const tools = (
+        await invokeTool(mark, { step_id: 'S002', status: 'in_progress' }, { session })
+      ).success;
+      const edit = {
+        op: 'mark_step' as const,
+        value: { step_id: 'S002', status: 'in_progress' as const },
+      };
+      const paths = {
+        tools,
+        checkPlan: checkPlan(twoInProgress, { inProgress: mode }).ok,
+        'LangGraph plan channel (whole plan)': attempt(
+          () => reducePlan(null, twoInProgress, { inProgress: mode }) !== null,
+        ),
+        'LangGraph updateState (mark_step edit)': attempt(
+          () => reducePlan(oneInProgress, edit, { inProgress: mode }) !== null,
+        ),
+      };
+      expect(paths).toEqual({
+        tools: mode === 'any',
+        checkPlan: mode === 'any',
+        'LangGraph plan channel (whole plan)': mode === 'any',
+        'LangGraph updateState (mark_step edit)': mode === 'any',
+      });
+    }
+  });
+});
