@@ -664,6 +664,61 @@ describe('ported: openai-node strict transform', () => {
     });
   });
 
+  // The 26 keywords of the peer's `unsupportedKeywords` list.
+  const unsupportedKeywords = [
+    'allOf',
+    'contains',
+    'contentEncoding',
+    'contentMediaType',
+    'contentSchema',
+    'dependentRequired',
+    'dependentSchemas',
+    'dependencies',
+    '$dynamicAnchor',
+    '$dynamicRef',
+    '$recursiveAnchor',
+    '$recursiveRef',
+    'else',
+    'if',
+    'maxContains',
+    'maxProperties',
+    'minContains',
+    'minProperties',
+    'not',
+    'patternProperties',
+    'prefixItems',
+    'propertyNames',
+    'then',
+    'unevaluatedItems',
+    'unevaluatedProperties',
+    'uniqueItems',
+  ];
+
+  it(`${NODE}: omits undefined unsupported placeholders (all 26 keywords)`, () => {
+    for (const keyword of unsupportedKeywords) {
+      const { schema } = strict({
+        type: 'object',
+        properties: { value: { type: 'string', [keyword]: undefined } },
+        required: ['value'],
+      });
+      expect(schema['properties']).toEqual({ value: { type: 'string' } });
+      expect(JSON.stringify(schema)).not.toContain(`"${keyword}"`);
+    }
+  });
+
+  it(`${NODE}: still rejects defined unsupported placeholders (allOf: [false] refused as accepting nothing)`, () => {
+    for (const keyword of unsupportedKeywords) {
+      const value = keyword === 'allOf' ? [false] : false;
+      const message = refusal({
+        type: 'object',
+        properties: { value: { type: 'string', [keyword]: value } },
+        required: ['value'],
+      });
+      expect(message).toMatch(/ at value\.$/);
+      if (keyword !== 'allOf') expect(message).toContain(`'${keyword}'`);
+    }
+  });
+
   it(`${NODE}: handles deeply nested schemas`, () => {
     expect(strict(nested(2)).schema).toMatchObject({
       additionalProperties: false,

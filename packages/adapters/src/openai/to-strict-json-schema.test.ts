@@ -126,4 +126,29 @@ describe('toStrictJsonSchema', () => {
       expect((caught as Error).message).toMatch(message);
     }
   });
+
+  it('treats a keyword, property or definition whose value is undefined as absent', () => {
+    const { schema } = toStrictJsonSchema({
+      type: 'object',
+      properties: { a: { type: 'string', not: undefined }, gone: undefined },
+      required: ['a'],
+      $defs: undefined,
+      definitions: { Unused: undefined },
+      additionalProperties: undefined,
+    });
+    expect(schema).toEqual(
+      object({ a: { type: 'string' } }, ['a'], { additionalProperties: false }),
+    );
+    expect(() =>
+      toStrictJsonSchema({ type: 'object', properties: { gone: undefined }, required: ['gone'] }),
+    ).toThrow(/'required' naming 'gone', which 'properties' does not define at gone/);
+  });
+
+  it('refuses a schema over the property limit before walking it (160,000 properties)', () => {
+    const properties: Record<string, unknown> = {};
+    for (let i = 0; i < 160_000; i++) properties[`p${i}`] = { type: 'string' };
+    expect(() => toStrictJsonSchema(object(properties))).toThrow(
+      /more than 5000 object properties at <root>/,
+    );
+  });
 });

@@ -5,7 +5,7 @@ import {
   encodePointerToken,
   matchesStrictSchema,
 } from './matches-strict-schema.ts';
-import { STRICT_FORMATS, strictSchemaProblem } from './strict-schema-problem.ts';
+import { STRICT_FORMATS, STRICT_LIMITS, strictSchemaProblem } from './strict-schema-problem.ts';
 
 /** A schema rewritten for OpenAI strict mode, and the way back for the arguments. @public */
 export interface StrictJsonSchema {
@@ -79,9 +79,11 @@ function setOwn(target: Node, key: string, value: unknown): void {
   });
 }
 
+// A keyword whose value is `undefined` is absent, as in the JSON the schema stands for.
 function copy(source: Node, skip?: (key: string) => boolean): Node {
   const out: Node = {};
-  for (const key of Object.keys(source)) if (!skip?.(key)) setOwn(out, key, source[key]);
+  for (const key of Object.keys(source))
+    if (source[key] !== undefined && !skip?.(key)) setOwn(out, key, source[key]);
   return out;
 }
 
@@ -99,6 +101,7 @@ const join = (path: string, key: string) => (path === '' ? key : `${path}.${key}
 function merge(base: Node, overlay: Node, path: string, keyword: string): Node {
   const out = copy(base);
   for (const key of Object.keys(overlay)) {
+    if (overlay[key] === undefined) continue;
     if (isAnnotation(key) || !Object.hasOwn(out, key)) setOwn(out, key, overlay[key]);
     else if (!equalJson(out[key], overlay[key]))
       refuse(path, `'${keyword}' beside a conflicting '${key}'`);
@@ -148,6 +151,7 @@ class Converter {
   private readonly done = new Map<string, Converted>();
   private readonly pending = new Set<string>();
   private readonly order: string[] = [];
+  private properties = 0;
 
   constructor(root: Node) {
     for (const keyword of ['$defs', 'definitions'] as const) {
@@ -155,6 +159,7 @@ class Converter {
       if (defs === undefined) continue;
       if (!isRecord(defs)) refuse(keyword, `a '${keyword}' that is not an object`);
       for (const name of Object.keys(defs)) {
+        if (defs[name] === undefined) continue;
         if (this.sources.has(name) && !equalJson(this.sources.get(name), defs[name]))
           refuse(`${keyword}.${name}`, `two different definitions named '${name}'`);
         this.sources.set(name, defs[name]);
@@ -437,17 +442,23 @@ class Converter {
       refuse(path, "'required' that is not a list of names");
     const required = new Set(requiredList as string[]);
     for (const key of required)
-      if (!Object.hasOwn(props, key))
+      if (props[key] === undefined || !Object.hasOwn(props, key))
         refuse(
           join(path, key),
           `'required' naming '${key.slice(0, 80)}', which 'properties' does not define`,
         );
+    // Refused before the walk, so an oversized schema costs no more than the limit.
+    const keys = Object.keys(props);
+    this.properties += keys.length;
+    if (this.properties > STRICT_LIMITS.properties)
+      refuse(path, `more than ${STRICT_LIMITS.properties} object properties`);
     const properties: Node = {};
     const children = new Map<string, Restore>();
     const stripNull = new Set<string>();
-    for (const key of Object.keys(props)) {
+    for (const key of keys) {
       const child = props[key];
       const childPath = join(path, key);
+      if (child === undefined && !required.has(key)) continue;
       if (child === false) {
         if (required.has(key)) refuse(childPath, "a required property whose schema is 'false'");
         continue; // optional and never valid: the closed object leaves it out
