@@ -158,7 +158,8 @@ export function strictSchemaProblem(schema: unknown): StrictSchemaProblem | unde
     }
     if (Object.hasOwn(node, 'const')) countText(node['const']);
     if (types.includes('object')) {
-      if (types.length !== 1) return fail(path, "a type list with 'object'");
+      if (types.length !== 1 && (types.length !== 2 || !types.includes('null')))
+        return fail(path, "a type list with 'object' and another type than 'null'");
       if (node['additionalProperties'] !== false)
         return fail(path, "an object without 'additionalProperties: false'");
       const props = node['properties'];
@@ -183,7 +184,8 @@ export function strictSchemaProblem(schema: unknown): StrictSchemaProblem | unde
     } else if (node['properties'] !== undefined || node['required'] !== undefined)
       return fail(path, "object keywords on a schema that is not type 'object'");
     if (types.includes('array')) {
-      if (types.length !== 1) return fail(path, "a type list with 'array'");
+      if (types.length !== 1 && (types.length !== 2 || !types.includes('null')))
+        return fail(path, "a type list with 'array' and another type than 'null'");
       if (node['items'] === undefined) return fail(path, "an array without 'items'");
       return walk(node['items'], `${path}[]`, depth + 1);
     }

@@ -55,6 +55,30 @@ function refChain(depth: number): Schema {
   };
 }
 
+const nameBranch = {
+  type: 'object',
+  properties: { name: { type: 'string' } },
+  required: ['name'],
+};
+const ageBranch = { type: 'object', properties: { age: { type: 'number' } }, required: ['age'] };
+const activeBranch = {
+  type: 'object',
+  properties: { active: { type: 'boolean' } },
+  required: ['active'],
+};
+const nameAndAge = {
+  type: 'object',
+  properties: { name: { type: 'string' }, age: { type: 'number' } },
+  required: ['name', 'age'],
+  additionalProperties: false,
+};
+const nameAgeActive = {
+  type: 'object',
+  properties: { name: { type: 'string' }, age: { type: 'number' }, active: { type: 'boolean' } },
+  required: ['name', 'age', 'active'],
+  additionalProperties: false,
+};
+
 describe('ported: openai-node strict transform', () => {
   it(`${NODE}: throws error if root schema is not an object`, () => {
     expect(refusal({ type: 'string' })).toMatch(/root that is not type 'object' at <root>/);
@@ -196,15 +220,35 @@ describe('ported: openai-node strict transform', () => {
     });
   });
 
-  it(`${NODE}: merges compatible root allOf object branches (plankit refuses allOf with more than one branch)`, () => {
+  it(`${NODE}: merges compatible root allOf object branches before validating the type`, () => {
+    expect(strict({ allOf: [nameBranch, ageBranch] }).schema).toEqual(nameAndAge);
+  });
+
+  it(`${NODE}: normalizes nested root allOf variants before validating the type`, () => {
+    expect(strict({ allOf: [{ allOf: [nameBranch, ageBranch] }, activeBranch] }).schema).toEqual(
+      nameAgeActive,
+    );
+  });
+
+  it(`${NODE}: preserves root dialect and base metadata while merging root allOf branches (plankit drops $schema and $id)`, () => {
+    expect(
+      strict({
+        $schema: 'http://json-schema.org/draft-07/schema#',
+        $id: 'https://example.com/input.json',
+        allOf: [nameBranch, ageBranch],
+      }).schema,
+    ).toEqual(nameAndAge);
+  });
+
+  it(`${NODE}: still rejects root allOf object branches that cannot be merged exactly`, () => {
     expect(
       refusal({
         allOf: [
-          { type: 'object', properties: { name: { type: 'string' } }, required: ['name'] },
-          { type: 'object', properties: { age: { type: 'number' } }, required: ['age'] },
+          { type: 'object', properties: { shared: { type: 'string' } }, required: ['shared'] },
+          { type: 'object', properties: { shared: { type: 'number' } }, required: ['shared'] },
         ],
       }),
-    ).toMatch(/'allOf' with more than one branch at <root>/);
+    ).toMatch(/'allOf' beside a conflicting 'type' at shared\.$/);
   });
 
   it(`${NODE}: removes neutral root allOf branches before inlining an object branch`, () => {
@@ -265,15 +309,10 @@ describe('ported: openai-node strict transform', () => {
       required: ['user'],
     });
     expect((schema['properties'] as Schema)['user']).toEqual({
-      anyOf: [
-        {
-          type: 'object',
-          properties: { name: { type: ['string', 'null'] } },
-          required: ['name'],
-          additionalProperties: false,
-        },
-        { type: 'null' },
-      ],
+      type: ['object', 'null'],
+      properties: { name: { type: ['string', 'null'] } },
+      required: ['name'],
+      additionalProperties: false,
     });
     expect(restore({ user: { name: null } })).toEqual({ user: {} });
     expect(restore({ user: null })).toEqual({ user: null });
@@ -724,6 +763,294 @@ describe('ported: openai-node strict transform', () => {
       additionalProperties: false,
       properties: { child: { anyOf: [{ additionalProperties: false }, { type: 'null' }] } },
     });
+  });
+});
+
+describe('ported: openai-node object allOf merging', () => {
+  const wrap = (value: unknown) => ({
+    type: 'object',
+    properties: { value },
+    required: ['value'],
+  });
+  const valueSchema = (schema: unknown) =>
+    (strict(schema).schema['properties'] as Schema)['value'] as Schema;
+
+  it(`${NODE}: merges compatible object allOf variants before closing them`, () => {
+    expect(strict(wrap({ allOf: [nameBranch, ageBranch] })).schema).toEqual({
+      type: 'object',
+      properties: { value: nameAndAge },
+      required: ['value'],
+      additionalProperties: false,
+    });
+  });
+
+  it(`${NODE}: removes neutral true branches before merging object allOf variants`, () => {
+    expect(valueSchema(wrap({ ...nameBranch, allOf: [true, ageBranch] }))).toEqual(nameAndAge);
+  });
+
+  for (const keyword of ['$defs', 'definitions']) {
+    it(`${NODE}: discards neutral ${keyword}-only allOf branches (plankit refuses the pointer into them)`, () => {
+      expect(
+        valueSchema(wrap({ allOf: [{ [keyword]: { Name: { type: 'string' } } }, nameBranch] })),
+      ).toEqual({ ...nameBranch, additionalProperties: false });
+      expect(
+        refusal(
+          wrap({
+            allOf: [
+              { [keyword]: { Name: { type: 'string' } } },
+              {
+                type: 'object',
+                properties: { name: { $ref: `#/properties/value/allOf/0/${keyword}/Name` } },
+                required: ['name'],
+              },
+            ],
+          }),
+        ),
+      ).toMatch(/does not point into '\$defs'.* at value\.name\./);
+    });
+
+    it(`${NODE}: keeps malformed ${keyword}-only allOf branches fail closed`, () => {
+      expect(refusal(wrap({ allOf: [{ [keyword]: false }, nameBranch] }))).toMatch(
+        /nested '\$?(defs|definitions)' at value\.allOf\[0\]\./,
+      );
+    });
+  }
+
+  it(`${NODE}: normalizes nested object allOf variants before merging their parent`, () => {
+    expect(
+      valueSchema(wrap({ allOf: [{ allOf: [nameBranch, ageBranch] }, activeBranch] })),
+    ).toEqual(nameAgeActive);
+  });
+
+  it(`${NODE}: normalizes ref-resolved allOf targets before earlier consumers (plankit refuses pointers outside $defs; the same shape through $defs merges)`, () => {
+    const target = { allOf: [nameBranch, ageBranch] };
+    const consumer = { type: 'object', allOf: [{ $ref: '#/$defs/target' }, activeBranch] };
+    for (const consumerFirst of [true, false]) {
+      const { schema } = strict({
+        type: 'object',
+        properties: consumerFirst ? { consumer, target } : { target, consumer },
+        required: ['consumer', 'target'],
+        $defs: { target },
+      });
+      expect((schema['properties'] as Schema)['consumer']).toEqual(nameAgeActive);
+      expect(JSON.stringify(schema)).not.toContain('"allOf"');
+    }
+    expect(
+      refusal({
+        type: 'object',
+        properties: {
+          consumer: { type: 'object', allOf: [{ $ref: '#/properties/target' }, activeBranch] },
+          target,
+        },
+      }),
+    ).toMatch(/does not point into '\$defs'/);
+  });
+
+  it(`${NODE}: merges compatible object allOf variants through local ref chains ($comment dropped)`, () => {
+    expect(
+      valueSchema({
+        ...wrap({
+          type: 'object',
+          allOf: [
+            { $ref: '#/$defs/NameAlias', $comment: 'Generated alias' },
+            { $ref: '#/$defs/Age' },
+          ],
+        }),
+        $defs: {
+          Name: nameBranch,
+          NameAlias: { $ref: '#/$defs/Name', description: 'Name fields' },
+          Age: ageBranch,
+        },
+      }),
+    ).toEqual({ description: 'Name fields', ...nameAndAge });
+  });
+
+  for (const keyword of ['$defs', 'definitions']) {
+    it(`${NODE}: merges ref-backed object allOf variants with scoped ${keyword} maps (plankit refuses a nested ${keyword})`, () => {
+      expect(
+        refusal({
+          type: 'object',
+          [keyword]: {
+            Name: {
+              type: 'object',
+              [keyword]: { Value: { type: 'string' } },
+              properties: { name: { $ref: `#/${keyword}/Name/${keyword}/Value` } },
+              required: ['name'],
+            },
+            Age: ageBranch,
+          },
+          properties: {
+            value: {
+              type: 'object',
+              allOf: [{ $ref: `#/${keyword}/Name` }, { $ref: `#/${keyword}/Age` }],
+            },
+          },
+          required: ['value'],
+        }),
+      ).toMatch(/nested '\$?(defs|definitions)'/);
+    });
+  }
+
+  it(`${NODE}: merges compatible nullable object allOf variants`, () => {
+    const nullable = (branch: Schema) => ({ ...branch, type: ['object', 'null'] });
+    const { schema, restore } = strict(
+      wrap({ allOf: [nullable(nameBranch), nullable(ageBranch)] }),
+    );
+    expect((schema['properties'] as Schema)['value']).toEqual({
+      ...nameAndAge,
+      type: ['object', 'null'],
+    });
+    expect(restore({ value: null })).toEqual({ value: null });
+  });
+
+  it(`${NODE}: intersects closed object allOf property sets and drops excluded optionals`, () => {
+    const { schema, restore } = strict(
+      wrap({
+        allOf: [
+          {
+            type: 'object',
+            properties: { x: { type: 'string' } },
+            required: ['x'],
+            additionalProperties: false,
+          },
+          {
+            type: 'object',
+            properties: { x: { type: 'string' }, y: { type: 'number' } },
+            required: ['x'],
+            additionalProperties: false,
+          },
+        ],
+      }),
+    );
+    expect((schema['properties'] as Schema)['value']).toEqual({
+      type: 'object',
+      properties: { x: { type: 'string' } },
+      required: ['x'],
+      additionalProperties: false,
+    });
+    expect(restore({ value: { x: 'a' } })).toEqual({ value: { x: 'a' } });
+  });
+
+  it(`${NODE}: rejects closed object allOf intersections that exclude required properties`, () => {
+    expect(
+      refusal(
+        wrap({
+          allOf: [
+            {
+              type: 'object',
+              properties: { x: { type: 'string' } },
+              required: ['x'],
+              additionalProperties: false,
+            },
+            {
+              type: 'object',
+              properties: { x: { type: 'string' }, y: { type: 'number' } },
+              required: ['x', 'y'],
+              additionalProperties: false,
+            },
+          ],
+        }),
+      ),
+    ).toMatch(/closed branch excludes the required property 'y' at value\.y\./);
+  });
+
+  it(`${NODE}: fails closed on cyclic local ref chains in object allOf variants`, () => {
+    expect(
+      refusal({
+        ...wrap({ type: 'object', allOf: [{ $ref: '#/$defs/A' }, { $ref: '#/$defs/Age' }] }),
+        $defs: { A: { $ref: '#/$defs/B' }, B: { $ref: '#/$defs/A' }, Age: ageBranch },
+      }),
+    ).toMatch(/cyclic '\$ref' to 'A' through 'allOf' at value\.allOf\[0\]\./);
+  });
+
+  it(`${NODE}: merges object allOf properties that match Object prototype names`, () => {
+    const special = Object.fromEntries([
+      ['constructor', { type: 'string' }],
+      ['toString', { type: 'string' }],
+      ['__proto__', { type: 'string' }],
+    ]);
+    const value = valueSchema(
+      wrap({
+        allOf: [
+          {
+            type: 'object',
+            properties: special,
+            required: ['constructor', 'toString', '__proto__'],
+          },
+          { type: 'object', properties: { other: { type: 'number' } }, required: ['other'] },
+        ],
+      }),
+    );
+    const properties = value['properties'] as Schema;
+    expect(Object.keys(properties)).toEqual(['constructor', 'toString', '__proto__', 'other']);
+    expect(Object.hasOwn(properties, '__proto__')).toBe(true);
+    expect(Object.getPrototypeOf(properties)).toBe(Object.prototype);
+    expect(Object.getOwnPropertyDescriptor(properties, '__proto__')?.value).toEqual({
+      type: 'string',
+    });
+  });
+
+  it(`${NODE}: merges matching object allOf properties with reordered schema keys`, () => {
+    const shared = {
+      type: 'object',
+      description: 'shared object',
+      properties: { name: { type: 'string', description: 'display name' } },
+      required: ['name'],
+    };
+    const reordered = {
+      required: ['name'],
+      properties: { name: { description: 'display name', type: 'string' } },
+      description: 'shared object',
+      type: 'object',
+    };
+    expect(
+      valueSchema(
+        wrap({
+          allOf: [
+            { type: 'object', properties: { shared }, required: ['shared'] },
+            { required: ['shared'], properties: { shared: reordered }, type: 'object' },
+          ],
+        }),
+      ),
+    ).toEqual({
+      type: 'object',
+      properties: { shared: { ...shared, additionalProperties: false } },
+      required: ['shared'],
+      additionalProperties: false,
+    });
+  });
+
+  it(`${NODE}: rejects matching object allOf properties with reordered array values (plankit keeps the enum both allow)`, () => {
+    const value = valueSchema(
+      wrap({
+        allOf: [
+          {
+            type: 'object',
+            properties: { shared: { type: 'string', enum: ['first', 'second'] } },
+            required: ['shared'],
+          },
+          {
+            type: 'object',
+            properties: { shared: { enum: ['second', 'first'], type: 'string' } },
+            required: ['shared'],
+          },
+        ],
+      }),
+    );
+    expect(value['properties']).toEqual({ shared: { type: 'string', enum: ['first', 'second'] } });
+  });
+
+  it(`${NODE}: rejects object allOf variants that cannot be merged exactly`, () => {
+    expect(
+      refusal(
+        wrap({
+          allOf: [
+            { type: 'object', properties: { shared: { type: 'string' } }, required: ['shared'] },
+            { type: 'object', properties: { shared: { type: 'number' } }, required: ['shared'] },
+          ],
+        }),
+      ),
+    ).toMatch(/'allOf' beside a conflicting 'type' at value\.shared\.$/);
   });
 });
 

@@ -101,7 +101,37 @@ describe('toStrictJsonSchema', () => {
         object({ a: { oneOf: [{ type: 'string' }, { type: 'number' }] } }),
         /'oneOf' whose branches .* at a\./,
       ],
-      [object({ a: { allOf: [{ type: 'string' }, { minLength: 1 }] } }), /'allOf' .* at a\./],
+      [
+        object({ a: { allOf: [{ type: 'string' }, { type: 'number' }] } }),
+        /'allOf' beside a conflicting 'type' at a\./,
+      ],
+      [
+        object({
+          a: { allOf: [object({ b: { type: 'string' } }), object({ b: { type: 'number' } })] },
+        }),
+        /'allOf' beside a conflicting 'type' at a\.b\./,
+      ],
+      [
+        object({
+          a: {
+            allOf: [
+              object({ b: { type: 'string' } }, [], { additionalProperties: false }),
+              object({ c: { type: 'string' } }, ['c']),
+            ],
+          },
+        }),
+        /closed branch excludes the required property 'c' at a\.c\./,
+      ],
+      [
+        object({
+          a: { allOf: [object({}), object({}, [], { additionalProperties: { type: 'string' } })] },
+        }),
+        /'additionalProperties' is a schema .* at a\.allOf\[1\]\./,
+      ],
+      [
+        object({ a: { allOf: [object({}), { type: 'string', minLength: 1 }] } }),
+        /an 'allOf' branch with 'type' beside object branches at a\.allOf\[1\]\./,
+      ],
       [object({ a: object({}, [], { patternProperties: {} }) }), /'patternProperties' at a\./],
       [
         object({ a: object({}, [], { additionalProperties: { type: 'string' } }) }),
@@ -144,9 +174,9 @@ describe('toStrictJsonSchema', () => {
     ).toThrow(/'required' naming 'gone', which 'properties' does not define at gone/);
   });
 
-  it('refuses a schema over the property limit before walking it (160,000 properties)', () => {
+  it('refuses a schema over the property limit before walking it (40,000 properties)', () => {
     const properties: Record<string, unknown> = {};
-    for (let i = 0; i < 160_000; i++) properties[`p${i}`] = { type: 'string' };
+    for (let i = 0; i < 40_000; i++) properties[`p${i}`] = { type: 'string' };
     expect(() => toStrictJsonSchema(object(properties))).toThrow(
       /more than 5000 object properties at <root>/,
     );

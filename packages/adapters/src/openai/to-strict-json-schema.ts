@@ -103,7 +103,29 @@ function merge(base: Node, overlay: Node, path: string, keyword: string): Node {
   for (const key of Object.keys(overlay)) {
     if (overlay[key] === undefined) continue;
     if (isAnnotation(key) || !Object.hasOwn(out, key)) setOwn(out, key, overlay[key]);
-    else if (!equalJson(out[key], overlay[key]))
+    else if (key === 'type') {
+      // Two types intersect: `['object', 'null']` beside `'object'` is `'object'`.
+      const type = intersectTypes(out[key], overlay[key]);
+      if (type === undefined) refuse(path, `'${keyword}' beside a conflicting 'type'`);
+      out[key] = type;
+    } else if (key === 'enum' && Array.isArray(out[key]) && Array.isArray(overlay[key])) {
+      const base = out[key] as unknown[];
+      const both = (overlay[key] as unknown[]).filter((value) =>
+        base.some((item) => equalJson(item, value)),
+      );
+      if (both.length === 0) refuse(path, `'${keyword}' beside a conflicting 'enum'`);
+      out[key] = both;
+    } else if (key === 'required' && Array.isArray(out[key]) && Array.isArray(overlay[key])) {
+      out[key] = [...new Set([...(out[key] as unknown[]), ...(overlay[key] as unknown[])])];
+    } else if (
+      BOUNDS.has(key) &&
+      typeof out[key] === 'number' &&
+      typeof overlay[key] === 'number'
+    ) {
+      // Two bounds of one kind: the tighter holds for both.
+      const pick = BOUNDS.get(key) === 'min' ? Math.max : Math.min;
+      out[key] = pick(out[key] as number, overlay[key] as number);
+    } else if (!equalJson(out[key], overlay[key]))
       refuse(path, `'${keyword}' beside a conflicting '${key}'`);
   }
   for (const [a, b] of COUPLED) {
@@ -114,6 +136,47 @@ function merge(base: Node, overlay: Node, path: string, keyword: string): Node {
   }
   return out;
 }
+
+// A branch of only annotations and definitions constrains nothing; a `$ref` into its
+// definitions cannot be resolved (only the root's are), so dropping them changes nothing.
+function definitionsOnly(node: Node): boolean {
+  return Object.keys(node).every(
+    (key) =>
+      isAnnotation(key) || ((key === '$defs' || key === 'definitions') && isRecord(node[key])),
+  );
+}
+
+const BOUNDS = new Map<string, 'min' | 'max'>([
+  ['minimum', 'min'],
+  ['exclusiveMinimum', 'min'],
+  ['minLength', 'min'],
+  ['minItems', 'min'],
+  ['maximum', 'max'],
+  ['exclusiveMaximum', 'max'],
+  ['maxLength', 'max'],
+  ['maxItems', 'max'],
+]);
+
+/** The types two `type` keywords both allow, or `undefined` when no value has both. */
+function intersectTypes(a: unknown, b: unknown): unknown {
+  const left = Array.isArray(a) ? a : [a];
+  const right = Array.isArray(b) ? b : [b];
+  const both: unknown[] = [];
+  const add = (type: unknown) => {
+    if (!both.includes(type)) both.push(type);
+  };
+  for (const type of left) {
+    if (right.includes(type)) add(type);
+    else if (type === 'integer' && right.includes('number')) add('integer');
+    else if (type === 'number' && right.includes('integer')) add('integer');
+  }
+  if (both.length === 0) return undefined;
+  return both.length === 1 ? both[0] : both;
+}
+
+const OBJECT_TYPE = (type: unknown) =>
+  type === 'object' ||
+  (Array.isArray(type) && type.length === 2 && type.includes('object') && type.includes('null'));
 
 // A oneOf is an anyOf when one required property tells its object branches apart.
 function isDiscriminated(branches: readonly unknown[]): boolean {
@@ -152,6 +215,8 @@ class Converter {
   private readonly pending = new Set<string>();
   private readonly order: string[] = [];
   private properties = 0;
+  // Definitions being followed by an `allOf` merge, to refuse a cycle through them.
+  private readonly intersecting = new Set<string>();
 
   constructor(root: Node) {
     for (const keyword of ['$defs', 'definitions'] as const) {
@@ -260,13 +325,8 @@ class Converter {
         if (!Array.isArray(allOf)) refuse(path, "an 'allOf' that is not a list");
         if (allOf.includes(false))
           refuse(path, "an 'allOf' with a 'false' branch (accepts nothing)");
-        const branches = allOf.filter((branch) => branch !== true);
-        if (branches.length > 1) refuse(path, "'allOf' with more than one branch");
         const { allOf: _allOf, ...rest } = node;
-        const [only] = branches;
-        if (only !== undefined && !isRecord(only))
-          refuse(path, "an 'allOf' branch that is not a schema");
-        node = only === undefined ? rest : merge(only, rest, path, 'allOf');
+        node = this.intersect(rest, allOf, path);
         continue;
       }
       if (Object.hasOwn(node, 'oneOf')) {
@@ -287,18 +347,11 @@ class Converter {
           node['type'] = type[0];
           continue;
         }
+        // `['object', 'null']` and `['array', 'null']` are strict mode as they are (and what
+        // the peers emit); an object or array beside any other type is not.
         const structured = type.filter((item) => item === 'object' || item === 'array');
-        if (structured.length > 0) {
-          if (type.length !== 2 || !type.includes('null'))
-            refuse(path, `the type list ${JSON.stringify(type)}`);
-          if (Object.hasOwn(node, 'anyOf')) refuse(path, "a nullable type list beside 'anyOf'");
-          const inner = copy(node, (key) => KEPT_ANNOTATIONS.has(key));
-          inner['type'] = structured[0];
-          const outer = copy(node, (key) => !KEPT_ANNOTATIONS.has(key));
-          outer['anyOf'] = [inner, { type: 'null' }];
-          node = outer;
-          continue;
-        }
+        if (structured.length > 0 && (type.length !== 2 || !type.includes('null')))
+          refuse(path, `the type list ${JSON.stringify(type)}`);
       }
       const anyOf = node['anyOf'];
       if (anyOf !== undefined) {
@@ -312,7 +365,15 @@ class Converter {
             if (!hasConstraints) refuse(path, "an 'anyOf' branch that accepts anything ('true')");
             branches.push(rest);
           } else if (!isRecord(branch)) refuse(path, "an 'anyOf' branch that is not a schema");
-          else branches.push(hasConstraints ? merge(branch, rest, path, 'anyOf') : branch);
+          else if (!hasConstraints) branches.push(branch);
+          // A branch whose type the wrapper's excludes accepts nothing here: it is dropped, so
+          // `type: ['object', 'null']` around object branches only is redundant, not a conflict.
+          else if (
+            branch['type'] === undefined ||
+            rest['type'] === undefined ||
+            intersectTypes(branch['type'], rest['type']) !== undefined
+          )
+            branches.push(merge(branch, rest, path, 'anyOf'));
         }
         if (branches.length === 0) refuse(path, "an 'anyOf' with no branch that accepts anything");
         const outer = copy(node, (key) => !isAnnotation(key) && key !== '$schema' && key !== '$id');
@@ -324,6 +385,142 @@ class Converter {
         return outer;
       }
       return node;
+    }
+  }
+
+  /**
+   * Intersects the branches of an `allOf` with the keywords beside it, exactly or not at all.
+   * Object branches merge as openai-node merges them: properties side by side (one property in
+   * two branches takes both schemas), `required` united, closed branches' property sets
+   * intersected (an optional property another closed branch excludes is dropped; a required
+   * one is refused). Other branches are put side by side keyword by keyword.
+   */
+  private intersect(rest: Node, allOf: readonly unknown[], path: string): Node {
+    const unique: Node[] = [];
+    for (const [index, branch] of allOf.entries()) {
+      if (branch === true) continue; // the identity of an intersection
+      if (!isRecord(branch))
+        refuse(`${path}.allOf[${index}]`, "an 'allOf' branch that is not a schema");
+      if (!unique.some((seen) => equalJson(seen, branch))) unique.push(branch);
+    }
+    const [only] = unique;
+    if (only === undefined) return rest;
+    const ownObjectKeywords = OBJECT_KEYWORDS.some((key) => Object.hasOwn(rest, key));
+    if (unique.length === 1 && !ownObjectKeywords) return merge(only, rest, path, 'allOf');
+    const flat = unique
+      .filter((branch) => !definitionsOnly(branch))
+      .map((branch, index) => this.flatBranch(branch, `${path}.allOf[${index}]`));
+    const objectShaped = (node: Node) =>
+      node['type'] === undefined
+        ? OBJECT_KEYWORDS.some((key) => Object.hasOwn(node, key))
+        : OBJECT_TYPE(node['type']);
+    const neutral = (node: Node) =>
+      Object.keys(node).every((key) => isAnnotation(key) || key === '$schema' || key === '$id');
+    if (!flat.some(objectShaped) && !objectShaped(rest)) {
+      let out = rest;
+      for (const branch of flat) out = merge(branch, out, path, 'allOf');
+      return out;
+    }
+    const objects = [rest, ...flat].filter(objectShaped);
+    const out: Node = {};
+    // Annotations: the first wins, the keywords beside the `allOf` before its branches.
+    for (const node of [rest, ...flat])
+      for (const key of Object.keys(node))
+        if ((isAnnotation(key) || key === '$schema' || key === '$id') && !Object.hasOwn(out, key))
+          setOwn(out, key, node[key]);
+    const properties = new Map<string, unknown[]>();
+    const required = new Set<string>();
+    let closed: Set<string> | undefined;
+    let sawProperties = false;
+    let sawRequired = false;
+    let object = false;
+    let nullable = false;
+    for (const [index, node] of [rest, ...flat].entries()) {
+      if (node !== rest && neutral(node)) continue;
+      const at = node === rest ? path : `${path}.allOf[${index - 1}]`;
+      if (!objects.includes(node)) {
+        if (node === rest && neutral(node)) continue;
+        const keys = Object.keys(node).filter((key) => !isAnnotation(key) && key !== '$schema');
+        refuse(at, `an 'allOf' branch with '${keys[0]}' beside object branches`);
+      }
+      for (const key of Object.keys(node)) {
+        if (isAnnotation(key) || key === '$schema' || key === '$id') continue;
+        if (key !== 'type' && !OBJECT_KEYWORDS.includes(key))
+          refuse(at, `'${key}' in an object 'allOf' (it cannot be merged exactly)`);
+      }
+      if (node['type'] === 'object') object = true;
+      else if (node['type'] !== undefined) nullable = true;
+      const props = node['properties'];
+      if (props !== undefined) {
+        if (!isRecord(props)) refuse(at, "'properties' that is not an object");
+        sawProperties = true;
+        for (const key of Object.keys(props)) {
+          if (props[key] === undefined) continue;
+          const schemas = properties.get(key);
+          if (schemas === undefined) properties.set(key, [props[key]]);
+          else if (!schemas.some((seen) => equalJson(seen, props[key]))) schemas.push(props[key]);
+        }
+      }
+      const names = node['required'];
+      if (names !== undefined) {
+        if (!Array.isArray(names) || names.some((key) => typeof key !== 'string'))
+          refuse(at, "'required' that is not a list of names");
+        sawRequired = true;
+        for (const key of names as string[]) required.add(key);
+      }
+      const extra = node['additionalProperties'];
+      if (extra === false) {
+        const own = new Set(isRecord(props) ? Object.keys(props) : []);
+        closed = closed === undefined ? own : new Set([...closed].filter((key) => own.has(key)));
+      } else if (extra !== undefined && extra !== true)
+        refuse(at, "an 'allOf' branch whose 'additionalProperties' is a schema (a map)");
+    }
+    if (closed !== undefined) {
+      const allowed = closed;
+      const excluded = [...required].find((key) => !allowed.has(key));
+      if (excluded !== undefined) {
+        // Object keywords do not constrain null: a nullable-only intersection is null.
+        if (nullable && !object) return { ...out, type: 'null' };
+        refuse(
+          join(path, excluded),
+          `an 'allOf' whose closed branch excludes the required property '${excluded.slice(0, 80)}'`,
+        );
+      }
+    }
+    if (object || nullable) out['type'] = object ? 'object' : ['object', 'null'];
+    if (sawProperties) {
+      const merged: Node = {};
+      for (const [key, schemas] of properties) {
+        if (closed !== undefined && !closed.has(key)) continue;
+        const [first] = schemas;
+        // One property in two branches must match both: an intersection of its own.
+        setOwn(merged, key, schemas.length === 1 ? first : { allOf: schemas });
+      }
+      out['properties'] = merged;
+    }
+    if (sawRequired) out['required'] = [...required];
+    if (closed !== undefined) out['additionalProperties'] = false;
+    return out;
+  }
+
+  /** A branch of an `allOf` with its own `allOf`s merged and its alias `$ref`s followed. */
+  private flatBranch(branch: Node, path: string): Node {
+    const followed: string[] = [];
+    try {
+      let node = branch;
+      for (;;) {
+        node = this.normalise(node, path, false);
+        if (!Object.hasOwn(node, '$ref')) return node;
+        const name = this.refName(node['$ref'], path);
+        if (this.intersecting.has(name))
+          refuse(path, `a cyclic '$ref' to '${name}' through 'allOf'`);
+        this.intersecting.add(name);
+        followed.push(name);
+        const { $ref: _ref, ...annotations } = node;
+        node = merge(this.resolve(node['$ref'], path), annotations, path, '$ref');
+      }
+    } finally {
+      for (const name of followed) this.intersecting.delete(name);
     }
   }
 
