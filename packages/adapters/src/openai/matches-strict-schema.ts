@@ -10,6 +10,20 @@ export function decodePointerToken(token: string): string {
   return token.replace(/~1/g, '/').replace(/~0/g, '~');
 }
 
+/**
+ * The `$defs` name a strict `$ref` (`#/$defs/<token>`) points to: the token percent-decoded,
+ * then `~1`/`~0` unescaped. `undefined` for any other reference.
+ */
+export function definitionName(ref: string): string | undefined {
+  const token = REF.exec(ref)?.[1];
+  if (token === undefined) return undefined;
+  try {
+    return decodePointerToken(decodeURIComponent(token));
+  } catch {
+    return undefined;
+  }
+}
+
 /** Encodes a name as one JSON Pointer token. */
 export function encodePointerToken(name: string): string {
   return name.replace(/~/g, '~0').replace(/\//g, '~1');
@@ -71,8 +85,8 @@ function matches(schema: unknown, value: unknown, defs: StrictDefinitions, depth
   const node = schema as Record<string, unknown>;
   const ref = node['$ref'];
   if (typeof ref === 'string') {
-    const name = REF.exec(ref)?.[1];
-    const target = name === undefined ? undefined : defs(decodePointerToken(name));
+    const name = definitionName(ref);
+    const target = name === undefined ? undefined : defs(name);
     if (target === undefined || !matches(target, value, defs, depth + 1)) return false;
   }
   const type = node['type'];

@@ -1,4 +1,4 @@
-import { decodePointerToken } from './matches-strict-schema.ts';
+import { definitionName } from './matches-strict-schema.ts';
 
 /**
  * OpenAI's documented limits for a strict schema (Structured Outputs, "Supported schemas"):
@@ -62,7 +62,6 @@ export const STRICT_FORMATS: ReadonlySet<string> = new Set([
 ]);
 
 const TYPES = new Set(['string', 'number', 'integer', 'boolean', 'null', 'object', 'array']);
-const REF = /^#\/\$defs\/(.+)$/;
 
 /** A rule a schema breaks, and where. */
 export interface StrictSchemaProblem {
@@ -112,8 +111,8 @@ export function strictSchemaProblem(schema: unknown): StrictSchemaProblem | unde
     }
     const ref = node['$ref'];
     if (ref !== undefined) {
-      const name = typeof ref === 'string' ? REF.exec(ref)?.[1] : undefined;
-      if (name === undefined || !Object.hasOwn(definitions, decodePointerToken(name)))
+      const name = typeof ref === 'string' ? definitionName(ref) : undefined;
+      if (name === undefined || !Object.hasOwn(definitions, name))
         return fail(path, `a '$ref' that does not point into '$defs' (${String(ref)})`);
       const others = Object.keys(node).filter(
         (key) => key !== '$ref' && key !== 'description' && key !== 'title',
@@ -227,7 +226,7 @@ function objectNesting(root: Record<string, unknown>, defs: Record<string, unkno
     if (!isRecord(node)) return 0;
     const ref = node['$ref'];
     if (typeof ref === 'string') {
-      const name = decodePointerToken(REF.exec(ref)?.[1] ?? '');
+      const name = definitionName(ref) ?? '';
       const known = memo.get(name);
       if (known !== undefined) return known;
       if (active.has(name)) return 0;

@@ -197,7 +197,7 @@ describe('ported: openai-node strict transform', () => {
         $ref: '#/$defs/A',
         $defs: { A: { $ref: 'https://example.com/schema.json#/$defs/Input' } },
       }),
-    ).toMatch(/'\$ref' that does not point into '\$defs'/);
+    ).toMatch(/'\$ref' that is not a local JSON Pointer/);
   });
 
   it(`${NODE}: reports the root path for invalid root ref values and boolean targets`, () => {
@@ -400,7 +400,7 @@ describe('ported: openai-node strict transform', () => {
         properties: { a: { $ref: 'other.json#/$defs/A' } },
         required: ['a'],
       }),
-    ).toMatch(/does not point into '\$defs'.* at a/);
+    ).toMatch(/not a local JSON Pointer.* at a/);
   });
 
   it(`${NODE}: rejects Draft 7 validation siblings on $ref properties (plankit inlines them, or refuses a conflict)`, () => {
@@ -789,29 +789,37 @@ describe('ported: openai-node object allOf merging', () => {
   });
 
   for (const keyword of ['$defs', 'definitions']) {
-    it(`${NODE}: discards neutral ${keyword}-only allOf branches (plankit refuses the pointer into them)`, () => {
-      expect(
-        valueSchema(wrap({ allOf: [{ [keyword]: { Name: { type: 'string' } } }, nameBranch] })),
-      ).toEqual({ ...nameBranch, additionalProperties: false });
-      expect(
-        refusal(
-          wrap({
-            allOf: [
-              { [keyword]: { Name: { type: 'string' } } },
-              {
-                type: 'object',
-                properties: { name: { $ref: `#/properties/value/allOf/0/${keyword}/Name` } },
-                required: ['name'],
-              },
-            ],
-          }),
-        ),
-      ).toMatch(/does not point into '\$defs'.* at value\.name\./);
+    it(`${NODE}: discards neutral ${keyword}-only allOf branches after preserving their refs`, () => {
+      const { schema } = strict(
+        wrap({
+          allOf: [
+            { [keyword]: { Name: { type: 'string' } } },
+            {
+              type: 'object',
+              properties: { name: { $ref: `#/properties/value/allOf/0/${keyword}/Name` } },
+              required: ['name'],
+            },
+          ],
+        }),
+      );
+      // The peer names the hoisted definition `__openai_strict_allOf_ref_0`; plankit `ref_0`.
+      expect(schema).toMatchObject({
+        $defs: { ref_0: { type: 'string' } },
+        properties: {
+          value: {
+            type: 'object',
+            properties: { name: { $ref: '#/$defs/ref_0' } },
+            required: ['name'],
+            additionalProperties: false,
+          },
+        },
+      });
+      expect(JSON.stringify(schema)).not.toContain('"allOf"');
     });
 
     it(`${NODE}: keeps malformed ${keyword}-only allOf branches fail closed`, () => {
       expect(refusal(wrap({ allOf: [{ [keyword]: false }, nameBranch] }))).toMatch(
-        /nested '\$?(defs|definitions)' at value\.allOf\[0\]\./,
+        /'\$?(defs|definitions)' that is not an object at value\.allOf\[0\]\./,
       );
     });
   }
@@ -822,28 +830,18 @@ describe('ported: openai-node object allOf merging', () => {
     ).toEqual(nameAgeActive);
   });
 
-  it(`${NODE}: normalizes ref-resolved allOf targets before earlier consumers (plankit refuses pointers outside $defs; the same shape through $defs merges)`, () => {
-    const target = { allOf: [nameBranch, ageBranch] };
-    const consumer = { type: 'object', allOf: [{ $ref: '#/$defs/target' }, activeBranch] };
+  it(`${NODE}: normalizes ref-resolved allOf targets before earlier consumers`, () => {
     for (const consumerFirst of [true, false]) {
+      const consumer = { type: 'object', allOf: [{ $ref: '#/properties/target' }, activeBranch] };
+      const target = { allOf: [nameBranch, ageBranch] };
       const { schema } = strict({
         type: 'object',
         properties: consumerFirst ? { consumer, target } : { target, consumer },
         required: ['consumer', 'target'],
-        $defs: { target },
       });
       expect((schema['properties'] as Schema)['consumer']).toEqual(nameAgeActive);
       expect(JSON.stringify(schema)).not.toContain('"allOf"');
     }
-    expect(
-      refusal({
-        type: 'object',
-        properties: {
-          consumer: { type: 'object', allOf: [{ $ref: '#/properties/target' }, activeBranch] },
-          target,
-        },
-      }),
-    ).toMatch(/does not point into '\$defs'/);
   });
 
   it(`${NODE}: merges compatible object allOf variants through local ref chains ($comment dropped)`, () => {
@@ -866,28 +864,40 @@ describe('ported: openai-node object allOf merging', () => {
   });
 
   for (const keyword of ['$defs', 'definitions']) {
-    it(`${NODE}: merges ref-backed object allOf variants with scoped ${keyword} maps (plankit refuses a nested ${keyword})`, () => {
-      expect(
-        refusal({
-          type: 'object',
-          [keyword]: {
-            Name: {
-              type: 'object',
-              [keyword]: { Value: { type: 'string' } },
-              properties: { name: { $ref: `#/${keyword}/Name/${keyword}/Value` } },
-              required: ['name'],
-            },
-            Age: ageBranch,
+    it(`${NODE}: merges ref-backed object allOf variants with scoped ${keyword} maps (the nested target hoisted to $defs)`, () => {
+      const { schema } = strict({
+        type: 'object',
+        [keyword]: {
+          Name: {
+            type: 'object',
+            [keyword]: { Value: { type: 'string' } },
+            properties: { name: { $ref: `#/${keyword}/Name/${keyword}/Value` } },
+            required: ['name'],
           },
-          properties: {
-            value: {
-              type: 'object',
-              allOf: [{ $ref: `#/${keyword}/Name` }, { $ref: `#/${keyword}/Age` }],
-            },
+          Age: ageBranch,
+        },
+        properties: {
+          value: {
+            type: 'object',
+            allOf: [{ $ref: `#/${keyword}/Name` }, { $ref: `#/${keyword}/Age` }],
           },
-          required: ['value'],
-        }),
-      ).toMatch(/nested '\$?(defs|definitions)'/);
+        },
+        required: ['value'],
+      });
+      expect(schema).toEqual({
+        type: 'object',
+        properties: {
+          value: {
+            type: 'object',
+            properties: { name: { $ref: '#/$defs/ref_0' }, age: { type: 'number' } },
+            required: ['name', 'age'],
+            additionalProperties: false,
+          },
+        },
+        required: ['value'],
+        additionalProperties: false,
+        $defs: { ref_0: { type: 'string' } },
+      });
     });
   }
 
@@ -1308,15 +1318,34 @@ describe('ported: openai-agents-js strictToolSchema', () => {
     expect(restore({ payload: { note: null } })).toEqual({ payload: {} });
   });
 
-  it(`${AGENTS}: resolves references against original schema pointer paths (plankit refuses pointers below a definition)`, () => {
-    expect(
-      refusal({
-        type: 'object',
-        properties: { alias: { $ref: '#/$defs/payload/properties/target' } },
-        required: ['alias'],
-        $defs: { payload: { type: 'object', properties: { target: { type: 'string' } } } },
-      }),
-    ).toMatch(/does not point into '\$defs'.* at alias/);
+  it(`${AGENTS}: resolves references against original schema pointer paths`, () => {
+    const { restore } = strict({
+      type: 'object',
+      properties: {
+        alias: { $ref: '#/$defs/payload/properties/optionalContainer/properties/target' },
+      },
+      required: ['alias'],
+      $defs: {
+        payload: {
+          type: 'object',
+          properties: {
+            optionalContainer: {
+              type: 'object',
+              properties: {
+                target: {
+                  type: 'object',
+                  properties: { child: { type: 'string' } },
+                  required: [],
+                },
+              },
+              required: [],
+            },
+          },
+          required: [],
+        },
+      },
+    });
+    expect(restore({ alias: { child: null } })).toEqual({ alias: {} });
   });
 
   it(`${AGENTS}: preserves canonical prepared nodes for reused schema objects`, () => {
@@ -1346,14 +1375,19 @@ describe('ported: openai-agents-js strictToolSchema', () => {
     });
   });
 
-  it(`${AGENTS}: strips strict nulls through recursive root references (plankit refuses '#')`, () => {
+  it(`${AGENTS}: strips strict nulls through recursive root references`, () => {
+    const { schema, restore } = strict({
+      type: 'object',
+      properties: { note: { type: 'string' }, child: { $ref: '#' } },
+      required: [],
+    });
+    // The root, referenced, is a definition of its own (OpenAI also takes `#`; one form for all).
+    expect((schema['properties'] as Schema)['child']).toEqual({
+      anyOf: [{ $ref: '#/$defs/ref_0' }, { type: 'null' }],
+    });
     expect(
-      refusal({
-        type: 'object',
-        properties: { note: { type: 'string' }, child: { $ref: '#' } },
-        required: [],
-      }),
-    ).toMatch(/does not point into '\$defs'.* at child/);
+      restore({ note: null, child: { note: 'x', child: { note: null, child: null } } }),
+    ).toEqual({ child: { note: 'x', child: {} } });
   });
 
   it(`${AGENTS}: preserves null allowed by a referenced schema`, () => {

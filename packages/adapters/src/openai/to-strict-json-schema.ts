@@ -207,28 +207,95 @@ function isDiscriminated(branches: readonly unknown[]): boolean {
   });
 }
 
-const REF = /^#\/(\$defs|definitions)\/([^/]+)$/;
+// Keywords whose values are schemas, by shape: a `$ref` may point through these and no other
+// (not into `default`, `enum` or other literal payloads).
+const SCHEMA_MAPS = new Set([
+  '$defs',
+  'definitions',
+  'properties',
+  'patternProperties',
+  'dependencies',
+]);
+const SCHEMA_LISTS = new Set(['anyOf', 'allOf', 'oneOf', 'items', 'prefixItems']);
+const SCHEMA_SINGLES = new Set([
+  'items',
+  'additionalItems',
+  'additionalProperties',
+  'contains',
+  'propertyNames',
+  'not',
+  'if',
+  'then',
+  'else',
+]);
+
+/**
+ * The tokens of a local JSON Pointer `$ref` (`#`, `#/$defs/a~1b`, `#/properties/x/anyOf/0`):
+ * the whole fragment is percent-decoded first, then split and `~1`/`~0` unescaped, as the
+ * peers do. `undefined` for an external or malformed reference.
+ */
+function pointerTokens(ref: string): string[] | undefined {
+  if (!ref.startsWith('#')) return undefined;
+  let fragment: string;
+  try {
+    fragment = decodeURIComponent(ref.slice(1));
+  } catch {
+    return undefined;
+  }
+  if (fragment === '') return [];
+  if (!fragment.startsWith('/')) return undefined;
+  const tokens = fragment.slice(1).split('/');
+  if (tokens.some((token) => /~(?![01])/.test(token))) return undefined;
+  return tokens.map(decodePointerToken);
+}
+
+// The schema a pointer reaches through schema-valued keywords only, or `undefined`.
+function walkPointer(root: Node, tokens: readonly string[]): unknown {
+  let node: unknown = root;
+  for (let index = 0; index < tokens.length; index++) {
+    const token = tokens[index] as string;
+    if (!isRecord(node)) return undefined;
+    const value = node[token];
+    const next = tokens[index + 1];
+    if (SCHEMA_MAPS.has(token) && isRecord(value) && next !== undefined) {
+      if (!Object.hasOwn(value, next)) return undefined;
+      node = value[next];
+      index++;
+    } else if (SCHEMA_LISTS.has(token) && Array.isArray(value) && next !== undefined) {
+      if (!/^(0|[1-9][0-9]*)$/.test(next) || Number(next) >= value.length) return undefined;
+      node = value[Number(next)];
+      index++;
+    } else if (SCHEMA_SINGLES.has(token) && !Array.isArray(value)) node = value;
+    else return undefined;
+  }
+  return isRecord(node) || typeof node === 'boolean' ? node : undefined;
+}
+
+/** A definition name as a `$ref` fragment: pointer-escaped, then percent-encoded (`$` kept). */
+function definitionRef(name: string): string {
+  return `#/$defs/${encodeURIComponent(encodePointerToken(name)).replace(/%24/g, '$')}`;
+}
 
 class Converter {
+  // Every schema a `$ref` reached, by its canonical pointer (`/$defs/A`, `/properties/x`).
   private readonly sources = new Map<string, unknown>();
   private readonly done = new Map<string, Converted>();
   private readonly pending = new Set<string>();
   private readonly order: string[] = [];
+  // The name each referenced schema takes in the output's `$defs`, and back.
+  private readonly names = new Map<string, string>();
+  private readonly byName = new Map<string, string>();
+  private readonly reserved = new Set<string>();
   private properties = 0;
   // Definitions being followed by an `allOf` merge, to refuse a cycle through them.
   private readonly intersecting = new Set<string>();
 
-  constructor(root: Node) {
+  constructor(private readonly document: Node) {
     for (const keyword of ['$defs', 'definitions'] as const) {
-      const defs = root[keyword];
+      const defs = document[keyword];
       if (defs === undefined) continue;
       if (!isRecord(defs)) refuse(keyword, `a '${keyword}' that is not an object`);
-      for (const name of Object.keys(defs)) {
-        if (defs[name] === undefined) continue;
-        if (this.sources.has(name) && !equalJson(this.sources.get(name), defs[name]))
-          refuse(`${keyword}.${name}`, `two different definitions named '${name}'`);
-        this.sources.set(name, defs[name]);
-      }
+      for (const name of Object.keys(defs)) this.reserved.add(name);
     }
   }
 
@@ -236,44 +303,60 @@ class Converter {
   definitions(): Node | undefined {
     if (this.order.length === 0) return undefined;
     const out: Node = {};
-    for (const name of this.order) setOwn(out, name, this.done.get(name)?.schema);
+    for (const key of this.order)
+      setOwn(out, this.names.get(key) as string, this.done.get(key)?.schema);
     return out;
   }
 
   /** The converted schema of a definition, for matching; `undefined` while it is converted. */
-  readonly lookup = (name: string): unknown => this.done.get(name)?.schema;
+  readonly lookup = (name: string): unknown => {
+    const key = this.byName.get(name);
+    return key === undefined ? undefined : this.done.get(key)?.schema;
+  };
 
+  // A reference as people read it: the definition's name, or the pointer.
+  private label(key: string): string {
+    const tokens = key.split('/').slice(1).map(decodePointerToken);
+    if (tokens.length === 2 && (tokens[0] === '$defs' || tokens[0] === 'definitions'))
+      return (tokens[1] as string).slice(0, 80);
+    return `#${key}`.slice(0, 80);
+  }
+
+  /** The canonical pointer a `$ref` names, after checking it reaches a schema. */
   private refName(ref: unknown, path: string): string {
     if (typeof ref !== 'string') refuse(path, `a '$ref' that is not a string`);
-    let fragment: string;
-    try {
-      fragment = decodeURIComponent(ref);
-    } catch {
-      refuse(path, `the malformed '$ref' ${JSON.stringify(ref.slice(0, 80))}`);
-    }
-    const match = REF.exec(fragment);
-    const name = match?.[2] === undefined ? undefined : decodePointerToken(match[2]);
-    if (name === undefined)
+    const tokens = pointerTokens(ref);
+    if (tokens === undefined)
       refuse(
         path,
-        `a '$ref' that does not point into '$defs' (${JSON.stringify(ref.slice(0, 80))})`,
+        `a '$ref' that is not a local JSON Pointer (${JSON.stringify(ref.slice(0, 80))})`,
       );
-    if (!this.sources.has(name))
-      refuse(path, `a '$ref' to a missing definition ${JSON.stringify(name.slice(0, 80))}`);
-    return name;
+    const key = tokens.map((token) => `/${encodePointerToken(token)}`).join('');
+    if (this.sources.has(key)) return key;
+    let target = walkPointer(this.document, tokens);
+    if (target === undefined) {
+      const [keyword, name] = tokens;
+      if (tokens.length === 2 && (keyword === '$defs' || keyword === 'definitions'))
+        refuse(path, `a '$ref' to a missing definition ${JSON.stringify(name?.slice(0, 80))}`);
+      refuse(path, `a '$ref' that reaches no schema (${JSON.stringify(ref.slice(0, 80))})`);
+    }
+    // The document root, as a definition of its own: without the keywords of a resource.
+    if (tokens.length === 0) target = copy(this.document, (k) => k === '$id' || k === '$schema');
+    this.sources.set(key, target);
+    return key;
   }
 
   // Follows definitions that are only a `$ref` (aliases) to the one that has content.
   private aliasTarget(start: string, path: string): string {
-    let name = start;
-    const seen = new Set<string>([name]);
+    let key = start;
+    const seen = new Set<string>([key]);
     for (;;) {
-      const target = this.sources.get(name);
-      if (!isRecord(target) || !Object.hasOwn(target, '$ref')) return name;
-      if (Object.keys(target).some((key) => key !== '$ref' && !isAnnotation(key))) return name;
-      name = this.refName(target['$ref'], path);
-      if (seen.has(name)) refuse(path, `a cyclic '$ref' to '${name}'`);
-      seen.add(name);
+      const target = this.sources.get(key);
+      if (!isRecord(target) || !Object.hasOwn(target, '$ref')) return key;
+      if (Object.keys(target).some((k) => k !== '$ref' && !isAnnotation(k))) return key;
+      key = this.refName(target['$ref'], path);
+      if (seen.has(key)) refuse(path, `a cyclic '$ref' to '${this.label(key)}'`);
+      seen.add(key);
     }
   }
 
@@ -285,12 +368,33 @@ class Converter {
     return target;
   }
 
-  private definition(name: string, depth: number): void {
-    if (this.done.has(name) || this.pending.has(name)) return;
-    this.pending.add(name);
-    this.order.push(name);
-    this.done.set(name, this.visit(this.sources.get(name), `$defs.${name}`, depth + 1, false));
-    this.pending.delete(name);
+  // The output name of a referenced schema: its own for `$defs/A` or `definitions/A` (unless
+  // taken by another), a fresh `ref_N` for any other pointer.
+  private nameOf(key: string): string {
+    const known = this.names.get(key);
+    if (known !== undefined) return known;
+    const tokens = key.split('/').slice(1).map(decodePointerToken);
+    const own =
+      tokens.length === 2 && (tokens[0] === '$defs' || tokens[0] === 'definitions')
+        ? (tokens[1] as string)
+        : undefined;
+    let name = own;
+    for (let n = 0; name === undefined || this.byName.has(name); n++) {
+      name = own === undefined ? `ref_${n}` : `${own}_${n + 1}`;
+      if (own === undefined && this.reserved.has(name)) name = undefined;
+    }
+    this.names.set(key, name);
+    this.byName.set(name, key);
+    return name;
+  }
+
+  private definition(key: string, depth: number): void {
+    if (this.done.has(key) || this.pending.has(key)) return;
+    this.pending.add(key);
+    this.order.push(key);
+    const path = key.split('/').slice(1).map(decodePointerToken).join('.');
+    this.done.set(key, this.visit(this.sources.get(key), path, depth + 1, false));
+    this.pending.delete(key);
   }
 
   private acceptsNull(schema: Node): boolean {
@@ -304,15 +408,20 @@ class Converter {
     for (let round = 0; ; round++) {
       if (round > MAX_DEPTH) refuse(path, 'a chain of references or intersections this long');
       if (node['$id'] !== undefined && !root) refuse(path, "a nested '$id' (a separate resource)");
-      for (const keyword of ['$defs', 'definitions'])
-        if (node[keyword] !== undefined && !root) refuse(path, `a nested '${keyword}'`);
+      // Nested definitions constrain nothing themselves; a `$ref` into them is resolved by its
+      // pointer like any other.
+      for (const keyword of ['$defs', 'definitions']) {
+        if (node[keyword] === undefined) continue;
+        if (!isRecord(node[keyword])) refuse(path, `a '${keyword}' that is not an object`);
+        delete node[keyword];
+      }
       if (Object.hasOwn(node, '$ref')) {
         const siblings = Object.keys(node).filter(
           (key) => key !== '$ref' && !isAnnotation(key) && key !== '$schema' && key !== '$id',
         );
         if (root || siblings.length > 0) {
           const name = this.refName(node['$ref'], path);
-          if (inlined.has(name)) refuse(path, `a cyclic '$ref' to '${name}'`);
+          if (inlined.has(name)) refuse(path, `a cyclic '$ref' to '${this.label(name)}'`);
           inlined.add(name);
           const { $ref: _ref, ...rest } = node;
           node = merge(this.resolve(node['$ref'], path), rest, path, '$ref');
@@ -513,7 +622,7 @@ class Converter {
         if (!Object.hasOwn(node, '$ref')) return node;
         const name = this.refName(node['$ref'], path);
         if (this.intersecting.has(name))
-          refuse(path, `a cyclic '$ref' to '${name}' through 'allOf'`);
+          refuse(path, `a cyclic '$ref' to '${this.label(name)}' through 'allOf'`);
         this.intersecting.add(name);
         followed.push(name);
         const { $ref: _ref, ...annotations } = node;
@@ -534,10 +643,10 @@ class Converter {
     for (const key of KEPT_ANNOTATIONS) if (typeof node[key] === 'string') out[key] = node[key];
 
     if (Object.hasOwn(node, '$ref')) {
-      const name = this.aliasTarget(this.refName(node['$ref'], path), path);
-      this.definition(name, depth);
-      out['$ref'] = `#/$defs/${encodePointerToken(name)}`;
-      const restore: Restore = (value) => (this.done.get(name)?.restore ?? identity)(value);
+      const key = this.aliasTarget(this.refName(node['$ref'], path), path);
+      out['$ref'] = definitionRef(this.nameOf(key));
+      this.definition(key, depth);
+      const restore: Restore = (value) => (this.done.get(key)?.restore ?? identity)(value);
       return { schema: out, restore };
     }
 
