@@ -42,6 +42,24 @@ function nested(depth: number): Schema {
   return root;
 }
 
+function segmentedRefs(segments: number, length: number, optional: boolean): Schema {
+  const defs: Schema = { terminal: { type: 'string' } };
+  const properties: Schema = {};
+  const required: string[] = [];
+  let previous = '#/$defs/terminal';
+  for (let segment = 0; segment < segments; segment++) {
+    for (let index = 0; index < length; index++)
+      defs[`segment${segment}_${index}`] = {
+        $ref: index + 1 < length ? `#/$defs/segment${segment}_${index + 1}` : previous,
+      };
+    previous = `#/$defs/segment${segment}_0`;
+    properties[`checkpoint${segment}`] = { $ref: previous };
+    required.push(`checkpoint${segment}`);
+  }
+  if (optional) properties['optional'] = { $ref: previous };
+  return { type: 'object', properties, required, $defs: defs };
+}
+
 function refChain(depth: number): Schema {
   const defs: Schema = {};
   for (let index = 0; index < depth; index++)
@@ -802,13 +820,12 @@ describe('ported: openai-node object allOf merging', () => {
           ],
         }),
       );
-      // The peer names the hoisted definition `__openai_strict_allOf_ref_0`; plankit `ref_0`.
       expect(schema).toMatchObject({
-        $defs: { ref_0: { type: 'string' } },
+        $defs: { __openai_strict_allOf_ref_0: { type: 'string' } },
         properties: {
           value: {
             type: 'object',
-            properties: { name: { $ref: '#/$defs/ref_0' } },
+            properties: { name: { $ref: '#/$defs/__openai_strict_allOf_ref_0' } },
             required: ['name'],
             additionalProperties: false,
           },
@@ -889,14 +906,17 @@ describe('ported: openai-node object allOf merging', () => {
         properties: {
           value: {
             type: 'object',
-            properties: { name: { $ref: '#/$defs/ref_0' }, age: { type: 'number' } },
+            properties: {
+              name: { $ref: '#/$defs/__openai_strict_ref_0' },
+              age: { type: 'number' },
+            },
             required: ['name', 'age'],
             additionalProperties: false,
           },
         },
         required: ['value'],
         additionalProperties: false,
-        $defs: { ref_0: { type: 'string' } },
+        $defs: { __openai_strict_ref_0: { type: 'string' } },
       });
     });
   }
@@ -1067,22 +1087,43 @@ describe('ported: openai-node object allOf merging', () => {
 describe('ported: openai-agents-js strictToolSchema', () => {
   it(`${AGENTS}: rejects schemas that exceed the safe container depth`, () => {
     const input = nested(1_000);
-    expect(refusal(input)).toMatch(/nested more than 64 levels/);
+    expect(refusal(input)).toMatch(/nested more than 100 levels/);
     expect(input).not.toHaveProperty('additionalProperties');
   });
 
-  it(`${AGENTS}: rejects schemas that exceed the safe local reference depth (plankit follows alias chains without recursion)`, () => {
-    expect(strict(refChain(1_000)).schema).toEqual({
-      type: 'object',
-      properties: { value: { $ref: '#/$defs/level1000' } },
-      required: ['value'],
-      additionalProperties: false,
-      $defs: { level1000: { type: 'string' } },
-    });
+  it(`${AGENTS}: rejects schemas that exceed the safe local reference depth`, () => {
+    const input = refChain(1_000);
+    expect(refusal(input)).toMatch(/nested more than 100 levels deep at value\.$/);
+    expect((input['properties'] as Schema)['value']).toEqual({ $ref: '#/$defs/level0' });
+  });
+
+  it(`${AGENTS}: rejects shared reference suffixes reached beyond the safe depth`, () => {
+    const input = segmentedRefs(100, 60, true);
+    expect(refusal(input)).toMatch(/nested more than 100 levels deep at checkpoint1\.$/);
+    expect((input['properties'] as Schema)['optional']).toEqual({ $ref: '#/$defs/segment99_0' });
+  });
+
+  it(`${AGENTS}: rejects required-only shared reference suffixes reached beyond the safe depth`, () => {
+    const input = segmentedRefs(2, 60, false);
+    const original = structuredClone(input);
+    expect(refusal(input)).toMatch(/nested more than 100 levels/);
+    expect(input).toEqual(original);
   });
 
   it(`${AGENTS}: enforces the safe local reference depth boundary`, () => {
-    expect(() => toStrictJsonSchema(refChain(20))).not.toThrow();
+    expect(strict(refChain(97)).schema['$defs']).toEqual({ level97: { type: 'string' } });
+    expect(refusal(refChain(98))).toMatch(/nested more than 100 levels deep at value\.$/);
+  });
+
+  it(`${AGENTS}: preserves direct root recursion at the safe depth boundary`, () => {
+    const accepted = refChain(97);
+    (accepted['$defs'] as Schema)['level97'] = { $ref: '#' };
+    expect(strict(accepted).schema['properties']).toEqual({
+      value: { $ref: '#/$defs/__openai_strict_ref_0' },
+    });
+    const rejected = refChain(98);
+    (rejected['$defs'] as Schema)['level98'] = { $ref: '#' };
+    expect(refusal(rejected)).toMatch(/nested more than 100 levels/);
   });
 
   it(`${AGENTS}: preserves recursive local definitions without mutating the input`, () => {
@@ -1109,18 +1150,66 @@ describe('ported: openai-agents-js strictToolSchema', () => {
     expect(input).toEqual(original);
   });
 
-  it(`${AGENTS}: enforces the safe depth boundary for recursive components`, () => {
-    const defs: Schema = {};
-    for (let index = 0; index < 5; index++)
-      defs[`node${index}`] = { $ref: `#/$defs/node${(index + 1) % 5}` };
+  it(`${AGENTS}: enforces the safe depth boundary for recursive components (plankit refuses a cycle of references alone at any length)`, () => {
+    // A cycle of bare `$ref`s never reaches a schema: it constrains nothing anyone can name.
+    for (const length of [5, 98, 99]) {
+      const defs: Schema = {};
+      for (let index = 0; index < length; index++)
+        defs[`node${index}`] = { $ref: `#/$defs/node${(index + 1) % length}` };
+      expect(
+        refusal({
+          type: 'object',
+          properties: { value: { $ref: '#/$defs/node0' } },
+          required: ['value'],
+          $defs: defs,
+        }),
+      ).toMatch(/cyclic '\$ref' to 'node0'|nested more than 100 levels/);
+    }
+  });
+
+  it(`${AGENTS}: rejects over-depth paths leaving recursive components`, () => {
+    const defs: Schema = { terminal: { type: 'string' } };
+    for (let index = 0; index < 20; index++)
+      defs[`tail${index}`] = { $ref: index < 19 ? `#/$defs/tail${index + 1}` : '#/$defs/terminal' };
+    for (const prefix of ['a', 'b'])
+      for (let index = 0; index < 80; index++)
+        defs[`${prefix}${index}`] = {
+          $ref: index < 79 ? `#/$defs/${prefix}${index + 1}` : '#/$defs/shared',
+        };
+    defs['shared'] = { $ref: '#/$defs/recursive' };
+    defs['recursive'] = { anyOf: [{ $ref: '#/$defs/a0' }, { $ref: '#/$defs/tail0' }] };
     expect(
       refusal({
         type: 'object',
-        properties: { value: { $ref: '#/$defs/node0' } },
-        required: ['value'],
+        properties: {
+          alternate: { $ref: '#/$defs/b0' },
+          checkpoint: { $ref: '#/$defs/recursive' },
+        },
+        required: ['checkpoint', 'alternate'],
+        additionalProperties: false,
         $defs: defs,
       }),
-    ).toMatch(/nested more than 64 levels|cyclic/);
+    ).toMatch(/nested more than 100 levels deep at \$defs\.recursive\.anyOf\[0\]\.$/);
+  });
+
+  it(`${AGENTS}: preserves wide shallow recursive definitions without mutating the input (unreferenced definitions dropped)`, () => {
+    const defs: Schema = {};
+    for (let index = 0; index < 100; index++) defs[`node${index}`] = { $ref: '#' };
+    const input = {
+      type: 'object',
+      properties: {},
+      required: [],
+      additionalProperties: false,
+      $defs: defs,
+    };
+    const original = structuredClone(input);
+    expect(strict(input).schema).toEqual({
+      type: 'object',
+      properties: {},
+      required: [],
+      additionalProperties: false,
+    });
+    expect(input).toEqual(original);
   });
 
   it(`${AGENTS}: continues to convert reasonably nested schemas without mutation`, () => {
@@ -1383,7 +1472,7 @@ describe('ported: openai-agents-js strictToolSchema', () => {
     });
     // The root, referenced, is a definition of its own (OpenAI also takes `#`; one form for all).
     expect((schema['properties'] as Schema)['child']).toEqual({
-      anyOf: [{ $ref: '#/$defs/ref_0' }, { type: 'null' }],
+      anyOf: [{ $ref: '#/$defs/__openai_strict_ref_0' }, { type: 'null' }],
     });
     expect(
       restore({ note: null, child: { note: 'x', child: { note: null, child: null } } }),

@@ -28,7 +28,9 @@ interface Converted {
 }
 
 const identity: Restore = (value) => value;
-const MAX_DEPTH = 64;
+// Levels of nesting, counted as openai-agents-js counts them: the root is level 1, and each
+// property, item, branch and `$ref` hop is one more. Deeper is refused, as there.
+const MAX_DEPTH = 100;
 
 // Annotations strict mode keeps, and annotations that are dropped (they constrain nothing).
 const KEPT_ANNOTATIONS = new Set(['description', 'title']);
@@ -287,6 +289,10 @@ class Converter {
   private readonly byName = new Map<string, string>();
   private readonly reserved = new Set<string>();
   private properties = 0;
+  // The deepest level the conversion reached, and how far below its reference each converted
+  // definition reaches: to check a reused definition against its new depth.
+  private deepest = 0;
+  private readonly heights = new Map<string, number>();
   // Definitions being followed by an `allOf` merge, to refuse a cycle through them.
   private readonly intersecting = new Set<string>();
 
@@ -347,29 +353,40 @@ class Converter {
   }
 
   // Follows definitions that are only a `$ref` (aliases) to the one that has content.
-  private aliasTarget(start: string, path: string): string {
+  // Each hop is a level of depth: a chain longer than the depth left is refused.
+  private aliasTarget(start: string, path: string, depth: number): { key: string; depth: number } {
     let key = start;
+    let at = depth;
     const seen = new Set<string>([key]);
     for (;;) {
+      if (at > MAX_DEPTH) refuse(path, `a schema nested more than ${MAX_DEPTH} levels deep`);
       const target = this.sources.get(key);
-      if (!isRecord(target) || !Object.hasOwn(target, '$ref')) return key;
-      if (Object.keys(target).some((k) => k !== '$ref' && !isAnnotation(k))) return key;
+      if (!isRecord(target) || !Object.hasOwn(target, '$ref')) return { key, depth: at };
+      if (Object.keys(target).some((k) => k !== '$ref' && !isAnnotation(k)))
+        return { key, depth: at };
       key = this.refName(target['$ref'], path);
       if (seen.has(key)) refuse(path, `a cyclic '$ref' to '${this.label(key)}'`);
       seen.add(key);
+      // A hop back into a schema being converted (the root, a recursive definition) is
+      // recursion, not a level deeper.
+      if (key !== '' && !this.pending.has(key)) at++;
     }
   }
 
   private resolve(ref: unknown, path: string): Node {
-    const target = this.sources.get(this.refName(ref, path));
+    const key = this.refName(ref, path);
+    const target = this.sources.get(key);
     if (typeof target === 'boolean')
       refuse(path, `a '$ref' to the boolean schema '${String(target)}'`);
     if (!isRecord(target)) refuse(path, "a '$ref' to a value that is not a schema");
+    // Inlined, a target's own resource scope would rebind its references.
+    if (key !== '' && target['$id'] !== undefined)
+      refuse(path, `a '$ref' to '${this.label(key)}', a separate resource ('$id')`);
     return target;
   }
 
   // The output name of a referenced schema: its own for `$defs/A` or `definitions/A` (unless
-  // taken by another), a fresh `ref_N` for any other pointer.
+  // taken by another), a fresh `__openai_strict_ref_N` for any other pointer.
   private nameOf(key: string): string {
     const known = this.names.get(key);
     if (known !== undefined) return known;
@@ -378,9 +395,11 @@ class Converter {
       tokens.length === 2 && (tokens[0] === '$defs' || tokens[0] === 'definitions')
         ? (tokens[1] as string)
         : undefined;
+    // The peers' names for hoisted pointers, so the output is theirs too.
+    const prefix = tokens.includes('allOf') ? '__openai_strict_allOf_ref_' : '__openai_strict_ref_';
     let name = own;
     for (let n = 0; name === undefined || this.byName.has(name); n++) {
-      name = own === undefined ? `ref_${n}` : `${own}_${n + 1}`;
+      name = own === undefined ? `${prefix}${n}` : `${own}_${n + 1}`;
       if (own === undefined && this.reserved.has(name)) name = undefined;
     }
     this.names.set(key, name);
@@ -388,12 +407,25 @@ class Converter {
     return name;
   }
 
-  private definition(key: string, depth: number): void {
+  /**
+   * Converts a referenced schema once, at the depth of its first reference; a later reference
+   * from deeper down is checked against the depth the definition's own content reaches.
+   */
+  private definition(key: string, depth: number, path: string): void {
+    // The root, referenced, is converted again as a definition, at the root's own level.
+    const start = key === '' ? 1 : depth;
+    const height = this.heights.get(key);
+    if (height !== undefined && start + height > MAX_DEPTH)
+      refuse(path, `a schema nested more than ${MAX_DEPTH} levels deep`);
     if (this.done.has(key) || this.pending.has(key)) return;
     this.pending.add(key);
     this.order.push(key);
-    const path = key.split('/').slice(1).map(decodePointerToken).join('.');
-    this.done.set(key, this.visit(this.sources.get(key), path, depth + 1, false));
+    const outer = this.deepest;
+    this.deepest = start;
+    const at = key.split('/').slice(1).map(decodePointerToken).join('.');
+    this.done.set(key, this.visit(this.sources.get(key), at, start, false));
+    this.heights.set(key, this.deepest - start);
+    this.deepest = Math.max(outer, this.deepest);
     this.pending.delete(key);
   }
 
@@ -510,6 +542,9 @@ class Converter {
       if (branch === true) continue; // the identity of an intersection
       if (!isRecord(branch))
         refuse(`${path}.allOf[${index}]`, "an 'allOf' branch that is not a schema");
+      // Merged into its parent, a branch's own resource scope would rebind its references.
+      if (branch['$id'] !== undefined)
+        refuse(`${path}.allOf[${index}]`, "a nested '$id' (a separate resource)");
       if (!unique.some((seen) => equalJson(seen, branch))) unique.push(branch);
     }
     const [only] = unique;
@@ -635,6 +670,7 @@ class Converter {
 
   visit(source: unknown, path: string, depth: number, root: boolean): Converted {
     if (depth > MAX_DEPTH) refuse(path, `a schema nested more than ${MAX_DEPTH} levels deep`);
+    if (depth > this.deepest) this.deepest = depth;
     if (source === true) refuse(path, "a schema that accepts anything ('true')");
     if (source === false) refuse(path, "a schema that accepts nothing ('false')");
     if (!isRecord(source)) refuse(path, 'a schema that is not an object');
@@ -643,9 +679,10 @@ class Converter {
     for (const key of KEPT_ANNOTATIONS) if (typeof node[key] === 'string') out[key] = node[key];
 
     if (Object.hasOwn(node, '$ref')) {
-      const key = this.aliasTarget(this.refName(node['$ref'], path), path);
+      const target = this.aliasTarget(this.refName(node['$ref'], path), path, depth + 1);
+      const key = target.key;
       out['$ref'] = definitionRef(this.nameOf(key));
-      this.definition(key, depth);
+      this.definition(key, target.depth, path);
       const restore: Restore = (value) => (this.done.get(key)?.restore ?? identity)(value);
       return { schema: out, restore };
     }
@@ -850,7 +887,7 @@ export function toStrictJsonSchema(schema: JsonSchema): StrictJsonSchema {
   if (!isRecord(schema)) refuse('', 'a root that is not an object schema');
   const converter = new Converter(schema);
   const root = copy(schema, (key) => key === '$defs' || key === 'definitions');
-  const { schema: converted, restore } = converter.visit(root, '', 0, true);
+  const { schema: converted, restore } = converter.visit(root, '', 1, true);
   if (converted['type'] !== 'object') {
     if (Array.isArray(converted['anyOf']))
       refuse('', "'anyOf' at the root (an object with alternatives)");
