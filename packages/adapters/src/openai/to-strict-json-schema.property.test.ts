@@ -3,8 +3,8 @@ import { toStrictJsonSchema as openaiStrict } from 'openai/lib/transform';
 import { describe, expect, it } from 'vitest';
 import * as z from 'zod';
 import { AdapterError } from '../adapter-error.ts';
-import { decodePointerToken } from './matches-strict-schema.ts';
 import { strictSchemaProblem } from './strict-schema-problem.ts';
+import { sampleStrictValue, seededRandom } from './testing/sample-strict-value.ts';
 import { toStrictJsonSchema } from './to-strict-json-schema.ts';
 
 type Node = Record<string, unknown>;
@@ -91,54 +91,6 @@ function jsonSchemaOf(schema: z.ZodType): Node {
   return rest;
 }
 
-// A value of the strict shape, as a model in strict mode could send it.
-function sample(schema: unknown, defs: Node, random: () => number, depth = 0): unknown {
-  const node = schema as Node;
-  const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)] as T;
-  const ref = node['$ref'];
-  if (typeof ref === 'string')
-    return sample(defs[decodePointerToken(ref.slice('#/$defs/'.length))], defs, random, depth + 1);
-  const anyOf = node['anyOf'] as unknown[] | undefined;
-  if (anyOf !== undefined) {
-    const nullBranch = anyOf.find((branch) => (branch as Node)['type'] === 'null');
-    return sample(depth > 6 && nullBranch ? nullBranch : pick(anyOf), defs, random, depth + 1);
-  }
-  if (Array.isArray(node['enum'])) return pick(node['enum']);
-  if (Object.hasOwn(node, 'const')) return node['const'];
-  const types = Array.isArray(node['type']) ? node['type'] : [node['type']];
-  const type = depth > 6 && types.includes('null') ? 'null' : pick(types);
-  switch (type) {
-    case 'null':
-      return null;
-    case 'boolean':
-      return random() < 0.5;
-    case 'string': {
-      const min = (node['minLength'] as number | undefined) ?? 0;
-      const max = (node['maxLength'] as number | undefined) ?? min + 4;
-      return 's'.repeat(min + Math.floor(random() * (max - min + 1)));
-    }
-    case 'number':
-    case 'integer': {
-      const min = (node['minimum'] as number | undefined) ?? -3;
-      const max = (node['maximum'] as number | undefined) ?? min + 6;
-      return Math.max(min, Math.min(max, Math.ceil(min + random() * (max - min))));
-    }
-    case 'array': {
-      const min = (node['minItems'] as number | undefined) ?? 0;
-      const length = depth > 6 ? min : min + Math.floor(random() * 3);
-      return Array.from({ length }, () => sample(node['items'], defs, random, depth + 1));
-    }
-    case 'object': {
-      const out: Node = {};
-      for (const [key, child] of Object.entries(node['properties'] as Node))
-        out[key] = sample(child, defs, random, depth + 1);
-      return out;
-    }
-    default:
-      throw new Error(`cannot sample ${JSON.stringify(node)}`);
-  }
-}
-
 describe('toStrictJsonSchema properties', () => {
   it('refuses with schema_unsupported, or keeps the strict rules and restores every strict value to a valid one', () => {
     let accepted = 0;
@@ -157,14 +109,10 @@ describe('toStrictJsonSchema properties', () => {
         expect(strictSchemaProblem(converted.schema)).toBeUndefined();
         // The openai package's own strict transform accepts what we produce.
         expect(() => openaiStrict(structuredClone(converted.schema) as never)).not.toThrow();
-        let state = seed | 0;
-        const random = () => {
-          state = (Math.imul(state, 1_103_515_245) + 12_345) | 0;
-          return ((state >>> 8) & 0xffff) / 0x10000;
-        };
+        const random = seededRandom(seed);
         const defs = (converted.schema['$defs'] ?? {}) as Node;
         for (let round = 0; round < 4; round++) {
-          const value = sample(converted.schema, defs, random);
+          const value = sampleStrictValue(converted.schema, defs, random);
           const restored = converted.restore(value);
           const parsed = parameters.safeParse(restored);
           expect(parsed.success, JSON.stringify({ value, restored, source })).toBe(true);

@@ -159,6 +159,43 @@ const BOUNDS = new Map<string, 'min' | 'max'>([
   ['maxItems', 'max'],
 ]);
 
+// The names a `propertyNames` of only a string `enum` or `const` allows, else `undefined`.
+function literalNames(schema: unknown): string[] | undefined {
+  if (!isRecord(schema)) return undefined;
+  for (const key of Object.keys(schema))
+    if (!['enum', 'const', 'type'].includes(key) && !isAnnotation(key)) return undefined;
+  if (schema['type'] !== undefined && schema['type'] !== 'string') return undefined;
+  const values = Object.hasOwn(schema, 'const') ? [schema['const']] : schema['enum'];
+  if (!Array.isArray(values) || !values.every((value) => typeof value === 'string'))
+    return undefined;
+  return values as string[];
+}
+
+/**
+ * A record over a closed set of keys (zod's `z.record(z.enum([...]), value)`) as the object it
+ * is: each allowed name a property (its own schema, or `additionalProperties`), nothing else.
+ */
+function closedRecord(node: Node, names: readonly string[], path: string): Node {
+  const { propertyNames: _names, additionalProperties: extra, properties, ...rest } = node;
+  const own = isRecord(properties) ? properties : {};
+  const allowed = new Set(names);
+  const required = Array.isArray(node['required']) ? node['required'] : [];
+  for (const key of required)
+    if (typeof key === 'string' && !allowed.has(key))
+      refuse(join(path, key), `a required property '${key.slice(0, 80)}' 'propertyNames' excludes`);
+  const merged: Node = {};
+  for (const name of allowed) {
+    const schema = Object.hasOwn(own, name) ? own[name] : (extra ?? true);
+    if (schema !== false) setOwn(merged, name, schema);
+  }
+  return {
+    ...rest,
+    type: rest['type'] ?? 'object',
+    properties: merged,
+    additionalProperties: false,
+  };
+}
+
 /** The types two `type` keywords both allow, or `undefined` when no value has both. */
 function intersectTypes(a: unknown, b: unknown): unknown {
   const left = Array.isArray(a) ? a : [a];
@@ -481,6 +518,12 @@ class Converter {
         setOwn(node, 'anyOf', oneOf);
         continue;
       }
+      if (Object.hasOwn(node, 'propertyNames')) {
+        const names = literalNames(node['propertyNames']);
+        if (names === undefined) return node; // refused with the keyword named
+        node = closedRecord(node, names, path);
+        continue;
+      }
       const type = node['type'];
       if (Array.isArray(type)) {
         if (type.length === 0) refuse(path, 'an empty type list');
@@ -560,6 +603,19 @@ class Converter {
         : OBJECT_TYPE(node['type']);
     const neutral = (node: Node) =>
       Object.keys(node).every((key) => isAnnotation(key) || key === '$schema' || key === '$id');
+    // An intersection with a union is the union of the intersections: (A ∧ (B ∨ C)) is
+    // (A ∧ B) ∨ (A ∧ C), so an object beside a (discriminated) union merges into each branch.
+    const union = flat.findIndex((node) => Array.isArray(node['anyOf']));
+    if (union >= 0 && (flat.some(objectShaped) || objectShaped(rest))) {
+      const { anyOf: alternatives, ...own } = flat[union] as Node;
+      const others = flat.filter((_, index) => index !== union);
+      const constraints = copy(rest, (key) => isAnnotation(key) || key === '$schema');
+      const out = copy(rest, (key) => !isAnnotation(key));
+      out['anyOf'] = (alternatives as unknown[]).map((alternative) => ({
+        allOf: [constraints, own, ...others, alternative],
+      }));
+      return out;
+    }
     if (!flat.some(objectShaped) && !objectShaped(rest)) {
       let out = rest;
       for (const branch of flat) out = merge(branch, out, path, 'allOf');

@@ -1,0 +1,94 @@
+import { definitionName } from '../matches-strict-schema.ts';
+
+type Node = Record<string, unknown>;
+
+/** A seeded generator of numbers in [0, 1), the same sequence for the same seed. */
+export function seededRandom(seed: number): () => number {
+  let state = seed | 0;
+  return () => {
+    state = (Math.imul(state, 1_103_515_245) + 12_345) | 0;
+    return ((state >>> 8) & 0xffff) / 0x10000;
+  };
+}
+
+// Strings of each strict format that also match the patterns zod emits beside them.
+const FORMATTED: Readonly<Record<string, string>> = {
+  email: 'ada@example.com',
+  uuid: '123e4567-e89b-42d3-a456-426614174000',
+  'date-time': '2024-01-02T03:04:05Z',
+  date: '2024-01-02',
+  time: '03:04:05',
+  duration: 'P1D',
+  hostname: 'example.com',
+  ipv4: '192.0.2.1',
+  ipv6: '2001:db8::1',
+};
+
+/**
+ * A value of a strict schema's shape, as a model in strict mode could send it: every property
+ * present, a random `anyOf` branch, type and enum value, lengths and bounds respected (not
+ * `pattern`, except through `format`). Below `depth` 6 it prefers `null` and empty arrays, so
+ * recursive schemas end.
+ */
+export function sampleStrictValue(
+  schema: unknown,
+  defs: Node,
+  random: () => number,
+  depth = 0,
+): unknown {
+  const node = schema as Node;
+  const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)] as T;
+  const ref = node['$ref'];
+  if (typeof ref === 'string')
+    return sampleStrictValue(defs[definitionName(ref) ?? ''], defs, random, depth + 1);
+  const anyOf = node['anyOf'] as unknown[] | undefined;
+  if (anyOf !== undefined) {
+    const nullBranch = anyOf.find((branch) => (branch as Node)['type'] === 'null');
+    const branch = depth > 6 && nullBranch ? nullBranch : pick(anyOf);
+    return sampleStrictValue(branch, defs, random, depth + 1);
+  }
+  if (Array.isArray(node['enum'])) return pick(node['enum']);
+  if (Object.hasOwn(node, 'const')) return node['const'];
+  const types = Array.isArray(node['type']) ? node['type'] : [node['type']];
+  const type = depth > 6 && types.includes('null') ? 'null' : pick(types);
+  switch (type) {
+    case 'null':
+      return null;
+    case 'boolean':
+      return random() < 0.5;
+    case 'string': {
+      const format = FORMATTED[node['format'] as string];
+      if (format !== undefined) return format;
+      const min = (node['minLength'] as number | undefined) ?? 0;
+      const max = (node['maxLength'] as number | undefined) ?? min + 4;
+      return 's'.repeat(min + Math.floor(random() * (max - min + 1)));
+    }
+    case 'number':
+    case 'integer': {
+      const min = (node['minimum'] as number | undefined) ?? -3;
+      const max = (node['maximum'] as number | undefined) ?? min + 6;
+      return Math.max(min, Math.min(max, Math.ceil(min + random() * (max - min))));
+    }
+    case 'array': {
+      const min = (node['minItems'] as number | undefined) ?? 0;
+      const max = (node['maxItems'] as number | undefined) ?? min + 2;
+      const length = depth > 6 ? min : min + Math.floor(random() * (max - min + 1));
+      return Array.from({ length }, () =>
+        sampleStrictValue(node['items'], defs, random, depth + 1),
+      );
+    }
+    case 'object': {
+      const out: Node = {};
+      for (const [key, child] of Object.entries(node['properties'] as Node))
+        Object.defineProperty(out, key, {
+          value: sampleStrictValue(child, defs, random, depth + 1),
+          enumerable: true,
+          writable: true,
+          configurable: true,
+        });
+      return out;
+    }
+    default:
+      throw new Error(`cannot sample ${JSON.stringify(node).slice(0, 200)}`);
+  }
+}
