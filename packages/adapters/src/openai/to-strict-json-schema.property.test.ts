@@ -1,3 +1,4 @@
+import { Ajv } from 'ajv';
 import fc from 'fast-check';
 import { toStrictJsonSchema as openaiStrict } from 'openai/lib/transform';
 import { describe, expect, it } from 'vitest';
@@ -121,5 +122,100 @@ describe('toStrictJsonSchema properties', () => {
       { numRuns: 300 },
     );
     expect(accepted).toBeGreaterThan(100);
+  });
+
+  // Hand-written and generated `allOf`s (OpenAPI documents, TypeBox's Type.Intersect): object
+  // branches over a few shared keys, closed or open, nullable or not, some through `$defs`.
+  const leafArb = fc.constantFrom<Node>(
+    { type: 'string' },
+    { type: 'string', maxLength: 3 },
+    { type: 'number' },
+    { type: 'integer', minimum: 0, maximum: 5 },
+    { type: ['string', 'null'] },
+    { enum: ['a', 'b'] },
+    { type: 'boolean' },
+  );
+  const branchArb = fc
+    .record({
+      properties: fc.dictionary(fc.constantFrom('p', 'q', 'r', 's'), leafArb, { maxKeys: 3 }),
+      required: fc.subarray(['p', 'q', 'r', 's']),
+      type: fc.constantFrom<unknown>(undefined, 'object', ['object', 'null']),
+      closed: fc.boolean(),
+      viaRef: fc.boolean(),
+    })
+    .map(({ properties, required, type, closed, viaRef }) => {
+      const branch: Node = { properties, required: required.filter((key) => key in properties) };
+      if (type !== undefined) branch['type'] = type;
+      if (closed) branch['additionalProperties'] = false;
+      return { branch, viaRef };
+    });
+  const allOfArb = fc.array(branchArb, { minLength: 2, maxLength: 3 }).map((branches) => {
+    const $defs: Node = {};
+    const allOf = branches.map(({ branch, viaRef }, index) => {
+      if (!viaRef) return branch;
+      $defs[`B${index}`] = branch;
+      return { $ref: `#/$defs/B${index}` };
+    });
+    return { type: 'object', properties: { value: { allOf } }, required: ['value'], $defs };
+  });
+  const candidateArb = fc.dictionary(
+    fc.constantFrom('p', 'q', 'r', 's', 'extra'),
+    fc.constantFrom<unknown>('a', 'abcd', 1, 2.5, 7, null, true),
+  );
+
+  it('merges an allOf exactly: restored answers validate against it, and its values have answers', () => {
+    const ajv = new Ajv({ strict: false });
+    let merged = 0;
+    fc.assert(
+      fc.property(
+        allOfArb,
+        fc.array(candidateArb, { maxLength: 6 }),
+        fc.integer(),
+        (source, candidates, seed) => {
+          let converted: ReturnType<typeof toStrictJsonSchema>;
+          try {
+            converted = toStrictJsonSchema(source);
+          } catch (error) {
+            expect(AdapterError.isInstance(error)).toBe(true);
+            expect((error as AdapterError).code).toBe('schema_unsupported');
+            return;
+          }
+          merged++;
+          expect(strictSchemaProblem(converted.schema)).toBeUndefined();
+          const sourceValid = ajv.compile(source);
+          const strictValid = ajv.compile(converted.schema);
+          const random = seededRandom(seed);
+          const defs = (converted.schema['$defs'] ?? {}) as Node;
+          for (let round = 0; round < 4; round++) {
+            const answer = sampleStrictValue(converted.schema, defs, random);
+            const input = converted.restore(answer);
+            expect(sourceValid(input), JSON.stringify({ source, answer, input })).toBe(true);
+          }
+          // Every object the allOf accepts has a strict answer: its absent fields sent as null.
+          // (Keys no branch declares are out: an open object is closed, the documented narrowing.)
+          const value = (converted.schema['properties'] as Node)['value'] as Node;
+          const keys = Object.keys((value['properties'] ?? {}) as Node);
+          for (const candidate of candidates) {
+            if (Object.keys(candidate).some((key) => !keys.includes(key))) continue;
+            if (!sourceValid({ value: candidate })) continue;
+            const answer: Node = {};
+            for (const key of keys)
+              answer[key] = candidate[key] === undefined ? null : candidate[key];
+            expect(strictValid({ value: answer }), JSON.stringify({ source, candidate })).toBe(
+              true,
+            );
+            // Back the same, except that an optional field whose schema takes null itself cannot
+            // tell absent from null: absent comes back as null (documented).
+            const restored = (converted.restore({ value: answer }) as Node)['value'] as Node;
+            expect(sourceValid({ value: restored })).toBe(true);
+            for (const key of keys)
+              if (candidate[key] !== undefined || restored[key] !== null)
+                expect(restored[key], key).toEqual(candidate[key]);
+          }
+        },
+      ),
+      { numRuns: 300 },
+    );
+    expect(merged).toBeGreaterThan(50);
   });
 });

@@ -1,4 +1,4 @@
-import { definitionName } from '../matches-strict-schema.ts';
+import { definitionName, matchesStrictSchema } from '../matches-strict-schema.ts';
 
 type Node = Record<string, unknown>;
 
@@ -47,7 +47,14 @@ export function sampleStrictValue(
     const branch = depth > 6 && nullBranch ? nullBranch : pick(anyOf);
     return sampleStrictValue(branch, defs, random, depth + 1);
   }
-  if (Array.isArray(node['enum'])) return pick(node['enum']);
+  if (Array.isArray(node['enum'])) {
+    // A model answers with a value of both the enum and the type.
+    const type = node['type'];
+    const typed = node['enum'].filter(
+      (value) => type === undefined || matchesStrictSchema({ type }, value, () => undefined),
+    );
+    return pick(typed);
+  }
   if (Object.hasOwn(node, 'const')) return node['const'];
   const types = Array.isArray(node['type']) ? node['type'] : [node['type']];
   const type = depth > 6 && types.includes('null') ? 'null' : pick(types);
