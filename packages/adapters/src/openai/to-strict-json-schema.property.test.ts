@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import * as z from 'zod';
 import { AdapterError } from '../adapter-error.ts';
 import { strictSchemaProblem } from './strict-schema-problem.ts';
-import { sampleStrictValue, seededRandom } from './testing/sample-strict-value.ts';
+import { NO_VALUE, sampleStrictValue, seededRandom } from './testing/sample-strict-value.ts';
 import { toStrictJsonSchema } from './to-strict-json-schema.ts';
 
 type Node = Record<string, unknown>;
@@ -114,6 +114,7 @@ describe('toStrictJsonSchema properties', () => {
         const defs = (converted.schema['$defs'] ?? {}) as Node;
         for (let round = 0; round < 4; round++) {
           const value = sampleStrictValue(converted.schema, defs, random);
+          if (value === NO_VALUE) continue;
           const restored = converted.restore(value);
           const parsed = parameters.safeParse(restored);
           expect(parsed.success, JSON.stringify({ value, restored, source })).toBe(true);
@@ -188,6 +189,7 @@ describe('toStrictJsonSchema properties', () => {
           const defs = (converted.schema['$defs'] ?? {}) as Node;
           for (let round = 0; round < 4; round++) {
             const answer = sampleStrictValue(converted.schema, defs, random);
+            if (answer === NO_VALUE) continue; // the allOf accepts nothing
             const input = converted.restore(answer);
             expect(sourceValid(input), JSON.stringify({ source, answer, input })).toBe(true);
           }

@@ -803,13 +803,6 @@ class Converter {
         if (typeof value === 'object' && value !== null) refuse(path, "a 'const' object or array");
         out['const'] = value;
       }
-      // A type that none of the literals has (often two intersected schemas) accepts nothing.
-      const literals = Object.hasOwn(node, 'const') ? [node['const']] : (out['enum'] as unknown[]);
-      if (
-        type !== undefined &&
-        !literals.some((value) => matchesStrictSchema({ type }, value, this.lookup))
-      )
-        refuse(path, `'enum' or 'const' values none of which has the type ${JSON.stringify(type)}`);
     }
     const applies = (kind: string) => types.includes(kind);
     if (applies('string'))

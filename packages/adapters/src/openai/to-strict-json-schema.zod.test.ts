@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import * as z from 'zod';
 import { AdapterError } from '../adapter-error.ts';
 import { strictSchemaProblem } from './strict-schema-problem.ts';
-import { sampleStrictValue, seededRandom } from './testing/sample-strict-value.ts';
+import { NO_VALUE, sampleStrictValue, seededRandom } from './testing/sample-strict-value.ts';
 import { toStrictJsonSchema } from './to-strict-json-schema.ts';
 
 type Node = Record<string, unknown>;
@@ -105,6 +105,7 @@ describe('toStrictJsonSchema on zod 4 schemas', () => {
       const random = seededRandom(name.length);
       for (let round = 0; round < 40; round++) {
         const answer = sampleStrictValue(converted.schema, defs, random);
+        expect(answer).not.toBe(NO_VALUE);
         expect(strictValid(answer), JSON.stringify(strictValid.errors)).toBe(true);
         const input = converted.restore(answer);
         expect(sourceValid(input), JSON.stringify({ answer, input })).toBe(true);

@@ -2,6 +2,9 @@ import { definitionName, matchesStrictSchema } from '../matches-strict-schema.ts
 
 type Node = Record<string, unknown>;
 
+/** What {@link sampleStrictValue} returns for a schema no value satisfies. */
+export const NO_VALUE: unique symbol = Symbol('no value');
+
 /** A seeded generator of numbers in [0, 1), the same sequence for the same seed. */
 export function seededRandom(seed: number): () => number {
   let state = seed | 0;
@@ -28,7 +31,7 @@ const FORMATTED: Readonly<Record<string, string>> = {
  * A value of a strict schema's shape, as a model in strict mode could send it: every property
  * present, a random `anyOf` branch, type and enum value, lengths and bounds respected (not
  * `pattern`, except through `format`). Below `depth` 6 it prefers `null` and empty arrays, so
- * recursive schemas end.
+ * recursive schemas end. {@link NO_VALUE} when no value satisfies the schema.
  */
 export function sampleStrictValue(
   schema: unknown,
@@ -44,8 +47,13 @@ export function sampleStrictValue(
   const anyOf = node['anyOf'] as unknown[] | undefined;
   if (anyOf !== undefined) {
     const nullBranch = anyOf.find((branch) => (branch as Node)['type'] === 'null');
-    const branch = depth > 6 && nullBranch ? nullBranch : pick(anyOf);
-    return sampleStrictValue(branch, defs, random, depth + 1);
+    const first = depth > 6 && nullBranch ? nullBranch : pick(anyOf);
+    // A branch no value satisfies (an enum none of whose values has the type) is skipped.
+    for (const branch of [first, ...anyOf]) {
+      const value = sampleStrictValue(branch, defs, random, depth + 1);
+      if (value !== NO_VALUE) return value;
+    }
+    return NO_VALUE;
   }
   if (Array.isArray(node['enum'])) {
     // A model answers with a value of both the enum and the type.
@@ -53,9 +61,14 @@ export function sampleStrictValue(
     const typed = node['enum'].filter(
       (value) => type === undefined || matchesStrictSchema({ type }, value, () => undefined),
     );
-    return pick(typed);
+    return typed.length === 0 ? NO_VALUE : pick(typed);
   }
-  if (Object.hasOwn(node, 'const')) return node['const'];
+  if (Object.hasOwn(node, 'const')) {
+    const type = node['type'];
+    const value = node['const'];
+    const typed = type === undefined || matchesStrictSchema({ type }, value, () => undefined);
+    return typed ? value : NO_VALUE;
+  }
   const types = Array.isArray(node['type']) ? node['type'] : [node['type']];
   const type = depth > 6 && types.includes('null') ? 'null' : pick(types);
   switch (type) {
@@ -80,19 +93,24 @@ export function sampleStrictValue(
       const min = (node['minItems'] as number | undefined) ?? 0;
       const max = (node['maxItems'] as number | undefined) ?? min + 2;
       const length = depth > 6 ? min : min + Math.floor(random() * (max - min + 1));
-      return Array.from({ length }, () =>
+      const items = Array.from({ length }, () =>
         sampleStrictValue(node['items'], defs, random, depth + 1),
       );
+      if (!items.includes(NO_VALUE)) return items;
+      return min === 0 ? [] : NO_VALUE;
     }
     case 'object': {
       const out: Node = {};
-      for (const [key, child] of Object.entries(node['properties'] as Node))
+      for (const [key, child] of Object.entries(node['properties'] as Node)) {
+        const value = sampleStrictValue(child, defs, random, depth + 1);
+        if (value === NO_VALUE) return NO_VALUE;
         Object.defineProperty(out, key, {
-          value: sampleStrictValue(child, defs, random, depth + 1),
+          value,
           enumerable: true,
           writable: true,
           configurable: true,
         });
+      }
       return out;
     }
     default:
