@@ -181,4 +181,65 @@ describe('toStrictJsonSchema', () => {
       /more than 5000 object properties at <root>/,
     );
   });
+
+  it('keeps $defs and definitions of one name apart, and escapes names in references', () => {
+    const { schema, restore } = toStrictJsonSchema({
+      type: 'object',
+      properties: {
+        a: { $ref: '#/$defs/Item' },
+        b: { $ref: '#/definitions/Item' },
+        c: { $ref: '#/$defs/a~1b%20c~0' },
+      },
+      required: ['a', 'b', 'c'],
+      $defs: { Item: { type: 'string' }, 'a/b c~': object({ n: { type: 'number' } }) },
+      definitions: { Item: { type: 'number' } },
+    });
+    expect(schema['properties']).toEqual({
+      a: { $ref: '#/$defs/Item' },
+      b: { $ref: '#/$defs/Item_2' },
+      c: { $ref: '#/$defs/a~1b%20c~0' },
+    });
+    expect(schema['$defs']).toEqual({
+      Item: { type: 'string' },
+      Item_2: { type: 'number' },
+      'a/b c~': object({ n: { type: ['number', 'null'] } }, ['n'], { additionalProperties: false }),
+    });
+    expect(restore({ a: 'x', b: 1, c: { n: null } })).toEqual({ a: 'x', b: 1, c: {} });
+  });
+
+  it('merges an allOf beside a union into each branch, and restores through the branch', () => {
+    const { schema, restore } = toStrictJsonSchema(
+      object(
+        {
+          v: {
+            allOf: [
+              object({ id: { type: 'string' } }, ['id']),
+              {
+                oneOf: [
+                  object({ kind: { const: 'a' }, x: { type: 'string' } }, ['kind']),
+                  object({ kind: { const: 'b' } }, ['kind']),
+                ],
+              },
+            ],
+          },
+        },
+        ['v'],
+      ),
+    );
+    expect((schema['properties'] as Record<string, unknown>)['v']).toEqual({
+      anyOf: [
+        object(
+          { id: { type: 'string' }, kind: { const: 'a' }, x: { type: ['string', 'null'] } },
+          ['id', 'kind', 'x'],
+          {
+            additionalProperties: false,
+          },
+        ),
+        object({ id: { type: 'string' }, kind: { const: 'b' } }, ['id', 'kind'], {
+          additionalProperties: false,
+        }),
+      ],
+    });
+    expect(restore({ v: { id: '1', kind: 'a', x: null } })).toEqual({ v: { id: '1', kind: 'a' } });
+  });
 });

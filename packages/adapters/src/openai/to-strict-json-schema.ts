@@ -436,7 +436,7 @@ class Converter {
     const prefix = tokens.includes('allOf') ? '__openai_strict_allOf_ref_' : '__openai_strict_ref_';
     let name = own;
     for (let n = 0; name === undefined || this.byName.has(name); n++) {
-      name = own === undefined ? `${prefix}${n}` : `${own}_${n + 1}`;
+      name = own === undefined ? `${prefix}${n}` : `${own}_${n + 2}`;
       if (own === undefined && this.reserved.has(name)) name = undefined;
     }
     this.names.set(key, name);
