@@ -1650,3 +1650,565 @@ describe('ported: openai-agents-js strictToolSchema', () => {
     ).toMatch(/nested '\$id'/);
   });
 });
+
+describe('ported: openai-node reference resolution, unions and singleton allOf', () => {
+  const wrap = (value: unknown, extra: Schema = {}) => ({
+    type: 'object',
+    properties: { value },
+    required: ['value'],
+    ...extra,
+  });
+  const valueOf = (schema: Schema) => (schema['properties'] as Schema)['value'];
+
+  it(`${NODE}: normalizes root allOf branches exposed by local ref inlining`, () => {
+    expect(
+      strict({ $ref: '#/$defs/Input', $defs: { Input: { allOf: [nameBranch, ageBranch] } } })
+        .schema,
+    ).toEqual(nameAndAge);
+  });
+
+  it(`${NODE}: rejects root local ref cycles exposed by singleton root allOf`, () => {
+    expect(
+      refusal({ $ref: '#/$defs/A', $defs: { A: { allOf: [{ $ref: '#/$defs/A' }] } } }),
+    ).toMatch(/cyclic '\$ref' to 'A'/);
+  });
+
+  it(`${NODE}: adds additionalProperties: false to nested objects`, () => {
+    expect(
+      strict({
+        type: 'object',
+        properties: {
+          user: {
+            type: 'object',
+            properties: {
+              address: {
+                type: 'object',
+                properties: { city: { type: 'string' } },
+                required: ['city'],
+              },
+            },
+            required: ['address'],
+          },
+        },
+        required: ['user'],
+      }).schema,
+    ).toMatchObject({
+      additionalProperties: false,
+      properties: {
+        user: {
+          additionalProperties: false,
+          properties: { address: { additionalProperties: false } },
+        },
+      },
+    });
+  });
+
+  it(`${NODE}: resolves pure local refs when checking nullable optional properties`, () => {
+    const { schema, restore } = strict({
+      type: 'object',
+      $defs: { NullableString: { type: ['string', 'null'] } },
+      properties: { nickname: { $ref: '#/$defs/NullableString' } },
+    });
+    expect(schema['required']).toEqual(['nickname']);
+    expect((schema['properties'] as Schema)['nickname']).toEqual({
+      $ref: '#/$defs/NullableString',
+    });
+    expect(restore({ nickname: null })).toEqual({ nickname: null });
+  });
+
+  it(`${NODE}: decodes complete URI fragments before splitting pointer tokens (the target hoisted)`, () => {
+    const { schema, restore } = strict({
+      type: 'object',
+      $defs: {
+        'A/properties/B': { type: 'number' },
+        A: { type: 'object', properties: { B: { type: ['string', 'null'] } }, required: ['B'] },
+      },
+      properties: { value: { $ref: '#/$defs/A%2Fproperties%2FB' } },
+    });
+    expect(schema['required']).toEqual(['value']);
+    expect(schema['$defs']).toEqual({ __openai_strict_ref_0: { type: ['string', 'null'] } });
+    expect(restore({ value: null })).toEqual({ value: null });
+  });
+
+  it(`${NODE}: resolves literal slash keys only through JSON Pointer escaping`, () => {
+    const { schema } = strict(
+      wrap(
+        { $ref: '#/$defs/A~1properties~1B' },
+        {
+          $defs: {
+            'A/properties/B': { type: 'string' },
+            A: { type: 'object', properties: { B: { type: 'number' } }, required: ['B'] },
+          },
+        },
+      ),
+    );
+    expect(valueOf(schema)).toEqual({ $ref: '#/$defs/A~1properties~1B' });
+    expect(schema['$defs']).toEqual({ 'A/properties/B': { type: 'string' } });
+  });
+
+  it(`${NODE}: rejects malformed URI encodings in local refs`, () => {
+    for (const ref of ['#/$defs/Text%2', '#/$defs/A%ZZ', '#/$defs/A~2B'])
+      expect(refusal(wrap({ $ref: ref }, { $defs: { Text: { type: 'string' } } }))).toMatch(
+        /not a local JSON Pointer .* at value\.$/,
+      );
+  });
+
+  it(`${NODE}: rejects local refs into non-schema literal payloads`, () => {
+    expect(refusal({ ...wrap({ $ref: '#/default' }), default: { type: 'string' } })).toMatch(
+      /reaches no schema .* at value\.$/,
+    );
+  });
+
+  it(`${NODE}: rejects boolean schemas reached through local refs`, () => {
+    expect(
+      refusal({ ...wrap({ $ref: '#/additionalProperties' }), additionalProperties: false }),
+    ).toMatch(/accepts nothing \('false'\)|boolean schema 'false'/);
+  });
+
+  it(`${NODE}: allows local refs into traversed schema array locations (the target hoisted)`, () => {
+    const { schema } = strict({
+      type: 'object',
+      properties: {
+        source: { anyOf: [{ type: 'string' }, { type: 'number' }] },
+        alias: { $ref: '#/properties/source/anyOf/0' },
+      },
+      required: ['source', 'alias'],
+    });
+    expect((schema['properties'] as Schema)['alias']).toEqual({
+      $ref: '#/$defs/__openai_strict_ref_0',
+    });
+    expect(schema['$defs']).toEqual({ __openai_strict_ref_0: { type: 'string' } });
+  });
+
+  it(`${NODE}: resolves local refs with $comment and other annotation-only siblings (title and description kept)`, () => {
+    const { schema } = strict({
+      type: 'object',
+      $defs: { NullableString: { type: ['string', 'null'] } },
+      properties: {
+        nickname: {
+          $ref: '#/$defs/NullableString',
+          $comment: 'Generated alias',
+          title: 'Nickname',
+          description: 'A preferred name',
+          default: null,
+          examples: [null],
+        },
+      },
+    });
+    expect(schema['required']).toEqual(['nickname']);
+    expect((schema['properties'] as Schema)['nickname']).toEqual({
+      title: 'Nickname',
+      description: 'A preferred name',
+      $ref: '#/$defs/NullableString',
+    });
+  });
+
+  for (const keyword of ['$defs', 'definitions']) {
+    it(`${NODE}: retains nested ${keyword} maps beside local refs (the target hoisted)`, () => {
+      const { schema } = strict(
+        wrap({
+          $ref: `#/properties/value/${keyword}/Value`,
+          [keyword]: { Value: { type: 'string' } },
+        }),
+      );
+      expect(valueOf(schema)).toEqual({ $ref: '#/$defs/__openai_strict_ref_0' });
+      expect(schema['$defs']).toEqual({ __openai_strict_ref_0: { type: 'string' } });
+    });
+  }
+
+  it(`${NODE}: conservatively rejects cyclic refs when checking nullable optional properties`, () => {
+    expect(
+      refusal({
+        type: 'object',
+        $defs: { Cyclic: { $ref: '#/$defs/Cyclic' } },
+        properties: { nickname: { $ref: '#/$defs/Cyclic' } },
+      }),
+    ).toMatch(/cyclic '\$ref' to 'Cyclic' at nickname\.$/);
+  });
+
+  it(`${NODE}: rejects union-typed array schemas without items`, () => {
+    expect(refusal(wrap({ type: ['array', 'null'] }))).toMatch(/array without 'items' at value\.$/);
+  });
+
+  it(`${NODE}: does not require items for schemas that do not declare arrays`, () => {
+    expect(valueOf(strict(wrap({ type: ['string', 'null'] })).schema)).toEqual({
+      type: ['string', 'null'],
+    });
+  });
+
+  it(`${NODE}: ignores undefined object-keyword placeholders when normalizing unions`, () => {
+    expect(
+      valueOf(
+        strict(wrap({ properties: undefined, anyOf: [{ type: 'string' }, { type: 'number' }] }))
+          .schema,
+      ),
+    ).toEqual({ anyOf: [{ type: 'string' }, { type: 'number' }] });
+  });
+
+  it(`${NODE}: rejects unsupported contentEncoding, contentMediaType, min/maxContains and dependent schemas`, () => {
+    const cases: [string, Schema][] = [
+      ['contentEncoding', { type: 'string', contentEncoding: 'base64' }],
+      ['contentMediaType', { type: 'string', contentMediaType: 'application/json' }],
+      ['minContains', { type: 'array', items: { type: 'string' }, minContains: 1 }],
+      ['maxContains', { type: 'array', items: { type: 'string' }, maxContains: 1 }],
+      ['dependentRequired', { type: 'object', properties: {}, dependentRequired: { a: ['b'] } }],
+      [
+        'dependentSchemas',
+        { type: 'object', properties: {}, dependentSchemas: { a: { type: 'object' } } },
+      ],
+      ['dependencies', { type: 'object', properties: {}, dependencies: { a: ['b'] } }],
+    ];
+    for (const [keyword, value] of cases)
+      expect(refusal(wrap(value))).toMatch(new RegExp(`'${keyword}' at value\\.$`));
+  });
+
+  for (const [name, wrapperType] of [
+    ['a redundant array type', 'array'],
+    ['a redundant nullable array type', ['array', 'null']],
+  ] as const) {
+    it(`${NODE}: removes ${name} from an anyOf wrapper`, () => {
+      const branches = [
+        { type: 'array', items: { type: 'string' } },
+        { type: 'array', items: { type: 'number' } },
+      ];
+      expect(valueOf(strict(wrap({ type: wrapperType, anyOf: branches })).schema)).toEqual({
+        anyOf: branches,
+      });
+    });
+  }
+
+  it(`${NODE}: removes a redundant array type through singleton allOf union branches`, () => {
+    expect(
+      valueOf(
+        strict(
+          wrap({
+            type: 'array',
+            anyOf: [
+              { allOf: [{ type: 'array', items: { type: 'string' } }] },
+              { type: 'array', items: { type: 'number' } },
+            ],
+          }),
+        ).schema,
+      ),
+    ).toEqual({
+      anyOf: [
+        { type: 'array', items: { type: 'string' } },
+        { type: 'array', items: { type: 'number' } },
+      ],
+    });
+  });
+
+  const kindBranch = (kind: string, extra: string, type: string) => ({
+    type: 'object',
+    properties: { kind: { type: 'string', const: kind }, [extra]: { type } },
+    required: ['kind', extra],
+  });
+  for (const [name, wrapperType] of [
+    ['a redundant object type', 'object'],
+    ['a redundant nullable object type', ['object', 'null']],
+  ] as const) {
+    it(`${NODE}: removes ${name} from an anyOf wrapper before closing branches`, () => {
+      expect(
+        valueOf(
+          strict(
+            wrap({
+              type: wrapperType,
+              anyOf: [kindBranch('foo', 'foo', 'string'), kindBranch('bar', 'bar', 'number')],
+            }),
+          ).schema,
+        ),
+      ).toEqual({
+        anyOf: [
+          { ...kindBranch('foo', 'foo', 'string'), additionalProperties: false },
+          { ...kindBranch('bar', 'bar', 'number'), additionalProperties: false },
+        ],
+      });
+    });
+  }
+
+  it(`${NODE}: removes a redundant object type through singleton allOf union branches`, () => {
+    expect(
+      valueOf(strict(wrap({ type: 'object', anyOf: [{ allOf: [nameBranch] }, ageBranch] })).schema),
+    ).toEqual({
+      anyOf: [
+        { ...nameBranch, additionalProperties: false },
+        { ...ageBranch, additionalProperties: false },
+      ],
+    });
+  });
+
+  it(`${NODE}: keeps nullable object and array union wrappers fail closed when a branch is not of the type (plankit intersects the types)`, () => {
+    const objectCase = strict(
+      wrap({
+        type: ['object', 'null'],
+        anyOf: [
+          { type: 'object', properties: { value: { type: 'string' } }, required: ['value'] },
+          { type: 'null' },
+        ],
+      }),
+    );
+    expect(valueOf(objectCase.schema)).toEqual({
+      anyOf: [
+        {
+          type: 'object',
+          properties: { value: { type: 'string' } },
+          required: ['value'],
+          additionalProperties: false,
+        },
+        { type: 'null' },
+      ],
+    });
+    expect(objectCase.restore({ value: null })).toEqual({ value: null });
+    // The array case stays refused: the null branch is fine, but the wrapper's array has no items.
+    expect(
+      valueOf(
+        strict(
+          wrap({
+            type: ['array', 'null'],
+            anyOf: [{ type: 'array', items: { type: 'string' } }, { type: 'null' }],
+          }),
+        ).schema,
+      ),
+    ).toEqual({ anyOf: [{ type: 'array', items: { type: 'string' } }, { type: 'null' }] });
+  });
+
+  it(`${NODE}: rejects non-empty object constraints on untyped anyOf wrappers (plankit drops them on the non-object branches)`, () => {
+    expect(
+      valueOf(
+        strict(
+          wrap({
+            properties: { kind: { type: 'string' } },
+            anyOf: [{ type: 'string' }, { type: 'number' }],
+          }),
+        ).schema,
+      ),
+    ).toEqual({ anyOf: [{ type: 'string' }, { type: 'number' }] });
+  });
+
+  it(`${NODE}: inlines a single allOf variant with annotation siblings`, () => {
+    expect(valueOf(strict(wrap({ description: 'A user', allOf: [nameBranch] })).schema)).toEqual({
+      description: 'A user',
+      ...nameBranch,
+      additionalProperties: false,
+    });
+  });
+
+  for (const keyword of ['$defs', 'definitions']) {
+    it(`${NODE}: inlines a singleton allOf while preserving scoped ${keyword} maps (the target hoisted)`, () => {
+      const { schema } = strict(
+        wrap({
+          [keyword]: { Name: { type: 'string' } },
+          allOf: [{ $ref: `#/properties/value/${keyword}/Name` }],
+        }),
+      );
+      expect(valueOf(schema)).toEqual({ $ref: '#/$defs/__openai_strict_ref_0' });
+    });
+
+    it(`${NODE}: does not flatten a singleton allOf with malformed ${keyword} siblings`, () => {
+      expect(refusal(wrap({ [keyword]: false, allOf: [{ type: 'string' }] }))).toMatch(
+        /'\$?(defs|definitions)' that is not an object at value\.$/,
+      );
+    });
+  }
+
+  it(`${NODE}: removes a true singleton allOf branch without dropping annotations (plankit refuses: it accepts anything)`, () => {
+    expect(refusal(wrap({ description: 'Any value', allOf: [true] }))).toMatch(
+      /without a 'type' .* at value\.$/,
+    );
+  });
+
+  it(`${NODE}: uses array items introduced by a singleton allOf branch`, () => {
+    expect(
+      strict({
+        type: 'object',
+        properties: { values: { allOf: [{ type: 'array', items: { type: 'string' } }] } },
+        required: ['values'],
+      }).schema['properties'],
+    ).toEqual({ values: { type: 'array', items: { type: 'string' } } });
+  });
+
+  it(`${NODE}: preserves refs into allOf branches before flattening`, () => {
+    const { schema } = strict({
+      type: 'object',
+      properties: {
+        value: { allOf: [{ type: 'string' }] },
+        alias: { $ref: '#/properties/value/allOf/0' },
+      },
+      required: ['value', 'alias'],
+    });
+    expect(schema).toMatchObject({
+      $defs: { __openai_strict_allOf_ref_0: { type: 'string' } },
+      properties: {
+        value: { type: 'string' },
+        alias: { $ref: '#/$defs/__openai_strict_allOf_ref_0' },
+      },
+    });
+  });
+
+  it(`${NODE}: rejects refs to missing allOf branches`, () => {
+    expect(
+      refusal({
+        type: 'object',
+        properties: {
+          value: { allOf: [{ type: 'string' }] },
+          alias: { $ref: '#/properties/value/allOf/1' },
+        },
+        required: ['value', 'alias'],
+      }),
+    ).toMatch(/reaches no schema .* at alias\.$/);
+  });
+
+  it(`${NODE}: resolves percent-encoded JSON Pointer tokens before pointer unescaping`, () => {
+    const { schema } = strict({
+      type: 'object',
+      $defs: { 'A B': { type: 'string' }, 'A/B': { type: 'number' } },
+      properties: { spaced: { $ref: '#/$defs/A%20B' }, slash: { $ref: '#/$defs/A%7E1B' } },
+      required: ['spaced', 'slash'],
+    });
+    expect(schema['properties']).toEqual({
+      spaced: { $ref: '#/$defs/A%20B' },
+      slash: { $ref: '#/$defs/A~1B' },
+    });
+    expect(schema['$defs']).toEqual({ 'A B': { type: 'string' }, 'A/B': { type: 'number' } });
+  });
+
+  it(`${NODE}: allows a root $id and undefined nested $id values but rejects defined nested resource scopes`, () => {
+    expect(
+      strict({
+        $id: 'https://example.com/root.json',
+        type: 'object',
+        properties: { value: { type: 'string', $id: undefined } },
+        required: ['value'],
+      }).schema,
+    ).toEqual({
+      type: 'object',
+      properties: { value: { type: 'string' } },
+      required: ['value'],
+      additionalProperties: false,
+    });
+    expect(refusal(wrap({ type: 'string', $id: 'nested.json' }))).toMatch(/nested '\$id'/);
+  });
+
+  it(`${NODE}: retains validation through annotated local reference chains (the alias collapsed)`, () => {
+    expect(
+      valueOf(
+        strict(
+          wrap(
+            { $ref: '#/$defs/Alias', description: 'A text value' },
+            { $defs: { Text: { type: 'string' }, Alias: { $ref: '#/$defs/Text' } } },
+          ),
+        ).schema,
+      ),
+    ).toEqual({ description: 'A text value', $ref: '#/$defs/Text' });
+  });
+});
+
+describe('ported: openai-node transform-branches (reference resolution through the converter)', () => {
+  const BRANCHES = 'openai-node tests/lib/transform-branches.test.ts';
+  const root = (ref: string) => ({
+    type: 'object',
+    $defs: {
+      'slash/key': { type: 'string' },
+      'tilde~key': { type: 'number' },
+      'percent%key': { type: 'boolean' },
+    },
+    properties: {
+      union: { anyOf: [{ type: 'string' }, false] },
+      nested: { type: 'object', properties: { value: { type: 'number' } } },
+      alias: { $ref: ref },
+    },
+    required: ['union', 'nested', 'alias'],
+    // The peer's root also has `dependencies` and an object `enum`, which plankit refuses at
+    // the root itself; `default` is dropped, and a pointer into it reaches no schema.
+    default: { nested: { type: 'string' } },
+  });
+  const aliasOf = (ref: string) => {
+    const { schema } = toStrictJsonSchema(root(ref) as Schema);
+    const alias = (schema['properties'] as Schema)['alias'] as Schema;
+    const name = String(alias['$ref']).slice('#/$defs/'.length);
+    return (schema['$defs'] as Schema)[
+      decodeURIComponent(name).replace(/~1/g, '/').replace(/~0/g, '~')
+    ];
+  };
+
+  it(`${BRANCHES}: resolves the document root and escaped or encoded property names`, () => {
+    expect(aliasOf('#/$defs/slash~1key')).toEqual({ type: 'string' });
+    expect(aliasOf('#/$defs/tilde~0key')).toEqual({ type: 'number' });
+    expect(aliasOf('#/$defs/percent%25key')).toEqual({ type: 'boolean' });
+    expect(aliasOf('#/properties%2Funion%2FanyOf%2F0')).toEqual({ type: 'string' });
+  });
+
+  it(`${BRANCHES}: resolves boolean and object definitions in schema arrays and dependency maps (plankit refuses 'dependencies')`, () => {
+    expect(aliasOf('#/properties/union/anyOf/0')).toEqual({ type: 'string' });
+    expect(aliasOf('#/properties/nested')).toEqual({
+      type: 'object',
+      properties: { value: { type: ['number', 'null'] } },
+      required: ['value'],
+      additionalProperties: false,
+    });
+    expect(refusal({ ...root('#/dependencies/schema'), dependencies: {} })).toMatch(
+      /'dependencies' at <root>/,
+    );
+  });
+
+  it(`${BRANCHES}: rejects invalid or non-schema references`, () => {
+    for (const ref of [
+      'https://example.com/schema.json',
+      '#not-a-pointer',
+      '#/%E0%A4%A',
+      '#/$defs/slash~2key',
+      '#/$defs/tilde~',
+      '#/$defs/missing',
+      '#/properties/union/anyOf',
+      '#/properties/union/anyOf/01',
+      '#/properties/union/anyOf/-1',
+      '#/properties/union/anyOf/5',
+      '#/properties/nested/properties/missing',
+      '#/default/nested',
+      '#/enum/0',
+      '#/dependencies/property',
+    ])
+      expect(() => toStrictJsonSchema(root(ref) as Schema), ref).toThrow(/ at alias\.$/);
+    expect(() => toStrictJsonSchema(root('#/properties/union/anyOf/1') as Schema)).toThrow(
+      /accepts nothing \('false'\) at properties\.union\.anyOf\.1\.$/,
+    );
+  });
+
+  it(`${BRANCHES}: rejects validation siblings on a root local reference and its aliases (plankit merges them)`, () => {
+    expect(
+      strict({
+        $ref: '#/$defs/Target',
+        properties: {},
+        $defs: { Target: { type: 'object', properties: {} } },
+      }).schema,
+    ).toEqual({ type: 'object', properties: {}, required: [], additionalProperties: false });
+  });
+
+  it(`${BRANCHES}: rejects malformed required property declarations`, () => {
+    for (const required of [1, ['value', 1]])
+      expect(
+        refusal({ type: 'object', properties: { value: { type: 'string' } }, required }),
+      ).toMatch(/'required' that is not a list of names at <root>/);
+  });
+
+  it(`${BRANCHES}: does not silently accept optional properties when null is not proven valid`, () => {
+    for (const property of [
+      { enum: 'invalid' },
+      { oneOf: [{ type: 'null' }, { type: 'null' }] },
+      { type: ['string', 'null'], not: { type: 'null' } },
+    ])
+      refusal({ type: 'object', properties: { optional: property } });
+    // An enum without null is made nullable, and its null read back as absent.
+    const { restore } = strict({
+      type: 'object',
+      properties: { optional: { enum: ['non-null'] } },
+    });
+    expect(restore({ optional: null })).toEqual({});
+  });
+
+  it(`${BRANCHES}: rejects root unions that cannot be reduced to a single object branch`, () => {
+    expect(refusal({ type: 'object', anyOf: [false, false] })).toMatch(/no branch that accepts/);
+    // One `true` branch beside `type: 'object'` is the object itself.
+    expect(strict({ type: 'object', anyOf: [false, true] }).schema['type']).toBe('object');
+  });
+});

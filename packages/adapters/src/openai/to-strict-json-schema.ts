@@ -333,7 +333,10 @@ class Converter {
   // Definitions being followed by an `allOf` merge, to refuse a cycle through them.
   private readonly intersecting = new Set<string>();
 
-  constructor(private readonly document: Node) {
+  private readonly document: Node;
+
+  constructor(document: Node) {
+    this.document = document;
     for (const keyword of ['$defs', 'definitions'] as const) {
       const defs = document[keyword];
       if (defs === undefined) continue;
