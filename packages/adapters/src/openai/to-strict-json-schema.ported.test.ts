@@ -1658,7 +1658,7 @@ describe('ported: openai-node reference resolution, unions and singleton allOf',
     required: ['value'],
     ...extra,
   });
-  const valueOf = (schema: Schema) => (schema['properties'] as Schema)['value'];
+  const propertyValue = (schema: Schema) => (schema['properties'] as Schema)['value'];
 
   it(`${NODE}: normalizes root allOf branches exposed by local ref inlining`, () => {
     expect(
@@ -1742,7 +1742,7 @@ describe('ported: openai-node reference resolution, unions and singleton allOf',
         },
       ),
     );
-    expect(valueOf(schema)).toEqual({ $ref: '#/$defs/A~1properties~1B' });
+    expect(propertyValue(schema)).toEqual({ $ref: '#/$defs/A~1properties~1B' });
     expect(schema['$defs']).toEqual({ 'A/properties/B': { type: 'string' } });
   });
 
@@ -1811,7 +1811,7 @@ describe('ported: openai-node reference resolution, unions and singleton allOf',
           [keyword]: { Value: { type: 'string' } },
         }),
       );
-      expect(valueOf(schema)).toEqual({ $ref: '#/$defs/__openai_strict_ref_0' });
+      expect(propertyValue(schema)).toEqual({ $ref: '#/$defs/__openai_strict_ref_0' });
       expect(schema['$defs']).toEqual({ __openai_strict_ref_0: { type: 'string' } });
     });
   }
@@ -1831,14 +1831,14 @@ describe('ported: openai-node reference resolution, unions and singleton allOf',
   });
 
   it(`${NODE}: does not require items for schemas that do not declare arrays`, () => {
-    expect(valueOf(strict(wrap({ type: ['string', 'null'] })).schema)).toEqual({
+    expect(propertyValue(strict(wrap({ type: ['string', 'null'] })).schema)).toEqual({
       type: ['string', 'null'],
     });
   });
 
   it(`${NODE}: ignores undefined object-keyword placeholders when normalizing unions`, () => {
     expect(
-      valueOf(
+      propertyValue(
         strict(wrap({ properties: undefined, anyOf: [{ type: 'string' }, { type: 'number' }] }))
           .schema,
       ),
@@ -1871,7 +1871,7 @@ describe('ported: openai-node reference resolution, unions and singleton allOf',
         { type: 'array', items: { type: 'string' } },
         { type: 'array', items: { type: 'number' } },
       ];
-      expect(valueOf(strict(wrap({ type: wrapperType, anyOf: branches })).schema)).toEqual({
+      expect(propertyValue(strict(wrap({ type: wrapperType, anyOf: branches })).schema)).toEqual({
         anyOf: branches,
       });
     });
@@ -1879,7 +1879,7 @@ describe('ported: openai-node reference resolution, unions and singleton allOf',
 
   it(`${NODE}: removes a redundant array type through singleton allOf union branches`, () => {
     expect(
-      valueOf(
+      propertyValue(
         strict(
           wrap({
             type: 'array',
@@ -1909,7 +1909,7 @@ describe('ported: openai-node reference resolution, unions and singleton allOf',
   ] as const) {
     it(`${NODE}: removes ${name} from an anyOf wrapper before closing branches`, () => {
       expect(
-        valueOf(
+        propertyValue(
           strict(
             wrap({
               type: wrapperType,
@@ -1928,7 +1928,9 @@ describe('ported: openai-node reference resolution, unions and singleton allOf',
 
   it(`${NODE}: removes a redundant object type through singleton allOf union branches`, () => {
     expect(
-      valueOf(strict(wrap({ type: 'object', anyOf: [{ allOf: [nameBranch] }, ageBranch] })).schema),
+      propertyValue(
+        strict(wrap({ type: 'object', anyOf: [{ allOf: [nameBranch] }, ageBranch] })).schema,
+      ),
     ).toEqual({
       anyOf: [
         { ...nameBranch, additionalProperties: false },
@@ -1947,7 +1949,7 @@ describe('ported: openai-node reference resolution, unions and singleton allOf',
         ],
       }),
     );
-    expect(valueOf(objectCase.schema)).toEqual({
+    expect(propertyValue(objectCase.schema)).toEqual({
       anyOf: [
         {
           type: 'object',
@@ -1961,7 +1963,7 @@ describe('ported: openai-node reference resolution, unions and singleton allOf',
     expect(objectCase.restore({ value: null })).toEqual({ value: null });
     // The array case stays refused: the null branch is fine, but the wrapper's array has no items.
     expect(
-      valueOf(
+      propertyValue(
         strict(
           wrap({
             type: ['array', 'null'],
@@ -1974,7 +1976,7 @@ describe('ported: openai-node reference resolution, unions and singleton allOf',
 
   it(`${NODE}: rejects non-empty object constraints on untyped anyOf wrappers (plankit drops them on the non-object branches)`, () => {
     expect(
-      valueOf(
+      propertyValue(
         strict(
           wrap({
             properties: { kind: { type: 'string' } },
@@ -1986,7 +1988,9 @@ describe('ported: openai-node reference resolution, unions and singleton allOf',
   });
 
   it(`${NODE}: inlines a single allOf variant with annotation siblings`, () => {
-    expect(valueOf(strict(wrap({ description: 'A user', allOf: [nameBranch] })).schema)).toEqual({
+    expect(
+      propertyValue(strict(wrap({ description: 'A user', allOf: [nameBranch] })).schema),
+    ).toEqual({
       description: 'A user',
       ...nameBranch,
       additionalProperties: false,
@@ -2001,7 +2005,7 @@ describe('ported: openai-node reference resolution, unions and singleton allOf',
           allOf: [{ $ref: `#/properties/value/${keyword}/Name` }],
         }),
       );
-      expect(valueOf(schema)).toEqual({ $ref: '#/$defs/__openai_strict_ref_0' });
+      expect(propertyValue(schema)).toEqual({ $ref: '#/$defs/__openai_strict_ref_0' });
     });
 
     it(`${NODE}: does not flatten a singleton allOf with malformed ${keyword} siblings`, () => {
@@ -2091,7 +2095,7 @@ describe('ported: openai-node reference resolution, unions and singleton allOf',
 
   it(`${NODE}: retains validation through annotated local reference chains (the alias collapsed)`, () => {
     expect(
-      valueOf(
+      propertyValue(
         strict(
           wrap(
             { $ref: '#/$defs/Alias', description: 'A text value' },
