@@ -1,10 +1,22 @@
 // Cases ported from the peers' own strict-schema suites, each named after its origin:
-//   openai-node tests/lib/transform.test.ts (openai/lib/transform `toStrictJsonSchema`)
-//   openai-agents-js packages/agents-core/test/utils/strictToolSchema.test.ts
+//   openai-node tests/lib/transform.test.ts and tests/lib/transform-branches.test.ts
+//     (openai/lib/transform `toStrictJsonSchema`), at 7b7d6ca7
+//   openai-agents-js packages/agents-core/test/utils/strictToolSchema.test.ts, at 6d0c61a5
 // The inputs are theirs; the expectations are plankit's rules (optional fields become nullable
 // and are read back as absent; what cannot be expressed exactly is refused with
-// `schema_unsupported` naming the keyword and path). Where the peers differ, the comment says so.
+// `schema_unsupported` naming the keyword and path). Where plankit differs, the test name says
+// so in parentheses, and docs/adapters.md ("Strict schemas: where plankit differs from the
+// peers") gives the reason.
+//
+// How agreement is counted: the peers' test files are run unchanged against plankit, their
+// converter replaced by `toStrictJsonSchema(...).schema` and their null stripping by `restore`,
+// refusal wording not compared (a refusal agrees with any throw). Of their 270 cases (`.each`
+// expanded), 30 test openai-node internals (child traversal, the pointer resolver, oneOf
+// pointer rewrites, the exclusivity merger) and have no counterpart; their rules are ported
+// below through the converter. Of the other 240: 186 give the peer's exact result, 28 differ
+// only in form (same values accepted and restored), 26 differ on purpose.
 import { describe, expect, it } from 'vitest';
+import * as z from 'zod';
 import { AdapterError } from '../adapter-error.ts';
 import { strictSchemaProblem } from './strict-schema-problem.ts';
 import { toStrictJsonSchema } from './to-strict-json-schema.ts';
@@ -2214,5 +2226,181 @@ describe('ported: openai-node transform-branches (reference resolution through t
     expect(refusal({ type: 'object', anyOf: [false, false] })).toMatch(/no branch that accepts/);
     // One `true` branch beside `type: 'object'` is the object itself.
     expect(strict({ type: 'object', anyOf: [false, true] }).schema['type']).toBe('object');
+  });
+});
+
+describe('ported: openai-agents-js references, inapplicable keywords and zod', () => {
+  it(`${AGENTS}: rejects typeless open object schemas instead of narrowing them (plankit closes every object)`, () => {
+    const { schema, restore } = strict({
+      type: 'object',
+      properties: { open: { properties: { value: { type: 'string' } } } },
+      required: ['open'],
+      additionalProperties: false,
+    });
+    expect((schema['properties'] as Schema)['open']).toEqual({
+      type: 'object',
+      properties: { value: { type: ['string', 'null'] } },
+      required: ['value'],
+      additionalProperties: false,
+    });
+    expect(restore({ open: { value: null } })).toEqual({ open: {} });
+  });
+
+  it(`${AGENTS}: decodes URI fragments before splitting JSON Pointer tokens`, () => {
+    const { restore } = strict({
+      type: 'object',
+      properties: { payload: { $ref: '#%2F$defs%2Fgroup%2F$defs%2Fpayload' } },
+      required: ['payload'],
+      $defs: {
+        group: {
+          $defs: {
+            payload: { type: 'object', properties: { note: { type: 'string' } }, required: [] },
+          },
+        },
+        'group/$defs/payload': {
+          type: 'object',
+          properties: { note: { type: ['string', 'null'] } },
+          required: [],
+        },
+      },
+    });
+    // The nested definition is the target: its optional `note` does not take null itself.
+    expect(restore({ payload: { note: null } })).toEqual({ payload: {} });
+  });
+
+  it(`${AGENTS}: stabilizes references to schemas outside the ordinary conversion walk`, () => {
+    const { schema, restore } = strict({
+      type: 'object',
+      properties: { payload: { $ref: '#/$defs/scalar/properties/target' } },
+      required: ['payload'],
+      $defs: {
+        scalar: {
+          type: 'string',
+          properties: {
+            target: { type: 'object', properties: { note: { type: 'string' } }, required: [] },
+          },
+        },
+      },
+    });
+    expect((schema['properties'] as Schema)['payload']).toEqual({
+      $ref: '#/$defs/__openai_strict_ref_0',
+    });
+    expect(restore({ payload: { note: null } })).toEqual({ payload: {} });
+  });
+
+  it(`${AGENTS}: stabilizes references to schemas replaced during strict conversion`, () => {
+    const { schema, restore } = strict({
+      type: 'object',
+      properties: { payload: { $ref: '#/$defs/container/additionalProperties' } },
+      required: ['payload'],
+      $defs: {
+        container: {
+          type: 'object',
+          properties: {},
+          required: [],
+          additionalProperties: {
+            type: 'object',
+            properties: { note: { type: 'string' } },
+            required: [],
+          },
+        },
+      },
+    });
+    expect((schema['properties'] as Schema)['payload']).toEqual({
+      $ref: '#/$defs/__openai_strict_ref_0',
+    });
+    expect(restore({ payload: { note: null } })).toEqual({ payload: {} });
+  });
+
+  it(`${AGENTS}: rejects references created only by strict conversion`, () => {
+    expect(
+      refusal({
+        type: 'object',
+        properties: { alias: { $ref: '#/$defs/payload/properties/note/anyOf/0' } },
+        required: ['alias'],
+        $defs: {
+          payload: {
+            type: 'object',
+            properties: {
+              note: { type: 'object', properties: { child: { type: 'string' } }, required: [] },
+            },
+            required: [],
+          },
+        },
+      }),
+    ).toMatch(/reaches no schema .* at alias\.$/);
+  });
+
+  it(`${AGENTS}: rejects unsupported keywords in retained schema locations (plankit drops keywords the type ignores)`, () => {
+    expect(
+      strict({
+        type: 'object',
+        properties: {
+          value: { type: 'string', properties: { ignored: { allOf: [{ type: 'string' }] } } },
+        },
+        required: ['value'],
+        additionalProperties: false,
+      }).schema['properties'],
+    ).toEqual({ value: { type: 'string' } });
+  });
+
+  it(`${AGENTS}: ignores inapplicable properties when checking plain anyOf branches`, () => {
+    expect(
+      strict({
+        type: 'object',
+        properties: {
+          value: {
+            anyOf: [
+              { type: 'string', properties: { ignored: { type: 'string' } } },
+              { type: 'number' },
+            ],
+          },
+        },
+        required: ['value'],
+      }).schema['properties'],
+    ).toEqual({ value: { anyOf: [{ type: 'string' }, { type: 'number' }] } });
+  });
+
+  it(`${AGENTS}: does not normalize values through inapplicable properties`, () => {
+    const sharedTarget = { type: 'object', properties: { note: { type: 'string' } }, required: [] };
+    const { restore } = strict({
+      type: 'object',
+      properties: { scalar: { type: 'string', properties: { ignored: sharedTarget } } },
+      required: ['scalar'],
+      $defs: { sharedTarget },
+    });
+    expect(restore({ scalar: { ignored: { note: null } } })).toEqual({
+      scalar: { ignored: { note: null } },
+    });
+  });
+
+  it(`${AGENTS}: rejects indeterminate unresolved and external references`, () => {
+    for (const $ref of ['#/$defs/missing', 'https://example.com/schema.json#/$defs/payload'])
+      refusal({ type: 'object', properties: { payload: { $ref } }, required: [], $defs: {} });
+  });
+
+  it(`${AGENTS}: strips strict nulls from optional Zod object, union, array, tuple, and record fields (plankit refuses the tuple and the string-keyed record)`, () => {
+    const withoutTupleAndRecord = z.object({
+      direct: z.string().optional(),
+      nullable: z.string().nullable().optional(),
+      union: z.union([
+        z.object({ kind: z.literal('text'), optional: z.string().optional() }),
+        z.object({ kind: z.literal('count'), optional: z.number().optional() }),
+      ]),
+      list: z.array(z.object({ optional: z.string().optional() })),
+    });
+    const { restore } = strict(z.toJSONSchema(withoutTupleAndRecord, { io: 'input' }));
+    expect(
+      restore({
+        direct: null,
+        nullable: null,
+        union: { kind: 'text', optional: null },
+        list: [{ optional: null }],
+      }),
+    ).toEqual({ nullable: null, union: { kind: 'text' }, list: [{}] });
+    const tuple = z.object({ tuple: z.tuple([z.string().optional(), z.number().optional()]) });
+    expect(refusal(z.toJSONSchema(tuple, { io: 'input' }))).toMatch(/'prefixItems' at tuple\./);
+    const record = z.object({ record: z.record(z.string(), z.string().optional()) });
+    expect(refusal(z.toJSONSchema(record, { io: 'input' }))).toMatch(/at record\.$/);
   });
 });
