@@ -564,7 +564,9 @@ class Converter {
         }
         if (branches.length === 0) refuse(path, "an 'anyOf' with no branch that accepts anything");
         const outer = copy(node, (key) => !isAnnotation(key) && key !== '$schema' && key !== '$id');
-        if (branches.length === 1) {
+        // One branch left stays a one-branch `anyOf`, as the peers leave it, unless keywords
+        // beside it must merge into it or it is the root (which strict mode wants an object).
+        if (branches.length === 1 && (hasConstraints || root)) {
           node = merge(branches[0] as Node, outer, path, 'anyOf');
           continue;
         }
