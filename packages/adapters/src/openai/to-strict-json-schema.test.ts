@@ -132,6 +132,11 @@ describe('toStrictJsonSchema', () => {
         object({ a: { allOf: [object({}), { type: 'string', minLength: 1 }] } }),
         /an 'allOf' branch with 'type' beside object branches at a\.allOf\[1\]\./,
       ],
+      [
+        // Paths name the branch as written, `true` and duplicate branches counted.
+        object({ a: { allOf: [true, object({}), object({}), { type: 'string' }] } }),
+        /an 'allOf' branch with 'type' beside object branches at a\.allOf\[3\]\./,
+      ],
       [object({ a: object({}, [], { patternProperties: {} }) }), /'patternProperties' at a\./],
       [
         object({ a: object({}, [], { additionalProperties: { type: 'string' } }) }),

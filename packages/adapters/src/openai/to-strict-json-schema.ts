@@ -586,14 +586,16 @@ class Converter {
    */
   private intersect(rest: Node, allOf: readonly unknown[], path: string): Node {
     const unique: Node[] = [];
+    const paths = new Map<Node, string>();
     for (const [index, branch] of allOf.entries()) {
       if (branch === true) continue; // the identity of an intersection
-      if (!isRecord(branch))
-        refuse(`${path}.allOf[${index}]`, "an 'allOf' branch that is not a schema");
+      const at = `${path}.allOf[${index}]`;
+      if (!isRecord(branch)) refuse(at, "an 'allOf' branch that is not a schema");
       // Merged into its parent, a branch's own resource scope would rebind its references.
-      if (branch['$id'] !== undefined)
-        refuse(`${path}.allOf[${index}]`, "a nested '$id' (a separate resource)");
-      if (!unique.some((seen) => equalJson(seen, branch))) unique.push(branch);
+      if (branch['$id'] !== undefined) refuse(at, "a nested '$id' (a separate resource)");
+      if (unique.some((seen) => equalJson(seen, branch))) continue;
+      unique.push(branch);
+      paths.set(branch, at);
     }
     const [only] = unique;
     if (only === undefined) return rest;
@@ -601,7 +603,11 @@ class Converter {
     if (unique.length === 1 && !ownObjectKeywords) return merge(only, rest, path, 'allOf');
     const flat = unique
       .filter((branch) => !definitionsOnly(branch))
-      .map((branch, index) => this.flatBranch(branch, `${path}.allOf[${index}]`));
+      .map((branch) => {
+        const node = this.flatBranch(branch, paths.get(branch) as string);
+        paths.set(node, paths.get(branch) as string);
+        return node;
+      });
     const objectShaped = (node: Node) =>
       node['type'] === undefined
         ? OBJECT_KEYWORDS.some((key) => Object.hasOwn(node, key))
@@ -640,9 +646,9 @@ class Converter {
     let sawRequired = false;
     let object = false;
     let nullable = false;
-    for (const [index, node] of [rest, ...flat].entries()) {
+    for (const node of [rest, ...flat]) {
       if (node !== rest && neutral(node)) continue;
-      const at = node === rest ? path : `${path}.allOf[${index - 1}]`;
+      const at = node === rest ? path : (paths.get(node) ?? path);
       if (!objects.includes(node)) {
         if (node === rest && neutral(node)) continue;
         const keys = Object.keys(node).filter((key) => !isAnnotation(key) && key !== '$schema');
