@@ -2404,3 +2404,195 @@ describe('ported: openai-agents-js references, inapplicable keywords and zod', (
     expect(refusal(z.toJSONSchema(record, { io: 'input' }))).toMatch(/at record\.$/);
   });
 });
+
+describe('ported: openai-node refusals', () => {
+  it(`${NODE}: rejects missing and external targets in root local ref chains`, () => {
+    expect(refusal({ $ref: '#/$defs/A', $defs: { A: { $ref: '#/$defs/Missing' } } })).toMatch(
+      /missing definition "Missing" at <root>/,
+    );
+    expect(
+      refusal({
+        $ref: '#/$defs/A',
+        $defs: { A: { $ref: 'https://example.com/schema.json#/$defs/Input' } },
+      }),
+    ).toMatch(/not a local JSON Pointer .* at <root>/);
+  });
+
+  for (const [name, additionalProperties] of [
+    ['true', true],
+    ['schema-valued', { type: 'string' }],
+  ] as const) {
+    it(`${NODE}: rejects ${name} additionalProperties on implicit object schemas`, () => {
+      expect(
+        refusal({
+          type: 'object',
+          properties: {
+            user: {
+              properties: { name: { type: 'string' } },
+              required: ['name'],
+              additionalProperties,
+            },
+          },
+          required: ['user'],
+        }),
+      ).toMatch(/'additionalProperties' other than false .* at user\.$/);
+    });
+  }
+
+  for (const isRequired of [false, true]) {
+    it(`${NODE}: rejects Draft 7 validation siblings on ${isRequired ? 'required' : 'optional'} $ref properties (a conflict, named)`, () => {
+      expect(
+        refusal({
+          type: 'object',
+          $defs: { Text: { type: 'string' } },
+          properties: { value: { $ref: '#/$defs/Text', type: 'number' } },
+          ...(isRequired ? { required: ['value'] } : {}),
+        }),
+      ).toMatch(/'\$ref' beside a conflicting 'type' at value\.$/);
+    });
+  }
+
+  const nested: [string, string, Schema][] = [
+    [
+      'contains',
+      'contains',
+      {
+        type: 'array',
+        items: { type: 'string' },
+        contains: {
+          type: 'object',
+          properties: { value: { type: 'string' } },
+          required: ['value'],
+        },
+      },
+    ],
+    [
+      'propertyNames',
+      'propertyNames',
+      {
+        type: 'object',
+        properties: {},
+        propertyNames: { type: 'string' },
+        additionalProperties: false,
+      },
+    ],
+    [
+      'if/then/else',
+      'if',
+      Object.fromEntries([
+        ['type', 'object'],
+        ['properties', {}],
+        ['if', { type: 'object' }],
+        ['then', { type: 'object' }],
+        ['else', { type: 'object' }],
+        ['additionalProperties', false],
+      ]),
+    ],
+    [
+      'schema-valued dependencies',
+      'dependencies',
+      {
+        type: 'object',
+        properties: { value: { type: 'string' } },
+        required: ['value'],
+        dependencies: { value: { type: 'object', properties: { dependent: { type: 'string' } } } },
+        additionalProperties: false,
+      },
+    ],
+    [
+      'dependentSchemas',
+      'dependentSchemas',
+      {
+        type: 'object',
+        properties: { value: { type: 'string' } },
+        required: ['value'],
+        dependentSchemas: { value: { type: 'object', properties: {} } },
+        additionalProperties: false,
+      },
+    ],
+    [
+      'dependentRequired',
+      'dependentRequired',
+      {
+        type: 'object',
+        properties: { value: { type: 'string' } },
+        required: ['value'],
+        dependentRequired: { value: ['dependent'] },
+        additionalProperties: false,
+      },
+    ],
+  ];
+  for (const [name, keyword, property] of nested) {
+    it(`${NODE}: rejects unsupported nested ${name} schemas`, () => {
+      expect(
+        refusal({ type: 'object', properties: { value: property }, required: ['value'] }),
+      ).toMatch(new RegExp(`'${keyword}' at value\\.$`));
+    });
+  }
+
+  it(`${NODE}: processes nested object properties`, () => {
+    const { schema, restore } = strict({
+      type: 'object',
+      properties: {
+        user: {
+          type: 'object',
+          properties: {
+            name: { type: 'string' },
+            address: { type: 'object', properties: { city: { type: 'string' } } },
+          },
+          required: ['name', 'address'],
+        },
+      },
+      required: ['user'],
+    });
+    expect((schema['properties'] as Schema)['user']).toEqual({
+      type: 'object',
+      properties: {
+        name: { type: 'string' },
+        address: {
+          type: 'object',
+          properties: { city: { type: ['string', 'null'] } },
+          required: ['city'],
+          additionalProperties: false,
+        },
+      },
+      required: ['name', 'address'],
+      additionalProperties: false,
+    });
+    expect(restore({ user: { name: 'a', address: { city: null } } })).toEqual({
+      user: { name: 'a', address: {} },
+    });
+  });
+
+  it(`${NODE}: processes $defs schemas`, () => {
+    expect(
+      strict({
+        type: 'object',
+        properties: { user: { $ref: '#/$defs/User' } },
+        required: ['user'],
+        $defs: {
+          User: { type: 'object', properties: { name: { type: 'string' } }, required: ['name'] },
+        },
+      }).schema['$defs'],
+    ).toEqual({
+      User: {
+        type: 'object',
+        properties: { name: { type: 'string' } },
+        required: ['name'],
+        additionalProperties: false,
+      },
+    });
+  });
+
+  it(`${NODE}: processes definitions schemas (an unreferenced definition is dropped)`, () => {
+    expect(
+      strict({
+        type: 'object',
+        properties: {},
+        definitions: {
+          User: { type: 'object', properties: { name: { type: 'string' } }, required: ['name'] },
+        },
+      }).schema,
+    ).toEqual({ type: 'object', properties: {}, required: [], additionalProperties: false });
+  });
+});
