@@ -247,4 +247,16 @@ describe('toStrictJsonSchema', () => {
     });
     expect(restore({ v: { id: '1', kind: 'a', x: null } })).toEqual({ v: { id: '1', kind: 'a' } });
   });
+
+  it('keeps a refusal under 2,000 characters, however long the names in it', () => {
+    const long = 'k'.repeat(5_000);
+    let caught: unknown;
+    try {
+      toStrictJsonSchema(object({ [long]: object({ [long]: { type: 'string', [long]: 1 } }) }));
+    } catch (error) {
+      caught = error;
+    }
+    expect(AdapterError.isInstance(caught)).toBe(true);
+    expect((caught as Error).message.length).toBeLessThan(2_000);
+  });
 });

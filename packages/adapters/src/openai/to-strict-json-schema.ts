@@ -61,10 +61,15 @@ const COUPLED: readonly (readonly [string, string])[] = [
   ['items', 'additionalItems'],
 ];
 
+// Names and paths come from the schema: each is cut so the whole text stays under 2,000
+// characters, however long the property names.
+const cut = (text: string, limit: number) =>
+  text.length > limit ? `${text.slice(0, limit)}...` : text;
+
 function refuse(path: string, message: string): never {
   throw new AdapterError(
     'schema_unsupported',
-    `OpenAI strict mode cannot express ${message} at ${path || '<root>'}.`,
+    `OpenAI strict mode cannot express ${cut(message, 900)} at ${cut(path, 900) || '<root>'}.`,
     { field: path },
   );
 }
