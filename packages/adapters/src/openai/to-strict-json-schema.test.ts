@@ -133,6 +133,18 @@ describe('toStrictJsonSchema', () => {
         /an 'allOf' branch with 'type' beside object branches at a\.allOf\[1\]\./,
       ],
       [
+        object({
+          a: {
+            allOf: [
+              object({}),
+              { anyOf: [{ type: 'object' }, { type: 'null' }] },
+              { anyOf: [{ type: 'object' }, { type: 'null' }], description: 'other' },
+            ],
+          },
+        }),
+        /an object 'allOf' with a second union branch at a\.allOf\[2\]\./,
+      ],
+      [
         // Paths name the branch as written, `true` and duplicate branches counted.
         object({ a: { allOf: [true, object({}), object({}), { type: 'string' }] } }),
         /an 'allOf' branch with 'type' beside object branches at a\.allOf\[3\]\./,

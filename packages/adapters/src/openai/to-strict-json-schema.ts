@@ -623,6 +623,13 @@ class Converter {
     // (A ∧ B) ∨ (A ∧ C), so an object beside a (discriminated) union merges into each branch.
     const union = flat.findIndex((node) => Array.isArray(node['anyOf']));
     if (union >= 0 && (flat.some(objectShaped) || objectShaped(rest))) {
+      // One union only: distributing over several multiplies their branches.
+      const second = flat.findIndex((node, index) => index > union && Array.isArray(node['anyOf']));
+      if (second >= 0)
+        refuse(
+          paths.get(flat[second] as Node) ?? path,
+          "an object 'allOf' with a second union branch",
+        );
       const { anyOf: alternatives, ...own } = flat[union] as Node;
       const others = flat.filter((_, index) => index !== union);
       const constraints = copy(rest, (key) => isAnnotation(key) || key === '$schema');
