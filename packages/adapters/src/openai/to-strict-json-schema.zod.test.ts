@@ -5,6 +5,7 @@
 // its `Type.Intersect` output is covered by the hand-written `allOf` cases beside these.
 import { Ajv } from 'ajv';
 import { Ajv2020 } from 'ajv/dist/2020.js';
+import { toStrictJsonSchema as openaiStrict } from 'openai/lib/transform';
 import { describe, expect, it } from 'vitest';
 import * as z from 'zod';
 import { AdapterError } from '../adapter-error.ts';
@@ -99,6 +100,8 @@ describe('toStrictJsonSchema on zod 4 schemas', () => {
       const source = jsonSchemaOf(schema);
       const converted = toStrictJsonSchema(source);
       expect(strictSchemaProblem(converted.schema)).toBeUndefined();
+      // openai-node's own strict transform accepts what we produce.
+      expect(() => openaiStrict(structuredClone(converted.schema) as never)).not.toThrow();
       const strictValid = strictValidator.compile(converted.schema);
       const sourceValid = sourceValidator.compile(source);
       const defs = (converted.schema['$defs'] ?? {}) as Node;
