@@ -1,7 +1,13 @@
 const MAX_DEPTH = 256;
 
-/** Looks up a `$defs` entry of the schema being matched by its (decoded) name. */
-export type StrictDefinitions = (name: string) => unknown;
+/** What a `$ref` of `#` (the root, for recursion) is looked up as. */
+export const ROOT: unique symbol = Symbol('root');
+
+/**
+ * Looks up a `$defs` entry of the schema being matched by its (decoded) name, or the root
+ * schema for {@link ROOT}.
+ */
+export type StrictDefinitions = (name: string | typeof ROOT) => unknown;
 
 const REF = /^#\/\$defs\/(.+)$/;
 
@@ -85,7 +91,7 @@ function matches(schema: unknown, value: unknown, defs: StrictDefinitions, depth
   const node = schema as Record<string, unknown>;
   const ref = node['$ref'];
   if (typeof ref === 'string') {
-    const name = definitionName(ref);
+    const name = ref === '#' ? ROOT : definitionName(ref);
     const target = name === undefined ? undefined : defs(name);
     if (target === undefined || !matches(target, value, defs, depth + 1)) return false;
   }
@@ -143,7 +149,7 @@ function matches(schema: unknown, value: unknown, defs: StrictDefinitions, depth
 
 /**
  * Whether a value satisfies a schema of the strict subset (`type`, `enum`, `const`, `anyOf`,
- * `$ref` into `$defs`, closed objects, `items`, and the string, number and array bounds).
+ * `$ref` into `$defs` or to the root `#`, closed objects, `items`, and the string, number and array bounds).
  * `format` is not checked. Used to pick the `anyOf` branch a strict-mode value belongs to.
  */
 export function matchesStrictSchema(

@@ -78,7 +78,7 @@ const join = (path: string, key: string) => (path === '' ? key : `${path}.${key}
  * The first rule of OpenAI strict mode a schema breaks, or `undefined` when it keeps them all:
  * an object root without `anyOf`; every object closed (`additionalProperties: false`) with
  * every property required; only supported keywords and formats; `$ref` only into the root's
- * `$defs`; arrays with `items`; and the size limits of {@link STRICT_LIMITS}.
+ * `$defs` (or `#`, the root itself); arrays with `items`; and the size limits of {@link STRICT_LIMITS}.
  */
 export function strictSchemaProblem(schema: unknown): StrictSchemaProblem | undefined {
   if (!isRecord(schema)) return { path: '<root>', message: 'a root that is not an object schema' };
@@ -112,7 +112,7 @@ export function strictSchemaProblem(schema: unknown): StrictSchemaProblem | unde
     const ref = node['$ref'];
     if (ref !== undefined) {
       const name = typeof ref === 'string' ? definitionName(ref) : undefined;
-      if (name === undefined || !Object.hasOwn(definitions, name))
+      if (ref !== '#' && (name === undefined || !Object.hasOwn(definitions, name)))
         return fail(path, `a '$ref' that does not point into '$defs' (${String(ref)})`);
       const others = Object.keys(node).filter(
         (key) => key !== '$ref' && key !== 'description' && key !== 'title',
@@ -225,6 +225,7 @@ function objectNesting(root: Record<string, unknown>, defs: Record<string, unkno
   const depthOf = (node: unknown): number => {
     if (!isRecord(node)) return 0;
     const ref = node['$ref'];
+    if (ref === '#') return 0; // root recursion: the root is counted once
     if (typeof ref === 'string') {
       const name = definitionName(ref) ?? '';
       const known = memo.get(name);

@@ -1130,9 +1130,7 @@ describe('ported: openai-agents-js strictToolSchema', () => {
   it(`${AGENTS}: preserves direct root recursion at the safe depth boundary`, () => {
     const accepted = refChain(97);
     (accepted['$defs'] as Schema)['level97'] = { $ref: '#' };
-    expect(strict(accepted).schema['properties']).toEqual({
-      value: { $ref: '#/$defs/__openai_strict_ref_0' },
-    });
+    expect(strict(accepted).schema['properties']).toEqual({ value: { $ref: '#' } });
     const rejected = refChain(98);
     (rejected['$defs'] as Schema)['level98'] = { $ref: '#' };
     expect(refusal(rejected)).toMatch(/nested more than 100 levels/);
@@ -1482,10 +1480,11 @@ describe('ported: openai-agents-js strictToolSchema', () => {
       properties: { note: { type: 'string' }, child: { $ref: '#' } },
       required: [],
     });
-    // The root, referenced, is a definition of its own (OpenAI also takes `#`; one form for all).
+    // Strict mode's own root recursion: `#`, not a copy of the root.
     expect((schema['properties'] as Schema)['child']).toEqual({
-      anyOf: [{ $ref: '#/$defs/__openai_strict_ref_0' }, { type: 'null' }],
+      anyOf: [{ $ref: '#' }, { type: 'null' }],
     });
+    expect(schema['$defs']).toBeUndefined();
     expect(
       restore({ note: null, child: { note: 'x', child: { note: null, child: null } } }),
     ).toEqual({ child: { note: 'x', child: {} } });

@@ -4,6 +4,7 @@ import {
   decodePointerToken,
   encodePointerToken,
   matchesStrictSchema,
+  ROOT,
 } from './matches-strict-schema.ts';
 import { STRICT_FORMATS, STRICT_LIMITS, strictSchemaProblem } from './strict-schema-problem.ts';
 
@@ -359,8 +360,13 @@ class Converter {
     return out;
   }
 
+  /** The converted root, once it is: what `#` refers to. */
+  root: Converted | undefined;
+  private readonly rootRestore: Restore = (value) => (this.root?.restore ?? identity)(value);
+
   /** The converted schema of a definition, for matching; `undefined` while it is converted. */
-  readonly lookup = (name: string): unknown => {
+  readonly lookup = (name: string | typeof ROOT): unknown => {
+    if (name === ROOT) return this.root?.schema;
     const key = this.byName.get(name);
     return key === undefined ? undefined : this.done.get(key)?.schema;
   };
@@ -457,8 +463,7 @@ class Converter {
    * from deeper down is checked against the depth the definition's own content reaches.
    */
   private definition(key: string, depth: number, path: string): void {
-    // The root, referenced, is converted again as a definition, at the root's own level.
-    const start = key === '' ? 1 : depth;
+    const start = depth;
     const height = this.heights.get(key);
     if (height !== undefined && start + height > MAX_DEPTH)
       refuse(path, `a schema nested more than ${MAX_DEPTH} levels deep`);
@@ -760,6 +765,11 @@ class Converter {
     if (Object.hasOwn(node, '$ref')) {
       const target = this.aliasTarget(this.refName(node['$ref'], path), path, depth + 1);
       const key = target.key;
+      if (key === '') {
+        // Recursion into the root: strict mode's own `#`, not a copy of the root in `$defs`.
+        out['$ref'] = '#';
+        return { schema: out, restore: (value) => this.rootRestore(value) };
+      }
       out['$ref'] = definitionRef(this.nameOf(key));
       this.definition(key, target.depth, path);
       const restore: Restore = (value) => (this.done.get(key)?.restore ?? identity)(value);
@@ -971,7 +981,8 @@ export function toStrictJsonSchema(schema: JsonSchema): StrictJsonSchema {
   if (!isRecord(schema)) refuse('', 'a root that is not an object schema');
   const converter = new Converter(schema);
   const root = copy(schema, (key) => key === '$defs' || key === 'definitions');
-  const { schema: converted, restore } = converter.visit(root, '', 1, true);
+  converter.root = converter.visit(root, '', 1, true);
+  const { schema: converted, restore } = converter.root;
   if (converted['type'] !== 'object') {
     if (Array.isArray(converted['anyOf']))
       refuse('', "'anyOf' at the root (an object with alternatives)");

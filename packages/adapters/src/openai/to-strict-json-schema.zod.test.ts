@@ -22,6 +22,9 @@ const sourceValidator = new Ajv2020({ strict: false, validateFormats: false });
 const Tree: z.ZodType = z.lazy(() =>
   z.object({ label: z.string(), note: z.string().optional(), children: z.array(Tree) }),
 );
+const Outline: z.ZodType = z.lazy(() =>
+  z.object({ title: z.string(), sections: z.array(Outline).optional() }),
+);
 const Kind = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('text'), text: z.string(), lang: z.string().optional() }),
   z.object({ kind: z.literal('count'), count: z.int().min(0).max(9) }),
@@ -70,6 +73,7 @@ const accepted: readonly (readonly [string, z.ZodType])[] = [
     }),
   ],
   ['a recursive z.lazy tree', z.object({ root: Tree, spare: Tree.optional() })],
+  ['a recursive root (z.lazy, `$ref: "#"`)', Outline],
   [
     'formats and bounds',
     z.object({

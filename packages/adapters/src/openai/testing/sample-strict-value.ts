@@ -29,7 +29,7 @@ const FORMATTED: Readonly<Record<string, string>> = {
 
 /**
  * A value of a strict schema's shape, as a model in strict mode could send it: every property
- * present, a random `anyOf` branch, type and enum value, lengths and bounds respected (not
+ * present (`#` is `root`, the schema first given), a random `anyOf` branch, type and enum value, lengths and bounds respected (not
  * `pattern`, except through `format`). Below `depth` 6 it prefers `null` and empty arrays, so
  * recursive schemas end. {@link NO_VALUE} when no value satisfies the schema.
  */
@@ -38,19 +38,26 @@ export function sampleStrictValue(
   defs: Node,
   random: () => number,
   depth = 0,
+  root: unknown = schema,
 ): unknown {
   const node = schema as Node;
   const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)] as T;
   const ref = node['$ref'];
   if (typeof ref === 'string')
-    return sampleStrictValue(defs[definitionName(ref) ?? ''], defs, random, depth + 1);
+    return sampleStrictValue(
+      ref === '#' ? root : defs[definitionName(ref) ?? ''],
+      defs,
+      random,
+      depth + 1,
+      root,
+    );
   const anyOf = node['anyOf'] as unknown[] | undefined;
   if (anyOf !== undefined) {
     const nullBranch = anyOf.find((branch) => (branch as Node)['type'] === 'null');
     const first = depth > 6 && nullBranch ? nullBranch : pick(anyOf);
     // A branch no value satisfies (an enum none of whose values has the type) is skipped.
     for (const branch of [first, ...anyOf]) {
-      const value = sampleStrictValue(branch, defs, random, depth + 1);
+      const value = sampleStrictValue(branch, defs, random, depth + 1, root);
       if (value !== NO_VALUE) return value;
     }
     return NO_VALUE;
@@ -94,7 +101,7 @@ export function sampleStrictValue(
       const max = (node['maxItems'] as number | undefined) ?? min + 2;
       const length = depth > 6 ? min : min + Math.floor(random() * (max - min + 1));
       const items = Array.from({ length }, () =>
-        sampleStrictValue(node['items'], defs, random, depth + 1),
+        sampleStrictValue(node['items'], defs, random, depth + 1, root),
       );
       if (!items.includes(NO_VALUE)) return items;
       return min === 0 ? [] : NO_VALUE;
@@ -102,7 +109,7 @@ export function sampleStrictValue(
     case 'object': {
       const out: Node = {};
       for (const [key, child] of Object.entries(node['properties'] as Node)) {
-        const value = sampleStrictValue(child, defs, random, depth + 1);
+        const value = sampleStrictValue(child, defs, random, depth + 1, root);
         if (value === NO_VALUE) return NO_VALUE;
         Object.defineProperty(out, key, {
           value,
