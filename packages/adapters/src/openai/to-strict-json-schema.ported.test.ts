@@ -2595,3 +2595,75 @@ describe('ported: openai-node refusals', () => {
     ).toEqual({ type: 'object', properties: {}, required: [], additionalProperties: false });
   });
 });
+
+describe('ported: openai-node root references', () => {
+  it(`${NODE}: preserves root dialect and base metadata when inlining a local ref (plankit drops $schema and $id, and the inlined definition)`, () => {
+    expect(
+      strict({
+        $schema: 'http://json-schema.org/draft-07/schema#',
+        $id: 'https://example.com/input.json',
+        $ref: '#/$defs/Input',
+        $defs: { Input: nameBranch },
+      }).schema,
+    ).toEqual({ ...nameBranch, additionalProperties: false });
+  });
+
+  it(`${NODE}: preserves root ref-chain annotations with outer precedence ($comment dropped)`, () => {
+    expect(
+      strict({
+        $ref: '#/$defs/A',
+        description: 'root description',
+        $defs: {
+          A: { $ref: '#/$defs/B', title: 'alias title', description: 'alias description' },
+          B: { $ref: '#/$defs/Input', title: 'inner alias title', $comment: 'inner alias comment' },
+          Input: {
+            type: 'object',
+            title: 'target title',
+            description: 'target description',
+            $comment: 'target comment',
+            properties: { name: { type: 'string' } },
+            required: ['name'],
+          },
+        },
+      }).schema,
+    ).toEqual({
+      type: 'object',
+      title: 'alias title',
+      description: 'root description',
+      properties: { name: { type: 'string' } },
+      required: ['name'],
+      additionalProperties: false,
+    });
+  });
+
+  for (const keyword of ['$defs', 'definitions']) {
+    it(`${NODE}: preserves nested ${keyword} maps at their original pointer scope when inlining a root local ref (the nested target hoisted)`, () => {
+      expect(
+        strict({
+          $ref: `#/${keyword}/Input`,
+          [keyword]: {
+            Input: {
+              type: 'object',
+              [keyword]: { Nested: { type: 'string' } },
+              properties: {
+                nested: { $ref: `#/${keyword}/Input/${keyword}/Nested` },
+                outer: { $ref: `#/${keyword}/Nested` },
+              },
+              required: ['nested', 'outer'],
+            },
+            Nested: { type: 'number' },
+          },
+        }).schema,
+      ).toEqual({
+        type: 'object',
+        properties: {
+          nested: { $ref: '#/$defs/__openai_strict_ref_0' },
+          outer: { $ref: '#/$defs/Nested' },
+        },
+        required: ['nested', 'outer'],
+        additionalProperties: false,
+        $defs: { __openai_strict_ref_0: { type: 'string' }, Nested: { type: 'number' } },
+      });
+    });
+  }
+});
