@@ -463,18 +463,17 @@ class Converter {
    * from deeper down is checked against the depth the definition's own content reaches.
    */
   private definition(key: string, depth: number, path: string): void {
-    const start = depth;
     const height = this.heights.get(key);
-    if (height !== undefined && start + height > MAX_DEPTH)
+    if (height !== undefined && depth + height > MAX_DEPTH)
       refuse(path, `a schema nested more than ${MAX_DEPTH} levels deep`);
     if (this.done.has(key) || this.pending.has(key)) return;
     this.pending.add(key);
     this.order.push(key);
     const outer = this.deepest;
-    this.deepest = start;
+    this.deepest = depth;
     const at = key.split('/').slice(1).map(decodePointerToken).join('.');
-    this.done.set(key, this.visit(this.sources.get(key), at, start, false));
-    this.heights.set(key, this.deepest - start);
+    this.done.set(key, this.visit(this.sources.get(key), at, depth, false));
+    this.heights.set(key, this.deepest - depth);
     this.deepest = Math.max(outer, this.deepest);
     this.pending.delete(key);
   }
