@@ -8,6 +8,9 @@
 import { performance } from 'node:perf_hooks';
 import { pathToFileURL } from 'node:url';
 import { Lexer } from 'yaml';
+import { AdapterError } from '../packages/adapters/src/adapter-error.ts';
+import { strictSchemaProblem } from '../packages/adapters/src/openai/strict-schema-problem.ts';
+import { toStrictJsonSchema } from '../packages/adapters/src/openai/to-strict-json-schema.ts';
 import { formatEntry, parseMeeting } from '../packages/adapters/src/workspace/meeting-log.ts';
 import { parseArchive } from '../packages/adapters/src/workspace/phase-yaml.ts';
 import {
@@ -174,6 +177,21 @@ function jsonTree(bytes: number): unknown {
   return { items };
 }
 
+// A closed object schema of 10,000 properties per 64 KiB step (10k, 40k, 160k): the growth of
+// the strict-schema walk, where `required.includes` once made it quadratic.
+function wideSchema(bytes: number): { value: unknown; bytes: number } {
+  const count = Math.round((bytes / (64 * 1024)) * 10_000);
+  const properties: Record<string, unknown> = {};
+  for (let i = 0; i < count; i++) properties[`p${i}`] = { type: 'string' };
+  const value = {
+    type: 'object',
+    properties,
+    required: Object.keys(properties),
+    additionalProperties: false,
+  };
+  return { value, bytes: JSON.stringify(value).length };
+}
+
 function sized(value: string): { value: string; bytes: number } {
   return { value, bytes: Buffer.byteLength(value) };
 }
@@ -240,6 +258,30 @@ const SUBJECTS: readonly Subject[] = [
         `${'<plankit-plan-anchor '.repeat(Math.ceil(bytes / 21))}\n${toPlanAnchor({ objective: 'o', status: 'active', steps: [] })}`,
       ),
     run: (text) => ok(fromPlanAnchor(text as string)),
+  },
+  {
+    // Over the 5,000-property limit: the expected result is a clean refusal.
+    parser: 'toStrictJsonSchema (10k-160k props)',
+    input: wideSchema,
+    run: (schema) => {
+      try {
+        toStrictJsonSchema(schema as Record<string, unknown>);
+      } catch (error) {
+        if (AdapterError.isInstance(error) && error.code === 'schema_unsupported') return error;
+        throw error;
+      }
+      throw new Error('expected the property limit to refuse the schema');
+    },
+  },
+  {
+    parser: 'strictSchemaProblem (10k-160k props)',
+    input: wideSchema,
+    run: (schema) => {
+      const problem = strictSchemaProblem(schema);
+      if (problem === undefined || !problem.message.includes('object properties'))
+        throw new Error(`expected the property limit, got ${JSON.stringify(problem)}`);
+      return problem;
+    },
   },
   {
     parser: 'meeting log reader (parseMeeting)',

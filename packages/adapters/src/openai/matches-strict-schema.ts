@@ -1,13 +1,33 @@
 const MAX_DEPTH = 256;
 
-/** Looks up a `$defs` entry of the schema being matched by its (decoded) name. */
-export type StrictDefinitions = (name: string) => unknown;
+/** What a `$ref` of `#` (the root, for recursion) is looked up as. */
+export const ROOT: unique symbol = Symbol('root');
+
+/**
+ * Looks up a `$defs` entry of the schema being matched by its (decoded) name, or the root
+ * schema for {@link ROOT}.
+ */
+export type StrictDefinitions = (name: string | typeof ROOT) => unknown;
 
 const REF = /^#\/\$defs\/(.+)$/;
 
 /** Decodes one JSON Pointer token (`~1` is `/`, `~0` is `~`). */
 export function decodePointerToken(token: string): string {
   return token.replace(/~1/g, '/').replace(/~0/g, '~');
+}
+
+/**
+ * The `$defs` name a strict `$ref` (`#/$defs/<token>`) points to: the token percent-decoded,
+ * then `~1`/`~0` unescaped. `undefined` for any other reference.
+ */
+export function definitionName(ref: string): string | undefined {
+  const token = REF.exec(ref)?.[1];
+  if (token === undefined) return undefined;
+  try {
+    return decodePointerToken(decodeURIComponent(token));
+  } catch {
+    return undefined;
+  }
 }
 
 /** Encodes a name as one JSON Pointer token. */
@@ -71,8 +91,8 @@ function matches(schema: unknown, value: unknown, defs: StrictDefinitions, depth
   const node = schema as Record<string, unknown>;
   const ref = node['$ref'];
   if (typeof ref === 'string') {
-    const name = REF.exec(ref)?.[1];
-    const target = name === undefined ? undefined : defs(decodePointerToken(name));
+    const name = ref === '#' ? ROOT : definitionName(ref);
+    const target = name === undefined ? undefined : defs(name);
     if (target === undefined || !matches(target, value, defs, depth + 1)) return false;
   }
   const type = node['type'];
@@ -129,7 +149,7 @@ function matches(schema: unknown, value: unknown, defs: StrictDefinitions, depth
 
 /**
  * Whether a value satisfies a schema of the strict subset (`type`, `enum`, `const`, `anyOf`,
- * `$ref` into `$defs`, closed objects, `items`, and the string, number and array bounds).
+ * `$ref` into `$defs` or to the root `#`, closed objects, `items`, and the string, number and array bounds).
  * `format` is not checked. Used to pick the `anyOf` branch a strict-mode value belongs to.
  */
 export function matchesStrictSchema(

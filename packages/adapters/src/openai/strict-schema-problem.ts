@@ -1,4 +1,4 @@
-import { decodePointerToken } from './matches-strict-schema.ts';
+import { definitionName } from './matches-strict-schema.ts';
 
 /**
  * OpenAI's documented limits for a strict schema (Structured Outputs, "Supported schemas"):
@@ -62,7 +62,6 @@ export const STRICT_FORMATS: ReadonlySet<string> = new Set([
 ]);
 
 const TYPES = new Set(['string', 'number', 'integer', 'boolean', 'null', 'object', 'array']);
-const REF = /^#\/\$defs\/(.+)$/;
 
 /** A rule a schema breaks, and where. */
 export interface StrictSchemaProblem {
@@ -79,7 +78,7 @@ const join = (path: string, key: string) => (path === '' ? key : `${path}.${key}
  * The first rule of OpenAI strict mode a schema breaks, or `undefined` when it keeps them all:
  * an object root without `anyOf`; every object closed (`additionalProperties: false`) with
  * every property required; only supported keywords and formats; `$ref` only into the root's
- * `$defs`; arrays with `items`; and the size limits of {@link STRICT_LIMITS}.
+ * `$defs` (or `#`, the root itself); arrays with `items`; and the size limits of {@link STRICT_LIMITS}.
  */
 export function strictSchemaProblem(schema: unknown): StrictSchemaProblem | undefined {
   if (!isRecord(schema)) return { path: '<root>', message: 'a root that is not an object schema' };
@@ -112,8 +111,8 @@ export function strictSchemaProblem(schema: unknown): StrictSchemaProblem | unde
     }
     const ref = node['$ref'];
     if (ref !== undefined) {
-      const name = typeof ref === 'string' ? REF.exec(ref)?.[1] : undefined;
-      if (name === undefined || !Object.hasOwn(definitions, decodePointerToken(name)))
+      const name = typeof ref === 'string' ? definitionName(ref) : undefined;
+      if (ref !== '#' && (name === undefined || !Object.hasOwn(definitions, name)))
         return fail(path, `a '$ref' that does not point into '$defs' (${String(ref)})`);
       const others = Object.keys(node).filter(
         (key) => key !== '$ref' && key !== 'description' && key !== 'title',
@@ -158,20 +157,25 @@ export function strictSchemaProblem(schema: unknown): StrictSchemaProblem | unde
     }
     if (Object.hasOwn(node, 'const')) countText(node['const']);
     if (types.includes('object')) {
-      if (types.length !== 1) return fail(path, "a type list with 'object'");
+      if (types.length !== 1 && (types.length !== 2 || !types.includes('null')))
+        return fail(path, "a type list with 'object' and another type than 'null'");
       if (node['additionalProperties'] !== false)
         return fail(path, "an object without 'additionalProperties: false'");
       const props = node['properties'];
       if (!isRecord(props)) return fail(path, "an object without 'properties'");
       const keys = Object.keys(props);
-      const required = node['required'];
-      if (
-        !Array.isArray(required) ||
-        required.length !== keys.length ||
-        !keys.every((key) => required.includes(key))
-      )
-        return fail(path, 'an object whose properties are not all required');
       properties += keys.length;
+      // Refused here, before the walk: an oversized schema costs no more than the limit.
+      if (properties > STRICT_LIMITS.properties)
+        return fail(
+          '',
+          `more than ${STRICT_LIMITS.properties} object properties (${properties} so far)`,
+        );
+      const required = node['required'];
+      // A set, not `includes`: an object of n properties costs O(n), not O(n²).
+      const named = Array.isArray(required) ? new Set(required) : undefined;
+      if (named === undefined || named.size !== keys.length || !keys.every((key) => named.has(key)))
+        return fail(path, 'an object whose properties are not all required');
       for (const key of keys) {
         characters += key.length;
         if (!walk(props[key], join(path, key), depth + 1)) return false;
@@ -179,7 +183,8 @@ export function strictSchemaProblem(schema: unknown): StrictSchemaProblem | unde
     } else if (node['properties'] !== undefined || node['required'] !== undefined)
       return fail(path, "object keywords on a schema that is not type 'object'");
     if (types.includes('array')) {
-      if (types.length !== 1) return fail(path, "a type list with 'array'");
+      if (types.length !== 1 && (types.length !== 2 || !types.includes('null')))
+        return fail(path, "a type list with 'array' and another type than 'null'");
       if (node['items'] === undefined) return fail(path, "an array without 'items'");
       return walk(node['items'], `${path}[]`, depth + 1);
     }
@@ -194,11 +199,6 @@ export function strictSchemaProblem(schema: unknown): StrictSchemaProblem | unde
     walk(def, `$defs.${name}`, 1);
   }
   if (problem !== undefined) return problem;
-  if (properties > STRICT_LIMITS.properties)
-    return {
-      path: '<root>',
-      message: `${properties} object properties (over ${STRICT_LIMITS.properties})`,
-    };
   if (enumValues > STRICT_LIMITS.enumValues)
     return {
       path: '<root>',
@@ -225,8 +225,9 @@ function objectNesting(root: Record<string, unknown>, defs: Record<string, unkno
   const depthOf = (node: unknown): number => {
     if (!isRecord(node)) return 0;
     const ref = node['$ref'];
+    if (ref === '#') return 0; // root recursion: the root is counted once
     if (typeof ref === 'string') {
-      const name = decodePointerToken(REF.exec(ref)?.[1] ?? '');
+      const name = definitionName(ref) ?? '';
       const known = memo.get(name);
       if (known !== undefined) return known;
       if (active.has(name)) return 0;

@@ -1,10 +1,22 @@
 // Cases ported from the peers' own strict-schema suites, each named after its origin:
-//   openai-node tests/lib/transform.test.ts (openai/lib/transform `toStrictJsonSchema`)
-//   openai-agents-js packages/agents-core/test/utils/strictToolSchema.test.ts
+//   openai-node tests/lib/transform.test.ts and tests/lib/transform-branches.test.ts
+//     (openai/lib/transform `toStrictJsonSchema`), at 7b7d6ca7
+//   openai-agents-js packages/agents-core/test/utils/strictToolSchema.test.ts, at 6d0c61a5
 // The inputs are theirs; the expectations are plankit's rules (optional fields become nullable
 // and are read back as absent; what cannot be expressed exactly is refused with
-// `schema_unsupported` naming the keyword and path). Where the peers differ, the comment says so.
+// `schema_unsupported` naming the keyword and path). Where plankit differs, the test name says
+// so in parentheses, and docs/adapters.md ("Strict schemas: where plankit differs from the
+// peers") gives the reason.
+//
+// How agreement is counted: the peers' test files are run unchanged against plankit, their
+// converter replaced by `toStrictJsonSchema(...).schema` and their null stripping by `restore`,
+// refusal wording not compared (a refusal agrees with any throw). Of their 270 cases (`.each`
+// expanded), 30 test openai-node internals (child traversal, the pointer resolver, oneOf
+// pointer rewrites, the exclusivity merger) and have no counterpart; their rules are ported
+// below through the converter. Of the other 240: 187 give the peer's exact result, 27 differ
+// only in form (same values accepted and restored), 26 differ on purpose.
 import { describe, expect, it } from 'vitest';
+import * as z from 'zod';
 import { AdapterError } from '../adapter-error.ts';
 import { strictSchemaProblem } from './strict-schema-problem.ts';
 import { toStrictJsonSchema } from './to-strict-json-schema.ts';
@@ -42,6 +54,24 @@ function nested(depth: number): Schema {
   return root;
 }
 
+function segmentedRefs(segments: number, length: number, optional: boolean): Schema {
+  const defs: Schema = { terminal: { type: 'string' } };
+  const properties: Schema = {};
+  const required: string[] = [];
+  let previous = '#/$defs/terminal';
+  for (let segment = 0; segment < segments; segment++) {
+    for (let index = 0; index < length; index++)
+      defs[`segment${segment}_${index}`] = {
+        $ref: index + 1 < length ? `#/$defs/segment${segment}_${index + 1}` : previous,
+      };
+    previous = `#/$defs/segment${segment}_0`;
+    properties[`checkpoint${segment}`] = { $ref: previous };
+    required.push(`checkpoint${segment}`);
+  }
+  if (optional) properties['optional'] = { $ref: previous };
+  return { type: 'object', properties, required, $defs: defs };
+}
+
 function refChain(depth: number): Schema {
   const defs: Schema = {};
   for (let index = 0; index < depth; index++)
@@ -54,6 +84,30 @@ function refChain(depth: number): Schema {
     $defs: defs,
   };
 }
+
+const nameBranch = {
+  type: 'object',
+  properties: { name: { type: 'string' } },
+  required: ['name'],
+};
+const ageBranch = { type: 'object', properties: { age: { type: 'number' } }, required: ['age'] };
+const activeBranch = {
+  type: 'object',
+  properties: { active: { type: 'boolean' } },
+  required: ['active'],
+};
+const nameAndAge = {
+  type: 'object',
+  properties: { name: { type: 'string' }, age: { type: 'number' } },
+  required: ['name', 'age'],
+  additionalProperties: false,
+};
+const nameAgeActive = {
+  type: 'object',
+  properties: { name: { type: 'string' }, age: { type: 'number' }, active: { type: 'boolean' } },
+  required: ['name', 'age', 'active'],
+  additionalProperties: false,
+};
 
 describe('ported: openai-node strict transform', () => {
   it(`${NODE}: throws error if root schema is not an object`, () => {
@@ -173,7 +227,7 @@ describe('ported: openai-node strict transform', () => {
         $ref: '#/$defs/A',
         $defs: { A: { $ref: 'https://example.com/schema.json#/$defs/Input' } },
       }),
-    ).toMatch(/'\$ref' that does not point into '\$defs'/);
+    ).toMatch(/'\$ref' that is not a local JSON Pointer/);
   });
 
   it(`${NODE}: reports the root path for invalid root ref values and boolean targets`, () => {
@@ -196,15 +250,35 @@ describe('ported: openai-node strict transform', () => {
     });
   });
 
-  it(`${NODE}: merges compatible root allOf object branches (plankit refuses allOf with more than one branch)`, () => {
+  it(`${NODE}: merges compatible root allOf object branches before validating the type`, () => {
+    expect(strict({ allOf: [nameBranch, ageBranch] }).schema).toEqual(nameAndAge);
+  });
+
+  it(`${NODE}: normalizes nested root allOf variants before validating the type`, () => {
+    expect(strict({ allOf: [{ allOf: [nameBranch, ageBranch] }, activeBranch] }).schema).toEqual(
+      nameAgeActive,
+    );
+  });
+
+  it(`${NODE}: preserves root dialect and base metadata while merging root allOf branches (plankit drops $schema and $id)`, () => {
+    expect(
+      strict({
+        $schema: 'http://json-schema.org/draft-07/schema#',
+        $id: 'https://example.com/input.json',
+        allOf: [nameBranch, ageBranch],
+      }).schema,
+    ).toEqual(nameAndAge);
+  });
+
+  it(`${NODE}: still rejects root allOf object branches that cannot be merged exactly`, () => {
     expect(
       refusal({
         allOf: [
-          { type: 'object', properties: { name: { type: 'string' } }, required: ['name'] },
-          { type: 'object', properties: { age: { type: 'number' } }, required: ['age'] },
+          { type: 'object', properties: { shared: { type: 'string' } }, required: ['shared'] },
+          { type: 'object', properties: { shared: { type: 'number' } }, required: ['shared'] },
         ],
       }),
-    ).toMatch(/'allOf' with more than one branch at <root>/);
+    ).toMatch(/'allOf' beside a conflicting 'type' at shared\.$/);
   });
 
   it(`${NODE}: removes neutral root allOf branches before inlining an object branch`, () => {
@@ -265,15 +339,10 @@ describe('ported: openai-node strict transform', () => {
       required: ['user'],
     });
     expect((schema['properties'] as Schema)['user']).toEqual({
-      anyOf: [
-        {
-          type: 'object',
-          properties: { name: { type: ['string', 'null'] } },
-          required: ['name'],
-          additionalProperties: false,
-        },
-        { type: 'null' },
-      ],
+      type: ['object', 'null'],
+      properties: { name: { type: ['string', 'null'] } },
+      required: ['name'],
+      additionalProperties: false,
     });
     expect(restore({ user: { name: null } })).toEqual({ user: {} });
     expect(restore({ user: null })).toEqual({ user: null });
@@ -361,7 +430,7 @@ describe('ported: openai-node strict transform', () => {
         properties: { a: { $ref: 'other.json#/$defs/A' } },
         required: ['a'],
       }),
-    ).toMatch(/does not point into '\$defs'.* at a/);
+    ).toMatch(/not a local JSON Pointer.* at a/);
   });
 
   it(`${NODE}: rejects Draft 7 validation siblings on $ref properties (plankit inlines them, or refuses a conflict)`, () => {
@@ -506,7 +575,7 @@ describe('ported: openai-node strict transform', () => {
         properties: { value: { anyOf: [false, { type: 'string' }] } },
         required: ['value'],
       }).schema['properties'],
-    ).toEqual({ value: { type: 'string' } });
+    ).toEqual({ value: { anyOf: [{ type: 'string' }] } });
     expect(
       refusal({
         type: 'object',
@@ -664,6 +733,61 @@ describe('ported: openai-node strict transform', () => {
     });
   });
 
+  // The 26 keywords of the peer's `unsupportedKeywords` list.
+  const unsupportedKeywords = [
+    'allOf',
+    'contains',
+    'contentEncoding',
+    'contentMediaType',
+    'contentSchema',
+    'dependentRequired',
+    'dependentSchemas',
+    'dependencies',
+    '$dynamicAnchor',
+    '$dynamicRef',
+    '$recursiveAnchor',
+    '$recursiveRef',
+    'else',
+    'if',
+    'maxContains',
+    'maxProperties',
+    'minContains',
+    'minProperties',
+    'not',
+    'patternProperties',
+    'prefixItems',
+    'propertyNames',
+    'then',
+    'unevaluatedItems',
+    'unevaluatedProperties',
+    'uniqueItems',
+  ];
+
+  it(`${NODE}: omits undefined unsupported placeholders (all 26 keywords)`, () => {
+    for (const keyword of unsupportedKeywords) {
+      const { schema } = strict({
+        type: 'object',
+        properties: { value: { type: 'string', [keyword]: undefined } },
+        required: ['value'],
+      });
+      expect(schema['properties']).toEqual({ value: { type: 'string' } });
+      expect(JSON.stringify(schema)).not.toContain(`"${keyword}"`);
+    }
+  });
+
+  it(`${NODE}: still rejects defined unsupported placeholders (allOf: [false] refused as accepting nothing)`, () => {
+    for (const keyword of unsupportedKeywords) {
+      const value = keyword === 'allOf' ? [false] : false;
+      const message = refusal({
+        type: 'object',
+        properties: { value: { type: 'string', [keyword]: value } },
+        required: ['value'],
+      });
+      expect(message).toMatch(/ at value\.$/);
+      if (keyword !== 'allOf') expect(message).toContain(`'${keyword}'`);
+    }
+  });
+
   it(`${NODE}: handles deeply nested schemas`, () => {
     expect(strict(nested(2)).schema).toMatchObject({
       additionalProperties: false,
@@ -672,25 +796,344 @@ describe('ported: openai-node strict transform', () => {
   });
 });
 
-describe('ported: openai-agents-js strictToolSchema', () => {
-  it(`${AGENTS}: rejects schemas that exceed the safe container depth`, () => {
-    const input = nested(1_000);
-    expect(refusal(input)).toMatch(/nested more than 64 levels/);
-    expect(input).not.toHaveProperty('additionalProperties');
+describe('ported: openai-node object allOf merging', () => {
+  const wrap = (value: unknown) => ({
+    type: 'object',
+    properties: { value },
+    required: ['value'],
   });
+  const valueSchema = (schema: unknown) =>
+    (strict(schema).schema['properties'] as Schema)['value'] as Schema;
 
-  it(`${AGENTS}: rejects schemas that exceed the safe local reference depth (plankit follows alias chains without recursion)`, () => {
-    expect(strict(refChain(1_000)).schema).toEqual({
+  it(`${NODE}: merges compatible object allOf variants before closing them`, () => {
+    expect(strict(wrap({ allOf: [nameBranch, ageBranch] })).schema).toEqual({
       type: 'object',
-      properties: { value: { $ref: '#/$defs/level1000' } },
+      properties: { value: nameAndAge },
       required: ['value'],
       additionalProperties: false,
-      $defs: { level1000: { type: 'string' } },
     });
   });
 
+  it(`${NODE}: removes neutral true branches before merging object allOf variants`, () => {
+    expect(valueSchema(wrap({ ...nameBranch, allOf: [true, ageBranch] }))).toEqual(nameAndAge);
+  });
+
+  for (const keyword of ['$defs', 'definitions']) {
+    it(`${NODE}: discards neutral ${keyword}-only allOf branches after preserving their refs`, () => {
+      const { schema } = strict(
+        wrap({
+          allOf: [
+            { [keyword]: { Name: { type: 'string' } } },
+            {
+              type: 'object',
+              properties: { name: { $ref: `#/properties/value/allOf/0/${keyword}/Name` } },
+              required: ['name'],
+            },
+          ],
+        }),
+      );
+      expect(schema).toMatchObject({
+        $defs: { __openai_strict_allOf_ref_0: { type: 'string' } },
+        properties: {
+          value: {
+            type: 'object',
+            properties: { name: { $ref: '#/$defs/__openai_strict_allOf_ref_0' } },
+            required: ['name'],
+            additionalProperties: false,
+          },
+        },
+      });
+      expect(JSON.stringify(schema)).not.toContain('"allOf"');
+    });
+
+    it(`${NODE}: keeps malformed ${keyword}-only allOf branches fail closed`, () => {
+      expect(refusal(wrap({ allOf: [{ [keyword]: false }, nameBranch] }))).toMatch(
+        /'\$?(defs|definitions)' that is not an object at value\.allOf\[0\]\./,
+      );
+    });
+  }
+
+  it(`${NODE}: normalizes nested object allOf variants before merging their parent`, () => {
+    expect(
+      valueSchema(wrap({ allOf: [{ allOf: [nameBranch, ageBranch] }, activeBranch] })),
+    ).toEqual(nameAgeActive);
+  });
+
+  it(`${NODE}: normalizes ref-resolved allOf targets before earlier consumers`, () => {
+    for (const consumerFirst of [true, false]) {
+      const consumer = { type: 'object', allOf: [{ $ref: '#/properties/target' }, activeBranch] };
+      const target = { allOf: [nameBranch, ageBranch] };
+      const { schema } = strict({
+        type: 'object',
+        properties: consumerFirst ? { consumer, target } : { target, consumer },
+        required: ['consumer', 'target'],
+      });
+      expect((schema['properties'] as Schema)['consumer']).toEqual(nameAgeActive);
+      expect(JSON.stringify(schema)).not.toContain('"allOf"');
+    }
+  });
+
+  it(`${NODE}: merges compatible object allOf variants through local ref chains ($comment dropped)`, () => {
+    expect(
+      valueSchema({
+        ...wrap({
+          type: 'object',
+          allOf: [
+            { $ref: '#/$defs/NameAlias', $comment: 'Generated alias' },
+            { $ref: '#/$defs/Age' },
+          ],
+        }),
+        $defs: {
+          Name: nameBranch,
+          NameAlias: { $ref: '#/$defs/Name', description: 'Name fields' },
+          Age: ageBranch,
+        },
+      }),
+    ).toEqual({ description: 'Name fields', ...nameAndAge });
+  });
+
+  for (const keyword of ['$defs', 'definitions']) {
+    it(`${NODE}: merges ref-backed object allOf variants with scoped ${keyword} maps (the nested target hoisted to $defs)`, () => {
+      const { schema } = strict({
+        type: 'object',
+        [keyword]: {
+          Name: {
+            type: 'object',
+            [keyword]: { Value: { type: 'string' } },
+            properties: { name: { $ref: `#/${keyword}/Name/${keyword}/Value` } },
+            required: ['name'],
+          },
+          Age: ageBranch,
+        },
+        properties: {
+          value: {
+            type: 'object',
+            allOf: [{ $ref: `#/${keyword}/Name` }, { $ref: `#/${keyword}/Age` }],
+          },
+        },
+        required: ['value'],
+      });
+      expect(schema).toEqual({
+        type: 'object',
+        properties: {
+          value: {
+            type: 'object',
+            properties: {
+              name: { $ref: '#/$defs/__openai_strict_ref_0' },
+              age: { type: 'number' },
+            },
+            required: ['name', 'age'],
+            additionalProperties: false,
+          },
+        },
+        required: ['value'],
+        additionalProperties: false,
+        $defs: { __openai_strict_ref_0: { type: 'string' } },
+      });
+    });
+  }
+
+  it(`${NODE}: merges compatible nullable object allOf variants`, () => {
+    const nullable = (branch: Schema) => ({ ...branch, type: ['object', 'null'] });
+    const { schema, restore } = strict(
+      wrap({ allOf: [nullable(nameBranch), nullable(ageBranch)] }),
+    );
+    expect((schema['properties'] as Schema)['value']).toEqual({
+      ...nameAndAge,
+      type: ['object', 'null'],
+    });
+    expect(restore({ value: null })).toEqual({ value: null });
+  });
+
+  it(`${NODE}: intersects closed object allOf property sets and drops excluded optionals`, () => {
+    const { schema, restore } = strict(
+      wrap({
+        allOf: [
+          {
+            type: 'object',
+            properties: { x: { type: 'string' } },
+            required: ['x'],
+            additionalProperties: false,
+          },
+          {
+            type: 'object',
+            properties: { x: { type: 'string' }, y: { type: 'number' } },
+            required: ['x'],
+            additionalProperties: false,
+          },
+        ],
+      }),
+    );
+    expect((schema['properties'] as Schema)['value']).toEqual({
+      type: 'object',
+      properties: { x: { type: 'string' } },
+      required: ['x'],
+      additionalProperties: false,
+    });
+    expect(restore({ value: { x: 'a' } })).toEqual({ value: { x: 'a' } });
+  });
+
+  it(`${NODE}: rejects closed object allOf intersections that exclude required properties`, () => {
+    expect(
+      refusal(
+        wrap({
+          allOf: [
+            {
+              type: 'object',
+              properties: { x: { type: 'string' } },
+              required: ['x'],
+              additionalProperties: false,
+            },
+            {
+              type: 'object',
+              properties: { x: { type: 'string' }, y: { type: 'number' } },
+              required: ['x', 'y'],
+              additionalProperties: false,
+            },
+          ],
+        }),
+      ),
+    ).toMatch(/closed branch excludes the required property 'y' at value\.y\./);
+  });
+
+  it(`${NODE}: fails closed on cyclic local ref chains in object allOf variants`, () => {
+    expect(
+      refusal({
+        ...wrap({ type: 'object', allOf: [{ $ref: '#/$defs/A' }, { $ref: '#/$defs/Age' }] }),
+        $defs: { A: { $ref: '#/$defs/B' }, B: { $ref: '#/$defs/A' }, Age: ageBranch },
+      }),
+    ).toMatch(/cyclic '\$ref' to 'A' through 'allOf' at value\.allOf\[0\]\./);
+  });
+
+  it(`${NODE}: merges object allOf properties that match Object prototype names`, () => {
+    const special = Object.fromEntries([
+      ['constructor', { type: 'string' }],
+      ['toString', { type: 'string' }],
+      ['__proto__', { type: 'string' }],
+    ]);
+    const value = valueSchema(
+      wrap({
+        allOf: [
+          {
+            type: 'object',
+            properties: special,
+            required: ['constructor', 'toString', '__proto__'],
+          },
+          { type: 'object', properties: { other: { type: 'number' } }, required: ['other'] },
+        ],
+      }),
+    );
+    const properties = value['properties'] as Schema;
+    expect(Object.keys(properties)).toEqual(['constructor', 'toString', '__proto__', 'other']);
+    expect(Object.hasOwn(properties, '__proto__')).toBe(true);
+    expect(Object.getPrototypeOf(properties)).toBe(Object.prototype);
+    expect(Object.getOwnPropertyDescriptor(properties, '__proto__')?.value).toEqual({
+      type: 'string',
+    });
+  });
+
+  it(`${NODE}: merges matching object allOf properties with reordered schema keys`, () => {
+    const shared = {
+      type: 'object',
+      description: 'shared object',
+      properties: { name: { type: 'string', description: 'display name' } },
+      required: ['name'],
+    };
+    const reordered = {
+      required: ['name'],
+      properties: { name: { description: 'display name', type: 'string' } },
+      description: 'shared object',
+      type: 'object',
+    };
+    expect(
+      valueSchema(
+        wrap({
+          allOf: [
+            { type: 'object', properties: { shared }, required: ['shared'] },
+            { required: ['shared'], properties: { shared: reordered }, type: 'object' },
+          ],
+        }),
+      ),
+    ).toEqual({
+      type: 'object',
+      properties: { shared: { ...shared, additionalProperties: false } },
+      required: ['shared'],
+      additionalProperties: false,
+    });
+  });
+
+  it(`${NODE}: rejects matching object allOf properties with reordered array values (plankit keeps the enum both allow)`, () => {
+    const value = valueSchema(
+      wrap({
+        allOf: [
+          {
+            type: 'object',
+            properties: { shared: { type: 'string', enum: ['first', 'second'] } },
+            required: ['shared'],
+          },
+          {
+            type: 'object',
+            properties: { shared: { enum: ['second', 'first'], type: 'string' } },
+            required: ['shared'],
+          },
+        ],
+      }),
+    );
+    expect(value['properties']).toEqual({ shared: { type: 'string', enum: ['first', 'second'] } });
+  });
+
+  it(`${NODE}: rejects object allOf variants that cannot be merged exactly`, () => {
+    expect(
+      refusal(
+        wrap({
+          allOf: [
+            { type: 'object', properties: { shared: { type: 'string' } }, required: ['shared'] },
+            { type: 'object', properties: { shared: { type: 'number' } }, required: ['shared'] },
+          ],
+        }),
+      ),
+    ).toMatch(/'allOf' beside a conflicting 'type' at value\.shared\.$/);
+  });
+});
+
+describe('ported: openai-agents-js strictToolSchema', () => {
+  it(`${AGENTS}: rejects schemas that exceed the safe container depth`, () => {
+    const input = nested(1_000);
+    expect(refusal(input)).toMatch(/nested more than 100 levels/);
+    expect(input).not.toHaveProperty('additionalProperties');
+  });
+
+  it(`${AGENTS}: rejects schemas that exceed the safe local reference depth`, () => {
+    const input = refChain(1_000);
+    expect(refusal(input)).toMatch(/nested more than 100 levels deep at value\.$/);
+    expect((input['properties'] as Schema)['value']).toEqual({ $ref: '#/$defs/level0' });
+  });
+
+  it(`${AGENTS}: rejects shared reference suffixes reached beyond the safe depth`, () => {
+    const input = segmentedRefs(100, 60, true);
+    expect(refusal(input)).toMatch(/nested more than 100 levels deep at checkpoint1\.$/);
+    expect((input['properties'] as Schema)['optional']).toEqual({ $ref: '#/$defs/segment99_0' });
+  });
+
+  it(`${AGENTS}: rejects required-only shared reference suffixes reached beyond the safe depth`, () => {
+    const input = segmentedRefs(2, 60, false);
+    const original = structuredClone(input);
+    expect(refusal(input)).toMatch(/nested more than 100 levels/);
+    expect(input).toEqual(original);
+  });
+
   it(`${AGENTS}: enforces the safe local reference depth boundary`, () => {
-    expect(() => toStrictJsonSchema(refChain(20))).not.toThrow();
+    expect(strict(refChain(97)).schema['$defs']).toEqual({ level97: { type: 'string' } });
+    expect(refusal(refChain(98))).toMatch(/nested more than 100 levels deep at value\.$/);
+  });
+
+  it(`${AGENTS}: preserves direct root recursion at the safe depth boundary`, () => {
+    const accepted = refChain(97);
+    (accepted['$defs'] as Schema)['level97'] = { $ref: '#' };
+    expect(strict(accepted).schema['properties']).toEqual({ value: { $ref: '#' } });
+    const rejected = refChain(98);
+    (rejected['$defs'] as Schema)['level98'] = { $ref: '#' };
+    expect(refusal(rejected)).toMatch(/nested more than 100 levels/);
   });
 
   it(`${AGENTS}: preserves recursive local definitions without mutating the input`, () => {
@@ -717,18 +1160,66 @@ describe('ported: openai-agents-js strictToolSchema', () => {
     expect(input).toEqual(original);
   });
 
-  it(`${AGENTS}: enforces the safe depth boundary for recursive components`, () => {
-    const defs: Schema = {};
-    for (let index = 0; index < 5; index++)
-      defs[`node${index}`] = { $ref: `#/$defs/node${(index + 1) % 5}` };
+  it(`${AGENTS}: enforces the safe depth boundary for recursive components (plankit refuses a cycle of references alone at any length)`, () => {
+    // A cycle of bare `$ref`s never reaches a schema: it constrains nothing anyone can name.
+    for (const length of [5, 98, 99]) {
+      const defs: Schema = {};
+      for (let index = 0; index < length; index++)
+        defs[`node${index}`] = { $ref: `#/$defs/node${(index + 1) % length}` };
+      expect(
+        refusal({
+          type: 'object',
+          properties: { value: { $ref: '#/$defs/node0' } },
+          required: ['value'],
+          $defs: defs,
+        }),
+      ).toMatch(/cyclic '\$ref' to 'node0'|nested more than 100 levels/);
+    }
+  });
+
+  it(`${AGENTS}: rejects over-depth paths leaving recursive components`, () => {
+    const defs: Schema = { terminal: { type: 'string' } };
+    for (let index = 0; index < 20; index++)
+      defs[`tail${index}`] = { $ref: index < 19 ? `#/$defs/tail${index + 1}` : '#/$defs/terminal' };
+    for (const prefix of ['a', 'b'])
+      for (let index = 0; index < 80; index++)
+        defs[`${prefix}${index}`] = {
+          $ref: index < 79 ? `#/$defs/${prefix}${index + 1}` : '#/$defs/shared',
+        };
+    defs['shared'] = { $ref: '#/$defs/recursive' };
+    defs['recursive'] = { anyOf: [{ $ref: '#/$defs/a0' }, { $ref: '#/$defs/tail0' }] };
     expect(
       refusal({
         type: 'object',
-        properties: { value: { $ref: '#/$defs/node0' } },
-        required: ['value'],
+        properties: {
+          alternate: { $ref: '#/$defs/b0' },
+          checkpoint: { $ref: '#/$defs/recursive' },
+        },
+        required: ['checkpoint', 'alternate'],
+        additionalProperties: false,
         $defs: defs,
       }),
-    ).toMatch(/nested more than 64 levels|cyclic/);
+    ).toMatch(/nested more than 100 levels deep at \$defs\.recursive\.anyOf\[0\]\.$/);
+  });
+
+  it(`${AGENTS}: preserves wide shallow recursive definitions without mutating the input (unreferenced definitions dropped)`, () => {
+    const defs: Schema = {};
+    for (let index = 0; index < 100; index++) defs[`node${index}`] = { $ref: '#' };
+    const input = {
+      type: 'object',
+      properties: {},
+      required: [],
+      additionalProperties: false,
+      $defs: defs,
+    };
+    const original = structuredClone(input);
+    expect(strict(input).schema).toEqual({
+      type: 'object',
+      properties: {},
+      required: [],
+      additionalProperties: false,
+    });
+    expect(input).toEqual(original);
   });
 
   it(`${AGENTS}: continues to convert reasonably nested schemas without mutation`, () => {
@@ -926,15 +1417,34 @@ describe('ported: openai-agents-js strictToolSchema', () => {
     expect(restore({ payload: { note: null } })).toEqual({ payload: {} });
   });
 
-  it(`${AGENTS}: resolves references against original schema pointer paths (plankit refuses pointers below a definition)`, () => {
-    expect(
-      refusal({
-        type: 'object',
-        properties: { alias: { $ref: '#/$defs/payload/properties/target' } },
-        required: ['alias'],
-        $defs: { payload: { type: 'object', properties: { target: { type: 'string' } } } },
-      }),
-    ).toMatch(/does not point into '\$defs'.* at alias/);
+  it(`${AGENTS}: resolves references against original schema pointer paths`, () => {
+    const { restore } = strict({
+      type: 'object',
+      properties: {
+        alias: { $ref: '#/$defs/payload/properties/optionalContainer/properties/target' },
+      },
+      required: ['alias'],
+      $defs: {
+        payload: {
+          type: 'object',
+          properties: {
+            optionalContainer: {
+              type: 'object',
+              properties: {
+                target: {
+                  type: 'object',
+                  properties: { child: { type: 'string' } },
+                  required: [],
+                },
+              },
+              required: [],
+            },
+          },
+          required: [],
+        },
+      },
+    });
+    expect(restore({ alias: { child: null } })).toEqual({ alias: {} });
   });
 
   it(`${AGENTS}: preserves canonical prepared nodes for reused schema objects`, () => {
@@ -964,14 +1474,20 @@ describe('ported: openai-agents-js strictToolSchema', () => {
     });
   });
 
-  it(`${AGENTS}: strips strict nulls through recursive root references (plankit refuses '#')`, () => {
+  it(`${AGENTS}: strips strict nulls through recursive root references`, () => {
+    const { schema, restore } = strict({
+      type: 'object',
+      properties: { note: { type: 'string' }, child: { $ref: '#' } },
+      required: [],
+    });
+    // Strict mode's own root recursion: `#`, not a copy of the root.
+    expect((schema['properties'] as Schema)['child']).toEqual({
+      anyOf: [{ $ref: '#' }, { type: 'null' }],
+    });
+    expect(schema['$defs']).toBeUndefined();
     expect(
-      refusal({
-        type: 'object',
-        properties: { note: { type: 'string' }, child: { $ref: '#' } },
-        required: [],
-      }),
-    ).toMatch(/does not point into '\$defs'.* at child/);
+      restore({ note: null, child: { note: 'x', child: { note: null, child: null } } }),
+    ).toEqual({ child: { note: 'x', child: {} } });
   });
 
   it(`${AGENTS}: preserves null allowed by a referenced schema`, () => {
@@ -1144,4 +1660,1010 @@ describe('ported: openai-agents-js strictToolSchema', () => {
       }),
     ).toMatch(/nested '\$id'/);
   });
+});
+
+describe('ported: openai-node reference resolution, unions and singleton allOf', () => {
+  const wrap = (value: unknown, extra: Schema = {}) => ({
+    type: 'object',
+    properties: { value },
+    required: ['value'],
+    ...extra,
+  });
+  const propertyValue = (schema: Schema) => (schema['properties'] as Schema)['value'];
+
+  it(`${NODE}: normalizes root allOf branches exposed by local ref inlining`, () => {
+    expect(
+      strict({ $ref: '#/$defs/Input', $defs: { Input: { allOf: [nameBranch, ageBranch] } } })
+        .schema,
+    ).toEqual(nameAndAge);
+  });
+
+  it(`${NODE}: rejects root local ref cycles exposed by singleton root allOf`, () => {
+    expect(
+      refusal({ $ref: '#/$defs/A', $defs: { A: { allOf: [{ $ref: '#/$defs/A' }] } } }),
+    ).toMatch(/cyclic '\$ref' to 'A'/);
+  });
+
+  it(`${NODE}: adds additionalProperties: false to nested objects`, () => {
+    expect(
+      strict({
+        type: 'object',
+        properties: {
+          user: {
+            type: 'object',
+            properties: {
+              address: {
+                type: 'object',
+                properties: { city: { type: 'string' } },
+                required: ['city'],
+              },
+            },
+            required: ['address'],
+          },
+        },
+        required: ['user'],
+      }).schema,
+    ).toMatchObject({
+      additionalProperties: false,
+      properties: {
+        user: {
+          additionalProperties: false,
+          properties: { address: { additionalProperties: false } },
+        },
+      },
+    });
+  });
+
+  it(`${NODE}: resolves pure local refs when checking nullable optional properties`, () => {
+    const { schema, restore } = strict({
+      type: 'object',
+      $defs: { NullableString: { type: ['string', 'null'] } },
+      properties: { nickname: { $ref: '#/$defs/NullableString' } },
+    });
+    expect(schema['required']).toEqual(['nickname']);
+    expect((schema['properties'] as Schema)['nickname']).toEqual({
+      $ref: '#/$defs/NullableString',
+    });
+    expect(restore({ nickname: null })).toEqual({ nickname: null });
+  });
+
+  it(`${NODE}: decodes complete URI fragments before splitting pointer tokens (the target hoisted)`, () => {
+    const { schema, restore } = strict({
+      type: 'object',
+      $defs: {
+        'A/properties/B': { type: 'number' },
+        A: { type: 'object', properties: { B: { type: ['string', 'null'] } }, required: ['B'] },
+      },
+      properties: { value: { $ref: '#/$defs/A%2Fproperties%2FB' } },
+    });
+    expect(schema['required']).toEqual(['value']);
+    expect(schema['$defs']).toEqual({ __openai_strict_ref_0: { type: ['string', 'null'] } });
+    expect(restore({ value: null })).toEqual({ value: null });
+  });
+
+  it(`${NODE}: resolves literal slash keys only through JSON Pointer escaping`, () => {
+    const { schema } = strict(
+      wrap(
+        { $ref: '#/$defs/A~1properties~1B' },
+        {
+          $defs: {
+            'A/properties/B': { type: 'string' },
+            A: { type: 'object', properties: { B: { type: 'number' } }, required: ['B'] },
+          },
+        },
+      ),
+    );
+    expect(propertyValue(schema)).toEqual({ $ref: '#/$defs/A~1properties~1B' });
+    expect(schema['$defs']).toEqual({ 'A/properties/B': { type: 'string' } });
+  });
+
+  it(`${NODE}: rejects malformed URI encodings in local refs`, () => {
+    for (const ref of ['#/$defs/Text%2', '#/$defs/A%ZZ', '#/$defs/A~2B'])
+      expect(refusal(wrap({ $ref: ref }, { $defs: { Text: { type: 'string' } } }))).toMatch(
+        /not a local JSON Pointer .* at value\.$/,
+      );
+  });
+
+  it(`${NODE}: rejects local refs into non-schema literal payloads`, () => {
+    expect(refusal({ ...wrap({ $ref: '#/default' }), default: { type: 'string' } })).toMatch(
+      /reaches no schema .* at value\.$/,
+    );
+  });
+
+  it(`${NODE}: rejects boolean schemas reached through local refs`, () => {
+    expect(
+      refusal({ ...wrap({ $ref: '#/additionalProperties' }), additionalProperties: false }),
+    ).toMatch(/accepts nothing \('false'\)|boolean schema 'false'/);
+  });
+
+  it(`${NODE}: allows local refs into traversed schema array locations (the target hoisted)`, () => {
+    const { schema } = strict({
+      type: 'object',
+      properties: {
+        source: { anyOf: [{ type: 'string' }, { type: 'number' }] },
+        alias: { $ref: '#/properties/source/anyOf/0' },
+      },
+      required: ['source', 'alias'],
+    });
+    expect((schema['properties'] as Schema)['alias']).toEqual({
+      $ref: '#/$defs/__openai_strict_ref_0',
+    });
+    expect(schema['$defs']).toEqual({ __openai_strict_ref_0: { type: 'string' } });
+  });
+
+  it(`${NODE}: resolves local refs with $comment and other annotation-only siblings (title and description kept)`, () => {
+    const { schema } = strict({
+      type: 'object',
+      $defs: { NullableString: { type: ['string', 'null'] } },
+      properties: {
+        nickname: {
+          $ref: '#/$defs/NullableString',
+          $comment: 'Generated alias',
+          title: 'Nickname',
+          description: 'A preferred name',
+          default: null,
+          examples: [null],
+        },
+      },
+    });
+    expect(schema['required']).toEqual(['nickname']);
+    expect((schema['properties'] as Schema)['nickname']).toEqual({
+      title: 'Nickname',
+      description: 'A preferred name',
+      $ref: '#/$defs/NullableString',
+    });
+  });
+
+  for (const keyword of ['$defs', 'definitions']) {
+    it(`${NODE}: retains nested ${keyword} maps beside local refs (the target hoisted)`, () => {
+      const { schema } = strict(
+        wrap({
+          $ref: `#/properties/value/${keyword}/Value`,
+          [keyword]: { Value: { type: 'string' } },
+        }),
+      );
+      expect(propertyValue(schema)).toEqual({ $ref: '#/$defs/__openai_strict_ref_0' });
+      expect(schema['$defs']).toEqual({ __openai_strict_ref_0: { type: 'string' } });
+    });
+  }
+
+  it(`${NODE}: conservatively rejects cyclic refs when checking nullable optional properties`, () => {
+    expect(
+      refusal({
+        type: 'object',
+        $defs: { Cyclic: { $ref: '#/$defs/Cyclic' } },
+        properties: { nickname: { $ref: '#/$defs/Cyclic' } },
+      }),
+    ).toMatch(/cyclic '\$ref' to 'Cyclic' at nickname\.$/);
+  });
+
+  it(`${NODE}: rejects union-typed array schemas without items`, () => {
+    expect(refusal(wrap({ type: ['array', 'null'] }))).toMatch(/array without 'items' at value\.$/);
+  });
+
+  it(`${NODE}: does not require items for schemas that do not declare arrays`, () => {
+    expect(propertyValue(strict(wrap({ type: ['string', 'null'] })).schema)).toEqual({
+      type: ['string', 'null'],
+    });
+  });
+
+  it(`${NODE}: ignores undefined object-keyword placeholders when normalizing unions`, () => {
+    expect(
+      propertyValue(
+        strict(wrap({ properties: undefined, anyOf: [{ type: 'string' }, { type: 'number' }] }))
+          .schema,
+      ),
+    ).toEqual({ anyOf: [{ type: 'string' }, { type: 'number' }] });
+  });
+
+  it(`${NODE}: rejects unsupported contentEncoding, contentMediaType, min/maxContains and dependent schemas`, () => {
+    const cases: [string, Schema][] = [
+      ['contentEncoding', { type: 'string', contentEncoding: 'base64' }],
+      ['contentMediaType', { type: 'string', contentMediaType: 'application/json' }],
+      ['minContains', { type: 'array', items: { type: 'string' }, minContains: 1 }],
+      ['maxContains', { type: 'array', items: { type: 'string' }, maxContains: 1 }],
+      ['dependentRequired', { type: 'object', properties: {}, dependentRequired: { a: ['b'] } }],
+      [
+        'dependentSchemas',
+        { type: 'object', properties: {}, dependentSchemas: { a: { type: 'object' } } },
+      ],
+      ['dependencies', { type: 'object', properties: {}, dependencies: { a: ['b'] } }],
+    ];
+    for (const [keyword, value] of cases)
+      expect(refusal(wrap(value))).toMatch(new RegExp(`'${keyword}' at value\\.$`));
+  });
+
+  for (const [name, wrapperType] of [
+    ['a redundant array type', 'array'],
+    ['a redundant nullable array type', ['array', 'null']],
+  ] as const) {
+    it(`${NODE}: removes ${name} from an anyOf wrapper`, () => {
+      const branches = [
+        { type: 'array', items: { type: 'string' } },
+        { type: 'array', items: { type: 'number' } },
+      ];
+      expect(propertyValue(strict(wrap({ type: wrapperType, anyOf: branches })).schema)).toEqual({
+        anyOf: branches,
+      });
+    });
+  }
+
+  it(`${NODE}: removes a redundant array type through singleton allOf union branches`, () => {
+    expect(
+      propertyValue(
+        strict(
+          wrap({
+            type: 'array',
+            anyOf: [
+              { allOf: [{ type: 'array', items: { type: 'string' } }] },
+              { type: 'array', items: { type: 'number' } },
+            ],
+          }),
+        ).schema,
+      ),
+    ).toEqual({
+      anyOf: [
+        { type: 'array', items: { type: 'string' } },
+        { type: 'array', items: { type: 'number' } },
+      ],
+    });
+  });
+
+  const kindBranch = (kind: string, extra: string, type: string) => ({
+    type: 'object',
+    properties: { kind: { type: 'string', const: kind }, [extra]: { type } },
+    required: ['kind', extra],
+  });
+  for (const [name, wrapperType] of [
+    ['a redundant object type', 'object'],
+    ['a redundant nullable object type', ['object', 'null']],
+  ] as const) {
+    it(`${NODE}: removes ${name} from an anyOf wrapper before closing branches`, () => {
+      expect(
+        propertyValue(
+          strict(
+            wrap({
+              type: wrapperType,
+              anyOf: [kindBranch('foo', 'foo', 'string'), kindBranch('bar', 'bar', 'number')],
+            }),
+          ).schema,
+        ),
+      ).toEqual({
+        anyOf: [
+          { ...kindBranch('foo', 'foo', 'string'), additionalProperties: false },
+          { ...kindBranch('bar', 'bar', 'number'), additionalProperties: false },
+        ],
+      });
+    });
+  }
+
+  it(`${NODE}: removes a redundant object type through singleton allOf union branches`, () => {
+    expect(
+      propertyValue(
+        strict(wrap({ type: 'object', anyOf: [{ allOf: [nameBranch] }, ageBranch] })).schema,
+      ),
+    ).toEqual({
+      anyOf: [
+        { ...nameBranch, additionalProperties: false },
+        { ...ageBranch, additionalProperties: false },
+      ],
+    });
+  });
+
+  it(`${NODE}: keeps nullable object and array union wrappers fail closed when a branch is not of the type (plankit intersects the types)`, () => {
+    const objectCase = strict(
+      wrap({
+        type: ['object', 'null'],
+        anyOf: [
+          { type: 'object', properties: { value: { type: 'string' } }, required: ['value'] },
+          { type: 'null' },
+        ],
+      }),
+    );
+    expect(propertyValue(objectCase.schema)).toEqual({
+      anyOf: [
+        {
+          type: 'object',
+          properties: { value: { type: 'string' } },
+          required: ['value'],
+          additionalProperties: false,
+        },
+        { type: 'null' },
+      ],
+    });
+    expect(objectCase.restore({ value: null })).toEqual({ value: null });
+    // The array case stays refused: the null branch is fine, but the wrapper's array has no items.
+    expect(
+      propertyValue(
+        strict(
+          wrap({
+            type: ['array', 'null'],
+            anyOf: [{ type: 'array', items: { type: 'string' } }, { type: 'null' }],
+          }),
+        ).schema,
+      ),
+    ).toEqual({ anyOf: [{ type: 'array', items: { type: 'string' } }, { type: 'null' }] });
+  });
+
+  it(`${NODE}: rejects non-empty object constraints on untyped anyOf wrappers (plankit drops them on the non-object branches)`, () => {
+    expect(
+      propertyValue(
+        strict(
+          wrap({
+            properties: { kind: { type: 'string' } },
+            anyOf: [{ type: 'string' }, { type: 'number' }],
+          }),
+        ).schema,
+      ),
+    ).toEqual({ anyOf: [{ type: 'string' }, { type: 'number' }] });
+  });
+
+  it(`${NODE}: inlines a single allOf variant with annotation siblings`, () => {
+    expect(
+      propertyValue(strict(wrap({ description: 'A user', allOf: [nameBranch] })).schema),
+    ).toEqual({
+      description: 'A user',
+      ...nameBranch,
+      additionalProperties: false,
+    });
+  });
+
+  for (const keyword of ['$defs', 'definitions']) {
+    it(`${NODE}: inlines a singleton allOf while preserving scoped ${keyword} maps (the target hoisted)`, () => {
+      const { schema } = strict(
+        wrap({
+          [keyword]: { Name: { type: 'string' } },
+          allOf: [{ $ref: `#/properties/value/${keyword}/Name` }],
+        }),
+      );
+      expect(propertyValue(schema)).toEqual({ $ref: '#/$defs/__openai_strict_ref_0' });
+    });
+
+    it(`${NODE}: does not flatten a singleton allOf with malformed ${keyword} siblings`, () => {
+      expect(refusal(wrap({ [keyword]: false, allOf: [{ type: 'string' }] }))).toMatch(
+        /'\$?(defs|definitions)' that is not an object at value\.$/,
+      );
+    });
+  }
+
+  it(`${NODE}: removes a true singleton allOf branch without dropping annotations (plankit refuses: it accepts anything)`, () => {
+    expect(refusal(wrap({ description: 'Any value', allOf: [true] }))).toMatch(
+      /without a 'type' .* at value\.$/,
+    );
+  });
+
+  it(`${NODE}: uses array items introduced by a singleton allOf branch`, () => {
+    expect(
+      strict({
+        type: 'object',
+        properties: { values: { allOf: [{ type: 'array', items: { type: 'string' } }] } },
+        required: ['values'],
+      }).schema['properties'],
+    ).toEqual({ values: { type: 'array', items: { type: 'string' } } });
+  });
+
+  it(`${NODE}: preserves refs into allOf branches before flattening`, () => {
+    const { schema } = strict({
+      type: 'object',
+      properties: {
+        value: { allOf: [{ type: 'string' }] },
+        alias: { $ref: '#/properties/value/allOf/0' },
+      },
+      required: ['value', 'alias'],
+    });
+    expect(schema).toMatchObject({
+      $defs: { __openai_strict_allOf_ref_0: { type: 'string' } },
+      properties: {
+        value: { type: 'string' },
+        alias: { $ref: '#/$defs/__openai_strict_allOf_ref_0' },
+      },
+    });
+  });
+
+  it(`${NODE}: rejects refs to missing allOf branches`, () => {
+    expect(
+      refusal({
+        type: 'object',
+        properties: {
+          value: { allOf: [{ type: 'string' }] },
+          alias: { $ref: '#/properties/value/allOf/1' },
+        },
+        required: ['value', 'alias'],
+      }),
+    ).toMatch(/reaches no schema .* at alias\.$/);
+  });
+
+  it(`${NODE}: resolves percent-encoded JSON Pointer tokens before pointer unescaping`, () => {
+    const { schema } = strict({
+      type: 'object',
+      $defs: { 'A B': { type: 'string' }, 'A/B': { type: 'number' } },
+      properties: { spaced: { $ref: '#/$defs/A%20B' }, slash: { $ref: '#/$defs/A%7E1B' } },
+      required: ['spaced', 'slash'],
+    });
+    expect(schema['properties']).toEqual({
+      spaced: { $ref: '#/$defs/A%20B' },
+      slash: { $ref: '#/$defs/A~1B' },
+    });
+    expect(schema['$defs']).toEqual({ 'A B': { type: 'string' }, 'A/B': { type: 'number' } });
+  });
+
+  it(`${NODE}: allows a root $id and undefined nested $id values but rejects defined nested resource scopes`, () => {
+    expect(
+      strict({
+        $id: 'https://example.com/root.json',
+        type: 'object',
+        properties: { value: { type: 'string', $id: undefined } },
+        required: ['value'],
+      }).schema,
+    ).toEqual({
+      type: 'object',
+      properties: { value: { type: 'string' } },
+      required: ['value'],
+      additionalProperties: false,
+    });
+    expect(refusal(wrap({ type: 'string', $id: 'nested.json' }))).toMatch(/nested '\$id'/);
+  });
+
+  it(`${NODE}: retains validation through annotated local reference chains (the alias collapsed)`, () => {
+    expect(
+      propertyValue(
+        strict(
+          wrap(
+            { $ref: '#/$defs/Alias', description: 'A text value' },
+            { $defs: { Text: { type: 'string' }, Alias: { $ref: '#/$defs/Text' } } },
+          ),
+        ).schema,
+      ),
+    ).toEqual({ description: 'A text value', $ref: '#/$defs/Text' });
+  });
+});
+
+describe('ported: openai-node transform-branches (reference resolution through the converter)', () => {
+  const BRANCHES = 'openai-node tests/lib/transform-branches.test.ts';
+  const root = (ref: string) => ({
+    type: 'object',
+    $defs: {
+      'slash/key': { type: 'string' },
+      'tilde~key': { type: 'number' },
+      'percent%key': { type: 'boolean' },
+    },
+    properties: {
+      union: { anyOf: [{ type: 'string' }, false] },
+      nested: { type: 'object', properties: { value: { type: 'number' } } },
+      alias: { $ref: ref },
+    },
+    required: ['union', 'nested', 'alias'],
+    // The peer's root also has `dependencies` and an object `enum`, which plankit refuses at
+    // the root itself; `default` is dropped, and a pointer into it reaches no schema.
+    default: { nested: { type: 'string' } },
+  });
+  const aliasOf = (ref: string) => {
+    const { schema } = toStrictJsonSchema(root(ref) as Schema);
+    const alias = (schema['properties'] as Schema)['alias'] as Schema;
+    const name = String(alias['$ref']).slice('#/$defs/'.length);
+    return (schema['$defs'] as Schema)[
+      decodeURIComponent(name).replace(/~1/g, '/').replace(/~0/g, '~')
+    ];
+  };
+
+  it(`${BRANCHES}: resolves the document root and escaped or encoded property names`, () => {
+    expect(aliasOf('#/$defs/slash~1key')).toEqual({ type: 'string' });
+    expect(aliasOf('#/$defs/tilde~0key')).toEqual({ type: 'number' });
+    expect(aliasOf('#/$defs/percent%25key')).toEqual({ type: 'boolean' });
+    expect(aliasOf('#/properties%2Funion%2FanyOf%2F0')).toEqual({ type: 'string' });
+  });
+
+  it(`${BRANCHES}: resolves boolean and object definitions in schema arrays and dependency maps (plankit refuses 'dependencies')`, () => {
+    expect(aliasOf('#/properties/union/anyOf/0')).toEqual({ type: 'string' });
+    expect(aliasOf('#/properties/nested')).toEqual({
+      type: 'object',
+      properties: { value: { type: ['number', 'null'] } },
+      required: ['value'],
+      additionalProperties: false,
+    });
+    expect(refusal({ ...root('#/dependencies/schema'), dependencies: {} })).toMatch(
+      /'dependencies' at <root>/,
+    );
+  });
+
+  it(`${BRANCHES}: rejects invalid or non-schema references`, () => {
+    for (const ref of [
+      'https://example.com/schema.json',
+      '#not-a-pointer',
+      '#/%E0%A4%A',
+      '#/$defs/slash~2key',
+      '#/$defs/tilde~',
+      '#/$defs/missing',
+      '#/properties/union/anyOf',
+      '#/properties/union/anyOf/01',
+      '#/properties/union/anyOf/-1',
+      '#/properties/union/anyOf/5',
+      '#/properties/nested/properties/missing',
+      '#/default/nested',
+      '#/enum/0',
+      '#/dependencies/property',
+    ])
+      expect(() => toStrictJsonSchema(root(ref) as Schema), ref).toThrow(/ at alias\.$/);
+    expect(() => toStrictJsonSchema(root('#/properties/union/anyOf/1') as Schema)).toThrow(
+      /accepts nothing \('false'\) at properties\.union\.anyOf\.1\.$/,
+    );
+  });
+
+  it(`${BRANCHES}: rejects validation siblings on a root local reference and its aliases (plankit merges them)`, () => {
+    expect(
+      strict({
+        $ref: '#/$defs/Target',
+        properties: {},
+        $defs: { Target: { type: 'object', properties: {} } },
+      }).schema,
+    ).toEqual({ type: 'object', properties: {}, required: [], additionalProperties: false });
+  });
+
+  it(`${BRANCHES}: rejects malformed required property declarations`, () => {
+    for (const required of [1, ['value', 1]])
+      expect(
+        refusal({ type: 'object', properties: { value: { type: 'string' } }, required }),
+      ).toMatch(/'required' that is not a list of names at <root>/);
+  });
+
+  it(`${BRANCHES}: does not silently accept optional properties when null is not proven valid`, () => {
+    for (const property of [
+      { enum: 'invalid' },
+      { oneOf: [{ type: 'null' }, { type: 'null' }] },
+      { type: ['string', 'null'], not: { type: 'null' } },
+    ])
+      refusal({ type: 'object', properties: { optional: property } });
+    // An enum without null is made nullable, and its null read back as absent.
+    const { restore } = strict({
+      type: 'object',
+      properties: { optional: { enum: ['non-null'] } },
+    });
+    expect(restore({ optional: null })).toEqual({});
+  });
+
+  it(`${BRANCHES}: rejects root unions that cannot be reduced to a single object branch`, () => {
+    expect(refusal({ type: 'object', anyOf: [false, false] })).toMatch(/no branch that accepts/);
+    // One `true` branch beside `type: 'object'` is the object itself.
+    expect(strict({ type: 'object', anyOf: [false, true] }).schema['type']).toBe('object');
+  });
+});
+
+describe('ported: openai-agents-js references, inapplicable keywords and zod', () => {
+  it(`${AGENTS}: rejects typeless open object schemas instead of narrowing them (plankit closes every object)`, () => {
+    const { schema, restore } = strict({
+      type: 'object',
+      properties: { open: { properties: { value: { type: 'string' } } } },
+      required: ['open'],
+      additionalProperties: false,
+    });
+    expect((schema['properties'] as Schema)['open']).toEqual({
+      type: 'object',
+      properties: { value: { type: ['string', 'null'] } },
+      required: ['value'],
+      additionalProperties: false,
+    });
+    expect(restore({ open: { value: null } })).toEqual({ open: {} });
+  });
+
+  it(`${AGENTS}: decodes URI fragments before splitting JSON Pointer tokens`, () => {
+    const { restore } = strict({
+      type: 'object',
+      properties: { payload: { $ref: '#%2F$defs%2Fgroup%2F$defs%2Fpayload' } },
+      required: ['payload'],
+      $defs: {
+        group: {
+          $defs: {
+            payload: { type: 'object', properties: { note: { type: 'string' } }, required: [] },
+          },
+        },
+        'group/$defs/payload': {
+          type: 'object',
+          properties: { note: { type: ['string', 'null'] } },
+          required: [],
+        },
+      },
+    });
+    // The nested definition is the target: its optional `note` does not take null itself.
+    expect(restore({ payload: { note: null } })).toEqual({ payload: {} });
+  });
+
+  it(`${AGENTS}: stabilizes references to schemas outside the ordinary conversion walk`, () => {
+    const { schema, restore } = strict({
+      type: 'object',
+      properties: { payload: { $ref: '#/$defs/scalar/properties/target' } },
+      required: ['payload'],
+      $defs: {
+        scalar: {
+          type: 'string',
+          properties: {
+            target: { type: 'object', properties: { note: { type: 'string' } }, required: [] },
+          },
+        },
+      },
+    });
+    expect((schema['properties'] as Schema)['payload']).toEqual({
+      $ref: '#/$defs/__openai_strict_ref_0',
+    });
+    expect(restore({ payload: { note: null } })).toEqual({ payload: {} });
+  });
+
+  it(`${AGENTS}: stabilizes references to schemas replaced during strict conversion`, () => {
+    const { schema, restore } = strict({
+      type: 'object',
+      properties: { payload: { $ref: '#/$defs/container/additionalProperties' } },
+      required: ['payload'],
+      $defs: {
+        container: {
+          type: 'object',
+          properties: {},
+          required: [],
+          additionalProperties: {
+            type: 'object',
+            properties: { note: { type: 'string' } },
+            required: [],
+          },
+        },
+      },
+    });
+    expect((schema['properties'] as Schema)['payload']).toEqual({
+      $ref: '#/$defs/__openai_strict_ref_0',
+    });
+    expect(restore({ payload: { note: null } })).toEqual({ payload: {} });
+  });
+
+  it(`${AGENTS}: rejects references created only by strict conversion`, () => {
+    expect(
+      refusal({
+        type: 'object',
+        properties: { alias: { $ref: '#/$defs/payload/properties/note/anyOf/0' } },
+        required: ['alias'],
+        $defs: {
+          payload: {
+            type: 'object',
+            properties: {
+              note: { type: 'object', properties: { child: { type: 'string' } }, required: [] },
+            },
+            required: [],
+          },
+        },
+      }),
+    ).toMatch(/reaches no schema .* at alias\.$/);
+  });
+
+  it(`${AGENTS}: rejects unsupported keywords in retained schema locations (plankit drops keywords the type ignores)`, () => {
+    expect(
+      strict({
+        type: 'object',
+        properties: {
+          value: { type: 'string', properties: { ignored: { allOf: [{ type: 'string' }] } } },
+        },
+        required: ['value'],
+        additionalProperties: false,
+      }).schema['properties'],
+    ).toEqual({ value: { type: 'string' } });
+  });
+
+  it(`${AGENTS}: ignores inapplicable properties when checking plain anyOf branches`, () => {
+    expect(
+      strict({
+        type: 'object',
+        properties: {
+          value: {
+            anyOf: [
+              { type: 'string', properties: { ignored: { type: 'string' } } },
+              { type: 'number' },
+            ],
+          },
+        },
+        required: ['value'],
+      }).schema['properties'],
+    ).toEqual({ value: { anyOf: [{ type: 'string' }, { type: 'number' }] } });
+  });
+
+  it(`${AGENTS}: does not normalize values through inapplicable properties`, () => {
+    const sharedTarget = { type: 'object', properties: { note: { type: 'string' } }, required: [] };
+    const { restore } = strict({
+      type: 'object',
+      properties: { scalar: { type: 'string', properties: { ignored: sharedTarget } } },
+      required: ['scalar'],
+      $defs: { sharedTarget },
+    });
+    expect(restore({ scalar: { ignored: { note: null } } })).toEqual({
+      scalar: { ignored: { note: null } },
+    });
+  });
+
+  it(`${AGENTS}: rejects indeterminate unresolved and external references`, () => {
+    for (const $ref of ['#/$defs/missing', 'https://example.com/schema.json#/$defs/payload'])
+      refusal({ type: 'object', properties: { payload: { $ref } }, required: [], $defs: {} });
+  });
+
+  it(`${AGENTS}: strips strict nulls from optional Zod object, union, array, tuple, and record fields (plankit refuses the tuple and the string-keyed record)`, () => {
+    const withoutTupleAndRecord = z.object({
+      direct: z.string().optional(),
+      nullable: z.string().nullable().optional(),
+      union: z.union([
+        z.object({ kind: z.literal('text'), optional: z.string().optional() }),
+        z.object({ kind: z.literal('count'), optional: z.number().optional() }),
+      ]),
+      list: z.array(z.object({ optional: z.string().optional() })),
+    });
+    const { restore } = strict(z.toJSONSchema(withoutTupleAndRecord, { io: 'input' }));
+    expect(
+      restore({
+        direct: null,
+        nullable: null,
+        union: { kind: 'text', optional: null },
+        list: [{ optional: null }],
+      }),
+    ).toEqual({ nullable: null, union: { kind: 'text' }, list: [{}] });
+    const tuple = z.object({ tuple: z.tuple([z.string().optional(), z.number().optional()]) });
+    expect(refusal(z.toJSONSchema(tuple, { io: 'input' }))).toMatch(/'prefixItems' at tuple\./);
+    const record = z.object({ record: z.record(z.string(), z.string().optional()) });
+    expect(refusal(z.toJSONSchema(record, { io: 'input' }))).toMatch(/at record\.$/);
+  });
+});
+
+describe('ported: openai-node refusals', () => {
+  it(`${NODE}: rejects missing and external targets in root local ref chains`, () => {
+    expect(refusal({ $ref: '#/$defs/A', $defs: { A: { $ref: '#/$defs/Missing' } } })).toMatch(
+      /missing definition "Missing" at <root>/,
+    );
+    expect(
+      refusal({
+        $ref: '#/$defs/A',
+        $defs: { A: { $ref: 'https://example.com/schema.json#/$defs/Input' } },
+      }),
+    ).toMatch(/not a local JSON Pointer .* at <root>/);
+  });
+
+  for (const [name, additionalProperties] of [
+    ['true', true],
+    ['schema-valued', { type: 'string' }],
+  ] as const) {
+    it(`${NODE}: rejects ${name} additionalProperties on implicit object schemas`, () => {
+      expect(
+        refusal({
+          type: 'object',
+          properties: {
+            user: {
+              properties: { name: { type: 'string' } },
+              required: ['name'],
+              additionalProperties,
+            },
+          },
+          required: ['user'],
+        }),
+      ).toMatch(/'additionalProperties' other than false .* at user\.$/);
+    });
+  }
+
+  for (const isRequired of [false, true]) {
+    it(`${NODE}: rejects Draft 7 validation siblings on ${isRequired ? 'required' : 'optional'} $ref properties (a conflict, named)`, () => {
+      expect(
+        refusal({
+          type: 'object',
+          $defs: { Text: { type: 'string' } },
+          properties: { value: { $ref: '#/$defs/Text', type: 'number' } },
+          ...(isRequired ? { required: ['value'] } : {}),
+        }),
+      ).toMatch(/'\$ref' beside a conflicting 'type' at value\.$/);
+    });
+  }
+
+  const nested: [string, string, Schema][] = [
+    [
+      'contains',
+      'contains',
+      {
+        type: 'array',
+        items: { type: 'string' },
+        contains: {
+          type: 'object',
+          properties: { value: { type: 'string' } },
+          required: ['value'],
+        },
+      },
+    ],
+    [
+      'propertyNames',
+      'propertyNames',
+      {
+        type: 'object',
+        properties: {},
+        propertyNames: { type: 'string' },
+        additionalProperties: false,
+      },
+    ],
+    [
+      'if/then/else',
+      'if',
+      Object.fromEntries([
+        ['type', 'object'],
+        ['properties', {}],
+        ['if', { type: 'object' }],
+        ['then', { type: 'object' }],
+        ['else', { type: 'object' }],
+        ['additionalProperties', false],
+      ]),
+    ],
+    [
+      'schema-valued dependencies',
+      'dependencies',
+      {
+        type: 'object',
+        properties: { value: { type: 'string' } },
+        required: ['value'],
+        dependencies: { value: { type: 'object', properties: { dependent: { type: 'string' } } } },
+        additionalProperties: false,
+      },
+    ],
+    [
+      'dependentSchemas',
+      'dependentSchemas',
+      {
+        type: 'object',
+        properties: { value: { type: 'string' } },
+        required: ['value'],
+        dependentSchemas: { value: { type: 'object', properties: {} } },
+        additionalProperties: false,
+      },
+    ],
+    [
+      'dependentRequired',
+      'dependentRequired',
+      {
+        type: 'object',
+        properties: { value: { type: 'string' } },
+        required: ['value'],
+        dependentRequired: { value: ['dependent'] },
+        additionalProperties: false,
+      },
+    ],
+  ];
+  for (const [name, keyword, property] of nested) {
+    it(`${NODE}: rejects unsupported nested ${name} schemas`, () => {
+      expect(
+        refusal({ type: 'object', properties: { value: property }, required: ['value'] }),
+      ).toMatch(new RegExp(`'${keyword}' at value\\.$`));
+    });
+  }
+
+  it(`${NODE}: processes nested object properties`, () => {
+    const { schema, restore } = strict({
+      type: 'object',
+      properties: {
+        user: {
+          type: 'object',
+          properties: {
+            name: { type: 'string' },
+            address: { type: 'object', properties: { city: { type: 'string' } } },
+          },
+          required: ['name', 'address'],
+        },
+      },
+      required: ['user'],
+    });
+    expect((schema['properties'] as Schema)['user']).toEqual({
+      type: 'object',
+      properties: {
+        name: { type: 'string' },
+        address: {
+          type: 'object',
+          properties: { city: { type: ['string', 'null'] } },
+          required: ['city'],
+          additionalProperties: false,
+        },
+      },
+      required: ['name', 'address'],
+      additionalProperties: false,
+    });
+    expect(restore({ user: { name: 'a', address: { city: null } } })).toEqual({
+      user: { name: 'a', address: {} },
+    });
+  });
+
+  it(`${NODE}: processes $defs schemas`, () => {
+    expect(
+      strict({
+        type: 'object',
+        properties: { user: { $ref: '#/$defs/User' } },
+        required: ['user'],
+        $defs: {
+          User: { type: 'object', properties: { name: { type: 'string' } }, required: ['name'] },
+        },
+      }).schema['$defs'],
+    ).toEqual({
+      User: {
+        type: 'object',
+        properties: { name: { type: 'string' } },
+        required: ['name'],
+        additionalProperties: false,
+      },
+    });
+  });
+
+  it(`${NODE}: processes definitions schemas (an unreferenced definition is dropped)`, () => {
+    expect(
+      strict({
+        type: 'object',
+        properties: {},
+        definitions: {
+          User: { type: 'object', properties: { name: { type: 'string' } }, required: ['name'] },
+        },
+      }).schema,
+    ).toEqual({ type: 'object', properties: {}, required: [], additionalProperties: false });
+  });
+});
+
+describe('ported: openai-node root references', () => {
+  it(`${NODE}: preserves root dialect and base metadata when inlining a local ref (plankit drops $schema and $id, and the inlined definition)`, () => {
+    expect(
+      strict({
+        $schema: 'http://json-schema.org/draft-07/schema#',
+        $id: 'https://example.com/input.json',
+        $ref: '#/$defs/Input',
+        $defs: { Input: nameBranch },
+      }).schema,
+    ).toEqual({ ...nameBranch, additionalProperties: false });
+  });
+
+  it(`${NODE}: preserves root ref-chain annotations with outer precedence ($comment dropped)`, () => {
+    expect(
+      strict({
+        $ref: '#/$defs/A',
+        description: 'root description',
+        $defs: {
+          A: { $ref: '#/$defs/B', title: 'alias title', description: 'alias description' },
+          B: { $ref: '#/$defs/Input', title: 'inner alias title', $comment: 'inner alias comment' },
+          Input: {
+            type: 'object',
+            title: 'target title',
+            description: 'target description',
+            $comment: 'target comment',
+            properties: { name: { type: 'string' } },
+            required: ['name'],
+          },
+        },
+      }).schema,
+    ).toEqual({
+      type: 'object',
+      title: 'alias title',
+      description: 'root description',
+      properties: { name: { type: 'string' } },
+      required: ['name'],
+      additionalProperties: false,
+    });
+  });
+
+  for (const keyword of ['$defs', 'definitions']) {
+    it(`${NODE}: preserves nested ${keyword} maps at their original pointer scope when inlining a root local ref (the nested target hoisted)`, () => {
+      expect(
+        strict({
+          $ref: `#/${keyword}/Input`,
+          [keyword]: {
+            Input: {
+              type: 'object',
+              [keyword]: { Nested: { type: 'string' } },
+              properties: {
+                nested: { $ref: `#/${keyword}/Input/${keyword}/Nested` },
+                outer: { $ref: `#/${keyword}/Nested` },
+              },
+              required: ['nested', 'outer'],
+            },
+            Nested: { type: 'number' },
+          },
+        }).schema,
+      ).toEqual({
+        type: 'object',
+        properties: {
+          nested: { $ref: '#/$defs/__openai_strict_ref_0' },
+          outer: { $ref: '#/$defs/Nested' },
+        },
+        required: ['nested', 'outer'],
+        additionalProperties: false,
+        $defs: { __openai_strict_ref_0: { type: 'string' }, Nested: { type: 'number' } },
+      });
+    });
+  }
 });

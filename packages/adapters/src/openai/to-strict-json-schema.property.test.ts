@@ -1,10 +1,11 @@
+import { Ajv } from 'ajv';
 import fc from 'fast-check';
 import { toStrictJsonSchema as openaiStrict } from 'openai/lib/transform';
 import { describe, expect, it } from 'vitest';
 import * as z from 'zod';
 import { AdapterError } from '../adapter-error.ts';
-import { decodePointerToken } from './matches-strict-schema.ts';
 import { strictSchemaProblem } from './strict-schema-problem.ts';
+import { NO_VALUE, sampleStrictValue, seededRandom } from './testing/sample-strict-value.ts';
 import { toStrictJsonSchema } from './to-strict-json-schema.ts';
 
 type Node = Record<string, unknown>;
@@ -91,54 +92,6 @@ function jsonSchemaOf(schema: z.ZodType): Node {
   return rest;
 }
 
-// A value of the strict shape, as a model in strict mode could send it.
-function sample(schema: unknown, defs: Node, random: () => number, depth = 0): unknown {
-  const node = schema as Node;
-  const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)] as T;
-  const ref = node['$ref'];
-  if (typeof ref === 'string')
-    return sample(defs[decodePointerToken(ref.slice('#/$defs/'.length))], defs, random, depth + 1);
-  const anyOf = node['anyOf'] as unknown[] | undefined;
-  if (anyOf !== undefined) {
-    const nullBranch = anyOf.find((branch) => (branch as Node)['type'] === 'null');
-    return sample(depth > 6 && nullBranch ? nullBranch : pick(anyOf), defs, random, depth + 1);
-  }
-  if (Array.isArray(node['enum'])) return pick(node['enum']);
-  if (Object.hasOwn(node, 'const')) return node['const'];
-  const types = Array.isArray(node['type']) ? node['type'] : [node['type']];
-  const type = depth > 6 && types.includes('null') ? 'null' : pick(types);
-  switch (type) {
-    case 'null':
-      return null;
-    case 'boolean':
-      return random() < 0.5;
-    case 'string': {
-      const min = (node['minLength'] as number | undefined) ?? 0;
-      const max = (node['maxLength'] as number | undefined) ?? min + 4;
-      return 's'.repeat(min + Math.floor(random() * (max - min + 1)));
-    }
-    case 'number':
-    case 'integer': {
-      const min = (node['minimum'] as number | undefined) ?? -3;
-      const max = (node['maximum'] as number | undefined) ?? min + 6;
-      return Math.max(min, Math.min(max, Math.ceil(min + random() * (max - min))));
-    }
-    case 'array': {
-      const min = (node['minItems'] as number | undefined) ?? 0;
-      const length = depth > 6 ? min : min + Math.floor(random() * 3);
-      return Array.from({ length }, () => sample(node['items'], defs, random, depth + 1));
-    }
-    case 'object': {
-      const out: Node = {};
-      for (const [key, child] of Object.entries(node['properties'] as Node))
-        out[key] = sample(child, defs, random, depth + 1);
-      return out;
-    }
-    default:
-      throw new Error(`cannot sample ${JSON.stringify(node)}`);
-  }
-}
-
 describe('toStrictJsonSchema properties', () => {
   it('refuses with schema_unsupported, or keeps the strict rules and restores every strict value to a valid one', () => {
     let accepted = 0;
@@ -157,14 +110,11 @@ describe('toStrictJsonSchema properties', () => {
         expect(strictSchemaProblem(converted.schema)).toBeUndefined();
         // The openai package's own strict transform accepts what we produce.
         expect(() => openaiStrict(structuredClone(converted.schema) as never)).not.toThrow();
-        let state = seed | 0;
-        const random = () => {
-          state = (Math.imul(state, 1_103_515_245) + 12_345) | 0;
-          return ((state >>> 8) & 0xffff) / 0x10000;
-        };
+        const random = seededRandom(seed);
         const defs = (converted.schema['$defs'] ?? {}) as Node;
         for (let round = 0; round < 4; round++) {
-          const value = sample(converted.schema, defs, random);
+          const value = sampleStrictValue(converted.schema, defs, random);
+          if (value === NO_VALUE) continue;
           const restored = converted.restore(value);
           const parsed = parameters.safeParse(restored);
           expect(parsed.success, JSON.stringify({ value, restored, source })).toBe(true);
@@ -173,5 +123,103 @@ describe('toStrictJsonSchema properties', () => {
       { numRuns: 300 },
     );
     expect(accepted).toBeGreaterThan(100);
+  });
+
+  // Hand-written and generated `allOf`s (OpenAPI documents, TypeBox's Type.Intersect): object
+  // branches over a few shared keys, closed or open, nullable or not, some through `$defs`.
+  const leafArb = fc.constantFrom<Node>(
+    { type: 'string' },
+    { type: 'string', maxLength: 3 },
+    { type: 'number' },
+    { type: 'integer', minimum: 0, maximum: 5 },
+    { type: ['string', 'null'] },
+    { enum: ['a', 'b'] },
+    { type: 'boolean' },
+  );
+  const branchArb = fc
+    .record({
+      properties: fc.dictionary(fc.constantFrom('p', 'q', 'r', 's'), leafArb, { maxKeys: 3 }),
+      required: fc.subarray(['p', 'q', 'r', 's']),
+      type: fc.constantFrom<unknown>(undefined, 'object', ['object', 'null']),
+      closed: fc.boolean(),
+      viaRef: fc.boolean(),
+    })
+    .map(({ properties, required, type, closed, viaRef }) => {
+      const branch: Node = { properties, required: required.filter((key) => key in properties) };
+      if (type !== undefined) branch['type'] = type;
+      if (closed) branch['additionalProperties'] = false;
+      return { branch, viaRef };
+    });
+  const allOfArb = fc.array(branchArb, { minLength: 2, maxLength: 3 }).map((branches) => {
+    const $defs: Node = {};
+    const allOf = branches.map(({ branch, viaRef }, index) => {
+      if (!viaRef) return branch;
+      $defs[`B${index}`] = branch;
+      return { $ref: `#/$defs/B${index}` };
+    });
+    return { type: 'object', properties: { value: { allOf } }, required: ['value'], $defs };
+  });
+  const candidateArb = fc.dictionary(
+    fc.constantFrom('p', 'q', 'r', 's', 'extra'),
+    fc.constantFrom<unknown>('a', 'abcd', 1, 2.5, 7, null, true),
+  );
+
+  it('merges an allOf exactly: restored answers validate against it, and its values have answers', () => {
+    const ajv = new Ajv({ strict: false });
+    let merged = 0;
+    fc.assert(
+      fc.property(
+        allOfArb,
+        fc.array(candidateArb, { maxLength: 6 }),
+        fc.integer(),
+        (source, candidates, seed) => {
+          let converted: ReturnType<typeof toStrictJsonSchema>;
+          try {
+            converted = toStrictJsonSchema(source);
+          } catch (error) {
+            expect(AdapterError.isInstance(error)).toBe(true);
+            expect((error as AdapterError).code).toBe('schema_unsupported');
+            return;
+          }
+          merged++;
+          expect(strictSchemaProblem(converted.schema)).toBeUndefined();
+          // The openai package's own strict transform accepts what we produce.
+          expect(() => openaiStrict(structuredClone(converted.schema) as never)).not.toThrow();
+          const sourceValid = ajv.compile(source);
+          const strictValid = ajv.compile(converted.schema);
+          const random = seededRandom(seed);
+          const defs = (converted.schema['$defs'] ?? {}) as Node;
+          for (let round = 0; round < 4; round++) {
+            const answer = sampleStrictValue(converted.schema, defs, random);
+            if (answer === NO_VALUE) continue; // the allOf accepts nothing
+            const input = converted.restore(answer);
+            expect(sourceValid(input), JSON.stringify({ source, answer, input })).toBe(true);
+          }
+          // Every object the allOf accepts has a strict answer: its absent fields sent as null.
+          // (Keys no branch declares are out: an open object is closed, the documented narrowing.)
+          const value = (converted.schema['properties'] as Node)['value'] as Node;
+          const keys = Object.keys((value['properties'] ?? {}) as Node);
+          for (const candidate of candidates) {
+            if (Object.keys(candidate).some((key) => !keys.includes(key))) continue;
+            if (!sourceValid({ value: candidate })) continue;
+            const answer: Node = {};
+            for (const key of keys)
+              answer[key] = candidate[key] === undefined ? null : candidate[key];
+            expect(strictValid({ value: answer }), JSON.stringify({ source, candidate })).toBe(
+              true,
+            );
+            // Back the same, except that an optional field whose schema takes null itself cannot
+            // tell absent from null: absent comes back as null (documented).
+            const restored = (converted.restore({ value: answer }) as Node)['value'] as Node;
+            expect(sourceValid({ value: restored })).toBe(true);
+            for (const key of keys)
+              if (candidate[key] !== undefined || restored[key] !== null)
+                expect(restored[key], key).toEqual(candidate[key]);
+          }
+        },
+      ),
+      { numRuns: 300 },
+    );
+    expect(merged).toBeGreaterThan(50);
   });
 });

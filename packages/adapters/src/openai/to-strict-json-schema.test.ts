@@ -101,7 +101,54 @@ describe('toStrictJsonSchema', () => {
         object({ a: { oneOf: [{ type: 'string' }, { type: 'number' }] } }),
         /'oneOf' whose branches .* at a\./,
       ],
-      [object({ a: { allOf: [{ type: 'string' }, { minLength: 1 }] } }), /'allOf' .* at a\./],
+      [
+        object({ a: { allOf: [{ type: 'string' }, { type: 'number' }] } }),
+        /'allOf' beside a conflicting 'type' at a\./,
+      ],
+      [
+        object({
+          a: { allOf: [object({ b: { type: 'string' } }), object({ b: { type: 'number' } })] },
+        }),
+        /'allOf' beside a conflicting 'type' at a\.b\./,
+      ],
+      [
+        object({
+          a: {
+            allOf: [
+              object({ b: { type: 'string' } }, [], { additionalProperties: false }),
+              object({ c: { type: 'string' } }, ['c']),
+            ],
+          },
+        }),
+        /closed branch excludes the required property 'c' at a\.c\./,
+      ],
+      [
+        object({
+          a: { allOf: [object({}), object({}, [], { additionalProperties: { type: 'string' } })] },
+        }),
+        /'additionalProperties' is a schema .* at a\.allOf\[1\]\./,
+      ],
+      [
+        object({ a: { allOf: [object({}), { type: 'string', minLength: 1 }] } }),
+        /an 'allOf' branch with 'type' beside object branches at a\.allOf\[1\]\./,
+      ],
+      [
+        object({
+          a: {
+            allOf: [
+              object({}),
+              { anyOf: [{ type: 'object' }, { type: 'null' }] },
+              { anyOf: [{ type: 'object' }, { type: 'null' }], description: 'other' },
+            ],
+          },
+        }),
+        /an object 'allOf' with a second union branch at a\.allOf\[2\]\./,
+      ],
+      [
+        // Paths name the branch as written, `true` and duplicate branches counted.
+        object({ a: { allOf: [true, object({}), object({}), { type: 'string' }] } }),
+        /an 'allOf' branch with 'type' beside object branches at a\.allOf\[3\]\./,
+      ],
       [object({ a: object({}, [], { patternProperties: {} }) }), /'patternProperties' at a\./],
       [
         object({ a: object({}, [], { additionalProperties: { type: 'string' } }) }),
@@ -125,5 +172,103 @@ describe('toStrictJsonSchema', () => {
       expect((caught as AdapterError).code).toBe('schema_unsupported');
       expect((caught as Error).message).toMatch(message);
     }
+  });
+
+  it('treats a keyword, property or definition whose value is undefined as absent', () => {
+    const { schema } = toStrictJsonSchema({
+      type: 'object',
+      properties: { a: { type: 'string', not: undefined }, gone: undefined },
+      required: ['a'],
+      $defs: undefined,
+      definitions: { Unused: undefined },
+      additionalProperties: undefined,
+    });
+    expect(schema).toEqual(
+      object({ a: { type: 'string' } }, ['a'], { additionalProperties: false }),
+    );
+    expect(() =>
+      toStrictJsonSchema({ type: 'object', properties: { gone: undefined }, required: ['gone'] }),
+    ).toThrow(/'required' naming 'gone', which 'properties' does not define at gone/);
+  });
+
+  it('refuses a schema over the property limit before walking it (40,000 properties)', () => {
+    const properties: Record<string, unknown> = {};
+    for (let i = 0; i < 40_000; i++) properties[`p${i}`] = { type: 'string' };
+    expect(() => toStrictJsonSchema(object(properties))).toThrow(
+      /more than 5000 object properties at <root>/,
+    );
+  });
+
+  it('keeps $defs and definitions of one name apart, and escapes names in references', () => {
+    const { schema, restore } = toStrictJsonSchema({
+      type: 'object',
+      properties: {
+        a: { $ref: '#/$defs/Item' },
+        b: { $ref: '#/definitions/Item' },
+        c: { $ref: '#/$defs/a~1b%20c~0' },
+      },
+      required: ['a', 'b', 'c'],
+      $defs: { Item: { type: 'string' }, 'a/b c~': object({ n: { type: 'number' } }) },
+      definitions: { Item: { type: 'number' } },
+    });
+    expect(schema['properties']).toEqual({
+      a: { $ref: '#/$defs/Item' },
+      b: { $ref: '#/$defs/Item_2' },
+      c: { $ref: '#/$defs/a~1b%20c~0' },
+    });
+    expect(schema['$defs']).toEqual({
+      Item: { type: 'string' },
+      Item_2: { type: 'number' },
+      'a/b c~': object({ n: { type: ['number', 'null'] } }, ['n'], { additionalProperties: false }),
+    });
+    expect(restore({ a: 'x', b: 1, c: { n: null } })).toEqual({ a: 'x', b: 1, c: {} });
+  });
+
+  it('merges an allOf beside a union into each branch, and restores through the branch', () => {
+    const { schema, restore } = toStrictJsonSchema(
+      object(
+        {
+          v: {
+            allOf: [
+              object({ id: { type: 'string' } }, ['id']),
+              {
+                oneOf: [
+                  object({ kind: { const: 'a' }, x: { type: 'string' } }, ['kind']),
+                  object({ kind: { const: 'b' } }, ['kind']),
+                ],
+              },
+            ],
+          },
+        },
+        ['v'],
+      ),
+    );
+    expect((schema['properties'] as Record<string, unknown>)['v']).toEqual({
+      anyOf: [
+        object(
+          { id: { type: 'string' }, kind: { const: 'a' }, x: { type: ['string', 'null'] } },
+          ['id', 'kind', 'x'],
+          {
+            additionalProperties: false,
+          },
+        ),
+        object({ id: { type: 'string' }, kind: { const: 'b' } }, ['id', 'kind'], {
+          additionalProperties: false,
+        }),
+      ],
+    });
+    expect(restore({ v: { id: '1', kind: 'a', x: null } })).toEqual({ v: { id: '1', kind: 'a' } });
+  });
+
+  it('keeps a refusal under 2,000 characters, however long the names in it', () => {
+    const long = 'k'.repeat(5_000);
+    let caught: unknown;
+    try {
+      toStrictJsonSchema(object({ [long]: object({ [long]: { type: 'string', [long]: 1 } }) }));
+    } catch (error) {
+      caught = error;
+    }
+    expect(AdapterError.isInstance(caught)).toBe(true);
+    expect((caught as Error).message.length).toBeLessThan(2_000);
   });
 });

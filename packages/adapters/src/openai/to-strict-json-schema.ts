@@ -4,8 +4,9 @@ import {
   decodePointerToken,
   encodePointerToken,
   matchesStrictSchema,
+  ROOT,
 } from './matches-strict-schema.ts';
-import { STRICT_FORMATS, strictSchemaProblem } from './strict-schema-problem.ts';
+import { STRICT_FORMATS, STRICT_LIMITS, strictSchemaProblem } from './strict-schema-problem.ts';
 
 /** A schema rewritten for OpenAI strict mode, and the way back for the arguments. @public */
 export interface StrictJsonSchema {
@@ -28,7 +29,9 @@ interface Converted {
 }
 
 const identity: Restore = (value) => value;
-const MAX_DEPTH = 64;
+// Levels of nesting, counted as openai-agents-js counts them: the root is level 1, and each
+// property, item, branch and `$ref` hop is one more. Deeper is refused, as there.
+const MAX_DEPTH = 100;
 
 // Annotations strict mode keeps, and annotations that are dropped (they constrain nothing).
 const KEPT_ANNOTATIONS = new Set(['description', 'title']);
@@ -59,10 +62,15 @@ const COUPLED: readonly (readonly [string, string])[] = [
   ['items', 'additionalItems'],
 ];
 
+// Names and paths come from the schema: each is cut so the whole text stays under 2,000
+// characters, however long the property names.
+const cut = (text: string, limit: number) =>
+  text.length > limit ? `${text.slice(0, limit)}...` : text;
+
 function refuse(path: string, message: string): never {
   throw new AdapterError(
     'schema_unsupported',
-    `OpenAI strict mode cannot express ${message} at ${path || '<root>'}.`,
+    `OpenAI strict mode cannot express ${cut(message, 900)} at ${cut(path, 900) || '<root>'}.`,
     { field: path },
   );
 }
@@ -79,9 +87,11 @@ function setOwn(target: Node, key: string, value: unknown): void {
   });
 }
 
+// A keyword whose value is `undefined` is absent, as in the JSON the schema stands for.
 function copy(source: Node, skip?: (key: string) => boolean): Node {
   const out: Node = {};
-  for (const key of Object.keys(source)) if (!skip?.(key)) setOwn(out, key, source[key]);
+  for (const key of Object.keys(source))
+    if (source[key] !== undefined && !skip?.(key)) setOwn(out, key, source[key]);
   return out;
 }
 
@@ -99,8 +109,31 @@ const join = (path: string, key: string) => (path === '' ? key : `${path}.${key}
 function merge(base: Node, overlay: Node, path: string, keyword: string): Node {
   const out = copy(base);
   for (const key of Object.keys(overlay)) {
+    if (overlay[key] === undefined) continue;
     if (isAnnotation(key) || !Object.hasOwn(out, key)) setOwn(out, key, overlay[key]);
-    else if (!equalJson(out[key], overlay[key]))
+    else if (key === 'type') {
+      // Two types intersect: `['object', 'null']` beside `'object'` is `'object'`.
+      const type = intersectTypes(out[key], overlay[key]);
+      if (type === undefined) refuse(path, `'${keyword}' beside a conflicting 'type'`);
+      out[key] = type;
+    } else if (key === 'enum' && Array.isArray(out[key]) && Array.isArray(overlay[key])) {
+      const base = out[key] as unknown[];
+      const both = (overlay[key] as unknown[]).filter((value) =>
+        base.some((item) => equalJson(item, value)),
+      );
+      if (both.length === 0) refuse(path, `'${keyword}' beside a conflicting 'enum'`);
+      out[key] = both;
+    } else if (key === 'required' && Array.isArray(out[key]) && Array.isArray(overlay[key])) {
+      out[key] = [...new Set([...(out[key] as unknown[]), ...(overlay[key] as unknown[])])];
+    } else if (
+      BOUNDS.has(key) &&
+      typeof out[key] === 'number' &&
+      typeof overlay[key] === 'number'
+    ) {
+      // Two bounds of one kind: the tighter holds for both.
+      const pick = BOUNDS.get(key) === 'min' ? Math.max : Math.min;
+      out[key] = pick(out[key] as number, overlay[key] as number);
+    } else if (!equalJson(out[key], overlay[key]))
       refuse(path, `'${keyword}' beside a conflicting '${key}'`);
   }
   for (const [a, b] of COUPLED) {
@@ -111,6 +144,84 @@ function merge(base: Node, overlay: Node, path: string, keyword: string): Node {
   }
   return out;
 }
+
+// A branch of only annotations and definitions constrains nothing; a `$ref` into its
+// definitions cannot be resolved (only the root's are), so dropping them changes nothing.
+function definitionsOnly(node: Node): boolean {
+  return Object.keys(node).every(
+    (key) =>
+      isAnnotation(key) || ((key === '$defs' || key === 'definitions') && isRecord(node[key])),
+  );
+}
+
+const BOUNDS = new Map<string, 'min' | 'max'>([
+  ['minimum', 'min'],
+  ['exclusiveMinimum', 'min'],
+  ['minLength', 'min'],
+  ['minItems', 'min'],
+  ['maximum', 'max'],
+  ['exclusiveMaximum', 'max'],
+  ['maxLength', 'max'],
+  ['maxItems', 'max'],
+]);
+
+// The names a `propertyNames` of only a string `enum` or `const` allows, else `undefined`.
+function literalNames(schema: unknown): string[] | undefined {
+  if (!isRecord(schema)) return undefined;
+  for (const key of Object.keys(schema))
+    if (!['enum', 'const', 'type'].includes(key) && !isAnnotation(key)) return undefined;
+  if (schema['type'] !== undefined && schema['type'] !== 'string') return undefined;
+  const values = Object.hasOwn(schema, 'const') ? [schema['const']] : schema['enum'];
+  if (!Array.isArray(values) || !values.every((value) => typeof value === 'string'))
+    return undefined;
+  return values as string[];
+}
+
+/**
+ * A record over a closed set of keys (zod's `z.record(z.enum([...]), value)`) as the object it
+ * is: each allowed name a property (its own schema, or `additionalProperties`), nothing else.
+ */
+function closedRecord(node: Node, names: readonly string[], path: string): Node {
+  const { propertyNames: _names, additionalProperties: extra, properties, ...rest } = node;
+  const own = isRecord(properties) ? properties : {};
+  const allowed = new Set(names);
+  const required = Array.isArray(node['required']) ? node['required'] : [];
+  for (const key of required)
+    if (typeof key === 'string' && !allowed.has(key))
+      refuse(join(path, key), `a required property '${key.slice(0, 80)}' 'propertyNames' excludes`);
+  const merged: Node = {};
+  for (const name of allowed) {
+    const schema = Object.hasOwn(own, name) ? own[name] : (extra ?? true);
+    if (schema !== false) setOwn(merged, name, schema);
+  }
+  return {
+    ...rest,
+    type: rest['type'] ?? 'object',
+    properties: merged,
+    additionalProperties: false,
+  };
+}
+
+/** The types two `type` keywords both allow, or `undefined` when no value has both. */
+function intersectTypes(a: unknown, b: unknown): unknown {
+  const left = Array.isArray(a) ? a : [a];
+  const right = Array.isArray(b) ? b : [b];
+  const both: unknown[] = [];
+  const add = (type: unknown) => {
+    if (!both.includes(type)) both.push(type);
+  };
+  for (const type of left) {
+    if (right.includes(type)) add(type);
+    else if (type === 'integer' && right.includes('number')) add('integer');
+    else if (type === 'number' && right.includes('integer')) add('integer');
+  }
+  if (both.length === 0) return undefined;
+  return both.length === 1 ? both[0] : both;
+}
+
+const OBJECT_TYPE = (type: unknown) =>
+  type === 'object' ||
+  (Array.isArray(type) && type.length === 2 && type.includes('object') && type.includes('null'));
 
 // A oneOf is an anyOf when one required property tells its object branches apart.
 function isDiscriminated(branches: readonly unknown[]): boolean {
@@ -141,24 +252,102 @@ function isDiscriminated(branches: readonly unknown[]): boolean {
   });
 }
 
-const REF = /^#\/(\$defs|definitions)\/([^/]+)$/;
+// Keywords whose values are schemas, by shape: a `$ref` may point through these and no other
+// (not into `default`, `enum` or other literal payloads).
+const SCHEMA_MAPS = new Set([
+  '$defs',
+  'definitions',
+  'properties',
+  'patternProperties',
+  'dependencies',
+]);
+const SCHEMA_LISTS = new Set(['anyOf', 'allOf', 'oneOf', 'items', 'prefixItems']);
+const SCHEMA_SINGLES = new Set([
+  'items',
+  'additionalItems',
+  'additionalProperties',
+  'contains',
+  'propertyNames',
+  'not',
+  'if',
+  'then',
+  'else',
+]);
+
+/**
+ * The tokens of a local JSON Pointer `$ref` (`#`, `#/$defs/a~1b`, `#/properties/x/anyOf/0`):
+ * the whole fragment is percent-decoded first, then split and `~1`/`~0` unescaped, as the
+ * peers do. `undefined` for an external or malformed reference.
+ */
+function pointerTokens(ref: string): string[] | undefined {
+  if (!ref.startsWith('#')) return undefined;
+  let fragment: string;
+  try {
+    fragment = decodeURIComponent(ref.slice(1));
+  } catch {
+    return undefined;
+  }
+  if (fragment === '') return [];
+  if (!fragment.startsWith('/')) return undefined;
+  const tokens = fragment.slice(1).split('/');
+  if (tokens.some((token) => /~(?![01])/.test(token))) return undefined;
+  return tokens.map(decodePointerToken);
+}
+
+// The schema a pointer reaches through schema-valued keywords only, or `undefined`.
+function walkPointer(root: Node, tokens: readonly string[]): unknown {
+  let node: unknown = root;
+  for (let index = 0; index < tokens.length; index++) {
+    const token = tokens[index] as string;
+    if (!isRecord(node)) return undefined;
+    const value = node[token];
+    const next = tokens[index + 1];
+    if (SCHEMA_MAPS.has(token) && isRecord(value) && next !== undefined) {
+      if (!Object.hasOwn(value, next)) return undefined;
+      node = value[next];
+      index++;
+    } else if (SCHEMA_LISTS.has(token) && Array.isArray(value) && next !== undefined) {
+      if (!/^(0|[1-9][0-9]*)$/.test(next) || Number(next) >= value.length) return undefined;
+      node = value[Number(next)];
+      index++;
+    } else if (SCHEMA_SINGLES.has(token) && !Array.isArray(value)) node = value;
+    else return undefined;
+  }
+  return isRecord(node) || typeof node === 'boolean' ? node : undefined;
+}
+
+/** A definition name as a `$ref` fragment: pointer-escaped, then percent-encoded (`$` kept). */
+function definitionRef(name: string): string {
+  return `#/$defs/${encodeURIComponent(encodePointerToken(name)).replace(/%24/g, '$')}`;
+}
 
 class Converter {
+  // Every schema a `$ref` reached, by its canonical pointer (`/$defs/A`, `/properties/x`).
   private readonly sources = new Map<string, unknown>();
   private readonly done = new Map<string, Converted>();
   private readonly pending = new Set<string>();
   private readonly order: string[] = [];
+  // The name each referenced schema takes in the output's `$defs`, and back.
+  private readonly names = new Map<string, string>();
+  private readonly byName = new Map<string, string>();
+  private readonly reserved = new Set<string>();
+  private properties = 0;
+  // The deepest level the conversion reached, and how far below its reference each converted
+  // definition reaches: to check a reused definition against its new depth.
+  private deepest = 0;
+  private readonly heights = new Map<string, number>();
+  // Definitions being followed by an `allOf` merge, to refuse a cycle through them.
+  private readonly intersecting = new Set<string>();
 
-  constructor(root: Node) {
+  private readonly document: Node;
+
+  constructor(document: Node) {
+    this.document = document;
     for (const keyword of ['$defs', 'definitions'] as const) {
-      const defs = root[keyword];
+      const defs = document[keyword];
       if (defs === undefined) continue;
       if (!isRecord(defs)) refuse(keyword, `a '${keyword}' that is not an object`);
-      for (const name of Object.keys(defs)) {
-        if (this.sources.has(name) && !equalJson(this.sources.get(name), defs[name]))
-          refuse(`${keyword}.${name}`, `two different definitions named '${name}'`);
-        this.sources.set(name, defs[name]);
-      }
+      for (const name of Object.keys(defs)) this.reserved.add(name);
     }
   }
 
@@ -166,61 +355,127 @@ class Converter {
   definitions(): Node | undefined {
     if (this.order.length === 0) return undefined;
     const out: Node = {};
-    for (const name of this.order) setOwn(out, name, this.done.get(name)?.schema);
+    for (const key of this.order)
+      setOwn(out, this.names.get(key) as string, this.done.get(key)?.schema);
     return out;
   }
 
-  /** The converted schema of a definition, for matching; `undefined` while it is converted. */
-  readonly lookup = (name: string): unknown => this.done.get(name)?.schema;
+  /** The converted root, once it is: what `#` refers to. */
+  root: Converted | undefined;
+  private readonly rootRestore: Restore = (value) => (this.root?.restore ?? identity)(value);
 
+  /** The converted schema of a definition, for matching; `undefined` while it is converted. */
+  readonly lookup = (name: string | typeof ROOT): unknown => {
+    if (name === ROOT) return this.root?.schema;
+    const key = this.byName.get(name);
+    return key === undefined ? undefined : this.done.get(key)?.schema;
+  };
+
+  // A reference as people read it: the definition's name, or the pointer.
+  private label(key: string): string {
+    const tokens = key.split('/').slice(1).map(decodePointerToken);
+    if (tokens.length === 2 && (tokens[0] === '$defs' || tokens[0] === 'definitions'))
+      return (tokens[1] as string).slice(0, 80);
+    return `#${key}`.slice(0, 80);
+  }
+
+  /** The canonical pointer a `$ref` names, after checking it reaches a schema. */
   private refName(ref: unknown, path: string): string {
     if (typeof ref !== 'string') refuse(path, `a '$ref' that is not a string`);
-    let fragment: string;
-    try {
-      fragment = decodeURIComponent(ref);
-    } catch {
-      refuse(path, `the malformed '$ref' ${JSON.stringify(ref.slice(0, 80))}`);
-    }
-    const match = REF.exec(fragment);
-    const name = match?.[2] === undefined ? undefined : decodePointerToken(match[2]);
-    if (name === undefined)
+    const tokens = pointerTokens(ref);
+    if (tokens === undefined)
       refuse(
         path,
-        `a '$ref' that does not point into '$defs' (${JSON.stringify(ref.slice(0, 80))})`,
+        `a '$ref' that is not a local JSON Pointer (${JSON.stringify(ref.slice(0, 80))})`,
       );
-    if (!this.sources.has(name))
-      refuse(path, `a '$ref' to a missing definition ${JSON.stringify(name.slice(0, 80))}`);
-    return name;
+    const key = tokens.map((token) => `/${encodePointerToken(token)}`).join('');
+    if (this.sources.has(key)) return key;
+    let target = walkPointer(this.document, tokens);
+    if (target === undefined) {
+      const [keyword, name] = tokens;
+      if (tokens.length === 2 && (keyword === '$defs' || keyword === 'definitions'))
+        refuse(path, `a '$ref' to a missing definition ${JSON.stringify(name?.slice(0, 80))}`);
+      refuse(path, `a '$ref' that reaches no schema (${JSON.stringify(ref.slice(0, 80))})`);
+    }
+    // The document root, as a definition of its own: without the keywords of a resource.
+    if (tokens.length === 0) target = copy(this.document, (k) => k === '$id' || k === '$schema');
+    this.sources.set(key, target);
+    return key;
   }
 
   // Follows definitions that are only a `$ref` (aliases) to the one that has content.
-  private aliasTarget(start: string, path: string): string {
-    let name = start;
-    const seen = new Set<string>([name]);
+  // Each hop is a level of depth: a chain longer than the depth left is refused.
+  private aliasTarget(start: string, path: string, depth: number): { key: string; depth: number } {
+    let key = start;
+    let at = depth;
+    const seen = new Set<string>([key]);
     for (;;) {
-      const target = this.sources.get(name);
-      if (!isRecord(target) || !Object.hasOwn(target, '$ref')) return name;
-      if (Object.keys(target).some((key) => key !== '$ref' && !isAnnotation(key))) return name;
-      name = this.refName(target['$ref'], path);
-      if (seen.has(name)) refuse(path, `a cyclic '$ref' to '${name}'`);
-      seen.add(name);
+      if (at > MAX_DEPTH) refuse(path, `a schema nested more than ${MAX_DEPTH} levels deep`);
+      const target = this.sources.get(key);
+      if (!isRecord(target) || !Object.hasOwn(target, '$ref')) return { key, depth: at };
+      if (Object.keys(target).some((k) => k !== '$ref' && !isAnnotation(k)))
+        return { key, depth: at };
+      key = this.refName(target['$ref'], path);
+      if (seen.has(key)) refuse(path, `a cyclic '$ref' to '${this.label(key)}'`);
+      seen.add(key);
+      // A hop back into a schema being converted (the root, a recursive definition) is
+      // recursion, not a level deeper.
+      if (key !== '' && !this.pending.has(key)) at++;
     }
   }
 
   private resolve(ref: unknown, path: string): Node {
-    const target = this.sources.get(this.refName(ref, path));
+    const key = this.refName(ref, path);
+    const target = this.sources.get(key);
     if (typeof target === 'boolean')
       refuse(path, `a '$ref' to the boolean schema '${String(target)}'`);
     if (!isRecord(target)) refuse(path, "a '$ref' to a value that is not a schema");
+    // Inlined, a target's own resource scope would rebind its references.
+    if (key !== '' && target['$id'] !== undefined)
+      refuse(path, `a '$ref' to '${this.label(key)}', a separate resource ('$id')`);
     return target;
   }
 
-  private definition(name: string, depth: number): void {
-    if (this.done.has(name) || this.pending.has(name)) return;
-    this.pending.add(name);
-    this.order.push(name);
-    this.done.set(name, this.visit(this.sources.get(name), `$defs.${name}`, depth + 1, false));
-    this.pending.delete(name);
+  // The output name of a referenced schema: its own for `$defs/A` or `definitions/A` (unless
+  // taken by another), a fresh `__openai_strict_ref_N` for any other pointer.
+  private nameOf(key: string): string {
+    const known = this.names.get(key);
+    if (known !== undefined) return known;
+    const tokens = key.split('/').slice(1).map(decodePointerToken);
+    const own =
+      tokens.length === 2 && (tokens[0] === '$defs' || tokens[0] === 'definitions')
+        ? (tokens[1] as string)
+        : undefined;
+    // The peers' names for hoisted pointers, so the output is theirs too.
+    const prefix = tokens.includes('allOf') ? '__openai_strict_allOf_ref_' : '__openai_strict_ref_';
+    let name = own;
+    for (let n = 0; name === undefined || this.byName.has(name); n++) {
+      name = own === undefined ? `${prefix}${n}` : `${own}_${n + 2}`;
+      if (own === undefined && this.reserved.has(name)) name = undefined;
+    }
+    this.names.set(key, name);
+    this.byName.set(name, key);
+    return name;
+  }
+
+  /**
+   * Converts a referenced schema once, at the depth of its first reference; a later reference
+   * from deeper down is checked against the depth the definition's own content reaches.
+   */
+  private definition(key: string, depth: number, path: string): void {
+    const height = this.heights.get(key);
+    if (height !== undefined && depth + height > MAX_DEPTH)
+      refuse(path, `a schema nested more than ${MAX_DEPTH} levels deep`);
+    if (this.done.has(key) || this.pending.has(key)) return;
+    this.pending.add(key);
+    this.order.push(key);
+    const outer = this.deepest;
+    this.deepest = depth;
+    const at = key.split('/').slice(1).map(decodePointerToken).join('.');
+    this.done.set(key, this.visit(this.sources.get(key), at, depth, false));
+    this.heights.set(key, this.deepest - depth);
+    this.deepest = Math.max(outer, this.deepest);
+    this.pending.delete(key);
   }
 
   private acceptsNull(schema: Node): boolean {
@@ -234,15 +489,20 @@ class Converter {
     for (let round = 0; ; round++) {
       if (round > MAX_DEPTH) refuse(path, 'a chain of references or intersections this long');
       if (node['$id'] !== undefined && !root) refuse(path, "a nested '$id' (a separate resource)");
-      for (const keyword of ['$defs', 'definitions'])
-        if (node[keyword] !== undefined && !root) refuse(path, `a nested '${keyword}'`);
+      // Nested definitions constrain nothing themselves; a `$ref` into them is resolved by its
+      // pointer like any other.
+      for (const keyword of ['$defs', 'definitions']) {
+        if (node[keyword] === undefined) continue;
+        if (!isRecord(node[keyword])) refuse(path, `a '${keyword}' that is not an object`);
+        delete node[keyword];
+      }
       if (Object.hasOwn(node, '$ref')) {
         const siblings = Object.keys(node).filter(
           (key) => key !== '$ref' && !isAnnotation(key) && key !== '$schema' && key !== '$id',
         );
         if (root || siblings.length > 0) {
           const name = this.refName(node['$ref'], path);
-          if (inlined.has(name)) refuse(path, `a cyclic '$ref' to '${name}'`);
+          if (inlined.has(name)) refuse(path, `a cyclic '$ref' to '${this.label(name)}'`);
           inlined.add(name);
           const { $ref: _ref, ...rest } = node;
           node = merge(this.resolve(node['$ref'], path), rest, path, '$ref');
@@ -255,13 +515,8 @@ class Converter {
         if (!Array.isArray(allOf)) refuse(path, "an 'allOf' that is not a list");
         if (allOf.includes(false))
           refuse(path, "an 'allOf' with a 'false' branch (accepts nothing)");
-        const branches = allOf.filter((branch) => branch !== true);
-        if (branches.length > 1) refuse(path, "'allOf' with more than one branch");
         const { allOf: _allOf, ...rest } = node;
-        const [only] = branches;
-        if (only !== undefined && !isRecord(only))
-          refuse(path, "an 'allOf' branch that is not a schema");
-        node = only === undefined ? rest : merge(only, rest, path, 'allOf');
+        node = this.intersect(rest, allOf, path);
         continue;
       }
       if (Object.hasOwn(node, 'oneOf')) {
@@ -275,6 +530,12 @@ class Converter {
         setOwn(node, 'anyOf', oneOf);
         continue;
       }
+      if (Object.hasOwn(node, 'propertyNames')) {
+        const names = literalNames(node['propertyNames']);
+        if (names === undefined) return node; // refused with the keyword named
+        node = closedRecord(node, names, path);
+        continue;
+      }
       const type = node['type'];
       if (Array.isArray(type)) {
         if (type.length === 0) refuse(path, 'an empty type list');
@@ -282,18 +543,11 @@ class Converter {
           node['type'] = type[0];
           continue;
         }
+        // `['object', 'null']` and `['array', 'null']` are strict mode as they are (and what
+        // the peers emit); an object or array beside any other type is not.
         const structured = type.filter((item) => item === 'object' || item === 'array');
-        if (structured.length > 0) {
-          if (type.length !== 2 || !type.includes('null'))
-            refuse(path, `the type list ${JSON.stringify(type)}`);
-          if (Object.hasOwn(node, 'anyOf')) refuse(path, "a nullable type list beside 'anyOf'");
-          const inner = copy(node, (key) => KEPT_ANNOTATIONS.has(key));
-          inner['type'] = structured[0];
-          const outer = copy(node, (key) => !KEPT_ANNOTATIONS.has(key));
-          outer['anyOf'] = [inner, { type: 'null' }];
-          node = outer;
-          continue;
-        }
+        if (structured.length > 0 && (type.length !== 2 || !type.includes('null')))
+          refuse(path, `the type list ${JSON.stringify(type)}`);
       }
       const anyOf = node['anyOf'];
       if (anyOf !== undefined) {
@@ -307,11 +561,21 @@ class Converter {
             if (!hasConstraints) refuse(path, "an 'anyOf' branch that accepts anything ('true')");
             branches.push(rest);
           } else if (!isRecord(branch)) refuse(path, "an 'anyOf' branch that is not a schema");
-          else branches.push(hasConstraints ? merge(branch, rest, path, 'anyOf') : branch);
+          else if (!hasConstraints) branches.push(branch);
+          // A branch whose type the wrapper's excludes accepts nothing here: it is dropped, so
+          // `type: ['object', 'null']` around object branches only is redundant, not a conflict.
+          else if (
+            branch['type'] === undefined ||
+            rest['type'] === undefined ||
+            intersectTypes(branch['type'], rest['type']) !== undefined
+          )
+            branches.push(merge(branch, rest, path, 'anyOf'));
         }
         if (branches.length === 0) refuse(path, "an 'anyOf' with no branch that accepts anything");
         const outer = copy(node, (key) => !isAnnotation(key) && key !== '$schema' && key !== '$id');
-        if (branches.length === 1) {
+        // One branch left stays a one-branch `anyOf`, as the peers leave it, unless keywords
+        // beside it must merge into it or it is the root (which strict mode wants an object).
+        if (branches.length === 1 && (hasConstraints || root)) {
           node = merge(branches[0] as Node, outer, path, 'anyOf');
           continue;
         }
@@ -322,8 +586,174 @@ class Converter {
     }
   }
 
+  /**
+   * Intersects the branches of an `allOf` with the keywords beside it, exactly or not at all.
+   * Object branches merge as openai-node merges them: properties side by side (one property in
+   * two branches takes both schemas), `required` united, closed branches' property sets
+   * intersected (an optional property another closed branch excludes is dropped; a required
+   * one is refused). Other branches are put side by side keyword by keyword.
+   */
+  private intersect(rest: Node, allOf: readonly unknown[], path: string): Node {
+    const unique: Node[] = [];
+    const paths = new Map<Node, string>();
+    for (const [index, branch] of allOf.entries()) {
+      if (branch === true) continue; // the identity of an intersection
+      const at = `${path}.allOf[${index}]`;
+      if (!isRecord(branch)) refuse(at, "an 'allOf' branch that is not a schema");
+      // Merged into its parent, a branch's own resource scope would rebind its references.
+      if (branch['$id'] !== undefined) refuse(at, "a nested '$id' (a separate resource)");
+      if (unique.some((seen) => equalJson(seen, branch))) continue;
+      unique.push(branch);
+      paths.set(branch, at);
+    }
+    const [only] = unique;
+    if (only === undefined) return rest;
+    const ownObjectKeywords = OBJECT_KEYWORDS.some((key) => Object.hasOwn(rest, key));
+    if (unique.length === 1 && !ownObjectKeywords) return merge(only, rest, path, 'allOf');
+    const flat = unique
+      .filter((branch) => !definitionsOnly(branch))
+      .map((branch) => {
+        const node = this.flatBranch(branch, paths.get(branch) as string);
+        paths.set(node, paths.get(branch) as string);
+        return node;
+      });
+    const objectShaped = (node: Node) =>
+      node['type'] === undefined
+        ? OBJECT_KEYWORDS.some((key) => Object.hasOwn(node, key))
+        : OBJECT_TYPE(node['type']);
+    const neutral = (node: Node) =>
+      Object.keys(node).every((key) => isAnnotation(key) || key === '$schema' || key === '$id');
+    // An intersection with a union is the union of the intersections: (A ∧ (B ∨ C)) is
+    // (A ∧ B) ∨ (A ∧ C), so an object beside a (discriminated) union merges into each branch.
+    const union = flat.findIndex((node) => Array.isArray(node['anyOf']));
+    if (union >= 0 && (flat.some(objectShaped) || objectShaped(rest))) {
+      // One union only: distributing over several multiplies their branches.
+      const second = flat.findIndex((node, index) => index > union && Array.isArray(node['anyOf']));
+      if (second >= 0)
+        refuse(
+          paths.get(flat[second] as Node) ?? path,
+          "an object 'allOf' with a second union branch",
+        );
+      const { anyOf: alternatives, ...own } = flat[union] as Node;
+      const others = flat.filter((_, index) => index !== union);
+      const constraints = copy(rest, (key) => isAnnotation(key) || key === '$schema');
+      const out = copy(rest, (key) => !isAnnotation(key));
+      out['anyOf'] = (alternatives as unknown[]).map((alternative) => ({
+        allOf: [constraints, own, ...others, alternative],
+      }));
+      return out;
+    }
+    if (!flat.some(objectShaped) && !objectShaped(rest)) {
+      let out = rest;
+      for (const branch of flat) out = merge(branch, out, path, 'allOf');
+      return out;
+    }
+    const objects = [rest, ...flat].filter(objectShaped);
+    const out: Node = {};
+    // Annotations: the first wins, the keywords beside the `allOf` before its branches.
+    for (const node of [rest, ...flat])
+      for (const key of Object.keys(node))
+        if ((isAnnotation(key) || key === '$schema' || key === '$id') && !Object.hasOwn(out, key))
+          setOwn(out, key, node[key]);
+    const properties = new Map<string, unknown[]>();
+    const required = new Set<string>();
+    let closed: Set<string> | undefined;
+    let sawProperties = false;
+    let sawRequired = false;
+    let object = false;
+    let nullable = false;
+    for (const node of [rest, ...flat]) {
+      if (node !== rest && neutral(node)) continue;
+      const at = node === rest ? path : (paths.get(node) ?? path);
+      if (!objects.includes(node)) {
+        if (node === rest && neutral(node)) continue;
+        const keys = Object.keys(node).filter((key) => !isAnnotation(key) && key !== '$schema');
+        refuse(at, `an 'allOf' branch with '${keys[0]}' beside object branches`);
+      }
+      for (const key of Object.keys(node)) {
+        if (isAnnotation(key) || key === '$schema' || key === '$id') continue;
+        if (key !== 'type' && !OBJECT_KEYWORDS.includes(key))
+          refuse(at, `'${key}' in an object 'allOf' (it cannot be merged exactly)`);
+      }
+      if (node['type'] === 'object') object = true;
+      else if (node['type'] !== undefined) nullable = true;
+      const props = node['properties'];
+      if (props !== undefined) {
+        if (!isRecord(props)) refuse(at, "'properties' that is not an object");
+        sawProperties = true;
+        for (const key of Object.keys(props)) {
+          if (props[key] === undefined) continue;
+          const schemas = properties.get(key);
+          if (schemas === undefined) properties.set(key, [props[key]]);
+          else if (!schemas.some((seen) => equalJson(seen, props[key]))) schemas.push(props[key]);
+        }
+      }
+      const names = node['required'];
+      if (names !== undefined) {
+        if (!Array.isArray(names) || names.some((key) => typeof key !== 'string'))
+          refuse(at, "'required' that is not a list of names");
+        sawRequired = true;
+        for (const key of names as string[]) required.add(key);
+      }
+      const extra = node['additionalProperties'];
+      if (extra === false) {
+        const own = new Set(isRecord(props) ? Object.keys(props) : []);
+        closed = closed === undefined ? own : new Set([...closed].filter((key) => own.has(key)));
+      } else if (extra !== undefined && extra !== true)
+        refuse(at, "an 'allOf' branch whose 'additionalProperties' is a schema (a map)");
+    }
+    if (closed !== undefined) {
+      const allowed = closed;
+      const excluded = [...required].find((key) => !allowed.has(key));
+      if (excluded !== undefined) {
+        // Object keywords do not constrain null: a nullable-only intersection is null.
+        if (nullable && !object) return { ...out, type: 'null' };
+        refuse(
+          join(path, excluded),
+          `an 'allOf' whose closed branch excludes the required property '${excluded.slice(0, 80)}'`,
+        );
+      }
+    }
+    if (object || nullable) out['type'] = object ? 'object' : ['object', 'null'];
+    if (sawProperties) {
+      const merged: Node = {};
+      for (const [key, schemas] of properties) {
+        if (closed !== undefined && !closed.has(key)) continue;
+        const [first] = schemas;
+        // One property in two branches must match both: an intersection of its own.
+        setOwn(merged, key, schemas.length === 1 ? first : { allOf: schemas });
+      }
+      out['properties'] = merged;
+    }
+    if (sawRequired) out['required'] = [...required];
+    if (closed !== undefined) out['additionalProperties'] = false;
+    return out;
+  }
+
+  /** A branch of an `allOf` with its own `allOf`s merged and its alias `$ref`s followed. */
+  private flatBranch(branch: Node, path: string): Node {
+    const followed: string[] = [];
+    try {
+      let node = branch;
+      for (;;) {
+        node = this.normalise(node, path, false);
+        if (!Object.hasOwn(node, '$ref')) return node;
+        const name = this.refName(node['$ref'], path);
+        if (this.intersecting.has(name))
+          refuse(path, `a cyclic '$ref' to '${this.label(name)}' through 'allOf'`);
+        this.intersecting.add(name);
+        followed.push(name);
+        const { $ref: _ref, ...annotations } = node;
+        node = merge(this.resolve(node['$ref'], path), annotations, path, '$ref');
+      }
+    } finally {
+      for (const name of followed) this.intersecting.delete(name);
+    }
+  }
+
   visit(source: unknown, path: string, depth: number, root: boolean): Converted {
     if (depth > MAX_DEPTH) refuse(path, `a schema nested more than ${MAX_DEPTH} levels deep`);
+    if (depth > this.deepest) this.deepest = depth;
     if (source === true) refuse(path, "a schema that accepts anything ('true')");
     if (source === false) refuse(path, "a schema that accepts nothing ('false')");
     if (!isRecord(source)) refuse(path, 'a schema that is not an object');
@@ -332,10 +762,16 @@ class Converter {
     for (const key of KEPT_ANNOTATIONS) if (typeof node[key] === 'string') out[key] = node[key];
 
     if (Object.hasOwn(node, '$ref')) {
-      const name = this.aliasTarget(this.refName(node['$ref'], path), path);
-      this.definition(name, depth);
-      out['$ref'] = `#/$defs/${encodePointerToken(name)}`;
-      const restore: Restore = (value) => (this.done.get(name)?.restore ?? identity)(value);
+      const target = this.aliasTarget(this.refName(node['$ref'], path), path, depth + 1);
+      const key = target.key;
+      if (key === '') {
+        // Recursion into the root: strict mode's own `#`, not a copy of the root in `$defs`.
+        out['$ref'] = '#';
+        return { schema: out, restore: (value) => this.rootRestore(value) };
+      }
+      out['$ref'] = definitionRef(this.nameOf(key));
+      this.definition(key, target.depth, path);
+      const restore: Restore = (value) => (this.done.get(key)?.restore ?? identity)(value);
       return { schema: out, restore };
     }
 
@@ -437,17 +873,23 @@ class Converter {
       refuse(path, "'required' that is not a list of names");
     const required = new Set(requiredList as string[]);
     for (const key of required)
-      if (!Object.hasOwn(props, key))
+      if (props[key] === undefined || !Object.hasOwn(props, key))
         refuse(
           join(path, key),
           `'required' naming '${key.slice(0, 80)}', which 'properties' does not define`,
         );
+    // Refused before the walk, so an oversized schema costs no more than the limit.
+    const keys = Object.keys(props);
+    this.properties += keys.length;
+    if (this.properties > STRICT_LIMITS.properties)
+      refuse(path, `more than ${STRICT_LIMITS.properties} object properties`);
     const properties: Node = {};
     const children = new Map<string, Restore>();
     const stripNull = new Set<string>();
-    for (const key of Object.keys(props)) {
+    for (const key of keys) {
       const child = props[key];
       const childPath = join(path, key);
+      if (child === undefined && !required.has(key)) continue;
       if (child === false) {
         if (required.has(key)) refuse(childPath, "a required property whose schema is 'false'");
         continue; // optional and never valid: the closed object leaves it out
@@ -510,30 +952,36 @@ function nullable(schema: Node): Node {
  * Rewrites a tool's JSON Schema for OpenAI strict mode, so that every schema it accepts keeps
  * strict mode's documented rules (checked before returning): an object root without `anyOf`;
  * every object closed (`additionalProperties: false`) with every property required, optional
- * ones made nullable; only supported keywords and formats; `$ref` only into the root's `$defs`
- * (`definitions` are moved there, unreferenced ones dropped); at most 10 levels of object
- * nesting, 5,000 properties, 1,000 enum values and 120,000 characters of names and values.
+ * ones made nullable; only supported keywords and formats; `$ref` only into the root's `$defs`;
+ * at most 10 levels of object nesting, 5,000 properties, 1,000 enum values and 120,000
+ * characters of names and values. Linear in the size of the schema.
  *
- * Exact rewrites: a one-element `allOf` is flattened; a `$ref` with sibling keywords (and a
- * root `$ref`) is inlined; an object with `anyOf` has its keywords distributed into each
- * branch; a `oneOf` whose branches a required literal property tells apart becomes `anyOf`;
- * `false` branches and optional `false` properties are dropped; `["object", "null"]` becomes
- * `anyOf`; `default`, `examples` and `$comment` are dropped. The mapping is reversed by
+ * Exact rewrites: `allOf` merged as openai-node merges it (object branches side by side,
+ * closed property sets intersected, through `$ref` chains; other branches keyword by keyword),
+ * and distributed over a union branch; any local JSON Pointer `$ref` (`#`, `definitions`,
+ * nested `$defs`, `properties/x`) resolved and its target put in `$defs`; a `$ref` with
+ * sibling keywords (and a root `$ref`) inlined; an object with `anyOf` has its keywords
+ * distributed into each branch; a `oneOf` whose branches a required literal property tells
+ * apart becomes `anyOf`; `false` branches and optional `false` properties are dropped; a
+ * `propertyNames` enum closes a record; keywords whose value is `undefined` are absent;
+ * `default`, `examples` and `$comment` are dropped. The mapping is reversed by
  * {@link StrictJsonSchema.restore}.
  *
  * @throws AdapterError `schema_unsupported` naming the keyword and the path (`a.b[]`,
  *   `a.anyOf[1]`, `$defs.Name.c`) of anything strict mode cannot express exactly: `not`,
- *   `if`/`then`/`else`, multi-branch `allOf`, overlapping `oneOf`, maps and open objects,
- *   tuples, `true` or untyped schemas (they accept anything), a `required` key without a
- *   property, conflicting `$ref` siblings, external or cyclic-only references, unsupported
- *   formats, and schemas over the limits.
+ *   `if`/`then`/`else`, conflicting `allOf` branches, overlapping `oneOf`, maps and open
+ *   objects, tuples, `true` or untyped schemas (they accept anything), a `required` key
+ *   without a property, conflicting `$ref` siblings, external references, cycles of bare
+ *   references, nesting over 100 levels (each `$ref` hop one, as openai-agents-js counts),
+ *   unsupported formats, and schemas over the limits.
  * @public
  */
 export function toStrictJsonSchema(schema: JsonSchema): StrictJsonSchema {
   if (!isRecord(schema)) refuse('', 'a root that is not an object schema');
   const converter = new Converter(schema);
   const root = copy(schema, (key) => key === '$defs' || key === 'definitions');
-  const { schema: converted, restore } = converter.visit(root, '', 0, true);
+  converter.root = converter.visit(root, '', 1, true);
+  const { schema: converted, restore } = converter.root;
   if (converted['type'] !== 'object') {
     if (Array.isArray(converted['anyOf']))
       refuse('', "'anyOf' at the root (an object with alternatives)");
