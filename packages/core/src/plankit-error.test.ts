@@ -122,10 +122,11 @@ describe('PlankitError names', () => {
     for (const key of Object.getOwnPropertySymbols(error)) {
       expect(Object.prototype.propertyIsEnumerable.call(error, key)).toBe(false);
     }
-    expect(Object.keys(error).sort()).toEqual(['code', 'field', 'issues', 'name']);
+    expect(Object.keys(error).sort()).toEqual(['code', 'field', 'issueCount', 'issues', 'name']);
     expect(JSON.parse(JSON.stringify(error))).toEqual({
       code: 'invalid',
       field: 'title',
+      issueCount: 0,
       issues: [],
       name: 'ToolValidationError',
     });

@@ -23,7 +23,7 @@ const plan: Plan = {
       title: 'Draft',
       details: 'with "quotes" and \\ slashes',
       status: 'done',
-      notes: ['ok', 'line\nbreak'],
+      notes: ['ok', 'a "quoted" note'],
     },
     { step_id: 'S002', title: 'Tag', details: null, status: 'pending', notes: [] },
   ],
