@@ -9,12 +9,14 @@
  * @module @plankit/adapters/sessions
  */
 
+export type { ConversationListener } from './host/pooled-conversations.ts';
 export { isConversationId, parseConversationId } from './sessions/conversation-id.ts';
 export type {
   PooledAttachOptions,
   PooledSessionOptions,
   SessionPool,
   SessionPoolOptions,
+  SessionPoolStats,
 } from './sessions/create-session-pool.ts';
 export { createSessionPool } from './sessions/create-session-pool.ts';
 export type { SessionSource } from './sessions/resolve-session.ts';

@@ -6,14 +6,14 @@ import {
   type Unsubscribe,
 } from '@plankit/core';
 import { oneAtATime } from '../call-tool.ts';
+import { resolveSession, type SessionSource } from '../sessions/resolve-session.ts';
+import type { SessionResolveError } from '../sessions/session-resolve-error.ts';
+import { conversationKeyOf } from './conversation-key.ts';
 import {
   type ConversationListener,
   pooledConversations,
   registerPooledResolver,
-} from '../sessions/create-session-pool.ts';
-import { resolveSession, type SessionSource } from '../sessions/resolve-session.ts';
-import type { SessionResolveError } from '../sessions/session-resolve-error.ts';
-import { conversationKeyOf } from './conversation-key.ts';
+} from './pooled-conversations.ts';
 
 /**
  * The conversation a host call belongs to, as every adapter sees it: a model-order key that

@@ -13,6 +13,11 @@ import {
 import { invalidArgument } from '@plankit/core/internal';
 import { bindConversationKey } from '../host/conversation-key.ts';
 import { isRecord } from '../host/is-record.ts';
+import {
+  type ConversationListener,
+  type PooledConversations,
+  registerPooledResolver,
+} from '../host/pooled-conversations.ts';
 import { attachStore, type SessionAttachment } from '../stores/attach-store.ts';
 import type { SessionStore } from '../stores/session-store.ts';
 import type { StoreError } from '../stores/store-error.ts';
@@ -85,17 +90,6 @@ export interface SessionPoolStats {
   /** Sessions evicted since the pool was created. */
   readonly evictions: number;
 }
-
-/**
- * Hears a change of one conversation: the event and the live session that made it.
- * See {@link SessionPool.subscribe}.
- *
- * @public
- */
-export type ConversationListener = (
-  event: SessionCommitted | SessionRolledBack,
-  session: Session,
-) => void;
 
 /**
  * One live session per conversation id, loaded from and saved to a {@link SessionStore}. See
@@ -182,43 +176,6 @@ export interface SessionPool {
    *   `onError`)
    */
   close(): Promise<Result<void, SessionResolveError>>;
-}
-
-/**
- * A pool's resolver, as the adapters' host pipeline sees it: the conversation a context names,
- * and a way to run work holding its session.
- */
-export interface PooledConversations<C> {
-  /** The conversation id `context` names, checked; or why no session serves it. */
-  idOf(context: C): Result<string, SessionResolveError>;
-  /** The conversation's model-order key: the same object across its live copies. */
-  keyOf(id: string): object;
-  /** Runs `fn` holding the session of `id`, as {@link SessionPool.run} does but without flushing. */
-  hold<T>(
-    id: string,
-    fn: (session: Session) => Promise<T>,
-  ): Promise<Result<T, SessionResolveError>>;
-  /** The pool's {@link SessionPool.subscribe}. */
-  subscribe(id: string, listener: ConversationListener): Result<Unsubscribe, SessionResolveError>;
-  /** The live session of `id`, if any; loads nothing and touches nothing. */
-  peek(id: string): Session | undefined;
-}
-
-const pooledResolvers = new WeakMap<object, PooledConversations<never>>();
-
-/** Marks `resolver` as serving the pool's conversations (see {@link pooledConversations}). */
-export function registerPooledResolver<C>(
-  resolver: object,
-  conversations: PooledConversations<C>,
-): void {
-  pooledResolvers.set(resolver, conversations as PooledConversations<never>);
-}
-
-/** The pool behind `source` when it is a pool's resolver, else `undefined`. */
-export function pooledConversations<C>(source: unknown): PooledConversations<C> | undefined {
-  return typeof source === 'function'
-    ? (pooledResolvers.get(source) as PooledConversations<C> | undefined)
-    : undefined;
 }
 
 interface Live {
