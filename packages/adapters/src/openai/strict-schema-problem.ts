@@ -1,3 +1,4 @@
+import { isRecord } from '../host/is-record.ts';
 import { definitionName } from './matches-strict-schema.ts';
 
 /**
@@ -68,9 +69,6 @@ export interface StrictSchemaProblem {
   readonly path: string;
   readonly message: string;
 }
-
-const isRecord = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 const join = (path: string, key: string) => (path === '' ? key : `${path}.${key}`);
 

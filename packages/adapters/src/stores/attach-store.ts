@@ -20,6 +20,7 @@ import {
   UpdateStep,
 } from '@plankit/core';
 import { appendedLogEntries, invalidArgument } from '@plankit/core/internal';
+import { isRecord } from '../host/is-record.ts';
 import { toJsonText } from './json-data.ts';
 import type {
   LoadedSession,
@@ -152,9 +153,6 @@ const PLANNING_COMMANDS: readonly DataType[] = [
   ClearPlan,
   ...PLAN_MODEL_COMMANDS,
 ];
-
-const isRecord = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 interface CheckedOptions {
   readonly snapshotEvery: number;

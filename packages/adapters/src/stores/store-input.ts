@@ -1,5 +1,6 @@
 import type { Err, Result } from '@plankit/core';
 import { invalidArgument } from '@plankit/core/internal';
+import { isRecord } from '../host/is-record.ts';
 import { toJsonText } from './json-data.ts';
 import { sessionIdError } from './session-id.ts';
 import type { ListOptions, LoadOptions, NewEvent, SnapshotInput } from './session-store.ts';
@@ -27,9 +28,6 @@ export interface CheckedListOptions {
 }
 
 const EVENT_TYPE = /^[A-Za-z][A-Za-z0-9_.:-]{0,127}$/;
-
-const isRecord = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 function refuse(
   code: 'event_invalid' | 'snapshot_invalid',
