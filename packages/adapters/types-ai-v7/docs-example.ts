@@ -1,7 +1,7 @@
 import { AISDKToolError, type AISDKToolOutput, toAISDKTools } from '@plankit/adapters/ai-sdk';
 import { createPlanningTools, Session } from '@plankit/core';
-import { generateText, stepCountIs } from 'ai';
-import { MockLanguageModelV3 } from 'ai/test';
+import { generateText, isStepCount } from 'ai';
+import { MockLanguageModelV4 } from 'ai/test';
 
 const session = new Session();
 const tools = toAISDKTools(createPlanningTools(session), { session });
@@ -20,7 +20,7 @@ const replies = [
     call('c3', 'planning_mark_step', { step_id: 'S009', status: 'done' }),
   ],
 ];
-const model = new MockLanguageModelV3({
+const model = new MockLanguageModelV4({
   doGenerate: async () => {
     const calls = replies.shift();
     if (calls)
@@ -39,7 +39,7 @@ const model = new MockLanguageModelV3({
   },
 });
 
-const result = await generateText({ model, prompt: 'Ship v2.', tools, stopWhen: stepCountIs(5) });
+const result = await generateText({ model, prompt: 'Ship v2.', tools, stopWhen: isStepCount(5) });
 for (const part of result.steps[0]?.content ?? []) {
   if (part.type === 'tool-result') {
     const output = part.output as AISDKToolOutput;
