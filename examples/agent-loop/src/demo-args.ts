@@ -23,8 +23,8 @@ are computed at example prices, and nothing is billed.
 
 Options:
   --host <name>      ${HOSTS.join(', ')} (default: openai)
-  --approve <text>   the scripted person's reply at SEEK_APPROVAL, e.g. "propose changes: ..."
-                     (default: approve)
+  --approve <text>   the scripted person's reply at SEEK_APPROVAL (default: approve); a live
+                     run also takes "propose changes: ...", which the offline replay cannot
   --store <dir>      where the embedded file store saves the session (default: .plankit)
   --record <file>    with an API key, save the live responses as a new transcript
   -h, --help         print this help
