@@ -202,7 +202,7 @@ describe('createToolExecutor', () => {
   });
 });
 
-describe('createToolExecutor: deep JSON (issue 12)', () => {
+describe('createToolExecutor: deep JSON', () => {
   it('memoises a deeply nested input without rejecting', async () => {
     const echo = defineStageTool({
       name: 'echo',
@@ -219,7 +219,7 @@ describe('createToolExecutor: deep JSON (issue 12)', () => {
   });
 });
 
-describe('createToolExecutor: bounded refusals and deep results (issue 12)', () => {
+describe('createToolExecutor: bounded refusals and deep results', () => {
   it('keeps a refusal of 100,000 schema issues under 2,000 characters, listing all on the result', async () => {
     const steps = defineStageTool({
       name: 'steps',
