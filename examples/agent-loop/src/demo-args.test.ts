@@ -14,19 +14,22 @@ describe('parseDemoArgs', () => {
 
   it('reads every option', () => {
     expect(
-      parseDemoArgs([
-        '--host',
-        'mcp',
-        '--store',
-        'tmp/store',
-        '--approve',
-        'propose changes: two waves',
-        '--record',
-        'out.json',
-      ]),
+      parseDemoArgs(
+        [
+          '--host',
+          'anthropic',
+          '--store',
+          'tmp/store',
+          '--approve',
+          'propose changes: two waves',
+          '--record',
+          'out.json',
+        ],
+        { ANTHROPIC_API_KEY: 'sk-ant-x' },
+      ),
     ).toEqual({
       kind: 'run',
-      host: 'mcp',
+      host: 'anthropic',
       record: 'out.json',
       store: 'tmp/store',
       approve: 'propose changes: two waves',
@@ -44,6 +47,23 @@ describe('parseDemoArgs', () => {
     const command = parseDemoArgs(['--verbose']);
     expect(command.kind).toBe('error');
     if (command.kind === 'error') expect(command.message).toContain("'--verbose'");
+  });
+
+  it('refuses a reply other than an approval offline, where the replay has no turns after it', () => {
+    const rejection = ['--approve', 'propose changes: two waves'];
+    const offline = parseDemoArgs(rejection);
+    expect(offline.kind).toBe('error');
+    if (offline.kind === 'error') expect(offline.message).toContain('set OPENAI_API_KEY');
+    const scripted = parseDemoArgs(['--host', 'mcp', ...rejection], { OPENAI_API_KEY: 'sk-x' });
+    expect(scripted.kind).toBe('error');
+    if (scripted.kind === 'error')
+      expect(scripted.message).toContain('mcp host is always scripted');
+    // With the host's key the live model answers, so a rejection is the person's to make.
+    expect(parseDemoArgs(rejection, { OPENAI_API_KEY: 'sk-x' })).toMatchObject({
+      kind: 'run',
+      approve: 'propose changes: two waves',
+    });
+    expect(parseDemoArgs(['--approve', 'Approve.'])).toMatchObject({ kind: 'run' });
   });
 
   it('refuses an unknown host and lists the known ones', () => {

@@ -1,4 +1,5 @@
 import { parseArgs } from 'node:util';
+import { parseApprovalReply } from '@plankit/controller';
 import { HOSTS, type Host } from './run-demo.ts';
 
 /** What the command line asks the demo to do. */
@@ -23,16 +24,23 @@ are computed at example prices, and nothing is billed.
 
 Options:
   --host <name>      ${HOSTS.join(', ')} (default: openai)
-  --approve <text>   the scripted person's reply at SEEK_APPROVAL (default: approve); a live
-                     run also takes "propose changes: ...", which the offline replay cannot
+  --approve <text>   the scripted person's reply at SEEK_APPROVAL (default: approve); only a
+                     live run takes another reply, such as "propose changes: ..."
   --store <dir>      where the embedded file store saves the session (default: .plankit)
   --record <file>    with an API key, save the live responses as a new transcript
   -h, --help         print this help
 
 Environment: OPENAI_API_KEY or ANTHROPIC_API_KEY makes that host's live API answer.`;
 
-/** Reads the demo's command line; never throws and never exits, so it can be tested. */
-export function parseDemoArgs(args: readonly string[]): DemoCommand {
+/**
+ * Reads the demo's command line; never throws and never exits, so it can be tested. `env` says
+ * which hosts have a key: without one the model is replayed, and the replay covers an approval
+ * only, so any other `--approve` reply is refused up front rather than failing mid-run.
+ */
+export function parseDemoArgs(
+  args: readonly string[],
+  env: Readonly<Record<string, string | undefined>> = {},
+): DemoCommand {
   let values: {
     host?: string | undefined;
     record?: string | undefined;
@@ -59,12 +67,21 @@ export function parseDemoArgs(args: readonly string[]): DemoCommand {
   if (values.help === true) return { kind: 'help', text: DEMO_USAGE };
   const host = values.host ?? 'openai';
   if (!isHost(host)) return { kind: 'error', message: `--host must be one of ${HOSTS.join(', ')}` };
+  const approve = values.approve ?? 'approve';
+  const key =
+    host === 'openai' ? 'OPENAI_API_KEY' : host === 'anthropic' ? 'ANTHROPIC_API_KEY' : null;
+  const live = key !== null && (env[key] ?? '') !== '';
+  if (!live && parseApprovalReply(approve).outcome !== 'approved')
+    return {
+      kind: 'error',
+      message: `--approve ${JSON.stringify(approve)}: the offline replay has no model turns after anything but an approval; ${key === null ? `the ${host} host is always scripted` : `set ${key} for the live API`}, or leave --approve out.`,
+    };
   return {
     kind: 'run',
     host,
     record: values.record,
     store: values.store ?? '.plankit',
-    approve: values.approve ?? 'approve',
+    approve,
   };
 }
 

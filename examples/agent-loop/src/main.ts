@@ -2,7 +2,7 @@ import { resolve } from 'node:path';
 import { DEMO_USAGE, parseDemoArgs } from './demo-args.ts';
 import { runDemo } from './run-demo.ts';
 
-const command = parseDemoArgs(process.argv.slice(2));
+const command = parseDemoArgs(process.argv.slice(2), process.env);
 switch (command.kind) {
   case 'help':
     console.log(command.text);
