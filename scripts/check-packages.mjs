@@ -1,7 +1,7 @@
-// Builds, packs and checks every publishable workspace package the way a consumer gets it:
-// publint and attw on the tarball, then a throwaway app that holds the latest major of every
-// host SDK we name as a peer, into which a plain `npm install` adds all tarballs, and which
-// imports (ESM) and requires (require(esm)) every subpath in each `exports` map. Each subpath is
+// Packs every publishable workspace package (its prepack script builds it) and checks it the way
+// a consumer gets it: publint and attw on the tarball, then a throwaway app that holds the latest
+// major of every host SDK we name as a peer, into which a plain `npm install` adds all tarballs,
+// and which imports (ESM) and requires (require(esm)) every subpath in each `exports` map. Each subpath is
 // also bundled with esbuild --minify, as Next.js and edge builds do, and every error class it
 // exports must keep its name and its isInstance in that bundle.
 // Usage: node scripts/check-packages.mjs   (exit code 1 on any failure)
@@ -520,29 +520,20 @@ async function main() {
   packageNames = pkgs.map((p) => p.name);
   console.log(`check-packages: ${packageNames.join(', ')}`);
 
-  for (const p of pkgs) {
-    const result = await run('npm', ['run', 'build', '--if-present', '-w', p.name], {
-      timeout: 3 * MINUTE,
-    });
-    console.log(`build    ${p.name}  ${result.ok ? 'ok' : 'FAIL'} (${secs(result.ms)})`);
-    if (!result.ok) {
-      fail(p.name, 'build', output(result));
-      aborted = true;
-      return;
-    }
-  }
+  // No build step of its own: each package's `prepack` builds it, so this packs the way a
+  // maintainer's plain `npm pack` or `npm publish` does. Removing dist first proves the
+  // tarball's dist comes from that build, not from a stale one left in the tree.
+  for (const p of pkgs) rmSync(path.join(p.dir, 'dist'), { recursive: true, force: true });
 
   tmp = await mkdtemp(path.join(os.tmpdir(), 'plankit-check-'));
   const packDir = path.join(tmp, 'pack');
   await mkdir(packDir);
   const workspaceArgs = pkgs.flatMap((p) => ['-w', p.name]);
-  const pack = await run('npm', [
-    'pack',
-    '--json',
-    '--pack-destination',
-    packDir,
-    ...workspaceArgs,
-  ]);
+  const pack = await run(
+    'npm',
+    ['pack', '--json', '--pack-destination', packDir, ...workspaceArgs],
+    { timeout: 3 * MINUTE * pkgs.length },
+  );
   let packed;
   try {
     // Lifecycle scripts may print before the JSON; it starts at a line holding only "[".
@@ -559,6 +550,11 @@ async function main() {
     const entry = packed.find((e) => e.name === p.name);
     if (!entry) {
       fail(p.name, 'npm pack', 'not in npm pack output');
+      aborted = true;
+      return;
+    }
+    if (!entry.files?.some((file) => file.path.startsWith('dist/'))) {
+      fail(p.name, 'npm pack', 'the tarball has no dist/: is the prepack build missing?');
       aborted = true;
       return;
     }

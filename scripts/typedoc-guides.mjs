@@ -1,10 +1,21 @@
 // A TypeDoc plugin: each exported symbol gets the category of the chapter its source file lives
 // in, and a link to the guide that teaches that chapter. The folders already are the chapters
 // (house style), so mapping paths here keeps every source file free of repeated @category tags.
-// A symbol that carries its own @category keeps it.
-import { Comment, CommentTag, Converter, ReflectionKind } from 'typedoc';
+// A symbol that carries its own @category keeps it. The guides are project documents of the
+// site (typedoc.json), so each link is relative and opens the guide's page in the same site.
+// When the site is written, the plugin says where.
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import {
+  Comment,
+  CommentTag,
+  Converter,
+  normalizePath,
+  ReflectionKind,
+  RendererEvent,
+} from 'typedoc';
 
-const GUIDES = 'https://github.com/plankit/plankit/blob/main/docs/';
+const GUIDES = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../docs');
 
 /** First match wins: [path pattern relative to packages/, category, guide file in docs/]. */
 const CHAPTERS = [
@@ -73,10 +84,27 @@ export function load(app) {
         tags.push(tag('@category', category));
       }
       if (!tags.some((t) => t.tag === '@see')) {
-        tags.push(tag('@see', `Guide: [${guide}](${GUIDES}${guide})`));
+        tags.push(guideTag(project, guide));
       }
     }
   });
+  app.renderer.on(RendererEvent.END, (event) => {
+    const index = path.relative(process.cwd(), path.join(event.outputDirectory, 'index.html'));
+    // The log level is Warn (warnings fail the build), so an info line would not show.
+    console.log(`API reference written to ${index}`);
+  });
+}
+
+/** `Guide: [file](file)` as TypeDoc parses a relative link, so it resolves to the guide's page. */
+function guideTag(project, guide) {
+  const { target, anchor } = project.files.registerAbsolute(
+    normalizePath(path.join(GUIDES, guide)),
+  );
+  return new CommentTag('@see', [
+    { kind: 'text', text: `Guide: [${guide}](` },
+    { kind: 'relative-link', text: guide, target, targetAnchor: anchor },
+    { kind: 'text', text: ')' },
+  ]);
 }
 
 /** Functions carry their comment on the signature; everything else on the declaration. */

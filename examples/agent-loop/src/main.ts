@@ -1,25 +1,28 @@
 import { resolve } from 'node:path';
-import { parseArgs } from 'node:util';
-import { HOSTS, type Host, runDemo } from './run-demo.ts';
+import { DEMO_USAGE, parseDemoArgs } from './demo-args.ts';
+import { runDemo } from './run-demo.ts';
 
-const { values } = parseArgs({
-  options: {
-    host: { type: 'string', default: 'openai' },
-    record: { type: 'string' },
-    store: { type: 'string', default: '.plankit' },
-    approve: { type: 'string', default: 'approve' },
-  },
-});
-const host = values.host as Host;
-if (!HOSTS.includes(host)) {
-  console.error(`--host must be one of ${HOSTS.join(', ')}`);
-  process.exit(2);
+const command = parseDemoArgs(process.argv.slice(2), process.env);
+switch (command.kind) {
+  case 'help':
+    console.log(command.text);
+    break;
+  case 'error':
+    console.error(`${command.message}\n\n${DEMO_USAGE}`);
+    process.exitCode = 2;
+    break;
+  case 'run':
+    await runDemo({
+      host: command.host,
+      print: (line) => console.log(line),
+      storeDirectory: resolve(command.store),
+      env: process.env,
+      record: command.record,
+      approvalReply: command.approve,
+    });
+    break;
+  default: {
+    const unknown: never = command;
+    throw new Error(`Unknown command ${String(unknown)}`);
+  }
 }
-await runDemo({
-  host,
-  print: (line) => console.log(line),
-  storeDirectory: resolve(values.store),
-  env: process.env,
-  record: values.record,
-  approvalReply: values.approve,
-});

@@ -214,6 +214,8 @@ export async function runPlanningJob(options: PlanningJobOptions): Promise<Plann
     let tokens = 0;
     let tool: string | null = null;
     let reason: string | null = null;
+    // Printed under the stage's row once the row is out, so each line sits with its stage.
+    const details: string[] = [];
     if (instruction !== undefined) {
       const reservation = `turn-${guard}`;
       const reserved = reserveBudget(budget, {
@@ -242,7 +244,7 @@ export async function runPlanningJob(options: PlanningJobOptions): Promise<Plann
       budget = settled.value;
       calls = summarise(report.calls);
       for (const call of report.calls)
-        if (!call.success) print(`  ! ${call.tool}: ${call.message}`);
+        if (!call.success) details.push(`  ! ${call.tool}: ${call.message}`);
       tool = report.calls.at(-1)?.tool ?? null;
       const succeeded = report.calls.some((call) => call.success);
       if (stage === 'COLLECT_CONTEXT')
@@ -251,11 +253,11 @@ export async function runPlanningJob(options: PlanningJobOptions): Promise<Plann
       if (outcome === 'needs_clarification') reason = report.text.trim();
     } else if (stage === 'SEEK_APPROVAL') {
       const plan = selectLatest(session, Plan);
-      print(
+      details.push(
         `  ? ${APPROVAL_CTA}\n${plan === undefined ? '' : renderPlan(plan).replace(/^(?=.)/gm, '    ')}`,
       );
       const reply = parseApprovalReply(approvalReply);
-      calls = `(person replied: ${approvalReply})`;
+      calls = `(scripted person replied: ${approvalReply})`;
       outcome = reply.outcome;
       if (reply.outcome === 'rejected') reason = reply.changes;
     } else {
@@ -275,11 +277,12 @@ export async function runPlanningJob(options: PlanningJobOptions): Promise<Plann
     snapshot = next.value;
     keep();
     print(`${pad(stage, 18)}${pad(calls, 62)}${pad(outcome, 20)}${money(costUsd)}`);
+    for (const line of details) print(line);
   }
 
   const result = planningResult(snapshot);
   print(
-    `\nController: ${snapshot.state} after ${snapshot.counters.totalTurns} turns, ${money(budget.session.spentUsd)} spent of ${money(budget.caps.costUsd ?? 0)}.`,
+    `\nController: ${snapshot.state} after ${snapshot.counters.totalTurns} turns, ${money(budget.session.spentUsd)} ${live ? 'spent' : 'at example prices (nothing billed)'} of ${money(budget.caps.costUsd ?? 0)}.`,
   );
   if (result !== null) print(`planning_status: ${result.planning_status}; ${result.response_text}`);
   const plan = selectLatest(session, Plan);

@@ -31,6 +31,15 @@ describe('the agent loop, offline, for every host', () => {
         '! planning_update_step: Tool validation failed: Title must be ASCII.',
       );
       expect(output).toContain('planning_status: complete');
+      // Each refusal and the approval request print under their own stage's row.
+      const rows = output.split('\n');
+      const refusal = rows.findIndex((row) => row.startsWith('  ! planning_update_step'));
+      expect(rows[refusal - 1]).toMatch(/^DRAFT_ROADMAP /);
+      const approval = rows.findIndex((row) => row.startsWith('  ? '));
+      expect(rows[approval - 1]).toMatch(/^SEEK_APPROVAL .*\(scripted person replied: approve\)/);
+      // Offline, the output says the costs are replayed and the person is scripted.
+      expect(output).toContain('Offline: the token counts are replayed');
+      expect(output).toContain('at example prices (nothing billed)');
 
       // A fresh process would see the same: plan, controller and budget come back from the store.
       const session = new Session({ sessionId: `demo-${host}` });

@@ -103,7 +103,16 @@ export async function runDemo(options: DemoOptions): Promise<void> {
     : host === 'openai' || host === 'anthropic'
       ? 'a transcript hand-written in the API wire format, replayed through the real SDK client; set an API key for the live API'
       : 'a scripted model';
-  print(`plankit demo: planning "${OBJECTIVE}" through the ${host} host (${mode})\n`);
+  print(`plankit demo: planning "${OBJECTIVE}" through the ${host} host (${mode})`);
+  if (!driver.live)
+    print(
+      `Offline: the token counts are replayed, so the costs are what they would be at example prices and nothing is billed; the person's reply at SEEK_APPROVAL is scripted (--approve).`,
+    );
+  else
+    print(
+      `Live: the costs use example prices, not your contract's; the person's reply at SEEK_APPROVAL is scripted (--approve to change it).`,
+    );
+  print('');
   try {
     await runPlanningJob({
       driver,

@@ -4,7 +4,7 @@ import { runCadence, runCadences } from './run-cadences.ts';
 
 it('runs the same plan under each approval policy, pausing where the policy says', async () => {
   const lines: string[] = [];
-  const [single, milestone, strict] = runCadences((line) => lines.push(line));
+  const [single, milestone, strict] = runCadences((line) => lines.push(line), { verbose: true });
   const output = lines.join('\n');
   for (const snapshot of [single, milestone, strict]) expect(snapshot?.state).toBe('COMPLETE');
   // single_final: the plan is rejected once, so it is shown twice.
@@ -33,3 +33,14 @@ it.each(['single_final', 'milestone_approvals', 'strict_every_step'] as const)(
     });
   },
 );
+
+it('prints one line per policy by default, with the same counts as the verbose run', async () => {
+  const lines: string[] = [];
+  const snapshots = runCadences((line) => lines.push(line));
+  expect(lines).toHaveLength(3);
+  expect(snapshots.map((snapshot) => snapshot.state)).toEqual(['COMPLETE', 'COMPLETE', 'COMPLETE']);
+  expect(lines[0]).toMatch(/^single_final +COMPLETE after 2 pauses, /);
+  expect(lines[1]).toMatch(/^milestone_approvals +COMPLETE after 4 pauses, /);
+  expect(lines[2]).toMatch(/^strict_every_step +COMPLETE after 8 pauses, /);
+  await expect(lines.join('\n')).toMatchFileSnapshot('./__snapshots__/cadence-summary.txt');
+});

@@ -86,10 +86,37 @@ export function runCadence(policy: ApprovalPolicy, print: (line: string) => void
   return snapshot;
 }
 
-/** Runs the plan under every approval policy, from the fewest pauses to the most. */
-export function runCadences(print: (line: string) => void): readonly Snapshot[] {
-  return APPROVAL_POLICIES.map((policy, index) => {
-    if (index > 0) print('');
-    return runCadence(policy, print);
+/** Options of {@link runCadences}. */
+export interface CadencesOptions {
+  /** Print every transition and reply of each policy's run, not one line per policy. */
+  readonly verbose?: boolean | undefined;
+}
+
+/**
+ * Runs the plan under every approval policy, from the fewest pauses to the most: one line per
+ * policy, or each whole run with `verbose`.
+ */
+export function runCadences(
+  print: (line: string) => void,
+  options: CadencesOptions = {},
+): readonly Snapshot[] {
+  if (options.verbose === true)
+    return APPROVAL_POLICIES.map((policy, index) => {
+      if (index > 0) print('');
+      return runCadence(policy, print);
+    });
+  return APPROVAL_POLICIES.map((policy) => {
+    const snapshot = runCadence(policy, () => {});
+    // Every pause ends with the person's reply, so the replies in the trace count the pauses.
+    const pauses = snapshot.trace.filter(
+      (entry) => entry.outcome === 'approved' || entry.outcome === 'rejected',
+    ).length;
+    const stages = approvalPauses(policy)
+      .map((pause) => pause.stage)
+      .join(', ');
+    print(
+      `${policy.padEnd(20)} ${snapshot.state} after ${pauses} pauses, ${snapshot.counters.totalTurns} turns in ${snapshot.counters.run} runs; pauses at ${stages}`,
+    );
+    return snapshot;
   });
 }

@@ -145,12 +145,19 @@ function draftOutcome(confidence: number): PlanningOutcome {
       : 'needs_clarification';
 }
 
+/** Options of {@link runExample}. */
+export interface ExampleOptions {
+  /** Also print the full trace table and the controller's Mermaid diagram. */
+  readonly verbose?: boolean | undefined;
+}
+
 /**
  * Drives `planningController` with a scripted agent, as a host would from its own loop: a
  * validation failure and retry, a rejected plan that is redrafted in a new run, then approval.
- * Every line of output goes to `print`.
+ * Every line of output goes to `print`: each transition and a summary, plus the trace and the
+ * diagram with `verbose`.
  */
-export function runExample(print: (line: string) => void): Snapshot {
+export function runExample(print: (line: string) => void, options: ExampleOptions = {}): Snapshot {
   let now = START;
   let snapshot: Snapshot = initialSnapshot(planningController, { now });
   let budget: Budget = createBudget({ now, timeZone: 'Europe/Berlin' });
@@ -244,6 +251,7 @@ export function runExample(print: (line: string) => void): Snapshot {
   print(
     `turns ${snapshot.counters.totalTurns} in ${snapshot.counters.run} runs, spent ${usd(budget.session.spentUsd)} of ${usd(budget.caps.costUsd ?? 0)}`,
   );
+  if (options.verbose !== true) return snapshot;
   print('');
   print('Trace:');
   print(' # run stage              outcome             to                  conf  cost     note');

@@ -3,7 +3,7 @@ import { type AnyTool, createPlanningTools, Plan, Session, selectLatest } from '
 import { countTokens } from 'gpt-tokenizer/encoding/o200k_base';
 import type { BenchCase, BenchCount, BenchSide, BenchSuite } from '../../../scripts/bench.ts';
 
-// Issue 16, item 2: what atomic batches save when an agent works a 10-step plan. One
+// What atomic batches save when an agent works a 10-step plan. One
 // deterministic script of tool calls per side, run through callTool and formatToolContent (the
 // text the model reads), tokens counted with o200k (gpt-tokenizer).
 
@@ -198,7 +198,7 @@ const timed: BenchCase = {
   baseline: () => scriptSide(false),
 };
 
-/** Token economy of atomic batches (issue 16). */
+/** Token economy of atomic batches. */
 export const suite: BenchSuite = {
   name: 'token economy',
   cases: [timed],

@@ -31,7 +31,7 @@ import { attachStore, SESSION_COMMITTED_EVENT } from './stores/attach-store.ts';
 import { FileStore } from './stores/file-store.ts';
 import { MemoryStore } from './stores/memory-store.ts';
 
-// Issue 23: one set of text rules, wherever a value enters. Each hostile value is put into one
+// One set of text rules, wherever a value enters. Each hostile value is put into one
 // field and sent through every path a value can enter by; every path must accept exactly the
 // same values (those the tools themselves could have stored), and no rendering of an accepted
 // value may hold a line the value did not produce.
@@ -355,7 +355,7 @@ function expectLineSafeRevision(revision: PlanRevision, plain: PlanRevision): vo
   expect(lines(formatPlanRevision(revision))).toBe(lines(formatPlanRevision(plain)));
 }
 
-describe('one set of text rules on every path in (issue 23, properties)', () => {
+describe('one set of text rules on every path in (properties)', () => {
   beforeAll(async () => {
     directory = await mkdtemp(path.join(os.tmpdir(), 'plankit-paths-in-'));
   });

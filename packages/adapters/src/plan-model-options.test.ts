@@ -27,7 +27,7 @@ import { ScriptedModel } from './openai-agents/testing/scripted-model.ts';
 import { toOpenAIAgentsTools } from './openai-agents/to-openai-agents-tools.ts';
 import { type HostRun, PLAN_MODEL_CASES, workCase } from './testing/plan-model-cases.ts';
 
-// Issue 16: every opt-in plan-model option (dependencies, batch, history, owners) works end to
+// Every opt-in plan-model option (dependencies, batch, history, owners) works end to
 // end through every adapter, against the real host packages: the tools are advertised (strict
 // where the host has strict mode: every plankit planning tool is strict by default), a call
 // applies, and a refusal comes back in the host's error form with plankit's text.
@@ -197,7 +197,7 @@ const HOSTS: Readonly<Record<string, HostRun>> = {
   },
 };
 
-describe('every plan-model option through every adapter (issue 16)', () => {
+describe('every plan-model option through every adapter', () => {
   it('makes every opt-in planning tool strict by default', () => {
     for (const name of ['planning_apply_batch', 'planning_claim_step', 'planning_release_step'])
       expect(strictByDefault({ name } as AnyTool)).toBe(true);

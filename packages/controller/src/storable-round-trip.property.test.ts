@@ -24,7 +24,7 @@ import { workshopRound } from './workflows/workshop/workshop-round.ts';
 import type { WorkshopState } from './workflows/workshop/workshop-state.ts';
 import { writeArtifact } from './workflows/workshop/write-artifact.ts';
 
-// Issue 12: whatever these functions accept or return survives its own JSON and fromJSON
+// Whatever these functions accept or return survives its own JSON and fromJSON
 // exactly, and every refusal stays under 2,000 characters, whatever text the input holds.
 
 const EDGES = [
@@ -94,7 +94,7 @@ const machine = defineMachine({
   },
 });
 
-describe('unicode edge text round-trips or is refused (issue 12)', () => {
+describe('unicode edge text round-trips or is refused', () => {
   it('machine snapshots', () => {
     const event = fc.record(
       {

@@ -25,7 +25,7 @@ import { workshopFromJSON } from './workflows/workshop/workshop-from-json.ts';
 import { workshopRound } from './workflows/workshop/workshop-round.ts';
 import { writeArtifact } from './workflows/workshop/write-artifact.ts';
 
-// Issue 12: core's Session.dispatch refuses text no store can hold; the controller accepted it.
+// Core's Session.dispatch refuses text no store can hold, and so does every controller function.
 const LONE = '\ud800';
 const UNSTORABLE = ['\ud800', 'a\udc00b', 'tail\ud83d', 'nul\u0000'];
 const STORABLE = ['emoji 😀', 'tab\tnewline\nCR\r', 'del\u007f c1\u0085 sep\u2028', '\ufeffbom'];
@@ -37,7 +37,7 @@ const machine = defineMachine({
   states: { a: { on: { go: 'b', end: 'z' } }, b: { on: { go: 'a' } }, z: { kind: 'final' } },
 });
 
-describe('controller functions refuse text no store can hold (issue 12)', () => {
+describe('controller functions refuse text no store can hold', () => {
   it.each(UNSTORABLE)('workshopRound refuses %j in an entry, naming the field', (text) => {
     const state = startWorkshop({ now: 0, brief: 'Plan it.' });
     const before = JSON.stringify(state);

@@ -56,7 +56,7 @@ const call = fc.oneof(
   fc.record({ tool: fc.constant(6), args: fc.record({ text: title }) }),
 );
 
-describe('invokeTool properties (issue 12)', () => {
+describe('invokeTool properties', () => {
   it('concurrent calls on one session, in any interleaving, end as some serial order of the calls that succeeded', async () => {
     await fc.assert(
       fc.asyncProperty(

@@ -203,7 +203,7 @@ describe('invokeTool', () => {
     expect(spy).toHaveBeenCalledOnce();
   });
 
-  it('caps the refusal text under 2,000 characters, listing the first issues then "and N more" (issue 12, defect 1)', async () => {
+  it('caps the refusal text under 2,000 characters, listing the first issues then "and N more"', async () => {
     const { session } = setup();
     const before = session.snapshot();
     const many = defineTool({
@@ -274,7 +274,7 @@ describe('invokeTool', () => {
     expect(session.snapshot().revision).toBe(0);
   });
 
-  it('reports a call that committed as a success, even beside another session with the same id on the bus (issue 12, defect 9)', async () => {
+  it('reports a call that committed as a success, even beside another session with the same id on the bus', async () => {
     const bus = new InProcessEventBus();
     const a = new Session({ bus, sessionId: 'same' });
     const twin = new Session({ bus, sessionId: 'same' });
@@ -307,7 +307,7 @@ describe('invokeTool', () => {
     expect(session.snapshot().revision).toBe(0);
   });
 
-  it('refuses a result value its resultType rejects, changing nothing (issue 12, defect 11)', async () => {
+  it('refuses a result value its resultType rejects, changing nothing', async () => {
     const { session } = setup();
     const sloppy = defineTool({
       name: 'sloppy',
@@ -322,7 +322,7 @@ describe('invokeTool', () => {
     expect(session.snapshot().revision).toBe(0);
   });
 
-  it('refuses arguments a store cannot hold (U+0000, lone surrogates), changing nothing (issue 12, defect 4)', async () => {
+  it('refuses arguments a store cannot hold (U+0000, lone surrogates), changing nothing', async () => {
     const { session } = setup();
     for (const name of ['a\u0000b', 'a\ud800b']) {
       const result = await invokeTool(addItem, { name }, { session });

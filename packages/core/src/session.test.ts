@@ -243,7 +243,7 @@ describe('Session', () => {
     expect(published.delivered).toBe(0);
   });
 
-  it('refuses a dispatch its data type rejects, with a typed error and no change (issue 12, defect 11)', () => {
+  it('refuses a dispatch its data type rejects, with a typed error and no change', () => {
     const bus = new InProcessEventBus();
     const committed = vi.fn();
     bus.subscribe('SessionCommitted', committed);
@@ -301,7 +301,7 @@ describe('Session', () => {
     expect(session.dispatch(Anything, { ok: ['\ud83d\ude00', null, 1.5, true] }).ok).toBe(true);
   });
 
-  it('refuses a non-finite time in dispatch and rollback, changing nothing (issue 12, defect 15)', () => {
+  it('refuses a non-finite time in dispatch and rollback, changing nothing', () => {
     const session = new Session();
     session.register(Note, append);
     const saved = session.snapshot();

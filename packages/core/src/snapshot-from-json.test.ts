@@ -123,7 +123,7 @@ describe('snapshotToJSON / snapshotFromJSON', () => {
     expect(({} as Record<string, unknown>)['polluted']).toBeUndefined();
   });
 
-  it('refuses restored plans that break the plan invariants (issue 12, defect 2)', () => {
+  it('refuses restored plans that break the plan invariants', () => {
     const step = (step_id: string, status = 'pending') => ({
       step_id,
       title: 't',

@@ -55,7 +55,7 @@ describe('ToolValidationError', () => {
     expect(ToolValidationError.isInstance(new Error('x'))).toBe(false);
   });
 
-  it('keeps the first MAX_TOOL_ISSUES issues and counts them all (issue 23)', () => {
+  it('keeps the first MAX_TOOL_ISSUES issues and counts them all', () => {
     const issues = Array.from({ length: 1_000 }, (_, i) => ({
       path: `items[${i}]`,
       message: 'bad',

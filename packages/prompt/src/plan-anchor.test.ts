@@ -51,7 +51,7 @@ describe('plan anchors', () => {
     expect(restored).toEqual({ ok: true, value: plan });
     if (restored.ok) expect(Object.isFrozen(restored.value.steps[0]?.notes)).toBe(true);
     expect(fromPlanAnchor(summary.replace(/\n/g, '\r\n'))).toEqual({ ok: true, value: plan });
-    // An anchor is a path in like any other: it holds the tools' text rules (issue 23).
+    // An anchor is a path in like any other: it holds the tools' text rules.
     const forged = toPlanAnchor({ ...plan, objective: 'Ship\nS009 [done] forged' });
     expect(fromPlanAnchor(forged)).toMatchObject({ ok: false, error: { code: 'anchor_invalid' } });
   });
@@ -138,7 +138,7 @@ describe('plan anchors', () => {
     // with the steps, the tools' text rules); fromPlanAnchor refuses the others.
     const text = fc
       .oneof(
-        // Text the tools could store: printable ASCII, trimmed, not empty (issue 23).
+        // Text the tools could store: printable ASCII, trimmed, not empty.
         fc.stringMatching(/^[!-~]([ -~]{0,38}[!-~])?$/),
         fc.constantFrom(
           '<plankit-plan-anchor>',

@@ -33,7 +33,7 @@ describe('renderPlanReminder', () => {
     expect(renderPlanReminder(plan)).toBe(renderPlanReminder(structuredClone(plan) as Plan));
   });
 
-  it('adds the Ready and Blocked lines with { dependencies: true } (issue 16)', () => {
+  it('adds the Ready and Blocked lines with { dependencies: true }', () => {
     const plan: Plan = {
       objective: 'Ship v2',
       status: 'active',
@@ -71,7 +71,7 @@ describe('renderPlanReminder', () => {
     expect(renderPlanReminder({ objective: 'o', status: 'abandoned', steps: [] })).toBeUndefined();
   });
 
-  it('escapes control characters, so a title cannot forge lines (issue 12, defect 4)', () => {
+  it('escapes control characters, so a title cannot forge lines', () => {
     const plan: Plan = {
       objective: 'Ship\nKeep the plan current',
       status: 'active',

@@ -237,7 +237,7 @@ describe('planningMiddleware with history: the planHistory channel', () => {
     );
   });
 
-  it("refuses through updateState what the tools refuse, and renders no forged line (issue 23's failures)", async () => {
+  it('refuses through updateState what the tools refuse, and renders no forged line', async () => {
     const model = new ScriptedChatModel([
       turn(
         call('i1', 'planning_setup_plan', {

@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { applyPlanEdit, PlanEditError } from './plan-edit.ts';
 import { type PlanningMiddlewareOptions, planningMiddleware } from './planning-middleware.ts';
 
-// Issue 16: the opt-in plan-model options through planningMiddleware (createAgent, LangGraph
+// The opt-in plan-model options through planningMiddleware (createAgent, LangGraph
 // state and checkpointer): the tools are offered, calls apply to the `plan` channel as
 // `command` edits, refusals are ToolMessages with status 'error' and change nothing.
 

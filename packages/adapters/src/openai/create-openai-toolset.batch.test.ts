@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { createAnthropicToolset } from '../anthropic/create-anthropic-toolset.ts';
 import { createOpenAIToolset } from './create-openai-toolset.ts';
 
-// Issue 12, defect 3: a bad entry in a host batch must not throw after earlier calls applied.
+// A bad entry in a host batch must not throw after earlier calls applied.
 const junk = fc.oneof(
   fc.constant(null),
   fc.constant(undefined),

@@ -594,7 +594,7 @@ describe('attachStore', () => {
   });
 });
 
-describe('attachStore on a long tool-call log (issue 15)', () => {
+describe('attachStore on a long tool-call log', () => {
   async function markMany(
     session: Session,
     mark: ReturnType<typeof createPlanningTools>[3],

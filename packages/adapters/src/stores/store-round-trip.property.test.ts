@@ -1,5 +1,5 @@
 /**
- * The invariant behind issue 12's store defects, as properties: whatever plankit's public
+ * What every store must keep, as properties: whatever plankit's public
  * functions accept or return (sessions whose plans the real planning tools built, budgets,
  * controller machine snapshots, phase jobs, workshop states) reads back through its own
  * fromJSON, through every store, and through attachStore's replay (from the log, and from a
@@ -114,7 +114,7 @@ const text: fc.Arbitrary<string> = fc.oneof(
 );
 // U+0000 and lone surrogates stay in: no store can hold them (PostgreSQL's jsonb cannot), so
 // core and the controller refuse them with a typed error, and the properties check that
-// whatever was accepted still stores and reads back (issue 12).
+// whatever was accepted still stores and reads back.
 const someText = fc.oneof(fc.constant('ok'), text);
 const stepId = fc.oneof(
   {
@@ -226,7 +226,7 @@ const STORES: readonly StoreKind[] = [
     skip: POSTGRES_URL === undefined,
     open: async () => {
       const schema = freshSchema();
-      // Under the setting that made float8 lose digits (issue 12, defect 17).
+      // Under the setting that made float8 lose digits.
       const pool = new pg.Pool({
         connectionString: POSTGRES_URL,
         max: 2,

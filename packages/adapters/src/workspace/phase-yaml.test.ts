@@ -84,7 +84,7 @@ describe('archive/phase_N.yaml', () => {
   });
 });
 
-describe('parseArchive (issue 12)', () => {
+describe('parseArchive', () => {
   it('refuses duplicate keys, and deep nesting hidden behind a quote in a plain scalar', () => {
     const archive = 'phase_number: 1\ntitle: null\ndescription: null\ntodos: []\n';
     expect(parseArchive(`${archive}title: again\n`)).toMatch(/Map keys must be unique/);

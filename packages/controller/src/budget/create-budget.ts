@@ -11,13 +11,13 @@ import { trust } from '../internal/trusted-snapshots.ts';
  * @public
  */
 export interface BudgetCaps {
-  /** Hard: USD spent and reserved in the session (formerly `sessionUsd`). */
+  /** Hard: USD spent and reserved in the session. */
   readonly costUsd: number | null;
   /** Hard: USD spent and reserved on the current day. */
   readonly dayUsd: number | null;
   /** Soft: USD spent and reserved in one turn; crossing it raises `turn_ceiling`. */
   readonly turnSoftUsd: number | null;
-  /** Hard: tokens spent and reserved in the session (formerly `sessionTokens`). */
+  /** Hard: tokens spent and reserved in the session. */
   readonly tokens: number | null;
   /** Hard: tokens spent and reserved on the current day. */
   readonly dayTokens: number | null;

@@ -195,7 +195,7 @@ describe('setBudgetCaps', () => {
   });
 });
 
-describe('budget limits and clocks (issue 12)', () => {
+describe('budget limits and clocks', () => {
   it('refuses the 10,001st reservation, so every budget it returns reads back', () => {
     const base = fresh({ costUsd: null, dayUsd: null, turnSoftUsd: null });
     const reservations = Array.from({ length: 9_999 }, (_, i) => ({

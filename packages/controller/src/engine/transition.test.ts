@@ -721,7 +721,7 @@ describe('runs and waiting', () => {
   });
 });
 
-describe('transition: deep JSON (issue 12)', () => {
+describe('transition: deep JSON', () => {
   it('signs deeply nested tool args and results without throwing', () => {
     let deep: unknown = 0;
     for (let i = 0; i < 20_000; i++) deep = [deep];

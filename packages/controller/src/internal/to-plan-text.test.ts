@@ -6,7 +6,7 @@ const storable = (text: string): boolean =>
   checkPlan({ objective: text, status: 'active', steps: [] }).ok;
 
 describe('toPlanText', () => {
-  it('makes any text into text the planning tools could store (issue 23)', () => {
+  it('makes any text into text the planning tools could store', () => {
     expect(toPlanText('Ship it', 160)).toBe('Ship it');
     expect(toPlanText(' two\nlines\t', 160)).toBe('two\\nlines\\t');
     expect(toPlanText('caf\u00e9 \ud83d\ude00', 160)).toBe('caf\\u00e9 \\ud83d\\ude00');

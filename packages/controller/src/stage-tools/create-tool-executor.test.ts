@@ -202,7 +202,7 @@ describe('createToolExecutor', () => {
   });
 });
 
-describe('createToolExecutor: deep JSON (issue 12)', () => {
+describe('createToolExecutor: deep JSON', () => {
   it('memoises a deeply nested input without rejecting', async () => {
     const echo = defineStageTool({
       name: 'echo',
@@ -219,8 +219,8 @@ describe('createToolExecutor: deep JSON (issue 12)', () => {
   });
 });
 
-describe('createToolExecutor: bounded refusals and deep results (issue 12)', () => {
-  it('keeps a refusal of 100,000 schema issues under 2,000 characters, and the first 100 on the result (issue 23)', async () => {
+describe('createToolExecutor: bounded refusals and deep results', () => {
+  it('keeps a refusal of 100,000 schema issues under 2,000 characters, and the first 100 on the result', async () => {
     const steps = defineStageTool({
       name: 'steps',
       description: 'Take steps.',

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { deepFreeze } from './produce.ts';
 
 describe('deepFreeze', () => {
-  it('freezes 100,000 levels of nesting without overflowing the stack (issue 12)', () => {
+  it('freezes 100,000 levels of nesting without overflowing the stack', () => {
     const root: { next: unknown } = { next: null };
     let tail = root;
     for (let i = 0; i < 100_000; i++) {

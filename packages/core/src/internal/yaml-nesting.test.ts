@@ -35,7 +35,7 @@ describe('yamlNestingProblem', () => {
     expect(check(`a:\n${' '.repeat(INDENT_LIMIT + 1)}b: 1`)).not.toBeNull();
   });
 
-  // Issue 12: each of these hid deep flow nesting from the old character scanner.
+  // Each of these hides deep flow nesting from a character-by-character scanner.
   it.each([
     ['a quote inside a plain scalar', `a: x "\nb: ${deep}\n`],
     ['a quote inside a flow plain scalar', `a: [x "y, ${deep}\n`],

@@ -31,7 +31,7 @@ describe('compactionSignal', () => {
     ]);
   });
 
-  it('keeps todos of any text readable in the anchor, held to the tools text rules (issue 23)', () => {
+  it('keeps todos of any text readable in the anchor, held to the tools text rules', () => {
     const todos = [
       { id: 1, content: 'Read the brief\nthen the notes' },
       { id: 2, content: 'R\u00e9sum\u00e9 \u2014 check' },

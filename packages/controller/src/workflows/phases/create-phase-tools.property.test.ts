@@ -101,7 +101,7 @@ const call: fc.Arbitrary<Call> = fc.oneof(
   },
 );
 
-describe('createPhaseTools: concurrency (issue 12)', () => {
+describe('createPhaseTools: concurrency', () => {
   it('ends concurrent calls, in any interleaving, in the state of a serial order of the calls that succeeded', async () => {
     await fc.assert(
       fc.asyncProperty(

@@ -140,7 +140,7 @@ describe('phaseJobFromJSON', () => {
   });
 });
 
-describe('phaseJobFromJSON: the todos gate (issue 12)', () => {
+describe('phaseJobFromJSON: the todos gate', () => {
   const tactical = planned(startPhaseJob({ jobId: 'j', now: T0 }), T0);
   const waiting = waitingJob(T0);
 

@@ -164,7 +164,7 @@ describe('the workshop invariants', () => {
   });
 });
 
-describe('writeArtifact: what is stored fits (issue 12)', () => {
+describe('writeArtifact: what is stored fits', () => {
   it('refuses a plan whose canonical JSON is over the limit though its input is not', () => {
     const state = formalizing();
     // Compact input well under 1 MiB whose two-space indented form is over it.

@@ -1,0 +1,75 @@
+import { describe, expect, it } from 'vitest';
+import { DEMO_USAGE, parseDemoArgs } from './demo-args.ts';
+
+describe('parseDemoArgs', () => {
+  it('runs the OpenAI host with the defaults when given nothing', () => {
+    expect(parseDemoArgs([])).toEqual({
+      kind: 'run',
+      host: 'openai',
+      record: undefined,
+      store: '.plankit',
+      approve: 'approve',
+    });
+  });
+
+  it('reads every option', () => {
+    expect(
+      parseDemoArgs(
+        [
+          '--host',
+          'anthropic',
+          '--store',
+          'tmp/store',
+          '--approve',
+          'propose changes: two waves',
+          '--record',
+          'out.json',
+        ],
+        { ANTHROPIC_API_KEY: 'sk-ant-x' },
+      ),
+    ).toEqual({
+      kind: 'run',
+      host: 'anthropic',
+      record: 'out.json',
+      store: 'tmp/store',
+      approve: 'propose changes: two waves',
+    });
+  });
+
+  it.each([['--help'], ['-h']])('%s asks for the usage, which names every option', (flag) => {
+    const command = parseDemoArgs([flag]);
+    expect(command).toEqual({ kind: 'help', text: DEMO_USAGE });
+    for (const option of ['--host', '--approve', '--store', '--record', '--help'])
+      expect(DEMO_USAGE).toContain(option);
+  });
+
+  it('refuses an unknown option by name instead of throwing', () => {
+    const command = parseDemoArgs(['--verbose']);
+    expect(command.kind).toBe('error');
+    if (command.kind === 'error') expect(command.message).toContain("'--verbose'");
+  });
+
+  it('refuses a reply other than an approval offline, where the replay has no turns after it', () => {
+    const rejection = ['--approve', 'propose changes: two waves'];
+    const offline = parseDemoArgs(rejection);
+    expect(offline.kind).toBe('error');
+    if (offline.kind === 'error') expect(offline.message).toContain('set OPENAI_API_KEY');
+    const scripted = parseDemoArgs(['--host', 'mcp', ...rejection], { OPENAI_API_KEY: 'sk-x' });
+    expect(scripted.kind).toBe('error');
+    if (scripted.kind === 'error')
+      expect(scripted.message).toContain('mcp host is always scripted');
+    // With the host's key the live model answers, so a rejection is the person's to make.
+    expect(parseDemoArgs(rejection, { OPENAI_API_KEY: 'sk-x' })).toMatchObject({
+      kind: 'run',
+      approve: 'propose changes: two waves',
+    });
+    expect(parseDemoArgs(['--approve', 'Approve.'])).toMatchObject({ kind: 'run' });
+  });
+
+  it('refuses an unknown host and lists the known ones', () => {
+    expect(parseDemoArgs(['--host', 'gemini'])).toEqual({
+      kind: 'error',
+      message: '--host must be one of openai, anthropic, ai-sdk, langchain, mcp',
+    });
+  });
+});

@@ -1,0 +1,90 @@
+import { parseArgs } from 'node:util';
+import { parseApprovalReply } from '@plankit/controller';
+import { HOSTS, type Host } from './run-demo.ts';
+
+/** What the command line asks the demo to do. */
+export type DemoCommand =
+  | {
+      readonly kind: 'run';
+      readonly host: Host;
+      readonly record: string | undefined;
+      readonly store: string;
+      readonly approve: string;
+    }
+  | { readonly kind: 'help'; readonly text: string }
+  | { readonly kind: 'error'; readonly message: string };
+
+/** The demo's usage text, printed by `--help` and after a bad option. */
+export const DEMO_USAGE: string = `Usage: npm run demo -- [options]
+
+Plans a release end to end through one host: prompt, model, tool calls, controller, budget.
+Without an API key, OpenAI and Anthropic replay a recorded transcript through the real SDK
+client, and the other hosts use a scripted model: token counts come from the replay, costs
+are computed at example prices, and nothing is billed.
+
+Options:
+  --host <name>      ${HOSTS.join(', ')} (default: openai)
+  --approve <text>   the scripted person's reply at SEEK_APPROVAL (default: approve); only a
+                     live run takes another reply, such as "propose changes: ..."
+  --store <dir>      where the embedded file store saves the session (default: .plankit)
+  --record <file>    with an API key, save the live responses as a new transcript
+  -h, --help         print this help
+
+Environment: OPENAI_API_KEY or ANTHROPIC_API_KEY makes that host's live API answer.`;
+
+/**
+ * Reads the demo's command line; never throws and never exits, so it can be tested. `env` says
+ * which hosts have a key: without one the model is replayed, and the replay covers an approval
+ * only, so any other `--approve` reply is refused up front rather than failing mid-run.
+ */
+export function parseDemoArgs(
+  args: readonly string[],
+  env: Readonly<Record<string, string | undefined>> = {},
+): DemoCommand {
+  let values: {
+    host?: string | undefined;
+    record?: string | undefined;
+    store?: string | undefined;
+    approve?: string | undefined;
+    help?: boolean | undefined;
+  };
+  try {
+    ({ values } = parseArgs({
+      args: [...args],
+      options: {
+        host: { type: 'string' },
+        record: { type: 'string' },
+        store: { type: 'string' },
+        approve: { type: 'string' },
+        help: { type: 'boolean', short: 'h' },
+      },
+    }));
+  } catch (error) {
+    // parseArgs names the option in its message; the code alone would not help a reader.
+    const message = error instanceof Error ? error.message : String(error);
+    return { kind: 'error', message };
+  }
+  if (values.help === true) return { kind: 'help', text: DEMO_USAGE };
+  const host = values.host ?? 'openai';
+  if (!isHost(host)) return { kind: 'error', message: `--host must be one of ${HOSTS.join(', ')}` };
+  const approve = values.approve ?? 'approve';
+  const key =
+    host === 'openai' ? 'OPENAI_API_KEY' : host === 'anthropic' ? 'ANTHROPIC_API_KEY' : null;
+  const live = key !== null && (env[key] ?? '') !== '';
+  if (!live && parseApprovalReply(approve).outcome !== 'approved')
+    return {
+      kind: 'error',
+      message: `--approve ${JSON.stringify(approve)}: the offline replay has no model turns after anything but an approval; ${key === null ? `the ${host} host is always scripted` : `set ${key} for the live API`}, or leave --approve out.`,
+    };
+  return {
+    kind: 'run',
+    host,
+    record: values.record,
+    store: values.store ?? '.plankit',
+    approve,
+  };
+}
+
+function isHost(name: string): name is Host {
+  return (HOSTS as readonly string[]).includes(name);
+}
