@@ -132,7 +132,8 @@ export const APPROVAL_PAUSES: readonly ApprovalPause[] = Object.freeze([
  * The pauses a policy makes, in the order of a run: `single_final` only `SEEK_APPROVAL`;
  * `milestone_approvals` also `APPROVE_OUTLINE` and `APPROVE_ROADMAP` (the validated outline
  * and roadmap; the validated schedule is the final plan); `strict_every_step` one after every
- * work stage: the rule of {@link approvalRequired} at each pause's checkpoint.
+ * work stage: the rule of {@link @plankit/controller/policy!approvalRequired} at each pause's
+ * checkpoint.
  *
  * @throws ControllerError `argument_invalid` for a value that is not an {@link ApprovalPolicy}
  * @example
