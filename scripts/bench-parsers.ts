@@ -13,9 +13,8 @@ import { strictSchemaProblem } from '../packages/adapters/src/openai/strict-sche
 import { toStrictJsonSchema } from '../packages/adapters/src/openai/to-strict-json-schema.ts';
 import { formatEntry, parseMeeting } from '../packages/adapters/src/workspace/meeting-log.ts';
 import { parseArchive } from '../packages/adapters/src/workspace/phase-yaml.ts';
+import { budgetFromJSON, createBudget } from '../packages/controller/src/budget/index.ts';
 import {
-  budgetFromJSON,
-  createBudget,
   defineMachine,
   initialSnapshot,
   machineSnapshotFromJSON,

@@ -1,23 +1,26 @@
 import {
   APPROVAL_CTA,
-  type Budget,
-  BudgetState,
   ControllerSnapshot,
-  createBudget,
   initialSnapshot,
   type MachineSnapshot,
   type PlanningOutcome,
   type PlanningStage,
-  type PriceTable,
   parseApprovalReply,
   planningController,
   planningResult,
   registerControllerReducers,
+  transition,
+} from '@plankit/controller';
+import {
+  type Budget,
+  BudgetState,
+  createBudget,
+  type PriceTable,
+  registerBudgetReducers,
   reserveBudget,
   settleBudget,
-  transition,
   usageCost,
-} from '@plankit/controller';
+} from '@plankit/controller/budget';
 import {
   isPlanFinished,
   Plan,
@@ -193,6 +196,7 @@ export async function runPlanningJob(options: PlanningJobOptions): Promise<Plann
   let budget = createBudget({ now: clock(), timeZone: 'UTC' });
   // The controller and the budget ride in the session, so one saved session holds the whole job.
   registerControllerReducers(session);
+  registerBudgetReducers(session);
   const keep = () => {
     for (const stored of [
       session.dispatch(ControllerSnapshot, snapshot),

@@ -2,7 +2,8 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { attachStore, FileStore } from '@plankit/adapters/stores';
-import { BudgetState, ControllerSnapshot, registerControllerReducers } from '@plankit/controller';
+import { ControllerSnapshot, registerControllerReducers } from '@plankit/controller';
+import { BudgetState, registerBudgetReducers } from '@plankit/controller/budget';
 import { createPlanningTools, Plan, Session, selectLatest } from '@plankit/core';
 import { afterEach, describe, expect, it } from 'vitest';
 import { HOSTS, runDemo } from './run-demo.ts';
@@ -45,6 +46,7 @@ describe('the agent loop, offline, for every host', () => {
       const session = new Session({ sessionId: `demo-${host}` });
       createPlanningTools(session);
       registerControllerReducers(session);
+      registerBudgetReducers(session);
       const attached = await attachStore(session, new FileStore({ directory }));
       expect(attached.ok).toBe(true);
       expect(selectLatest(session, Plan)?.status).toBe('completed');

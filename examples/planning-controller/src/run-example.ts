@@ -1,24 +1,25 @@
 import {
-  type Budget,
-  budgetFromJSON,
-  classifyConfidence,
-  compositeConfidence,
-  createBudget,
   initialSnapshot,
   type MachineSnapshot,
   machineSnapshotFromJSON,
   type PlanningOutcome,
   type PlanningStage,
-  type PriceTable,
   parseApprovalReply,
   planningController,
   planningResult,
-  reserveBudget,
-  settleBudget,
   toMermaid,
   transition,
-  usageCost,
 } from '@plankit/controller';
+import {
+  type Budget,
+  budgetFromJSON,
+  createBudget,
+  type PriceTable,
+  reserveBudget,
+  settleBudget,
+  usageCost,
+} from '@plankit/controller/budget';
+import { classifyConfidence, compositeConfidence } from '@plankit/controller/policy';
 import type { Result } from '@plankit/core';
 
 type Snapshot = MachineSnapshot<PlanningStage, PlanningOutcome>;

@@ -1,16 +1,13 @@
 import {
-  type Budget,
-  createBudget,
   defineMachine,
   initialSnapshot,
   type MachineSnapshot,
   type PlanningOutcome,
   type PlanningStage,
   planningController,
-  reserveBudget,
-  settleBudget,
   transition,
 } from '@plankit/controller';
+import { type Budget, createBudget, reserveBudget, settleBudget } from '@plankit/controller/budget';
 import type { Result } from '@plankit/core';
 import { createMachine, initialTransition, transition as xstateTransition } from 'xstate';
 import type { BenchCase, BenchSide, BenchSuite } from '../../../scripts/bench.ts';

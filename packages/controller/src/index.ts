@@ -1,48 +1,15 @@
 /**
  * Pure state machines for agent controllers (caps, stalls, soft limits, freeze and resume,
- * traces, Mermaid), a budget manager, confidence thresholds, stage tools, interaction policy,
- * pattern reviews and a ready-made planning controller. The phase, review and workshop workflows
- * built on this engine live in `@plankit/controller/workflows`.
+ * traces, Mermaid) and a ready-made planning controller. The rest has its own entry, so an app
+ * bundles only what it imports: the budget manager in `@plankit/controller/budget`, the
+ * interaction policy, pattern reviews and confidence in `@plankit/controller/policy`, stage
+ * tools in `@plankit/controller/stage-tools`, and the phase, review and workshop workflows in
+ * `@plankit/controller/workflows`.
  *
  * @packageDocumentation
  * @module @plankit/controller
  */
 
-// Budget: reserve before a call, settle after it, in integer micro-dollars.
-export { budgetFromJSON } from './budget/budget-from-json.ts';
-export { BudgetState } from './budget/budget-state.ts';
-export {
-  type Budget,
-  type BudgetCapName,
-  type BudgetCaps,
-  type BudgetCapsInput,
-  type BudgetOptions,
-  type BudgetSignal,
-  createBudget,
-  type OverrunSignal,
-  type Reservation,
-  type TurnCeilingSignal,
-} from './budget/create-budget.ts';
-export { type ReserveInput, reserveBudget } from './budget/reserve-budget.ts';
-export { setBudgetCaps } from './budget/set-budget-caps.ts';
-export { type SettleInput, settleBudget } from './budget/settle-budget.ts';
-export {
-  type ModelPrice,
-  type PriceTable,
-  type TokenUsage,
-  usageCost,
-} from './budget/usage-cost.ts';
-// Confidence: one score from several, and the class it falls in.
-export {
-  type ConfidenceClass,
-  type ConfidenceThresholds,
-  classifyConfidence,
-} from './confidence/classify-confidence.ts';
-export {
-  type ConfidenceScores,
-  type ConfidenceWeights,
-  compositeConfidence,
-} from './confidence/composite-confidence.ts';
 // The engine: define a machine, step it purely, store, replay and draw it.
 export {
   ControllerError,
@@ -119,35 +86,4 @@ export {
   planningResult,
 } from './planning/planning-result.ts';
 export type { PlanningOutcome, PlanningStage } from './planning/planning-stage.ts';
-// Policy and patterns: how the agent interacts, and which pattern a plan may use.
-export { type ApprovalCheckpoint, approvalRequired } from './policy/approval-required.ts';
-export { InteractionPolicy } from './policy/interaction-policy.ts';
-export { limitQuestions } from './policy/limit-questions.ts';
-export { PatternSpec } from './policy/pattern-spec.ts';
-export { type PolicyLayers, resolvePolicy } from './policy/resolve-policy.ts';
-export { type PatternPolicy, type PatternReview, reviewPattern } from './policy/review-pattern.ts';
-export { type BrainstormContext, shouldBrainstorm } from './policy/should-brainstorm.ts';
-export { variantCount } from './policy/variant-count.ts';
 export { registerControllerReducers } from './register-controller-reducers.ts';
-// Stage tools: typed tools per stage, run by an executor that enforces the policy.
-export {
-  checkToolOrder,
-  type MissingProducer,
-  type ToolOrderOptions,
-  type ToolOrderReport,
-} from './stage-tools/check-tool-order.ts';
-export {
-  createToolExecutor,
-  type StageToolResult,
-  type ToolExecutor,
-  type ToolExecutorOptions,
-  type ToolRunOptions,
-} from './stage-tools/create-tool-executor.ts';
-export {
-  type AnyStageTool,
-  defineStageTool,
-  type StageTool,
-  type StageToolContext,
-  type StageToolDefinition,
-  type StageToolOutput,
-} from './stage-tools/define-stage-tool.ts';

@@ -10,6 +10,7 @@ import {
 import { describe, expect, it } from 'vitest';
 import { BudgetState } from './budget/budget-state.ts';
 import { createBudget } from './budget/create-budget.ts';
+import { registerBudgetReducers } from './budget/register-budget-reducers.ts';
 import { reserveBudget } from './budget/reserve-budget.ts';
 import { ControllerSnapshot } from './engine/controller-snapshot.ts';
 import { initialSnapshot } from './engine/initial-snapshot.ts';
@@ -23,6 +24,7 @@ describe('registerControllerReducers', () => {
     const [setup] = createPlanningTools(session);
     registerControllerReducers(session);
     registerControllerReducers(session);
+    registerBudgetReducers(session);
     await invokeTool(
       setup,
       { objective: 'Launch v2', initial_steps: [{ title: 'Draft' }] },
@@ -41,6 +43,7 @@ describe('registerControllerReducers', () => {
     const other = new Session({ sessionId: 'plan-1' });
     createPlanningTools(other);
     registerControllerReducers(other);
+    registerBudgetReducers(other);
     const read = snapshotFromJSON(stored, other);
     if (!read.ok) throw read.error;
     expect(other.rollback(read.value).ok).toBe(true);
@@ -69,7 +72,30 @@ describe('registerControllerReducers', () => {
     expect(read.ok).toBe(false);
   });
 
+  it('registers only the controller slice: a budget needs registerBudgetReducers', () => {
+    const session = new Session({ sessionId: 's', clock: () => 0 });
+    registerControllerReducers(session);
+    // An unregistered data type has no reducer: the dispatch stores nothing.
+    session.dispatch(BudgetState, createBudget({ now: 0 }));
+    expect(selectLatest(session, BudgetState)).toBeUndefined();
+    registerBudgetReducers(session);
+    registerBudgetReducers(session);
+    const budget = createBudget({ now: 1 });
+    expect(session.dispatch(BudgetState, budget).ok).toBe(true);
+    expect(selectLatest(session, BudgetState)).toEqual(budget);
+
+    // A session that holds a budget does not read back without the budget's reducer.
+    const stored = JSON.stringify(snapshotToJSON(session.snapshot()));
+    const other = new Session({ sessionId: 's' });
+    registerControllerReducers(other);
+    const read = snapshotFromJSON(stored, other);
+    expect(!read.ok && read.error.code).toBe('slice_unregistered');
+  });
+
   it('refuses a value that is not a Session', () => {
     expect(() => registerControllerReducers({} as never)).toThrow(/must be a Session/);
+    expect(() => registerBudgetReducers({} as never)).toThrow(
+      /registerBudgetReducers: session must be a Session/,
+    );
   });
 });

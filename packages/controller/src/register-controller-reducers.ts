@@ -1,12 +1,11 @@
 import { replaceLatest, Session } from '@plankit/core';
-import { BudgetState } from './budget/budget-state.ts';
 import { ControllerError } from './controller-error.ts';
 import { ControllerSnapshot } from './engine/controller-snapshot.ts';
 
 /**
- * Registers `replaceLatest` for {@link ControllerSnapshot} and {@link BudgetState} on a core
- * `Session`, so one session snapshot holds the plan, the controller and the budget together.
- * Registering twice is a no-op.
+ * Registers `replaceLatest` for {@link ControllerSnapshot} on a core `Session`, so one session
+ * snapshot holds the plan and the controller together. A budget kept in the same session needs
+ * `registerBudgetReducers` from `@plankit/controller/budget` too. Registering twice is a no-op.
  *
  * @throws ControllerError `argument_invalid` for a value that is not a `Session`
  * @example
@@ -22,11 +21,8 @@ export function registerControllerReducers(session: Session): void {
     throw new ControllerError(
       'argument_invalid',
       'registerControllerReducers: session must be a Session.',
-      {
-        field: 'session',
-      },
+      { field: 'session' },
     );
   }
   session.register(ControllerSnapshot, replaceLatest);
-  session.register(BudgetState, replaceLatest);
 }

@@ -10,7 +10,7 @@ import {
 import { toOpenAIAgentsTools } from '@plankit/adapters/openai-agents';
 import { createSessionPool } from '@plankit/adapters/sessions';
 import { MemoryStore } from '@plankit/adapters/stores';
-import { approvalRequired, InteractionPolicy } from '@plankit/controller';
+import { approvalRequired, InteractionPolicy } from '@plankit/controller/policy';
 import { createPlanningTools, Plan, Session, selectLatest } from '@plankit/core';
 
 interface Chat {

@@ -3,7 +3,7 @@ import {
   approvalRequired,
   type InteractionPolicy,
   InteractionPolicy as Policy,
-} from '@plankit/controller';
+} from '@plankit/controller/policy';
 import { createPlanningTools, registerPlanningReducers, Session } from '@plankit/core';
 import { describe, expect, it } from 'vitest';
 import { createSessionPool } from '../sessions/create-session-pool.ts';

@@ -11,20 +11,23 @@ import os from 'node:os';
 import path from 'node:path';
 import {
   allowedOutcomes,
-  type Budget,
-  BudgetState,
-  budgetFromJSON,
   ControllerSnapshot,
-  createBudget,
   initialSnapshot,
   type MachineSnapshot,
   machineSnapshotFromJSON,
   planningController,
   registerControllerReducers,
-  reserveBudget,
-  settleBudget,
   transition,
 } from '@plankit/controller';
+import {
+  type Budget,
+  BudgetState,
+  budgetFromJSON,
+  createBudget,
+  registerBudgetReducers,
+  reserveBudget,
+  settleBudget,
+} from '@plankit/controller/budget';
 import {
   approvePlan,
   completeTodo,
@@ -254,6 +257,7 @@ function freshSession(sessionId: string, start = NOW): { session: Session; tools
   const session = new Session({ sessionId, clock: () => tick++ });
   const tools = [...createPlanningTools(session)] as AnyTool[];
   registerControllerReducers(session);
+  registerBudgetReducers(session);
   session.register(PhaseJob, replaceLatest);
   session.register(WorkshopState, replaceLatest);
   return { session, tools };

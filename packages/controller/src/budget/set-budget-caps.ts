@@ -12,7 +12,7 @@ import {
 
 /**
  * Replaces some of a budget's caps: how a person lets a stopped session spend more (then
- * {@link resume} the machine with its raised `costUsd` cap). A cap set below what is already
+ * {@link @plankit/controller!resume} the machine with its raised `costUsd` cap). A cap set below what is already
  * spent only refuses new reservations.
  *
  * @returns the new budget, or a {@link ControllerError}: `input_invalid` naming the cap,

@@ -9,6 +9,8 @@ import type { MachineSnapshot } from '../engine/machine-snapshot.ts';
 import { machineSnapshotFromJSON } from '../engine/machine-snapshot-from-json.ts';
 import { toMermaid } from '../engine/to-mermaid.ts';
 import { transition } from '../engine/transition.ts';
+import { approvalRequired } from '../policy/approval-required.ts';
+import { DEFAULT_INTERACTION_POLICY } from '../policy/interaction-policy.ts';
 import {
   APPROVAL_PAUSES,
   APPROVAL_POLICIES,
@@ -97,6 +99,15 @@ describe('approval cadence', () => {
       APPROVAL_PAUSES.map((p) => p.stage),
     );
     expect(() => approvalPauses('sometimes' as never)).toThrow(/approval_policy|policy must be/);
+  });
+
+  it('pauses exactly where approvalRequired asks, for every policy and checkpoint', () => {
+    for (const policy of APPROVAL_POLICIES) {
+      const full = { ...DEFAULT_INTERACTION_POLICY, approval_policy: policy };
+      expect(approvalPauses(policy)).toEqual(
+        APPROVAL_PAUSES.filter((pause) => approvalRequired(full, pause.checkpoint)),
+      );
+    }
   });
 
   it('keeps the default controller as it was: single_final is planningController', () => {

@@ -1,9 +1,7 @@
 import { ControllerError } from '../controller-error.ts';
-import { type ApprovalCheckpoint, approvalRequired } from '../policy/approval-required.ts';
-import {
-  DEFAULT_INTERACTION_POLICY,
-  type InteractionPolicy,
-} from '../policy/interaction-policy.ts';
+import type { ApprovalCheckpoint } from '../policy/approval-required.ts';
+import type { InteractionPolicy } from '../policy/interaction-policy.ts';
+import { asksApproval } from '../policy/internal/asks-approval.ts';
 import type { PlanningOutcome, PlanningStage } from './planning-stage.ts';
 
 /**
@@ -134,7 +132,8 @@ export const APPROVAL_PAUSES: readonly ApprovalPause[] = Object.freeze([
  * The pauses a policy makes, in the order of a run: `single_final` only `SEEK_APPROVAL`;
  * `milestone_approvals` also `APPROVE_OUTLINE` and `APPROVE_ROADMAP` (the validated outline
  * and roadmap; the validated schedule is the final plan); `strict_every_step` one after every
- * work stage. Decided by {@link approvalRequired} at each pause's checkpoint.
+ * work stage: the rule of {@link @plankit/controller/policy!approvalRequired} at each pause's
+ * checkpoint.
  *
  * @throws ControllerError `argument_invalid` for a value that is not an {@link ApprovalPolicy}
  * @example
@@ -152,6 +151,5 @@ export function approvalPauses(policy: ApprovalPolicy): readonly ApprovalPause[]
       { field: 'approval_policy' },
     );
   }
-  const full = { ...DEFAULT_INTERACTION_POLICY, approval_policy: policy };
-  return Object.freeze(APPROVAL_PAUSES.filter((p) => approvalRequired(full, p.checkpoint)));
+  return Object.freeze(APPROVAL_PAUSES.filter((p) => asksApproval(policy, p.checkpoint)));
 }

@@ -1,5 +1,6 @@
 import { ControllerError } from '../controller-error.ts';
 import type { InteractionPolicy } from './interaction-policy.ts';
+import { asksApproval } from './internal/asks-approval.ts';
 import { checkPolicy } from './resolve-policy.ts';
 
 /**
@@ -32,16 +33,5 @@ export function approvalRequired(
       },
     );
   }
-  switch (approval_policy) {
-    case 'single_final':
-      return checkpoint === 'final';
-    case 'milestone_approvals':
-      return checkpoint !== 'step';
-    case 'strict_every_step':
-      return true;
-    default: {
-      const never: never = approval_policy;
-      return never;
-    }
-  }
+  return asksApproval(approval_policy, checkpoint);
 }

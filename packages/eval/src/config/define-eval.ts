@@ -1,4 +1,4 @@
-import type { PriceTable } from '@plankit/controller';
+import type { PriceTable } from '@plankit/controller/budget';
 import type { AnyTool, InProgressMode, Session } from '@plankit/core';
 import type { PlanningStrategy } from '@plankit/prompt';
 import type { EvalHost } from '../hosts/eval-host.ts';

@@ -8,7 +8,7 @@ import {
   reserveBudget,
   settleBudget,
   usageCost,
-} from '@plankit/controller';
+} from '@plankit/controller/budget';
 import {
   type AnyTool,
   type Clock,
