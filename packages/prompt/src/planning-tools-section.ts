@@ -92,7 +92,7 @@ function planningBody(
  * const planning = new PlanningToolsSection({ session, strategy: PlanningStrategy.PLAN_ACT_REFLECT });
  * planning.render(undefined, { depth: 0, number: '2' }); // '## 2. Planning Tools\n\n...'
  * planning.tools(); // the six tools, reference order
- * new PlanningToolsSection({ session, dependencies: true, batch: true }).tools()[6].name; // 'planning_apply_batch'
+ * new PlanningToolsSection({ session, batch: true }).tools().planning_apply_batch; // by name
  * ```
  * @public
  */

@@ -5,7 +5,6 @@ import { AdapterError } from '../adapter-error.ts';
 import { formatToolContent } from '../format-tool-content.ts';
 import { conversationOf } from '../host/conversation.ts';
 import { runHostCall } from '../host/run-host-call.ts';
-import { strictByDefault } from '../host/strict-by-default.ts';
 import { toStrictJsonSchema } from '../openai/to-strict-json-schema.ts';
 import type { SessionSource } from '../sessions/resolve-session.ts';
 import { type JsonSchema, toolJsonSchema } from '../tool-json-schema.ts';
@@ -42,8 +41,8 @@ export interface AISDKToolsOptions<C = unknown> {
   /**
    * Strict mode, for all tools or per tool: the tool carries `strict: true` and a schema
    * rewritten for it (every key required, optional ones nullable, objects closed), and the
-   * model's `null` for an optional field is read back as absent. By default on for plankit's
-   * planning tools, off for others: the rule every adapter applies (`strictByDefault`).
+   * model's `null` for an optional field is read back as absent. By default the tool's own
+   * `strict` trait (plankit's planning tools declare it), off for tools that declare none.
    */
   readonly strict?: boolean | ((tool: AnyTool) => boolean) | undefined;
   /**
@@ -159,7 +158,7 @@ export function toAISDKTools<C = unknown>(
   const strictOf = (tool: AnyTool): boolean =>
     typeof options.strict === 'function'
       ? options.strict(tool)
-      : (options.strict ?? strictByDefault(tool));
+      : (options.strict ?? tool.traits?.strict === true);
   const entries = tools.map((definition): [string, AISDKTool<C>] => {
     const strict = strictOf(definition);
     const converted = strict ? toStrictJsonSchema(toolJsonSchema(definition)) : undefined;
