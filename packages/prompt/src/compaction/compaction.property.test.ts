@@ -284,9 +284,8 @@ describe('a plan survives successive compactions exactly', () => {
       dependencies: true,
       agent: 'worker-1',
     });
-    const claim = (tools: typeof lead) => tools.find((tool) => tool.name === 'planning_claim_step');
     await invokeTool(
-      lead[0],
+      lead.planning_setup_plan,
       {
         objective: 'Ship',
         initial_steps: Array.from({ length: 10 }, (_, i) => ({ title: `Part ${i + 1}` })),
@@ -301,7 +300,7 @@ describe('a plan survives successive compactions exactly', () => {
       expect(
         (
           await invokeTool(
-            claim(who) as never,
+            who.planning_claim_step,
             { step_id: id, explanation: `claim ${n}` },
             { session },
           )
