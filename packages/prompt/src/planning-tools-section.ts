@@ -197,8 +197,9 @@ export class PlanningToolsSection<
   }
 
   /**
-   * The six planning tools, in reference order, then `planning_apply_batch` with `batch`: the
-   * tools `createPlanningTools` built for this section (the one way to get them), exposed as
+   * The six planning tools, in reference order, then `planning_apply_batch` with `batch` (and
+   * the claim and release tools with `owners`), each also by name (`tools().planning_mark_step`):
+   * the tools `createPlanningTools` built for this section (the one way to get them), exposed as
    * every prompt section exposes its tools, so `prompt.render().tools` can collect them.
    */
   tools(): PlanningToolsFor<O> {

@@ -68,7 +68,7 @@ export interface PlanningToolsOptions {
    * steps. Off by default.
    */
   readonly dependencies?: boolean | DependencyOptions | undefined;
-  /** Adds a seventh tool, `planning_apply_batch` (all-or-nothing batches); off by default. */
+  /** Adds `planning_apply_batch` (all-or-nothing batches) after the six; off by default. */
   readonly batch?: boolean | undefined;
   /**
    * Every mutating tool takes an optional `explanation` and dispatches a `PlanChange` (the
