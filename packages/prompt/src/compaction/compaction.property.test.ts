@@ -309,7 +309,7 @@ describe('a plan survives successive compactions exactly', () => {
       expect(
         (
           await invokeTool(
-            who[3],
+            who.planning_mark_step,
             { step_id: id, status: 'in_progress', explanation: `start ${n}` },
             { session },
           )
