@@ -65,10 +65,12 @@ describe("every adapter reads a user's tool's traits", () => {
     ]);
   });
 
-  it('AI SDK: strict from the trait', () => {
+  it('AI SDK: strict and the title from the traits', () => {
     const converted = toAISDKTools(tools, { session: new Session() });
     expect(converted['archive_ticket']?.strict).toBe(true);
+    expect(converted['archive_ticket']?.title).toBe('Archive a ticket');
     expect(converted['lookup_ticket']?.strict).toBe(false);
+    expect(converted['lookup_ticket']).not.toHaveProperty('title');
   });
 
   it('OpenAI Agents SDK: strict from the trait', () => {

@@ -88,6 +88,8 @@ export interface AISDKCallOptions {
 export interface AISDKTool<C = unknown> {
   /** The tool's description, the model reads. */
   readonly description?: string;
+  /** The tool's `title` trait, when it declares one: for the app's UI, not sent to the model. */
+  readonly title?: string;
   /** The JSON Schema of the tool's input (strict-mode form when strict). */
   readonly inputSchema: FlexibleSchema<unknown>;
   /** Whether the tool is offered in strict mode. */
@@ -167,8 +169,10 @@ export function toAISDKTools<C = unknown>(
       converted === undefined
         ? undefined
         : (args: Readonly<Record<string, unknown>>) => converted.restore(args);
+    const title = definition.traits?.title;
     const aiTool: AISDKTool<C> = {
       description: definition.description,
+      ...(title === undefined ? {} : { title }),
       inputSchema: jsonSchema<unknown>(schema as AISDKJsonSchema),
       strict,
       ...(contextSchema === undefined ? {} : { contextSchema }),
