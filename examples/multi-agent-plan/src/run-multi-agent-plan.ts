@@ -84,7 +84,7 @@ export async function runMultiAgentPlan(
   print('Lead sets up the plan:');
   await act('lead', (tools, session) =>
     invokeTool(
-      tools[0],
+      tools.planning_setup_plan,
       {
         objective: 'Release the parser v2',
         initial_steps: [
@@ -99,10 +99,12 @@ export async function runMultiAgentPlan(
     ),
   );
   const planned = await readPlan();
-  await act('lead', (tools, session) => invokeTool(tools[6], { step_id: 'S001' }, { session }));
+  await act('lead', (tools, session) =>
+    invokeTool(tools.planning_claim_step, { step_id: 'S001' }, { session }),
+  );
   await act('lead', (tools, session) =>
     invokeTool(
-      tools[3],
+      tools.planning_mark_step,
       { step_id: 'S001', status: 'done', note: 'grammar.md merged', explanation: 'Spec agreed.' },
       { session },
     ),
@@ -119,7 +121,7 @@ export async function runMultiAgentPlan(
     'worker-1',
     (tools, session) =>
       invokeTool(
-        tools[6],
+        tools.planning_claim_step,
         { step_id: 'S002', explanation: 'I know the parser code.' },
         { session },
       ),
@@ -127,37 +129,51 @@ export async function runMultiAgentPlan(
   );
   const won = await act(
     'worker-2',
-    (tools, session) => invokeTool(tools[6], { step_id: 'S002' }, { session }),
+    (tools, session) => invokeTool(tools.planning_claim_step, { step_id: 'S002' }, { session }),
     two,
   );
   if (!won) {
     await act('worker-2', (tools, session) =>
-      invokeTool(tools[6], { step_id: 'S003', explanation: 'S002 is taken.' }, { session }),
+      invokeTool(
+        tools.planning_claim_step,
+        { step_id: 'S003', explanation: 'S002 is taken.' },
+        { session },
+      ),
     );
   }
 
   print('');
   print('The sub-agents finish their steps:');
   await act('worker-2', (tools, session) =>
-    invokeTool(tools[3], { step_id: 'S002', status: 'in_progress' }, { session }),
+    invokeTool(tools.planning_mark_step, { step_id: 'S002', status: 'in_progress' }, { session }),
   );
   await act('worker-1', (tools, session) =>
     invokeTool(
-      tools[3],
+      tools.planning_mark_step,
       { step_id: 'S002', status: 'done', note: 'parser.ts, 98% coverage' },
       { session },
     ),
   );
   await act('worker-2', (tools, session) =>
-    invokeTool(tools[3], { step_id: 'S003', status: 'done', note: 'printer.ts' }, { session }),
+    invokeTool(
+      tools.planning_mark_step,
+      { step_id: 'S003', status: 'done', note: 'printer.ts' },
+      { session },
+    ),
   );
   await act('worker-2', (tools, session) =>
-    invokeTool(tools[7], { step_id: 'S003', explanation: 'Done; free for review.' }, { session }),
+    invokeTool(
+      tools.planning_release_step,
+      { step_id: 'S003', explanation: 'Done; free for review.' },
+      { session },
+    ),
   );
-  await act('worker-1', (tools, session) => invokeTool(tools[6], { step_id: 'S004' }, { session }));
+  await act('worker-1', (tools, session) =>
+    invokeTool(tools.planning_claim_step, { step_id: 'S004' }, { session }),
+  );
   await act('worker-1', (tools, session) =>
     invokeTool(
-      tools[3],
+      tools.planning_mark_step,
       { step_id: 'S004', status: 'done', note: 'v2.0.0 tagged', explanation: 'Released.' },
       { session },
     ),

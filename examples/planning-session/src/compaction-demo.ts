@@ -28,8 +28,8 @@ interface ChatMessage {
 export async function runCompactionDemo(print: (line: string) => void): Promise<void> {
   const session = new Session({ sessionId: 'demo-compaction', clock: () => Date.UTC(2026, 0, 15) });
   const tools = createPlanningTools(session, { dependencies: true, batch: true });
-  const [setup, , , mark] = tools;
-  const batch = tools[6];
+  const { planning_setup_plan: setup, planning_mark_step: mark } = tools;
+  const batch = tools.planning_apply_batch;
   await invokeTool(
     setup,
     {

@@ -5,7 +5,7 @@ const session = new Session();
 const planning = new PlanningToolsSection({ session });
 const prompt = new Prompt({ ns: 'demo', key: 'agent', name: 'agent', sections: [planning] });
 const { markdown } = prompt.render(); // your system prompt; planning.tools() go to your model
-const [setup, , , mark] = planning.tools();
+const { planning_setup_plan: setup, planning_mark_step: mark } = planning.tools();
 
 // Feed the model's tool calls to invokeTool: a bad call comes back as a message it can fix.
 const steps = [{ title: 'Draft the notes' }, { title: 'Tag the release' }];

@@ -1,8 +1,10 @@
 import {
+  type AnyTool,
   createPlanningTools,
   InProcessEventBus,
   invokeTool,
   Plan,
+  type PlanningToolsByName,
   renderPlan,
   Session,
   selectAll,
@@ -14,7 +16,7 @@ import {
 
 /** One tool call as a model would send it. */
 interface ScriptedCall {
-  readonly tool: string;
+  readonly tool: keyof PlanningToolsByName;
   readonly args: unknown;
 }
 
@@ -77,8 +79,7 @@ export async function runDemo(print: (line: string) => void): Promise<void> {
   print('plankit demo: a planning session driven through invokeTool\n');
   for (const [index, call] of SCRIPT.entries()) {
     now += 60_000;
-    const tool = tools.find((candidate) => candidate.name === call.tool);
-    if (tool === undefined) throw new Error(`No tool named ${call.tool}`);
+    const tool: AnyTool = tools[call.tool];
     print(`${index + 1}. ${call.tool} ${JSON.stringify(call.args)}`);
     const result = await invokeTool(tool, call.args, { session });
     const revision = session.snapshot().revision;

@@ -26,7 +26,7 @@ async function attachedWithHistory(calls: number): Promise<{
   if (!attached.ok) throw attached.error;
   const steps = Array.from({ length: 20 }, (_, i) => ({ title: `Step ${i + 1}` }));
   const setup = await invokeTool(
-    tools[0],
+    tools.planning_setup_plan,
     { objective: 'Bench', initial_steps: steps },
     { session },
   );
@@ -34,7 +34,7 @@ async function attachedWithHistory(calls: number): Promise<{
   for (let i = 1; i < calls; i++) {
     const status = i % 2 === 0 ? 'in_progress' : 'pending';
     const result = await invokeTool(
-      tools[3],
+      tools.planning_mark_step,
       { step_id: 'S002', status, note: null },
       { session, now: NOW },
     );
@@ -43,7 +43,7 @@ async function attachedWithHistory(calls: number): Promise<{
   }
   const flushed = await attached.value.flush();
   if (!flushed.ok) throw flushed.error;
-  return { session, mark: tools[3], attachment: attached.value };
+  return { session, mark: tools.planning_mark_step, attachment: attached.value };
 }
 
 function historyCase(calls: number): BenchCase {
@@ -69,7 +69,7 @@ function historyCase(calls: number): BenchCase {
       return {
         reset,
         run: async () => {
-          const result = await invokeTool(tools[3], MARK, { session, now: NOW });
+          const result = await invokeTool(tools.planning_mark_step, MARK, { session, now: NOW });
           if (!result.success) throw result.error;
           return result;
         },

@@ -23,7 +23,7 @@ export async function prepare(): Promise<Prepared> {
   const tools = createPlanningTools(session);
   const steps = Array.from({ length: 20 }, (_, i) => ({ title: `Step ${i + 1}` }));
   const setup = await invokeTool(
-    tools[0],
+    tools.planning_setup_plan,
     { objective: 'Benchmark', initial_steps: steps },
     { session },
   );
@@ -45,7 +45,7 @@ export async function bareInvoke(): Promise<BenchSide> {
   return {
     reset,
     run: async () => {
-      const result = await invokeTool(tools[3], MARK, { session, now: NOW });
+      const result = await invokeTool(tools.planning_mark_step, MARK, { session, now: NOW });
       if (!result.success) throw result.error;
       return result;
     },

@@ -7,7 +7,7 @@ import { attachStore, FileStore, MemoryStore } from '@plankit/adapters/stores';
 import { createPlanningTools, invokeTool, registerPlanningReducers, Session } from '@plankit/core';
 import type { BenchCase, BenchCount, BenchSuite } from '../../../scripts/bench.ts';
 
-const [SETUP, , , , , READ] = createPlanningTools(new Session());
+const { planning_setup_plan: SETUP, planning_read_plan: READ } = createPlanningTools(new Session());
 const PLAN = { objective: 'ship v2', initial_steps: [{ title: 'draft' }, { title: 'review' }] };
 const CONVERSATIONS = 10_000;
 const POOL_SIZE = 100;

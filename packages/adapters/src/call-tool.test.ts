@@ -111,7 +111,7 @@ describe('formatToolContent and toolJsonSchema', () => {
   });
 
   it('gives the input side of the schema, frozen and cached', () => {
-    const [setup] = createPlanningTools(new Session());
+    const { planning_setup_plan: setup } = createPlanningTools(new Session());
     const schema = toolJsonSchema(setup);
     expect(schema).toBe(toolJsonSchema(setup));
     expect(Object.isFrozen(schema)).toBe(true);

@@ -19,7 +19,7 @@ import { planningMiddleware } from './langchain/planning-middleware.ts';
 
 async function sessionWithPlan(): Promise<Session> {
   const session = new Session();
-  const [setup] = createPlanningTools(session);
+  const { planning_setup_plan: setup } = createPlanningTools(session);
   if (setup === undefined) throw new Error('no setup tool');
   await invokeTool(setup, { objective: 'Ship', initial_steps: [{ title: 'Build' }] }, { session });
   return session;

@@ -152,8 +152,12 @@ async function throughTools(field: PlanField | RevisionField, value: string): Pr
     })();
     if (made === undefined) return false;
     const tools = made;
-    await invokeTool(tools[0], { objective: 'o', initial_steps: [{ title: 't' }] }, { session });
-    await invokeTool(tools[6], { step_id: 'S001' }, { session });
+    await invokeTool(
+      tools.planning_setup_plan,
+      { objective: 'o', initial_steps: [{ title: 't' }] },
+      { session },
+    );
+    await invokeTool(tools.planning_claim_step, { step_id: 'S001' }, { session });
     const owner = selectLatest(session, Plan)?.steps[0]?.owner;
     return owner === value && planHistory(session).at(-1)?.actor === value;
   }
@@ -162,12 +166,14 @@ async function throughTools(field: PlanField | RevisionField, value: string): Pr
     const n = /^S\d+$/.test(value) ? Number(value.slice(1)) : 0;
     if (!(n >= 1 && n <= MAX_STEP_NUMBER && formatStepId(n) === value)) return false;
     if (n > 1_200) return true;
-    const [setup] = createPlanningTools(session);
+    const { planning_setup_plan: setup } = createPlanningTools(session);
     const steps = Array.from({ length: n }, () => ({ title: 't' }));
     await invokeTool(setup, { objective: 'o', initial_steps: steps }, { session });
     return selectLatest(session, Plan)?.steps.some((step) => step.step_id === value) === true;
   }
-  const [setup, , , mark] = createPlanningTools(session, { history: true });
+  const { planning_setup_plan: setup, planning_mark_step: mark } = createPlanningTools(session, {
+    history: true,
+  });
   const set = await invokeTool(
     setup,
     {
@@ -421,7 +427,10 @@ describe('one set of text rules on every path in (properties)', () => {
     };
     for (const mode of ['any', 'single'] as const) {
       const session = new Session();
-      const [setup, , , mark] = createPlanningTools(session, { inProgress: mode });
+      const { planning_setup_plan: setup, planning_mark_step: mark } = createPlanningTools(
+        session,
+        { inProgress: mode },
+      );
       await invokeTool(
         setup,
         { objective: 'o', initial_steps: [{ title: 'a' }, { title: 'b' }] },

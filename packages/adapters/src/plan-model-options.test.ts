@@ -198,15 +198,24 @@ const HOSTS: Readonly<Record<string, HostRun>> = {
 };
 
 describe('every plan-model option through every adapter', () => {
-  it('makes every opt-in planning tool strict by default', () => {
-    for (const name of ['planning_apply_batch', 'planning_claim_step', 'planning_release_step'])
-      expect(strictByDefault({ name } as AnyTool)).toBe(true);
-    expect(strictByDefault({ name: 'my_tool' } as AnyTool)).toBe(false);
+  it('makes every opt-in planning tool strict by default, through its strict trait', () => {
+    const tools = createPlanningTools(new Session(), { batch: true, owners: true, agent: 'a' });
+    for (const tool of [
+      tools.planning_apply_batch,
+      tools.planning_claim_step,
+      tools.planning_release_step,
+    ]) {
+      expect(tool.traits.strict).toBe(true);
+      // The deprecated alias reads the same trait.
+      expect(strictByDefault(tool)).toBe(true);
+    }
+    // A name is not a trait: a look-alike without the trait is not strict.
+    expect(strictByDefault({ name: 'planning_apply_batch', traits: {} } as AnyTool)).toBe(false);
   });
 
   it("AI SDK planReminderStep shows the Ready and Blocked lines with renderPlanReminder's dependencies option", async () => {
     const session = new Session();
-    const [setup] = createPlanningTools(session, { dependencies: true });
+    const { planning_setup_plan: setup } = createPlanningTools(session, { dependencies: true });
     await invokeTool(
       setup,
       {

@@ -21,7 +21,7 @@ import { registerControllerReducers } from './register-controller-reducers.ts';
 describe('registerControllerReducers', () => {
   it('keeps the plan, the controller and the budget in one session snapshot that reads back', async () => {
     const session = new Session({ sessionId: 'plan-1', clock: () => 0 });
-    const [setup] = createPlanningTools(session);
+    const { planning_setup_plan: setup } = createPlanningTools(session);
     registerControllerReducers(session);
     registerControllerReducers(session);
     registerBudgetReducers(session);

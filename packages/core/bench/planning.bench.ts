@@ -125,7 +125,7 @@ const invokeCase: BenchCase = {
   maxRatio: 1.3,
   plankit: (): BenchSide => {
     const session = new Session({ clock: () => NOW });
-    const [, , , mark] = createPlanningTools(session);
+    const { planning_mark_step: mark } = createPlanningTools(session);
     const { snapshot } = preparePlan(INVOKE_SIZE, session);
     const step_id = middleStep(INVOKE_SIZE);
     return {
@@ -160,7 +160,7 @@ async function sessionWithHistory(calls: number): Promise<{
   snapshot: SessionSnapshot;
 }> {
   const session = new Session({ clock: () => NOW });
-  const [, , , mark] = createPlanningTools(session);
+  const { planning_mark_step: mark } = createPlanningTools(session);
   preparePlan(HISTORY_PLAN, session);
   const step_id = middleStep(HISTORY_PLAN);
   for (let i = 0; i < calls; i++) {
@@ -218,7 +218,7 @@ async function memoryPerCall(): Promise<void> {
   const held = await sessionWithHistory(calls);
   const after = heap();
   const capped = new Session({ clock: () => NOW, maxLoggedCalls: 1_000 });
-  const [, , , mark] = createPlanningTools(capped);
+  const { planning_mark_step: mark } = createPlanningTools(capped);
   preparePlan(HISTORY_PLAN, capped);
   const beforeCapped = heap();
   for (let i = 0; i < calls; i++) {

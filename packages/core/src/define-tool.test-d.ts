@@ -36,7 +36,11 @@ describe('tool types', () => {
 
   it('types the planning tools as a tuple in reference order', async () => {
     const session = new Session();
-    const [setup, , , , clear, read] = createPlanningTools(session);
+    const {
+      planning_setup_plan: setup,
+      planning_clear_plan: clear,
+      planning_read_plan: read,
+    } = createPlanningTools(session);
     expectTypeOf(setup).toEqualTypeOf<Tool<SetupPlan, SetupPlan, SetupPlanInput>>();
     expectTypeOf(clear).toEqualTypeOf<Tool<ClearPlan, ClearPlan>>();
     const result = await invokeTool(read, {}, { session });

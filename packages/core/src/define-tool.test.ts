@@ -42,6 +42,14 @@ describe('defineTool', () => {
       [{ ...base, handler: 'run' }, 'handler'],
       [{ ...base, extra: true }, 'extra'],
       [{ ...base, acceptsOverrides: 1 }, 'acceptsOverrides'],
+      [{ ...base, traits: 'strict' }, 'traits'],
+      [{ ...base, traits: [] }, 'traits'],
+      [{ ...base, traits: { strict: 'yes' } }, 'traits.strict'],
+      [{ ...base, traits: { destructive: 1 } }, 'traits.destructive'],
+      [{ ...base, traits: { readonly: true } }, 'traits.readonly'],
+      [{ ...base, traits: { title: '' } }, 'traits.title'],
+      [{ ...base, traits: { title: 't'.repeat(101) } }, 'traits.title'],
+      [{ ...base, traits: { title: 'two\nlines' } }, 'traits.title'],
     ];
     for (const [definition, field] of cases) {
       let caught: unknown;
@@ -59,5 +67,40 @@ describe('defineTool', () => {
     expect(() => defineTool({ ...base, resultType: z.string() })).toThrow(/defineDataType/);
     const Echo = defineDataType('test.Echo', z.string());
     expect(defineTool({ ...base, resultType: Echo }).resultType).toBe(Echo);
+  });
+});
+
+describe('defineTool traits', () => {
+  it('carries the declared traits, frozen, and none by default', () => {
+    expect(defineTool(base).traits).toEqual({});
+    expect(Object.isFrozen(defineTool(base).traits)).toBe(true);
+    const traits = {
+      strict: true,
+      title: 'Répéter',
+      readOnly: true,
+      destructive: false,
+      idempotent: true,
+      openWorld: false,
+    };
+    const tool = defineTool({ ...base, traits });
+    expect(tool.traits).toEqual(traits);
+    expect(tool.traits).not.toBe(traits);
+    expect(Object.isFrozen(tool.traits)).toBe(true);
+  });
+
+  it('drops undefined traits', () => {
+    const tool = defineTool({ ...base, traits: { strict: undefined, title: 'Echo' } as never });
+    expect(tool.traits).toEqual({ title: 'Echo' });
+    expect(Object.keys(tool.traits)).toEqual(['title']);
+  });
+
+  it('refuses readOnly for a tool with a resultType, which changes the session', () => {
+    const Echo = defineDataType('test.EchoTrait', z.string());
+    expect(() => defineTool({ ...base, resultType: Echo, traits: { readOnly: true } })).toThrow(
+      expect.objectContaining({ code: 'tool_definition_invalid', field: 'traits.readOnly' }),
+    );
+    expect(defineTool({ ...base, resultType: Echo, traits: { readOnly: false } }).traits).toEqual({
+      readOnly: false,
+    });
   });
 });

@@ -34,6 +34,29 @@ export type ToolHandler<P, R> = (
 ) => ToolReturn<R> | Promise<ToolReturn<R>>;
 
 /**
+ * Facts about a tool that hosts need: whether its schema is sent in strict mode, a title to
+ * show people, and the hints MCP calls annotations. Declared once on the tool, read by every
+ * adapter; an undeclared trait leaves the host's default. Hints only: a client must not trust
+ * them for safety.
+ *
+ * @public
+ */
+export interface ToolTraits {
+  /** Send the schema in strict mode (OpenAI, Anthropic, AI SDK, Agents SDK); `false` if absent. */
+  readonly strict?: boolean;
+  /** A short title for people, 1-100 characters without control characters. */
+  readonly title?: string;
+  /** The tool does not change its environment; never with a `resultType` (that changes the session). */
+  readonly readOnly?: boolean;
+  /** The tool may overwrite or remove state (meaningful when not read-only). */
+  readonly destructive?: boolean;
+  /** Repeating a call with the same arguments has no further effect (when not read-only). */
+  readonly idempotent?: boolean;
+  /** The tool reaches outside the session (the web, other systems). */
+  readonly openWorld?: boolean;
+}
+
+/**
  * A tool: a name and description for the model, a zod schema for its parameters, and a
  * handler. Build one with {@link defineTool}; run it with {@link invokeTool}.
  *
@@ -53,6 +76,8 @@ export interface Tool<P = unknown, R = unknown, I = P> {
   readonly resultType: DataType<R> | null;
   /** Whether hosts may override the description (prompt-override tooling); `false` by default. */
   readonly acceptsOverrides: boolean;
+  /** What hosts need to know about the tool, frozen; `{}` when none were declared. */
+  readonly traits: ToolTraits;
   /** Runs the tool; see {@link ToolHandler}. Method syntax keeps tools assignable to `AnyTool`. */
   handler(params: P, context: ToolContext): ToolReturn<R> | Promise<ToolReturn<R>>;
 }
@@ -73,6 +98,8 @@ export interface ToolDefinition<S extends z.ZodType, R> {
   readonly resultType?: DataType<R> | null | undefined;
   /** Whether hosts may override the description; `false` by default. */
   readonly acceptsOverrides?: boolean | undefined;
+  /** What hosts need to know about the tool; see {@link ToolTraits}. */
+  readonly traits?: ToolTraits | undefined;
   /** The implementation. */
   readonly handler: ToolHandler<z.output<S>, R>;
 }
@@ -86,23 +113,54 @@ const KEYS = new Set([
   'resultType',
   'handler',
   'acceptsOverrides',
+  'traits',
 ]);
+const FLAGS = ['strict', 'readOnly', 'destructive', 'idempotent', 'openWorld'] as const;
+// biome-ignore lint/suspicious/noControlCharactersInRegex: the rule is about control characters
+const TITLE = /^[^\u0000-\u001f\u007f]{1,100}$/u;
+const NO_TRAITS: ToolTraits = Object.freeze({});
 
 function definitionError(field: string, rule: string): PlankitError {
   return new PlankitError('tool_definition_invalid', `defineTool: ${field} ${rule}.`, { field });
+}
+
+function checkTraits(traits: unknown, hasResult: boolean): ToolTraits {
+  if (traits === undefined) return NO_TRAITS;
+  if (typeof traits !== 'object' || traits === null || Array.isArray(traits))
+    throw definitionError('traits', 'must be an object');
+  const out: Record<string, boolean | string> = {};
+  for (const [key, value] of Object.entries(traits)) {
+    if (value === undefined) continue;
+    if (key === 'title') {
+      if (typeof value !== 'string' || !TITLE.test(value))
+        throw definitionError(
+          'traits.title',
+          'must be 1-100 characters without control characters',
+        );
+    } else if (!(FLAGS as readonly string[]).includes(key)) {
+      throw definitionError(`traits.${key}`, 'is not a known trait');
+    } else if (typeof value !== 'boolean') {
+      throw definitionError(`traits.${key}`, 'must be a boolean');
+    }
+    out[key] = value;
+  }
+  if (out['readOnly'] === true && hasResult)
+    throw definitionError('traits.readOnly', 'must not be true for a tool with a resultType');
+  return Object.freeze(out) as ToolTraits;
 }
 
 /**
  * Defines a tool, checking the definition at once.
  *
  * @throws PlankitError `tool_definition_invalid` naming the field: a bad name, description,
- *   schema, handler or result type, or an unknown key
+ *   schema, handler, result type or trait, or an unknown key
  * @example
  * ```ts
  * const echo = defineTool({
  *   name: 'echo',
  *   description: 'Repeat the text back.',
  *   parameters: z.strictObject({ text: z.string() }),
+ *   traits: { strict: true, title: 'Echo', readOnly: true },
  *   handler: ({ text }) => ({ message: text, value: { text } }),
  * });
  * ```
@@ -123,6 +181,7 @@ export function defineTool<S extends z.ZodType, R>(
     handler,
     resultType = null,
     acceptsOverrides = false,
+    traits,
   } = definition;
   if (typeof name !== 'string' || !NAME.test(name))
     throw definitionError('name', `must match ${NAME.source}`);
@@ -135,6 +194,7 @@ export function defineTool<S extends z.ZodType, R>(
   if (resultType !== null) dataTypeName(resultType);
   if (typeof acceptsOverrides !== 'boolean')
     throw definitionError('acceptsOverrides', 'must be a boolean');
+  const checkedTraits = checkTraits(traits, resultType !== null);
   // The definition's own generics guarantee the schema's output is what the handler takes.
   const schema = parameters as z.ZodType<z.output<S>, z.input<S>>;
   return Object.freeze({
@@ -143,6 +203,7 @@ export function defineTool<S extends z.ZodType, R>(
     parameters: schema,
     resultType,
     acceptsOverrides,
+    traits: checkedTraits,
     handler,
   });
 }

@@ -16,6 +16,7 @@ export type {
   ToolDefinition,
   ToolHandler,
   ToolReturn,
+  ToolTraits,
 } from './define-tool.ts';
 export { defineTool } from './define-tool.ts';
 export type {
@@ -53,14 +54,22 @@ export { MAX_BATCH_OPERATIONS, PlanBatch, planBatchReducer } from './planning/ba
 export type { CheckPlanOptions } from './planning/check-plan.ts';
 export { checkPlan } from './planning/check-plan.ts';
 export type {
+  BatchToolByName,
   ClaimStepTool,
   DependentPlanningTools,
+  DependentPlanningToolsByName,
+  OwnerToolsByName,
   PlanBatchTool,
+  PlanningToolList,
   PlanningTools,
+  PlanningToolsByName,
+  PlanningToolsByNameFor,
+  PlanningToolsByNameWithoutHistory,
   PlanningToolsFor,
   PlanningToolsOptions,
   PlanningToolsWithoutHistory,
   ReleaseStepTool,
+  ToolsByNameWithHistory,
   ToolsWithHistory,
 } from './planning/create-planning-tools.ts';
 export { createPlanningTools } from './planning/create-planning-tools.ts';

@@ -9,7 +9,11 @@ import { snapshotToJSON } from './snapshot-to-json.ts';
 
 async function plannedSession() {
   const session = new Session({ sessionId: 'json', clock: () => 10 });
-  const [setup, add, , mark] = createPlanningTools(session);
+  const {
+    planning_setup_plan: setup,
+    planning_add_step: add,
+    planning_mark_step: mark,
+  } = createPlanningTools(session);
   await invokeTool(
     setup,
     { objective: 'o', initial_steps: [{ title: 'a', details: 'd' }] },

@@ -108,9 +108,9 @@ describe('plan-model rule lines in the planning copy', () => {
       ...plain.map((tool) => tool.name),
       'planning_apply_batch',
     ]);
-    expect(JSON.stringify(z.toJSONSchema(full.tools()[0].parameters, { io: 'input' }))).toContain(
-      'depends_on',
-    );
+    expect(
+      JSON.stringify(z.toJSONSchema(full.tools().planning_setup_plan.parameters, { io: 'input' })),
+    ).toContain('depends_on');
     expect(JSON.stringify(z.toJSONSchema(plain[0].parameters, { io: 'input' }))).not.toContain(
       'depends_on',
     );
@@ -123,9 +123,9 @@ describe('plan-model rule lines in the planning copy', () => {
     expect(owned.tools().map((tool) => tool.name)).toEqual(
       expect.arrayContaining(['planning_claim_step', 'planning_release_step']),
     );
-    expect(JSON.stringify(z.toJSONSchema(owned.tools()[3].parameters, { io: 'input' }))).toContain(
-      'explanation',
-    );
+    expect(
+      JSON.stringify(z.toJSONSchema(owned.tools().planning_mark_step.parameters, { io: 'input' })),
+    ).toContain('explanation');
     expect(owned.clone({ session: new Session() }).agent).toBe('lead');
     const copy = full.clone({ session: new Session() });
     expect(copy.dependencies).toEqual({ onOpenDependency: 'warn' });

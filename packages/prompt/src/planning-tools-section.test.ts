@@ -161,7 +161,7 @@ describe('PlanningToolsSection tools and session', () => {
     const copy = original.clone({ session: other });
     expect(copy.session).toBe(other);
     expect(copy.render()).toBe(original.render());
-    await invokeTool(copy.tools()[0], { objective: 'cloned' }, { session: other });
+    await invokeTool(copy.tools().planning_setup_plan, { objective: 'cloned' }, { session: other });
     expect(selectLatest(other, Plan)?.objective).toBe('cloned');
     expect(selectLatest(original.session, Plan)).toBeUndefined();
     expect(() => original.clone({} as never)).toThrow(PromptRenderError);

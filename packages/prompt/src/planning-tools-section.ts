@@ -92,7 +92,7 @@ function planningBody(
  * const planning = new PlanningToolsSection({ session, strategy: PlanningStrategy.PLAN_ACT_REFLECT });
  * planning.render(undefined, { depth: 0, number: '2' }); // '## 2. Planning Tools\n\n...'
  * planning.tools(); // the six tools, reference order
- * new PlanningToolsSection({ session, dependencies: true, batch: true }).tools()[6].name; // 'planning_apply_batch'
+ * new PlanningToolsSection({ session, batch: true }).tools().planning_apply_batch; // by name
  * ```
  * @public
  */
@@ -197,8 +197,9 @@ export class PlanningToolsSection<
   }
 
   /**
-   * The six planning tools, in reference order, then `planning_apply_batch` with `batch`: the
-   * tools `createPlanningTools` built for this section (the one way to get them), exposed as
+   * The six planning tools, in reference order, then `planning_apply_batch` with `batch` (and
+   * the claim and release tools with `owners`), each also by name (`tools().planning_mark_step`):
+   * the tools `createPlanningTools` built for this section (the one way to get them), exposed as
    * every prompt section exposes its tools, so `prompt.render().tools` can collect them.
    */
   tools(): PlanningToolsFor<O> {

@@ -1,5 +1,7 @@
 import {
+  type BatchToolByName,
   type DependentPlanningTools,
+  type DependentPlanningToolsByName,
   type Plan,
   type PlanBatchTool,
   type PlanningTools,
@@ -41,13 +43,17 @@ describe('prompt types', () => {
     new PlanningToolsSection({ session: new Session(), strategy: 'cot' });
     expectTypeOf(
       new PlanningToolsSection({ session: new Session(), dependencies: true, batch: true }).tools(),
-    ).toEqualTypeOf<readonly [...DependentPlanningTools, PlanBatchTool]>();
+    ).toEqualTypeOf<
+      readonly [...DependentPlanningTools, PlanBatchTool] &
+        DependentPlanningToolsByName &
+        BatchToolByName
+    >();
     expectTypeOf(
       new PlanningToolsSection({ session: new Session(), batch: true })
         .clone({
           session: new Session(),
         })
-        .tools()[6],
+        .tools().planning_apply_batch,
     ).toEqualTypeOf<PlanBatchTool>();
     const prompt = new Prompt({ ns: 'n', key: 'k', name: 'n', sections: [planning] });
     expectTypeOf(prompt.render()).toEqualTypeOf<RenderedPrompt>();

@@ -5,7 +5,6 @@ import { AdapterError } from '../adapter-error.ts';
 import { formatToolContent } from '../format-tool-content.ts';
 import { conversationOf } from '../host/conversation.ts';
 import { runHostCall } from '../host/run-host-call.ts';
-import { strictByDefault } from '../host/strict-by-default.ts';
 import { toStrictJsonSchema } from '../openai/to-strict-json-schema.ts';
 import type { SessionSource } from '../sessions/resolve-session.ts';
 import { type JsonSchema, toolJsonSchema } from '../tool-json-schema.ts';
@@ -42,8 +41,8 @@ export interface AISDKToolsOptions<C = unknown> {
   /**
    * Strict mode, for all tools or per tool: the tool carries `strict: true` and a schema
    * rewritten for it (every key required, optional ones nullable, objects closed), and the
-   * model's `null` for an optional field is read back as absent. By default on for plankit's
-   * planning tools, off for others: the rule every adapter applies (`strictByDefault`).
+   * model's `null` for an optional field is read back as absent. By default the tool's own
+   * `strict` trait (plankit's planning tools declare it), off for tools that declare none.
    */
   readonly strict?: boolean | ((tool: AnyTool) => boolean) | undefined;
   /**
@@ -89,6 +88,8 @@ export interface AISDKCallOptions {
 export interface AISDKTool<C = unknown> {
   /** The tool's description, the model reads. */
   readonly description?: string;
+  /** The tool's `title` trait, when it declares one: for the app's UI, not sent to the model. */
+  readonly title?: string;
   /** The JSON Schema of the tool's input (strict-mode form when strict). */
   readonly inputSchema: FlexibleSchema<unknown>;
   /** Whether the tool is offered in strict mode. */
@@ -159,7 +160,7 @@ export function toAISDKTools<C = unknown>(
   const strictOf = (tool: AnyTool): boolean =>
     typeof options.strict === 'function'
       ? options.strict(tool)
-      : (options.strict ?? strictByDefault(tool));
+      : (options.strict ?? tool.traits?.strict === true);
   const entries = tools.map((definition): [string, AISDKTool<C>] => {
     const strict = strictOf(definition);
     const converted = strict ? toStrictJsonSchema(toolJsonSchema(definition)) : undefined;
@@ -168,8 +169,10 @@ export function toAISDKTools<C = unknown>(
       converted === undefined
         ? undefined
         : (args: Readonly<Record<string, unknown>>) => converted.restore(args);
+    const title = definition.traits?.title;
     const aiTool: AISDKTool<C> = {
       description: definition.description,
+      ...(title === undefined ? {} : { title }),
       inputSchema: jsonSchema<unknown>(schema as AISDKJsonSchema),
       strict,
       ...(contextSchema === undefined ? {} : { contextSchema }),

@@ -129,8 +129,8 @@ describe('Anthropic strict tool use', () => {
     const loose = createAnthropicToolset(tools, { strict: false });
     expect(loose.tools[0]).toEqual({
       name: 'planning_setup_plan',
-      description: tools[0]?.description,
-      input_schema: toolJsonSchema(tools[0] as never),
+      description: tools.planning_setup_plan.description,
+      input_schema: toolJsonSchema(tools.planning_setup_plan as never),
     });
   });
 

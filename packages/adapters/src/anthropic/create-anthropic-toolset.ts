@@ -10,7 +10,6 @@ import {
 } from '../host/keyed-context.ts';
 import { malformedCall } from '../host/refusal.ts';
 import { runHostCall } from '../host/run-host-call.ts';
-import { strictByDefault } from '../host/strict-by-default.ts';
 import { type StrictJsonSchema, toStrictJsonSchema } from '../openai/to-strict-json-schema.ts';
 import type { SessionSource } from '../sessions/resolve-session.ts';
 import { type JsonSchema, toolJsonSchema } from '../tool-json-schema.ts';
@@ -19,7 +18,8 @@ import { type JsonSchema, toolJsonSchema } from '../tool-json-schema.ts';
 export interface AnthropicToolsetOptions {
   /**
    * Strict tool use (`strict: true` on the tool definition: grammar-constrained inputs) for
-   * every tool, or per tool. By default on for the six planning tools, off for others.
+   * every tool, or per tool. By default the tool's own
+   * `strict` trait (plankit's planning tools declare it), off for tools that declare none.
    */
   readonly strict?: boolean | ((tool: AnyTool) => boolean) | undefined;
 }
@@ -172,7 +172,7 @@ export function createAnthropicToolset(
     const strict =
       typeof options.strict === 'function'
         ? options.strict(tool)
-        : (options.strict ?? strictByDefault(tool));
+        : (options.strict ?? tool.traits?.strict === true);
     if (strict) strictSchemas.set(tool.name, strictSchemaFor(tool));
   }
   const definitions = tools.map((tool): Tool => {

@@ -1,7 +1,8 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
-import { createPlanningTools, Session } from '@plankit/core';
+import { createPlanningTools, defineDataType, defineTool, Session } from '@plankit/core';
 import { afterEach, describe, expect, it } from 'vitest';
+import * as z from 'zod';
 import { AdapterError } from '../adapter-error.ts';
 import { createSessionPool } from '../sessions/create-session-pool.ts';
 import { HOSTILE_IDS } from '../sessions/testing/hostile-ids.ts';
@@ -78,6 +79,28 @@ describe.skipIf(installed.length > 0)('registerClaudeAgentTools without the pack
 
 describe.each(installed)('registerClaudeAgentTools on createSdkMcpServer (%s)', (_, sdk) => {
   const { createSdkMcpServer, tool } = sdk;
+
+  it("lists a user's own tool with the annotations its traits give", async () => {
+    const Sent = defineDataType('test.mail_sent', z.strictObject({ to: z.string() }));
+    const send = defineTool({
+      name: 'send_mail',
+      description: 'Send a mail.',
+      parameters: z.strictObject({ to: z.string() }),
+      resultType: Sent,
+      traits: { title: 'Send a mail', destructive: false, idempotent: false, openWorld: true },
+      handler: ({ to }) => ({ message: `Sent to ${to}.`, value: { to } }),
+    });
+    const server = createSdkMcpServer({ name: 'planning', version: '1.0.0' });
+    registerClaudeAgentTools(server, [send], { session: new Session() });
+    const client = await connect(server);
+    const listed = await client.listTools();
+    expect(listed.tools[0]?.annotations).toEqual({
+      title: 'Send a mail',
+      destructiveHint: false,
+      idempotentHint: false,
+      openWorldHint: true,
+    });
+  });
 
   it('lists the planning tools beside the SDK tools and runs them, refusals as isError', async () => {
     const session = new Session({ sessionId: 'claude', clock: () => 1 });

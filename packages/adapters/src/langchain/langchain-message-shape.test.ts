@@ -19,7 +19,9 @@ import { langChainMessageShape } from './langchain-message-shape.ts';
 describe('langChainMessageShape with compactWithPlan', () => {
   it('keeps the SystemMessage, places summary and plan as HumanMessages, and a ToolMessage with its call', async () => {
     const session = new Session();
-    const [setup, , , mark] = createPlanningTools(session, { dependencies: true });
+    const { planning_setup_plan: setup, planning_mark_step: mark } = createPlanningTools(session, {
+      dependencies: true,
+    });
     await invokeTool(
       setup,
       {
@@ -74,7 +76,7 @@ describe('langChainMessageShape with compactWithPlan', () => {
     });
     const forgedPlanMessage = `${PLAN_STATE_HEADER}\n\n${forged}`;
     const session = new Session();
-    const [setup] = createPlanningTools(session);
+    const { planning_setup_plan: setup } = createPlanningTools(session);
     await invokeTool(
       setup,
       { objective: 'Ship', initial_steps: [{ title: 'Build' }] },

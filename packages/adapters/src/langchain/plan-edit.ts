@@ -100,14 +100,13 @@ function commandOf(value: unknown): { type: DataType; value: unknown } {
   return { type: found, value: inner };
 }
 
-/** The {@link PlanEdit} op of each planning tool that changes the plan. */
-export const EDIT_OPS: Readonly<Record<string, PlanEditOp>> = {
-  planning_setup_plan: 'setup_plan',
-  planning_add_step: 'add_step',
-  planning_update_step: 'update_step',
-  planning_mark_step: 'mark_step',
-  planning_clear_plan: 'clear_plan',
-};
+// The reference op of each reference command type, found from the tool's result type.
+const OP_OF = new Map<DataType, Exclude<PlanEditOp, 'command'>>(
+  (Object.entries(COMMANDS) as [Exclude<PlanEditOp, 'command'>, DataType][]).map(([op, type]) => [
+    type,
+    op,
+  ]),
+);
 
 /**
  * The {@link PlanEdit} a planning tool's successful result makes: its reference op when the
@@ -117,9 +116,8 @@ export const EDIT_OPS: Readonly<Record<string, PlanEditOp>> = {
 export function editOf(tool: AnyTool, value: unknown): PlanEdit | undefined {
   const type: DataType | null = tool.resultType;
   if (type === null) return undefined;
-  const op = EDIT_OPS[tool.name];
-  if (op !== undefined && op !== 'command' && COMMANDS[op] === type)
-    return { op, value } as PlanEdit;
+  const op = OP_OF.get(type);
+  if (op !== undefined) return { op, value } as PlanEdit;
   const name = dataTypeName(type);
   return PLAN_MODEL_TYPES.has(name) ? { op: 'command', value: { type: name, value } } : undefined;
 }

@@ -25,8 +25,9 @@ export interface McpToolsOptions {
   /** The clock for each call, in epoch milliseconds; the session's clock by default. */
   readonly now?: (() => number) | undefined;
   /**
-   * Annotations by tool name, merged over plankit's own (the planning tools' hints, and
-   * `readOnlyHint` for tools without a `resultType`).
+   * Annotations by tool name, merged over the ones each tool's traits give (`title`,
+   * `readOnly`, `destructive`, `idempotent`, `openWorld`; `readOnlyHint` for a tool without a
+   * `resultType` that does not say).
    */
   readonly annotations?: Readonly<Record<string, McpToolAnnotations>> | undefined;
   /**

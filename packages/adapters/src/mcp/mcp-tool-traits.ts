@@ -1,4 +1,4 @@
-import { type AnyTool, Plan } from '@plankit/core';
+import { type AnyTool, Plan, type ToolTraits } from '@plankit/core';
 import * as z from 'zod';
 
 /**
@@ -20,88 +20,24 @@ export interface McpToolAnnotations {
   readonly openWorldHint?: boolean;
 }
 
-// Decided per tool from the reference semantics (specs/adapters.md lists the reasons). Every
-// planning tool works on the session only, so none is open-world. Idempotency is about the
-// plan; the session's call log still records every call.
-const PLANNING_ANNOTATIONS: Readonly<Record<string, McpToolAnnotations>> = {
-  // Replaces any current plan; the same arguments rebuild the same plan (ids restart at S001).
-  planning_setup_plan: {
-    title: 'Set up the plan',
-    readOnlyHint: false,
-    destructiveHint: true,
-    idempotentHint: true,
-    openWorldHint: false,
-  },
-  // Only appends, but every call appends again under new ids.
-  planning_add_step: {
-    title: 'Add plan steps',
-    readOnlyHint: false,
-    destructiveHint: false,
-    idempotentHint: false,
-    openWorldHint: false,
-  },
-  // Overwrites a title or details; the same patch twice leaves the same step.
-  planning_update_step: {
-    title: 'Update a plan step',
-    readOnlyHint: false,
-    destructiveHint: true,
-    idempotentHint: true,
-    openWorldHint: false,
-  },
-  // Overwrites a status; a note is appended on every call, so a repeat is not a no-op.
-  planning_mark_step: {
-    title: 'Mark a plan step',
-    readOnlyHint: false,
-    destructiveHint: true,
-    idempotentHint: false,
-    openWorldHint: false,
-  },
-  // Abandons the plan and drops its steps; a second clear is refused and changes nothing.
-  planning_clear_plan: {
-    title: 'Clear the plan',
-    readOnlyHint: false,
-    destructiveHint: true,
-    idempotentHint: true,
-    openWorldHint: false,
-  },
-  planning_read_plan: { title: 'Read the plan', readOnlyHint: true, openWorldHint: false },
-  // Opt-in plan model. A batch may mark and edit (overwrites) and add notes or steps (appends).
-  planning_apply_batch: {
-    title: 'Apply a batch of plan changes',
-    readOnlyHint: false,
-    destructiveHint: true,
-    idempotentHint: false,
-    openWorldHint: false,
-  },
-  // Takes a free step only; a repeat by the holder changes nothing, another holder is refused.
-  planning_claim_step: {
-    title: 'Claim a plan step',
-    readOnlyHint: false,
-    destructiveHint: false,
-    idempotentHint: true,
-    openWorldHint: false,
-  },
-  // Drops the caller's own claim; a second release is refused and changes nothing.
-  planning_release_step: {
-    title: 'Release a plan step',
-    readOnlyHint: false,
-    destructiveHint: true,
-    idempotentHint: true,
-    openWorldHint: false,
-  },
-};
-
 /**
- * The annotations a tool is listed with: the planning tools' own, `readOnlyHint` for any
- * other tool without a `resultType` (core's mark of a tool that only reads), then the host's
- * `override` on top.
+ * The annotations a tool is listed with: its traits (`title`, `readOnly`, `destructive`,
+ * `idempotent`, `openWorld` become `title` and the `...Hint`s), `readOnlyHint` for a tool
+ * without a `resultType` that does not say (core's mark of a tool that only reads), then the
+ * host's `override` on top.
  */
 export function mcpToolAnnotations(
   tool: AnyTool,
   override: McpToolAnnotations | undefined,
 ): McpToolAnnotations | undefined {
-  const base =
-    PLANNING_ANNOTATIONS[tool.name] ?? (tool.resultType === null ? { readOnlyHint: true } : {});
+  const { title, readOnly, destructive, idempotent, openWorld }: ToolTraits = tool.traits ?? {};
+  const base: { -readonly [K in keyof McpToolAnnotations]: McpToolAnnotations[K] } = {};
+  if (title !== undefined) base.title = title;
+  const readOnlyHint = readOnly ?? (tool.resultType === null ? true : undefined);
+  if (readOnlyHint !== undefined) base.readOnlyHint = readOnlyHint;
+  if (destructive !== undefined) base.destructiveHint = destructive;
+  if (idempotent !== undefined) base.idempotentHint = idempotent;
+  if (openWorld !== undefined) base.openWorldHint = openWorld;
   const merged = { ...base, ...override };
   return Object.keys(merged).length === 0 ? undefined : Object.freeze(merged);
 }

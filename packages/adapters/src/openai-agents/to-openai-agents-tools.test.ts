@@ -125,7 +125,7 @@ describe('toOpenAIAgentsTools', () => {
 
   it('throws refusals as OpenAIAgentsToolError, whose text is plankit’s alone', async () => {
     const pool = createSessionPool({ store: new MemoryStore() });
-    const [read] = toOpenAIAgentsTools(TOOLS.slice(5), {
+    const [read] = toOpenAIAgentsTools([TOOLS.planning_read_plan], {
       session: pool.resolver((run: RunContext<Chat>) => run.context.conversationId),
     });
     const runContext = { context: {} } as RunContext<Chat>;

@@ -3,7 +3,6 @@ import type { AnyTool, ToolFailure } from '@plankit/core';
 import { AdapterError } from '../adapter-error.ts';
 import { formatToolContent } from '../format-tool-content.ts';
 import { runHostCall } from '../host/run-host-call.ts';
-import { strictByDefault } from '../host/strict-by-default.ts';
 import { toStrictJsonSchema } from '../openai/to-strict-json-schema.ts';
 import type { SessionSource } from '../sessions/resolve-session.ts';
 import { toolJsonSchema } from '../tool-json-schema.ts';
@@ -37,7 +36,8 @@ export interface OpenAIAgentsToolsOptions<C> {
   /**
    * Strict mode, for all tools or per tool: the tool is `strict` with a schema rewritten for it
    * (every key required, optional ones nullable, objects closed), and the model's `null` for an
-   * optional field is read back as absent. By default on for the planning tools, off for others.
+   * optional field is read back as absent. By default the tool's own
+   * `strict` trait (plankit's planning tools declare it), off for tools that declare none.
    */
   readonly strict?: boolean | ((tool: AnyTool) => boolean) | undefined;
   /**
@@ -95,7 +95,7 @@ export function toOpenAIAgentsTools<C = unknown>(
   const strictOf = (definition: AnyTool): boolean =>
     typeof options.strict === 'function'
       ? options.strict(definition)
-      : (options.strict ?? strictByDefault(definition));
+      : (options.strict ?? definition.traits?.strict === true);
   return tools.map((definition): FunctionTool<C> => {
     const strict = strictOf(definition);
     const converted = strict ? toStrictJsonSchema(toolJsonSchema(definition)) : undefined;

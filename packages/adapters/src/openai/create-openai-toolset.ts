@@ -15,7 +15,6 @@ import {
 } from '../host/keyed-context.ts';
 import { malformedCall as malformed } from '../host/refusal.ts';
 import { runHostCall } from '../host/run-host-call.ts';
-import { strictByDefault } from '../host/strict-by-default.ts';
 import type { SessionSource } from '../sessions/resolve-session.ts';
 import { type JsonSchema, toolJsonSchema } from '../tool-json-schema.ts';
 import { type StrictJsonSchema, toStrictJsonSchema } from './to-strict-json-schema.ts';
@@ -24,7 +23,8 @@ import { type StrictJsonSchema, toStrictJsonSchema } from './to-strict-json-sche
 export interface OpenAIToolsetOptions {
   /**
    * Strict mode (Structured Outputs for function calling) for every tool, or per tool.
-   * By default {@link strictByDefault}: on for plankit's planning tools, off for others.
+   * By default the tool's own `strict` trait (plankit's planning tools declare it), off for
+   * tools that declare none.
    */
   readonly strict?: boolean | ((tool: AnyTool) => boolean) | undefined;
 }
@@ -193,7 +193,7 @@ export function createOpenAIToolset(
   const strictOf = (tool: AnyTool): boolean =>
     typeof options.strict === 'function'
       ? options.strict(tool)
-      : (options.strict ?? strictByDefault(tool));
+      : (options.strict ?? tool.traits?.strict === true);
   const strictSchemas = new Map<string, StrictJsonSchema>();
   const parameters = new Map<string, JsonSchema>();
   for (const tool of tools) {

@@ -102,7 +102,9 @@ describe('conversation ids a host generates, through every host resolver and a r
     const { pool, reopen } = await filePool();
     for (const id of HOST_IDS) {
       ok(
-        await pool.run(id, (session) => invokeTool(TOOLS[0], setup(objectiveOf(id)), { session })),
+        await pool.run(id, (session) =>
+          invokeTool(TOOLS.planning_setup_plan, setup(objectiveOf(id)), { session }),
+        ),
       );
     }
     expectOwnPlans(await reopen());

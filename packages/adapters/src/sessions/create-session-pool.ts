@@ -947,7 +947,7 @@ class Pool implements SessionPool {
  * @example
  * ```ts
  * const pool = createSessionPool({ store: new FileStore(), max: 100 });
- * const [setup] = createPlanningTools(new Session());
+ * const { planning_setup_plan: setup } = createPlanningTools(new Session());
  * const saved = await pool.run('thread-1', (session) =>
  *   invokeTool(setup, { objective: 'ship v2', initial_steps: [{ title: 'draft' }] }, { session }),
  * );

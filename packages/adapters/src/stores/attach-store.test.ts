@@ -118,7 +118,11 @@ describe('attachStore', () => {
 
   it('replays tool calls and planning commands exactly', async () => {
     const first = new Session({ sessionId: 'plan', clock: () => NOW });
-    const [setup, add, , mark] = createPlanningTools(first);
+    const {
+      planning_setup_plan: setup,
+      planning_add_step: add,
+      planning_mark_step: mark,
+    } = createPlanningTools(first);
     const attachment = await attach(first, store, { snapshotEvery: 4 });
     await invokeTool(
       setup,
@@ -614,7 +618,7 @@ describe('attachStore on a long tool-call log', () => {
     const store = new MemoryStore();
     const make = () => new Session({ sessionId: 'long', clock: () => NOW, maxLoggedCalls: cap });
     const first = make();
-    const [setup, , , mark] = createPlanningTools(first);
+    const { planning_setup_plan: setup, planning_mark_step: mark } = createPlanningTools(first);
     const attachment = await attach(first, store, { snapshotEvery: Number.POSITIVE_INFINITY });
     await invokeTool(
       setup,

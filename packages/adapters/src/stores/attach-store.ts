@@ -743,7 +743,7 @@ class Attachment implements SessionAttachment {
  * const tools = createPlanningTools(session);
  * const attached = await attachStore(session, new FileStore());
  * if (!attached.ok) throw attached.error;
- * await invokeTool(tools[0], args, { session });
+ * await invokeTool(tools.planning_setup_plan, args, { session });
  * await attached.value.flush();
  * ```
  * @returns the attachment, or why the state could not be restored (`replay_failed`,

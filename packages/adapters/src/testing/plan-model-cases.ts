@@ -115,8 +115,7 @@ export const PLAN_MODEL_CASES: readonly PlanModelCase[] = [
     setup: { objective: 'Split the work', initial_steps: [{ title: 'Front' }, { title: 'Back' }] },
     prepare: async (session) => {
       const rival = createPlanningTools(session, { owners: true, agent: 'worker-2' });
-      const claim = rival.find((tool) => tool.name === 'planning_claim_step') as AnyTool;
-      const claimed = await invokeTool(claim, { step_id: 'S002' }, { session });
+      const claimed = await invokeTool(rival.planning_claim_step, { step_id: 'S002' }, { session });
       expect(claimed.success).toBe(true);
     },
     apply: { name: 'planning_claim_step', args: { step_id: 'S001' } },

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import type { AnyTool } from '../define-tool.ts';
 import { invokeTool } from '../invoke-tool.ts';
 import { selectAll } from '../select-all.ts';
 import { selectLatest } from '../select-latest.ts';
@@ -13,7 +14,14 @@ type ToolName = 'setup' | 'add' | 'update' | 'mark' | 'clear' | 'read';
 
 function planning(options?: PlanningToolsOptions) {
   const session = new Session({ sessionId: 'test', clock: () => 1_700_000_000_000 });
-  const [setup, add, update, mark, clear, read] = createPlanningTools(session, options);
+  const {
+    planning_setup_plan: setup,
+    planning_add_step: add,
+    planning_update_step: update,
+    planning_mark_step: mark,
+    planning_clear_plan: clear,
+    planning_read_plan: read,
+  } = createPlanningTools(session, options);
   const tools = { setup, add, update, mark, clear, read };
   const call = (name: ToolName, args: unknown) => invokeTool(tools[name], args, { session });
   const plan = () => selectLatest(session, Plan);
@@ -31,6 +39,8 @@ async function expectRefusal(
     message: `Tool validation failed: ${message}`,
   });
 }
+
+const byName = (tools: readonly AnyTool[]) => tools as unknown as Record<string, AnyTool>;
 
 const steps = (...titles: string[]) => titles.map((title) => ({ title }));
 
@@ -75,6 +85,53 @@ describe('createPlanningTools', () => {
     expect(() => createPlanningTools(session, { acceptsOverrides: 'yes' as never })).toThrow(
       /acceptsOverrides/,
     );
+  });
+
+  it('holds each tool under its name too, without changing the array', () => {
+    const tools = createPlanningTools(new Session(), {
+      batch: true,
+      owners: true,
+      agent: 'a',
+    });
+    for (const tool of tools) expect(byName(tools)[tool.name]).toBe(tool);
+    expect(tools.planning_mark_step.name).toBe('planning_mark_step');
+    expect(tools.planning_apply_batch).toBe(tools[6]);
+    expect(tools.planning_release_step).toBe(tools[8]);
+    // Names are not enumerable: hosts that spread, list keys or serialise see the array only.
+    expect(Object.keys(tools)).toEqual(['0', '1', '2', '3', '4', '5', '6', '7', '8']);
+    expect([...tools]).toHaveLength(9);
+    expect(JSON.stringify(tools)).toBe(JSON.stringify([...tools]));
+    expect(Object.isFrozen(tools)).toBe(true);
+    expect(() => {
+      (tools as unknown as Record<string, unknown>)['planning_mark_step'] = null;
+    }).toThrow(TypeError);
+    expect('planning_apply_batch' in createPlanningTools(new Session())).toBe(false);
+  });
+
+  it("declares each tool's traits: strict, a title and the hints, none open-world", () => {
+    const tools = createPlanningTools(new Session(), {
+      batch: true,
+      owners: true,
+      agent: 'a',
+    });
+    for (const tool of tools) {
+      expect(tool.traits.strict, tool.name).toBe(true);
+      expect(tool.traits.openWorld, tool.name).toBe(false);
+      expect(tool.traits.title, tool.name).toMatch(/^[A-Z]/);
+      expect(tool.traits.readOnly, tool.name).toBe(tool.name === 'planning_read_plan');
+    }
+    expect(tools.planning_add_step.traits).toMatchObject({
+      destructive: false,
+      idempotent: false,
+    });
+    expect(tools.planning_setup_plan.traits).toMatchObject({
+      destructive: true,
+      idempotent: true,
+    });
+    // The dependency-aware and history-wrapped tools keep the traits of the tool they extend.
+    const extended = createPlanningTools(new Session(), { dependencies: true, history: true });
+    for (const tool of extended)
+      expect(tool.traits, tool.name).toEqual(byName(tools)[tool.name]?.traits);
   });
 
   it('refuses unknown options and a missing session', () => {
@@ -727,7 +784,12 @@ describe('hardening (issue 12)', () => {
   it('works fully on the session it is invoked with, whichever session made the tools (defect 13)', async () => {
     const a = new Session({ sessionId: 'a' });
     const b = new Session({ sessionId: 'b' });
-    const [setup, add, , mark, , read] = createPlanningTools(a);
+    const {
+      planning_setup_plan: setup,
+      planning_add_step: add,
+      planning_mark_step: mark,
+      planning_read_plan: read,
+    } = createPlanningTools(a);
     const made = await invokeTool(
       setup,
       { objective: 'o', initial_steps: steps('x') },

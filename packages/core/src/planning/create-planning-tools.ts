@@ -49,9 +49,11 @@ import {
   type UpdateStepInput,
 } from './plan-commands.ts';
 import { ensureIdRoom } from './planning-reducers.ts';
+import { PLANNING_TOOL_TRAITS } from './planning-tool-traits.ts';
 import { registerPlanModelReducers } from './register-plan-model-reducers.ts';
 import { suffixNumber } from './step-id.ts';
 import { optionalText, PLANNING_LIMITS, requiredText, stepIdText } from './text-rules.ts';
+import { withToolNames } from './with-tool-names.ts';
 
 /** Options of {@link createPlanningTools}. @public */
 export interface PlanningToolsOptions {
@@ -66,7 +68,7 @@ export interface PlanningToolsOptions {
    * steps. Off by default.
    */
   readonly dependencies?: boolean | DependencyOptions | undefined;
-  /** Adds a seventh tool, `planning_apply_batch` (all-or-nothing batches); off by default. */
+  /** Adds `planning_apply_batch` (all-or-nothing batches) after the six; off by default. */
   readonly batch?: boolean | undefined;
   /**
    * Every mutating tool takes an optional `explanation` and dispatches a `PlanChange` (the
@@ -99,7 +101,76 @@ export type ToolsWithHistory<T extends readonly unknown[]> = {
   readonly [K in keyof T]: WithHistory<T[K]>;
 };
 
-/** The six tools with the `dependencies` option on. @public */
+/** Maps each tool of a by-name record through {@link WithHistory}. @public */
+export type ToolsByNameWithHistory<T> = { readonly [K in keyof T]: WithHistory<T[K]> };
+
+/** The six planning tools, by name. @public */
+export interface PlanningToolsByName {
+  readonly planning_setup_plan: Tool<SetupPlan, SetupPlan, SetupPlanInput>;
+  readonly planning_add_step: Tool<AddStep, AddStep, AddStepInput>;
+  readonly planning_update_step: Tool<UpdateStep, UpdateStep, UpdateStepInput>;
+  readonly planning_mark_step: Tool<MarkStep, MarkStep, MarkStepInput>;
+  readonly planning_clear_plan: Tool<ClearPlan, ClearPlan>;
+  readonly planning_read_plan: Tool<ReadPlan, Plan>;
+}
+
+/** The six planning tools with the `dependencies` option on, by name. @public */
+export interface DependentPlanningToolsByName {
+  readonly planning_setup_plan: Tool<
+    SetupPlanWithDependencies,
+    SetupPlanWithDependencies,
+    SetupPlanWithDependenciesInput
+  >;
+  readonly planning_add_step: Tool<
+    AddStepWithDependencies,
+    AddStepWithDependencies,
+    AddStepWithDependenciesInput
+  >;
+  readonly planning_update_step: Tool<
+    UpdateStepWithDependencies,
+    UpdateStepWithDependencies,
+    UpdateStepWithDependenciesInput
+  >;
+  readonly planning_mark_step: Tool<MarkStep, MarkStep, MarkStepInput>;
+  readonly planning_clear_plan: Tool<ClearPlan, ClearPlan>;
+  readonly planning_read_plan: Tool<ReadPlan, Plan>;
+}
+
+/** The tool the `batch` option adds, by name. @public */
+export interface BatchToolByName {
+  readonly planning_apply_batch: PlanBatchTool;
+}
+
+/** The tools the `owners` option adds, by name. @public */
+export interface OwnerToolsByName {
+  readonly planning_claim_step: ClaimStepTool;
+  readonly planning_release_step: ReleaseStepTool;
+}
+
+/** The tools for options `O` by name, before the `history` option wraps them. @public */
+export type PlanningToolsByNameWithoutHistory<O extends PlanningToolsOptions> = (O extends {
+  readonly dependencies: true | DependencyOptions;
+}
+  ? DependentPlanningToolsByName
+  : PlanningToolsByName) &
+  (O extends { readonly batch: true } ? BatchToolByName : unknown) &
+  (O extends { readonly owners: true } ? OwnerToolsByName : unknown);
+
+/**
+ * The tools {@link createPlanningTools} returns for options `O`, by name: the six
+ * (dependency-aware with `dependencies`), `planning_apply_batch` with `batch: true`,
+ * `planning_claim_step` and `planning_release_step` with `owners: true`; with `history: true`
+ * every mutating one takes an `explanation` and dispatches a {@link PlanChange}.
+ *
+ * @public
+ */
+export type PlanningToolsByNameFor<O extends PlanningToolsOptions> = O extends {
+  readonly history: true;
+}
+  ? ToolsByNameWithHistory<PlanningToolsByNameWithoutHistory<O>>
+  : PlanningToolsByNameWithoutHistory<O>;
+
+/** The six tools with the `dependencies` option on, in the reference order. @public */
 export type DependentPlanningTools = readonly [
   Tool<SetupPlanWithDependencies, SetupPlanWithDependencies, SetupPlanWithDependenciesInput>,
   Tool<AddStepWithDependencies, AddStepWithDependencies, AddStepWithDependenciesInput>,
@@ -112,31 +183,33 @@ export type DependentPlanningTools = readonly [
 /** The `planning_apply_batch` tool. @public */
 export type PlanBatchTool = Tool<PlanBatchInput, PlanBatch, PlanBatchInput>;
 
-/** The tools for options `O` before the `history` option wraps them. @public */
+/** The tools for options `O` in order, before the `history` option wraps them. @public */
 export type PlanningToolsWithoutHistory<O extends PlanningToolsOptions> = readonly [
   ...(O extends { readonly dependencies: true | DependencyOptions }
     ? DependentPlanningTools
-    : PlanningTools),
+    : PlanningToolList),
   ...(O extends { readonly batch: true } ? [PlanBatchTool] : []),
   ...(O extends { readonly owners: true } ? [ClaimStepTool, ReleaseStepTool] : []),
 ];
 
 /**
- * The tools {@link createPlanningTools} returns for options `O`: the six (dependency-aware
- * with `dependencies`), then `planning_apply_batch` with `batch: true`, then
- * `planning_claim_step` and `planning_release_step` with `owners: true`; with `history: true`
- * every mutating one takes an `explanation` and dispatches a {@link PlanChange}.
+ * The tools {@link createPlanningTools} returns for options `O`: a frozen array in a stable
+ * order for hosts (the six, then `planning_apply_batch`, then `planning_claim_step` and
+ * `planning_release_step`) that also holds each tool under its name
+ * ({@link PlanningToolsByNameFor}). Use the names: the positions depend on the options, and
+ * reading tools by position is deprecated (it keeps working for one release).
  *
  * @public
  */
-export type PlanningToolsFor<O extends PlanningToolsOptions> = O extends {
+export type PlanningToolsFor<O extends PlanningToolsOptions> = (O extends {
   readonly history: true;
 }
   ? ToolsWithHistory<PlanningToolsWithoutHistory<O>>
-  : PlanningToolsWithoutHistory<O>;
+  : PlanningToolsWithoutHistory<O>) &
+  PlanningToolsByNameFor<O>;
 
 /** The six planning tools, in the reference order. @public */
-export type PlanningTools = readonly [
+export type PlanningToolList = readonly [
   Tool<SetupPlan, SetupPlan, SetupPlanInput>,
   Tool<AddStep, AddStep, AddStepInput>,
   Tool<UpdateStep, UpdateStep, UpdateStepInput>,
@@ -144,6 +217,14 @@ export type PlanningTools = readonly [
   Tool<ClearPlan, ClearPlan>,
   Tool<ReadPlan, Plan>,
 ];
+
+/**
+ * The six planning tools, in the reference order and by name: what
+ * {@link createPlanningTools} returns with every option off.
+ *
+ * @public
+ */
+export type PlanningTools = PlanningToolList & PlanningToolsByName;
 
 const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? '' : 's'}`;
 
@@ -187,17 +268,27 @@ function planningSession(session: Session): Session {
  * `planning_apply_batch` (`batch`), then `planning_claim_step` and `planning_release_step`
  * (`owners`, with `agent`); `history` gives every mutating tool an `explanation` and records
  * each change for `planHistory`. With every option off, the tools are the reference ones.
+ * The result is a frozen array in that order (what hosts iterate) that also holds each tool
+ * under its name: `tools.planning_mark_step`.
  *
  * @example
  * ```ts
- * const [setup, add, update, mark, clear, read] = createPlanningTools(session, { inProgress: 'single' });
- * await invokeTool(setup, { objective: 'ship v2', initial_steps: [{ title: 'draft' }] }, { session });
+ * const tools = createPlanningTools(session, { inProgress: 'single' });
+ * await invokeTool(
+ *   tools.planning_setup_plan,
+ *   { objective: 'ship v2', initial_steps: [{ title: 'draft' }] },
+ *   { session },
+ * );
  * ```
  * @example
  * ```ts
  * // One agent of a shared plan: claims as 'worker-1', explains its changes.
  * const tools = createPlanningTools(session, { owners: true, history: true, agent: 'worker-1' });
- * await invokeTool(tools[6], { step_id: 'S002', explanation: 'I know the parser.' }, { session });
+ * await invokeTool(
+ *   tools.planning_claim_step,
+ *   { step_id: 'S002', explanation: 'I know the parser.' },
+ *   { session },
+ * );
  * ```
  * @throws PlankitError `argument_invalid` for a missing session or unknown options
  * @public
@@ -266,6 +357,7 @@ export function createPlanningTools<O extends PlanningToolsOptions = Record<neve
     parameters: SetupPlan,
     resultType: SetupPlan,
     acceptsOverrides,
+    traits: PLANNING_TOOL_TRAITS.setup,
     handler: (params, { session }) => {
       // Register on the session the call runs on, so the plan lands there (issue 12).
       planningSession(session);
@@ -289,6 +381,7 @@ export function createPlanningTools<O extends PlanningToolsOptions = Record<neve
     parameters: AddStep,
     resultType: AddStep,
     acceptsOverrides,
+    traits: PLANNING_TOOL_TRAITS.add,
     handler: (params, { session }) => {
       const plan = requirePlan(planningSession(session));
       ensureActive(plan, 'add steps to');
@@ -315,6 +408,7 @@ export function createPlanningTools<O extends PlanningToolsOptions = Record<neve
     parameters: UpdateStep,
     resultType: UpdateStep,
     acceptsOverrides,
+    traits: PLANNING_TOOL_TRAITS.update,
     handler: (params, { session }) => {
       const plan = requirePlan(planningSession(session));
       ensureActive(plan, 'update steps in');
@@ -340,6 +434,7 @@ export function createPlanningTools<O extends PlanningToolsOptions = Record<neve
     parameters: MarkStep,
     resultType: MarkStep,
     acceptsOverrides,
+    traits: PLANNING_TOOL_TRAITS.mark,
     handler: (params, { session }) => {
       const plan = requirePlan(planningSession(session));
       ensureMarkable(plan);
@@ -381,6 +476,7 @@ export function createPlanningTools<O extends PlanningToolsOptions = Record<neve
     parameters: ClearPlan,
     resultType: ClearPlan,
     acceptsOverrides,
+    traits: PLANNING_TOOL_TRAITS.clear,
     handler: (_params, { session }): { message: string; value: ClearPlan } => {
       ensureClearable(requirePlan(planningSession(session)));
       return { message: 'Plan marked as abandoned.', value: trustedValue(ClearPlan, {}) };
@@ -392,6 +488,7 @@ export function createPlanningTools<O extends PlanningToolsOptions = Record<neve
     description: 'Return the latest plan snapshot.',
     parameters: ReadPlan,
     acceptsOverrides,
+    traits: PLANNING_TOOL_TRAITS.read,
     handler: (_params, { session }): { message: string; value: Plan } => {
       const plan = requirePlan(planningSession(session));
       const message =
@@ -427,5 +524,5 @@ export function createPlanningTools<O extends PlanningToolsOptions = Record<neve
           : withHistory(tool, { acceptsOverrides, prepare: historySession, agent }),
       )
     : all;
-  return Object.freeze(done) as unknown as PlanningToolsFor<O>;
+  return withToolNames(done) as unknown as PlanningToolsFor<O>;
 }

@@ -16,7 +16,13 @@ const NOW = 1_700_000_000_000;
 
 function planning() {
   const session = new Session({ sessionId: 'trusted', clock: () => NOW });
-  const [setup, add, update, mark, clear] = createPlanningTools(session);
+  const {
+    planning_setup_plan: setup,
+    planning_add_step: add,
+    planning_update_step: update,
+    planning_mark_step: mark,
+    planning_clear_plan: clear,
+  } = createPlanningTools(session);
   const context = { session, now: NOW, toolName: 'test' };
   return { session, setup, add, update, mark, clear, context };
 }

@@ -8,7 +8,7 @@ import { PLAN_STATE_HEADER, SUMMARY_HEADER } from './compact-with-plan.ts';
 describe('compactAnthropicMessages', () => {
   it('puts the summary and the plan in one user message, as two text blocks, before the tail', async () => {
     const session = new Session();
-    const [setup] = createPlanningTools(session, { dependencies: true });
+    const { planning_setup_plan: setup } = createPlanningTools(session, { dependencies: true });
     await invokeTool(
       setup,
       {
@@ -50,7 +50,7 @@ describe('compactAnthropicMessages', () => {
       { role: 'user', content: [{ type: 'text', text: `${SUMMARY_HEADER}\n\ngreeting` }] },
     ]);
     const session = new Session();
-    const [setup] = createPlanningTools(session);
+    const { planning_setup_plan: setup } = createPlanningTools(session);
     await invokeTool(setup, { objective: 'Ship', initial_steps: [{ title: 'Tag' }] }, { session });
     const carried = await compactAnthropicMessages({
       messages: [{ role: 'user', content: 'x' }],

@@ -13,7 +13,7 @@ const textOf = (message: ChatCompletionMessageParam): string =>
 async function dependentSession() {
   const session = new Session({ sessionId: 'compaction', clock: () => 1 });
   const tools = createPlanningTools(session, { dependencies: true, batch: true });
-  const [setup, add, , mark] = tools;
+  const { planning_setup_plan: setup, planning_add_step: add, planning_mark_step: mark } = tools;
   await invokeTool(
     setup,
     {
@@ -223,7 +223,7 @@ describe('compactChatMessages', () => {
     expect(none.messages).toHaveLength(1);
     expect(none.plan).toBeUndefined();
     const { session: withPlan, tools } = await dependentSession();
-    await invokeTool(tools[4], {}, { session: withPlan });
+    await invokeTool(tools.planning_clear_plan, {}, { session: withPlan });
     const abandoned = await compactChatMessages({
       messages: exchange(1),
       session: withPlan,

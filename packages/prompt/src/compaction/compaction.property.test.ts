@@ -89,7 +89,7 @@ async function setupSession(): Promise<{ session: Session; tools: ReturnType<typ
   const session = new Session({ sessionId: 'compaction-property', clock: () => 1 });
   const tools = toolsOf(session);
   await invokeTool(
-    tools[0],
+    tools.planning_setup_plan,
     {
       objective: 'Ship the release',
       initial_steps: [
@@ -178,12 +178,12 @@ describe('a plan survives successive compactions exactly', () => {
     async (_, anchorKey, source) => {
       const { session, tools } = await setupSession();
       await invokeTool(
-        tools[3],
+        tools.planning_mark_step,
         { step_id: 'S001', status: 'done', note: 'approved by Ana' },
         { session },
       );
       await invokeTool(
-        tools[1],
+        tools.planning_add_step,
         { steps: [{ title: 'Docs', depends_on: ['S001', 'S003'] }] },
         { session },
       );
@@ -228,7 +228,7 @@ describe('a plan survives successive compactions exactly', () => {
         .join('\n\n');
     for (let n = 1; n <= 10; n++) {
       const result = await invokeTool(
-        tools[6],
+        tools.planning_apply_batch,
         {
           operations: [
             { op: 'add', steps: [{ title: `Step ${n}`, depends_on: ['S001'] }] },
@@ -284,9 +284,8 @@ describe('a plan survives successive compactions exactly', () => {
       dependencies: true,
       agent: 'worker-1',
     });
-    const claim = (tools: typeof lead) => tools.find((tool) => tool.name === 'planning_claim_step');
     await invokeTool(
-      lead[0],
+      lead.planning_setup_plan,
       {
         objective: 'Ship',
         initial_steps: Array.from({ length: 10 }, (_, i) => ({ title: `Part ${i + 1}` })),
@@ -301,7 +300,7 @@ describe('a plan survives successive compactions exactly', () => {
       expect(
         (
           await invokeTool(
-            claim(who) as never,
+            who.planning_claim_step,
             { step_id: id, explanation: `claim ${n}` },
             { session },
           )
@@ -310,7 +309,7 @@ describe('a plan survives successive compactions exactly', () => {
       expect(
         (
           await invokeTool(
-            who[3],
+            who.planning_mark_step,
             { step_id: id, status: 'in_progress', explanation: `start ${n}` },
             { session },
           )

@@ -131,7 +131,7 @@ const anthropic: Kit<MessageParam> = {
 
 async function plannedSession(): Promise<{ session: Session; plan: Plan }> {
   const session = new Session({ sessionId: 'genuine', clock: () => 1 });
-  const [setup, , , mark] = createPlanningTools(session);
+  const { planning_setup_plan: setup, planning_mark_step: mark } = createPlanningTools(session);
   await invokeTool(
     setup,
     { objective: 'Ship the release', initial_steps: [{ title: 'Build' }, { title: 'Test' }] },

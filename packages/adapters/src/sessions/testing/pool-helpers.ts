@@ -15,12 +15,12 @@ import type { SessionStore } from '../../stores/session-store.ts';
 
 /** The six planning tools, built once and used with any pooled session. */
 export const TOOLS: PlanningTools = createPlanningTools(new Session());
-export const SETUP: PlanningTools[0] = TOOLS[0];
-export const ADD: PlanningTools[1] = TOOLS[1];
-export const UPDATE: PlanningTools[2] = TOOLS[2];
-export const MARK: PlanningTools[3] = TOOLS[3];
-export const CLEAR: PlanningTools[4] = TOOLS[4];
-export const READ: PlanningTools[5] = TOOLS[5];
+export const SETUP: PlanningTools['planning_setup_plan'] = TOOLS.planning_setup_plan;
+export const ADD: PlanningTools['planning_add_step'] = TOOLS.planning_add_step;
+export const UPDATE: PlanningTools['planning_update_step'] = TOOLS.planning_update_step;
+export const MARK: PlanningTools['planning_mark_step'] = TOOLS.planning_mark_step;
+export const CLEAR: PlanningTools['planning_clear_plan'] = TOOLS.planning_clear_plan;
+export const READ: PlanningTools['planning_read_plan'] = TOOLS.planning_read_plan;
 
 /** Unwraps an ok result, failing with the error's code and message otherwise. */
 export function ok<T>(result: Result<T, { code: string; message: string }>): T {

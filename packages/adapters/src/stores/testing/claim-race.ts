@@ -39,7 +39,7 @@ export async function checkClaimRace(
   const lead = await open(store, sessionId, 'lead');
   const initial_steps = Array.from({ length: count }, (_, i) => ({ title: `step ${i + 1}` }));
   const setup = await invokeTool(
-    lead.tools[0],
+    lead.tools.planning_setup_plan,
     { objective: 'race', initial_steps, explanation: 'the lead sets up' },
     { session: lead.session },
   );

@@ -56,7 +56,7 @@ async function attempt(store: SessionStore, stepId: string): Promise<string> {
     snapshotEvery: Number.POSITIVE_INFINITY,
   });
   if (!attached.ok) fail(`attach failed: ${attached.error.code}: ${attached.error.message}`);
-  const claim = tools[6];
+  const claim = tools.planning_claim_step;
   const result = await invokeTool(
     claim,
     { step_id: stepId, explanation: `${config.agent} takes it` },

@@ -58,7 +58,7 @@ function check<T>(result: { ok: true; value: T } | { ok: false; error: Error }):
 const store = await openStore();
 const now = config.step === 'freeze' ? 1_000 : 2_000;
 const session = new Session({ sessionId: config.sessionId, clock: () => now });
-const [setup, , , mark] = createPlanningTools(session);
+const { planning_setup_plan: setup, planning_mark_step: mark } = createPlanningTools(session);
 session.register(PhaseJob, replaceLatest);
 const attachment = check(await attachStore(session, store, { snapshotEvery: 3 }));
 

@@ -10,6 +10,7 @@ import { heldByOther } from '../owners/owner-commands.ts';
 import { type Plan, type PlanStep, StepStatus } from '../plan.ts';
 import { ensureStatus, requirePlan, stepIndex } from '../plan-checks.ts';
 import type { NewPlanStep, NewPlanStepInput } from '../plan-commands.ts';
+import { PLANNING_TOOL_TRAITS } from '../planning-tool-traits.ts';
 import { optionalText, PLANNING_LIMITS, requiredText, stepIdText } from '../text-rules.ts';
 import {
   applyBatchOperation,
@@ -317,6 +318,7 @@ export function createBatchTool(
     >,
     resultType: PlanBatch,
     acceptsOverrides: context.acceptsOverrides,
+    traits: PLANNING_TOOL_TRAITS.batch,
     handler: (params, { session }) => {
       const start = requirePlan(context.prepare(session));
       const raws = params.operations as readonly Raw[];

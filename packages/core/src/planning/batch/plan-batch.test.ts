@@ -8,7 +8,7 @@ import { Plan } from '../plan.ts';
 function planning(options: PlanningToolsOptions = {}) {
   const session = new Session({ sessionId: 'batch', clock: () => 1_700_000_000_000 });
   const tools = createPlanningTools(session, { ...options, batch: true });
-  const batch = tools[6];
+  const batch = tools.planning_apply_batch;
   if (batch === undefined) throw new Error('no batch tool');
   const call = (index: number, args: unknown) =>
     invokeTool(tools[index] as (typeof tools)[0], args, { session });

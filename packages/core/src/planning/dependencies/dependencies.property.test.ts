@@ -50,10 +50,15 @@ describe('dependencies and batches (properties)', () => {
     await fc.assert(
       fc.asyncProperty(fc.array(edit, { maxLength: 20 }), async (edits) => {
         const { session, tools, plan } = planning();
-        await invokeTool(tools[0], setup, { session });
+        await invokeTool(tools.planning_setup_plan, setup, { session });
         for (const e of edits) {
           const before = plan();
-          const tool = e.kind === 'update' ? tools[2] : e.kind === 'add' ? tools[1] : tools[3];
+          const tool =
+            e.kind === 'update'
+              ? tools.planning_update_step
+              : e.kind === 'add'
+                ? tools.planning_add_step
+                : tools.planning_mark_step;
           const { op: _op, ...args } = operation(e);
           const result = await invokeTool(tool as AnyTool, args, { session });
           if (!result.success) expect(plan()).toBe(before);
@@ -81,11 +86,11 @@ describe('dependencies and batches (properties)', () => {
       fc.asyncProperty(fc.array(edit, { minLength: 1, maxLength: 8 }), async (edits) => {
         const batched = planning();
         const serial = planning();
-        await invokeTool(batched.tools[0], setup, { session: batched.session });
-        await invokeTool(serial.tools[0], setup, { session: serial.session });
+        await invokeTool(batched.tools.planning_setup_plan, setup, { session: batched.session });
+        await invokeTool(serial.tools.planning_setup_plan, setup, { session: serial.session });
         const before = batched.plan();
         const result = await invokeTool(
-          batched.tools[6],
+          batched.tools.planning_apply_batch,
           { operations: edits.map(operation) },
           { session: batched.session },
         );
@@ -93,10 +98,10 @@ describe('dependencies and batches (properties)', () => {
         for (const e of edits) {
           const tool =
             e.kind === 'update'
-              ? serial.tools[2]
+              ? serial.tools.planning_update_step
               : e.kind === 'add'
-                ? serial.tools[1]
-                : serial.tools[3];
+                ? serial.tools.planning_add_step
+                : serial.tools.planning_mark_step;
           const { op: _op, ...args } = operation(e);
           const one = await invokeTool(tool as AnyTool, args, {
             session: serial.session,

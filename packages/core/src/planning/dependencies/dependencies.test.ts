@@ -14,7 +14,14 @@ import { blockedSteps, readySteps } from './ready-steps.ts';
 function planning(options: PlanningToolsOptions = { dependencies: true }) {
   const session = new Session({ sessionId: 'deps', clock: () => 1_700_000_000_000 });
   const tools = createPlanningTools(session, options);
-  const [setup, add, update, mark, clear, read] = tools;
+  const {
+    planning_setup_plan: setup,
+    planning_add_step: add,
+    planning_update_step: update,
+    planning_mark_step: mark,
+    planning_clear_plan: clear,
+    planning_read_plan: read,
+  } = tools;
   const named = { setup, add, update, mark, clear, read };
   const call = (name: keyof typeof named, args: unknown) =>
     invokeTool(named[name], args, { session });
@@ -43,10 +50,10 @@ describe('dependencies option', () => {
   it('keeps the reference schemas when off, and adds depends_on when on', () => {
     const off = planning({});
     const on = planning();
-    expect(JSON.stringify(off.tools[0].parameters)).not.toContain('depends_on');
+    expect(JSON.stringify(off.tools.planning_setup_plan.parameters)).not.toContain('depends_on');
     expect(on.tools.map((tool) => tool.name)).toEqual(off.tools.map((tool) => tool.name));
-    expect(on.tools[0].parameters.safeParse(chain).success).toBe(true);
-    expect(off.tools[0].parameters.safeParse(chain).success).toBe(false);
+    expect(on.tools.planning_setup_plan.parameters.safeParse(chain).success).toBe(true);
+    expect(off.tools.planning_setup_plan.parameters.safeParse(chain).success).toBe(false);
   });
 
   it('sets depends_on in setup and add, changes it in update', async () => {

@@ -6,6 +6,7 @@ import type { Plan } from '../plan.ts';
 import { ensureActive, requirePlan, stepIndex } from '../plan-checks.ts';
 import { type NewPlanStep, ReadPlan } from '../plan-commands.ts';
 import { ensureIdRoom } from '../planning-reducers.ts';
+import { PLANNING_TOOL_TRAITS } from '../planning-tool-traits.ts';
 import { suffixNumber } from '../step-id.ts';
 import { optionalText, PLANNING_LIMITS, requiredText, stepIdText } from '../text-rules.ts';
 import {
@@ -84,6 +85,7 @@ export function createDependencyTools(context: DependencyToolContext): Dependenc
     parameters: SetupPlanWithDependenciesParameters,
     resultType: SetupPlanWithDependencies,
     acceptsOverrides,
+    traits: PLANNING_TOOL_TRAITS.setup,
     handler: (params, { session }) => {
       context.prepare(session);
       const objective = requiredText(
@@ -108,6 +110,7 @@ export function createDependencyTools(context: DependencyToolContext): Dependenc
     parameters: AddStepWithDependenciesParameters,
     resultType: AddStepWithDependencies,
     acceptsOverrides,
+    traits: PLANNING_TOOL_TRAITS.add,
     handler: (params, { session }) => {
       const plan = requirePlan(context.prepare(session));
       ensureActive(plan, 'add steps to');
@@ -131,6 +134,7 @@ export function createDependencyTools(context: DependencyToolContext): Dependenc
     parameters: UpdateStepWithDependenciesParameters,
     resultType: UpdateStepWithDependencies,
     acceptsOverrides,
+    traits: PLANNING_TOOL_TRAITS.update,
     handler: (params, { session }) => {
       const plan = requirePlan(context.prepare(session));
       ensureActive(plan, 'update steps in');
@@ -160,6 +164,7 @@ export function createDependencyTools(context: DependencyToolContext): Dependenc
     description: 'Return the latest plan snapshot, with ready and blocked steps.',
     parameters: ReadPlan,
     acceptsOverrides,
+    traits: PLANNING_TOOL_TRAITS.read,
     handler: (_params, { session }): { message: string; value: Plan } => {
       const plan = requirePlan(context.prepare(session));
       const base =

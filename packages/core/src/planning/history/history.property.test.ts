@@ -65,7 +65,7 @@ type Call = typeof call extends fc.Arbitrary<infer T> ? T : never;
 
 async function run(session: Session, tools: ReturnType<typeof agents>['tools'], calls: Call[]) {
   await invokeTool(
-    tools.lead[0],
+    tools.lead.planning_setup_plan,
     {
       objective: 'o',
       initial_steps: [{ title: 'a' }, { title: 'b' }, { title: 'c', depends_on: ['S001'] }],
@@ -139,7 +139,7 @@ describe('plan history (properties)', () => {
     await run(session, tools, []);
     for (let i = 0; i < MAX_PLAN_REVISIONS + 5; i++)
       await invokeTool(
-        tools.a[3],
+        tools.a.planning_mark_step,
         { step_id: 'S002', status: i % 2 ? 'pending' : 'blocked' },
         { session },
       );

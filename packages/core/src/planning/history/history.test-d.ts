@@ -14,22 +14,30 @@ describe('createPlanningTools types with history and owners', () => {
   it('owners adds the claim and release tools after the batch tool', () => {
     const tools = createPlanningTools(new Session(), { owners: true, batch: true, agent: 'a' });
     expectTypeOf(tools).toHaveProperty('8');
+    expectTypeOf(tools.planning_claim_step).toEqualTypeOf<
+      Tool<ClaimStep, ClaimStep, OwnedStepInput>
+    >();
+    expectTypeOf(tools.planning_release_step).toEqualTypeOf<
+      Tool<ReleaseStep, ReleaseStep, OwnedStepInput>
+    >();
+    // Positions still hold for this release.
     expectTypeOf(tools[7]).toEqualTypeOf<Tool<ClaimStep, ClaimStep, OwnedStepInput>>();
-    expectTypeOf(tools[8]).toEqualTypeOf<Tool<ReleaseStep, ReleaseStep, OwnedStepInput>>();
   });
 
   it('history wraps every mutating tool and leaves read alone', () => {
     const tools = createPlanningTools(new Session(), { history: true, owners: true, agent: 'a' });
-    expectTypeOf(tools[3]).toEqualTypeOf<
+    expectTypeOf(tools.planning_mark_step).toEqualTypeOf<
       Tool<MarkStep & Explained, PlanChange, MarkStepInput & ExplainedInput>
     >();
-    expectTypeOf(tools[5]).toEqualTypeOf<Tool<ReadPlan, Plan>>();
-    expectTypeOf(tools[6]).toEqualTypeOf<
+    expectTypeOf(tools.planning_read_plan).toEqualTypeOf<Tool<ReadPlan, Plan>>();
+    expectTypeOf(tools.planning_claim_step).toEqualTypeOf<
       Tool<ClaimStep & Explained, PlanChange, OwnedStepInput & ExplainedInput>
     >();
+    expectTypeOf(tools).not.toHaveProperty('planning_apply_batch');
     const batch = createPlanningTools(new Session(), { history: true, batch: true });
-    expectTypeOf(batch[6]).toEqualTypeOf<
+    expectTypeOf(batch.planning_apply_batch).toEqualTypeOf<
       Tool<PlanBatchInput & Explained, PlanChange, PlanBatchInput & ExplainedInput>
     >();
+    expectTypeOf(batch).not.toHaveProperty('planning_claim_step');
   });
 });

@@ -45,7 +45,7 @@ describe('history option', () => {
         ]);
     }
     const result = await invokeTool(
-      explained[0],
+      explained.planning_setup_plan,
       { ...setup, explanation: '  kick-off  ' },
       { session },
     );
@@ -68,10 +68,22 @@ describe('history option', () => {
     const session = new Session({ sessionId: 'h', clock: () => 1000 });
     const lead = tools(session, 'lead');
     const worker = tools(session, 'worker-1');
-    await invokeTool(lead[0], { ...setup, explanation: 'Start the release.' }, { session });
-    await invokeTool(worker[7], { step_id: 'S001', explanation: 'I take the draft.' }, { session });
-    await invokeTool(worker[3], { step_id: 'S001', status: 'done', note: 'drafted' }, { session });
-    await invokeTool(lead[1], { steps: [{ title: 'publish' }] }, { session });
+    await invokeTool(
+      lead.planning_setup_plan,
+      { ...setup, explanation: 'Start the release.' },
+      { session },
+    );
+    await invokeTool(
+      worker.planning_claim_step,
+      { step_id: 'S001', explanation: 'I take the draft.' },
+      { session },
+    );
+    await invokeTool(
+      worker.planning_mark_step,
+      { step_id: 'S001', status: 'done', note: 'drafted' },
+      { session },
+    );
+    await invokeTool(lead.planning_add_step, { steps: [{ title: 'publish' }] }, { session });
     // A plain command dispatched by hand is recorded too, without actor or explanation.
     session.dispatch(MarkStep, { step_id: 'S002', status: 'in_progress', note: null });
     const history = planHistory(session);
@@ -107,7 +119,7 @@ describe('history option', () => {
   it('refuses a bad explanation after the tool’s own checks; nothing changes', async () => {
     const session = new Session();
     const lead = tools(session);
-    await invokeTool(lead[0], setup, { session });
+    await invokeTool(lead.planning_setup_plan, setup, { session });
     const before = session.snapshot();
     for (const [explanation, message] of [
       ['x'.repeat(513), 'Explanation must be <= 512 characters.'],
@@ -115,7 +127,7 @@ describe('history option', () => {
       ['a\nb', 'Explanation must not contain control characters.'],
     ] as const) {
       const result = await invokeTool(
-        lead[3],
+        lead.planning_mark_step,
         { step_id: 'S001', status: 'done', explanation },
         { session },
       );
@@ -123,13 +135,13 @@ describe('history option', () => {
       expect(session.snapshot()).toBe(before);
     }
     const unknown = await invokeTool(
-      lead[3],
+      lead.planning_mark_step,
       { step_id: 'S009', status: 'done', explanation: 'x'.repeat(600) },
       { session },
     );
     expect(unknown.message).toBe('Tool validation failed: Step S009 does not exist.');
     const huge = await invokeTool(
-      lead[3],
+      lead.planning_mark_step,
       { step_id: 'S001', status: 'done', explanation: 'x'.repeat(1 << 20) },
       { session },
     );
@@ -141,10 +153,10 @@ describe('history option', () => {
   it(`keeps the newest ${MAX_PLAN_REVISIONS} revisions, numbered on, and survives toJSON/fromJSON`, async () => {
     const session = new Session({ sessionId: 'long', clock: () => 7 });
     const lead = tools(session);
-    await invokeTool(lead[0], setup, { session });
+    await invokeTool(lead.planning_setup_plan, setup, { session });
     for (let i = 0; i < MAX_PLAN_REVISIONS + 30; i++) {
       await invokeTool(
-        lead[3],
+        lead.planning_mark_step,
         { step_id: 'S001', status: i % 2 === 0 ? 'in_progress' : 'pending' },
         { session },
       );
@@ -159,7 +171,7 @@ describe('history option', () => {
     expect(read).toEqual({ ok: true, value: session.snapshot() });
     if (read.ok) fresh.rollback(read.value);
     await invokeTool(
-      createPlanningTools(fresh, { history: true })[3],
+      createPlanningTools(fresh, { history: true }).planning_mark_step,
       { step_id: 'S002', status: 'done' },
       { session: fresh },
     );
@@ -175,12 +187,16 @@ describe('history option', () => {
   it('records without a diff when history starts after the plan was set up', async () => {
     const session = new Session({ clock: () => 3 });
     const plain = createPlanningTools(session);
-    await invokeTool(plain[0], setup, { session });
+    await invokeTool(plain.planning_setup_plan, setup, { session });
     const later = createPlanningTools(session, { history: true, agent: 'late' });
-    await invokeTool(later[3], { step_id: 'S001', status: 'done' }, { session });
-    await invokeTool(later[3], { step_id: 'S002', status: 'in_progress' }, { session });
-    await invokeTool(later[0], setup, { session });
-    await invokeTool(later[3], { step_id: 'S002', status: 'done' }, { session });
+    await invokeTool(later.planning_mark_step, { step_id: 'S001', status: 'done' }, { session });
+    await invokeTool(
+      later.planning_mark_step,
+      { step_id: 'S002', status: 'in_progress' },
+      { session },
+    );
+    await invokeTool(later.planning_setup_plan, setup, { session });
+    await invokeTool(later.planning_mark_step, { step_id: 'S002', status: 'done' }, { session });
     expect(planHistory(session).map((r) => r.diff === null)).toEqual([true, true, true, false]);
     expect(formatPlanRevision(planHistory(session)[0] as never)).toBe(
       '#1 plankit.MarkStep by late\n  (changes not recorded: the plan before is not known)',
@@ -190,7 +206,7 @@ describe('history option', () => {
   it('refuses a bad PlanChange dispatched by hand (unknown command, bad actor, huge explanation, bad inner value); nothing changes', async () => {
     const session = new Session();
     const lead = tools(session);
-    await invokeTool(lead[0], setup, { session });
+    await invokeTool(lead.planning_setup_plan, setup, { session });
     const before = session.snapshot();
     const mark = { step_id: 'S001', status: 'done', note: null };
     const bad = [
@@ -222,7 +238,7 @@ describe('history option', () => {
   it('with every option off, the session has no history slice', async () => {
     const session = new Session();
     const six = createPlanningTools(session);
-    await invokeTool(six[0], setup, { session });
+    await invokeTool(six.planning_setup_plan, setup, { session });
     expect(Object.keys(session.snapshot().slices).sort()).toEqual([
       'plankit.Plan',
       'plankit.ToolCall',

@@ -65,6 +65,7 @@ export function withHistory<P, R, I>(
     parameters,
     resultType: PlanChange,
     acceptsOverrides: context.acceptsOverrides,
+    traits: tool.traits,
     handler: (params, toolContext) => {
       context.prepare(toolContext.session);
       const { explanation, ...rest } = params;

@@ -3,6 +3,7 @@ import { defineTool, type Tool } from '../../define-tool.ts';
 import type { Session } from '../../session.ts';
 import type { PlanStep } from '../plan.ts';
 import { requirePlan, stepIndex } from '../plan-checks.ts';
+import { PLANNING_TOOL_TRAITS } from '../planning-tool-traits.ts';
 import { stepIdText } from '../text-rules.ts';
 import { ClaimStep, claimStepReducer, ReleaseStep, releaseStepReducer } from './owner-commands.ts';
 
@@ -44,6 +45,7 @@ export function createOwnerTools(context: OwnerToolsContext): {
     parameters: OwnedStepParameters as unknown as z.ZodType<ClaimStep, OwnedStepInput>,
     resultType: ClaimStep,
     acceptsOverrides: context.acceptsOverrides,
+    traits: PLANNING_TOOL_TRAITS.claim,
     handler: (params, { session }) => {
       const plan = requirePlan(context.prepare(session));
       const step_id = stepIdText(params.step_id);
@@ -64,6 +66,7 @@ export function createOwnerTools(context: OwnerToolsContext): {
     parameters: OwnedStepParameters as unknown as z.ZodType<ReleaseStep, OwnedStepInput>,
     resultType: ReleaseStep,
     acceptsOverrides: context.acceptsOverrides,
+    traits: PLANNING_TOOL_TRAITS.release,
     handler: (params, { session }) => {
       const plan = requirePlan(context.prepare(session));
       const step_id = stepIdText(params.step_id);

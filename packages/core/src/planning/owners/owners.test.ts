@@ -17,7 +17,7 @@ async function shared() {
   const lead = createPlanningTools(session, { owners: true, agent: 'lead' });
   const one = createPlanningTools(session, { owners: true, agent: 'worker-1' });
   const two = createPlanningTools(session, { owners: true, agent: 'worker-2' });
-  await invokeTool(lead[0], setup, { session });
+  await invokeTool(lead.planning_setup_plan, setup, { session });
   return { session, lead, one, two, plan: () => selectLatest(session, Plan) as Plan };
 }
 
@@ -44,13 +44,13 @@ describe('owners option', () => {
 
   it('claims an unclaimed step, keeps a second claim by the same agent, refuses another agent naming the holder', async () => {
     const { session, one, two, plan } = await shared();
-    const claimed = await invokeTool(one[6], { step_id: ' S001 ' }, { session });
+    const claimed = await invokeTool(one.planning_claim_step, { step_id: ' S001 ' }, { session });
     expect(claimed).toMatchObject({ success: true, message: 'Step S001 claimed by worker-1.' });
     expect(plan().steps[0]?.owner).toBe('worker-1');
-    const again = await invokeTool(one[6], { step_id: 'S001' }, { session });
+    const again = await invokeTool(one.planning_claim_step, { step_id: 'S001' }, { session });
     expect(again.message).toBe('Step S001 is already held by worker-1.');
     const before = session.snapshot();
-    const refused = await invokeTool(two[6], { step_id: 'S001' }, { session });
+    const refused = await invokeTool(two.planning_claim_step, { step_id: 'S001' }, { session });
     expect(refused.success).toBe(false);
     expect(refused.message).toBe(
       'Tool validation failed: Step S001 is held by worker-1; claim another step or ask worker-1 to release it.',
@@ -60,34 +60,48 @@ describe('owners option', () => {
 
   it('refuses a release by a non-owner and of an unclaimed step; the owner releases', async () => {
     const { session, one, two, plan } = await shared();
-    await invokeTool(one[6], { step_id: 'S001' }, { session });
-    const byOther = await invokeTool(two[7], { step_id: 'S001' }, { session });
+    await invokeTool(one.planning_claim_step, { step_id: 'S001' }, { session });
+    const byOther = await invokeTool(two.planning_release_step, { step_id: 'S001' }, { session });
     expect(byOther.message).toBe(
       'Tool validation failed: Step S001 is held by worker-1; only worker-1 can release it.',
     );
-    const unclaimed = await invokeTool(two[7], { step_id: 'S002' }, { session });
+    const unclaimed = await invokeTool(two.planning_release_step, { step_id: 'S002' }, { session });
     expect(unclaimed.message).toBe('Tool validation failed: Step S002 has no owner to release.');
-    const released = await invokeTool(one[7], { step_id: 'S001' }, { session });
+    const released = await invokeTool(one.planning_release_step, { step_id: 'S001' }, { session });
     expect(released.message).toBe('Step S001 released by worker-1.');
     expect(plan().steps[0]).not.toHaveProperty('owner');
-    expect((await invokeTool(two[6], { step_id: 'S001' }, { session })).success).toBe(true);
+    expect(
+      (await invokeTool(two.planning_claim_step, { step_id: 'S001' }, { session })).success,
+    ).toBe(true);
   });
 
   it('refuses marking a step another agent holds; the holder marks it and keeps it', async () => {
     const { session, one, two, plan } = await shared();
-    await invokeTool(one[6], { step_id: 'S001' }, { session });
-    const refused = await invokeTool(two[3], { step_id: 'S001', status: 'done' }, { session });
+    await invokeTool(one.planning_claim_step, { step_id: 'S001' }, { session });
+    const refused = await invokeTool(
+      two.planning_mark_step,
+      { step_id: 'S001', status: 'done' },
+      { session },
+    );
     expect(refused.message).toBe(
       'Tool validation failed: Step S001 is held by worker-1; only worker-1 can mark it.',
     );
-    await invokeTool(one[3], { step_id: 'S001', status: 'done', note: 'ok' }, { session });
+    await invokeTool(
+      one.planning_mark_step,
+      { step_id: 'S001', status: 'done', note: 'ok' },
+      { session },
+    );
     expect(plan().steps[0]).toMatchObject({ status: 'done', owner: 'worker-1', notes: ['ok'] });
-    const done = await invokeTool(two[6], { step_id: 'S001' }, { session });
+    const done = await invokeTool(two.planning_claim_step, { step_id: 'S001' }, { session });
     expect(done.message).toBe(
       'Tool validation failed: Step S001 is held by worker-1; claim another step or ask worker-1 to release it.',
     );
-    const free = await invokeTool(two[3], { step_id: 'S002', status: 'done' }, { session });
-    const claimDone = await invokeTool(two[6], { step_id: 'S002' }, { session });
+    const free = await invokeTool(
+      two.planning_mark_step,
+      { step_id: 'S002', status: 'done' },
+      { session },
+    );
+    const claimDone = await invokeTool(two.planning_claim_step, { step_id: 'S002' }, { session });
     expect(free.success).toBe(true);
     expect(claimDone.message).toBe(
       'Tool validation failed: Step S002 is done; there is nothing to claim.',
@@ -98,11 +112,11 @@ describe('owners option', () => {
     const session = new Session();
     const lead = createPlanningTools(session, { owners: true, batch: true, agent: 'lead' });
     const worker = createPlanningTools(session, { owners: true, batch: true, agent: 'w' });
-    await invokeTool(lead[0], setup, { session });
-    await invokeTool(worker[7], { step_id: 'S001' }, { session });
+    await invokeTool(lead.planning_setup_plan, setup, { session });
+    await invokeTool(worker.planning_claim_step, { step_id: 'S001' }, { session });
     const before = session.snapshot();
     const result = await invokeTool(
-      lead[6],
+      lead.planning_apply_batch,
       {
         operations: [
           { op: 'mark', step_id: 'S002', status: 'done' },
@@ -159,7 +173,7 @@ describe('owners option', () => {
     const { snapshotToJSON } = await import('../../snapshot-to-json.ts');
     const { snapshotFromJSON } = await import('../../snapshot-from-json.ts');
     const { session, one } = await shared();
-    await invokeTool(one[6], { step_id: 'S002' }, { session });
+    await invokeTool(one.planning_claim_step, { step_id: 'S002' }, { session });
     const fresh = new Session({ sessionId: 'shared' });
     createPlanningTools(fresh, { owners: true, agent: 'x' });
     const read = snapshotFromJSON(JSON.stringify(snapshotToJSON(session.snapshot())), fresh);
