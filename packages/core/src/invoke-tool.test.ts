@@ -220,7 +220,7 @@ describe('invokeTool', () => {
     expect(result.message).toMatch(/^Tool validation failed: items\[0\]\.name: Invalid input/);
     expect(result.message).toMatch(/; and \d+ more$/);
     const error = result.error as ToolValidationError;
-    // Issue 23: the host-side result stays small too: the first 100 issues, and the count.
+    // The host-side result stays small too: the first 100 issues, and the count.
     expect(error.issues).toHaveLength(MAX_TOOL_ISSUES);
     expect(error.issues[0]).toEqual({ path: 'items[0].name', message: expect.any(String) });
     expect(error.issueCount).toBe(100_000);

@@ -159,7 +159,7 @@ describe('snapshotToJSON / snapshotFromJSON', () => {
       [{ objective: 'o', status: 'active', steps: [step('S001', 'done')] }, /status/],
       [{ objective: 'o', status: 'abandoned', steps: [step('S001')] }, /status/],
       [{ objective: 'a\u0000b', status: 'active', steps: [] }, /objective/],
-      // Issue 23: the tools' rules hold here too (ids they mint, their text rules).
+      // The tools' rules hold here too (ids they mint, their text rules).
       [{ objective: 'o', status: 'active', steps: [step('../../etc')] }, /step_id/],
       [{ objective: 'o', status: 'active', steps: [step('Sx')] }, /step_id/],
       [{ objective: 'o', status: 'active', steps: [step('S1')] }, /step_id/],

@@ -20,7 +20,7 @@ describe('checkPlan', () => {
     expect(Object.isFrozen(checked.value.steps[0])).toBe(true);
   });
 
-  it('holds the tools text rules, naming the field (issue 23)', () => {
+  it('holds the tools text rules, naming the field', () => {
     const cases: [Plan, string, RegExp][] = [
       [{ ...plan(), objective: 'a\nb' }, 'objective', /control characters/],
       [{ ...plan(), objective: 'x'.repeat(241) }, 'objective', /<= 240/],

@@ -374,7 +374,7 @@ describe('planning_add_step', () => {
     );
   });
 
-  it('continues past S999; a restored plan holds only ids the tools mint (issue 23)', async () => {
+  it('continues past S999; a restored plan holds only ids the tools mint', async () => {
     const { call, plan, session } = planning();
     const restored = (step_id: string) =>
       session.dispatch(Plan, {
@@ -680,7 +680,7 @@ describe('the lifecycle table', () => {
   }
 });
 
-describe('hardening (issue 12)', () => {
+describe('hardening', () => {
   const pendingStep = (step_id: string) => ({
     step_id,
     title: 't',

@@ -359,7 +359,7 @@ export function createPlanningTools<O extends PlanningToolsOptions = Record<neve
     acceptsOverrides,
     traits: PLANNING_TOOL_TRAITS.setup,
     handler: (params, { session }) => {
-      // Register on the session the call runs on, so the plan lands there (issue 12).
+      // Register on the session the call runs on, so the plan lands there.
       planningSession(session);
       const objective = requiredText(
         params.objective,

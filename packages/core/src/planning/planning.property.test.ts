@@ -177,7 +177,7 @@ describe('planning properties', () => {
     );
   });
 
-  // Issue 12: any text at all, control characters and lone surrogates included.
+  // Any text at all, control characters and lone surrogates included.
   const anyText = fc.oneof(
     fc.string({ unit: 'binary', maxLength: 12 }),
     fc.constantFrom('ok', 'a\u0000b', 'line\nbreak', '\ud800', 'tab\t', 'del\u007f', ' x '),
@@ -206,7 +206,7 @@ describe('planning properties', () => {
     }),
   );
 
-  it('whatever the tools accept, whatever the text, round-trips through JSON exactly (issue 12)', async () => {
+  it('whatever the tools accept, whatever the text, round-trips through JSON exactly', async () => {
     await fc.assert(
       fc.asyncProperty(fc.array(anyCommand, { maxLength: 20 }), async (sequence) => {
         const { session, tools } = planning();
@@ -243,7 +243,7 @@ describe('planning properties', () => {
     ),
   });
 
-  it('ids minted after any restored plan never collide (issue 12)', async () => {
+  it('ids minted after any restored plan never collide', async () => {
     await fc.assert(
       fc.asyncProperty(
         restoredPlan,

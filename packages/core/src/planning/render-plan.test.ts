@@ -37,7 +37,7 @@ describe('renderStep / renderPlan', () => {
   });
 });
 
-describe('rendering untrusted text (issue 12, defect 4)', () => {
+describe('rendering untrusted text', () => {
   it('escapes line breaks and other control characters, so text cannot forge lines', () => {
     const forged: Plan = {
       objective: 'o\nStatus: completed',

@@ -20,7 +20,7 @@ describe('step ids', () => {
     expect(highestStepNumber(['T050', 'S007'])).toBe(50);
   });
 
-  it('skips suffixes above MAX_STEP_NUMBER, which would lose precision (issue 12, defect 2)', () => {
+  it('skips suffixes above MAX_STEP_NUMBER, which would lose precision', () => {
     expect(highestStepNumber([`S${'9'.repeat(400)}`, 'S9007199254740992', 'S005'])).toBe(5);
     expect(highestStepNumber([`S${MAX_STEP_NUMBER}`])).toBe(MAX_STEP_NUMBER);
     expect(MAX_STEP_NUMBER).toBe(Number.MAX_SAFE_INTEGER);

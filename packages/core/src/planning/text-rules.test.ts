@@ -36,7 +36,7 @@ describe('text rules', () => {
     );
   });
 
-  it('accepts as stored text exactly what the tools store (issue 23)', () => {
+  it('accepts as stored text exactly what the tools store', () => {
     const cases: [string, string | undefined][] = [
       ['ok text', undefined],
       ['x'.repeat(8), undefined],

@@ -108,7 +108,7 @@ describe('batch option', () => {
     expect(cycle.message).toContain('S002 -> S003 -> S002');
   });
 
-  it('names every change and the ids it allocated, clipping inside an entry (issue 23)', async () => {
+  it('names every change and the ids it allocated, clipping inside an entry', async () => {
     const { call, apply, plan } = planning();
     await call(0, { objective: 'o', initial_steps: [{ title: 'a' }] });
     const many = Array.from({ length: 2_000 }, (_, i) => ({ title: `step ${i}` }));

@@ -246,7 +246,7 @@ describe('history option', () => {
     expect(planHistory(session)).toEqual([]);
   });
 
-  it('holds a revision from outside to the rules the tools record by (issue 23)', () => {
+  it('holds a revision from outside to the rules the tools record by', () => {
     const step = { step_id: 'S001', title: 't', details: null, status: 'pending', notes: [] };
     const revision = {
       revision: 1,
