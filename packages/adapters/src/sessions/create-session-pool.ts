@@ -208,6 +208,8 @@ interface Loading {
 interface Waiter {
   readonly grant: (outcome: Result<void, SessionResolveError>) => void;
   timer: ReturnType<typeof setTimeout> | undefined;
+  /** Granted, timed out or refused: no longer waiting. */
+  settled: boolean;
 }
 
 const OPTION_KEYS = [
@@ -354,8 +356,8 @@ class Pool implements SessionPool {
   readonly #keys = new Map<string, object>();
   #lastKeyId: string | undefined;
   #lastKey: object | undefined;
-  // Requests waiting for a slot, oldest first; `#waitHead` is the first one still waiting.
-  #waiters: (Waiter | undefined)[] = [];
+  // Requests waiting for a slot, oldest first, from `#waitHead` on (settled ones are skipped).
+  #waiters: Waiter[] = [];
   #waitHead = 0;
   #waiting = 0;
   // Loads admitted (each took a slot) that are not live yet.
@@ -524,7 +526,8 @@ class Pool implements SessionPool {
   async #close(): Promise<Result<void, SessionResolveError>> {
     for (let index = this.#waitHead; index < this.#waiters.length; index++) {
       const waiter = this.#waiters[index];
-      if (waiter === undefined) continue;
+      if (waiter === undefined || waiter.settled) continue;
+      waiter.settled = true;
       clearTimeout(waiter.timer);
       waiter.grant(closedError(undefined));
     }
@@ -753,14 +756,14 @@ class Pool implements SessionPool {
       );
     }
     return new Promise((grant) => {
-      const waiter: Waiter = { grant, timer: undefined };
-      const index = this.#waiters.length;
+      const waiter: Waiter = { grant, timer: undefined, settled: false };
       this.#waiters.push(waiter);
       this.#waiting++;
       waiter.timer = setTimeout(() => {
-        if (this.#waiters[index] !== waiter) return;
-        this.#waiters[index] = undefined;
+        if (waiter.settled) return;
+        waiter.settled = true;
         this.#waiting--;
+        this.#compactQueue();
         grant(
           refused(
             'pool_full',
@@ -774,21 +777,30 @@ class Pool implements SessionPool {
 
   /** Gives freed slots to the waiting requests, oldest first. */
   #admitWaiting(): void {
-    while (this.#waiting > 0) {
-      const waiter = this.#waiters[this.#waitHead];
-      if (waiter === undefined) {
-        this.#waitHead++;
-        continue;
+    for (let waiter = this.#waiters[this.#waitHead]; waiter !== undefined; ) {
+      if (!waiter.settled) {
+        if (!this.#takeSlot()) break;
+        waiter.settled = true;
+        this.#waiting--;
+        clearTimeout(waiter.timer);
+        waiter.grant(OK_VOID);
       }
-      if (!this.#takeSlot()) return;
-      this.#waiters[this.#waitHead] = undefined;
       this.#waitHead++;
-      this.#waiting--;
-      clearTimeout(waiter.timer);
-      waiter.grant(OK_VOID);
+      waiter = this.#waiters[this.#waitHead];
     }
-    this.#waiters = [];
-    this.#waitHead = 0;
+    this.#compactQueue();
+  }
+
+  /** Drops settled requests from the queue's front: its memory follows the requests waiting now. */
+  #compactQueue(): void {
+    while (this.#waiters[this.#waitHead]?.settled === true) this.#waitHead++;
+    if (this.#waitHead === this.#waiters.length) {
+      this.#waiters = [];
+      this.#waitHead = 0;
+    } else if (this.#waitHead >= 1024 && this.#waitHead * 2 >= this.#waiters.length) {
+      this.#waiters = this.#waiters.slice(this.#waitHead);
+      this.#waitHead = 0;
+    }
   }
 
   /**
