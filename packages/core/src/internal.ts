@@ -8,6 +8,11 @@
  */
 
 export { appendedLogEntries, logReads } from './internal/call-log.ts';
+export {
+  type ArgumentError,
+  checkOptionKeys,
+  unknownOption,
+} from './internal/check-option-keys.ts';
 export { deepEqual } from './internal/deep-equal.ts';
 export { invalidArgument } from './internal/invalid-argument.ts';
 export { deepFreeze, update } from './internal/produce.ts';

@@ -1,6 +1,7 @@
 import { type DataType, dataTypeName } from './define-data-type.ts';
 import { type EventBus, InProcessEventBus, type Unsubscribe } from './in-process-event-bus.ts';
 import { CallLog, logsOfSlices } from './internal/call-log.ts';
+import { checkOptionKeys } from './internal/check-option-keys.ts';
 import { invalidArgument } from './internal/invalid-argument.ts';
 import { deepFreeze } from './internal/produce.ts';
 import { clipText, refusalText } from './internal/refusal-text.ts';
@@ -135,9 +136,7 @@ export class Session {
     if (typeof options !== 'object' || options === null) {
       throw invalidArgument('new Session', 'options', 'must be an object');
     }
-    for (const key of Object.keys(options)) {
-      if (!OPTION_KEYS.has(key)) throw invalidArgument('new Session', key, 'is not an option');
-    }
+    checkOptionKeys('new Session', options, OPTION_KEYS, '');
     const {
       bus = new InProcessEventBus(),
       sessionId = crypto.randomUUID(),

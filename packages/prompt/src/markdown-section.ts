@@ -1,4 +1,5 @@
 import type { AnyTool } from '@plankit/core';
+import { unknownOption } from '@plankit/core/internal';
 import { PromptRenderError } from './prompt-render-error.ts';
 import {
   checkSectionIdentity,
@@ -68,14 +69,15 @@ export class MarkdownSection<TParams extends object = SectionParams>
     if (typeof options !== 'object' || options === null) {
       throw new PromptRenderError('section_invalid', 'MarkdownSection options must be an object.');
     }
-    for (const key of Object.keys(options)) {
-      if (!OPTION_KEYS.has(key)) {
-        throw new PromptRenderError(
-          'section_invalid',
-          `MarkdownSection: ${key} is not an option.`,
-          { field: key },
-        );
-      }
+    const extra = unknownOption(options, OPTION_KEYS);
+    if (extra !== undefined) {
+      throw new PromptRenderError(
+        'section_invalid',
+        `MarkdownSection: ${extra} is not an option.`,
+        {
+          field: extra,
+        },
+      );
     }
     checkSectionIdentity(options.key, options.title);
     if (typeof options.template !== 'string') {

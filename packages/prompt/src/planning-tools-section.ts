@@ -8,6 +8,7 @@ import {
   Session,
   STEP_STATUSES,
 } from '@plankit/core';
+import { unknownOption } from '@plankit/core/internal';
 import { type PlanModelCopyOptions, planModelLines } from './plan-model-lines.ts';
 import { mindsetLines, PLANNING_STRATEGIES, PlanningStrategy } from './planning-strategy.ts';
 import { PromptRenderError } from './prompt-render-error.ts';
@@ -138,14 +139,15 @@ export class PlanningToolsSection<
         field: 'session',
       });
     }
-    for (const key of Object.keys(options)) {
-      if (!OPTION_KEYS.has(key)) {
-        throw new PromptRenderError(
-          'section_invalid',
-          `PlanningToolsSection: ${key} is not an option.`,
-          { field: key },
-        );
-      }
+    const extra = unknownOption(options, OPTION_KEYS);
+    if (extra !== undefined) {
+      throw new PromptRenderError(
+        'section_invalid',
+        `PlanningToolsSection: ${extra} is not an option.`,
+        {
+          field: extra,
+        },
+      );
     }
     const strategy = options.strategy ?? PlanningStrategy.REACT;
     if (!PLANNING_STRATEGIES.includes(strategy)) {

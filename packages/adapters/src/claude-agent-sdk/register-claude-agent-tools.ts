@@ -1,5 +1,6 @@
 import type { McpServer, RegisteredTool } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { type AnyTool, Session } from '@plankit/core';
+import { unknownOption } from '@plankit/core/internal';
 import { AdapterError } from '../adapter-error.ts';
 import { withContext } from '../host/conversation.ts';
 import { type ConversationKeyContext, keyedContext } from '../host/keyed-context.ts';
@@ -92,8 +93,8 @@ export function registerClaudeAgentTools(
     throw invalid('server must be what createSdkMcpServer returns (type "sdk").', 'server');
   if (typeof options !== 'object' || options === null)
     throw invalid('options must be an object with a session.', 'options');
-  for (const key of Object.keys(options))
-    if (!OPTION_KEYS.has(key)) throw invalid(`options.${key} is not an option.`, key);
+  const extra = unknownOption(options, OPTION_KEYS);
+  if (extra !== undefined) throw invalid(`options.${extra} is not an option.`, extra);
   const { session, key, ...rest } = options;
   if (!(session instanceof Session) && typeof session !== 'function')
     throw invalid('options.session must be a Session or a resolver function.', 'session');

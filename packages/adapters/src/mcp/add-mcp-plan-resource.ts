@@ -1,4 +1,5 @@
 import { Plan, Session, selectLatest, type Unsubscribe } from '@plankit/core';
+import { unknownOption } from '@plankit/core/internal';
 import { AdapterError } from '../adapter-error.ts';
 import { type Conversation, sessionConversation } from '../host/conversation.ts';
 import type { SessionSource } from '../sessions/resolve-session.ts';
@@ -72,8 +73,8 @@ function checkArguments(server: unknown, options: unknown): void {
     throw invalid('server must be an McpServer.', 'server');
   if (typeof options !== 'object' || options === null)
     throw invalid('options must be an object with a session.', 'options');
-  for (const key of Object.keys(options))
-    if (!OPTION_KEYS.has(key)) throw invalid(`options.${key} is not an option.`, key);
+  const extra = unknownOption(options, OPTION_KEYS);
+  if (extra !== undefined) throw invalid(`options.${extra} is not an option.`, extra);
   const { session, uri, name } = options as McpPlanResourceOptions;
   if (!(session instanceof Session) && typeof session !== 'function')
     throw invalid('options.session must be a Session or a resolver function.', 'session');

@@ -1,3 +1,4 @@
+import { unknownOption } from '@plankit/core/internal';
 import { AdapterError } from '../adapter-error.ts';
 import type { McpPromptResult, McpServerLike } from './mcp-server-like.ts';
 
@@ -42,8 +43,8 @@ function checkArguments(server: unknown, section: unknown, options: unknown): vo
     throw invalid('section must be a prompt section (key, title, render).', 'section');
   if (typeof options !== 'object' || options === null)
     throw invalid('options must be an object.', 'options');
-  for (const key of Object.keys(options))
-    if (!OPTION_KEYS.has(key)) throw invalid(`options.${key} is not an option.`, key);
+  const extra = unknownOption(options, OPTION_KEYS);
+  if (extra !== undefined) throw invalid(`options.${extra} is not an option.`, extra);
   const { name, description } = options as McpPromptOptions;
   if (name !== undefined && (typeof name !== 'string' || name.trim() === ''))
     throw invalid('options.name must be a non-empty string.', 'name');

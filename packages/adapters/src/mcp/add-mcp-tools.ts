@@ -1,4 +1,5 @@
 import { type AnyTool, Session } from '@plankit/core';
+import { unknownOption } from '@plankit/core/internal';
 import * as z from 'zod';
 import { AdapterError } from '../adapter-error.ts';
 import { formatToolContent } from '../format-tool-content.ts';
@@ -67,8 +68,8 @@ function checkArguments(server: unknown, tools: unknown, options: unknown): void
     throw invalid('server must be an McpServer.', 'server');
   if (typeof options !== 'object' || options === null)
     throw invalid('options must be an object with a session.', 'options');
-  for (const key of Object.keys(options))
-    if (!OPTION_KEYS.has(key)) throw invalid(`options.${key} is not an option.`, key);
+  const extra = unknownOption(options, OPTION_KEYS);
+  if (extra !== undefined) throw invalid(`options.${extra} is not an option.`, extra);
   const session = (options as McpToolsOptions).session;
   if (!(session instanceof Session) && typeof session !== 'function')
     throw invalid('options.session must be a Session or a resolver function.', 'session');

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { Err, Result } from '@plankit/core';
-import { deepFreeze, invalidArgument } from '@plankit/core/internal';
+import { checkOptionKeys, deepFreeze, invalidArgument } from '@plankit/core/internal';
 import pg from 'pg';
 import type {
   JsonValue,
@@ -62,7 +62,7 @@ export interface PostgresStoreOptions {
   readonly preparedStatements?: boolean | undefined;
 }
 
-const OPTION_KEYS = [
+const OPTION_KEYS: ReadonlySet<string> = new Set([
   'pool',
   'connectionString',
   'poolSize',
@@ -72,7 +72,7 @@ const OPTION_KEYS = [
   'migrate',
   'snapshotSchema',
   'preparedStatements',
-];
+]);
 const IDENTIFIER = /^[a-z_][a-z0-9_]{0,39}$/;
 
 interface LoadRow {
@@ -92,10 +92,7 @@ function checkOptions(options: PostgresStoreOptions): void {
   if (typeof options !== 'object' || options === null) {
     throw invalidArgument('new PostgresStore', 'options', 'must be an object');
   }
-  for (const key of Object.keys(options)) {
-    if (!OPTION_KEYS.includes(key))
-      throw invalidArgument('new PostgresStore', key, 'is not an option');
-  }
+  checkOptionKeys('new PostgresStore', options, OPTION_KEYS, '');
   const {
     pool,
     connectionString,

@@ -10,7 +10,7 @@ import {
   type SessionRolledBack,
   type Unsubscribe,
 } from '@plankit/core';
-import { invalidArgument } from '@plankit/core/internal';
+import { checkOptionKeys, invalidArgument } from '@plankit/core/internal';
 import { bindConversationKey } from '../host/conversation-key.ts';
 import { isRecord } from '../host/is-record.ts';
 import {
@@ -212,7 +212,7 @@ interface Waiter {
   settled: boolean;
 }
 
-const OPTION_KEYS = [
+const OPTION_KEYS: ReadonlySet<string> = new Set([
   'store',
   'max',
   'sessionOptions',
@@ -222,9 +222,9 @@ const OPTION_KEYS = [
   'maxWaiting',
   'waitTimeoutMs',
   'onError',
-];
-const SESSION_KEYS = ['bus', 'clock'];
-const ATTACH_KEYS = ['snapshotEvery', 'dataTypes'];
+]);
+const SESSION_KEYS: ReadonlySet<string> = new Set(['bus', 'clock']);
+const ATTACH_KEYS: ReadonlySet<string> = new Set(['snapshotEvery', 'dataTypes']);
 const OK_ZERO = Object.freeze({ ok: true as const, value: 0 });
 const OK_VOID: Result<void, SessionResolveError> = Object.freeze({ ok: true, value: undefined });
 // Conversations whose model-order key is kept after they stop being live: enough for a step's
@@ -232,11 +232,9 @@ const OK_VOID: Result<void, SessionResolveError> = Object.freeze({ ok: true, val
 const MIN_KEPT_KEYS = 1024;
 const where = 'createSessionPool';
 
-function checkKeys(value: unknown, keys: readonly string[], field: string): void {
+function checkKeys(value: unknown, keys: ReadonlySet<string>, field: string): void {
   if (!isRecord(value)) throw invalidArgument(where, field, 'must be an object');
-  for (const key of Object.keys(value)) {
-    if (!keys.includes(key)) throw invalidArgument(where, `${field}.${key}`, 'is not an option');
-  }
+  checkOptionKeys(where, value, keys, `${field}.`);
 }
 
 function isStore(value: unknown): value is SessionStore {

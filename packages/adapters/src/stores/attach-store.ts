@@ -19,7 +19,7 @@ import {
   ToolCall,
   UpdateStep,
 } from '@plankit/core';
-import { appendedLogEntries, invalidArgument } from '@plankit/core/internal';
+import { appendedLogEntries, checkOptionKeys, invalidArgument } from '@plankit/core/internal';
 import { isRecord } from '../host/is-record.ts';
 import { toJsonText } from './json-data.ts';
 import type {
@@ -109,7 +109,7 @@ interface Waiter {
   readonly resolve: (result: Result<number, StoreError>) => void;
 }
 
-const OPTION_KEYS = ['snapshotEvery', 'dataTypes', 'onError'];
+const OPTION_KEYS: ReadonlySet<string> = new Set(['snapshotEvery', 'dataTypes', 'onError']);
 // Two attachments of one session would append every change twice.
 const attached = new WeakSet<Session>();
 // The attached session of each id, per bus: an attachment tells its session's commits from
@@ -162,10 +162,7 @@ interface CheckedOptions {
 
 function checkOptions(options: AttachStoreOptions): CheckedOptions {
   if (!isRecord(options)) throw invalidArgument('attachStore', 'options', 'must be an object');
-  for (const key of Object.keys(options)) {
-    if (!OPTION_KEYS.includes(key))
-      throw invalidArgument('attachStore', `options.${key}`, 'is not an option');
-  }
+  checkOptionKeys('attachStore', options, OPTION_KEYS);
   const { snapshotEvery = 100, dataTypes = [], onError = () => {} } = options as AttachStoreOptions;
   if (
     typeof snapshotEvery !== 'number' ||

@@ -14,7 +14,7 @@ import {
 } from 'node:fs/promises';
 import path from 'node:path';
 import type { Err, Result } from '@plankit/core';
-import { deepFreeze, invalidArgument } from '@plankit/core/internal';
+import { checkOptionKeys, deepFreeze, invalidArgument } from '@plankit/core/internal';
 import { completeTail, formatLogLines, type LogScan, parseLogLine, scanLog } from './event-log.ts';
 import { acquireFileLock, type FileLock, LockPool, removeLeftovers } from './file-lock.ts';
 import { GroupCommit, syncAppend } from './group-commit.ts';
@@ -79,7 +79,13 @@ export interface FileStoreOptions {
   readonly groupCommit?: boolean | { readonly maxDelayMs?: number | undefined } | undefined;
 }
 
-const OPTION_KEYS = ['directory', 'snapshotSchema', 'lockTimeoutMs', 'groupCommit'];
+const OPTION_KEYS: ReadonlySet<string> = new Set([
+  'directory',
+  'snapshotSchema',
+  'lockTimeoutMs',
+  'groupCommit',
+]);
+const GROUP_COMMIT_KEYS: ReadonlySet<string> = new Set(['maxDelayMs']);
 const MAX_GROUP_DELAY_MS = 1_000;
 
 /** The group committer the `groupCommit` option asks for, if any. */
@@ -89,11 +95,7 @@ function groupCommitOf(option: FileStoreOptions['groupCommit']): GroupCommit | u
   if (typeof option !== 'object' || option === null || Array.isArray(option)) {
     throw invalidArgument('new FileStore', 'groupCommit', 'must be a boolean or { maxDelayMs }');
   }
-  for (const key of Object.keys(option)) {
-    if (key !== 'maxDelayMs') {
-      throw invalidArgument('new FileStore', `groupCommit.${key}`, 'is not an option');
-    }
-  }
+  checkOptionKeys('new FileStore', option, GROUP_COMMIT_KEYS, 'groupCommit.');
   const { maxDelayMs = 0 } = option;
   if (
     typeof maxDelayMs !== 'number' ||
@@ -265,10 +267,7 @@ export class FileStore implements SessionStore {
     if (typeof options !== 'object' || options === null) {
       throw invalidArgument('new FileStore', 'options', 'must be an object');
     }
-    for (const key of Object.keys(options)) {
-      if (!OPTION_KEYS.includes(key))
-        throw invalidArgument('new FileStore', key, 'is not an option');
-    }
+    checkOptionKeys('new FileStore', options, OPTION_KEYS, '');
     const { directory, lockTimeoutMs = 10_000 } = options;
     if (directory !== undefined && (typeof directory !== 'string' || directory.length === 0)) {
       throw invalidArgument('new FileStore', 'directory', 'must be a non-empty string');

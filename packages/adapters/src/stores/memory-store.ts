@@ -1,5 +1,5 @@
 import type { Err, Result } from '@plankit/core';
-import { deepFreeze, invalidArgument } from '@plankit/core/internal';
+import { checkOptionKeys, deepFreeze, invalidArgument } from '@plankit/core/internal';
 import type {
   JsonValue,
   ListOptions,
@@ -51,7 +51,7 @@ interface MemorySession {
   snapshot: MemorySnapshot | undefined;
 }
 
-const OPTION_KEYS = ['snapshotSchema'];
+const OPTION_KEYS: ReadonlySet<string> = new Set(['snapshotSchema']);
 
 function notFound(sessionId: string): Err<StoreError> {
   return {
@@ -86,10 +86,7 @@ export class MemoryStore implements SessionStore {
     if (typeof options !== 'object' || options === null) {
       throw invalidArgument('new MemoryStore', 'options', 'must be an object');
     }
-    for (const key of Object.keys(options)) {
-      if (!OPTION_KEYS.includes(key))
-        throw invalidArgument('new MemoryStore', key, 'is not an option');
-    }
+    checkOptionKeys('new MemoryStore', options, OPTION_KEYS, '');
     this.#schema = checkSnapshotSchema('new MemoryStore', options.snapshotSchema);
   }
 

@@ -1,5 +1,5 @@
 import type { Err, Result } from '@plankit/core';
-import { invalidArgument } from '@plankit/core/internal';
+import { checkOptionKeys, invalidArgument } from '@plankit/core/internal';
 import { isRecord } from '../host/is-record.ts';
 import { toJsonText } from './json-data.ts';
 import { sessionIdError } from './session-id.ts';
@@ -38,11 +38,8 @@ function refuse(
   return { ok: false, error: new StoreError(code, message, { sessionId, field }) };
 }
 
-function checkOptionKeys(where: string, options: object, allowed: readonly string[]): void {
-  for (const key of Object.keys(options)) {
-    if (!allowed.includes(key)) throw invalidArgument(where, `options.${key}`, 'is not an option');
-  }
-}
+const LOAD_KEYS: ReadonlySet<string> = new Set(['snapshot']);
+const LIST_KEYS: ReadonlySet<string> = new Set(['after', 'limit']);
 
 /** Checks a session id argument: the `session_id_invalid` result, if any. */
 export function checkSessionId(sessionId: unknown): Result<string, StoreError> {
@@ -54,7 +51,7 @@ export function checkSessionId(sessionId: unknown): Result<string, StoreError> {
 export function checkLoadOptions(where: string, options: LoadOptions | undefined): boolean {
   if (options === undefined) return true;
   if (!isRecord(options)) throw invalidArgument(where, 'options', 'must be an object');
-  checkOptionKeys(where, options, ['snapshot']);
+  checkOptionKeys(where, options, LOAD_KEYS);
   const { snapshot = true } = options as LoadOptions;
   if (typeof snapshot !== 'boolean') {
     throw invalidArgument(where, 'options.snapshot', 'must be a boolean');
@@ -69,7 +66,7 @@ export function checkListOptions(
 ): CheckedListOptions {
   if (options === undefined) return { after: undefined, limit: Number.POSITIVE_INFINITY };
   if (!isRecord(options)) throw invalidArgument(where, 'options', 'must be an object');
-  checkOptionKeys(where, options, ['after', 'limit']);
+  checkOptionKeys(where, options, LIST_KEYS);
   const { after, limit = Number.POSITIVE_INFINITY } = options as ListOptions;
   if (after !== undefined && typeof after !== 'string') {
     throw invalidArgument(where, 'options.after', 'must be a string');

@@ -12,6 +12,7 @@ import {
 } from 'node:fs/promises';
 import path from 'node:path';
 import type { Err, Result } from '@plankit/core';
+import { unknownOption } from '@plankit/core/internal';
 import {
   entryProblem,
   formatEntry,
@@ -144,6 +145,7 @@ export interface Workspace {
 }
 
 const MIB = 1024 * 1024;
+const OPTION_KEYS: ReadonlySet<string> = new Set(['create', 'maxReadBytes']);
 const TODOS = 'todos.yaml';
 const MEMORY = 'workspace.md';
 const MEETING = 'planning/meeting.jsonl';
@@ -553,10 +555,9 @@ export async function openWorkspace(
   }
   if (typeof options !== 'object' || options === null)
     return fail('root_invalid', 'openWorkspace: options must be an object.');
-  for (const key of Object.keys(options)) {
-    if (key !== 'create' && key !== 'maxReadBytes')
-      return fail('root_invalid', `openWorkspace: options.${key} is not an option.`);
-  }
+  const extra = unknownOption(options, OPTION_KEYS);
+  if (extra !== undefined)
+    return fail('root_invalid', `openWorkspace: options.${extra} is not an option.`);
   const { create = false, maxReadBytes = MIB } = options;
   if (typeof create !== 'boolean')
     return fail('root_invalid', 'openWorkspace: options.create must be a boolean.');

@@ -1,5 +1,13 @@
+import { checkOptionKeys } from '@plankit/core/internal';
 import { ControllerError } from '../controller-error.ts';
-import { isCount, isRecord, isTime, show, unknownKey } from '../internal/checks.ts';
+import {
+  controllerArgument,
+  isCount,
+  isRecord,
+  isTime,
+  show,
+  unknownKey,
+} from '../internal/checks.ts';
 import { dayOf, zoneOf } from '../internal/day-of.ts';
 import { fromMicros, isUsd, toMicros } from '../internal/micro-usd.ts';
 import { trust } from '../internal/trusted-snapshots.ts';
@@ -238,8 +246,7 @@ function argument(field: string, rule: string): ControllerError {
  */
 export function createBudget(options: BudgetOptions): Budget {
   if (!isRecord(options)) throw argument('options', 'must be an object');
-  const extra = unknownKey(options, OPTION_KEYS);
-  if (extra !== undefined) throw argument(`options.${extra}`, 'is not an option');
+  checkOptionKeys('createBudget', options, OPTION_KEYS, 'options.', controllerArgument);
   const { now, caps, timeZone = 'UTC', spentTodayUsd = 0, spentTodayTokens = 0 } = options;
   if (!isTime(now)) throw argument('options.now', `must be a finite number, got ${show(now)}`);
   const capsIssue = caps === undefined ? null : budgetCapsProblem(caps, 'options.caps');

@@ -1,5 +1,6 @@
+import { checkOptionKeys } from '@plankit/core/internal';
 import { ControllerError } from '../controller-error.ts';
-import { isRecord, isTime, show, unknownKey } from '../internal/checks.ts';
+import { controllerArgument, isRecord, isTime, show } from '../internal/checks.ts';
 import { trust } from '../internal/trusted-snapshots.ts';
 import type { Caps, SoftLimits } from './default-caps.ts';
 import { compiledOf } from './internal/compiled-machine.ts';
@@ -44,8 +45,7 @@ export function initialSnapshot<S extends string, O extends string>(
 ): MachineSnapshot<S, O> {
   const compiled = compiledOf(machine, 'initialSnapshot');
   if (!isRecord(options)) throw argument('options', 'must be an object');
-  const extra = unknownKey(options, OPTION_KEYS);
-  if (extra !== undefined) throw argument(`options.${extra}`, 'is not an option');
+  checkOptionKeys('initialSnapshot', options, OPTION_KEYS, 'options.', controllerArgument);
   if (!isTime(options.now))
     throw argument('options.now', `must be a finite number, got ${show(options.now)}`);
   const capsIssue = options.caps === undefined ? null : capsProblem(options.caps, 'options.caps');

@@ -1,13 +1,16 @@
+import { ControllerError } from '../controller-error.ts';
+
 /** True for a non-null object that is not an array; keeps the declared type's properties. */
 export function isRecord<T>(value: T): value is T & Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-/** The first own key of `value` not in `allowed`, if any. */
-export function unknownKey(value: object, allowed: ReadonlySet<string>): string | undefined {
-  // for-in allocates no key array; the own-key test keeps it to what Object.keys would give.
-  for (const key in value) if (!allowed.has(key) && Object.hasOwn(value, key)) return key;
-  return undefined;
+/** The first own key of `value` not in `allowed`, if any: core's one options checker. */
+export { unknownOption as unknownKey } from '@plankit/core/internal';
+
+/** `argument_invalid` as a {@link ControllerError}, for core's `checkOptionKeys`. */
+export function controllerArgument(where: string, field: string, rule: string): ControllerError {
+  return new ControllerError('argument_invalid', `${where}: ${field} ${rule}.`, { field });
 }
 
 /** A non-negative safe integer. */

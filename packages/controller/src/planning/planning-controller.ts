@@ -1,8 +1,9 @@
+import { checkOptionKeys } from '@plankit/core/internal';
 import { ControllerError } from '../controller-error.ts';
 import type { CapName, Caps, SoftLimits } from '../engine/default-caps.ts';
 import { defineMachine, type StateDefinition } from '../engine/define-machine.ts';
 import type { CapTargets, Machine } from '../engine/machine.ts';
-import { isRecord, unknownKey } from '../internal/checks.ts';
+import { controllerArgument, isRecord } from '../internal/checks.ts';
 import { APPROVAL_POLICIES, type ApprovalPolicy, approvalPauses } from './approval-cadence.ts';
 import type { PlanningOutcome, PlanningStage } from './planning-stage.ts';
 
@@ -175,16 +176,7 @@ export function createPlanningController(
       },
     );
   }
-  const extra = unknownKey(options, OPTION_KEYS);
-  if (extra !== undefined) {
-    throw new ControllerError(
-      'argument_invalid',
-      `createPlanningController: options.${extra} is not an option.`,
-      {
-        field: `options.${extra}`,
-      },
-    );
-  }
+  checkOptionKeys('createPlanningController', options, OPTION_KEYS, 'options.', controllerArgument);
   const approvalPolicy = options.approval_policy ?? 'single_final';
   if (!APPROVAL_POLICIES.includes(approvalPolicy)) {
     throw new ControllerError(

@@ -1,6 +1,7 @@
 import type { Result } from '@plankit/core';
+import { checkOptionKeys } from '@plankit/core/internal';
 import { ControllerError } from '../controller-error.ts';
-import { isRecord, unknownKey } from '../internal/checks.ts';
+import { controllerArgument, isRecord } from '../internal/checks.ts';
 import { CANONICAL_PATTERNS, PatternSpec } from './pattern-spec.ts';
 
 /** Options of {@link reviewPattern}: the canonical patterns and the feature flags. @public */
@@ -94,8 +95,7 @@ export function reviewPattern(
   options: PatternPolicy = {},
 ): Result<PatternReview, ControllerError> {
   if (!isRecord(options)) throw argument('options', 'must be an object');
-  const extra = unknownKey(options, KEYS);
-  if (extra !== undefined) throw argument(`options.${extra}`, 'is not an option');
+  checkOptionKeys('reviewPattern', options, KEYS, 'options.', controllerArgument);
   const {
     canonical = CANONICAL_PATTERNS,
     ALLOW_NEW_SUBTYPE_PROPOSALS = true,

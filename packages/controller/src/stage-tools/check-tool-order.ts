@@ -1,5 +1,6 @@
+import { checkOptionKeys } from '@plankit/core/internal';
 import { ControllerError } from '../controller-error.ts';
-import { isRecord, unknownKey } from '../internal/checks.ts';
+import { controllerArgument, isRecord } from '../internal/checks.ts';
 import { type AnyStageTool, isStageTool } from './define-stage-tool.ts';
 
 /** A prerequisite no tool produces and the host does not supply. @public */
@@ -29,6 +30,8 @@ export interface ToolOrderOptions {
   /** Artifacts present before any tool runs. */
   readonly available?: Iterable<string> | undefined;
 }
+
+const OPTION_KEYS: ReadonlySet<string> = new Set(['available']);
 
 function argument(field: string, rule: string): ControllerError {
   return new ControllerError('argument_invalid', `checkToolOrder: ${field} ${rule}.`, { field });
@@ -95,8 +98,7 @@ export function checkToolOrder(
 ): ToolOrderReport {
   if (!Array.isArray(tools)) throw argument('tools', 'must be an array of stage tools');
   if (!isRecord(options)) throw argument('options', 'must be an object');
-  const extra = unknownKey(options, new Set(['available']));
-  if (extra !== undefined) throw argument(`options.${extra}`, 'is not an option');
+  checkOptionKeys('checkToolOrder', options, OPTION_KEYS, 'options.', controllerArgument);
   const byName = new Map<string, AnyStageTool>();
   for (const [position, tool] of tools.entries()) {
     if (!isStageTool(tool)) throw argument(`tools[${position}]`, 'must be made by defineStageTool');

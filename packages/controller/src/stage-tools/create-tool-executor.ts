@@ -1,8 +1,14 @@
 import { MAX_TOOL_ISSUES } from '@plankit/core';
-import { clipText, deepFreeze, escapeControl, refusalText } from '@plankit/core/internal';
+import {
+  checkOptionKeys,
+  clipText,
+  deepFreeze,
+  escapeControl,
+  refusalText,
+} from '@plankit/core/internal';
 import { ControllerError } from '../controller-error.ts';
 import { canonicalJson } from '../internal/canonical-json.ts';
-import { isRecord, isText, isUnit, unknownKey } from '../internal/checks.ts';
+import { controllerArgument, isRecord, isText, isUnit } from '../internal/checks.ts';
 import { unstorableText } from '../internal/unstorable-text.ts';
 import type { InteractionPolicy } from '../policy/interaction-policy.ts';
 import { checkPolicy } from '../policy/resolve-policy.ts';
@@ -202,8 +208,7 @@ async function execute(
  */
 export function createToolExecutor(options: ToolExecutorOptions): ToolExecutor {
   if (!isRecord(options)) throw argument('options', 'must be an object');
-  const extra = unknownKey(options, OPTION_KEYS);
-  if (extra !== undefined) throw argument(`options.${extra}`, 'is not an option');
+  checkOptionKeys('createToolExecutor', options, OPTION_KEYS, 'options.', controllerArgument);
   const { tools, modelId, policy = null } = options;
   if (!Array.isArray(tools)) throw argument('options.tools', 'must be an array of stage tools');
   const byName = new Map<string, AnyStageTool>();
@@ -224,8 +229,7 @@ export function createToolExecutor(options: ToolExecutorOptions): ToolExecutor {
     runOptions: ToolRunOptions,
   ): Promise<StageToolResult> {
     if (!isRecord(runOptions)) throw argument('run options', 'must be an object');
-    const unknown = unknownKey(runOptions, RUN_KEYS);
-    if (unknown !== undefined) throw argument(`run options.${unknown}`, 'is not an option');
+    checkOptionKeys('createToolExecutor', runOptions, RUN_KEYS, 'run options.', controllerArgument);
     const { artifacts } = runOptions;
     if (
       typeof artifacts !== 'object' ||

@@ -1,4 +1,5 @@
 import { type AnyTool, defineTool, type Tool } from '../define-tool.ts';
+import { checkOptionKeys } from '../internal/check-option-keys.ts';
 import { invalidArgument } from '../internal/invalid-argument.ts';
 import { trustedValue } from '../internal/trusted-value.ts';
 import { Session } from '../session.ts';
@@ -241,6 +242,15 @@ function normaliseSteps(steps: readonly NewPlanStep[], field: string): NewPlanSt
 }
 
 const registered = new WeakSet<Session>();
+const OPTION_KEYS: ReadonlySet<string> = new Set([
+  'inProgress',
+  'acceptsOverrides',
+  'dependencies',
+  'batch',
+  'history',
+  'owners',
+  'agent',
+]);
 const recorded = new WeakSet<Session>();
 
 function historySession(session: Session): Session {
@@ -302,19 +312,7 @@ export function createPlanningTools<O extends PlanningToolsOptions = Record<neve
   if (typeof options !== 'object' || options === null) {
     throw invalidArgument('createPlanningTools', 'options', 'must be an object');
   }
-  for (const key of Object.keys(options)) {
-    if (
-      key !== 'inProgress' &&
-      key !== 'acceptsOverrides' &&
-      key !== 'dependencies' &&
-      key !== 'batch' &&
-      key !== 'history' &&
-      key !== 'owners' &&
-      key !== 'agent'
-    ) {
-      throw invalidArgument('createPlanningTools', `options.${key}`, 'is not an option');
-    }
-  }
+  checkOptionKeys('createPlanningTools', options, OPTION_KEYS);
   const mode = options.inProgress ?? 'any';
   if (!(IN_PROGRESS_MODES as readonly string[]).includes(mode)) {
     throw invalidArgument(

@@ -1,4 +1,7 @@
+import { checkOptionKeys } from '../../internal/check-option-keys.ts';
 import { invalidArgument } from '../../internal/invalid-argument.ts';
+
+const OPTION_KEYS: ReadonlySet<string> = new Set(['onOpenDependency']);
 
 /**
  * What the `dependencies` option does when a step is started (`in_progress`) or finished
@@ -33,15 +36,7 @@ export function resolveDependencies(
       'must be a boolean or an object',
     );
   }
-  for (const key of Object.keys(value)) {
-    if (key !== 'onOpenDependency') {
-      throw invalidArgument(
-        'createPlanningTools',
-        `options.dependencies.${key}`,
-        'is not an option',
-      );
-    }
-  }
+  checkOptionKeys('createPlanningTools', value, OPTION_KEYS, 'options.dependencies.');
   const mode = value.onOpenDependency ?? 'refuse';
   if (mode !== 'refuse' && mode !== 'warn') {
     throw invalidArgument(
