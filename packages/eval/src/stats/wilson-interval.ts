@@ -11,6 +11,17 @@ export interface ProportionInterval {
 /** The normal quantile for a two-sided 95% interval. */
 export const Z_95 = 1.959963984540054;
 
+/** With no trials, nothing is known: the whole of [0, 1]. */
+const WHOLE: ProportionInterval = Object.freeze({ estimate: 0, low: 0, high: 1 });
+
+/** Refuses counts that are not whole numbers with 0 <= successes <= trials (a programmer error). */
+function checkCounts(successes: number, trials: number): void {
+  if (!Number.isInteger(trials) || trials < 0)
+    throw new RangeError('trials must be a whole number >= 0');
+  if (!Number.isInteger(successes) || successes < 0 || successes > trials)
+    throw new RangeError('successes must be a whole number between 0 and trials');
+}
+
 /**
  * The Wilson score interval for `successes` out of `trials`: unlike the textbook `p ± z·se`, it
  * stays inside [0, 1] and keeps its coverage near 95% at the small sample sizes agent evals run.
@@ -23,11 +34,8 @@ export function wilsonInterval(
   trials: number,
   z: number = Z_95,
 ): ProportionInterval {
-  if (!Number.isInteger(trials) || trials < 0)
-    throw new RangeError('trials must be a whole number >= 0');
-  if (!Number.isInteger(successes) || successes < 0 || successes > trials)
-    throw new RangeError('successes must be a whole number between 0 and trials');
-  if (trials === 0) return { estimate: 0, low: 0, high: 1 };
+  checkCounts(successes, trials);
+  if (trials === 0) return WHOLE;
   const p = successes / trials;
   const z2 = z * z;
   const denominator = 1 + z2 / trials;
@@ -53,11 +61,8 @@ export function wilsonIntervalCorrected(
   trials: number,
   z: number = Z_95,
 ): ProportionInterval {
-  if (!Number.isInteger(trials) || trials < 0)
-    throw new RangeError('trials must be a whole number >= 0');
-  if (!Number.isInteger(successes) || successes < 0 || successes > trials)
-    throw new RangeError('successes must be a whole number between 0 and trials');
-  if (trials === 0) return { estimate: 0, low: 0, high: 1 };
+  checkCounts(successes, trials);
+  if (trials === 0) return WHOLE;
   const n = trials;
   const p = successes / n;
   const z2 = z * z;
