@@ -93,39 +93,39 @@ describe("every adapter reads a user's tool's traits", () => {
     lookup_ticket: { readOnlyHint: true },
   };
 
-  it('MCP v1: a real client lists the annotations the traits give', async () => {
-    const server = new McpServerV1({ name: 'traits', version: '1.0.0' });
-    registerMcpToolsV1(server, tools, { session: new Session() });
-    const [serverSide, clientSide] = InMemoryV1.createLinkedPair();
-    await server.connect(serverSide);
-    const client = new ClientV1({ name: 'test-client', version: '1.0.0' });
-    await client.connect(clientSide);
-    try {
-      const { tools: listed } = await client.listTools();
-      expect(Object.fromEntries(listed.map((tool) => [tool.name, tool.annotations]))).toEqual(
-        expected,
-      );
-    } finally {
-      await client.close();
-      await server.close();
-    }
-  });
-
-  it('MCP v2: a real client lists the annotations the traits give', async () => {
-    const server = new McpServerV2({ name: 'traits', version: '1.0.0' });
-    registerMcpToolsV2(server, tools, { session: new Session() });
-    const [serverSide, clientSide] = InMemoryV2.createLinkedPair();
-    await server.connect(serverSide);
-    const client = new ClientV2({ name: 'test-client', version: '1.0.0' });
-    await client.connect(clientSide);
-    try {
-      const { tools: listed } = await client.listTools();
-      expect(Object.fromEntries(listed.map((tool) => [tool.name, tool.annotations]))).toEqual(
-        expected,
-      );
-    } finally {
-      await client.close();
-      await server.close();
-    }
-  });
+  const majors = [
+    {
+      name: 'v1',
+      server: () => new McpServerV1({ name: 'traits', version: '1.0.0' }),
+      register: registerMcpToolsV1,
+      pair: () => InMemoryV1.createLinkedPair(),
+      client: () => new ClientV1({ name: 'test-client', version: '1.0.0' }),
+    },
+    {
+      name: 'v2',
+      server: () => new McpServerV2({ name: 'traits', version: '1.0.0' }),
+      register: registerMcpToolsV2,
+      pair: () => InMemoryV2.createLinkedPair(),
+      client: () => new ClientV2({ name: 'test-client', version: '1.0.0' }),
+    },
+  ] as const;
+  for (const major of majors) {
+    it(`MCP ${major.name}: a real client lists the annotations the traits give`, async () => {
+      const server = major.server();
+      major.register(server as never, tools, { session: new Session() });
+      const [serverSide, clientSide] = major.pair();
+      await server.connect(serverSide as never);
+      const client = major.client();
+      await client.connect(clientSide as never);
+      try {
+        const { tools: listed } = await client.listTools();
+        expect(Object.fromEntries(listed.map((tool) => [tool.name, tool.annotations]))).toEqual(
+          expected,
+        );
+      } finally {
+        await client.close();
+        await server.close();
+      }
+    });
+  }
 });

@@ -1,4 +1,4 @@
-import { AIMessage, type BaseMessage, type ToolCall, ToolMessage } from '@langchain/core/messages';
+import type { AIMessage, BaseMessage, ToolCall } from '@langchain/core/messages';
 import type { RunnableConfig } from '@langchain/core/runnables';
 import {
   entrypoint,
@@ -12,39 +12,8 @@ import { ToolNode } from '@langchain/langgraph/prebuilt';
 import { createPlanningTools, Plan, Session, selectLatest } from '@plankit/core';
 import { describe, expect, it } from 'vitest';
 import { type LangChainContext, langChainContext } from './langchain-context.ts';
+import { lastToolMessage, markCall, setupCall } from './testing/graph-calls.ts';
 import { toLangChainTools } from './to-langchain-tools.ts';
-
-function setupCall(id: string, titles: string[]) {
-  return new AIMessage({
-    content: '',
-    tool_calls: [
-      {
-        id,
-        name: 'planning_setup_plan',
-        args: { objective: 'Ship', initial_steps: titles.map((title) => ({ title })) },
-        type: 'tool_call',
-      },
-    ],
-  });
-}
-
-function markCall(id: string, stepId: string) {
-  return new AIMessage({
-    content: '',
-    tool_calls: [
-      {
-        id,
-        name: 'planning_mark_step',
-        args: { step_id: stepId, status: 'done' },
-        type: 'tool_call',
-      },
-    ],
-  });
-}
-
-function lastReply(messages: readonly BaseMessage[]): ToolMessage | undefined {
-  return messages.filter((m): m is ToolMessage => ToolMessage.isInstance(m)).at(-1);
-}
 
 /** Planning tools whose resolver records each call's context and keys sessions on `key`. */
 function recordingTools(key: (context: LangChainContext) => string) {
@@ -151,9 +120,9 @@ describe('langChainContext in a compiled graph (StateGraph, ToolNode, MemorySave
     );
     const graph = toolGraph(tools).compile({ checkpointer: new MemorySaver() });
     const config = { configurable: { thread_id: 'top' } };
-    await graph.invoke({ messages: [setupCall('s1', ['Build', 'Test'])] }, config);
+    await graph.invoke({ messages: [setupCall('s1', 'Ship', ['Build', 'Test'])] }, config);
     const result = await graph.invoke({ messages: [markCall('m1', 'S001')] }, config);
-    expect(lastReply(result.messages)?.content).toBe('Step S001 marked as done.');
+    expect(lastToolMessage(result.messages)?.content).toBe('Step S001 marked as done.');
     expect(seen.map((context) => context.checkpointNs)).toEqual([undefined, undefined]);
     // A resolver keyed on the namespace keeps one plan for the thread (not one per call).
     expect([...sessions.keys()]).toEqual(['top|']);
@@ -178,7 +147,7 @@ describe('langChainContext in a compiled graph (StateGraph, ToolNode, MemorySave
     );
     const graph = toolGraph(tools).compile({ checkpointer: new MemorySaver() });
     const config = { configurable: { thread_id: 'forked' } };
-    await graph.invoke({ messages: [setupCall('s1', ['Build'])] }, config);
+    await graph.invoke({ messages: [setupCall('s1', 'Ship', ['Build'])] }, config);
     const earlier = (await historyOf(graph, config)).find((state) => state.next.includes('tools'));
     const named = idOf(earlier);
     expect(typeof named).toBe('string');
@@ -188,7 +157,7 @@ describe('langChainContext in a compiled graph (StateGraph, ToolNode, MemorySave
     const forked = await graph.invoke(null, {
       configurable: { thread_id: 'forked', checkpoint_id: named },
     });
-    expect(lastReply(forked.messages)?.content).toMatch(/^Plan initialised/);
+    expect(lastToolMessage(forked.messages)?.content).toMatch(/^Plan initialised/);
     const fork = (await historyOf(graph, config)).find(
       (state) => state.metadata?.source === 'fork',
     );
@@ -252,15 +221,15 @@ describe('langChainContext in a compiled graph (StateGraph, ToolNode, MemorySave
       return message;
     };
     await outer.invoke(
-      { messages: [nested(setupCall('s1', ['Build', 'Test']), 'nested-1')] },
+      { messages: [nested(setupCall('s1', 'Ship', ['Build', 'Test']), 'nested-1')] },
       config,
     );
     const result = await outer.invoke(
       { messages: [nested(markCall('m1', 'S002'), 'nested-2')] },
       config,
     );
-    expect(lastReply(result.messages)?.content).toBe('Step S002 marked as done.');
-    await outer.invoke({ messages: [setupCall('s2', ['Top'])] }, config);
+    expect(lastToolMessage(result.messages)?.content).toBe('Step S002 marked as done.');
+    await outer.invoke({ messages: [setupCall('s2', 'Ship', ['Top'])] }, config);
 
     expect(seen.map((context) => context.checkpointNs)).toEqual([
       'research|review',

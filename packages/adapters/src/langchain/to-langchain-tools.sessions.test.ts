@@ -1,4 +1,4 @@
-import { AIMessage, type BaseMessage, ToolMessage } from '@langchain/core/messages';
+import type { ToolMessage } from '@langchain/core/messages';
 import { MemorySaver, MessagesAnnotation, StateGraph } from '@langchain/langgraph';
 import { ToolNode } from '@langchain/langgraph/prebuilt';
 import { createPlanningTools, Plan, Session, selectLatest } from '@plankit/core';
@@ -6,41 +6,10 @@ import { describe, expect, it } from 'vitest';
 import { createSessionPool } from '../sessions/create-session-pool.ts';
 import { MemoryStore } from '../stores/memory-store.ts';
 import type { LangChainContext } from './langchain-context.ts';
+import { lastToolMessage, markCall, setupCall } from './testing/graph-calls.ts';
 import { toLangChainTools } from './to-langchain-tools.ts';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-function setupCall(id: string, objective: string, titles: string[]) {
-  return new AIMessage({
-    content: '',
-    tool_calls: [
-      {
-        id,
-        name: 'planning_setup_plan',
-        args: { objective, initial_steps: titles.map((title) => ({ title })) },
-        type: 'tool_call',
-      },
-    ],
-  });
-}
-
-function markCall(id: string, stepId: string) {
-  return new AIMessage({
-    content: '',
-    tool_calls: [
-      {
-        id,
-        name: 'planning_mark_step',
-        args: { step_id: stepId, status: 'done' },
-        type: 'tool_call',
-      },
-    ],
-  });
-}
-
-function lastToolMessage(messages: readonly BaseMessage[]): ToolMessage | undefined {
-  return messages.filter((m): m is ToolMessage => ToolMessage.isInstance(m)).at(-1);
-}
 
 function toolGraph(tools: ReturnType<typeof toLangChainTools>) {
   return new StateGraph(MessagesAnnotation)
