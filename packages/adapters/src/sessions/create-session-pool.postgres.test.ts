@@ -29,22 +29,23 @@ describe.skipIf(POSTGRES_URL === undefined)(
       for (const schema of schemas.splice(0)) await dropSchema(schema);
     });
 
-    it('two processes on one conversation never lose an acknowledged change', async () => {
+    /** A fresh schema whose conversation `shared` holds the plan `setup` makes, saved. */
+    async function storeWithPlan(setup: Record<string, unknown>) {
       const url = POSTGRES_URL as string;
       const schema = freshSchema();
       schemas.push(schema);
       const store = new PostgresStore({ connectionString: url, schema, poolSize: 2 });
       const pool = createSessionPool({ store });
-      ok(
-        await pool.run('shared', (session) =>
-          invokeTool(
-            SETUP,
-            { objective: 'shared plan', initial_steps: [{ title: 'start' }] },
-            { session },
-          ),
-        ),
-      );
+      ok(await pool.run('shared', (session) => invokeTool(SETUP, setup, { session })));
       ok(await pool.close());
+      return { url, schema, store };
+    }
+
+    it('two processes on one conversation never lose an acknowledged change', async () => {
+      const { url, schema, store } = await storeWithPlan({
+        objective: 'shared plan',
+        initial_steps: [{ title: 'start' }],
+      });
 
       const workers = Array.from({ length: WORKERS }, (_, i) =>
         startWorker(WORKER, { url, schema, worker: i + 1, count: COUNT }, 120_000),
@@ -91,21 +92,10 @@ describe.skipIf(POSTGRES_URL === undefined)(
       // stored, which holds every change the first process acknowledged, and applies each call
       // again: calls that set a value converge, an add adds again. docs/sessions-per-conversation.md
       // says so.
-      const url = POSTGRES_URL as string;
-      const schema = freshSchema();
-      schemas.push(schema);
-      const store = new PostgresStore({ connectionString: url, schema, poolSize: 2 });
-      const pool = createSessionPool({ store });
-      ok(
-        await pool.run('shared', (session) =>
-          invokeTool(
-            SETUP,
-            { objective: 'retried step', initial_steps: [{ title: 'draft' }, { title: 'ship' }] },
-            { session },
-          ),
-        ),
-      );
-      ok(await pool.close());
+      const { url, schema, store } = await storeWithPlan({
+        objective: 'retried step',
+        initial_steps: [{ title: 'draft' }, { title: 'ship' }],
+      });
       const runStep = async () => {
         const worker = startWorker(STEP_WORKER, { url, schema }, 60_000);
         const exit = await worker.exited;
