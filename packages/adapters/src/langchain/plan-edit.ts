@@ -9,11 +9,8 @@ import {
   dataTypeName,
   MarkStep,
   type MarkStepInput,
-  PLAN_MODEL_COMMANDS,
   Plan,
   PlankitError,
-  registerPlanHistory,
-  registerPlanModelReducers,
   Session,
   SetupPlan,
   type SetupPlanInput,
@@ -21,6 +18,11 @@ import {
   UpdateStep,
   type UpdateStepInput,
 } from '@plankit/core';
+import {
+  PLAN_MODEL_COMMANDS,
+  registerPlanHistory,
+  registerPlanModelReducers,
+} from '@plankit/core/plan-model';
 
 /**
  * One change to the plan in a LangGraph `plan` channel, named after the planning tool that

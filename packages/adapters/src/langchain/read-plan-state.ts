@@ -1,5 +1,6 @@
-import { Plan, PlanRevision } from '@plankit/core';
+import { Plan } from '@plankit/core';
 import { deepFreeze } from '@plankit/core/internal';
+import { PlanRevision } from '@plankit/core/plan-model';
 import * as z from 'zod';
 import { AdapterError } from '../adapter-error.ts';
 

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { AnyTool } from '../define-tool.ts';
 import { invokeTool } from '../invoke-tool.ts';
+import { batch, dependencies, history, owners } from '../plan-model.ts';
 import { selectAll } from '../select-all.ts';
 import { selectLatest } from '../select-latest.ts';
 import { Session } from '../session.ts';
@@ -89,9 +90,7 @@ describe('createPlanningTools', () => {
 
   it('holds each tool under its name too, without changing the array', () => {
     const tools = createPlanningTools(new Session(), {
-      batch: true,
-      owners: true,
-      agent: 'a',
+      extensions: [batch(), owners({ agent: 'a' })],
     });
     for (const tool of tools) expect(byName(tools)[tool.name]).toBe(tool);
     expect(tools.planning_mark_step.name).toBe('planning_mark_step');
@@ -110,9 +109,7 @@ describe('createPlanningTools', () => {
 
   it("declares each tool's traits: strict, a title and the hints, none open-world", () => {
     const tools = createPlanningTools(new Session(), {
-      batch: true,
-      owners: true,
-      agent: 'a',
+      extensions: [batch(), owners({ agent: 'a' })],
     });
     for (const tool of tools) {
       expect(tool.traits.strict, tool.name).toBe(true);
@@ -129,7 +126,9 @@ describe('createPlanningTools', () => {
       idempotent: true,
     });
     // The dependency-aware and history-wrapped tools keep the traits of the tool they extend.
-    const extended = createPlanningTools(new Session(), { dependencies: true, history: true });
+    const extended = createPlanningTools(new Session(), {
+      extensions: [dependencies(), history()],
+    });
     for (const tool of extended)
       expect(tool.traits, tool.name).toEqual(byName(tools)[tool.name]?.traits);
   });
