@@ -84,7 +84,7 @@ const PlanHistoryUpdateSchema = z
   .optional();
 
 /**
- * The `planHistory` channel `planningMiddleware` adds with `history: true`: the plan's
+ * The `planHistory` channel `planningMiddleware` adds with the `history()` extension: the plan's
  * revisions (core's `PlanRevision`: who, why, a structured diff), oldest first, the newest
  * {@link MAX_PLAN_REVISIONS}, reduced by {@link reducePlanHistory}. Plain JSON, so every
  * checkpointer stores it, and a fork from an earlier checkpoint sees the history as it was.

@@ -15,7 +15,7 @@ import { PlanEditError } from './plan-edit.ts';
 import { reducePlanHistory } from './plan-history-channel.ts';
 import { planningMiddleware } from './planning-middleware.ts';
 
-// `history: true` through planningMiddleware: the revisions live in the `planHistory` channel
+// the `history()` extension through planningMiddleware: the revisions live in the `planHistory` channel
 // beside `plan`, so getState, a resume from MemorySaver and a fork all carry them.
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

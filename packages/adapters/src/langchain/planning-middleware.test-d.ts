@@ -9,7 +9,7 @@ import {
 } from './planning-middleware.ts';
 
 describe('planningMiddleware types', () => {
-  it('returns the history middleware (plan and planHistory channels) exactly with history: true', () => {
+  it('returns the history middleware (plan and planHistory channels) exactly with the history extension', () => {
     expectTypeOf(
       planningMiddleware({ extensions: [history()] }),
     ).toEqualTypeOf<PlanningHistoryMiddleware>();
