@@ -177,7 +177,10 @@ function normalise(raw: Raw, field: string, context: BatchToolContext): BatchOpe
         'Details',
         PLANNING_LIMITS.details,
       );
-      const list = raw.depends_on as readonly string[] | undefined;
+      // With dependencies on, a step added without depends_on waits for nothing, as in add.
+      const list =
+        (raw.depends_on as readonly string[] | undefined) ??
+        (context.dependencies === null ? undefined : []);
       const step =
         list === undefined
           ? { title, details }

@@ -102,9 +102,12 @@ describe('batch option', () => {
       { op: 'mark', step_id: 'S001', status: 'done' },
       { op: 'mark', step_id: 'S002', status: 'in_progress' },
       { op: 'add', title: 'c', depends_on: ['S002'] },
+      { op: 'add', title: 'd' },
     ]);
     expect(ok.success).toBe(true);
     expect(plan()?.steps[2]?.depends_on).toEqual(['S002']);
+    // As planning_add_step: a step added without depends_on waits for nothing.
+    expect(plan()?.steps[3]?.depends_on).toEqual([]);
     const cycle = await apply([{ op: 'update', step_id: 'S002', depends_on: ['S003'] }]);
     expect(cycle.message).toContain('S002 -> S003 -> S002');
   });
