@@ -160,7 +160,8 @@ const ALL_OPTIONS_BUDGET = 1_000;
 // steps worked step by step: the first call writes the list with step 1 in_progress, each next
 // one completes a step and starts the next, the last completes step 10.
 async function peer(): Promise<Worked> {
-  const writeTodos = todoListMiddleware().tools[0] as StructuredToolInterface;
+  const writeTodos = todoListMiddleware().tools?.[0] as StructuredToolInterface | undefined;
+  if (writeTodos === undefined) throw new Error('todoListMiddleware offers no write_todos tool');
   const lists = Array.from({ length: STEPS + 1 }, (_, call) =>
     Array.from({ length: STEPS }, (_, i) => ({
       content: title(i + 1),
