@@ -224,9 +224,9 @@ describe('batch option', () => {
     expect(result.message).toBe(
       'Tool validation failed: Batch refused; nothing was changed. 4 of 4 operations failed: ' +
         'operations[0] (mark S001): mark needs status; ' +
-        'operations[1] (mark S001): mark takes step_id, status and note, not title; ' +
+        'operations[1] (mark S001): mark takes step_id, status, note, not title; ' +
         'operations[2] (setup): setup needs objective; ' +
-        'operations[3] (note S002): note takes step_id and note, not details.',
+        'operations[3] (note S002): note takes step_id, note, not details.',
     );
     expect(plan()).toBe(before);
     // What a strict host sends: every field, null where unused.
