@@ -13,12 +13,6 @@ import { markStepReducer, setupPlanReducer } from '../planning-reducers.ts';
 /** The most operations one batch may hold. @public */
 export const MAX_BATCH_OPERATIONS = 50;
 
-/** Start a new plan with no steps, replacing any plan (as `planning_setup_plan`). @public */
-export interface BatchSetup {
-  readonly op: 'setup';
-  readonly objective: string;
-}
-
 /** Set a step's status, optionally with a note (as `planning_mark_step`). @public */
 export interface BatchMark {
   readonly op: 'mark';
@@ -51,7 +45,13 @@ export interface BatchAdd {
 }
 
 /** One operation of a batch, after normalisation. @public */
-export type BatchOperation = BatchSetup | BatchMark | BatchNote | BatchUpdate | BatchAdd;
+export type BatchOperation =
+  /** Start a new plan with no steps, replacing any plan (as `planning_setup_plan`). */
+  | { readonly op: 'setup'; readonly objective: string }
+  | BatchMark
+  | BatchNote
+  | BatchUpdate
+  | BatchAdd;
 
 /** The value `planning_apply_batch` dispatches: operations applied in order, all or none. @public */
 export interface PlanBatch {
