@@ -115,16 +115,16 @@ type Raw = { readonly op: Op } & { readonly [K in Field]?: unknown };
 /** Refuses a missing field the operation needs, or a field it does not take. */
 function checkFields(raw: Raw, field: string): void {
   const { needs, may } = TAKES[raw.op];
-  // The schema has read null as absent already.
+  // The schema reads null as absent; a handler called without it may still see null.
   for (const name of needs) {
-    if (raw[name] === undefined)
+    if (raw[name] == null)
       throw new ToolValidationError(`${raw.op} needs ${name}.`, {
         code: 'schema',
         field: `${field}.${name}`,
       });
   }
   for (const [name, value] of Object.entries(raw)) {
-    if (name === 'op' || value === undefined || needs.includes(name as Field)) continue;
+    if (name === 'op' || value == null || needs.includes(name as Field)) continue;
     if (may.includes(name as Field)) continue;
     throw new ToolValidationError(
       `${raw.op} takes ${[...needs, ...may].join(', ')}, not ${name}.`,
@@ -136,8 +136,7 @@ function checkFields(raw: Raw, field: string): void {
   }
 }
 
-const text = (value: unknown): string | null =>
-  value === undefined ? null : (value as string | null);
+const text = (value: unknown): string | null => (value ?? null) as string | null;
 
 function normalise(raw: Raw, field: string, context: BatchToolContext): BatchOperation {
   checkFields(raw, field);
@@ -189,8 +188,7 @@ function normalise(raw: Raw, field: string, context: BatchToolContext): BatchOpe
         PLANNING_LIMITS.details,
       );
       const list = raw.depends_on as readonly string[] | undefined;
-      const depends_on =
-        list === undefined ? null : normaliseDependsOn(list, `${field}.depends_on`);
+      const depends_on = list == null ? null : normaliseDependsOn(list, `${field}.depends_on`);
       if (title === null && details === null && depends_on === null) {
         throw new ToolValidationError(
           context.dependencies === null
