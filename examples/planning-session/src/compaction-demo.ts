@@ -29,23 +29,23 @@ interface ChatMessage {
 export async function runCompactionDemo(print: (line: string) => void): Promise<void> {
   const session = new Session({ sessionId: 'demo-compaction', clock: () => Date.UTC(2026, 0, 15) });
   const tools = createPlanningTools(session, { extensions: [dependencies(), batch()] });
-  const {
-    planning_setup_plan: setup,
-    planning_mark_step: mark,
-    planning_apply_batch: apply,
-  } = tools;
+  const apply = tools.planning_apply_batch;
+  // One call sets the plan up and starts its first step; then one call per step advances.
   await invokeTool(
-    setup,
+    apply,
     {
-      objective: 'Publish the v2.0 release of the CLI',
-      initial_steps: Array.from({ length: 10 }, (_, i) => ({
-        title: `Release task ${i + 1}`,
-        ...(i === 0 ? {} : { depends_on: [`S${String(i).padStart(3, '0')}`] }),
-      })),
+      operations: [
+        { op: 'setup', objective: 'Publish the v2.0 release of the CLI' },
+        ...Array.from({ length: 10 }, (_, i) => ({
+          op: 'add' as const,
+          title: `Release task ${i + 1}`,
+          ...(i === 0 ? {} : { depends_on: [`S${String(i).padStart(3, '0')}`] }),
+        })),
+        { op: 'mark', step_id: 'S001', status: 'in_progress' },
+      ],
     },
     { session },
   );
-  await invokeTool(mark, { step_id: 'S001', status: 'in_progress' }, { session });
 
   let messages: ChatMessage[] = [{ role: 'system', content: 'You run the release.' }];
   for (let round = 1; round <= 10; round++) {

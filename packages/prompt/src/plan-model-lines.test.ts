@@ -88,7 +88,7 @@ describe('plan-model rule lines in the planning copy', () => {
       const lines = section(strategy, 'single', OPTIONS).originalBodyTemplate().split('\n');
       const clear = lines.findIndex((line) => line.includes('planning_clear_plan'));
       expect(lines[clear + 1]).toContain('`depends_on`');
-      expect(lines[clear + 2]).toContain('Ready and Blocked');
+      expect(lines[clear + 2]).toContain('dependencies are done');
       expect(lines[clear + 3]).toContain('`planning_apply_batch`');
       expect(lines[clear + 4]).toContain('`explanation`');
       expect(lines[clear + 5]).toContain('`planning_claim_step`');

@@ -30,6 +30,7 @@ function dependencyLead(strategy: PlanningStrategy): string {
 /**
  * The rule lines each opt-in plan-model option adds to the planning copy, after the
  * reference bullets: none when every option is off, so the reference copy is unchanged.
+ * They say when to use what; what a tool or field does is said once, in its definition.
  * Each option's lines stay within 60 o200k tokens (a test counts them).
  */
 export function planModelLines(
@@ -39,13 +40,13 @@ export function planModelLines(
   const lines: string[] = [];
   if (options.dependencies) {
     lines.push(
-      `${dependencyLead(strategy)} (ids of the steps they wait for; no cycles).`,
-      '- Start or finish a step only after its dependencies are done; `planning_read_plan` lists Ready and Blocked steps.',
+      `${dependencyLead(strategy)}; no cycles.`,
+      '- Start or finish a step only after its dependencies are done.',
     );
   }
   if (options.batch) {
     lines.push(
-      '- For several changes at once (marks, notes, edits, new steps), send one `planning_apply_batch` call instead of parallel planning calls; it applies all of them or none.',
+      "- Make each turn's plan changes in one `planning_apply_batch` call; the first can set up the plan and start its first step.",
     );
   }
   if (options.history) {
@@ -55,7 +56,7 @@ export function planModelLines(
   }
   if (options.owners) {
     lines.push(
-      '- Claim a step with `planning_claim_step` before working on it and release it with `planning_release_step` when you stop; leave steps other agents hold to them.',
+      '- Claim a step (`planning_claim_step`) before working on it and release it (`planning_release_step`) when you stop; leave steps others hold alone.',
     );
   }
   return lines;

@@ -225,7 +225,7 @@ describe('a plan survives successive compactions exactly', () => {
         tools.planning_apply_batch,
         {
           operations: [
-            { op: 'add', steps: [{ title: `Step ${n}`, depends_on: ['S001'] }] },
+            { op: 'add', title: `Step ${n}`, depends_on: ['S001'] },
             { op: 'note', step_id: 'S001', note: `n${n}` },
           ],
         },

@@ -1,15 +1,17 @@
 import * as z from 'zod';
 import { defineTool, type Tool } from '../../define-tool.ts';
 import { clipText, REFUSAL_LIMIT } from '../../internal/refusal-text.ts';
+import { selectLatest } from '../../select-latest.ts';
 import type { Session } from '../../session.ts';
 import { ToolValidationError } from '../../tool-validation-error.ts';
 import { normaliseDependsOn } from '../dependencies/dependency-commands.ts';
 import type { ResolvedDependencies } from '../dependencies/dependency-options.ts';
 import { openDependencyRule } from '../dependencies/open-dependency-rule.ts';
+import { optionalField } from '../optional-field.ts';
 import { heldByOther } from '../owners/owner-commands.ts';
-import { type Plan, type PlanStep, StepStatus } from '../plan.ts';
-import { ensureStatus, requirePlan, stepIndex } from '../plan-checks.ts';
-import type { NewPlanStep, NewPlanStepInput } from '../plan-commands.ts';
+import { Plan, type PlanStep, StepStatus } from '../plan.ts';
+import { ensureStatus, stepIndex } from '../plan-checks.ts';
+import type { NewPlanStep } from '../plan-commands.ts';
 import { PLANNING_TOOL_TRAITS } from '../planning-tool-traits.ts';
 import { optionalText, PLANNING_LIMITS, requiredText, stepIdText } from '../text-rules.ts';
 import {
@@ -32,28 +34,31 @@ export interface BatchToolContext {
   readonly owner?: string | null | undefined;
 }
 
-/** One operation as the model sends it. @public */
+/** One operation as the model sends it: one flat object per operation, named by `op`. @public */
 export type BatchOperationInput =
+  | { readonly op: 'setup'; readonly objective: string }
+  | {
+      readonly op: 'add';
+      readonly title: string;
+      readonly details?: string | null | undefined;
+      /** Only with the `dependencies` option. */
+      readonly depends_on?: readonly string[] | null | undefined;
+    }
+  | {
+      readonly op: 'update';
+      readonly step_id: string;
+      readonly title?: string | null | undefined;
+      readonly details?: string | null | undefined;
+      /** Only with the `dependencies` option: replaces the step's dependencies. */
+      readonly depends_on?: readonly string[] | null | undefined;
+    }
   | {
       readonly op: 'mark';
       readonly step_id: string;
       readonly status: StepStatus;
       readonly note?: string | null | undefined;
     }
-  | { readonly op: 'note'; readonly step_id: string; readonly note: string }
-  | {
-      readonly op: 'update';
-      readonly step_id: string;
-      readonly title?: string | null | undefined;
-      readonly details?: string | null | undefined;
-      readonly depends_on?: readonly string[] | null | undefined;
-    }
-  | {
-      readonly op: 'add';
-      readonly steps: readonly (NewPlanStepInput & {
-        readonly depends_on?: readonly string[] | undefined;
-      })[];
-    };
+  | { readonly op: 'note'; readonly step_id: string; readonly note: string };
 
 /** `planning_apply_batch`'s parameters, as the model sends them. @public */
 export interface PlanBatchInput {
@@ -61,108 +66,129 @@ export interface PlanBatchInput {
   readonly operations: readonly BatchOperationInput[];
 }
 
-const stepId = z.string().describe('Id of the step, such as S001.');
-const optional = (text: string) => z.string().nullable().default(null).describe(text);
+type Op = BatchOperationInput['op'];
+type Field = 'step_id' | 'status' | 'note' | 'objective' | 'title' | 'details' | 'depends_on';
 
-// The wire schema: depends_on fields appear only with the dependencies option.
+const OPS = ['setup', 'add', 'update', 'mark', 'note'] as const satisfies readonly Op[];
+
+// The fields each operation takes, required first. The wire schema is one flat object (a
+// union of five objects costs the model about twice the tokens), so these are checked here.
+const TAKES: {
+  readonly [K in Op]: { readonly needs: readonly Field[]; readonly may: readonly Field[] };
+} = {
+  setup: { needs: ['objective'], may: [] },
+  add: { needs: ['title'], may: ['details', 'depends_on'] },
+  update: { needs: ['step_id'], may: ['title', 'details', 'depends_on'] },
+  mark: { needs: ['step_id', 'status'], may: ['note'] },
+  note: { needs: ['step_id', 'note'], may: [] },
+};
+
+// Each thing the model reads is said once: the tool's description says what a batch does,
+// the op field which fields each operation takes; the other fields carry no descriptions, and
+// the text limits are named by the refusals.
+const DESCRIPTION =
+  'Apply plan changes in order, all or none. To advance, mark a step done and the next in_progress.';
+
+function opDescription(dependencies: boolean): string {
+  const deps = dependencies ? ', depends_on' : '';
+  return `setup (objective; new plan), add (title, details${deps}), update (step_id, title, details${deps}), mark (step_id, status, note), note (step_id, note)`;
+}
+
+// The wire schema: depends_on appears only with the dependencies option.
 function batchParameters(dependencies: boolean) {
-  const dependsOn = z
-    .array(z.string())
-    .default([])
-    .describe('Ids of the steps this one waits for.');
-  const newStep = z.strictObject({
-    title: z.string().describe('Step title, 1-160 ASCII characters.'),
-    details: optional('Optional details, up to 512 ASCII characters.'),
-    ...(dependencies ? { depends_on: dependsOn } : {}),
+  const text = optionalField(z.string());
+  const operation = z.strictObject({
+    op: z.enum(OPS).describe(opDescription(dependencies)),
+    step_id: text,
+    status: optionalField(StepStatus),
+    note: text,
+    objective: text,
+    title: text,
+    details: text,
+    ...(dependencies ? { depends_on: optionalField(z.array(z.string())) } : {}),
   });
-  const operation = z.discriminatedUnion('op', [
-    z.strictObject({
-      op: z.literal('mark'),
-      step_id: stepId,
-      status: StepStatus.describe('The new status.'),
-      note: optional('Optional note, up to 512 ASCII characters.'),
-    }),
-    z.strictObject({
-      op: z.literal('note'),
-      step_id: stepId,
-      note: z.string().describe('Note to append, up to 512 ASCII characters.'),
-    }),
-    z.strictObject({
-      op: z.literal('update'),
-      step_id: stepId,
-      title: optional('New title, 1-160 ASCII characters.'),
-      details: optional('New details, up to 512 ASCII characters.'),
-      ...(dependencies
-        ? {
-            depends_on: z
-              .array(z.string())
-              .nullable()
-              .default(null)
-              .describe('New dependencies, replacing the old ones.'),
-          }
-        : {}),
-    }),
-    z.strictObject({
-      op: z.literal('add'),
-      steps: z.array(newStep).describe('Steps to append, in order.'),
-    }),
-  ]);
-  return z.strictObject({
-    operations: z
-      .array(operation)
-      .describe(`1-${MAX_BATCH_OPERATIONS} operations, applied in order, all or none.`),
-  });
+  return z.strictObject({ operations: z.array(operation) });
 }
 
-interface Raw {
-  readonly op: string;
-  readonly step_id?: unknown;
-  readonly status?: unknown;
-  readonly note?: unknown;
-  readonly title?: unknown;
-  readonly details?: unknown;
-  readonly depends_on?: unknown;
-  readonly steps?: unknown;
+type Raw = { readonly op: Op } & { readonly [K in Field]?: unknown };
+
+/** Refuses a missing field the operation needs, or a field it does not take. */
+function checkFields(raw: Raw, field: string): void {
+  const { needs, may } = TAKES[raw.op];
+  // The schema reads null as absent; a handler called without it may still see null.
+  for (const name of needs) {
+    if (raw[name] == null)
+      throw new ToolValidationError(`${raw.op} needs ${name}.`, {
+        code: 'schema',
+        field: `${field}.${name}`,
+      });
+  }
+  for (const [name, value] of Object.entries(raw)) {
+    if (name === 'op' || value == null || needs.includes(name as Field)) continue;
+    if (may.includes(name as Field)) continue;
+    throw new ToolValidationError(
+      `${raw.op} takes ${[...needs, ...may].join(', ')}, not ${name}.`,
+      {
+        code: 'schema',
+        field: `${field}.${name}`,
+      },
+    );
+  }
 }
+
+const text = (value: unknown): string | null => (value ?? null) as string | null;
 
 function normalise(raw: Raw, field: string, context: BatchToolContext): BatchOperation {
+  checkFields(raw, field);
   const step_id = (): string => stepIdText(raw.step_id as string);
   switch (raw.op) {
-    case 'mark':
+    case 'setup':
       return {
-        op: 'mark',
-        step_id: step_id(),
-        status: ensureStatus(raw.status as string),
-        note: optionalText(
-          raw.note as string | null,
-          `${field}.note`,
-          'Note',
-          PLANNING_LIMITS.note,
-          true,
+        op: 'setup',
+        objective: requiredText(
+          raw.objective as string,
+          `${field}.objective`,
+          'Objective',
+          PLANNING_LIMITS.objective,
         ),
       };
-    case 'note': {
-      const id = step_id();
-      const note = requiredText(raw.note as string, `${field}.note`, 'Note', PLANNING_LIMITS.note);
-      return { op: 'note', step_id: id, note };
-    }
-    case 'update': {
-      const id = step_id();
-      const title =
-        raw.title === null
-          ? null
-          : requiredText(raw.title as string, `${field}.title`, 'Title', PLANNING_LIMITS.title);
+    case 'add': {
+      const title = requiredText(
+        raw.title as string,
+        `${field}.title`,
+        'Title',
+        PLANNING_LIMITS.title,
+      );
       const details = optionalText(
-        raw.details as string | null,
+        text(raw.details),
         `${field}.details`,
         'Details',
         PLANNING_LIMITS.details,
       );
-      const list = raw.depends_on as readonly string[] | null | undefined;
-      const depends_on =
-        list === null || list === undefined
+      // With dependencies on, a step added without depends_on waits for nothing, as in add.
+      const list =
+        (raw.depends_on as readonly string[] | undefined) ??
+        (context.dependencies === null ? undefined : []);
+      const step =
+        list === undefined
+          ? { title, details }
+          : { title, details, depends_on: normaliseDependsOn(list, `${field}.depends_on`) };
+      return { op: 'add', steps: [step] };
+    }
+    case 'update': {
+      const id = step_id();
+      const title =
+        text(raw.title) === null
           ? null
-          : normaliseDependsOn(list, `${field}.depends_on`);
+          : requiredText(raw.title as string, `${field}.title`, 'Title', PLANNING_LIMITS.title);
+      const details = optionalText(
+        text(raw.details),
+        `${field}.details`,
+        'Details',
+        PLANNING_LIMITS.details,
+      );
+      const list = raw.depends_on as readonly string[] | undefined;
+      const depends_on = list == null ? null : normaliseDependsOn(list, `${field}.depends_on`);
       if (title === null && details === null && depends_on === null) {
         throw new ToolValidationError(
           context.dependencies === null
@@ -173,23 +199,24 @@ function normalise(raw: Raw, field: string, context: BatchToolContext): BatchOpe
       }
       return { op: 'update', step_id: id, title, details, depends_on };
     }
-    case 'add': {
-      const input = raw.steps as readonly (NewPlanStep & { depends_on?: string[] })[];
-      const plain = context.normaliseSteps(input, `${field}.steps`);
-      if (plain.length === 0)
-        throw new ToolValidationError('Provide at least one step to add.', { code: 'steps_empty' });
-      const steps = plain.map((step, i) => {
-        const list = input[i]?.depends_on;
-        return list === undefined
-          ? step
-          : { ...step, depends_on: normaliseDependsOn(list, `${field}.steps[${i}].depends_on`) };
-      });
-      return { op: 'add', steps };
+    case 'mark':
+      return {
+        op: 'mark',
+        step_id: step_id(),
+        status: ensureStatus(raw.status as string),
+        note: optionalText(text(raw.note), `${field}.note`, 'Note', PLANNING_LIMITS.note, true),
+      };
+    case 'note': {
+      const id = step_id();
+      const note = requiredText(raw.note as string, `${field}.note`, 'Note', PLANNING_LIMITS.note);
+      return { op: 'note', step_id: id, note };
     }
-    default:
-      throw new ToolValidationError(`Unknown operation ${clipText(String(raw.op), 40)}.`, {
+    default: {
+      const unknown: never = raw.op;
+      throw new ToolValidationError(`Unknown operation ${clipText(String(unknown), 40)}.`, {
         code: 'schema',
       });
+    }
   }
 }
 
@@ -220,20 +247,40 @@ function toolRules(
   return openDependencyRule(plan, index, operation.status, context.dependencies.onOpenDependency);
 }
 
-/** One applied operation as the result names it: in full, and in a short form for long batches. */
+/**
+ * One entry of the result: a change named in full, and in a short form for long batches.
+ * `added` holds the ids of an addition, so additions in a row read as one entry.
+ */
 interface Change {
   readonly full: string;
   readonly short: string;
+  readonly added?: readonly string[] | undefined;
 }
 
-// Up to this many added ids are listed; more are named as a range (ids of one add are
+// Up to this many added ids are listed; more are named as a range (ids added in a row are
 // consecutive) with a count, so an entry stays short whatever the number of steps.
 const LISTED_IDS = 3;
 
 const thousands = (n: number): string => String(n).replace(/\B(?=(\d{3})+$)/g, ',');
 
-function describe(before: Plan, after: Plan, operation: BatchOperation): Change {
+function addedChange(ids: readonly string[]): Change {
+  const first = ids[0] ?? '';
+  const last = ids[ids.length - 1] ?? '';
+  const range = ids.length === 1 ? first : `${first} … ${last}`;
+  return {
+    full:
+      ids.length <= LISTED_IDS
+        ? `added ${ids.join(', ')}`
+        : `added ${range}, ${thousands(ids.length)} steps`,
+    short: `added ${range}`,
+    added: ids,
+  };
+}
+
+function describe(before: Plan | undefined, after: Plan, operation: BatchOperation): Change {
   switch (operation.op) {
+    case 'setup':
+      return { full: 'new plan set up', short: 'new plan' };
     case 'mark':
       return {
         full: `${operation.step_id} marked as ${operation.status}`,
@@ -243,24 +290,23 @@ function describe(before: Plan, after: Plan, operation: BatchOperation): Change 
       return { full: `note added to ${operation.step_id}`, short: `${operation.step_id} note` };
     case 'update':
       return { full: `${operation.step_id} updated`, short: `${operation.step_id} updated` };
-    case 'add': {
-      const ids = after.steps.slice(before.steps.length).map((step: PlanStep) => step.step_id);
-      const first = ids[0] ?? '';
-      const last = ids[ids.length - 1] ?? '';
-      const range = ids.length === 1 ? first : `${first} … ${last}`;
-      return {
-        full:
-          ids.length <= LISTED_IDS
-            ? `added ${ids.join(', ')}`
-            : `added ${range}, ${thousands(ids.length)} steps`,
-        short: `added ${range}`,
-      };
-    }
+    case 'add':
+      return addedChange(
+        after.steps.slice(before?.steps.length ?? 0).map((step: PlanStep) => step.step_id),
+      );
     default: {
       const unknown: never = operation;
       return { full: String(unknown), short: String(unknown) };
     }
   }
+}
+
+/** Appends `change`, joining it to the entry before when both are additions. */
+function pushChange(changes: Change[], change: Change): void {
+  const last = changes[changes.length - 1];
+  if (change.added !== undefined && last?.added !== undefined)
+    changes[changes.length - 1] = addedChange([...last.added, ...change.added]);
+  else changes.push(change);
 }
 
 /**
@@ -269,8 +315,12 @@ function describe(before: Plan, after: Plan, operation: BatchOperation): Change 
  * `MAX_BATCH_OPERATIONS` always fits: at most about 40 characters each); the warnings get the
  * room left, clipped.
  */
-function appliedMessage(changes: readonly Change[], warnings: readonly string[]): string {
-  const head = `Applied ${changes.length} operation${changes.length === 1 ? '' : 's'}: `;
+function appliedMessage(
+  count: number,
+  changes: readonly Change[],
+  warnings: readonly string[],
+): string {
+  const head = `Applied ${count} operation${count === 1 ? '' : 's'}: `;
   const limit = REFUSAL_LIMIT - 1;
   const full = `${head}${changes.map((change) => change.full).join('; ')}.`;
   const text =
@@ -301,18 +351,21 @@ function joinWithin(head: string, entries: readonly string[]): string {
 }
 
 /**
- * The `planning_apply_batch` tool: several marks, notes, edits and additions in one call,
- * applied in order, all or nothing. The handler runs every operation against the plan as the
- * earlier ones leave it, with the same checks the single tools make; on any refusal it lists
- * every refused operation and why, and the plan is untouched. @internal
+ * The `planning_apply_batch` tool: several plan changes in one call, applied in order, all or
+ * nothing: a new plan (`setup`), new steps, edits, marks and notes, so one call can set up a
+ * plan and start its first step, or finish a step and start the next. The handler runs every
+ * operation against the plan as the earlier ones leave it, with the same checks the single
+ * tools make; on any refusal it lists every refused operation and why, and the plan is
+ * untouched. @internal
  */
 export function createBatchTool(
   context: BatchToolContext,
 ): Tool<PlanBatchInput, PlanBatch, PlanBatchInput> {
+  const dependencies = context.dependencies !== null;
   return defineTool({
     name: 'planning_apply_batch',
-    description: 'Apply several step marks, notes, edits and additions at once, all or nothing.',
-    parameters: batchParameters(context.dependencies !== null) as unknown as z.ZodType<
+    description: DESCRIPTION,
+    parameters: batchParameters(dependencies) as unknown as z.ZodType<
       PlanBatchInput,
       PlanBatchInput
     >,
@@ -320,8 +373,13 @@ export function createBatchTool(
     acceptsOverrides: context.acceptsOverrides,
     traits: PLANNING_TOOL_TRAITS.batch,
     handler: (params, { session }) => {
-      const start = requirePlan(context.prepare(session));
       const raws = params.operations as readonly Raw[];
+      const start = selectLatest(context.prepare(session), Plan);
+      // Without a plan only a batch that sets one up can apply; say so once, not per operation.
+      if (start === undefined && !raws.some((raw) => raw.op === 'setup'))
+        throw new ToolValidationError('No plan is currently initialised.', {
+          code: 'plan_missing',
+        });
       if (raws.length === 0)
         throw new ToolValidationError('Provide at least one operation.', {
           code: 'steps_empty',
@@ -343,9 +401,9 @@ export function createBatchTool(
         const raw = raws[i] as Raw;
         try {
           const operation = normalise(raw, `operations[${i}]`, context);
-          const warning = toolRules(plan, operation, context);
+          const warning = plan === undefined ? null : toolRules(plan, operation, context);
           const next = applyBatchOperation(plan, operation, event);
-          changes.push(describe(plan, next, operation));
+          pushChange(changes, describe(plan, next, operation));
           if (warning !== null) warnings.push(warning);
           operations.push(operation);
           plan = next;
@@ -364,7 +422,10 @@ export function createBatchTool(
           { code: 'batch_refused', field: 'operations' },
         );
       }
-      return { message: appliedMessage(changes, warnings), value: { operations } };
+      return {
+        message: appliedMessage(operations.length, changes, warnings),
+        value: { operations },
+      };
     },
   });
 }

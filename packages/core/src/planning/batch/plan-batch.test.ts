@@ -38,12 +38,13 @@ describe('batch option', () => {
       { op: 'mark', step_id: 'S001', status: 'done', note: 'ok' },
       { op: 'note', step_id: 'S002', note: 'looked' },
       { op: 'update', step_id: 'S003', title: 'C' },
-      { op: 'add', steps: [{ title: 'd' }, { title: 'e' }] },
+      { op: 'add', title: 'd' },
+      { op: 'add', title: 'e' },
     ]);
     expect(result).toMatchObject({
       success: true,
       message:
-        'Applied 4 operations: S001 marked as done; note added to S002; S003 updated; added S004, S005.',
+        'Applied 5 operations: S001 marked as done; note added to S002; S003 updated; added S004, S005.',
     });
     const steps = plan()?.steps ?? [];
     expect(steps.map((s) => [s.step_id, s.status, s.title, s.notes])).toEqual([
@@ -106,29 +107,31 @@ describe('batch option', () => {
     const ok = await apply([
       { op: 'mark', step_id: 'S001', status: 'done' },
       { op: 'mark', step_id: 'S002', status: 'in_progress' },
-      { op: 'add', steps: [{ title: 'c', depends_on: ['S002'] }] },
+      { op: 'add', title: 'c', depends_on: ['S002'] },
+      { op: 'add', title: 'd' },
     ]);
     expect(ok.success).toBe(true);
     expect(plan()?.steps[2]?.depends_on).toEqual(['S002']);
+    // As planning_add_step: a step added without depends_on waits for nothing.
+    expect(plan()?.steps[3]?.depends_on).toEqual([]);
     const cycle = await apply([{ op: 'update', step_id: 'S002', depends_on: ['S003'] }]);
     expect(cycle.message).toContain('S002 -> S003 -> S002');
   });
 
-  it('names every change and the ids it allocated, clipping inside an entry', async () => {
+  it('names every change and the ids it allocated, additions in a row as one range', async () => {
     const { call, apply, plan } = planning();
     await call(0, { objective: 'o', initial_steps: [{ title: 'a' }] });
-    const many = Array.from({ length: 2_000 }, (_, i) => ({ title: `step ${i}` }));
+    const adds = Array.from({ length: 48 }, (_, i) => ({ op: 'add', title: `step ${i}` }));
     const result = await apply([
-      { op: 'add', steps: many },
+      ...adds,
       { op: 'mark', step_id: 'S001', status: 'done' },
-      { op: 'note', step_id: 'S2001', note: 'last' },
+      { op: 'note', step_id: 'S049', note: 'last' },
     ]);
     expect(result.success).toBe(true);
-    // Before: "Applied 3 operations: ; and 3 more."
     expect(result.message).toBe(
-      'Applied 3 operations: added S002 … S2001, 2,000 steps; S001 marked as done; note added to S2001.',
+      'Applied 50 operations: added S002 … S049, 48 steps; S001 marked as done; note added to S049.',
     );
-    expect(plan()?.steps.length).toBe(2_001);
+    expect(plan()?.steps.length).toBe(49);
   });
 
   it('names all 50 changes of a batch on long ids, in short form, under 2,000 characters', async () => {
@@ -143,17 +146,124 @@ describe('batch option', () => {
     }));
     expect(session.dispatch(Plan, { objective: 'o', status: 'active', steps }).ok).toBe(true);
     const operations: unknown[] = steps
-      .slice(0, 49)
+      .slice(0, 47)
       .map((step) => ({ op: 'mark', step_id: step.step_id, status: 'in_progress' }));
-    operations.push({
-      op: 'add',
-      steps: [{ title: 'x' }, { title: 'y' }, { title: 'z' }, { title: 'w' }],
-    });
+    for (const title of ['x', 'y', 'z']) operations.push({ op: 'add', title });
     const result = await apply(operations);
     expect(result.success).toBe(true);
     expect(result.message.length).toBeLessThan(2_000);
     expect(result.message).not.toMatch(/and \d+ more/);
-    for (let i = 0; i < 49; i++) expect(result.message).toContain(`${id(i)} in_progress`);
-    expect(result.message).toContain(`added ${id(50)} … ${id(53)}.`);
+    for (let i = 0; i < 47; i++) expect(result.message).toContain(`${id(i)} in_progress;`);
+    expect(result.message).toContain(`added ${id(50)} … ${id(52)}.`);
+  });
+
+  it('sets up a plan and starts its first step in one call, as setup then mark would', async () => {
+    const batched = planning();
+    const result = await batched.apply([
+      { op: 'setup', objective: 'o' },
+      { op: 'add', title: 'a' },
+      { op: 'add', title: 'b' },
+      { op: 'add', title: 'c' },
+      { op: 'mark', step_id: 'S001', status: 'in_progress' },
+    ]);
+    expect(result).toMatchObject({
+      success: true,
+      message:
+        'Applied 5 operations: new plan set up; added S001, S002, S003; S001 marked as in_progress.',
+    });
+    const single = planning();
+    await single.call(0, setup);
+    await single.call(3, { step_id: 'S001', status: 'in_progress' });
+    expect(batched.plan()).toEqual(single.plan());
+  });
+
+  it('advances in one call: finishes a step with a note and starts the next', async () => {
+    const { call, apply, plan } = planning({ inProgress: 'single' });
+    await call(0, setup);
+    await call(3, { step_id: 'S001', status: 'in_progress' });
+    const result = await apply([
+      { op: 'mark', step_id: 'S001', status: 'done', note: 'ok' },
+      { op: 'mark', step_id: 'S002', status: 'in_progress' },
+    ]);
+    expect(result.message).toBe(
+      'Applied 2 operations: S001 marked as done; S002 marked as in_progress.',
+    );
+    expect(plan()?.steps.map((s) => s.status)).toEqual(['done', 'in_progress', 'pending']);
+  });
+
+  it('replaces the plan with setup, and without a plan refuses a batch that sets none up', async () => {
+    const { call, apply, plan } = planning();
+    const none = await apply([{ op: 'mark', step_id: 'S001', status: 'done' }]);
+    expect(none).toMatchObject({
+      success: false,
+      message: 'Tool validation failed: No plan is currently initialised.',
+    });
+    expect(none.success || none.error.code).toBe('plan_missing');
+    const early = await apply([
+      { op: 'add', title: 'a' },
+      { op: 'setup', objective: 'o' },
+    ]);
+    expect(early.message).toBe(
+      'Tool validation failed: Batch refused; nothing was changed. 1 of 2 operations failed: ' +
+        'operations[0] (add): No plan is currently initialised.',
+    );
+    expect(plan()).toBeUndefined();
+    await call(0, setup);
+    await apply([
+      { op: 'setup', objective: 'again' },
+      { op: 'add', title: 'z' },
+    ]);
+    expect(plan()).toMatchObject({ objective: 'again', status: 'active' });
+    expect(plan()?.steps.map((s) => [s.step_id, s.title])).toEqual([['S001', 'z']]);
+  });
+
+  it('names a missing field or a field the operation does not take, and reads null as absent', async () => {
+    const { call, apply, plan } = planning();
+    await call(0, setup);
+    const before = plan();
+    const result = await apply([
+      { op: 'mark', step_id: 'S001' },
+      { op: 'mark', step_id: 'S001', status: 'done', title: 'x' },
+      { op: 'setup' },
+      { op: 'note', step_id: 'S002', note: 'n', details: 'd' },
+    ]);
+    expect(result.message).toBe(
+      'Tool validation failed: Batch refused; nothing was changed. 4 of 4 operations failed: ' +
+        'operations[0] (mark S001): mark needs status; ' +
+        'operations[1] (mark S001): mark takes step_id, status, note, not title; ' +
+        'operations[2] (setup): setup needs objective; ' +
+        'operations[3] (note S002): note takes step_id, note, not details.',
+    );
+    expect(plan()).toBe(before);
+    // What a strict host sends: every field, null where unused.
+    const unused = {
+      step_id: null,
+      status: null,
+      note: null,
+      objective: null,
+      title: null,
+      details: null,
+    };
+    const ok = await apply([
+      { ...unused, op: 'mark', step_id: 'S001', status: 'done' },
+      { ...unused, op: 'add', title: 'd' },
+      { ...unused, op: 'update', step_id: 'S002', details: 'more' },
+    ]);
+    expect(ok.message).toBe('Applied 3 operations: S001 marked as done; added S004; S002 updated.');
+    expect(plan()?.steps[1]).toMatchObject({ title: 'b', details: 'more' });
+    expect(plan()?.steps[0]?.notes).toEqual([]);
+  });
+
+  it('refuses unknown fields and ops through the schema', async () => {
+    const { call, apply } = planning();
+    await call(0, setup);
+    const unknownField = await apply([
+      { op: 'mark', step_id: 'S001', status: 'done', stepId: 'x' },
+    ]);
+    expect(unknownField.success || unknownField.error.code).toBe('schema');
+    expect(unknownField.message).toContain('stepId');
+    const unknownOp = await apply([{ op: 'finish', step_id: 'S001' }]);
+    expect(unknownOp.success || unknownOp.error.code).toBe('schema');
+    expect(unknownOp.message).toContain('operations[0].op: Invalid option');
   });
 });

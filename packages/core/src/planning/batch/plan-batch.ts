@@ -8,7 +8,7 @@ import {
 } from '../dependencies/dependency-commands.ts';
 import { type Plan, type PlanStep, StepStatus } from '../plan.ts';
 import { latestPlanOf, stepIndex } from '../plan-checks.ts';
-import { markStepReducer } from '../planning-reducers.ts';
+import { markStepReducer, setupPlanReducer } from '../planning-reducers.ts';
 
 /** The most operations one batch may hold. @public */
 export const MAX_BATCH_OPERATIONS = 50;
@@ -45,7 +45,13 @@ export interface BatchAdd {
 }
 
 /** One operation of a batch, after normalisation. @public */
-export type BatchOperation = BatchMark | BatchNote | BatchUpdate | BatchAdd;
+export type BatchOperation =
+  /** Start a new plan with no steps, replacing any plan (as `planning_setup_plan`). */
+  | { readonly op: 'setup'; readonly objective: string }
+  | BatchMark
+  | BatchNote
+  | BatchUpdate
+  | BatchAdd;
 
 /** The value `planning_apply_batch` dispatches: operations applied in order, all or none. @public */
 export interface PlanBatch {
@@ -54,6 +60,7 @@ export interface PlanBatch {
 }
 
 const StoredOperation = z.discriminatedUnion('op', [
+  z.strictObject({ op: z.literal('setup'), objective: z.string() }),
   z.strictObject({
     op: z.literal('mark'),
     step_id: z.string(),
@@ -87,15 +94,23 @@ export const PlanBatch: z.ZodType<PlanBatch, PlanBatch> = defineDataType(
 );
 
 /**
- * Applies one operation to `plan` through the same reducers the single tools use, so a batch
- * equals its operations applied one by one. Throws the refusal of the first rule it breaks.
+ * Applies one operation to `plan` (`undefined` before the first plan) through the same
+ * reducers the single tools use, so a batch equals its operations applied one by one. Throws
+ * the refusal of the first rule it breaks.
  * @internal
  */
 export function applyBatchOperation(
-  plan: Plan,
+  before: Plan | undefined,
   operation: BatchOperation,
   event: Omit<ReducerEvent<unknown>, 'value'>,
 ): Plan {
+  if (operation.op === 'setup') {
+    const value = { objective: operation.objective, initial_steps: [] };
+    return latestPlanOf(
+      setupPlanReducer(before === undefined ? [] : [before], { ...event, value }),
+    );
+  }
+  const plan = latestPlanOf(before === undefined ? [] : [before]);
   const plans = [plan];
   switch (operation.op) {
     case 'mark': {
@@ -125,14 +140,15 @@ export function applyBatchOperation(
 }
 
 /**
- * `planning_apply_batch`: applies every operation in order to the latest plan; if any is
- * refused the whole batch is, and the plan stays as it was.
+ * `planning_apply_batch`: applies every operation in order to the latest plan (a batch that
+ * starts with `setup` needs none); if any is refused the whole batch is, and the plan stays as
+ * it was.
  *
  * @public
  */
 export const planBatchReducer: Reducer<Plan, PlanBatch> = (plans, event) => {
-  let plan = latestPlanOf(plans);
+  let plan = plans[plans.length - 1];
   for (const operation of event.value.operations)
     plan = applyBatchOperation(plan, operation, event);
-  return Object.freeze([plan]);
+  return Object.freeze([latestPlanOf(plan === undefined ? [] : [plan])]);
 };

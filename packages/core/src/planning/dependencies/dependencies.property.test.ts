@@ -36,12 +36,17 @@ const edit = fc.oneof(
 );
 type Edit = typeof edit extends fc.Arbitrary<infer T> ? T : never;
 
+// One edit as a batch operation, and as the arguments of the single tool that makes it.
 const operation = (e: Edit): Record<string, unknown> =>
   e.kind === 'update'
     ? { op: 'update', step_id: e.step, depends_on: e.deps }
     : e.kind === 'add'
-      ? { op: 'add', steps: [{ title: 'x', depends_on: e.deps }] }
+      ? { op: 'add', title: 'x', depends_on: e.deps }
       : { op: 'mark', step_id: e.step, status: e.status };
+const singleArgs = (e: Edit): Record<string, unknown> => {
+  const { op: _op, ...args } = operation(e);
+  return e.kind === 'add' ? { steps: [args] } : args;
+};
 
 const setup = { objective: 'o', initial_steps: [{ title: 'a' }, { title: 'b' }, { title: 'c' }] };
 
@@ -59,8 +64,7 @@ describe('dependencies and batches (properties)', () => {
               : e.kind === 'add'
                 ? tools.planning_add_step
                 : tools.planning_mark_step;
-          const { op: _op, ...args } = operation(e);
-          const result = await invokeTool(tool as AnyTool, args, { session });
+          const result = await invokeTool(tool as AnyTool, singleArgs(e), { session });
           if (!result.success) expect(plan()).toBe(before);
           expect(result.message.length).toBeLessThan(2000);
           const current = plan() as Plan;
@@ -102,8 +106,7 @@ describe('dependencies and batches (properties)', () => {
               : e.kind === 'add'
                 ? serial.tools.planning_add_step
                 : serial.tools.planning_mark_step;
-          const { op: _op, ...args } = operation(e);
-          const one = await invokeTool(tool as AnyTool, args, {
+          const one = await invokeTool(tool as AnyTool, singleArgs(e), {
             session: serial.session,
           });
           allOk &&= one.success;

@@ -2,6 +2,7 @@ import * as z from 'zod';
 import { defineDataType } from '../../define-data-type.ts';
 import type { Reducer } from '../../reducer.ts';
 import { ToolValidationError } from '../../tool-validation-error.ts';
+import { nullField, optionalField } from '../optional-field.ts';
 import type { Plan, PlanStep } from '../plan.ts';
 import { latestPlanOf } from '../plan-checks.ts';
 import { addStepReducer, setupPlanReducer, updateStepReducer } from '../planning-reducers.ts';
@@ -23,11 +24,13 @@ export interface NewDependentStepInput {
   readonly title: string;
   /** Optional details. */
   readonly details?: string | null | undefined;
-  /** Ids of the steps it waits for. */
-  readonly depends_on?: readonly string[] | undefined;
+  /** Ids of the steps it waits for; `null` or absent for none. */
+  readonly depends_on?: readonly string[] | null | undefined;
 }
 
-const DEPENDS_ON_TEXT = `Ids of the steps this one waits for, such as S001 (at most ${MAX_DEPENDENCIES}).`;
+// The wire copy adds to the reference copy only what dependencies need: the field, and the
+// ids setup gives its steps (so they can name each other). The limits are in the refusals.
+const DEPENDS_ON_TEXT = 'Ids of the steps it waits for.';
 
 /** The model-facing schema of one new step with dependencies. @internal */
 export const NewDependentStepSchema: z.ZodType<
@@ -35,12 +38,10 @@ export const NewDependentStepSchema: z.ZodType<
   NewDependentStepInput
 > = z.strictObject({
   title: z.string().describe('Step title, 1-160 ASCII characters.'),
-  details: z
-    .string()
-    .nullable()
-    .default(null)
-    .describe('Optional details, up to 512 ASCII characters.'),
-  depends_on: z.array(z.string()).default([]).describe(DEPENDS_ON_TEXT),
+  details: nullField(z.string()).describe('Optional details, up to 512 ASCII characters.'),
+  depends_on: optionalField(z.array(z.string()))
+    .transform((list) => list ?? [])
+    .describe(DEPENDS_ON_TEXT),
 });
 
 const StoredDependentStep = z.strictObject({
@@ -74,7 +75,7 @@ export const SetupPlanWithDependenciesParameters: z.ZodType<
   initial_steps: z
     .array(NewDependentStepSchema)
     .default([])
-    .describe('Optional first steps, in order; they are numbered S001, S002, ...'),
+    .describe('Optional first steps, in order, numbered S001, S002, ...'),
 });
 
 /** Data type of a setup with dependencies (the `dependencies` option's setup result). @public */
@@ -103,9 +104,7 @@ export const AddStepWithDependenciesParameters: z.ZodType<
   AddStepWithDependencies,
   AddStepWithDependenciesInput
 > = z.strictObject({
-  steps: z
-    .array(NewDependentStepSchema)
-    .describe('Steps to append, in order; they are numbered after the highest id.'),
+  steps: z.array(NewDependentStepSchema).describe('Steps to append, in order.'),
 });
 
 /** Data type of an add with dependencies. @public */
@@ -135,7 +134,7 @@ export interface UpdateStepWithDependenciesInput {
   readonly title?: string | null | undefined;
   /** New details. */
   readonly details?: string | null | undefined;
-  /** New dependencies, replacing the old ones. */
+  /** New dependencies, replacing the old ones (`[]` removes them); `null` or absent keeps them. */
   readonly depends_on?: readonly string[] | null | undefined;
 }
 
@@ -145,13 +144,9 @@ export const UpdateStepWithDependenciesParameters: z.ZodType<
   UpdateStepWithDependenciesInput
 > = z.strictObject({
   step_id: z.string().describe('Id of the step to edit, such as S001.'),
-  title: z.string().nullable().default(null).describe('New title, 1-160 ASCII characters.'),
-  details: z.string().nullable().default(null).describe('New details, up to 512 ASCII characters.'),
-  depends_on: z
-    .array(z.string())
-    .nullable()
-    .default(null)
-    .describe('New dependencies, replacing the old ones ([] removes them).'),
+  title: nullField(z.string()).describe('New title, 1-160 ASCII characters.'),
+  details: nullField(z.string()).describe('New details, up to 512 ASCII characters.'),
+  depends_on: nullField(z.array(z.string())).describe('Replaces its dependencies.'),
 });
 
 /** Data type of an update with dependencies. @public */

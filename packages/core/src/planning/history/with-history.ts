@@ -2,6 +2,7 @@ import * as z from 'zod';
 import { dataTypeName } from '../../define-data-type.ts';
 import { defineTool, type Tool, type ToolReturn } from '../../define-tool.ts';
 import type { Session } from '../../session.ts';
+import { nullField } from '../optional-field.ts';
 import type { Plan } from '../plan.ts';
 import { optionalText } from '../text-rules.ts';
 import { MAX_EXPLANATION, PlanChange, type PlanCommandName } from './plan-change.ts';
@@ -51,13 +52,9 @@ export function withHistory<P, R, I>(
   if (tool.resultType === null) throw new Error(`${tool.name} does not change the plan`);
   const command = dataTypeName(tool.resultType) as PlanCommandName;
   const parameters = (tool.parameters as unknown as z.ZodObject).extend({
-    explanation: z
-      .string()
-      .nullable()
-      .default(null)
-      .describe(
-        `Why you make this change, in one short sentence (up to ${MAX_EXPLANATION} ASCII characters).`,
-      ),
+    // The name says what it is; the planning prompt asks for it (a description here would be
+    // paid for on every tool of every request).
+    explanation: nullField(z.string()),
   }) as unknown as z.ZodType<P & Explained, I & ExplainedInput>;
   return defineTool({
     name: tool.name,

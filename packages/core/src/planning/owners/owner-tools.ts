@@ -22,7 +22,7 @@ export interface OwnerToolsContext {
 }
 
 const OwnedStepParameters: z.ZodType<OwnedStepInput, OwnedStepInput> = z.strictObject({
-  step_id: z.string().describe('Id of the step, such as S001.'),
+  step_id: z.string(),
 });
 
 // The handlers run the reducers' own checks on the plan as it is now, so a refusal comes
@@ -41,7 +41,7 @@ export function createOwnerTools(context: OwnerToolsContext): {
   const owner = context.agent;
   const claim = defineTool({
     name: 'planning_claim_step',
-    description: 'Claim a step for yourself, so other agents leave it to you.',
+    description: 'Claim a step so other agents leave it to you.',
     parameters: OwnedStepParameters as unknown as z.ZodType<ClaimStep, OwnedStepInput>,
     resultType: ClaimStep,
     acceptsOverrides: context.acceptsOverrides,
@@ -62,7 +62,7 @@ export function createOwnerTools(context: OwnerToolsContext): {
   });
   const release = defineTool({
     name: 'planning_release_step',
-    description: 'Release a step you hold, so another agent can claim it.',
+    description: 'Release a step you hold.',
     parameters: OwnedStepParameters as unknown as z.ZodType<ReleaseStep, OwnedStepInput>,
     resultType: ReleaseStep,
     acceptsOverrides: context.acceptsOverrides,
