@@ -6,6 +6,7 @@ const config: Options = packageBuild([
   'src/internal.ts',
   'src/constants.ts',
   'src/plan-model.ts',
+  'src/plan-view.ts',
 ]);
 
 export default config;
