@@ -8,23 +8,35 @@
 // so in parentheses, and docs/adapters.md ("Strict schemas: where plankit differs from the
 // peers") gives the reason.
 //
-// How agreement is counted: the peers' test files are run unchanged against plankit, their
-// converter replaced by `toStrictJsonSchema(...).schema` and their null stripping by `restore`,
-// refusal wording not compared (a refusal agrees with any throw). Of their 270 cases (`.each`
-// expanded), 30 test openai-node internals (child traversal, the pointer resolver, oneOf
-// pointer rewrites, the exclusivity merger) and have no counterpart; their rules are ported
-// below through the converter. Of the other 240: 187 give the peer's exact result, 27 differ
-// only in form (same values accepted and restored), 26 differ on purpose.
-import { describe, expect, it } from 'vitest';
+// How agreement is counted: testing/strict-schema-peer-cases.ts lists every case of the three
+// peer files (`.each` rows expanded) with plankit's answer, `exact` or a documented
+// difference, and the ported test that covers it; the last block below checks the totals,
+// that docs/adapters.md reports the same numbers and table, and that every comparable case
+// has its ported test here.
+import { readFileSync } from 'node:fs';
+import { describe, expect, it as vitestIt } from 'vitest';
 import * as z from 'zod';
 import { AdapterError } from '../adapter-error.ts';
 import { strictSchemaProblem } from './strict-schema-problem.ts';
+import {
+  PEER_FILES,
+  STRICT_SCHEMA_DIFFERENCES,
+  STRICT_SCHEMA_PEER_CASES,
+  type StrictSchemaDifference,
+} from './testing/strict-schema-peer-cases.ts';
 import { toStrictJsonSchema } from './to-strict-json-schema.ts';
 
 const NODE = 'openai-node tests/lib/transform.test.ts';
 const AGENTS = 'openai-agents-js packages/agents-core/test/utils/strictToolSchema.test.ts';
 
 type Schema = Record<string, unknown>;
+
+// Every ported test's title, so the last block can check each peer case has its port.
+const portedTitles = new Set<string>();
+function it(title: string, body: () => void): void {
+  portedTitles.add(title);
+  vitestIt(title, body);
+}
 
 function refusal(schema: unknown): string {
   try {
@@ -2666,4 +2678,148 @@ describe('ported: openai-node root references', () => {
       });
     });
   }
+});
+
+describe('ported: peer cases the tests above did not cover', () => {
+  it(`${NODE}: rejects optional literal-constrained properties when another keyword excludes null (plankit makes the field nullable)`, () => {
+    const { schema, restore } = strict({
+      type: 'object',
+      properties: { status: { type: 'string', enum: ['ready', null] } },
+    });
+    // `type: 'string'` excludes the enum's null, so null gets its own branch and means absent.
+    expect(schema['properties']).toEqual({
+      status: { anyOf: [{ type: 'string', enum: ['ready', null] }, { type: 'null' }] },
+    });
+    expect(restore({ status: null })).toEqual({});
+    expect(restore({ status: 'ready' })).toEqual({ status: 'ready' });
+  });
+
+  it(`${AGENTS}: rejects unsupported strict \`allOf\` schemas (plankit merges allOf as openai-node does)`, () => {
+    const { schema, restore } = strict({
+      type: 'object',
+      properties: { value: { allOf: [{ type: 'string' }] } },
+      required: [],
+    });
+    expect(schema['properties']).toEqual({ value: { type: ['string', 'null'] } });
+    expect(restore({ value: null })).toEqual({});
+  });
+
+  it(`${AGENTS}: rejects ambiguous \`anyOf\` sibling constraints (plankit distributes them into the branch)`, () => {
+    const { schema, restore } = strict({
+      type: 'object',
+      properties: {
+        value: {
+          anyOf: [{ type: 'object' }],
+          properties: { local: { type: 'string' } },
+          required: [],
+        },
+      },
+      required: [],
+      $defs: { value: { type: 'object' } },
+    });
+    const closed = {
+      type: 'object',
+      properties: { local: { type: ['string', 'null'] } },
+      required: ['local'],
+      additionalProperties: false,
+    };
+    expect(schema['properties']).toEqual({ value: { anyOf: [closed, { type: 'null' }] } });
+    expect(restore({ value: { local: null } })).toEqual({ value: {} });
+    expect(restore({ value: null })).toEqual({});
+  });
+});
+
+describe('agreement with the peers (testing/strict-schema-peer-cases.ts)', () => {
+  const tally = new Map<string, number>();
+  for (const [, , kind] of STRICT_SCHEMA_PEER_CASES) tally.set(kind, (tally.get(kind) ?? 0) + 1);
+  const count = (kind: string) => tally.get(kind) ?? 0;
+  const differences = Object.keys(STRICT_SCHEMA_DIFFERENCES) as StrictSchemaDifference[];
+  const sum = (form: boolean) =>
+    differences
+      .filter((key) => STRICT_SCHEMA_DIFFERENCES[key].form === form)
+      .reduce((total, key) => total + count(key), 0);
+
+  vitestIt('counts every case once: exact, internal, or a listed difference', () => {
+    expect(Object.fromEntries(tally)).toEqual({
+      exact: 187,
+      internal: 30,
+      optional: 3,
+      siblings: 4,
+      branchRestore: 1,
+      wrapperType: 2,
+      enumIntersection: 1,
+      allOfAgents: 1,
+      typelessOpen: 1,
+      rootReduced: 3,
+      additionalItems: 1,
+      inapplicable: 1,
+      trueSchemas: 3,
+      tuplesOpen: 3,
+      nesting: 1,
+      bareRefCycle: 1,
+      definitions: 7,
+      annotations: 6,
+      pointers: 11,
+      typeless: 1,
+      nullableForm: 2,
+    });
+    expect(STRICT_SCHEMA_PEER_CASES).toHaveLength(270);
+    // Only openai-node's helper tests are internal.
+    for (const [file, title, kind] of STRICT_SCHEMA_PEER_CASES)
+      if (kind === 'internal') expect(file, title).toBe('nodeBranches');
+  });
+
+  vitestIt("docs/adapters.md reports the list's numbers and its table of differences", () => {
+    const docs = readFileSync(new URL('../../../../docs/adapters.md', import.meta.url), 'utf8');
+    const start = docs.indexOf('### Strict schemas: where plankit differs from the peers');
+    expect(start).toBeGreaterThan(0);
+    const end = docs.indexOf('\n## ', start);
+    const section = docs.slice(start, end);
+    const text = section.replace(/\s+/g, ' ');
+    const comparable = STRICT_SCHEMA_PEER_CASES.length - count('internal');
+    const exact = count('exact');
+    const form = sum(true);
+    const percent = (part: number) => Math.floor((part * 100) / comparable);
+    expect(exact + form + sum(false)).toBe(comparable);
+    expect(text).toContain(
+      `Of their ${STRICT_SCHEMA_PEER_CASES.length} cases, ${count('internal')} test openai-node's internal helpers`,
+    );
+    expect(text).toContain(
+      `Of the other ${comparable}, **${exact} give exactly the peer's result** (${percent(exact)}%)`,
+    );
+    expect(text).toContain(`${form} more differ only in the form of the output`);
+    expect(text).toContain(
+      `**${exact + form} of ${comparable} (${percent(exact + form)}%) agree in meaning**`,
+    );
+    expect(text).toContain(`The other ${sum(false)} are deliberate differences`);
+    const rows = new Map<string, number>();
+    for (const line of section.split('\n')) {
+      if (!line.startsWith('| ') || /^\| (Difference|---) \|/.test(line)) continue;
+      const cells = line.split(' | ');
+      rows.set((cells[0] as string).slice(2), Number((cells.at(-1) as string).replace(' |', '')));
+    }
+    expect(rows).toEqual(
+      new Map(differences.map((key) => [STRICT_SCHEMA_DIFFERENCES[key].row, count(key)])),
+    );
+  });
+
+  vitestIt('has a ported test for every comparable case, and no ported test without a case', () => {
+    const covered = new Set<string>();
+    for (const [file, title, kind, ported] of STRICT_SCHEMA_PEER_CASES) {
+      if (ported === undefined) {
+        expect(kind, title).toBe('internal');
+        continue;
+      }
+      for (const title of typeof ported === 'string' ? [ported] : ported) {
+        const full = `${PEER_FILES[file]}: ${title}`;
+        expect(portedTitles.has(full), full).toBe(true);
+        covered.add(full);
+      }
+    }
+    const origins = Object.values(PEER_FILES);
+    const orphans = [...portedTitles].filter(
+      (title) => origins.some((origin) => title.startsWith(`${origin}: `)) && !covered.has(title),
+    );
+    expect(orphans).toEqual([]);
+  });
 });
