@@ -109,7 +109,7 @@ describe('toStrictJsonSchema', () => {
         object({
           a: { allOf: [object({ b: { type: 'string' } }), object({ b: { type: 'number' } })] },
         }),
-        /'allOf' beside a conflicting 'type' at a\.b\./,
+        /'allOf' whose branches give the property 'b' different schemas at a\.b\./,
       ],
       [
         object({

@@ -95,6 +95,19 @@ function copy(source: Node, skip?: (key: string) => boolean): Node {
   return out;
 }
 
+// JSON with object keys sorted: equal for schemas that differ only in key order.
+function canonicalJson(value: unknown): string {
+  return JSON.stringify(value, (_key, item: unknown) =>
+    isRecord(item)
+      ? Object.fromEntries(
+          Object.keys(item)
+            .sort()
+            .map((key) => [key, item[key]]),
+        )
+      : item,
+  );
+}
+
 function equalJson(a: unknown, b: unknown): boolean {
   return JSON.stringify(a) === JSON.stringify(b);
 }
@@ -218,6 +231,15 @@ function intersectTypes(a: unknown, b: unknown): unknown {
   if (both.length === 0) return undefined;
   return both.length === 1 ? both[0] : both;
 }
+
+const hasAnyKey = (node: Node, keys: readonly string[]) =>
+  keys.some((key) => Object.hasOwn(node, key));
+
+// Two `type` lists with the same members.
+const sameTypes = (type: unknown, expected: readonly string[]) =>
+  Array.isArray(type) &&
+  type.length === expected.length &&
+  expected.every((item) => type.includes(item));
 
 const OBJECT_TYPE = (type: unknown) =>
   type === 'object' ||
@@ -482,6 +504,25 @@ class Converter {
     return matchesStrictSchema(schema, null, this.lookup);
   }
 
+  /** Whether a union branch (through `$ref` aliases) accepts only values of one type. */
+  private onlyOfType(branch: unknown, kind: string, path: string): boolean {
+    let node = branch;
+    // Through `$ref` aliases and one-branch `allOf`s, as openai-node looks through them.
+    for (let hops = 0; isRecord(node) && hops <= MAX_DEPTH; hops++) {
+      const keyword = Object.hasOwn(node, '$ref') ? '$ref' : 'allOf';
+      if (!Object.hasOwn(node, keyword)) break;
+      if (Object.keys(node).some((key) => key !== keyword && !isAnnotation(key))) return false;
+      const value = node[keyword];
+      if (keyword === '$ref') node = this.sources.get(this.refName(value, path));
+      else if (Array.isArray(value) && value.length === 1) node = value[0];
+      else return false;
+    }
+    if (!isRecord(node)) return false;
+    const type =
+      Array.isArray(node['type']) && node['type'].length === 1 ? node['type'][0] : node['type'];
+    return type === kind;
+  }
+
   /** Rewrites a node until it is a `$ref`, an `anyOf`, or a plain typed schema. */
   private normalise(source: Node, path: string, root: boolean): Node {
     let node = copy(source);
@@ -500,7 +541,11 @@ class Converter {
         const siblings = Object.keys(node).filter(
           (key) => key !== '$ref' && !isAnnotation(key) && key !== '$schema' && key !== '$id',
         );
-        if (root || siblings.length > 0) {
+        // Draft 7 ignores keywords beside `$ref` and later drafts apply them: either reading
+        // may be the author's, so they are refused, as openai-node refuses them.
+        if (siblings.length > 0)
+          refuse(path, `'$ref' beside '${siblings[0]?.slice(0, 80)}' (keywords Draft 7 ignores)`);
+        if (root) {
           const name = this.refName(node['$ref'], path);
           if (inlined.has(name)) refuse(path, `a cyclic '$ref' to '${this.label(name)}'`);
           inlined.add(name);
@@ -553,12 +598,37 @@ class Converter {
       if (anyOf !== undefined) {
         if (!Array.isArray(anyOf)) refuse(path, "an 'anyOf' that is not a list");
         const rest = copy(node, (key) => key === 'anyOf' || isAnnotation(key) || key === '$schema');
+        // Empty object keywords constrain nothing; a wrapper `type` every branch already has
+        // is redundant. Other object or array keywords on the wrapper are refused, as
+        // openai-node refuses them: they would bind every branch.
+        if (isRecord(rest['properties']) && Object.keys(rest['properties']).length === 0)
+          delete rest['properties'];
+        if (Array.isArray(rest['required']) && rest['required'].length === 0)
+          delete rest['required'];
+        for (const kind of ['object', 'array'] as const) {
+          const shaped =
+            rest['type'] === undefined
+              ? hasAnyKey(rest, kind === 'object' ? OBJECT_KEYWORDS : ARRAY_KEYWORDS)
+              : (Array.isArray(rest['type']) ? rest['type'] : [rest['type']]).includes(kind);
+          if (!shaped) continue;
+          const redundant =
+            Object.keys(rest).length === 1 &&
+            (rest['type'] === kind || sameTypes(rest['type'], [kind, 'null'])) &&
+            anyOf.every((branch) => branch === false || this.onlyOfType(branch, kind, path));
+          if (!redundant)
+            refuse(
+              path,
+              `'anyOf' inside a wrapper of ${kind} keywords that would bind every branch`,
+            );
+          delete rest['type'];
+        }
         const hasConstraints = Object.keys(rest).length > 0;
         const branches: unknown[] = [];
         for (const branch of anyOf) {
           if (branch === false) continue;
           if (branch === true) {
-            if (!hasConstraints) refuse(path, "an 'anyOf' branch that accepts anything ('true')");
+            if (!hasConstraints || root)
+              refuse(path, "an 'anyOf' branch that accepts anything ('true')");
             branches.push(rest);
           } else if (!isRecord(branch)) refuse(path, "an 'anyOf' branch that is not a schema");
           else if (!hasConstraints) branches.push(branch);
@@ -685,7 +755,13 @@ class Converter {
           if (props[key] === undefined) continue;
           const schemas = properties.get(key);
           if (schemas === undefined) properties.set(key, [props[key]]);
-          else if (!schemas.some((seen) => equalJson(seen, props[key]))) schemas.push(props[key]);
+          // openai-node merges one property only where the branches give it the same schema
+          // (key order aside); a pair of different schemas is refused as it refuses it.
+          else if (canonicalJson(schemas[0]) !== canonicalJson(props[key]))
+            refuse(
+              join(path, key),
+              `an 'allOf' whose branches give the property '${key.slice(0, 80)}' different schemas`,
+            );
         }
       }
       const names = node['required'];
@@ -719,9 +795,7 @@ class Converter {
       const merged: Node = {};
       for (const [key, schemas] of properties) {
         if (closed !== undefined && !closed.has(key)) continue;
-        const [first] = schemas;
-        // One property in two branches must match both: an intersection of its own.
-        setOwn(merged, key, schemas.length === 1 ? first : { allOf: schemas });
+        setOwn(merged, key, schemas[0]);
       }
       out['properties'] = merged;
     }
@@ -793,8 +867,7 @@ class Converter {
     }
 
     for (const key of Object.keys(node)) {
-      if (isAnnotation(key) || key === '$schema' || key === '$id' || key === 'additionalItems')
-        continue;
+      if (isAnnotation(key) || key === '$schema' || key === '$id') continue;
       if (
         !TYPE_KEYWORDS.has(key) &&
         !['type', 'enum', 'const', '$defs', 'definitions'].includes(key)
@@ -804,6 +877,8 @@ class Converter {
     let type = node['type'];
     const hasAny = (keys: readonly string[]) => keys.some((key) => Object.hasOwn(node, key));
     const literal = Object.hasOwn(node, 'enum') || Object.hasOwn(node, 'const');
+    // The root names its type, as openai-node asks; a nested object may leave it out.
+    if (root && type === undefined) refuse(path, "a root that is not type 'object'");
     if (type === undefined) {
       const kinds = [
         hasAny(OBJECT_KEYWORDS),
@@ -853,7 +928,6 @@ class Converter {
       if (items === undefined) refuse(path, "an array without 'items'");
       for (const key of ['minItems', 'maxItems'])
         if (Object.hasOwn(node, key)) out[key] = node[key];
-      // Beside a single `items` schema, `additionalItems` has no effect (draft 7), so it is dropped.
       const converted = this.visit(items, `${path}[]`, depth + 1, false);
       out['items'] = converted.schema;
       if (converted.restore !== identity)
