@@ -34,14 +34,17 @@ describe('toStrictJsonSchema', () => {
       additionalProperties: false,
       properties: {
         id: { type: 'string' },
-        note: { type: ['string', 'null'], description: 'why' },
+        note: {
+          description: 'why',
+          anyOf: [{ type: 'string', description: 'why' }, { type: 'null' }],
+        },
         kind: { anyOf: [{ enum: ['a', 'b'] }, { type: 'null' }] },
         maybe: { anyOf: [{ type: 'string' }, { type: 'null' }] },
         nested: {
           anyOf: [
             {
               type: 'object',
-              properties: { x: { type: ['integer', 'null'] } },
+              properties: { x: { anyOf: [{ type: 'integer' }, { type: 'null' }] } },
               required: ['x'],
               additionalProperties: false,
             },
@@ -219,7 +222,9 @@ describe('toStrictJsonSchema', () => {
     expect(schema['$defs']).toEqual({
       Item: { type: 'string' },
       Item_2: { type: 'number' },
-      'a/b c~': object({ n: { type: ['number', 'null'] } }, ['n'], { additionalProperties: false }),
+      'a/b c~': object({ n: { anyOf: [{ type: 'number' }, { type: 'null' }] } }, ['n'], {
+        additionalProperties: false,
+      }),
     });
     expect(restore({ a: 'x', b: 1, c: { n: null } })).toEqual({ a: 'x', b: 1, c: {} });
   });
@@ -246,7 +251,11 @@ describe('toStrictJsonSchema', () => {
     expect((schema['properties'] as Record<string, unknown>)['v']).toEqual({
       anyOf: [
         object(
-          { id: { type: 'string' }, kind: { const: 'a' }, x: { type: ['string', 'null'] } },
+          {
+            id: { type: 'string' },
+            kind: { const: 'a' },
+            x: { anyOf: [{ type: 'string' }, { type: 'null' }] },
+          },
           ['id', 'kind', 'x'],
           {
             additionalProperties: false,

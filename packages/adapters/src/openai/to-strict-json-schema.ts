@@ -1002,24 +1002,13 @@ const TYPE_KEYWORDS = new Set([
   ...OBJECT_KEYWORDS,
 ]);
 
+// The schema or null, written as openai-agents-js writes it: the schema as a branch beside
+// `{ type: 'null' }`, its description repeated on the wrapper for the model to read.
 function nullable(schema: Node): Node {
-  const type = schema['type'];
-  const literal = Object.hasOwn(schema, 'enum') || Object.hasOwn(schema, 'const');
-  const scalar = (item: unknown) => item !== 'object' && item !== 'array';
-  // Scalars take a type union; objects, arrays, literals and unions take anyOf with null.
-  if (!literal && typeof type === 'string' && scalar(type))
-    return { ...schema, type: [type, 'null'] };
-  if (!literal && Array.isArray(type) && type.every(scalar))
-    return { ...schema, type: [...type, 'null'] };
-  const { description, ...rest } = schema;
-  if (
-    Array.isArray(rest['anyOf']) &&
-    Object.keys(rest).every((key) => key === 'anyOf' || key === 'title')
-  )
-    return { ...schema, anyOf: [...rest['anyOf'], { type: 'null' }] };
-  return description === undefined
-    ? { anyOf: [rest, { type: 'null' }] }
-    : { description, anyOf: [rest, { type: 'null' }] };
+  const union = { anyOf: [schema, { type: 'null' }] };
+  return typeof schema['description'] === 'string'
+    ? { description: schema['description'], ...union }
+    : union;
 }
 
 /**

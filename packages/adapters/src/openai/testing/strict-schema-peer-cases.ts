@@ -50,7 +50,6 @@ export const STRICT_SCHEMA_DIFFERENCES = {
   annotations: { row: 'Annotations (form only)', form: true },
   pointers: { row: 'Pointers into the schema (form only)', form: true },
   typeless: { row: 'Typeless objects (form only)', form: true },
-  nullableForm: { row: 'Optional fields in openai-agents-js (form only)', form: true },
 } as const satisfies Record<string, { row: string; form: boolean }>;
 
 /** A documented difference's key. */
@@ -1376,13 +1375,13 @@ export const STRICT_SCHEMA_PEER_CASES: readonly PeerCase[] = [
   [
     'agents',
     'infers closed typeless nested objects without mutating the input',
-    'nullableForm',
+    'exact',
     'infers closed typeless nested objects without mutating the input',
   ],
   [
     'agents',
     'preserves optionality for inferred closed objects',
-    'nullableForm',
+    'exact',
     'preserves optionality for inferred closed objects',
   ],
   [
