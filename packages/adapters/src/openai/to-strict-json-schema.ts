@@ -658,8 +658,9 @@ class Converter {
 
   /**
    * Intersects the branches of an `allOf` with the keywords beside it, exactly or not at all.
-   * Object branches merge as openai-node merges them: properties side by side (one property in
-   * two branches takes both schemas), `required` united, closed branches' property sets
+   * Object branches merge as openai-node merges them: properties side by side (a property in
+   * two branches must have the same schema there, key order aside), `required` united, closed
+   * branches' property sets
    * intersected (an optional property another closed branch excludes is dropped; a required
    * one is refused). Other branches are put side by side keyword by keyword.
    */
@@ -1015,28 +1016,32 @@ function nullable(schema: Node): Node {
  * Rewrites a tool's JSON Schema for OpenAI strict mode, so that every schema it accepts keeps
  * strict mode's documented rules (checked before returning): an object root without `anyOf`;
  * every object closed (`additionalProperties: false`) with every property required, optional
- * ones made nullable; only supported keywords and formats; `$ref` only into the root's `$defs`;
- * at most 10 levels of object nesting, 5,000 properties, 1,000 enum values and 120,000
- * characters of names and values. Linear in the size of the schema.
+ * ones made nullable (`{ anyOf: [schema, { type: 'null' }] }`, as openai-agents-js writes
+ * them); only supported keywords and formats; `$ref` only into the root's `$defs`; at most 10
+ * levels of object nesting, 5,000 properties, 1,000 enum values and 120,000 characters of names
+ * and values. Linear in the size of the schema.
  *
- * Exact rewrites: `allOf` merged as openai-node merges it (object branches side by side,
+ * Exact rewrites, as openai-node makes them: `allOf` merged (object branches side by side,
  * closed property sets intersected, through `$ref` chains; other branches keyword by keyword),
  * and distributed over a union branch; any local JSON Pointer `$ref` (`#`, `definitions`,
- * nested `$defs`, `properties/x`) resolved and its target put in `$defs`; a `$ref` with
- * sibling keywords (and a root `$ref`) inlined; an object with `anyOf` has its keywords
- * distributed into each branch; a `oneOf` whose branches a required literal property tells
- * apart becomes `anyOf`; `false` branches and optional `false` properties are dropped; a
- * `propertyNames` enum closes a record; keywords whose value is `undefined` are absent;
- * `default`, `examples` and `$comment` are dropped. The mapping is reversed by
- * {@link StrictJsonSchema.restore}.
+ * nested `$defs`, `properties/x`) resolved and its target put in `$defs`; a root `$ref`
+ * inlined; a redundant `object` or `array` type around an `anyOf` of such branches dropped,
+ * other keywords beside `anyOf` distributed into each branch; a `oneOf` whose branches a
+ * required literal property tells apart becomes `anyOf`; `false` branches and optional `false`
+ * properties are dropped; a `propertyNames` enum closes a record; keywords whose value is
+ * `undefined` are absent; `default`, `examples` and `$comment` are dropped. The mapping is
+ * reversed by {@link StrictJsonSchema.restore}.
  *
  * @throws AdapterError `schema_unsupported` naming the keyword and the path (`a.b[]`,
  *   `a.anyOf[1]`, `$defs.Name.c`) of anything strict mode cannot express exactly: `not`,
- *   `if`/`then`/`else`, conflicting `allOf` branches, overlapping `oneOf`, maps and open
- *   objects, tuples, `true` or untyped schemas (they accept anything), a `required` key
- *   without a property, conflicting `$ref` siblings, external references, cycles of bare
- *   references, nesting over 100 levels (each `$ref` hop one, as openai-agents-js counts),
- *   unsupported formats, and schemas over the limits.
+ *   `if`/`then`/`else`, conflicting `allOf` branches (or one property given two schemas),
+ *   overlapping `oneOf`, maps and open objects, tuples and `additionalItems`, `true` or untyped
+ *   schemas (they accept anything), a root without `type: 'object'`, a `required` key without a
+ *   property, keywords beside a `$ref` other than annotations (Draft 7 ignores them, later
+ *   drafts apply them), object or array keywords around an `anyOf` that would bind every
+ *   branch, external references, cycles of bare references, nesting over 100 levels (each
+ *   `$ref` hop one, as openai-agents-js counts), unsupported formats, and schemas over the
+ *   limits.
  * @public
  */
 export function toStrictJsonSchema(schema: JsonSchema): StrictJsonSchema {

@@ -26,11 +26,29 @@ export const PEER_FILES: Readonly<Record<PeerFile, string>> = {
   agents: 'openai-agents-js packages/agents-core/test/utils/strictToolSchema.test.ts',
 };
 
+/** A documented difference's key. */
+export type StrictSchemaDifference =
+  | 'optional'
+  | 'branchRestore'
+  | 'allOfAgents'
+  | 'typelessOpen'
+  | 'inapplicable'
+  | 'trueSchemas'
+  | 'tuplesOpen'
+  | 'nesting'
+  | 'bareRefCycle'
+  | 'definitions'
+  | 'annotations'
+  | 'pointers'
+  | 'typeless';
+
 /**
  * The documented differences: `row` is the first cell of the row in docs/adapters.md's table,
  * `form` says the same values are accepted and restored (only the output's form differs).
  */
-export const STRICT_SCHEMA_DIFFERENCES = {
+export const STRICT_SCHEMA_DIFFERENCES: Readonly<
+  Record<StrictSchemaDifference, { readonly row: string; readonly form: boolean }>
+> = {
   optional: { row: 'Optional fields', form: false },
   branchRestore: { row: 'Unions of objects with optional fields', form: false },
   allOfAgents: { row: 'Peers disagree: `allOf`', form: false },
@@ -50,10 +68,7 @@ export const STRICT_SCHEMA_DIFFERENCES = {
   annotations: { row: 'Annotations (form only)', form: true },
   pointers: { row: 'Pointers into the schema (form only)', form: true },
   typeless: { row: 'Typeless objects (form only)', form: true },
-} as const satisfies Record<string, { row: string; form: boolean }>;
-
-/** A documented difference's key. */
-export type StrictSchemaDifference = keyof typeof STRICT_SCHEMA_DIFFERENCES;
+};
 
 /**
  * One peer case: its file, its title as the peer's runner reports it, how plankit answers it,
