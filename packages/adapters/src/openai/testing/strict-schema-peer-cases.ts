@@ -34,8 +34,7 @@ export type StrictSchemaDifference =
   | 'typelessOpen'
   | 'inapplicable'
   | 'trueSchemas'
-  | 'tuplesOpen'
-  | 'nesting'
+  | 'peersDisagree'
   | 'bareRefCycle'
   | 'definitions'
   | 'annotations'
@@ -51,9 +50,9 @@ export const STRICT_SCHEMA_DIFFERENCES: Readonly<
 > = {
   optional: { row: 'Optional fields', form: false },
   branchRestore: { row: 'Unions of objects with optional fields', form: false },
-  allOfAgents: { row: 'Peers disagree: `allOf`', form: false },
+  allOfAgents: { row: '`allOf` with an optional field', form: false },
   typelessOpen: {
-    row: 'Peers disagree: a typeless object without `additionalProperties: false`',
+    row: 'A typeless object without `additionalProperties: false`, with an optional field',
     form: false,
   },
   inapplicable: {
@@ -61,9 +60,11 @@ export const STRICT_SCHEMA_DIFFERENCES: Readonly<
     form: false,
   },
   trueSchemas: { row: '`true` schemas (accept anything)', form: false },
-  tuplesOpen: { row: 'Tuples (`items` as a list, `prefixItems`) and open objects', form: false },
-  nesting: { row: 'Object nesting', form: false },
   bareRefCycle: { row: 'A cycle of bare `$ref`s', form: false },
+  peersDisagree: {
+    row: 'Peers disagree: tuples, open objects, `true` schemas, 10 nested objects',
+    form: false,
+  },
   definitions: { row: 'Definitions (form only)', form: true },
   annotations: { row: 'Annotations (form only)', form: true },
   pointers: { row: 'Pointers into the schema (form only)', form: true },
@@ -1378,13 +1379,13 @@ export const STRICT_SCHEMA_PEER_CASES: readonly PeerCase[] = [
   [
     'agents',
     'continues to convert reasonably nested schemas without mutation',
-    'nesting',
+    'peersDisagree',
     'continues to convert reasonably nested schemas without mutation',
   ],
   [
     'agents',
     'converts nested JSON schemas into OpenAI strict-compatible schemas',
-    'tuplesOpen',
+    'peersDisagree',
     'converts nested JSON schemas into OpenAI strict-compatible schemas (tuple and open root refused)',
   ],
   [
@@ -1408,7 +1409,7 @@ export const STRICT_SCHEMA_PEER_CASES: readonly PeerCase[] = [
   [
     'agents',
     'strips strict nulls from optional JSON Schema object and array fields',
-    'tuplesOpen',
+    'peersDisagree',
     'strips strict nulls from optional JSON Schema object and array fields',
   ],
   [
@@ -1504,7 +1505,7 @@ export const STRICT_SCHEMA_PEER_CASES: readonly PeerCase[] = [
   [
     'agents',
     'normalizes optional boolean JSON Schema nodes',
-    'trueSchemas',
+    'peersDisagree',
     'normalizes optional boolean JSON Schema nodes (false dropped, true refused)',
   ],
   [
@@ -1582,7 +1583,7 @@ export const STRICT_SCHEMA_PEER_CASES: readonly PeerCase[] = [
   [
     'agents',
     'leaves schemas outside the local normalization traversal unchanged',
-    'trueSchemas',
+    'peersDisagree',
     'leaves schemas outside the local normalization traversal unchanged (inapplicable keywords dropped)',
   ],
   [
@@ -1612,7 +1613,7 @@ export const STRICT_SCHEMA_PEER_CASES: readonly PeerCase[] = [
   [
     'agents',
     'strips strict nulls from optional Zod object, union, array, tuple, and record fields',
-    'tuplesOpen',
+    'peersDisagree',
     'strips strict nulls from optional Zod object, union, array, tuple, and record fields (plankit refuses the tuple and the string-keyed record)',
   ],
 ];
