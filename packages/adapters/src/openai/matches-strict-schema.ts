@@ -4,12 +4,13 @@ const MAX_DEPTH = 256;
 export const ROOT: unique symbol = Symbol('root');
 
 /**
- * Looks up a `$defs` entry of the schema being matched by its (decoded) name, or the root
- * schema for {@link ROOT}.
+ * Looks up an entry of the root's `$defs` (or, with `keyword`, its `definitions`) of the schema
+ * being matched by its (decoded) name, or the root schema for {@link ROOT}.
  */
-export type StrictDefinitions = (name: string | typeof ROOT) => unknown;
-
-const REF = /^#\/\$defs\/(.+)$/;
+export type StrictDefinitions = (
+  name: string | typeof ROOT,
+  keyword?: '$defs' | 'definitions',
+) => unknown;
 
 /** Decodes one JSON Pointer token (`~1` is `/`, `~0` is `~`). */
 export function decodePointerToken(token: string): string {
@@ -17,17 +18,25 @@ export function decodePointerToken(token: string): string {
 }
 
 /**
- * The `$defs` name a strict `$ref` (`#/$defs/<token>`) points to: the token percent-decoded,
- * then `~1`/`~0` unescaped. `undefined` for any other reference.
+ * The root definitions map (`$defs` or `definitions`) and the name a `$ref` points to, the
+ * whole fragment percent-decoded before it is split and `~1`/`~0` unescaped (as the peers read
+ * it). `undefined` for any other reference.
  */
-export function definitionName(ref: string): string | undefined {
-  const token = REF.exec(ref)?.[1];
-  if (token === undefined) return undefined;
+export function definitionTarget(
+  ref: string,
+): readonly ['$defs' | 'definitions', string] | undefined {
+  if (!ref.startsWith('#/')) return undefined;
+  let fragment: string;
   try {
-    return decodePointerToken(decodeURIComponent(token));
+    fragment = decodeURIComponent(ref.slice(1));
   } catch {
     return undefined;
   }
+  const tokens = fragment.slice(1).split('/');
+  const [keyword, name] = tokens;
+  if (tokens.length !== 2 || name === undefined || /~(?![01])/.test(name)) return undefined;
+  if (keyword !== '$defs' && keyword !== 'definitions') return undefined;
+  return [keyword, decodePointerToken(name)];
 }
 
 /** Encodes a name as one JSON Pointer token. */
@@ -91,8 +100,9 @@ function matches(schema: unknown, value: unknown, defs: StrictDefinitions, depth
   const node = schema as Record<string, unknown>;
   const ref = node['$ref'];
   if (typeof ref === 'string') {
-    const name = ref === '#' ? ROOT : definitionName(ref);
-    const target = name === undefined ? undefined : defs(name);
+    const found = ref === '#' ? undefined : definitionTarget(ref);
+    const target =
+      ref === '#' ? defs(ROOT) : found === undefined ? undefined : defs(found[1], found[0]);
     if (target === undefined || !matches(target, value, defs, depth + 1)) return false;
   }
   const type = node['type'];

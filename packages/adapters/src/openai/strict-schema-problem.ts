@@ -1,5 +1,5 @@
 import { isRecord } from '../host/is-record.ts';
-import { definitionName } from './matches-strict-schema.ts';
+import { definitionTarget } from './matches-strict-schema.ts';
 
 /**
  * OpenAI's documented limits for a strict schema (Structured Outputs, "Supported schemas"):
@@ -76,17 +76,24 @@ const join = (path: string, key: string) => (path === '' ? key : `${path}.${key}
  * The first rule of OpenAI strict mode a schema breaks, or `undefined` when it keeps them all:
  * an object root without `anyOf`; every object closed (`additionalProperties: false`) with
  * every property required; only supported keywords and formats; `$ref` only into the root's
- * `$defs` (or `#`, the root itself); arrays with `items`; and the size limits of {@link STRICT_LIMITS}.
+ * `$defs` or `definitions` (or `#`, the root itself); arrays with `items`; and the size limits
+ * of {@link STRICT_LIMITS}.
  */
 export function strictSchemaProblem(schema: unknown): StrictSchemaProblem | undefined {
   if (!isRecord(schema)) return { path: '<root>', message: 'a root that is not an object schema' };
   if (schema['type'] !== 'object')
     return { path: '<root>', message: "a root that is not type 'object'" };
   if (schema['anyOf'] !== undefined) return { path: '<root>', message: "'anyOf' at the root" };
-  const defs = schema['$defs'];
-  if (defs !== undefined && !isRecord(defs))
-    return { path: '$defs', message: "'$defs' that is not an object" };
-  const definitions = (defs ?? {}) as Record<string, unknown>;
+  const maps: Record<'$defs' | 'definitions', Record<string, unknown>> = {
+    $defs: {},
+    definitions: {},
+  };
+  for (const keyword of ['$defs', 'definitions'] as const) {
+    const map = schema[keyword];
+    if (map !== undefined && !isRecord(map))
+      return { path: keyword, message: `'${keyword}' that is not an object` };
+    if (map !== undefined) maps[keyword] = map;
+  }
   let properties = 0;
   let characters = 0;
   let enumValues = 0;
@@ -104,13 +111,13 @@ export function strictSchemaProblem(schema: unknown): StrictSchemaProblem | unde
     if (depth > 256) return fail(path, 'a schema nested too deeply');
     if (!isRecord(node)) return fail(path, 'a schema that is not an object');
     for (const key of Object.keys(node)) {
-      if (key === '$defs' && depth === 0) continue;
+      if ((key === '$defs' || key === 'definitions') && depth === 0) continue;
       if (!STRICT_KEYWORDS.has(key)) return fail(path, `the keyword '${key}'`);
     }
     const ref = node['$ref'];
     if (ref !== undefined) {
-      const name = typeof ref === 'string' ? definitionName(ref) : undefined;
-      if (ref !== '#' && (name === undefined || !Object.hasOwn(definitions, name)))
+      const target = typeof ref === 'string' ? definitionTarget(ref) : undefined;
+      if (ref !== '#' && (target === undefined || !Object.hasOwn(maps[target[0]], target[1])))
         return fail(path, `a '$ref' that does not point into '$defs' (${String(ref)})`);
       const others = Object.keys(node).filter(
         (key) => key !== '$ref' && key !== 'description' && key !== 'title',
@@ -192,10 +199,11 @@ export function strictSchemaProblem(schema: unknown): StrictSchemaProblem | unde
   };
 
   walk(schema, '', 0);
-  for (const [name, def] of Object.entries(definitions)) {
-    characters += name.length;
-    walk(def, `$defs.${name}`, 1);
-  }
+  for (const keyword of ['$defs', 'definitions'] as const)
+    for (const [name, def] of Object.entries(maps[keyword])) {
+      characters += name.length;
+      walk(def, `${keyword}.${name}`, 1);
+    }
   if (problem !== undefined) return problem;
   if (enumValues > STRICT_LIMITS.enumValues)
     return {
@@ -207,7 +215,7 @@ export function strictSchemaProblem(schema: unknown): StrictSchemaProblem | unde
       path: '<root>',
       message: `${characters} characters of names and values (over ${STRICT_LIMITS.characters})`,
     };
-  const nesting = objectNesting(schema, definitions);
+  const nesting = objectNesting(schema, maps);
   if (nesting > STRICT_LIMITS.nesting)
     return {
       path: '<root>',
@@ -217,7 +225,10 @@ export function strictSchemaProblem(schema: unknown): StrictSchemaProblem | unde
 }
 
 // Levels of nested objects, following `$ref`s; a recursive definition counts once.
-function objectNesting(root: Record<string, unknown>, defs: Record<string, unknown>): number {
+function objectNesting(
+  root: Record<string, unknown>,
+  maps: Record<'$defs' | 'definitions', Record<string, unknown>>,
+): number {
   const memo = new Map<string, number>();
   const active = new Set<string>();
   const depthOf = (node: unknown): number => {
@@ -225,12 +236,14 @@ function objectNesting(root: Record<string, unknown>, defs: Record<string, unkno
     const ref = node['$ref'];
     if (ref === '#') return 0; // root recursion: the root is counted once
     if (typeof ref === 'string') {
-      const name = definitionName(ref) ?? '';
+      const target = definitionTarget(ref);
+      if (target === undefined) return 0;
+      const name = `${target[0]}/${target[1]}`;
       const known = memo.get(name);
       if (known !== undefined) return known;
       if (active.has(name)) return 0;
       active.add(name);
-      const depth = depthOf(defs[name]);
+      const depth = depthOf(maps[target[0]][target[1]]);
       active.delete(name);
       memo.set(name, depth);
       return depth;

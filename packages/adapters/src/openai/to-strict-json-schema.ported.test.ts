@@ -31,6 +31,12 @@ const AGENTS = 'openai-agents-js packages/agents-core/test/utils/strictToolSchem
 
 type Schema = Record<string, unknown>;
 
+// A converted schema without its definitions maps, where a test is about the root.
+function rootOf(schema: Schema): Schema {
+  const { $defs: _defs, definitions: _definitions, ...root } = schema;
+  return root;
+}
+
 // Every ported test's title, so the last block can check each peer case has its port.
 const portedTitles = new Set<string>();
 function it(title: string, body: () => void): void {
@@ -170,14 +176,17 @@ describe('ported: openai-node strict transform', () => {
         Name: { type: 'string' },
       },
     };
-    // plankit keeps only the definitions still referenced after inlining.
-    expect(strict(input).schema).toEqual({
+    const closed = {
       type: 'object',
       properties: { name: { $ref: '#/$defs/Name' } },
       required: ['name'],
       additionalProperties: false,
-      $defs: { Name: { type: 'string' } },
+    };
+    expect(strict(input).schema).toEqual({
+      ...closed,
+      $defs: { Input: closed, Name: { type: 'string' } },
     });
+    expect(input).not.toHaveProperty('type');
   });
 
   it(`${NODE}: follows a root local ref chain before validating the object type`, () => {
@@ -188,11 +197,15 @@ describe('ported: openai-node strict transform', () => {
         B: { type: 'object', properties: { name: { type: 'string' } }, required: ['name'] },
       },
     };
-    expect(strict(input).schema).toEqual({
+    const closed = {
       type: 'object',
       properties: { name: { type: 'string' } },
       required: ['name'],
       additionalProperties: false,
+    };
+    expect(strict(input).schema).toEqual({
+      ...closed,
+      $defs: { A: { $ref: '#/$defs/B' }, B: closed },
     });
   });
 
@@ -722,13 +735,13 @@ describe('ported: openai-node strict transform', () => {
         User: { type: 'object', properties: { name: { type: 'string' } }, required: ['name'] },
       },
     });
-    // `definitions` move to `$defs`, the only place strict mode lets `$ref` point.
+    // `definitions` stay where they are, as openai-node keeps them: only objects are closed.
     expect(schema).toEqual({
       type: 'object',
-      properties: { user: { $ref: '#/$defs/User' } },
+      properties: { user: { $ref: '#/definitions/User' } },
       required: ['user'],
       additionalProperties: false,
-      $defs: {
+      definitions: {
         User: {
           type: 'object',
           properties: { name: { type: 'string' } },
@@ -919,7 +932,7 @@ describe('ported: openai-node object allOf merging', () => {
         },
         required: ['value'],
       });
-      expect(schema).toEqual({
+      expect(schema).toMatchObject({
         type: 'object',
         properties: {
           value: {
@@ -934,8 +947,17 @@ describe('ported: openai-node object allOf merging', () => {
         },
         required: ['value'],
         additionalProperties: false,
-        $defs: { __openai_strict_ref_0: { type: 'string' } },
+        [keyword]: {
+          Name: {
+            type: 'object',
+            properties: { name: { $ref: '#/$defs/__openai_strict_ref_0' } },
+            required: ['name'],
+            additionalProperties: false,
+          },
+          Age: { ...ageBranch, additionalProperties: false },
+        },
       });
+      expect(schema['$defs']).toMatchObject({ __openai_strict_ref_0: { type: 'string' } });
     });
   }
 
@@ -1134,14 +1156,19 @@ describe('ported: openai-agents-js strictToolSchema', () => {
   });
 
   it(`${AGENTS}: enforces the safe local reference depth boundary`, () => {
-    expect(strict(refChain(97)).schema['$defs']).toEqual({ level97: { type: 'string' } });
+    const defs = strict(refChain(97)).schema['$defs'] as Schema;
+    // Every alias is kept, as the peers keep it; the chain ends in the one with content.
+    expect(defs['level0']).toEqual({ $ref: '#/$defs/level1' });
+    expect(defs['level97']).toEqual({ type: 'string' });
     expect(refusal(refChain(98))).toMatch(/nested more than 100 levels deep at value\.$/);
   });
 
   it(`${AGENTS}: preserves direct root recursion at the safe depth boundary`, () => {
     const accepted = refChain(97);
     (accepted['$defs'] as Schema)['level97'] = { $ref: '#' };
-    expect(strict(accepted).schema['properties']).toEqual({ value: { $ref: '#' } });
+    const { schema } = strict(accepted);
+    expect(schema['properties']).toEqual({ value: { $ref: '#/$defs/level0' } });
+    expect((schema['$defs'] as Schema)['level97']).toEqual({ $ref: '#' });
     const rejected = refChain(98);
     (rejected['$defs'] as Schema)['level98'] = { $ref: '#' };
     expect(refusal(rejected)).toMatch(/nested more than 100 levels/);
@@ -1213,7 +1240,7 @@ describe('ported: openai-agents-js strictToolSchema', () => {
     ).toMatch(/nested more than 100 levels deep at \$defs\.recursive\.anyOf\[0\]\.$/);
   });
 
-  it(`${AGENTS}: preserves wide shallow recursive definitions without mutating the input (unreferenced definitions dropped)`, () => {
+  it(`${AGENTS}: preserves wide shallow recursive definitions without mutating the input`, () => {
     const defs: Schema = {};
     for (let index = 0; index < 100; index++) defs[`node${index}`] = { $ref: '#' };
     const input = {
@@ -1224,12 +1251,9 @@ describe('ported: openai-agents-js strictToolSchema', () => {
       $defs: defs,
     };
     const original = structuredClone(input);
-    expect(strict(input).schema).toEqual({
-      type: 'object',
-      properties: {},
-      required: [],
-      additionalProperties: false,
-    });
+    const { schema } = strict(input);
+    expect((schema['$defs'] as Schema)['node0']).toEqual({ $ref: '#' });
+    expect((schema['$defs'] as Schema)['node99']).toEqual({ $ref: '#' });
     expect(input).toEqual(original);
   });
 
@@ -1303,6 +1327,14 @@ describe('ported: openai-agents-js strictToolSchema', () => {
           type: 'object',
           properties: { optionalRef: { anyOf: [{ type: 'boolean' }, { type: 'null' }] } },
           required: ['optionalRef'],
+          additionalProperties: false,
+        },
+      },
+      definitions: {
+        legacy: {
+          type: 'object',
+          properties: { optionalLegacy: { anyOf: [{ type: 'integer' }, { type: 'null' }] } },
+          required: ['optionalLegacy'],
           additionalProperties: false,
         },
       },
@@ -1700,7 +1732,7 @@ describe('ported: openai-node reference resolution, unions and singleton allOf',
     expect(
       strict({ $ref: '#/$defs/Input', $defs: { Input: { allOf: [nameBranch, ageBranch] } } })
         .schema,
-    ).toEqual(nameAndAge);
+    ).toEqual({ ...nameAndAge, $defs: { Input: nameAndAge } });
   });
 
   it(`${NODE}: rejects root local ref cycles exposed by singleton root allOf`, () => {
@@ -1762,7 +1794,10 @@ describe('ported: openai-node reference resolution, unions and singleton allOf',
       properties: { value: { $ref: '#/$defs/A%2Fproperties%2FB' } },
     });
     expect(schema['required']).toEqual(['value']);
-    expect(schema['$defs']).toEqual({ __openai_strict_ref_0: { type: ['string', 'null'] } });
+    expect(schema['$defs']).toMatchObject({
+      __openai_strict_ref_0: { type: ['string', 'null'] },
+      'A/properties/B': { type: 'number' },
+    });
     expect(restore({ value: null })).toEqual({ value: null });
   });
 
@@ -1779,7 +1814,15 @@ describe('ported: openai-node reference resolution, unions and singleton allOf',
       ),
     );
     expect(propertyValue(schema)).toEqual({ $ref: '#/$defs/A~1properties~1B' });
-    expect(schema['$defs']).toEqual({ 'A/properties/B': { type: 'string' } });
+    expect(schema['$defs']).toEqual({
+      'A/properties/B': { type: 'string' },
+      A: {
+        type: 'object',
+        properties: { B: { type: 'number' } },
+        required: ['B'],
+        additionalProperties: false,
+      },
+    });
   });
 
   it(`${NODE}: rejects malformed URI encodings in local refs`, () => {
@@ -2086,7 +2129,7 @@ describe('ported: openai-node reference resolution, unions and singleton allOf',
     });
     expect(schema['properties']).toEqual({
       spaced: { $ref: '#/$defs/A%20B' },
-      slash: { $ref: '#/$defs/A~1B' },
+      slash: { $ref: '#/$defs/A%7E1B' },
     });
     expect(schema['$defs']).toEqual({ 'A B': { type: 'string' }, 'A/B': { type: 'number' } });
   });
@@ -2108,17 +2151,15 @@ describe('ported: openai-node reference resolution, unions and singleton allOf',
     expect(refusal(wrap({ type: 'string', $id: 'nested.json' }))).toMatch(/nested '\$id'/);
   });
 
-  it(`${NODE}: retains validation through annotated local reference chains (the alias collapsed)`, () => {
-    expect(
-      propertyValue(
-        strict(
-          wrap(
-            { $ref: '#/$defs/Alias', description: 'A text value' },
-            { $defs: { Text: { type: 'string' }, Alias: { $ref: '#/$defs/Text' } } },
-          ),
-        ).schema,
+  it(`${NODE}: retains validation through annotated local reference chains`, () => {
+    const { schema } = strict(
+      wrap(
+        { $ref: '#/$defs/Alias', description: 'A text value' },
+        { $defs: { Text: { type: 'string' }, Alias: { $ref: '#/$defs/Text' } } },
       ),
-    ).toEqual({ description: 'A text value', $ref: '#/$defs/Text' });
+    );
+    expect((schema['$defs'] as Schema)['Alias']).toEqual({ $ref: '#/$defs/Text' });
+    expect(propertyValue(schema)).toEqual({ description: 'A text value', $ref: '#/$defs/Alias' });
   });
 });
 
@@ -2300,28 +2341,27 @@ describe('ported: openai-agents-js references, inapplicable keywords and zod', (
     expect(restore({ payload: { note: null } })).toEqual({ payload: {} });
   });
 
-  it(`${AGENTS}: stabilizes references to schemas replaced during strict conversion`, () => {
-    const { schema, restore } = strict({
-      type: 'object',
-      properties: { payload: { $ref: '#/$defs/container/additionalProperties' } },
-      required: ['payload'],
-      $defs: {
-        container: {
-          type: 'object',
-          properties: {},
-          required: [],
-          additionalProperties: {
+  it(`${AGENTS}: stabilizes references to schemas replaced during strict conversion (plankit refuses the open container, as openai-node does)`, () => {
+    // Every root definition is converted, as openai-node converts them: the map is refused.
+    expect(
+      refusal({
+        type: 'object',
+        properties: { payload: { $ref: '#/$defs/container/additionalProperties' } },
+        required: ['payload'],
+        $defs: {
+          container: {
             type: 'object',
-            properties: { note: { type: 'string' } },
+            properties: {},
             required: [],
+            additionalProperties: {
+              type: 'object',
+              properties: { note: { type: 'string' } },
+              required: [],
+            },
           },
         },
-      },
-    });
-    expect((schema['properties'] as Schema)['payload']).toEqual({
-      $ref: '#/$defs/__openai_strict_ref_0',
-    });
-    expect(restore({ payload: { note: null } })).toEqual({ payload: {} });
+      }),
+    ).toMatch(/'additionalProperties' other than false .* at \$defs\.container\.$/);
   });
 
   it(`${AGENTS}: rejects references created only by strict conversion`, () => {
@@ -2596,7 +2636,7 @@ describe('ported: openai-node refusals', () => {
     });
   });
 
-  it(`${NODE}: processes definitions schemas (an unreferenced definition is dropped)`, () => {
+  it(`${NODE}: processes definitions schemas`, () => {
     expect(
       strict({
         type: 'object',
@@ -2605,12 +2645,25 @@ describe('ported: openai-node refusals', () => {
           User: { type: 'object', properties: { name: { type: 'string' } }, required: ['name'] },
         },
       }).schema,
-    ).toEqual({ type: 'object', properties: {}, required: [], additionalProperties: false });
+    ).toEqual({
+      type: 'object',
+      properties: {},
+      required: [],
+      additionalProperties: false,
+      definitions: {
+        User: {
+          type: 'object',
+          properties: { name: { type: 'string' } },
+          required: ['name'],
+          additionalProperties: false,
+        },
+      },
+    });
   });
 });
 
 describe('ported: openai-node root references', () => {
-  it(`${NODE}: preserves root dialect and base metadata when inlining a local ref (plankit drops $schema and $id, and the inlined definition)`, () => {
+  it(`${NODE}: preserves root dialect and base metadata when inlining a local ref (plankit drops $schema and $id)`, () => {
     expect(
       strict({
         $schema: 'http://json-schema.org/draft-07/schema#',
@@ -2618,27 +2671,37 @@ describe('ported: openai-node root references', () => {
         $ref: '#/$defs/Input',
         $defs: { Input: nameBranch },
       }).schema,
-    ).toEqual({ ...nameBranch, additionalProperties: false });
+    ).toEqual({
+      ...nameBranch,
+      additionalProperties: false,
+      $defs: { Input: { ...nameBranch, additionalProperties: false } },
+    });
   });
 
   it(`${NODE}: preserves root ref-chain annotations with outer precedence ($comment dropped)`, () => {
     expect(
-      strict({
-        $ref: '#/$defs/A',
-        description: 'root description',
-        $defs: {
-          A: { $ref: '#/$defs/B', title: 'alias title', description: 'alias description' },
-          B: { $ref: '#/$defs/Input', title: 'inner alias title', $comment: 'inner alias comment' },
-          Input: {
-            type: 'object',
-            title: 'target title',
-            description: 'target description',
-            $comment: 'target comment',
-            properties: { name: { type: 'string' } },
-            required: ['name'],
+      rootOf(
+        strict({
+          $ref: '#/$defs/A',
+          description: 'root description',
+          $defs: {
+            A: { $ref: '#/$defs/B', title: 'alias title', description: 'alias description' },
+            B: {
+              $ref: '#/$defs/Input',
+              title: 'inner alias title',
+              $comment: 'inner alias comment',
+            },
+            Input: {
+              type: 'object',
+              title: 'target title',
+              description: 'target description',
+              $comment: 'target comment',
+              properties: { name: { type: 'string' } },
+              required: ['name'],
+            },
           },
-        },
-      }).schema,
+        }).schema,
+      ),
     ).toEqual({
       type: 'object',
       title: 'alias title',
@@ -2667,15 +2730,16 @@ describe('ported: openai-node root references', () => {
             Nested: { type: 'number' },
           },
         }).schema,
-      ).toEqual({
+      ).toMatchObject({
         type: 'object',
         properties: {
           nested: { $ref: '#/$defs/__openai_strict_ref_0' },
-          outer: { $ref: '#/$defs/Nested' },
+          outer: { $ref: `#/${keyword}/Nested` },
         },
         required: ['nested', 'outer'],
         additionalProperties: false,
-        $defs: { __openai_strict_ref_0: { type: 'string' }, Nested: { type: 'number' } },
+        $defs: { __openai_strict_ref_0: { type: 'string' } },
+        [keyword]: { Nested: { type: 'number' } },
       });
     });
   }
@@ -2739,7 +2803,7 @@ describe('agreement with the peers (testing/strict-schema-peer-cases.ts)', () =>
 
   vitestIt('counts every case once: exact, internal, or a listed difference', () => {
     expect(Object.fromEntries(tally)).toEqual({
-      exact: 200,
+      exact: 207,
       internal: 30,
       optional: 3,
       branchRestore: 1,
@@ -2748,10 +2812,9 @@ describe('agreement with the peers (testing/strict-schema-peer-cases.ts)', () =>
       inapplicable: 1,
       trueSchemas: 1,
       bareRefCycle: 1,
-      peersDisagree: 6,
-      definitions: 7,
+      peersDisagree: 7,
       annotations: 6,
-      pointers: 11,
+      pointers: 10,
       typeless: 1,
     });
     expect(STRICT_SCHEMA_PEER_CASES).toHaveLength(270);

@@ -186,8 +186,9 @@ describe('toStrictJsonSchema', () => {
       definitions: { Unused: undefined },
       additionalProperties: undefined,
     });
+    // The definitions map stays (as openai-node keeps it), without its undefined entry.
     expect(schema).toEqual(
-      object({ a: { type: 'string' } }, ['a'], { additionalProperties: false }),
+      object({ a: { type: 'string' } }, ['a'], { additionalProperties: false, definitions: {} }),
     );
     expect(() =>
       toStrictJsonSchema({ type: 'object', properties: { gone: undefined }, required: ['gone'] }),
@@ -214,14 +215,15 @@ describe('toStrictJsonSchema', () => {
       $defs: { Item: { type: 'string' }, 'a/b c~': object({ n: { type: 'number' } }) },
       definitions: { Item: { type: 'number' } },
     });
+    // Each map stays where it is, and each reference as it was written.
     expect(schema['properties']).toEqual({
       a: { $ref: '#/$defs/Item' },
-      b: { $ref: '#/$defs/Item_2' },
+      b: { $ref: '#/definitions/Item' },
       c: { $ref: '#/$defs/a~1b%20c~0' },
     });
+    expect(schema['definitions']).toEqual({ Item: { type: 'number' } });
     expect(schema['$defs']).toEqual({
       Item: { type: 'string' },
-      Item_2: { type: 'number' },
       'a/b c~': object({ n: { anyOf: [{ type: 'number' }, { type: 'null' }] } }, ['n'], {
         additionalProperties: false,
       }),

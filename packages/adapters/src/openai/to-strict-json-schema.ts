@@ -338,9 +338,13 @@ function walkPointer(root: Node, tokens: readonly string[]): unknown {
   return isRecord(node) || typeof node === 'boolean' ? node : undefined;
 }
 
-/** A definition name as a `$ref` fragment: pointer-escaped, then percent-encoded (`$` kept). */
-function definitionRef(name: string): string {
-  return `#/$defs/${encodeURIComponent(encodePointerToken(name)).replace(/%24/g, '$')}`;
+/**
+ * A definition's canonical pointer (`/$defs/a~1b`) as a `$ref`: each token percent-encoded
+ * (`$` kept).
+ */
+function definitionRef(key: string): string {
+  const tokens = key.split('/').slice(1);
+  return `#/${tokens.map((token) => encodeURIComponent(token).replace(/%24/g, '$')).join('/')}`;
 }
 
 class Converter {
@@ -362,6 +366,8 @@ class Converter {
   private readonly intersecting = new Set<string>();
 
   private readonly document: Node;
+  // The root's own definitions (`/$defs/A`, `/definitions/B`): kept where they are, by name.
+  private readonly rootDefinitions = new Set<string>();
 
   constructor(document: Node) {
     this.document = document;
@@ -369,16 +375,45 @@ class Converter {
       const defs = document[keyword];
       if (defs === undefined) continue;
       if (!isRecord(defs)) refuse(keyword, `a '${keyword}' that is not an object`);
-      for (const name of Object.keys(defs)) this.reserved.add(name);
+      for (const name of Object.keys(defs)) {
+        this.reserved.add(name);
+        if (defs[name] === undefined) continue;
+        const key = `/${keyword}/${encodePointerToken(name)}`;
+        this.rootDefinitions.add(key);
+        this.sources.set(key, defs[name]);
+      }
     }
   }
 
-  /** The converted definitions that were referenced, in first-reference order. */
-  definitions(): Node | undefined {
-    if (this.order.length === 0) return undefined;
+  /**
+   * The root's `$defs` and `definitions`, every entry converted (referenced or not, as
+   * openai-node converts them) under its own name, and the other referenced schemas hoisted
+   * into `$defs`.
+   */
+  definitions(): Node {
+    for (const key of this.rootDefinitions) {
+      const source = this.sources.get(key);
+      // A container of nested definitions only is no schema of its own: left out, unless a
+      // `$ref` names it (then it is refused as the schema without a type it is).
+      if (this.done.has(key) || (isRecord(source) && definitionsOnly(source))) continue;
+      this.definition(key, 2, key.split('/').slice(1).map(decodePointerToken).join('.'));
+    }
     const out: Node = {};
-    for (const key of this.order)
-      setOwn(out, this.names.get(key) as string, this.done.get(key)?.schema);
+    for (const keyword of ['$defs', 'definitions'] as const) {
+      const defs = this.document[keyword];
+      if (!isRecord(defs)) continue;
+      const converted: Node = {};
+      for (const name of Object.keys(defs)) {
+        const done = this.done.get(`/${keyword}/${encodePointerToken(name)}`);
+        if (done !== undefined) setOwn(converted, name, done.schema);
+      }
+      setOwn(out, keyword, converted);
+    }
+    for (const key of this.order) {
+      if (this.rootDefinitions.has(key)) continue;
+      if (!isRecord(out['$defs'])) out['$defs'] = {};
+      setOwn(out['$defs'] as Node, this.names.get(key) as string, this.done.get(key)?.schema);
+    }
     return out;
   }
 
@@ -387,9 +422,17 @@ class Converter {
   private readonly rootRestore: Restore = (value) => (this.root?.restore ?? identity)(value);
 
   /** The converted schema of a definition, for matching; `undefined` while it is converted. */
-  readonly lookup = (name: string | typeof ROOT): unknown => {
+  readonly lookup = (
+    name: string | typeof ROOT,
+    keyword: '$defs' | 'definitions' = '$defs',
+  ): unknown => {
     if (name === ROOT) return this.root?.schema;
-    const key = this.byName.get(name);
+    const own = `/${keyword}/${encodePointerToken(name)}`;
+    const key = this.rootDefinitions.has(own)
+      ? own
+      : keyword === '$defs'
+        ? this.byName.get(name)
+        : undefined;
     return key === undefined ? undefined : this.done.get(key)?.schema;
   };
 
@@ -429,7 +472,9 @@ class Converter {
   // Each hop is a level of depth: a chain longer than the depth left is refused.
   private aliasTarget(start: string, path: string, depth: number): { key: string; depth: number } {
     let key = start;
-    let at = depth;
+    // A reference back into a schema being converted (the root, a recursive definition) is
+    // recursion, not a level deeper.
+    let at = key === '' || this.pending.has(key) ? depth - 1 : depth;
     const seen = new Set<string>([key]);
     for (;;) {
       if (at > MAX_DEPTH) refuse(path, `a schema nested more than ${MAX_DEPTH} levels deep`);
@@ -458,22 +503,17 @@ class Converter {
     return target;
   }
 
-  // The output name of a referenced schema: its own for `$defs/A` or `definitions/A` (unless
-  // taken by another), a fresh `__openai_strict_ref_N` for any other pointer.
+  // The `$defs` name of a schema a pointer other than a root definition reaches: a fresh
+  // `__openai_strict_ref_N`, the peers' name for it, that no root definition has.
   private nameOf(key: string): string {
     const known = this.names.get(key);
     if (known !== undefined) return known;
     const tokens = key.split('/').slice(1).map(decodePointerToken);
-    const own =
-      tokens.length === 2 && (tokens[0] === '$defs' || tokens[0] === 'definitions')
-        ? (tokens[1] as string)
-        : undefined;
-    // The peers' names for hoisted pointers, so the output is theirs too.
     const prefix = tokens.includes('allOf') ? '__openai_strict_allOf_ref_' : '__openai_strict_ref_';
-    let name = own;
+    let name: string | undefined;
     for (let n = 0; name === undefined || this.byName.has(name); n++) {
-      name = own === undefined ? `${prefix}${n}` : `${own}_${n + 2}`;
-      if (own === undefined && this.reserved.has(name)) name = undefined;
+      name = `${prefix}${n}`;
+      if (this.reserved.has(name)) name = undefined;
     }
     this.names.set(key, name);
     this.byName.set(name, key);
@@ -837,14 +877,25 @@ class Converter {
     for (const key of KEPT_ANNOTATIONS) if (typeof node[key] === 'string') out[key] = node[key];
 
     if (Object.hasOwn(node, '$ref')) {
-      const target = this.aliasTarget(this.refName(node['$ref'], path), path, depth + 1);
+      const first = this.refName(node['$ref'], path);
+      // Follows the alias chain to refuse a cycle or a chain over the depth limit.
+      const target = this.aliasTarget(first, path, depth + 1);
+      if (this.rootDefinitions.has(first)) {
+        // A root definition stays where it is, an alias too: the reference as written.
+        out['$ref'] = node['$ref'];
+        this.definition(first, depth + 1, path);
+        const restore: Restore = (value) => (this.done.get(first)?.restore ?? identity)(value);
+        return { schema: out, restore };
+      }
       const key = target.key;
       if (key === '') {
         // Recursion into the root: strict mode's own `#`, not a copy of the root in `$defs`.
         out['$ref'] = '#';
         return { schema: out, restore: (value) => this.rootRestore(value) };
       }
-      out['$ref'] = definitionRef(this.nameOf(key));
+      out['$ref'] = this.rootDefinitions.has(key)
+        ? definitionRef(key)
+        : definitionRef(`/$defs/${encodePointerToken(this.nameOf(key))}`);
       this.definition(key, target.depth, path);
       const restore: Restore = (value) => (this.done.get(key)?.restore ?? identity)(value);
       return { schema: out, restore };
@@ -1017,15 +1068,17 @@ function nullable(schema: Node): Node {
  * strict mode's documented rules (checked before returning): an object root without `anyOf`;
  * every object closed (`additionalProperties: false`) with every property required, optional
  * ones made nullable (`{ anyOf: [schema, { type: 'null' }] }`, as openai-agents-js writes
- * them); only supported keywords and formats; `$ref` only into the root's `$defs`; at most 10
+ * them); only supported keywords and formats; `$ref` only into the root's `$defs` or
+ * `definitions` (or `#`, the root); at most 10
  * levels of object nesting, 5,000 properties, 1,000 enum values and 120,000 characters of names
  * and values. Linear in the size of the schema.
  *
  * Exact rewrites, as openai-node makes them: `allOf` merged (object branches side by side,
  * closed property sets intersected, through `$ref` chains; other branches keyword by keyword),
- * and distributed over a union branch; any local JSON Pointer `$ref` (`#`, `definitions`,
- * nested `$defs`, `properties/x`) resolved and its target put in `$defs`; a root `$ref`
- * inlined; a redundant `object` or `array` type around an `anyOf` of such branches dropped,
+ * and distributed over a union branch; the root's `$defs` and `definitions` kept where they
+ * are, every entry converted (aliases too) and referenced as written; any other local JSON
+ * Pointer `$ref` (nested `$defs`, `properties/x`) resolved and its target put in `$defs`; a
+ * root `$ref` inlined; a redundant `object` or `array` type around an `anyOf` of such branches dropped,
  * other keywords beside `anyOf` distributed into each branch; a `oneOf` whose branches a
  * required literal property tells apart becomes `anyOf`; `false` branches and optional `false`
  * properties are dropped; a `propertyNames` enum closes a record; keywords whose value is
@@ -1055,8 +1108,7 @@ export function toStrictJsonSchema(schema: JsonSchema): StrictJsonSchema {
       refuse('', "'anyOf' at the root (an object with alternatives)");
     refuse('', "a root that is not type 'object'");
   }
-  const defs = converter.definitions();
-  const strict = defs === undefined ? converted : { ...converted, $defs: defs };
+  const strict = { ...converted, ...converter.definitions() };
   const problem = strictSchemaProblem(strict);
   if (problem !== undefined) refuse(problem.path === '<root>' ? '' : problem.path, problem.message);
   const safeRestore = (args: unknown): unknown => {

@@ -1,6 +1,15 @@
-import { definitionName, matchesStrictSchema } from '../matches-strict-schema.ts';
+import { definitionTarget, matchesStrictSchema } from '../matches-strict-schema.ts';
 
 type Node = Record<string, unknown>;
+
+// The root definition a `$ref` names: in the root's `$defs` or `definitions` map, else `defs`.
+function definitionOf(root: unknown, defs: Node, ref: string): unknown {
+  const target = definitionTarget(ref);
+  if (target === undefined) return undefined;
+  const map = (root as Node)[target[0]];
+  const own = typeof map === 'object' && map !== null ? (map as Node)[target[1]] : undefined;
+  return own ?? defs[target[1]];
+}
 
 /** What {@link sampleStrictValue} returns for a schema no value satisfies. */
 export const NO_VALUE: unique symbol = Symbol('no value');
@@ -45,7 +54,7 @@ export function sampleStrictValue(
   const ref = node['$ref'];
   if (typeof ref === 'string')
     return sampleStrictValue(
-      ref === '#' ? root : defs[definitionName(ref) ?? ''],
+      ref === '#' ? root : definitionOf(root, defs, ref),
       defs,
       random,
       depth + 1,
