@@ -203,6 +203,19 @@ describe('toStrictJsonSchema', () => {
     );
   });
 
+  it('refuses more definition names than the character limit before converting any entry', () => {
+    const $defs: Record<string, unknown> = { first: { not: {} } };
+    for (let i = 0; i < 13_000; i++) $defs[`definition${i}`] = { type: 'string' };
+    // Every entry is converted (as openai-node converts them), so the names are counted first:
+    // the refusal names the limit, not the unsupported first entry.
+    expect(() => toStrictJsonSchema(object({}, [], { $defs }))).toThrow(
+      /more than 120000 characters of definition names at \$defs\.$/,
+    );
+    expect(() => toStrictJsonSchema(object({}, [], { $defs: { first: { not: {} } } }))).toThrow(
+      /'not' at \$defs\.first\.$/,
+    );
+  });
+
   it('keeps $defs and definitions of one name apart, and escapes names in references', () => {
     const { schema, restore } = toStrictJsonSchema({
       type: 'object',

@@ -371,11 +371,17 @@ class Converter {
 
   constructor(document: Node) {
     this.document = document;
+    // Definition names count toward strict mode's character limit: checked before any entry
+    // is converted, so a schema of very many definitions is refused at the cost of its names.
+    let characters = 0;
     for (const keyword of ['$defs', 'definitions'] as const) {
       const defs = document[keyword];
       if (defs === undefined) continue;
       if (!isRecord(defs)) refuse(keyword, `a '${keyword}' that is not an object`);
       for (const name of Object.keys(defs)) {
+        characters += name.length;
+        if (characters > STRICT_LIMITS.characters)
+          refuse(keyword, `more than ${STRICT_LIMITS.characters} characters of definition names`);
         this.reserved.add(name);
         if (defs[name] === undefined) continue;
         const key = `/${keyword}/${encodePointerToken(name)}`;
