@@ -1,42 +1,50 @@
 const MAX_DEPTH = 256;
 
-/** What a `$ref` of `#` (the root, for recursion) is looked up as. */
-export const ROOT: unique symbol = Symbol('root');
+/**
+ * Looks up the schema a `$ref` of the schema being matched points to (`#` is the root), or
+ * `undefined` when it points to none.
+ */
+export type StrictDefinitions = (ref: string) => unknown;
 
 /**
- * Looks up an entry of the root's `$defs` (or, with `keyword`, its `definitions`) of the schema
- * being matched by its (decoded) name, or the root schema for {@link ROOT}.
+ * The tokens of a local JSON Pointer `$ref` (`#`, `#/$defs/a~1b`, `#/properties/x/anyOf/0`):
+ * the whole fragment percent-decoded first, then split and `~1`/`~0` unescaped, as the peers
+ * read it. `undefined` for an external or malformed reference.
  */
-export type StrictDefinitions = (
-  name: string | typeof ROOT,
-  keyword?: '$defs' | 'definitions',
-) => unknown;
-
-/** Decodes one JSON Pointer token (`~1` is `/`, `~0` is `~`). */
-export function decodePointerToken(token: string): string {
-  return token.replace(/~1/g, '/').replace(/~0/g, '~');
-}
-
-/**
- * The root definitions map (`$defs` or `definitions`) and the name a `$ref` points to, the
- * whole fragment percent-decoded before it is split and `~1`/`~0` unescaped (as the peers read
- * it). `undefined` for any other reference.
- */
-export function definitionTarget(
-  ref: string,
-): readonly ['$defs' | 'definitions', string] | undefined {
-  if (!ref.startsWith('#/')) return undefined;
+export function pointerTokens(ref: string): string[] | undefined {
+  if (!ref.startsWith('#')) return undefined;
   let fragment: string;
   try {
     fragment = decodeURIComponent(ref.slice(1));
   } catch {
     return undefined;
   }
+  if (fragment === '') return [];
+  if (!fragment.startsWith('/')) return undefined;
   const tokens = fragment.slice(1).split('/');
-  const [keyword, name] = tokens;
-  if (tokens.length !== 2 || name === undefined || /~(?![01])/.test(name)) return undefined;
-  if (keyword !== '$defs' && keyword !== 'definitions') return undefined;
-  return [keyword, decodePointerToken(name)];
+  if (tokens.some((token) => /~(?![01])/.test(token))) return undefined;
+  return tokens.map(decodePointerToken);
+}
+
+/** The value a local `$ref` reaches in `document` by plain JSON Pointer steps, or `undefined`. */
+export function resolvePointer(document: unknown, ref: string): unknown {
+  const tokens = pointerTokens(ref);
+  if (tokens === undefined) return undefined;
+  let node = document;
+  for (const token of tokens) {
+    if (Array.isArray(node)) {
+      if (!/^(0|[1-9][0-9]*)$/.test(token)) return undefined;
+      node = node[Number(token)];
+    } else if (typeof node === 'object' && node !== null && Object.hasOwn(node, token))
+      node = (node as Record<string, unknown>)[token];
+    else return undefined;
+  }
+  return node;
+}
+
+/** Decodes one JSON Pointer token (`~1` is `/`, `~0` is `~`). */
+export function decodePointerToken(token: string): string {
+  return token.replace(/~1/g, '/').replace(/~0/g, '~');
 }
 
 /** Encodes a name as one JSON Pointer token. */
@@ -100,9 +108,7 @@ function matches(schema: unknown, value: unknown, defs: StrictDefinitions, depth
   const node = schema as Record<string, unknown>;
   const ref = node['$ref'];
   if (typeof ref === 'string') {
-    const found = ref === '#' ? undefined : definitionTarget(ref);
-    const target =
-      ref === '#' ? defs(ROOT) : found === undefined ? undefined : defs(found[1], found[0]);
+    const target = defs(ref);
     if (target === undefined || !matches(target, value, defs, depth + 1)) return false;
   }
   const type = node['type'];

@@ -17,6 +17,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it as vitestIt } from 'vitest';
 import * as z from 'zod';
 import { AdapterError } from '../adapter-error.ts';
+import { resolvePointer } from './matches-strict-schema.ts';
 import { strictSchemaProblem } from './strict-schema-problem.ts';
 import {
   PEER_FILES,
@@ -912,7 +913,7 @@ describe('ported: openai-node object allOf merging', () => {
   });
 
   for (const keyword of ['$defs', 'definitions']) {
-    it(`${NODE}: merges ref-backed object allOf variants with scoped ${keyword} maps (the nested target hoisted to $defs)`, () => {
+    it(`${NODE}: merges ref-backed object allOf variants with scoped ${keyword} maps`, () => {
       const { schema } = strict({
         type: 'object',
         [keyword]: {
@@ -938,26 +939,25 @@ describe('ported: openai-node object allOf merging', () => {
           value: {
             type: 'object',
             properties: {
-              name: { $ref: '#/$defs/__openai_strict_ref_0' },
+              name: { $ref: `#/${keyword}/Name/${keyword}/Value` },
               age: { type: 'number' },
             },
             required: ['name', 'age'],
             additionalProperties: false,
           },
         },
-        required: ['value'],
-        additionalProperties: false,
         [keyword]: {
           Name: {
             type: 'object',
-            properties: { name: { $ref: '#/$defs/__openai_strict_ref_0' } },
+            properties: { name: { $ref: `#/${keyword}/Name/${keyword}/Value` } },
             required: ['name'],
             additionalProperties: false,
+            [keyword]: { Value: { type: 'string' } },
           },
           Age: { ...ageBranch, additionalProperties: false },
         },
       });
-      expect(schema['$defs']).toMatchObject({ __openai_strict_ref_0: { type: 'string' } });
+      expect(schema['$defs'] ?? {}).not.toHaveProperty('__openai_strict_ref_0');
     });
   }
 
@@ -1784,7 +1784,7 @@ describe('ported: openai-node reference resolution, unions and singleton allOf',
     expect(restore({ nickname: null })).toEqual({ nickname: null });
   });
 
-  it(`${NODE}: decodes complete URI fragments before splitting pointer tokens (the target hoisted)`, () => {
+  it(`${NODE}: decodes complete URI fragments before splitting pointer tokens`, () => {
     const { schema, restore } = strict({
       type: 'object',
       $defs: {
@@ -1794,9 +1794,9 @@ describe('ported: openai-node reference resolution, unions and singleton allOf',
       properties: { value: { $ref: '#/$defs/A%2Fproperties%2FB' } },
     });
     expect(schema['required']).toEqual(['value']);
-    expect(schema['$defs']).toMatchObject({
-      __openai_strict_ref_0: { type: ['string', 'null'] },
-      'A/properties/B': { type: 'number' },
+    // The pointer reaches `A`'s property `B` in the output too, so it stays as written.
+    expect((schema['properties'] as Schema)['value']).toEqual({
+      $ref: '#/$defs/A%2Fproperties%2FB',
     });
     expect(restore({ value: null })).toEqual({ value: null });
   });
@@ -1844,7 +1844,7 @@ describe('ported: openai-node reference resolution, unions and singleton allOf',
     ).toMatch(/accepts nothing \('false'\)|boolean schema 'false'/);
   });
 
-  it(`${NODE}: allows local refs into traversed schema array locations (the target hoisted)`, () => {
+  it(`${NODE}: allows local refs into traversed schema array locations`, () => {
     const { schema } = strict({
       type: 'object',
       properties: {
@@ -1854,9 +1854,20 @@ describe('ported: openai-node reference resolution, unions and singleton allOf',
       required: ['source', 'alias'],
     });
     expect((schema['properties'] as Schema)['alias']).toEqual({
+      $ref: '#/properties/source/anyOf/0',
+    });
+    expect(schema['$defs']).toBeUndefined();
+    // Where the output at the pointer is not the schema it reached (an optional property made
+    // nullable), the target is hoisted instead.
+    const optional = strict({
+      type: 'object',
+      properties: { source: { type: 'string' }, alias: { $ref: '#/properties/source' } },
+      required: ['alias'],
+    }).schema;
+    expect((optional['properties'] as Schema)['alias']).toEqual({
       $ref: '#/$defs/__openai_strict_ref_0',
     });
-    expect(schema['$defs']).toEqual({ __openai_strict_ref_0: { type: 'string' } });
+    expect(optional['$defs']).toEqual({ __openai_strict_ref_0: { type: 'string' } });
   });
 
   it(`${NODE}: resolves local refs with $comment and other annotation-only siblings (title and description kept)`, () => {
@@ -1883,15 +1894,17 @@ describe('ported: openai-node reference resolution, unions and singleton allOf',
   });
 
   for (const keyword of ['$defs', 'definitions']) {
-    it(`${NODE}: retains nested ${keyword} maps beside local refs (the target hoisted)`, () => {
+    it(`${NODE}: retains nested ${keyword} maps beside local refs at their original pointer scope`, () => {
       const { schema } = strict(
         wrap({
           $ref: `#/properties/value/${keyword}/Value`,
           [keyword]: { Value: { type: 'string' } },
         }),
       );
-      expect(propertyValue(schema)).toEqual({ $ref: '#/$defs/__openai_strict_ref_0' });
-      expect(schema['$defs']).toEqual({ __openai_strict_ref_0: { type: 'string' } });
+      expect(propertyValue(schema)).toEqual({
+        $ref: `#/properties/value/${keyword}/Value`,
+        [keyword]: { Value: { type: 'string' } },
+      });
     });
   }
 
@@ -2056,14 +2069,17 @@ describe('ported: openai-node reference resolution, unions and singleton allOf',
   });
 
   for (const keyword of ['$defs', 'definitions']) {
-    it(`${NODE}: inlines a singleton allOf while preserving scoped ${keyword} maps (the target hoisted)`, () => {
+    it(`${NODE}: inlines a singleton allOf while preserving scoped ${keyword} maps`, () => {
       const { schema } = strict(
         wrap({
           [keyword]: { Name: { type: 'string' } },
           allOf: [{ $ref: `#/properties/value/${keyword}/Name` }],
         }),
       );
-      expect(propertyValue(schema)).toEqual({ $ref: '#/$defs/__openai_strict_ref_0' });
+      expect(propertyValue(schema)).toEqual({
+        $ref: `#/properties/value/${keyword}/Name`,
+        [keyword]: { Name: { type: 'string' } },
+      });
     });
 
     it(`${NODE}: does not flatten a singleton allOf with malformed ${keyword} siblings`, () => {
@@ -2182,13 +2198,11 @@ describe('ported: openai-node transform-branches (reference resolution through t
     // the root itself; `default` is dropped, and a pointer into it reaches no schema.
     default: { nested: { type: 'string' } },
   });
+  // The schema the alias reaches in the converted schema.
   const aliasOf = (ref: string) => {
     const { schema } = toStrictJsonSchema(root(ref) as Schema);
     const alias = (schema['properties'] as Schema)['alias'] as Schema;
-    const name = String(alias['$ref']).slice('#/$defs/'.length);
-    return (schema['$defs'] as Schema)[
-      decodeURIComponent(name).replace(/~1/g, '/').replace(/~0/g, '~')
-    ];
+    return resolvePointer(schema, String(alias['$ref']));
   };
 
   it(`${BRANCHES}: resolves the document root and escaped or encoded property names`, () => {
@@ -2713,7 +2727,7 @@ describe('ported: openai-node root references', () => {
   });
 
   for (const keyword of ['$defs', 'definitions']) {
-    it(`${NODE}: preserves nested ${keyword} maps at their original pointer scope when inlining a root local ref (the nested target hoisted)`, () => {
+    it(`${NODE}: preserves nested ${keyword} maps at their original pointer scope when inlining a root local ref`, () => {
       expect(
         strict({
           $ref: `#/${keyword}/Input`,
@@ -2730,16 +2744,27 @@ describe('ported: openai-node root references', () => {
             Nested: { type: 'number' },
           },
         }).schema,
-      ).toMatchObject({
+      ).toEqual({
         type: 'object',
         properties: {
-          nested: { $ref: '#/$defs/__openai_strict_ref_0' },
+          nested: { $ref: `#/${keyword}/Input/${keyword}/Nested` },
           outer: { $ref: `#/${keyword}/Nested` },
         },
         required: ['nested', 'outer'],
         additionalProperties: false,
-        $defs: { __openai_strict_ref_0: { type: 'string' } },
-        [keyword]: { Nested: { type: 'number' } },
+        [keyword]: {
+          Input: {
+            type: 'object',
+            [keyword]: { Nested: { type: 'string' } },
+            properties: {
+              nested: { $ref: `#/${keyword}/Input/${keyword}/Nested` },
+              outer: { $ref: `#/${keyword}/Nested` },
+            },
+            required: ['nested', 'outer'],
+            additionalProperties: false,
+          },
+          Nested: { type: 'number' },
+        },
       });
     });
   }
@@ -2803,7 +2828,7 @@ describe('agreement with the peers (testing/strict-schema-peer-cases.ts)', () =>
 
   vitestIt('counts every case once: exact, internal, or a listed difference', () => {
     expect(Object.fromEntries(tally)).toEqual({
-      exact: 207,
+      exact: 217,
       internal: 30,
       optional: 3,
       branchRestore: 1,
@@ -2814,7 +2839,6 @@ describe('agreement with the peers (testing/strict-schema-peer-cases.ts)', () =>
       bareRefCycle: 1,
       peersDisagree: 7,
       annotations: 6,
-      pointers: 10,
       typeless: 1,
     });
     expect(STRICT_SCHEMA_PEER_CASES).toHaveLength(270);

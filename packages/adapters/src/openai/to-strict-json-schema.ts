@@ -4,7 +4,8 @@ import {
   decodePointerToken,
   encodePointerToken,
   matchesStrictSchema,
-  ROOT,
+  pointerTokens,
+  resolvePointer,
 } from './matches-strict-schema.ts';
 import { STRICT_FORMATS, STRICT_LIMITS, strictSchemaProblem } from './strict-schema-problem.ts';
 
@@ -296,26 +297,6 @@ const SCHEMA_SINGLES = new Set([
   'else',
 ]);
 
-/**
- * The tokens of a local JSON Pointer `$ref` (`#`, `#/$defs/a~1b`, `#/properties/x/anyOf/0`):
- * the whole fragment is percent-decoded first, then split and `~1`/`~0` unescaped, as the
- * peers do. `undefined` for an external or malformed reference.
- */
-function pointerTokens(ref: string): string[] | undefined {
-  if (!ref.startsWith('#')) return undefined;
-  let fragment: string;
-  try {
-    fragment = decodeURIComponent(ref.slice(1));
-  } catch {
-    return undefined;
-  }
-  if (fragment === '') return [];
-  if (!fragment.startsWith('/')) return undefined;
-  const tokens = fragment.slice(1).split('/');
-  if (tokens.some((token) => /~(?![01])/.test(token))) return undefined;
-  return tokens.map(decodePointerToken);
-}
-
 // The schema a pointer reaches through schema-valued keywords only, or `undefined`.
 function walkPointer(root: Node, tokens: readonly string[]): unknown {
   let node: unknown = root;
@@ -392,11 +373,12 @@ class Converter {
   }
 
   /**
-   * The root's `$defs` and `definitions`, every entry converted (referenced or not, as
-   * openai-node converts them) under its own name, and the other referenced schemas hoisted
-   * into `$defs`.
+   * The output: the converted root beside the root's `$defs` and `definitions`, every entry
+   * converted (referenced or not, as openai-node converts them) under its own name. A `$ref`
+   * to any other place keeps its pointer where the output there is the schema it reached
+   * (the layout unchanged); else its target is hoisted into `$defs`.
    */
-  definitions(): Node {
+  finish(root: Node): Node {
     for (const key of this.rootDefinitions) {
       const source = this.sources.get(key);
       // A container of nested definitions only is no schema of its own: left out, unless a
@@ -404,7 +386,7 @@ class Converter {
       if (this.done.has(key) || (isRecord(source) && definitionsOnly(source))) continue;
       this.definition(key, 2, key.split('/').slice(1).map(decodePointerToken).join('.'));
     }
-    const out: Node = {};
+    const out: Node = { ...root };
     for (const keyword of ['$defs', 'definitions'] as const) {
       const defs = this.document[keyword];
       if (!isRecord(defs)) continue;
@@ -415,31 +397,57 @@ class Converter {
       }
       setOwn(out, keyword, converted);
     }
+    // Decided first and applied after, so no decision sees another's result.
+    const keep = new Map<string, boolean>();
+    const canonical = new Map<string, string>();
+    for (const { key, written } of this.pointers) {
+      if (keep.has(written)) continue;
+      const at = resolvePointer(out, written);
+      let target = canonical.get(key);
+      if (target === undefined) {
+        target = canonicalJson(this.done.get(key)?.schema);
+        canonical.set(key, target);
+      }
+      keep.set(written, at !== undefined && canonicalJson(at) === target);
+    }
+    const hoisted = new Set<string>();
+    for (const { node, key, written } of this.pointers)
+      if (keep.get(written) === true) node['$ref'] = written;
+      else hoisted.add(key);
     for (const key of this.order) {
-      if (this.rootDefinitions.has(key)) continue;
+      if (!hoisted.has(key)) continue;
       if (!isRecord(out['$defs'])) out['$defs'] = {};
       setOwn(out['$defs'] as Node, this.names.get(key) as string, this.done.get(key)?.schema);
     }
+    this.output = out;
     return out;
   }
+
+  // `$ref`s to places other than the root and its definitions, to keep or hoist at the end.
+  private readonly pointers: { node: Node; key: string; written: string }[] = [];
+  private output: Node | undefined;
 
   /** The converted root, once it is: what `#` refers to. */
   root: Converted | undefined;
   private readonly rootRestore: Restore = (value) => (this.root?.restore ?? identity)(value);
 
-  /** The converted schema of a definition, for matching; `undefined` while it is converted. */
-  readonly lookup = (
-    name: string | typeof ROOT,
-    keyword: '$defs' | 'definitions' = '$defs',
-  ): unknown => {
-    if (name === ROOT) return this.root?.schema;
-    const own = `/${keyword}/${encodePointerToken(name)}`;
-    const key = this.rootDefinitions.has(own)
-      ? own
-      : keyword === '$defs'
-        ? this.byName.get(name)
-        : undefined;
-    return key === undefined ? undefined : this.done.get(key)?.schema;
+  /**
+   * The converted schema a `$ref` of the output reaches, for matching: through the finished
+   * output once it is built, before that through the definitions converted so far.
+   */
+  readonly lookup = (ref: string): unknown => {
+    if (ref === '#') return this.root?.schema;
+    if (this.output !== undefined) return resolvePointer(this.output, ref);
+    const tokens = pointerTokens(ref);
+    if (tokens === undefined) return undefined;
+    const key = tokens.map((token) => `/${encodePointerToken(token)}`).join('');
+    const hoisted = tokens.length === 2 && tokens[0] === '$defs' ? tokens[1] : undefined;
+    const source = this.rootDefinitions.has(key)
+      ? key
+      : hoisted === undefined
+        ? undefined
+        : this.byName.get(hoisted);
+    return source === undefined ? undefined : this.done.get(source)?.schema;
   };
 
   // A reference as people read it: the definition's name, or the pointer.
@@ -872,7 +880,30 @@ class Converter {
     }
   }
 
+  /**
+   * Converts a schema; the definitions maps it holds (not the root's) stay in it, each entry
+   * converted, as openai-node keeps them at their own place.
+   */
   visit(source: unknown, path: string, depth: number, root: boolean): Converted {
+    const converted = this.convert(source, path, depth, root);
+    if (root || !isRecord(source)) return converted;
+    for (const keyword of ['$defs', 'definitions'] as const) {
+      const defs = source[keyword];
+      if (!isRecord(defs)) continue;
+      const map: Node = {};
+      for (const name of Object.keys(defs))
+        if (defs[name] !== undefined)
+          setOwn(
+            map,
+            name,
+            this.visit(defs[name], join(path, `${keyword}.${name}`), depth + 1, false).schema,
+          );
+      setOwn(converted.schema, keyword, map);
+    }
+    return converted;
+  }
+
+  private convert(source: unknown, path: string, depth: number, root: boolean): Converted {
     if (depth > MAX_DEPTH) refuse(path, `a schema nested more than ${MAX_DEPTH} levels deep`);
     if (depth > this.deepest) this.deepest = depth;
     if (source === true) refuse(path, "a schema that accepts anything ('true')");
@@ -899,9 +930,11 @@ class Converter {
         out['$ref'] = '#';
         return { schema: out, restore: (value) => this.rootRestore(value) };
       }
-      out['$ref'] = this.rootDefinitions.has(key)
-        ? definitionRef(key)
-        : definitionRef(`/$defs/${encodePointerToken(this.nameOf(key))}`);
+      if (this.rootDefinitions.has(key)) out['$ref'] = definitionRef(key);
+      else {
+        out['$ref'] = definitionRef(`/$defs/${encodePointerToken(this.nameOf(key))}`);
+        this.pointers.push({ node: out, key, written: node['$ref'] as string });
+      }
       this.definition(key, target.depth, path);
       const restore: Restore = (value) => (this.done.get(key)?.restore ?? identity)(value);
       return { schema: out, restore };
@@ -1074,17 +1107,17 @@ function nullable(schema: Node): Node {
  * strict mode's documented rules (checked before returning): an object root without `anyOf`;
  * every object closed (`additionalProperties: false`) with every property required, optional
  * ones made nullable (`{ anyOf: [schema, { type: 'null' }] }`, as openai-agents-js writes
- * them); only supported keywords and formats; `$ref` only into the root's `$defs` or
- * `definitions` (or `#`, the root); at most 10
+ * them); only supported keywords and formats; `$ref` only to a schema of the output itself
+ * (`#`, the root's `$defs` or `definitions`, any other local pointer); at most 10
  * levels of object nesting, 5,000 properties, 1,000 enum values and 120,000 characters of names
  * and values. Linear in the size of the schema.
  *
  * Exact rewrites, as openai-node makes them: `allOf` merged (object branches side by side,
  * closed property sets intersected, through `$ref` chains; other branches keyword by keyword),
- * and distributed over a union branch; the root's `$defs` and `definitions` kept where they
- * are, every entry converted (aliases too) and referenced as written; any other local JSON
- * Pointer `$ref` (nested `$defs`, `properties/x`) resolved and its target put in `$defs`; a
- * root `$ref` inlined; a redundant `object` or `array` type around an `anyOf` of such branches dropped,
+ * and distributed over a union branch; `$defs` and `definitions` maps kept where they are,
+ * every entry converted (aliases too); a local JSON Pointer `$ref` kept as written where the
+ * output at that place is the schema it reached, else its target put in `$defs`
+ * (`__openai_strict_ref_N`); a root `$ref` inlined; a redundant `object` or `array` type around an `anyOf` of such branches dropped,
  * other keywords beside `anyOf` distributed into each branch; a `oneOf` whose branches a
  * required literal property tells apart becomes `anyOf`; `false` branches and optional `false`
  * properties are dropped; a `propertyNames` enum closes a record; keywords whose value is
@@ -1114,7 +1147,7 @@ export function toStrictJsonSchema(schema: JsonSchema): StrictJsonSchema {
       refuse('', "'anyOf' at the root (an object with alternatives)");
     refuse('', "a root that is not type 'object'");
   }
-  const strict = { ...converted, ...converter.definitions() };
+  const strict = converter.finish(converted);
   const problem = strictSchemaProblem(strict);
   if (problem !== undefined) refuse(problem.path === '<root>' ? '' : problem.path, problem.message);
   const safeRestore = (args: unknown): unknown => {

@@ -1,14 +1,10 @@
-import { definitionTarget, matchesStrictSchema } from '../matches-strict-schema.ts';
+import { matchesStrictSchema, pointerTokens, resolvePointer } from '../matches-strict-schema.ts';
 
 type Node = Record<string, unknown>;
 
-// The root definition a `$ref` names: in the root's `$defs` or `definitions` map, else `defs`.
+// The schema a `$ref` reaches in the root document, else the entry of `defs` it names.
 function definitionOf(root: unknown, defs: Node, ref: string): unknown {
-  const target = definitionTarget(ref);
-  if (target === undefined) return undefined;
-  const map = (root as Node)[target[0]];
-  const own = typeof map === 'object' && map !== null ? (map as Node)[target[1]] : undefined;
-  return own ?? defs[target[1]];
+  return resolvePointer(root, ref) ?? defs[pointerTokens(ref)?.[1] ?? ''];
 }
 
 /** What {@link sampleStrictValue} returns for a schema no value satisfies. */

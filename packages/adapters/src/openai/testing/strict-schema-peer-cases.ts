@@ -37,7 +37,6 @@ export type StrictSchemaDifference =
   | 'peersDisagree'
   | 'bareRefCycle'
   | 'annotations'
-  | 'pointers'
   | 'typeless';
 
 /**
@@ -65,7 +64,6 @@ export const STRICT_SCHEMA_DIFFERENCES: Readonly<
     form: false,
   },
   annotations: { row: 'Annotations (form only)', form: true },
-  pointers: { row: 'Pointers into the schema (form only)', form: true },
   typeless: { row: 'Typeless objects (form only)', form: true },
 };
 
@@ -321,14 +319,14 @@ export const STRICT_SCHEMA_PEER_CASES: readonly PeerCase[] = [
   [
     'node',
     'preserves nested $defs maps at their original pointer scope when inlining a root local ref',
-    'pointers',
-    'preserves nested $defs maps at their original pointer scope when inlining a root local ref (the nested target hoisted)',
+    'exact',
+    'preserves nested $defs maps at their original pointer scope when inlining a root local ref',
   ],
   [
     'node',
     'preserves nested definitions maps at their original pointer scope when inlining a root local ref',
-    'pointers',
-    'preserves nested definitions maps at their original pointer scope when inlining a root local ref (the nested target hoisted)',
+    'exact',
+    'preserves nested definitions maps at their original pointer scope when inlining a root local ref',
   ],
   ['node', 'rejects cyclic root local ref chains', 'exact', 'rejects cyclic root local ref chains'],
   [
@@ -491,8 +489,8 @@ export const STRICT_SCHEMA_PEER_CASES: readonly PeerCase[] = [
   [
     'node',
     'decodes complete URI fragments before splitting pointer tokens',
-    'pointers',
-    'decodes complete URI fragments before splitting pointer tokens (the target hoisted)',
+    'exact',
+    'decodes complete URI fragments before splitting pointer tokens',
   ],
   [
     'node',
@@ -521,8 +519,8 @@ export const STRICT_SCHEMA_PEER_CASES: readonly PeerCase[] = [
   [
     'node',
     'allows local refs into traversed schema array locations',
-    'pointers',
-    'allows local refs into traversed schema array locations (the target hoisted)',
+    'exact',
+    'allows local refs into traversed schema array locations',
   ],
   [
     'node',
@@ -533,14 +531,14 @@ export const STRICT_SCHEMA_PEER_CASES: readonly PeerCase[] = [
   [
     'node',
     'retains nested $defs maps beside local refs at their original pointer scope',
-    'pointers',
-    'retains nested $defs maps beside local refs (the target hoisted)',
+    'exact',
+    'retains nested $defs maps beside local refs at their original pointer scope',
   ],
   [
     'node',
     'retains nested definitions maps beside local refs at their original pointer scope',
-    'pointers',
-    'retains nested definitions maps beside local refs (the target hoisted)',
+    'exact',
+    'retains nested definitions maps beside local refs at their original pointer scope',
   ],
   [
     'node',
@@ -1104,14 +1102,14 @@ export const STRICT_SCHEMA_PEER_CASES: readonly PeerCase[] = [
   [
     'node',
     'inlines a singleton allOf while preserving scoped $defs maps',
-    'pointers',
-    'inlines a singleton allOf while preserving scoped $defs maps (the target hoisted)',
+    'exact',
+    'inlines a singleton allOf while preserving scoped $defs maps',
   ],
   [
     'node',
     'inlines a singleton allOf while preserving scoped definitions maps',
-    'pointers',
-    'inlines a singleton allOf while preserving scoped definitions maps (the target hoisted)',
+    'exact',
+    'inlines a singleton allOf while preserving scoped definitions maps',
   ],
   [
     'node',
@@ -1218,14 +1216,14 @@ export const STRICT_SCHEMA_PEER_CASES: readonly PeerCase[] = [
   [
     'node',
     'merges ref-backed object allOf variants with scoped $defs maps',
-    'pointers',
-    'merges ref-backed object allOf variants with scoped $defs maps (the nested target hoisted to $defs)',
+    'exact',
+    'merges ref-backed object allOf variants with scoped $defs maps',
   ],
   [
     'node',
     'merges ref-backed object allOf variants with scoped definitions maps',
-    'pointers',
-    'merges ref-backed object allOf variants with scoped definitions maps (the nested target hoisted to $defs)',
+    'exact',
+    'merges ref-backed object allOf variants with scoped definitions maps',
   ],
   [
     'node',
