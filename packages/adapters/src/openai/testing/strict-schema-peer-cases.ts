@@ -15,6 +15,9 @@
 // agrees with a refusal). A case that passes so is `exact`; `internal` cases call openai-node
 // helpers plankit has no counterpart for (child traversal, the pointer resolver, the oneOf
 // pointer rewriter, the exclusivity merger); every other case is one of the differences below.
+// `peersDisagree` marks an openai-agents-js case whose schemas openai-node's own converter
+// (src/lib/transform.ts at the same commit) refuses too, as plankit does: the peers disagree,
+// and plankit follows openai-node.
 
 /** Which peer test file a case comes from. */
 export type PeerFile = 'node' | 'nodeBranches' | 'agents';
