@@ -109,9 +109,7 @@ function canonicalJson(value: unknown): string {
   );
 }
 
-function equalJson(a: unknown, b: unknown): boolean {
-  return JSON.stringify(a) === JSON.stringify(b);
-}
+const equalJson = (a: unknown, b: unknown) => canonicalJson(a) === canonicalJson(b);
 
 const join = (path: string, key: string) => (path === '' ? key : `${path}.${key}`);
 
@@ -438,16 +436,12 @@ class Converter {
   readonly lookup = (ref: string): unknown => {
     if (ref === '#') return this.root?.schema;
     if (this.output !== undefined) return resolvePointer(this.output, ref);
-    const tokens = pointerTokens(ref);
-    if (tokens === undefined) return undefined;
-    const key = tokens.map((token) => `/${encodePointerToken(token)}`).join('');
-    const hoisted = tokens.length === 2 && tokens[0] === '$defs' ? tokens[1] : undefined;
-    const source = this.rootDefinitions.has(key)
-      ? key
-      : hoisted === undefined
-        ? undefined
-        : this.byName.get(hoisted);
-    return source === undefined ? undefined : this.done.get(source)?.schema;
+    // Before: a root definition, or a name hoisted into `$defs` (never a root definition's).
+    const tokens = pointerTokens(ref) ?? [];
+    const key =
+      this.byName.get(tokens[1] ?? '') ??
+      tokens.map((token) => `/${encodePointerToken(token)}`).join('');
+    return this.done.get(key)?.schema;
   };
 
   // A reference as people read it: the definition's name, or the pointer.
@@ -669,11 +663,7 @@ class Converter {
             Object.keys(rest).length === 1 &&
             (rest['type'] === kind || sameTypes(rest['type'], [kind, 'null'])) &&
             anyOf.every((branch) => branch === false || this.onlyOfType(branch, kind, path));
-          if (!redundant)
-            refuse(
-              path,
-              `'anyOf' inside a wrapper of ${kind} keywords that would bind every branch`,
-            );
+          if (!redundant) refuse(path, `${kind} keywords around 'anyOf' (they bind every branch)`);
           delete rest['type'];
         }
         const hasConstraints = Object.keys(rest).length > 0;
@@ -780,7 +770,7 @@ class Converter {
       for (const key of Object.keys(node))
         if ((isAnnotation(key) || key === '$schema' || key === '$id') && !Object.hasOwn(out, key))
           setOwn(out, key, node[key]);
-    const properties = new Map<string, unknown[]>();
+    const properties = new Map<string, unknown>();
     const required = new Set<string>();
     let closed: Set<string> | undefined;
     let sawProperties = false;
@@ -808,11 +798,10 @@ class Converter {
         sawProperties = true;
         for (const key of Object.keys(props)) {
           if (props[key] === undefined) continue;
-          const schemas = properties.get(key);
-          if (schemas === undefined) properties.set(key, [props[key]]);
           // openai-node merges one property only where the branches give it the same schema
           // (key order aside); a pair of different schemas is refused as it refuses it.
-          else if (canonicalJson(schemas[0]) !== canonicalJson(props[key]))
+          if (!properties.has(key)) properties.set(key, props[key]);
+          else if (!equalJson(properties.get(key), props[key]))
             refuse(
               join(path, key),
               `an 'allOf' whose branches give the property '${key.slice(0, 80)}' different schemas`,
@@ -848,9 +837,9 @@ class Converter {
     if (object || nullable) out['type'] = object ? 'object' : ['object', 'null'];
     if (sawProperties) {
       const merged: Node = {};
-      for (const [key, schemas] of properties) {
+      for (const [key, schema] of properties) {
         if (closed !== undefined && !closed.has(key)) continue;
-        setOwn(merged, key, schemas[0]);
+        setOwn(merged, key, schema);
       }
       out['properties'] = merged;
     }
