@@ -9,6 +9,7 @@
 //   agents        openai-agents-js packages/agents-core/test/utils/strictToolSchema.test.ts (6d0c61a5)
 // One entry per case as the peer's runner counts it (`.each` rows expanded, in file order).
 //
+// run-peer-strict-tests.ts (beside this file) reruns the peer files and checks every entry.
 // How a case was classified: the peer's file is run unchanged against plankit, its converter
 // replaced by `toStrictJsonSchema(...).schema` (openai-agents-js: `prepare...` by the schema and
 // `restore`, its null stripping by `restore`), refusal wording not compared (any refusal
