@@ -1,33 +1,50 @@
 const MAX_DEPTH = 256;
 
-/** What a `$ref` of `#` (the root, for recursion) is looked up as. */
-export const ROOT: unique symbol = Symbol('root');
+/**
+ * Looks up the schema a `$ref` of the schema being matched points to (`#` is the root), or
+ * `undefined` when it points to none.
+ */
+export type StrictDefinitions = (ref: string) => unknown;
 
 /**
- * Looks up a `$defs` entry of the schema being matched by its (decoded) name, or the root
- * schema for {@link ROOT}.
+ * The tokens of a local JSON Pointer `$ref` (`#`, `#/$defs/a~1b`, `#/properties/x/anyOf/0`):
+ * the whole fragment percent-decoded first, then split and `~1`/`~0` unescaped, as the peers
+ * read it. `undefined` for an external or malformed reference.
  */
-export type StrictDefinitions = (name: string | typeof ROOT) => unknown;
+export function pointerTokens(ref: string): string[] | undefined {
+  if (!ref.startsWith('#')) return undefined;
+  let fragment: string;
+  try {
+    fragment = decodeURIComponent(ref.slice(1));
+  } catch {
+    return undefined;
+  }
+  if (fragment === '') return [];
+  if (!fragment.startsWith('/')) return undefined;
+  const tokens = fragment.slice(1).split('/');
+  if (tokens.some((token) => /~(?![01])/.test(token))) return undefined;
+  return tokens.map(decodePointerToken);
+}
 
-const REF = /^#\/\$defs\/(.+)$/;
+/** The value a local `$ref` reaches in `document` by plain JSON Pointer steps, or `undefined`. */
+export function resolvePointer(document: unknown, ref: string): unknown {
+  const tokens = pointerTokens(ref);
+  if (tokens === undefined) return undefined;
+  let node = document;
+  for (const token of tokens) {
+    if (Array.isArray(node)) {
+      if (!/^(0|[1-9][0-9]*)$/.test(token)) return undefined;
+      node = node[Number(token)];
+    } else if (typeof node === 'object' && node !== null && Object.hasOwn(node, token))
+      node = (node as Record<string, unknown>)[token];
+    else return undefined;
+  }
+  return node;
+}
 
 /** Decodes one JSON Pointer token (`~1` is `/`, `~0` is `~`). */
 export function decodePointerToken(token: string): string {
   return token.replace(/~1/g, '/').replace(/~0/g, '~');
-}
-
-/**
- * The `$defs` name a strict `$ref` (`#/$defs/<token>`) points to: the token percent-decoded,
- * then `~1`/`~0` unescaped. `undefined` for any other reference.
- */
-export function definitionName(ref: string): string | undefined {
-  const token = REF.exec(ref)?.[1];
-  if (token === undefined) return undefined;
-  try {
-    return decodePointerToken(decodeURIComponent(token));
-  } catch {
-    return undefined;
-  }
 }
 
 /** Encodes a name as one JSON Pointer token. */
@@ -91,8 +108,7 @@ function matches(schema: unknown, value: unknown, defs: StrictDefinitions, depth
   const node = schema as Record<string, unknown>;
   const ref = node['$ref'];
   if (typeof ref === 'string') {
-    const name = ref === '#' ? ROOT : definitionName(ref);
-    const target = name === undefined ? undefined : defs(name);
+    const target = defs(ref);
     if (target === undefined || !matches(target, value, defs, depth + 1)) return false;
   }
   const type = node['type'];

@@ -1,5 +1,5 @@
 import { isRecord } from '../host/is-record.ts';
-import { definitionName } from './matches-strict-schema.ts';
+import { resolvePointer } from './matches-strict-schema.ts';
 
 /**
  * OpenAI's documented limits for a strict schema (Structured Outputs, "Supported schemas"):
@@ -75,18 +75,15 @@ const join = (path: string, key: string) => (path === '' ? key : `${path}.${key}
 /**
  * The first rule of OpenAI strict mode a schema breaks, or `undefined` when it keeps them all:
  * an object root without `anyOf`; every object closed (`additionalProperties: false`) with
- * every property required; only supported keywords and formats; `$ref` only into the root's
- * `$defs` (or `#`, the root itself); arrays with `items`; and the size limits of {@link STRICT_LIMITS}.
+ * every property required; only supported keywords and formats; `$ref` only to a schema of
+ * this one (`#`, a `$defs` or `definitions` entry, any local JSON Pointer); arrays with
+ * `items`; and the size limits of {@link STRICT_LIMITS}.
  */
 export function strictSchemaProblem(schema: unknown): StrictSchemaProblem | undefined {
   if (!isRecord(schema)) return { path: '<root>', message: 'a root that is not an object schema' };
   if (schema['type'] !== 'object')
     return { path: '<root>', message: "a root that is not type 'object'" };
   if (schema['anyOf'] !== undefined) return { path: '<root>', message: "'anyOf' at the root" };
-  const defs = schema['$defs'];
-  if (defs !== undefined && !isRecord(defs))
-    return { path: '$defs', message: "'$defs' that is not an object" };
-  const definitions = (defs ?? {}) as Record<string, unknown>;
   let properties = 0;
   let characters = 0;
   let enumValues = 0;
@@ -104,16 +101,22 @@ export function strictSchemaProblem(schema: unknown): StrictSchemaProblem | unde
     if (depth > 256) return fail(path, 'a schema nested too deeply');
     if (!isRecord(node)) return fail(path, 'a schema that is not an object');
     for (const key of Object.keys(node)) {
-      if (key === '$defs' && depth === 0) continue;
-      if (!STRICT_KEYWORDS.has(key)) return fail(path, `the keyword '${key}'`);
+      if (key === '$defs' || key === 'definitions') {
+        // Definitions maps, at the root or where a schema keeps its own: each entry a schema.
+        const map = node[key];
+        if (!isRecord(map)) return fail(path, `'${key}' that is not an object`);
+        for (const name of Object.keys(map)) {
+          characters += name.length;
+          if (!walk(map[name], join(path, `${key}.${name}`), depth + 1)) return false;
+        }
+      } else if (!STRICT_KEYWORDS.has(key)) return fail(path, `the keyword '${key}'`);
     }
     const ref = node['$ref'];
     if (ref !== undefined) {
-      const name = typeof ref === 'string' ? definitionName(ref) : undefined;
-      if (ref !== '#' && (name === undefined || !Object.hasOwn(definitions, name)))
-        return fail(path, `a '$ref' that does not point into '$defs' (${String(ref)})`);
+      if (typeof ref !== 'string' || (ref !== '#' && !isRecord(resolvePointer(schema, ref))))
+        return fail(path, `a '$ref' that reaches no schema of this one (${String(ref)})`);
       const others = Object.keys(node).filter(
-        (key) => key !== '$ref' && key !== 'description' && key !== 'title',
+        (key) => !['$ref', 'description', 'title', '$defs', 'definitions'].includes(key),
       );
       if (others.length > 0) return fail(path, `'$ref' beside '${others[0]}'`);
       return true;
@@ -192,10 +195,6 @@ export function strictSchemaProblem(schema: unknown): StrictSchemaProblem | unde
   };
 
   walk(schema, '', 0);
-  for (const [name, def] of Object.entries(definitions)) {
-    characters += name.length;
-    walk(def, `$defs.${name}`, 1);
-  }
   if (problem !== undefined) return problem;
   if (enumValues > STRICT_LIMITS.enumValues)
     return {
@@ -207,7 +206,7 @@ export function strictSchemaProblem(schema: unknown): StrictSchemaProblem | unde
       path: '<root>',
       message: `${characters} characters of names and values (over ${STRICT_LIMITS.characters})`,
     };
-  const nesting = objectNesting(schema, definitions);
+  const nesting = objectNesting(schema);
   if (nesting > STRICT_LIMITS.nesting)
     return {
       path: '<root>',
@@ -217,7 +216,7 @@ export function strictSchemaProblem(schema: unknown): StrictSchemaProblem | unde
 }
 
 // Levels of nested objects, following `$ref`s; a recursive definition counts once.
-function objectNesting(root: Record<string, unknown>, defs: Record<string, unknown>): number {
+function objectNesting(root: Record<string, unknown>): number {
   const memo = new Map<string, number>();
   const active = new Set<string>();
   const depthOf = (node: unknown): number => {
@@ -225,12 +224,12 @@ function objectNesting(root: Record<string, unknown>, defs: Record<string, unkno
     const ref = node['$ref'];
     if (ref === '#') return 0; // root recursion: the root is counted once
     if (typeof ref === 'string') {
-      const name = definitionName(ref) ?? '';
+      const name = ref;
       const known = memo.get(name);
       if (known !== undefined) return known;
       if (active.has(name)) return 0;
       active.add(name);
-      const depth = depthOf(defs[name]);
+      const depth = depthOf(resolvePointer(root, ref));
       active.delete(name);
       memo.set(name, depth);
       return depth;

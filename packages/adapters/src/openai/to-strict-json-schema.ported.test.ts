@@ -8,23 +8,42 @@
 // so in parentheses, and docs/adapters.md ("Strict schemas: where plankit differs from the
 // peers") gives the reason.
 //
-// How agreement is counted: the peers' test files are run unchanged against plankit, their
-// converter replaced by `toStrictJsonSchema(...).schema` and their null stripping by `restore`,
-// refusal wording not compared (a refusal agrees with any throw). Of their 270 cases (`.each`
-// expanded), 30 test openai-node internals (child traversal, the pointer resolver, oneOf
-// pointer rewrites, the exclusivity merger) and have no counterpart; their rules are ported
-// below through the converter. Of the other 240: 187 give the peer's exact result, 27 differ
-// only in form (same values accepted and restored), 26 differ on purpose.
-import { describe, expect, it } from 'vitest';
+// How agreement is counted: testing/strict-schema-peer-cases.ts lists every case of the three
+// peer files (`.each` rows expanded) with plankit's answer, `exact` or a documented
+// difference, and the ported test that covers it; the last block below checks the totals,
+// that docs/adapters.md reports the same numbers and table, and that every comparable case
+// has its ported test here.
+import { readFileSync } from 'node:fs';
+import { describe, expect, it as vitestIt } from 'vitest';
 import * as z from 'zod';
 import { AdapterError } from '../adapter-error.ts';
+import { resolvePointer } from './matches-strict-schema.ts';
 import { strictSchemaProblem } from './strict-schema-problem.ts';
+import {
+  PEER_FILES,
+  STRICT_SCHEMA_DIFFERENCES,
+  STRICT_SCHEMA_PEER_CASES,
+  type StrictSchemaDifference,
+} from './testing/strict-schema-peer-cases.ts';
 import { toStrictJsonSchema } from './to-strict-json-schema.ts';
 
 const NODE = 'openai-node tests/lib/transform.test.ts';
 const AGENTS = 'openai-agents-js packages/agents-core/test/utils/strictToolSchema.test.ts';
 
 type Schema = Record<string, unknown>;
+
+// A converted schema without its definitions maps, where a test is about the root.
+function rootOf(schema: Schema): Schema {
+  const { $defs: _defs, definitions: _definitions, ...root } = schema;
+  return root;
+}
+
+// Every ported test's title, so the last block can check each peer case has its port.
+const portedTitles = new Set<string>();
+function it(title: string, body: () => void): void {
+  portedTitles.add(title);
+  vitestIt(title, body);
+}
 
 function refusal(schema: unknown): string {
   try {
@@ -114,13 +133,8 @@ describe('ported: openai-node strict transform', () => {
     expect(refusal({ type: 'string' })).toMatch(/root that is not type 'object' at <root>/);
   });
 
-  it(`${NODE}: throws error if root schema has no type (plankit infers an object from 'properties')`, () => {
-    expect(strict({ properties: {} }).schema).toEqual({
-      type: 'object',
-      properties: {},
-      required: [],
-      additionalProperties: false,
-    });
+  it(`${NODE}: throws error if root schema has no type`, () => {
+    expect(refusal({ properties: {} })).toMatch(/root that is not type 'object' at <root>/);
   });
 
   it(`${NODE}: normalizes singleton type arrays at root and nested positions`, () => {
@@ -163,14 +177,17 @@ describe('ported: openai-node strict transform', () => {
         Name: { type: 'string' },
       },
     };
-    // plankit keeps only the definitions still referenced after inlining.
-    expect(strict(input).schema).toEqual({
+    const closed = {
       type: 'object',
       properties: { name: { $ref: '#/$defs/Name' } },
       required: ['name'],
       additionalProperties: false,
-      $defs: { Name: { type: 'string' } },
+    };
+    expect(strict(input).schema).toEqual({
+      ...closed,
+      $defs: { Input: closed, Name: { type: 'string' } },
     });
+    expect(input).not.toHaveProperty('type');
   });
 
   it(`${NODE}: follows a root local ref chain before validating the object type`, () => {
@@ -181,11 +198,15 @@ describe('ported: openai-node strict transform', () => {
         B: { type: 'object', properties: { name: { type: 'string' } }, required: ['name'] },
       },
     };
-    expect(strict(input).schema).toEqual({
+    const closed = {
       type: 'object',
       properties: { name: { type: 'string' } },
       required: ['name'],
       additionalProperties: false,
+    };
+    expect(strict(input).schema).toEqual({
+      ...closed,
+      $defs: { A: { $ref: '#/$defs/B' }, B: closed },
     });
   });
 
@@ -278,7 +299,7 @@ describe('ported: openai-node strict transform', () => {
           { type: 'object', properties: { shared: { type: 'number' } }, required: ['shared'] },
         ],
       }),
-    ).toMatch(/'allOf' beside a conflicting 'type' at shared\.$/);
+    ).toMatch(/'allOf' whose branches give the property 'shared' different schemas at shared\.$/);
   });
 
   it(`${NODE}: removes neutral root allOf branches before inlining an object branch`, () => {
@@ -340,7 +361,7 @@ describe('ported: openai-node strict transform', () => {
     });
     expect((schema['properties'] as Schema)['user']).toEqual({
       type: ['object', 'null'],
-      properties: { name: { type: ['string', 'null'] } },
+      properties: { name: { anyOf: [{ type: 'string' }, { type: 'null' }] } },
       required: ['name'],
       additionalProperties: false,
     });
@@ -433,18 +454,26 @@ describe('ported: openai-node strict transform', () => {
     ).toMatch(/not a local JSON Pointer.* at a/);
   });
 
-  it(`${NODE}: rejects Draft 7 validation siblings on $ref properties (plankit inlines them, or refuses a conflict)`, () => {
+  it(`${NODE}: rejects Draft 7 validation siblings on $ref properties (also without a conflict)`, () => {
     const base = { type: 'object', $defs: { Text: { type: 'string' } } };
+    // Draft 7 ignores `minLength` here and later drafts apply it: refused, as openai-node does.
     expect(
-      refusal({ ...base, properties: { value: { $ref: '#/$defs/Text', type: 'number' } } }),
-    ).toMatch(/'\$ref' beside a conflicting 'type' at value/);
+      refusal({
+        ...base,
+        properties: { value: { $ref: '#/$defs/Text', minLength: 2 } },
+        required: ['value'],
+      }),
+    ).toMatch(/'\$ref' beside 'minLength' \(keywords Draft 7 ignores\) at value\.$/);
+    // Annotations beside a `$ref` are kept apart from it.
     const { schema } = strict({
       ...base,
-      properties: { value: { $ref: '#/$defs/Text', minLength: 2 } },
+      properties: { value: { $ref: '#/$defs/Text', description: 'Some text' } },
       required: ['value'],
     });
-    expect((schema['properties'] as Schema)['value']).toEqual({ type: 'string', minLength: 2 });
-    expect(schema['$defs']).toBeUndefined();
+    expect((schema['properties'] as Schema)['value']).toEqual({
+      description: 'Some text',
+      $ref: '#/$defs/Text',
+    });
   });
 
   it(`${NODE}: rejects required properties missing from properties`, () => {
@@ -462,7 +491,9 @@ describe('ported: openai-node strict transform', () => {
       type: 'object',
       properties: { name: { type: 'string' } },
     });
-    expect(schema['properties']).toEqual({ name: { type: ['string', 'null'] } });
+    expect(schema['properties']).toEqual({
+      name: { anyOf: [{ type: 'string' }, { type: 'null' }] },
+    });
     expect(restore({ name: null })).toEqual({});
   });
 
@@ -481,7 +512,7 @@ describe('ported: openai-node strict transform', () => {
       type: 'array',
       items: {
         type: 'object',
-        properties: { name: { type: ['string', 'null'] } },
+        properties: { name: { anyOf: [{ type: 'string' }, { type: 'null' }] } },
         required: ['name'],
         additionalProperties: false,
       },
@@ -507,27 +538,24 @@ describe('ported: openai-node strict transform', () => {
     ).toMatch(/tuple 'items' .* at a/);
   });
 
-  it(`${NODE}: rejects additionalItems before returning a strict schema (plankit drops it beside a single items schema, where draft 7 ignores it)`, () => {
-    const { schema, restore } = strict({
-      type: 'object',
-      properties: {
-        tuple: {
-          type: 'array',
-          items: { type: 'string' },
-          additionalItems: {
-            type: 'object',
-            properties: { name: { type: 'string' } },
-            required: ['name'],
+  it(`${NODE}: rejects additionalItems before returning a strict schema`, () => {
+    expect(
+      refusal({
+        type: 'object',
+        properties: {
+          tuple: {
+            type: 'array',
+            items: { type: 'string' },
+            additionalItems: {
+              type: 'object',
+              properties: { name: { type: 'string' } },
+              required: ['name'],
+            },
           },
         },
-      },
-      required: ['tuple'],
-    });
-    expect((schema['properties'] as Schema)['tuple']).toEqual({
-      type: 'array',
-      items: { type: 'string' },
-    });
-    expect(restore({ tuple: ['a'] })).toEqual({ tuple: ['a'] });
+        required: ['tuple'],
+      }),
+    ).toMatch(/'additionalItems' at tuple\.$/);
   });
 
   it(`${NODE}: rejects patternProperties, uniqueItems, minProperties and maxProperties schemas`, () => {
@@ -616,19 +644,11 @@ describe('ported: openai-node strict transform', () => {
       },
       required: ['value'],
     });
-    // The wrapper's own `properties` conflict with each branch's: refused, naming both.
-    expect(refusal(wrapper({ properties: { kind: { type: 'string' } } }))).toMatch(
-      /'anyOf' beside a conflicting 'properties' at value/,
-    );
-    // Without a conflict, plankit distributes the wrapper's keywords into every branch.
-    const { schema, restore } = strict(wrapper({ required: ['kind'] }));
-    expect((schema['properties'] as Schema)['value']).toMatchObject({
-      anyOf: [
-        { type: 'object', required: ['kind', 'foo'], additionalProperties: false },
-        { type: 'object', required: ['kind', 'bar'], additionalProperties: false },
-      ],
-    });
-    expect(restore({ value: { kind: 'bar', bar: null } })).toEqual({ value: { kind: 'bar' } });
+    // Object keywords on the wrapper would bind every branch: refused, as openai-node does.
+    for (const own of [{ properties: { kind: { type: 'string' } } }, { required: ['kind'] }])
+      expect(refusal(wrapper(own))).toMatch(
+        /object keywords around 'anyOf' \(they bind every branch\) at value\.$/,
+      );
   });
 
   it(`${NODE}: inlines single allOf variant`, () => {
@@ -716,13 +736,13 @@ describe('ported: openai-node strict transform', () => {
         User: { type: 'object', properties: { name: { type: 'string' } }, required: ['name'] },
       },
     });
-    // `definitions` move to `$defs`, the only place strict mode lets `$ref` point.
+    // `definitions` stay where they are, as openai-node keeps them: only objects are closed.
     expect(schema).toEqual({
       type: 'object',
-      properties: { user: { $ref: '#/$defs/User' } },
+      properties: { user: { $ref: '#/definitions/User' } },
       required: ['user'],
       additionalProperties: false,
-      $defs: {
+      definitions: {
         User: {
           type: 'object',
           properties: { name: { type: 'string' } },
@@ -893,7 +913,7 @@ describe('ported: openai-node object allOf merging', () => {
   });
 
   for (const keyword of ['$defs', 'definitions']) {
-    it(`${NODE}: merges ref-backed object allOf variants with scoped ${keyword} maps (the nested target hoisted to $defs)`, () => {
+    it(`${NODE}: merges ref-backed object allOf variants with scoped ${keyword} maps`, () => {
       const { schema } = strict({
         type: 'object',
         [keyword]: {
@@ -913,23 +933,31 @@ describe('ported: openai-node object allOf merging', () => {
         },
         required: ['value'],
       });
-      expect(schema).toEqual({
+      expect(schema).toMatchObject({
         type: 'object',
         properties: {
           value: {
             type: 'object',
             properties: {
-              name: { $ref: '#/$defs/__openai_strict_ref_0' },
+              name: { $ref: `#/${keyword}/Name/${keyword}/Value` },
               age: { type: 'number' },
             },
             required: ['name', 'age'],
             additionalProperties: false,
           },
         },
-        required: ['value'],
-        additionalProperties: false,
-        $defs: { __openai_strict_ref_0: { type: 'string' } },
+        [keyword]: {
+          Name: {
+            type: 'object',
+            properties: { name: { $ref: `#/${keyword}/Name/${keyword}/Value` } },
+            required: ['name'],
+            additionalProperties: false,
+            [keyword]: { Value: { type: 'string' } },
+          },
+          Age: { ...ageBranch, additionalProperties: false },
+        },
       });
+      expect(schema['$defs'] ?? {}).not.toHaveProperty('__openai_strict_ref_0');
     });
   }
 
@@ -1062,24 +1090,27 @@ describe('ported: openai-node object allOf merging', () => {
     });
   });
 
-  it(`${NODE}: rejects matching object allOf properties with reordered array values (plankit keeps the enum both allow)`, () => {
-    const value = valueSchema(
-      wrap({
-        allOf: [
-          {
-            type: 'object',
-            properties: { shared: { type: 'string', enum: ['first', 'second'] } },
-            required: ['shared'],
-          },
-          {
-            type: 'object',
-            properties: { shared: { enum: ['second', 'first'], type: 'string' } },
-            required: ['shared'],
-          },
-        ],
-      }),
+  it(`${NODE}: rejects matching object allOf properties with reordered array values`, () => {
+    expect(
+      refusal(
+        wrap({
+          allOf: [
+            {
+              type: 'object',
+              properties: { shared: { type: 'string', enum: ['first', 'second'] } },
+              required: ['shared'],
+            },
+            {
+              type: 'object',
+              properties: { shared: { enum: ['second', 'first'], type: 'string' } },
+              required: ['shared'],
+            },
+          ],
+        }),
+      ),
+    ).toMatch(
+      /'allOf' whose branches give the property 'shared' different schemas at value\.shared\.$/,
     );
-    expect(value['properties']).toEqual({ shared: { type: 'string', enum: ['first', 'second'] } });
   });
 
   it(`${NODE}: rejects object allOf variants that cannot be merged exactly`, () => {
@@ -1092,7 +1123,9 @@ describe('ported: openai-node object allOf merging', () => {
           ],
         }),
       ),
-    ).toMatch(/'allOf' beside a conflicting 'type' at value\.shared\.$/);
+    ).toMatch(
+      /'allOf' whose branches give the property 'shared' different schemas at value\.shared\.$/,
+    );
   });
 });
 
@@ -1123,14 +1156,19 @@ describe('ported: openai-agents-js strictToolSchema', () => {
   });
 
   it(`${AGENTS}: enforces the safe local reference depth boundary`, () => {
-    expect(strict(refChain(97)).schema['$defs']).toEqual({ level97: { type: 'string' } });
+    const defs = strict(refChain(97)).schema['$defs'] as Schema;
+    // Every alias is kept, as the peers keep it; the chain ends in the one with content.
+    expect(defs['level0']).toEqual({ $ref: '#/$defs/level1' });
+    expect(defs['level97']).toEqual({ type: 'string' });
     expect(refusal(refChain(98))).toMatch(/nested more than 100 levels deep at value\.$/);
   });
 
   it(`${AGENTS}: preserves direct root recursion at the safe depth boundary`, () => {
     const accepted = refChain(97);
     (accepted['$defs'] as Schema)['level97'] = { $ref: '#' };
-    expect(strict(accepted).schema['properties']).toEqual({ value: { $ref: '#' } });
+    const { schema } = strict(accepted);
+    expect(schema['properties']).toEqual({ value: { $ref: '#/$defs/level0' } });
+    expect((schema['$defs'] as Schema)['level97']).toEqual({ $ref: '#' });
     const rejected = refChain(98);
     (rejected['$defs'] as Schema)['level98'] = { $ref: '#' };
     expect(refusal(rejected)).toMatch(/nested more than 100 levels/);
@@ -1202,7 +1240,7 @@ describe('ported: openai-agents-js strictToolSchema', () => {
     ).toMatch(/nested more than 100 levels deep at \$defs\.recursive\.anyOf\[0\]\.$/);
   });
 
-  it(`${AGENTS}: preserves wide shallow recursive definitions without mutating the input (unreferenced definitions dropped)`, () => {
+  it(`${AGENTS}: preserves wide shallow recursive definitions without mutating the input`, () => {
     const defs: Schema = {};
     for (let index = 0; index < 100; index++) defs[`node${index}`] = { $ref: '#' };
     const input = {
@@ -1213,12 +1251,9 @@ describe('ported: openai-agents-js strictToolSchema', () => {
       $defs: defs,
     };
     const original = structuredClone(input);
-    expect(strict(input).schema).toEqual({
-      type: 'object',
-      properties: {},
-      required: [],
-      additionalProperties: false,
-    });
+    const { schema } = strict(input);
+    expect((schema['$defs'] as Schema)['node0']).toEqual({ $ref: '#' });
+    expect((schema['$defs'] as Schema)['node99']).toEqual({ $ref: '#' });
     expect(input).toEqual(original);
   });
 
@@ -1263,15 +1298,22 @@ describe('ported: openai-agents-js strictToolSchema', () => {
       type: 'object',
       properties: {
         requiredName: { type: 'string' },
-        optionalCount: { type: ['number', 'null'], description: 'Optional count' },
+        optionalCount: {
+          description: 'Optional count',
+          anyOf: [{ type: 'number', description: 'Optional count' }, { type: 'null' }],
+        },
         alreadyNullable: { type: ['string', 'null'] },
         union: {
           anyOf: [
             {
-              type: 'object',
-              properties: { value: { type: 'string' } },
-              required: ['value'],
-              additionalProperties: false,
+              anyOf: [
+                {
+                  type: 'object',
+                  properties: { value: { type: 'string' } },
+                  required: ['value'],
+                  additionalProperties: false,
+                },
+              ],
             },
             { type: 'null' },
           ],
@@ -1283,8 +1325,16 @@ describe('ported: openai-agents-js strictToolSchema', () => {
       $defs: {
         reference: {
           type: 'object',
-          properties: { optionalRef: { type: ['boolean', 'null'] } },
+          properties: { optionalRef: { anyOf: [{ type: 'boolean' }, { type: 'null' }] } },
           required: ['optionalRef'],
+          additionalProperties: false,
+        },
+      },
+      definitions: {
+        legacy: {
+          type: 'object',
+          properties: { optionalLegacy: { anyOf: [{ type: 'integer' }, { type: 'null' }] } },
+          required: ['optionalLegacy'],
           additionalProperties: false,
         },
       },
@@ -1325,7 +1375,12 @@ describe('ported: openai-agents-js strictToolSchema', () => {
     expect(strict(input).schema['properties']).toEqual({
       nested: {
         type: 'object',
-        properties: { value: { type: ['string', 'null'], description: 'Nested value' } },
+        properties: {
+          value: {
+            description: 'Nested value',
+            anyOf: [{ type: 'string', description: 'Nested value' }, { type: 'null' }],
+          },
+        },
         required: ['value'],
         additionalProperties: false,
       },
@@ -1536,7 +1591,7 @@ describe('ported: openai-agents-js strictToolSchema', () => {
       required: [],
     });
     expect(schema['properties']).toEqual({
-      unionFalse: { anyOf: [{ const: 'value' }, { type: 'null' }] },
+      unionFalse: { anyOf: [{ anyOf: [{ const: 'value' }] }, { type: 'null' }] },
     });
     expect(restore({ unionFalse: null })).toEqual({});
     expect(refusal({ type: 'object', properties: { directTrue: true } })).toMatch(
@@ -1595,7 +1650,7 @@ describe('ported: openai-agents-js strictToolSchema', () => {
     expect((schema['properties'] as Schema)['value']).toMatchObject({ anyOf: [{}, {}] });
   });
 
-  it(`${AGENTS}: rejects ambiguous \`$ref\` sibling constraints (plankit refuses only a conflict)`, () => {
+  it(`${AGENTS}: rejects ambiguous \`$ref\` sibling constraints`, () => {
     expect(
       refusal({
         type: 'object',
@@ -1604,11 +1659,13 @@ describe('ported: openai-agents-js strictToolSchema', () => {
             type: 'object',
             $ref: '#/$defs/value',
             properties: { local: { type: 'string' } },
+            required: [],
           },
         },
-        $defs: { value: { type: 'object', properties: { other: { type: 'string' } } } },
+        required: [],
+        $defs: { value: { type: 'object' } },
       }),
-    ).toMatch(/'\$ref' beside a conflicting 'properties' at value/);
+    ).toMatch(/'\$ref' beside 'type' \(keywords Draft 7 ignores\) at value\.$/);
   });
 
   it(`${AGENTS}: rejects branch-aware normalization for plain anyOf schemas (plankit restores through the matching branch)`, () => {
@@ -1675,7 +1732,7 @@ describe('ported: openai-node reference resolution, unions and singleton allOf',
     expect(
       strict({ $ref: '#/$defs/Input', $defs: { Input: { allOf: [nameBranch, ageBranch] } } })
         .schema,
-    ).toEqual(nameAndAge);
+    ).toEqual({ ...nameAndAge, $defs: { Input: nameAndAge } });
   });
 
   it(`${NODE}: rejects root local ref cycles exposed by singleton root allOf`, () => {
@@ -1727,7 +1784,7 @@ describe('ported: openai-node reference resolution, unions and singleton allOf',
     expect(restore({ nickname: null })).toEqual({ nickname: null });
   });
 
-  it(`${NODE}: decodes complete URI fragments before splitting pointer tokens (the target hoisted)`, () => {
+  it(`${NODE}: decodes complete URI fragments before splitting pointer tokens`, () => {
     const { schema, restore } = strict({
       type: 'object',
       $defs: {
@@ -1737,7 +1794,10 @@ describe('ported: openai-node reference resolution, unions and singleton allOf',
       properties: { value: { $ref: '#/$defs/A%2Fproperties%2FB' } },
     });
     expect(schema['required']).toEqual(['value']);
-    expect(schema['$defs']).toEqual({ __openai_strict_ref_0: { type: ['string', 'null'] } });
+    // The pointer reaches `A`'s property `B` in the output too, so it stays as written.
+    expect((schema['properties'] as Schema)['value']).toEqual({
+      $ref: '#/$defs/A%2Fproperties%2FB',
+    });
     expect(restore({ value: null })).toEqual({ value: null });
   });
 
@@ -1754,7 +1814,15 @@ describe('ported: openai-node reference resolution, unions and singleton allOf',
       ),
     );
     expect(propertyValue(schema)).toEqual({ $ref: '#/$defs/A~1properties~1B' });
-    expect(schema['$defs']).toEqual({ 'A/properties/B': { type: 'string' } });
+    expect(schema['$defs']).toEqual({
+      'A/properties/B': { type: 'string' },
+      A: {
+        type: 'object',
+        properties: { B: { type: 'number' } },
+        required: ['B'],
+        additionalProperties: false,
+      },
+    });
   });
 
   it(`${NODE}: rejects malformed URI encodings in local refs`, () => {
@@ -1776,7 +1844,7 @@ describe('ported: openai-node reference resolution, unions and singleton allOf',
     ).toMatch(/accepts nothing \('false'\)|boolean schema 'false'/);
   });
 
-  it(`${NODE}: allows local refs into traversed schema array locations (the target hoisted)`, () => {
+  it(`${NODE}: allows local refs into traversed schema array locations`, () => {
     const { schema } = strict({
       type: 'object',
       properties: {
@@ -1786,9 +1854,20 @@ describe('ported: openai-node reference resolution, unions and singleton allOf',
       required: ['source', 'alias'],
     });
     expect((schema['properties'] as Schema)['alias']).toEqual({
+      $ref: '#/properties/source/anyOf/0',
+    });
+    expect(schema['$defs']).toBeUndefined();
+    // Where the output at the pointer is not the schema it reached (an optional property made
+    // nullable), the target is hoisted instead.
+    const optional = strict({
+      type: 'object',
+      properties: { source: { type: 'string' }, alias: { $ref: '#/properties/source' } },
+      required: ['alias'],
+    }).schema;
+    expect((optional['properties'] as Schema)['alias']).toEqual({
       $ref: '#/$defs/__openai_strict_ref_0',
     });
-    expect(schema['$defs']).toEqual({ __openai_strict_ref_0: { type: 'string' } });
+    expect(optional['$defs']).toEqual({ __openai_strict_ref_0: { type: 'string' } });
   });
 
   it(`${NODE}: resolves local refs with $comment and other annotation-only siblings (title and description kept)`, () => {
@@ -1815,15 +1894,17 @@ describe('ported: openai-node reference resolution, unions and singleton allOf',
   });
 
   for (const keyword of ['$defs', 'definitions']) {
-    it(`${NODE}: retains nested ${keyword} maps beside local refs (the target hoisted)`, () => {
+    it(`${NODE}: retains nested ${keyword} maps beside local refs at their original pointer scope`, () => {
       const { schema } = strict(
         wrap({
           $ref: `#/properties/value/${keyword}/Value`,
           [keyword]: { Value: { type: 'string' } },
         }),
       );
-      expect(propertyValue(schema)).toEqual({ $ref: '#/$defs/__openai_strict_ref_0' });
-      expect(schema['$defs']).toEqual({ __openai_strict_ref_0: { type: 'string' } });
+      expect(propertyValue(schema)).toEqual({
+        $ref: `#/properties/value/${keyword}/Value`,
+        [keyword]: { Value: { type: 'string' } },
+      });
     });
   }
 
@@ -1950,52 +2031,27 @@ describe('ported: openai-node reference resolution, unions and singleton allOf',
     });
   });
 
-  it(`${NODE}: keeps nullable object and array union wrappers fail closed when a branch is not of the type (plankit intersects the types)`, () => {
-    const objectCase = strict(
-      wrap({
-        type: ['object', 'null'],
-        anyOf: [
-          { type: 'object', properties: { value: { type: 'string' } }, required: ['value'] },
-          { type: 'null' },
-        ],
-      }),
-    );
-    expect(propertyValue(objectCase.schema)).toEqual({
-      anyOf: [
-        {
-          type: 'object',
-          properties: { value: { type: 'string' } },
-          required: ['value'],
-          additionalProperties: false,
-        },
-        { type: 'null' },
-      ],
+  for (const kind of ['object', 'array']) {
+    it(`${NODE}: keeps nullable ${kind} union wrappers fail closed when a branch is not ${kind}-only`, () => {
+      const branch =
+        kind === 'object'
+          ? { type: 'object', properties: { value: { type: 'string' } }, required: ['value'] }
+          : { type: 'array', items: { type: 'string' } };
+      expect(refusal(wrap({ type: [kind, 'null'], anyOf: [branch, { type: 'null' }] }))).toMatch(
+        new RegExp(`${kind} keywords around 'anyOf' \\(they bind every branch\\) at value\\.$`),
+      );
     });
-    expect(objectCase.restore({ value: null })).toEqual({ value: null });
-    // The array case stays refused: the null branch is fine, but the wrapper's array has no items.
-    expect(
-      propertyValue(
-        strict(
-          wrap({
-            type: ['array', 'null'],
-            anyOf: [{ type: 'array', items: { type: 'string' } }, { type: 'null' }],
-          }),
-        ).schema,
-      ),
-    ).toEqual({ anyOf: [{ type: 'array', items: { type: 'string' } }, { type: 'null' }] });
-  });
+  }
 
-  it(`${NODE}: rejects non-empty object constraints on untyped anyOf wrappers (plankit drops them on the non-object branches)`, () => {
+  it(`${NODE}: rejects non-empty object constraints on untyped anyOf wrappers`, () => {
     expect(
-      propertyValue(
-        strict(
-          wrap({
-            properties: { kind: { type: 'string' } },
-            anyOf: [{ type: 'string' }, { type: 'number' }],
-          }),
-        ).schema,
+      refusal(
+        wrap({
+          properties: { kind: { type: 'string' } },
+          anyOf: [{ type: 'string' }, { type: 'number' }],
+        }),
       ),
-    ).toEqual({ anyOf: [{ type: 'string' }, { type: 'number' }] });
+    ).toMatch(/object keywords around 'anyOf' \(they bind every branch\) at value\.$/);
   });
 
   it(`${NODE}: inlines a single allOf variant with annotation siblings`, () => {
@@ -2009,14 +2065,17 @@ describe('ported: openai-node reference resolution, unions and singleton allOf',
   });
 
   for (const keyword of ['$defs', 'definitions']) {
-    it(`${NODE}: inlines a singleton allOf while preserving scoped ${keyword} maps (the target hoisted)`, () => {
+    it(`${NODE}: inlines a singleton allOf while preserving scoped ${keyword} maps`, () => {
       const { schema } = strict(
         wrap({
           [keyword]: { Name: { type: 'string' } },
           allOf: [{ $ref: `#/properties/value/${keyword}/Name` }],
         }),
       );
-      expect(propertyValue(schema)).toEqual({ $ref: '#/$defs/__openai_strict_ref_0' });
+      expect(propertyValue(schema)).toEqual({
+        $ref: `#/properties/value/${keyword}/Name`,
+        [keyword]: { Name: { type: 'string' } },
+      });
     });
 
     it(`${NODE}: does not flatten a singleton allOf with malformed ${keyword} siblings`, () => {
@@ -2082,7 +2141,7 @@ describe('ported: openai-node reference resolution, unions and singleton allOf',
     });
     expect(schema['properties']).toEqual({
       spaced: { $ref: '#/$defs/A%20B' },
-      slash: { $ref: '#/$defs/A~1B' },
+      slash: { $ref: '#/$defs/A%7E1B' },
     });
     expect(schema['$defs']).toEqual({ 'A B': { type: 'string' }, 'A/B': { type: 'number' } });
   });
@@ -2104,17 +2163,15 @@ describe('ported: openai-node reference resolution, unions and singleton allOf',
     expect(refusal(wrap({ type: 'string', $id: 'nested.json' }))).toMatch(/nested '\$id'/);
   });
 
-  it(`${NODE}: retains validation through annotated local reference chains (the alias collapsed)`, () => {
-    expect(
-      propertyValue(
-        strict(
-          wrap(
-            { $ref: '#/$defs/Alias', description: 'A text value' },
-            { $defs: { Text: { type: 'string' }, Alias: { $ref: '#/$defs/Text' } } },
-          ),
-        ).schema,
+  it(`${NODE}: retains validation through annotated local reference chains`, () => {
+    const { schema } = strict(
+      wrap(
+        { $ref: '#/$defs/Alias', description: 'A text value' },
+        { $defs: { Text: { type: 'string' }, Alias: { $ref: '#/$defs/Text' } } },
       ),
-    ).toEqual({ description: 'A text value', $ref: '#/$defs/Text' });
+    );
+    expect((schema['$defs'] as Schema)['Alias']).toEqual({ $ref: '#/$defs/Text' });
+    expect(propertyValue(schema)).toEqual({ description: 'A text value', $ref: '#/$defs/Alias' });
   });
 });
 
@@ -2137,13 +2194,11 @@ describe('ported: openai-node transform-branches (reference resolution through t
     // the root itself; `default` is dropped, and a pointer into it reaches no schema.
     default: { nested: { type: 'string' } },
   });
+  // The schema the alias reaches in the converted schema.
   const aliasOf = (ref: string) => {
     const { schema } = toStrictJsonSchema(root(ref) as Schema);
     const alias = (schema['properties'] as Schema)['alias'] as Schema;
-    const name = String(alias['$ref']).slice('#/$defs/'.length);
-    return (schema['$defs'] as Schema)[
-      decodeURIComponent(name).replace(/~1/g, '/').replace(/~0/g, '~')
-    ];
+    return resolvePointer(schema, String(alias['$ref']));
   };
 
   it(`${BRANCHES}: resolves the document root and escaped or encoded property names`, () => {
@@ -2157,7 +2212,7 @@ describe('ported: openai-node transform-branches (reference resolution through t
     expect(aliasOf('#/properties/union/anyOf/0')).toEqual({ type: 'string' });
     expect(aliasOf('#/properties/nested')).toEqual({
       type: 'object',
-      properties: { value: { type: ['number', 'null'] } },
+      properties: { value: { anyOf: [{ type: 'number' }, { type: 'null' }] } },
       required: ['value'],
       additionalProperties: false,
     });
@@ -2189,14 +2244,23 @@ describe('ported: openai-node transform-branches (reference resolution through t
     );
   });
 
-  it(`${BRANCHES}: rejects validation siblings on a root local reference and its aliases (plankit merges them)`, () => {
+  it(`${BRANCHES}: rejects validation siblings on a root local reference and its aliases`, () => {
     expect(
-      strict({
+      refusal({
         $ref: '#/$defs/Target',
         properties: {},
         $defs: { Target: { type: 'object', properties: {} } },
-      }).schema,
-    ).toEqual({ type: 'object', properties: {}, required: [], additionalProperties: false });
+      }),
+    ).toMatch(/'\$ref' beside 'properties' \(keywords Draft 7 ignores\) at <root>\.$/);
+    expect(
+      refusal({
+        $ref: '#/$defs/Alias',
+        $defs: {
+          Alias: { $ref: '#/$defs/Target', type: 'object' },
+          Target: { type: 'object', properties: {} },
+        },
+      }),
+    ).toMatch(/'\$ref' beside 'type' \(keywords Draft 7 ignores\) at <root>\.$/);
   });
 
   it(`${BRANCHES}: rejects malformed required property declarations`, () => {
@@ -2223,8 +2287,8 @@ describe('ported: openai-node transform-branches (reference resolution through t
 
   it(`${BRANCHES}: rejects root unions that cannot be reduced to a single object branch`, () => {
     expect(refusal({ type: 'object', anyOf: [false, false] })).toMatch(/no branch that accepts/);
-    // One `true` branch beside `type: 'object'` is the object itself.
-    expect(strict({ type: 'object', anyOf: [false, true] }).schema['type']).toBe('object');
+    for (const anyOf of [[true], [false, true]])
+      expect(refusal({ type: 'object', anyOf })).toMatch(/'anyOf' .* at <root>\.$/);
   });
 });
 
@@ -2238,7 +2302,7 @@ describe('ported: openai-agents-js references, inapplicable keywords and zod', (
     });
     expect((schema['properties'] as Schema)['open']).toEqual({
       type: 'object',
-      properties: { value: { type: ['string', 'null'] } },
+      properties: { value: { anyOf: [{ type: 'string' }, { type: 'null' }] } },
       required: ['value'],
       additionalProperties: false,
     });
@@ -2287,28 +2351,27 @@ describe('ported: openai-agents-js references, inapplicable keywords and zod', (
     expect(restore({ payload: { note: null } })).toEqual({ payload: {} });
   });
 
-  it(`${AGENTS}: stabilizes references to schemas replaced during strict conversion`, () => {
-    const { schema, restore } = strict({
-      type: 'object',
-      properties: { payload: { $ref: '#/$defs/container/additionalProperties' } },
-      required: ['payload'],
-      $defs: {
-        container: {
-          type: 'object',
-          properties: {},
-          required: [],
-          additionalProperties: {
+  it(`${AGENTS}: stabilizes references to schemas replaced during strict conversion (plankit refuses the open container, as openai-node does)`, () => {
+    // Every root definition is converted, as openai-node converts them: the map is refused.
+    expect(
+      refusal({
+        type: 'object',
+        properties: { payload: { $ref: '#/$defs/container/additionalProperties' } },
+        required: ['payload'],
+        $defs: {
+          container: {
             type: 'object',
-            properties: { note: { type: 'string' } },
+            properties: {},
             required: [],
+            additionalProperties: {
+              type: 'object',
+              properties: { note: { type: 'string' } },
+              required: [],
+            },
           },
         },
-      },
-    });
-    expect((schema['properties'] as Schema)['payload']).toEqual({
-      $ref: '#/$defs/__openai_strict_ref_0',
-    });
-    expect(restore({ payload: { note: null } })).toEqual({ payload: {} });
+      }),
+    ).toMatch(/'additionalProperties' other than false .* at \$defs\.container\.$/);
   });
 
   it(`${AGENTS}: rejects references created only by strict conversion`, () => {
@@ -2439,7 +2502,7 @@ describe('ported: openai-node refusals', () => {
   }
 
   for (const isRequired of [false, true]) {
-    it(`${NODE}: rejects Draft 7 validation siblings on ${isRequired ? 'required' : 'optional'} $ref properties (a conflict, named)`, () => {
+    it(`${NODE}: rejects Draft 7 validation siblings on ${isRequired ? 'required' : 'optional'} $ref properties`, () => {
       expect(
         refusal({
           type: 'object',
@@ -2447,7 +2510,7 @@ describe('ported: openai-node refusals', () => {
           properties: { value: { $ref: '#/$defs/Text', type: 'number' } },
           ...(isRequired ? { required: ['value'] } : {}),
         }),
-      ).toMatch(/'\$ref' beside a conflicting 'type' at value\.$/);
+      ).toMatch(/'\$ref' beside 'type' \(keywords Draft 7 ignores\) at value\.$/);
     });
   }
 
@@ -2550,7 +2613,7 @@ describe('ported: openai-node refusals', () => {
         name: { type: 'string' },
         address: {
           type: 'object',
-          properties: { city: { type: ['string', 'null'] } },
+          properties: { city: { anyOf: [{ type: 'string' }, { type: 'null' }] } },
           required: ['city'],
           additionalProperties: false,
         },
@@ -2583,7 +2646,7 @@ describe('ported: openai-node refusals', () => {
     });
   });
 
-  it(`${NODE}: processes definitions schemas (an unreferenced definition is dropped)`, () => {
+  it(`${NODE}: processes definitions schemas`, () => {
     expect(
       strict({
         type: 'object',
@@ -2592,12 +2655,25 @@ describe('ported: openai-node refusals', () => {
           User: { type: 'object', properties: { name: { type: 'string' } }, required: ['name'] },
         },
       }).schema,
-    ).toEqual({ type: 'object', properties: {}, required: [], additionalProperties: false });
+    ).toEqual({
+      type: 'object',
+      properties: {},
+      required: [],
+      additionalProperties: false,
+      definitions: {
+        User: {
+          type: 'object',
+          properties: { name: { type: 'string' } },
+          required: ['name'],
+          additionalProperties: false,
+        },
+      },
+    });
   });
 });
 
 describe('ported: openai-node root references', () => {
-  it(`${NODE}: preserves root dialect and base metadata when inlining a local ref (plankit drops $schema and $id, and the inlined definition)`, () => {
+  it(`${NODE}: preserves root dialect and base metadata when inlining a local ref (plankit drops $schema and $id)`, () => {
     expect(
       strict({
         $schema: 'http://json-schema.org/draft-07/schema#',
@@ -2605,27 +2681,37 @@ describe('ported: openai-node root references', () => {
         $ref: '#/$defs/Input',
         $defs: { Input: nameBranch },
       }).schema,
-    ).toEqual({ ...nameBranch, additionalProperties: false });
+    ).toEqual({
+      ...nameBranch,
+      additionalProperties: false,
+      $defs: { Input: { ...nameBranch, additionalProperties: false } },
+    });
   });
 
   it(`${NODE}: preserves root ref-chain annotations with outer precedence ($comment dropped)`, () => {
     expect(
-      strict({
-        $ref: '#/$defs/A',
-        description: 'root description',
-        $defs: {
-          A: { $ref: '#/$defs/B', title: 'alias title', description: 'alias description' },
-          B: { $ref: '#/$defs/Input', title: 'inner alias title', $comment: 'inner alias comment' },
-          Input: {
-            type: 'object',
-            title: 'target title',
-            description: 'target description',
-            $comment: 'target comment',
-            properties: { name: { type: 'string' } },
-            required: ['name'],
+      rootOf(
+        strict({
+          $ref: '#/$defs/A',
+          description: 'root description',
+          $defs: {
+            A: { $ref: '#/$defs/B', title: 'alias title', description: 'alias description' },
+            B: {
+              $ref: '#/$defs/Input',
+              title: 'inner alias title',
+              $comment: 'inner alias comment',
+            },
+            Input: {
+              type: 'object',
+              title: 'target title',
+              description: 'target description',
+              $comment: 'target comment',
+              properties: { name: { type: 'string' } },
+              required: ['name'],
+            },
           },
-        },
-      }).schema,
+        }).schema,
+      ),
     ).toEqual({
       type: 'object',
       title: 'alias title',
@@ -2637,7 +2723,7 @@ describe('ported: openai-node root references', () => {
   });
 
   for (const keyword of ['$defs', 'definitions']) {
-    it(`${NODE}: preserves nested ${keyword} maps at their original pointer scope when inlining a root local ref (the nested target hoisted)`, () => {
+    it(`${NODE}: preserves nested ${keyword} maps at their original pointer scope when inlining a root local ref`, () => {
       expect(
         strict({
           $ref: `#/${keyword}/Input`,
@@ -2657,13 +2743,159 @@ describe('ported: openai-node root references', () => {
       ).toEqual({
         type: 'object',
         properties: {
-          nested: { $ref: '#/$defs/__openai_strict_ref_0' },
-          outer: { $ref: '#/$defs/Nested' },
+          nested: { $ref: `#/${keyword}/Input/${keyword}/Nested` },
+          outer: { $ref: `#/${keyword}/Nested` },
         },
         required: ['nested', 'outer'],
         additionalProperties: false,
-        $defs: { __openai_strict_ref_0: { type: 'string' }, Nested: { type: 'number' } },
+        [keyword]: {
+          Input: {
+            type: 'object',
+            [keyword]: { Nested: { type: 'string' } },
+            properties: {
+              nested: { $ref: `#/${keyword}/Input/${keyword}/Nested` },
+              outer: { $ref: `#/${keyword}/Nested` },
+            },
+            required: ['nested', 'outer'],
+            additionalProperties: false,
+          },
+          Nested: { type: 'number' },
+        },
       });
     });
   }
+});
+
+describe('ported: peer cases the tests above did not cover', () => {
+  it(`${NODE}: rejects optional literal-constrained properties when another keyword excludes null (plankit makes the field nullable)`, () => {
+    const { schema, restore } = strict({
+      type: 'object',
+      properties: { status: { type: 'string', enum: ['ready', null] } },
+    });
+    // `type: 'string'` excludes the enum's null, so null gets its own branch and means absent.
+    expect(schema['properties']).toEqual({
+      status: { anyOf: [{ type: 'string', enum: ['ready', null] }, { type: 'null' }] },
+    });
+    expect(restore({ status: null })).toEqual({});
+    expect(restore({ status: 'ready' })).toEqual({ status: 'ready' });
+  });
+
+  it(`${AGENTS}: rejects unsupported strict \`allOf\` schemas (plankit merges allOf as openai-node does)`, () => {
+    const { schema, restore } = strict({
+      type: 'object',
+      properties: { value: { allOf: [{ type: 'string' }] } },
+      required: [],
+    });
+    expect(schema['properties']).toEqual({
+      value: { anyOf: [{ type: 'string' }, { type: 'null' }] },
+    });
+    expect(restore({ value: null })).toEqual({});
+  });
+
+  it(`${AGENTS}: rejects ambiguous \`anyOf\` sibling constraints`, () => {
+    expect(
+      refusal({
+        type: 'object',
+        properties: {
+          value: {
+            anyOf: [{ type: 'object' }],
+            properties: { local: { type: 'string' } },
+            required: [],
+          },
+        },
+        required: [],
+        $defs: { value: { type: 'object' } },
+      }),
+    ).toMatch(/object keywords around 'anyOf' \(they bind every branch\) at value\.$/);
+  });
+});
+
+describe('agreement with the peers (testing/strict-schema-peer-cases.ts)', () => {
+  const tally = new Map<string, number>();
+  for (const [, , kind] of STRICT_SCHEMA_PEER_CASES) tally.set(kind, (tally.get(kind) ?? 0) + 1);
+  const count = (kind: string) => tally.get(kind) ?? 0;
+  const differences = Object.keys(STRICT_SCHEMA_DIFFERENCES) as StrictSchemaDifference[];
+  const sum = (form: boolean) =>
+    differences
+      .filter((key) => STRICT_SCHEMA_DIFFERENCES[key].form === form)
+      .reduce((total, key) => total + count(key), 0);
+
+  vitestIt('counts every case once: exact, internal, or a listed difference', () => {
+    expect(Object.fromEntries(tally)).toEqual({
+      exact: 217,
+      internal: 30,
+      optional: 3,
+      branchRestore: 1,
+      allOfAgents: 1,
+      typelessOpen: 1,
+      inapplicable: 1,
+      trueSchemas: 1,
+      bareRefCycle: 1,
+      peersDisagree: 7,
+      annotations: 6,
+      typeless: 1,
+    });
+    expect(STRICT_SCHEMA_PEER_CASES).toHaveLength(270);
+    // Only openai-node's helper tests are internal.
+    for (const [file, title, kind] of STRICT_SCHEMA_PEER_CASES)
+      if (kind === 'internal') expect(file, title).toBe('nodeBranches');
+  });
+
+  vitestIt("docs/adapters.md reports the list's numbers and its table of differences", () => {
+    const docs = readFileSync(new URL('../../../../docs/adapters.md', import.meta.url), 'utf8');
+    const start = docs.indexOf('### Strict schemas: where plankit differs from the peers');
+    expect(start).toBeGreaterThan(0);
+    const end = docs.indexOf('\n## ', start);
+    const section = docs.slice(start, end);
+    const text = section.replace(/\s+/g, ' ');
+    const comparable = STRICT_SCHEMA_PEER_CASES.length - count('internal');
+    const exact = count('exact');
+    const form = sum(true);
+    const percent = (part: number) => Math.floor((part * 100) / comparable);
+    const disagree = count('peersDisagree');
+    expect(exact + form + sum(false)).toBe(comparable);
+    expect(text).toContain(
+      `Of their ${STRICT_SCHEMA_PEER_CASES.length} cases, ${count('internal')} test openai-node's internal helpers`,
+    );
+    expect(text).toContain(
+      `Of the other ${comparable}, **${exact} give exactly the peer's result** (${percent(exact)}%). In ${disagree} more the peers disagree`,
+    );
+    expect(text).toContain(
+      `**${exact + disagree} of ${comparable} (${percent(exact + disagree)}%) agree** with the peer`,
+    );
+    expect(text).toContain(`${form} more differ only in the form of the output`);
+    expect(text).toContain(
+      `**${exact + disagree + form} of ${comparable} (${percent(exact + disagree + form)}%) agree in meaning**`,
+    );
+    expect(text).toContain(`The other ${sum(false) - disagree} are deliberate differences`);
+    const rows = new Map<string, number>();
+    for (const line of section.split('\n')) {
+      if (!line.startsWith('| ') || /^\| (Difference|---) \|/.test(line)) continue;
+      const cells = line.split(' | ');
+      rows.set((cells[0] as string).slice(2), Number((cells.at(-1) as string).replace(' |', '')));
+    }
+    expect(rows).toEqual(
+      new Map(differences.map((key) => [STRICT_SCHEMA_DIFFERENCES[key].row, count(key)])),
+    );
+  });
+
+  vitestIt('has a ported test for every comparable case, and no ported test without a case', () => {
+    const covered = new Set<string>();
+    for (const [file, title, kind, ported] of STRICT_SCHEMA_PEER_CASES) {
+      if (ported === undefined) {
+        expect(kind, title).toBe('internal');
+        continue;
+      }
+      for (const title of typeof ported === 'string' ? [ported] : ported) {
+        const full = `${PEER_FILES[file]}: ${title}`;
+        expect(portedTitles.has(full), full).toBe(true);
+        covered.add(full);
+      }
+    }
+    const origins = Object.values(PEER_FILES);
+    const orphans = [...portedTitles].filter(
+      (title) => origins.some((origin) => title.startsWith(`${origin}: `)) && !covered.has(title),
+    );
+    expect(orphans).toEqual([]);
+  });
 });

@@ -34,14 +34,17 @@ describe('toStrictJsonSchema', () => {
       additionalProperties: false,
       properties: {
         id: { type: 'string' },
-        note: { type: ['string', 'null'], description: 'why' },
+        note: {
+          description: 'why',
+          anyOf: [{ type: 'string', description: 'why' }, { type: 'null' }],
+        },
         kind: { anyOf: [{ enum: ['a', 'b'] }, { type: 'null' }] },
         maybe: { anyOf: [{ type: 'string' }, { type: 'null' }] },
         nested: {
           anyOf: [
             {
               type: 'object',
-              properties: { x: { type: ['integer', 'null'] } },
+              properties: { x: { anyOf: [{ type: 'integer' }, { type: 'null' }] } },
               required: ['x'],
               additionalProperties: false,
             },
@@ -109,7 +112,7 @@ describe('toStrictJsonSchema', () => {
         object({
           a: { allOf: [object({ b: { type: 'string' } }), object({ b: { type: 'number' } })] },
         }),
-        /'allOf' beside a conflicting 'type' at a\.b\./,
+        /'allOf' whose branches give the property 'b' different schemas at a\.b\./,
       ],
       [
         object({
@@ -183,8 +186,9 @@ describe('toStrictJsonSchema', () => {
       definitions: { Unused: undefined },
       additionalProperties: undefined,
     });
+    // The definitions map stays (as openai-node keeps it), without its undefined entry.
     expect(schema).toEqual(
-      object({ a: { type: 'string' } }, ['a'], { additionalProperties: false }),
+      object({ a: { type: 'string' } }, ['a'], { additionalProperties: false, definitions: {} }),
     );
     expect(() =>
       toStrictJsonSchema({ type: 'object', properties: { gone: undefined }, required: ['gone'] }),
@@ -196,6 +200,19 @@ describe('toStrictJsonSchema', () => {
     for (let i = 0; i < 40_000; i++) properties[`p${i}`] = { type: 'string' };
     expect(() => toStrictJsonSchema(object(properties))).toThrow(
       /more than 5000 object properties at <root>/,
+    );
+  });
+
+  it('refuses more definition names than the character limit before converting any entry', () => {
+    const $defs: Record<string, unknown> = { first: { not: {} } };
+    for (let i = 0; i < 13_000; i++) $defs[`definition${i}`] = { type: 'string' };
+    // Every entry is converted (as openai-node converts them), so the names are counted first:
+    // the refusal names the limit, not the unsupported first entry.
+    expect(() => toStrictJsonSchema(object({}, [], { $defs }))).toThrow(
+      /more than 120000 characters of definition names at \$defs\.$/,
+    );
+    expect(() => toStrictJsonSchema(object({}, [], { $defs: { first: { not: {} } } }))).toThrow(
+      /'not' at \$defs\.first\.$/,
     );
   });
 
@@ -211,15 +228,18 @@ describe('toStrictJsonSchema', () => {
       $defs: { Item: { type: 'string' }, 'a/b c~': object({ n: { type: 'number' } }) },
       definitions: { Item: { type: 'number' } },
     });
+    // Each map stays where it is, and each reference as it was written.
     expect(schema['properties']).toEqual({
       a: { $ref: '#/$defs/Item' },
-      b: { $ref: '#/$defs/Item_2' },
+      b: { $ref: '#/definitions/Item' },
       c: { $ref: '#/$defs/a~1b%20c~0' },
     });
+    expect(schema['definitions']).toEqual({ Item: { type: 'number' } });
     expect(schema['$defs']).toEqual({
       Item: { type: 'string' },
-      Item_2: { type: 'number' },
-      'a/b c~': object({ n: { type: ['number', 'null'] } }, ['n'], { additionalProperties: false }),
+      'a/b c~': object({ n: { anyOf: [{ type: 'number' }, { type: 'null' }] } }, ['n'], {
+        additionalProperties: false,
+      }),
     });
     expect(restore({ a: 'x', b: 1, c: { n: null } })).toEqual({ a: 'x', b: 1, c: {} });
   });
@@ -246,7 +266,11 @@ describe('toStrictJsonSchema', () => {
     expect((schema['properties'] as Record<string, unknown>)['v']).toEqual({
       anyOf: [
         object(
-          { id: { type: 'string' }, kind: { const: 'a' }, x: { type: ['string', 'null'] } },
+          {
+            id: { type: 'string' },
+            kind: { const: 'a' },
+            x: { anyOf: [{ type: 'string' }, { type: 'null' }] },
+          },
           ['id', 'kind', 'x'],
           {
             additionalProperties: false,

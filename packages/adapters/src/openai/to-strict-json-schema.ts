@@ -4,7 +4,8 @@ import {
   decodePointerToken,
   encodePointerToken,
   matchesStrictSchema,
-  ROOT,
+  pointerTokens,
+  resolvePointer,
 } from './matches-strict-schema.ts';
 import { STRICT_FORMATS, STRICT_LIMITS, strictSchemaProblem } from './strict-schema-problem.ts';
 
@@ -95,9 +96,20 @@ function copy(source: Node, skip?: (key: string) => boolean): Node {
   return out;
 }
 
-function equalJson(a: unknown, b: unknown): boolean {
-  return JSON.stringify(a) === JSON.stringify(b);
+// JSON with object keys sorted: equal for schemas that differ only in key order.
+function canonicalJson(value: unknown): string {
+  return JSON.stringify(value, (_key, item: unknown) =>
+    isRecord(item)
+      ? Object.fromEntries(
+          Object.keys(item)
+            .sort()
+            .map((key) => [key, item[key]]),
+        )
+      : item,
+  );
 }
+
+const equalJson = (a: unknown, b: unknown) => canonicalJson(a) === canonicalJson(b);
 
 const join = (path: string, key: string) => (path === '' ? key : `${path}.${key}`);
 
@@ -219,6 +231,15 @@ function intersectTypes(a: unknown, b: unknown): unknown {
   return both.length === 1 ? both[0] : both;
 }
 
+const hasAnyKey = (node: Node, keys: readonly string[]) =>
+  keys.some((key) => Object.hasOwn(node, key));
+
+// Two `type` lists with the same members.
+const sameTypes = (type: unknown, expected: readonly string[]) =>
+  Array.isArray(type) &&
+  type.length === expected.length &&
+  expected.every((item) => type.includes(item));
+
 const OBJECT_TYPE = (type: unknown) =>
   type === 'object' ||
   (Array.isArray(type) && type.length === 2 && type.includes('object') && type.includes('null'));
@@ -274,26 +295,6 @@ const SCHEMA_SINGLES = new Set([
   'else',
 ]);
 
-/**
- * The tokens of a local JSON Pointer `$ref` (`#`, `#/$defs/a~1b`, `#/properties/x/anyOf/0`):
- * the whole fragment is percent-decoded first, then split and `~1`/`~0` unescaped, as the
- * peers do. `undefined` for an external or malformed reference.
- */
-function pointerTokens(ref: string): string[] | undefined {
-  if (!ref.startsWith('#')) return undefined;
-  let fragment: string;
-  try {
-    fragment = decodeURIComponent(ref.slice(1));
-  } catch {
-    return undefined;
-  }
-  if (fragment === '') return [];
-  if (!fragment.startsWith('/')) return undefined;
-  const tokens = fragment.slice(1).split('/');
-  if (tokens.some((token) => /~(?![01])/.test(token))) return undefined;
-  return tokens.map(decodePointerToken);
-}
-
 // The schema a pointer reaches through schema-valued keywords only, or `undefined`.
 function walkPointer(root: Node, tokens: readonly string[]): unknown {
   let node: unknown = root;
@@ -316,9 +317,13 @@ function walkPointer(root: Node, tokens: readonly string[]): unknown {
   return isRecord(node) || typeof node === 'boolean' ? node : undefined;
 }
 
-/** A definition name as a `$ref` fragment: pointer-escaped, then percent-encoded (`$` kept). */
-function definitionRef(name: string): string {
-  return `#/$defs/${encodeURIComponent(encodePointerToken(name)).replace(/%24/g, '$')}`;
+/**
+ * A definition's canonical pointer (`/$defs/a~1b`) as a `$ref`: each token percent-encoded
+ * (`$` kept).
+ */
+function definitionRef(key: string): string {
+  const tokens = key.split('/').slice(1);
+  return `#/${tokens.map((token) => encodeURIComponent(token).replace(/%24/g, '$')).join('/')}`;
 }
 
 class Converter {
@@ -340,35 +345,103 @@ class Converter {
   private readonly intersecting = new Set<string>();
 
   private readonly document: Node;
+  // The root's own definitions (`/$defs/A`, `/definitions/B`): kept where they are, by name.
+  private readonly rootDefinitions = new Set<string>();
 
   constructor(document: Node) {
     this.document = document;
+    // Definition names count toward strict mode's character limit: checked before any entry
+    // is converted, so a schema of very many definitions is refused at the cost of its names.
+    let characters = 0;
     for (const keyword of ['$defs', 'definitions'] as const) {
       const defs = document[keyword];
       if (defs === undefined) continue;
       if (!isRecord(defs)) refuse(keyword, `a '${keyword}' that is not an object`);
-      for (const name of Object.keys(defs)) this.reserved.add(name);
+      for (const name of Object.keys(defs)) {
+        characters += name.length;
+        if (characters > STRICT_LIMITS.characters)
+          refuse(keyword, `more than ${STRICT_LIMITS.characters} characters of definition names`);
+        this.reserved.add(name);
+        if (defs[name] === undefined) continue;
+        const key = `/${keyword}/${encodePointerToken(name)}`;
+        this.rootDefinitions.add(key);
+        this.sources.set(key, defs[name]);
+      }
     }
   }
 
-  /** The converted definitions that were referenced, in first-reference order. */
-  definitions(): Node | undefined {
-    if (this.order.length === 0) return undefined;
-    const out: Node = {};
-    for (const key of this.order)
-      setOwn(out, this.names.get(key) as string, this.done.get(key)?.schema);
+  /**
+   * The output: the converted root beside the root's `$defs` and `definitions`, every entry
+   * converted (referenced or not, as openai-node converts them) under its own name. A `$ref`
+   * to any other place keeps its pointer where the output there is the schema it reached
+   * (the layout unchanged); else its target is hoisted into `$defs`.
+   */
+  finish(root: Node): Node {
+    for (const key of this.rootDefinitions) {
+      const source = this.sources.get(key);
+      // A container of nested definitions only is no schema of its own: left out, unless a
+      // `$ref` names it (then it is refused as the schema without a type it is).
+      if (this.done.has(key) || (isRecord(source) && definitionsOnly(source))) continue;
+      this.definition(key, 2, key.split('/').slice(1).map(decodePointerToken).join('.'));
+    }
+    const out: Node = { ...root };
+    for (const keyword of ['$defs', 'definitions'] as const) {
+      const defs = this.document[keyword];
+      if (!isRecord(defs)) continue;
+      const converted: Node = {};
+      for (const name of Object.keys(defs)) {
+        const done = this.done.get(`/${keyword}/${encodePointerToken(name)}`);
+        if (done !== undefined) setOwn(converted, name, done.schema);
+      }
+      setOwn(out, keyword, converted);
+    }
+    // Decided first and applied after, so no decision sees another's result.
+    const keep = new Map<string, boolean>();
+    const canonical = new Map<string, string>();
+    for (const { key, written } of this.pointers) {
+      if (keep.has(written)) continue;
+      const at = resolvePointer(out, written);
+      let target = canonical.get(key);
+      if (target === undefined) {
+        target = canonicalJson(this.done.get(key)?.schema);
+        canonical.set(key, target);
+      }
+      keep.set(written, at !== undefined && canonicalJson(at) === target);
+    }
+    const hoisted = new Set<string>();
+    for (const { node, key, written } of this.pointers)
+      if (keep.get(written) === true) node['$ref'] = written;
+      else hoisted.add(key);
+    for (const key of this.order) {
+      if (!hoisted.has(key)) continue;
+      if (!isRecord(out['$defs'])) out['$defs'] = {};
+      setOwn(out['$defs'] as Node, this.names.get(key) as string, this.done.get(key)?.schema);
+    }
+    this.output = out;
     return out;
   }
+
+  // `$ref`s to places other than the root and its definitions, to keep or hoist at the end.
+  private readonly pointers: { node: Node; key: string; written: string }[] = [];
+  private output: Node | undefined;
 
   /** The converted root, once it is: what `#` refers to. */
   root: Converted | undefined;
   private readonly rootRestore: Restore = (value) => (this.root?.restore ?? identity)(value);
 
-  /** The converted schema of a definition, for matching; `undefined` while it is converted. */
-  readonly lookup = (name: string | typeof ROOT): unknown => {
-    if (name === ROOT) return this.root?.schema;
-    const key = this.byName.get(name);
-    return key === undefined ? undefined : this.done.get(key)?.schema;
+  /**
+   * The converted schema a `$ref` of the output reaches, for matching: through the finished
+   * output once it is built, before that through the definitions converted so far.
+   */
+  readonly lookup = (ref: string): unknown => {
+    if (ref === '#') return this.root?.schema;
+    if (this.output !== undefined) return resolvePointer(this.output, ref);
+    // Before: a root definition, or a name hoisted into `$defs` (never a root definition's).
+    const tokens = pointerTokens(ref) ?? [];
+    const key =
+      this.byName.get(tokens[1] ?? '') ??
+      tokens.map((token) => `/${encodePointerToken(token)}`).join('');
+    return this.done.get(key)?.schema;
   };
 
   // A reference as people read it: the definition's name, or the pointer.
@@ -407,7 +480,9 @@ class Converter {
   // Each hop is a level of depth: a chain longer than the depth left is refused.
   private aliasTarget(start: string, path: string, depth: number): { key: string; depth: number } {
     let key = start;
-    let at = depth;
+    // A reference back into a schema being converted (the root, a recursive definition) is
+    // recursion, not a level deeper.
+    let at = key === '' || this.pending.has(key) ? depth - 1 : depth;
     const seen = new Set<string>([key]);
     for (;;) {
       if (at > MAX_DEPTH) refuse(path, `a schema nested more than ${MAX_DEPTH} levels deep`);
@@ -436,22 +511,17 @@ class Converter {
     return target;
   }
 
-  // The output name of a referenced schema: its own for `$defs/A` or `definitions/A` (unless
-  // taken by another), a fresh `__openai_strict_ref_N` for any other pointer.
+  // The `$defs` name of a schema a pointer other than a root definition reaches: a fresh
+  // `__openai_strict_ref_N`, the peers' name for it, that no root definition has.
   private nameOf(key: string): string {
     const known = this.names.get(key);
     if (known !== undefined) return known;
     const tokens = key.split('/').slice(1).map(decodePointerToken);
-    const own =
-      tokens.length === 2 && (tokens[0] === '$defs' || tokens[0] === 'definitions')
-        ? (tokens[1] as string)
-        : undefined;
-    // The peers' names for hoisted pointers, so the output is theirs too.
     const prefix = tokens.includes('allOf') ? '__openai_strict_allOf_ref_' : '__openai_strict_ref_';
-    let name = own;
+    let name: string | undefined;
     for (let n = 0; name === undefined || this.byName.has(name); n++) {
-      name = own === undefined ? `${prefix}${n}` : `${own}_${n + 2}`;
-      if (own === undefined && this.reserved.has(name)) name = undefined;
+      name = `${prefix}${n}`;
+      if (this.reserved.has(name)) name = undefined;
     }
     this.names.set(key, name);
     this.byName.set(name, key);
@@ -482,6 +552,25 @@ class Converter {
     return matchesStrictSchema(schema, null, this.lookup);
   }
 
+  /** Whether a union branch (through `$ref` aliases) accepts only values of one type. */
+  private onlyOfType(branch: unknown, kind: string, path: string): boolean {
+    let node = branch;
+    // Through `$ref` aliases and one-branch `allOf`s, as openai-node looks through them.
+    for (let hops = 0; isRecord(node) && hops <= MAX_DEPTH; hops++) {
+      const keyword = Object.hasOwn(node, '$ref') ? '$ref' : 'allOf';
+      if (!Object.hasOwn(node, keyword)) break;
+      if (Object.keys(node).some((key) => key !== keyword && !isAnnotation(key))) return false;
+      const value = node[keyword];
+      if (keyword === '$ref') node = this.sources.get(this.refName(value, path));
+      else if (Array.isArray(value) && value.length === 1) node = value[0];
+      else return false;
+    }
+    if (!isRecord(node)) return false;
+    const type =
+      Array.isArray(node['type']) && node['type'].length === 1 ? node['type'][0] : node['type'];
+    return type === kind;
+  }
+
   /** Rewrites a node until it is a `$ref`, an `anyOf`, or a plain typed schema. */
   private normalise(source: Node, path: string, root: boolean): Node {
     let node = copy(source);
@@ -500,7 +589,11 @@ class Converter {
         const siblings = Object.keys(node).filter(
           (key) => key !== '$ref' && !isAnnotation(key) && key !== '$schema' && key !== '$id',
         );
-        if (root || siblings.length > 0) {
+        // Draft 7 ignores keywords beside `$ref` and later drafts apply them: either reading
+        // may be the author's, so they are refused, as openai-node refuses them.
+        if (siblings.length > 0)
+          refuse(path, `'$ref' beside '${siblings[0]?.slice(0, 80)}' (keywords Draft 7 ignores)`);
+        if (root) {
           const name = this.refName(node['$ref'], path);
           if (inlined.has(name)) refuse(path, `a cyclic '$ref' to '${this.label(name)}'`);
           inlined.add(name);
@@ -553,12 +646,33 @@ class Converter {
       if (anyOf !== undefined) {
         if (!Array.isArray(anyOf)) refuse(path, "an 'anyOf' that is not a list");
         const rest = copy(node, (key) => key === 'anyOf' || isAnnotation(key) || key === '$schema');
+        // Empty object keywords constrain nothing; a wrapper `type` every branch already has
+        // is redundant. Other object or array keywords on the wrapper are refused, as
+        // openai-node refuses them: they would bind every branch.
+        if (isRecord(rest['properties']) && Object.keys(rest['properties']).length === 0)
+          delete rest['properties'];
+        if (Array.isArray(rest['required']) && rest['required'].length === 0)
+          delete rest['required'];
+        for (const kind of ['object', 'array'] as const) {
+          const shaped =
+            rest['type'] === undefined
+              ? hasAnyKey(rest, kind === 'object' ? OBJECT_KEYWORDS : ARRAY_KEYWORDS)
+              : (Array.isArray(rest['type']) ? rest['type'] : [rest['type']]).includes(kind);
+          if (!shaped) continue;
+          const redundant =
+            Object.keys(rest).length === 1 &&
+            (rest['type'] === kind || sameTypes(rest['type'], [kind, 'null'])) &&
+            anyOf.every((branch) => branch === false || this.onlyOfType(branch, kind, path));
+          if (!redundant) refuse(path, `${kind} keywords around 'anyOf' (they bind every branch)`);
+          delete rest['type'];
+        }
         const hasConstraints = Object.keys(rest).length > 0;
         const branches: unknown[] = [];
         for (const branch of anyOf) {
           if (branch === false) continue;
           if (branch === true) {
-            if (!hasConstraints) refuse(path, "an 'anyOf' branch that accepts anything ('true')");
+            if (!hasConstraints || root)
+              refuse(path, "an 'anyOf' branch that accepts anything ('true')");
             branches.push(rest);
           } else if (!isRecord(branch)) refuse(path, "an 'anyOf' branch that is not a schema");
           else if (!hasConstraints) branches.push(branch);
@@ -588,8 +702,9 @@ class Converter {
 
   /**
    * Intersects the branches of an `allOf` with the keywords beside it, exactly or not at all.
-   * Object branches merge as openai-node merges them: properties side by side (one property in
-   * two branches takes both schemas), `required` united, closed branches' property sets
+   * Object branches merge as openai-node merges them: properties side by side (a property in
+   * two branches must have the same schema there, key order aside), `required` united, closed
+   * branches' property sets
    * intersected (an optional property another closed branch excludes is dropped; a required
    * one is refused). Other branches are put side by side keyword by keyword.
    */
@@ -655,7 +770,7 @@ class Converter {
       for (const key of Object.keys(node))
         if ((isAnnotation(key) || key === '$schema' || key === '$id') && !Object.hasOwn(out, key))
           setOwn(out, key, node[key]);
-    const properties = new Map<string, unknown[]>();
+    const properties = new Map<string, unknown>();
     const required = new Set<string>();
     let closed: Set<string> | undefined;
     let sawProperties = false;
@@ -683,9 +798,14 @@ class Converter {
         sawProperties = true;
         for (const key of Object.keys(props)) {
           if (props[key] === undefined) continue;
-          const schemas = properties.get(key);
-          if (schemas === undefined) properties.set(key, [props[key]]);
-          else if (!schemas.some((seen) => equalJson(seen, props[key]))) schemas.push(props[key]);
+          // openai-node merges one property only where the branches give it the same schema
+          // (key order aside); a pair of different schemas is refused as it refuses it.
+          if (!properties.has(key)) properties.set(key, props[key]);
+          else if (!equalJson(properties.get(key), props[key]))
+            refuse(
+              join(path, key),
+              `an 'allOf' whose branches give the property '${key.slice(0, 80)}' different schemas`,
+            );
         }
       }
       const names = node['required'];
@@ -717,11 +837,9 @@ class Converter {
     if (object || nullable) out['type'] = object ? 'object' : ['object', 'null'];
     if (sawProperties) {
       const merged: Node = {};
-      for (const [key, schemas] of properties) {
+      for (const [key, schema] of properties) {
         if (closed !== undefined && !closed.has(key)) continue;
-        const [first] = schemas;
-        // One property in two branches must match both: an intersection of its own.
-        setOwn(merged, key, schemas.length === 1 ? first : { allOf: schemas });
+        setOwn(merged, key, schema);
       }
       out['properties'] = merged;
     }
@@ -751,7 +869,30 @@ class Converter {
     }
   }
 
+  /**
+   * Converts a schema; the definitions maps it holds (not the root's) stay in it, each entry
+   * converted, as openai-node keeps them at their own place.
+   */
   visit(source: unknown, path: string, depth: number, root: boolean): Converted {
+    const converted = this.convert(source, path, depth, root);
+    if (root || !isRecord(source)) return converted;
+    for (const keyword of ['$defs', 'definitions'] as const) {
+      const defs = source[keyword];
+      if (!isRecord(defs)) continue;
+      const map: Node = {};
+      for (const name of Object.keys(defs))
+        if (defs[name] !== undefined)
+          setOwn(
+            map,
+            name,
+            this.visit(defs[name], join(path, `${keyword}.${name}`), depth + 1, false).schema,
+          );
+      setOwn(converted.schema, keyword, map);
+    }
+    return converted;
+  }
+
+  private convert(source: unknown, path: string, depth: number, root: boolean): Converted {
     if (depth > MAX_DEPTH) refuse(path, `a schema nested more than ${MAX_DEPTH} levels deep`);
     if (depth > this.deepest) this.deepest = depth;
     if (source === true) refuse(path, "a schema that accepts anything ('true')");
@@ -762,14 +903,27 @@ class Converter {
     for (const key of KEPT_ANNOTATIONS) if (typeof node[key] === 'string') out[key] = node[key];
 
     if (Object.hasOwn(node, '$ref')) {
-      const target = this.aliasTarget(this.refName(node['$ref'], path), path, depth + 1);
+      const first = this.refName(node['$ref'], path);
+      // Follows the alias chain to refuse a cycle or a chain over the depth limit.
+      const target = this.aliasTarget(first, path, depth + 1);
+      if (this.rootDefinitions.has(first)) {
+        // A root definition stays where it is, an alias too: the reference as written.
+        out['$ref'] = node['$ref'];
+        this.definition(first, depth + 1, path);
+        const restore: Restore = (value) => (this.done.get(first)?.restore ?? identity)(value);
+        return { schema: out, restore };
+      }
       const key = target.key;
       if (key === '') {
         // Recursion into the root: strict mode's own `#`, not a copy of the root in `$defs`.
         out['$ref'] = '#';
         return { schema: out, restore: (value) => this.rootRestore(value) };
       }
-      out['$ref'] = definitionRef(this.nameOf(key));
+      if (this.rootDefinitions.has(key)) out['$ref'] = definitionRef(key);
+      else {
+        out['$ref'] = definitionRef(`/$defs/${encodePointerToken(this.nameOf(key))}`);
+        this.pointers.push({ node: out, key, written: node['$ref'] as string });
+      }
       this.definition(key, target.depth, path);
       const restore: Restore = (value) => (this.done.get(key)?.restore ?? identity)(value);
       return { schema: out, restore };
@@ -793,8 +947,7 @@ class Converter {
     }
 
     for (const key of Object.keys(node)) {
-      if (isAnnotation(key) || key === '$schema' || key === '$id' || key === 'additionalItems')
-        continue;
+      if (isAnnotation(key) || key === '$schema' || key === '$id') continue;
       if (
         !TYPE_KEYWORDS.has(key) &&
         !['type', 'enum', 'const', '$defs', 'definitions'].includes(key)
@@ -804,6 +957,8 @@ class Converter {
     let type = node['type'];
     const hasAny = (keys: readonly string[]) => keys.some((key) => Object.hasOwn(node, key));
     const literal = Object.hasOwn(node, 'enum') || Object.hasOwn(node, 'const');
+    // The root names its type, as openai-node asks; a nested object may leave it out.
+    if (root && type === undefined) refuse(path, "a root that is not type 'object'");
     if (type === undefined) {
       const kinds = [
         hasAny(OBJECT_KEYWORDS),
@@ -853,7 +1008,6 @@ class Converter {
       if (items === undefined) refuse(path, "an array without 'items'");
       for (const key of ['minItems', 'maxItems'])
         if (Object.hasOwn(node, key)) out[key] = node[key];
-      // Beside a single `items` schema, `additionalItems` has no effect (draft 7), so it is dropped.
       const converted = this.visit(items, `${path}[]`, depth + 1, false);
       out['items'] = converted.schema;
       if (converted.restore !== identity)
@@ -928,52 +1082,47 @@ const TYPE_KEYWORDS = new Set([
   ...OBJECT_KEYWORDS,
 ]);
 
+// The schema or null, written as openai-agents-js writes it: the schema as a branch beside
+// `{ type: 'null' }`, its description repeated on the wrapper for the model to read.
 function nullable(schema: Node): Node {
-  const type = schema['type'];
-  const literal = Object.hasOwn(schema, 'enum') || Object.hasOwn(schema, 'const');
-  const scalar = (item: unknown) => item !== 'object' && item !== 'array';
-  // Scalars take a type union; objects, arrays, literals and unions take anyOf with null.
-  if (!literal && typeof type === 'string' && scalar(type))
-    return { ...schema, type: [type, 'null'] };
-  if (!literal && Array.isArray(type) && type.every(scalar))
-    return { ...schema, type: [...type, 'null'] };
-  const { description, ...rest } = schema;
-  if (
-    Array.isArray(rest['anyOf']) &&
-    Object.keys(rest).every((key) => key === 'anyOf' || key === 'title')
-  )
-    return { ...schema, anyOf: [...rest['anyOf'], { type: 'null' }] };
-  return description === undefined
-    ? { anyOf: [rest, { type: 'null' }] }
-    : { description, anyOf: [rest, { type: 'null' }] };
+  const union = { anyOf: [schema, { type: 'null' }] };
+  return typeof schema['description'] === 'string'
+    ? { description: schema['description'], ...union }
+    : union;
 }
 
 /**
  * Rewrites a tool's JSON Schema for OpenAI strict mode, so that every schema it accepts keeps
  * strict mode's documented rules (checked before returning): an object root without `anyOf`;
  * every object closed (`additionalProperties: false`) with every property required, optional
- * ones made nullable; only supported keywords and formats; `$ref` only into the root's `$defs`;
- * at most 10 levels of object nesting, 5,000 properties, 1,000 enum values and 120,000
- * characters of names and values. Linear in the size of the schema.
+ * ones made nullable (`{ anyOf: [schema, { type: 'null' }] }`, as openai-agents-js writes
+ * them); only supported keywords and formats; `$ref` only to a schema of the output itself
+ * (`#`, the root's `$defs` or `definitions`, any other local pointer); at most 10
+ * levels of object nesting, 5,000 properties, 1,000 enum values and 120,000 characters of names
+ * and values. Linear in the size of the schema.
  *
- * Exact rewrites: `allOf` merged as openai-node merges it (object branches side by side,
+ * Exact rewrites, as openai-node makes them: `allOf` merged (object branches side by side,
  * closed property sets intersected, through `$ref` chains; other branches keyword by keyword),
- * and distributed over a union branch; any local JSON Pointer `$ref` (`#`, `definitions`,
- * nested `$defs`, `properties/x`) resolved and its target put in `$defs`; a `$ref` with
- * sibling keywords (and a root `$ref`) inlined; an object with `anyOf` has its keywords
- * distributed into each branch; a `oneOf` whose branches a required literal property tells
- * apart becomes `anyOf`; `false` branches and optional `false` properties are dropped; a
- * `propertyNames` enum closes a record; keywords whose value is `undefined` are absent;
- * `default`, `examples` and `$comment` are dropped. The mapping is reversed by
- * {@link StrictJsonSchema.restore}.
+ * and distributed over a union branch; `$defs` and `definitions` maps kept where they are,
+ * every entry converted (aliases too); a local JSON Pointer `$ref` kept as written where the
+ * output at that place is the schema it reached, else its target put in `$defs`
+ * (`__openai_strict_ref_N`); a root `$ref` inlined; a redundant `object` or `array` type around an `anyOf` of such branches dropped,
+ * other keywords beside `anyOf` distributed into each branch; a `oneOf` whose branches a
+ * required literal property tells apart becomes `anyOf`; `false` branches and optional `false`
+ * properties are dropped; a `propertyNames` enum closes a record; keywords whose value is
+ * `undefined` are absent; `default`, `examples` and `$comment` are dropped. The mapping is
+ * reversed by {@link StrictJsonSchema.restore}.
  *
  * @throws AdapterError `schema_unsupported` naming the keyword and the path (`a.b[]`,
  *   `a.anyOf[1]`, `$defs.Name.c`) of anything strict mode cannot express exactly: `not`,
- *   `if`/`then`/`else`, conflicting `allOf` branches, overlapping `oneOf`, maps and open
- *   objects, tuples, `true` or untyped schemas (they accept anything), a `required` key
- *   without a property, conflicting `$ref` siblings, external references, cycles of bare
- *   references, nesting over 100 levels (each `$ref` hop one, as openai-agents-js counts),
- *   unsupported formats, and schemas over the limits.
+ *   `if`/`then`/`else`, conflicting `allOf` branches (or one property given two schemas),
+ *   overlapping `oneOf`, maps and open objects, tuples and `additionalItems`, `true` or untyped
+ *   schemas (they accept anything), a root without `type: 'object'`, a `required` key without a
+ *   property, keywords beside a `$ref` other than annotations (Draft 7 ignores them, later
+ *   drafts apply them), object or array keywords around an `anyOf` that would bind every
+ *   branch, external references, cycles of bare references, nesting over 100 levels (each
+ *   `$ref` hop one, as openai-agents-js counts), unsupported formats, and schemas over the
+ *   limits.
  * @public
  */
 export function toStrictJsonSchema(schema: JsonSchema): StrictJsonSchema {
@@ -987,8 +1136,7 @@ export function toStrictJsonSchema(schema: JsonSchema): StrictJsonSchema {
       refuse('', "'anyOf' at the root (an object with alternatives)");
     refuse('', "a root that is not type 'object'");
   }
-  const defs = converter.definitions();
-  const strict = defs === undefined ? converted : { ...converted, $defs: defs };
+  const strict = converter.finish(converted);
   const problem = strictSchemaProblem(strict);
   if (problem !== undefined) refuse(problem.path === '<root>' ? '' : problem.path, problem.message);
   const safeRestore = (args: unknown): unknown => {

@@ -1,6 +1,11 @@
-import { definitionName, matchesStrictSchema } from '../matches-strict-schema.ts';
+import { matchesStrictSchema, pointerTokens, resolvePointer } from '../matches-strict-schema.ts';
 
 type Node = Record<string, unknown>;
+
+// The schema a `$ref` reaches in the root document, else the entry of `defs` it names.
+function definitionOf(root: unknown, defs: Node, ref: string): unknown {
+  return resolvePointer(root, ref) ?? defs[pointerTokens(ref)?.[1] ?? ''];
+}
 
 /** What {@link sampleStrictValue} returns for a schema no value satisfies. */
 export const NO_VALUE: unique symbol = Symbol('no value');
@@ -45,7 +50,7 @@ export function sampleStrictValue(
   const ref = node['$ref'];
   if (typeof ref === 'string')
     return sampleStrictValue(
-      ref === '#' ? root : defs[definitionName(ref) ?? ''],
+      ref === '#' ? root : definitionOf(root, defs, ref),
       defs,
       random,
       depth + 1,
