@@ -6,7 +6,7 @@ import { dependencySummary } from '@plankit/core/plan-model';
 export interface PlanReminderOptions {
   /**
    * Adds core's `dependencySummary` (`Ready: ...` and `Blocked: ... (waiting on ...)`) after
-   * the open steps, for plans built with the `dependencies` option. Off by default.
+   * the open steps, for plans built with the `dependencies()` extension. Off by default.
    */
   readonly dependencies?: boolean | undefined;
 }

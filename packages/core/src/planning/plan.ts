@@ -55,13 +55,13 @@ export interface PlanStep {
   /** Notes recorded when the step was marked, oldest first. */
   readonly notes: readonly string[];
   /**
-   * Ids of the steps this one waits for. Only plans built with the `dependencies` option
+   * Ids of the steps this one waits for. Only plans built with the `dependencies()` extension
    * carry it; absent means none. At most `MAX_DEPENDENCIES` ids of other steps of the same
    * plan, each once, and no cycles.
    */
   readonly depends_on?: readonly string[] | undefined;
   /**
-   * The agent id holding the step. Only plans built with the `owners` option carry it;
+   * The agent id holding the step. Only plans built with the `owners()` extension carry it;
    * absent means unclaimed. 1-64 characters: letters, digits and `. _ : @ / + -`, starting
    * with a letter or digit.
    */

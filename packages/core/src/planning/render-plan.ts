@@ -11,7 +11,7 @@ export interface RenderPlanOptions {
 /**
  * One step as text: `<id> [<status>] <title>`, then ` | details: <details>` and
  * ` | notes: <n1> | <n2>` when present, and ` | depends on: <ids>` for a step with
- * dependencies (only plans built with the `dependencies` option have them). Control characters in the text (line breaks, tabs,
+ * dependencies (only plans built with the `dependencies()` extension have them). Control characters in the text (line breaks, tabs,
  * U+0000, U+2028, ...) are written as escapes such as `\n`, so a step is always one line,
  * whatever plan it comes from.
  *

@@ -25,7 +25,7 @@ export interface PlanView {
   /** How many steps there are, in all and by status. */
   readonly counts: PlanViewCounts;
   /**
-   * The newest revision of the plan history (the tools' `history` option): its number, why
+   * The newest revision of the plan history (the tools' `history()` extension): its number, why
    * and who. `null` without history, or for a view built from a plan alone.
    */
   readonly revision: PlanViewRevision | null;
@@ -41,11 +41,11 @@ export interface PlanViewStep {
   readonly details: string | null;
   /** Where the step stands. */
   readonly status: StepStatus;
-  /** The ids of the steps this one waits for, in the plan's order; `[]` without the `dependencies` option. */
+  /** The ids of the steps this one waits for, in the plan's order; `[]` without the `dependencies()` extension. */
   readonly depends_on: readonly string[];
   /** The ids in {@link PlanViewStep.depends_on} whose step is not done yet: what the step still waits on. */
   readonly waiting_on: readonly string[];
-  /** The agent holding the step (the `owners` option), or `null` when unclaimed. */
+  /** The agent holding the step (the `owners()` extension), or `null` when unclaimed. */
   readonly owner: string | null;
   /** The newest note recorded on the step, or `null`. */
   readonly last_note: string | null;

@@ -19,7 +19,7 @@ export const SUMMARY_HEADER = 'Here is a summary of the conversation to date:';
 export const PLAN_STATE_HEADER =
   'The current plan, kept across compaction (the plankit-plan-anchor block is its exact copy):';
 
-/** The line before the recent plan revisions in the plan message (`history` option). @public */
+/** The line before the recent plan revisions in the plan message (the `history()` extension). @public */
 export const RECENT_CHANGES_HEADER = 'Recent plan changes, oldest first:';
 
 /**

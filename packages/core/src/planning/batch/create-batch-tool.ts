@@ -28,9 +28,9 @@ export interface BatchToolContext {
   readonly normaliseSteps: (steps: readonly NewPlanStep[], field: string) => NewPlanStep[];
   /** The in-progress rule sentence, or `null` when any number may be in progress. */
   readonly singleRule: string | null;
-  /** The `dependencies` option, or `null` when off. */
+  /** The `dependencies()` extension, or `null` when off. */
   readonly dependencies: ResolvedDependencies | null;
-  /** With the `owners` option, the agent the tools act for; `null` when off. */
+  /** With the `owners()` extension, the agent the tools act for; `null` when off. */
   readonly owner?: string | null | undefined;
 }
 
@@ -41,7 +41,7 @@ export type BatchOperationInput =
       readonly op: 'add';
       readonly title: string;
       readonly details?: string | null | undefined;
-      /** Only with the `dependencies` option. */
+      /** Only with the `dependencies()` extension. */
       readonly depends_on?: readonly string[] | null | undefined;
     }
   | {
@@ -49,7 +49,7 @@ export type BatchOperationInput =
       readonly step_id: string;
       readonly title?: string | null | undefined;
       readonly details?: string | null | undefined;
-      /** Only with the `dependencies` option: replaces the step's dependencies. */
+      /** Only with the `dependencies()` extension: replaces the step's dependencies. */
       readonly depends_on?: readonly string[] | null | undefined;
     }
   | {

@@ -34,7 +34,7 @@ export interface BatchUpdate {
   readonly step_id: string;
   readonly title: string | null;
   readonly details: string | null;
-  /** New dependencies (only with the `dependencies` option), or `null` to keep them. */
+  /** New dependencies (only with the `dependencies()` extension), or `null` to keep them. */
   readonly depends_on: readonly string[] | null;
 }
 

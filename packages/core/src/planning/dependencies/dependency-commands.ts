@@ -78,7 +78,7 @@ export const SetupPlanWithDependenciesParameters: z.ZodType<
     .describe('Optional first steps, in order, numbered S001, S002, ...'),
 });
 
-/** Data type of a setup with dependencies (the `dependencies` option's setup result). @public */
+/** Data type of a setup with dependencies (the `dependencies()` extension's setup result). @public */
 export const SetupPlanWithDependencies: z.ZodType<
   SetupPlanWithDependencies,
   SetupPlanWithDependencies

@@ -4,7 +4,7 @@ import { invalidArgument } from '../../internal/invalid-argument.ts';
 const OPTION_KEYS: ReadonlySet<string> = new Set(['onOpenDependency']);
 
 /**
- * What the `dependencies` option does when a step is started (`in_progress`) or finished
+ * What the `dependencies()` extension does when a step is started (`in_progress`) or finished
  * (`done`) while one of its dependencies is not done: `'refuse'` the mark (the default), or
  * `'warn'`: apply it and say so in the result message.
  *
@@ -12,13 +12,13 @@ const OPTION_KEYS: ReadonlySet<string> = new Set(['onOpenDependency']);
  */
 export type OpenDependencyMode = 'refuse' | 'warn';
 
-/** Settings of the `dependencies` option of `createPlanningTools`. @public */
+/** Settings of the `dependencies()` extension. @public */
 export interface DependencyOptions {
   /** Starting or finishing a step with open dependencies; `'refuse'` by default. */
   readonly onOpenDependency?: OpenDependencyMode | undefined;
 }
 
-/** The `dependencies` option resolved: `null` when off. @internal */
+/** The `dependencies()` extension resolved: `null` when off. @internal */
 export interface ResolvedDependencies {
   readonly onOpenDependency: OpenDependencyMode;
 }

@@ -36,7 +36,7 @@ export interface DependencyToolContext {
   readonly normaliseSteps: (steps: readonly NewPlanStep[], field: string) => NewPlanStep[];
 }
 
-/** The setup, add, update and read tools of the `dependencies` option. @internal */
+/** The setup, add, update and read tools of the `dependencies()` extension. @internal */
 export interface DependencyTools {
   readonly setup: Tool<
     SetupPlanWithDependencies,

@@ -46,7 +46,7 @@ export type PlanCommandName =
   | 'plankit.ReleaseStep';
 
 /**
- * What a mutating planning tool dispatches with the `history` option: the plan command
+ * What a mutating planning tool dispatches with the `history()` extension: the plan command
  * (named by its data type), who sent it and why. Reduced into the plan slice exactly as the
  * command alone would be, and recorded in the plan history.
  *

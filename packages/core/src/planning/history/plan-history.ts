@@ -183,7 +183,7 @@ const planReducer: Reducer<PlanRevision, Plan> = (history, event) =>
  * Records every change of the session's plan in the plan history slice (read it with
  * {@link planHistory}): each plan command, each {@link PlanChange} (with its actor and
  * explanation) and each whole plan dispatched by hand. `createPlanningTools` calls it with the
- * `history` option; call it yourself on a session you replay commands into by hand, before
+ * `history()` extension; call it yourself on a session you replay commands into by hand, before
  * the plan is set up. Registering twice is a no-op.
  *
  * @public
@@ -201,7 +201,7 @@ export function registerPlanHistory(session: Session): void {
 /**
  * The plan history: every change of the plan since history was turned on (the newest
  * {@link MAX_PLAN_REVISIONS}), oldest first, each with who made it, why, and a structured diff.
- * Empty for a session without the `history` option.
+ * Empty for a session without the `history()` extension.
  *
  * @example
  * ```ts

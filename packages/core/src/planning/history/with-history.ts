@@ -7,20 +7,20 @@ import type { Plan } from '../plan.ts';
 import { optionalText } from '../text-rules.ts';
 import { MAX_EXPLANATION, PlanChange, type PlanCommandName } from './plan-change.ts';
 
-/** The `explanation` parameter the `history` option adds, after normalisation. @public */
+/** The `explanation` parameter the `history()` extension adds, after normalisation. @public */
 export interface Explained {
   /** Why, trimmed, up to 512 ASCII characters; `null` when absent or blank. */
   readonly explanation: string | null;
 }
 
-/** The `explanation` parameter the `history` option adds, as the model sends it. @public */
+/** The `explanation` parameter the `history()` extension adds, as the model sends it. @public */
 export interface ExplainedInput {
   /** Why the change is made, in one short sentence. */
   readonly explanation?: string | null | undefined;
 }
 
 /**
- * A planning tool with the `history` option: a mutating tool takes an optional
+ * A planning tool with the `history()` extension: a mutating tool takes an optional
  * `explanation` and dispatches a {@link PlanChange}; `planning_read_plan` stays as it is.
  *
  * @public
@@ -41,7 +41,7 @@ export interface HistoryContext {
 }
 
 /**
- * Wraps a mutating planning tool for the `history` option: the same name, description,
+ * Wraps a mutating planning tool for the `history()` extension: the same name, description,
  * checks and messages, plus an optional `explanation` (checked after the tool's own checks,
  * like a note), and a result that carries the command with the actor and explanation. @internal
  */

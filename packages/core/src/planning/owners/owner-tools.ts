@@ -31,7 +31,7 @@ const OwnedStepParameters: z.ZodType<OwnedStepInput, OwnedStepInput> = z.strictO
 const probe = { dataType: '', sessionId: '', at: 0 };
 
 /**
- * The `planning_claim_step` and `planning_release_step` tools for the `owners` option: the
+ * The `planning_claim_step` and `planning_release_step` tools for the `owners()` extension: the
  * agent named in `context.agent` claims or releases one step. @internal
  */
 export function createOwnerTools(context: OwnerToolsContext): {
