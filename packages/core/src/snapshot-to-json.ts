@@ -1,6 +1,6 @@
 import type { SessionSnapshot } from './session-snapshot.ts';
 
-/** The format version {@link snapshotToJSON} writes and {@link snapshotFromJSON} reads. @public */
+/** The format version `snapshotToJSON` writes and `snapshotFromJSON` reads. @public */
 export const SNAPSHOT_VERSION = 1;
 
 /**
