@@ -6,11 +6,11 @@ import { ResourceUpdatedNotificationSchema } from '@modelcontextprotocol/sdk/typ
 import { McpServer as McpServerV2 } from '@modelcontextprotocol/server';
 import { invokeTool, type Plan, Session } from '@plankit/core';
 import { afterEach, describe, expect, it } from 'vitest';
+import { MemoryStore } from '../persistence/stores/memory-store.ts';
 import { createSessionPool } from '../sessions/create-session-pool.ts';
 import type { SessionSource } from '../sessions/resolve-session.ts';
 import { HOSTILE_IDS } from '../sessions/testing/hostile-ids.ts';
 import { MARK, ok, planOf, spyStore, TOOLS } from '../sessions/testing/pool-helpers.ts';
-import { MemoryStore } from '../stores/memory-store.ts';
 import { MCP_PLAN_ID_META_KEY, type McpContext } from './mcp-context.ts';
 import * as v1 from './register-mcp-plan-resource.ts';
 import * as v1Tools from './register-mcp-tools.ts';

@@ -18,9 +18,9 @@ import {
   type PooledConversations,
   registerPooledResolver,
 } from '../host/pooled-conversations.ts';
-import { attachStore, type SessionAttachment } from '../stores/attach-store.ts';
-import type { SessionStore } from '../stores/session-store.ts';
-import type { StoreError } from '../stores/store-error.ts';
+import { attachStore, type SessionAttachment } from '../persistence/stores/attach-store.ts';
+import type { SessionStore } from '../persistence/stores/session-store.ts';
+import type { StoreError } from '../persistence/stores/store-error.ts';
 import { parseConversationId } from './conversation-id.ts';
 import { reasonOf, SessionResolveError } from './session-resolve-error.ts';
 
