@@ -20,7 +20,7 @@ import {
   UpdateStep,
 } from '@plankit/core';
 import { appendedLogEntries, checkOptionKeys, invalidArgument } from '@plankit/core/internal';
-import { isRecord } from '../../host/is-record.ts';
+import { isRecord } from '../../is-record.ts';
 import { toJsonText } from './json-data.ts';
 import type {
   LoadedSession,
