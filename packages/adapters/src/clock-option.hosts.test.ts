@@ -5,13 +5,7 @@ import { InMemoryTransport as InMemoryV1 } from '@modelcontextprotocol/sdk/inMem
 import { McpServer as McpServerV1 } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { McpServer as McpServerV2 } from '@modelcontextprotocol/server';
 import type { RunContext } from '@openai/agents';
-import {
-  type Clock,
-  defineDataType,
-  defineTool,
-  type Session,
-  Session as SessionClass,
-} from '@plankit/core';
+import { type Clock, defineDataType, defineTool, PlankitError, Session } from '@plankit/core';
 import { afterEach, describe, expect, it } from 'vitest';
 import * as z from 'zod';
 import { toAISDKTools } from './ai-sdk/to-ai-sdk-tools.ts';
@@ -43,6 +37,8 @@ type TimeOption = { clock: Clock } | { now: Clock } | { clock: Clock; now: Clock
 
 interface Host {
   readonly name: string;
+  /** The code of the error that refuses bad time options. */
+  readonly code: 'argument_invalid' | 'tools_invalid';
   /** Builds the host's tools on `session` and returns a function making one call of `ping`. */
   build(session: Session, time: TimeOption): Promise<(n: number) => Promise<string>>;
 }
@@ -78,6 +74,7 @@ async function mcpCaller(
 const hosts: Host[] = [
   {
     name: 'toAISDKTools',
+    code: 'argument_invalid',
     async build(session, time) {
       const tool = toAISDKTools([ping], { session, ...time })['ping'];
       return async (n) => {
@@ -89,6 +86,7 @@ const hosts: Host[] = [
   },
   {
     name: 'toLangChainTools',
+    code: 'argument_invalid',
     async build(session, time) {
       const [tool] = toLangChainTools([ping], { session, ...time });
       return async (n) => String(await tool?.invoke({ n }));
@@ -96,6 +94,7 @@ const hosts: Host[] = [
   },
   {
     name: 'toOpenAIAgentsTools',
+    code: 'argument_invalid',
     async build(session, time) {
       const [tool] = toOpenAIAgentsTools([ping], { session, ...time });
       const invoke = (tool as unknown as { invoke: (c: unknown, i: string) => Promise<unknown> })
@@ -106,6 +105,7 @@ const hosts: Host[] = [
   },
   {
     name: 'registerMcpTools (v1)',
+    code: 'tools_invalid',
     async build(session, time) {
       const server = new McpServerV1({ name: 'clock', version: '1.0.0' });
       registerMcpToolsV1(server, [ping], { session, ...time });
@@ -115,6 +115,7 @@ const hosts: Host[] = [
   },
   {
     name: 'registerMcpTools (v2)',
+    code: 'tools_invalid',
     async build(session, time) {
       const server = new McpServerV2({ name: 'clock', version: '1.0.0' });
       registerMcpToolsV2(server, [ping], { session, ...time });
@@ -124,6 +125,7 @@ const hosts: Host[] = [
   },
   {
     name: 'registerClaudeAgentTools',
+    code: 'tools_invalid',
     async build(session, time) {
       const server = createSdkMcpServer({ name: 'clock', version: '1.0.0' });
       registerClaudeAgentTools(server as never, [ping], { session, ...time });
@@ -144,7 +146,7 @@ function ticking(): Clock {
 
 describe.each(hosts)('$name', (host) => {
   it('reads options.clock once per call; the session keeps its own clock otherwise', async () => {
-    const session = new SessionClass({ clock: () => 7 });
+    const session = new Session({ clock: () => 7 });
     const call = await host.build(session, { clock: ticking() });
     expect(await call(1)).toBe('pong 1');
     expect(await call(2)).toBe('pong 2');
@@ -152,7 +154,7 @@ describe.each(hosts)('$name', (host) => {
   });
 
   it('still takes the deprecated options.now as the clock', async () => {
-    const session = new SessionClass({ clock: () => 7 });
+    const session = new Session({ clock: () => 7 });
     const call = await host.build(session, { now: ticking() });
     await call(1);
     await call(2);
@@ -160,9 +162,20 @@ describe.each(hosts)('$name', (host) => {
   });
 
   it('refuses clock and now together when the tools are built', async () => {
-    const session = new SessionClass();
-    await expect(host.build(session, { clock: ticking(), now: ticking() })).rejects.toThrow(
+    const session = new Session();
+    const refused = host.build(session, { clock: ticking(), now: ticking() });
+    await expect(refused).rejects.toThrow(
       /options\.now is the old name of options\.clock; pass only clock\./,
+    );
+    const error = await refused.catch((caught: unknown) => caught);
+    expect(PlankitError.isInstance(error)).toBe(true);
+    expect((error as PlankitError).code).toBe(host.code);
+  });
+
+  it('refuses a clock that is not a function when the tools are built', async () => {
+    const session = new Session();
+    await expect(host.build(session, { clock: 5 as unknown as Clock })).rejects.toThrow(
+      /options\.clock must be a function returning epoch milliseconds\./,
     );
   });
 });

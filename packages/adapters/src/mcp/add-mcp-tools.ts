@@ -111,7 +111,7 @@ export function addMcpTools(
 ): unknown[] {
   checkArguments(server, tools, options);
   const clock = clockOption('registerMcpTools', options, (_where, field, rule) =>
-    invalid(`${field} ${rule}.`, field),
+    invalid(`${field} ${rule}.`, field.slice('options.'.length)),
   );
   return tools.map((definition) => {
     const outputSchema = mcpOutputSchema(definition, options.outputSchemas?.[definition.name]);
