@@ -10,7 +10,9 @@
  * A budget is a number (bytes of min+gz) or `{ "budget": n, "goal": m }`: the budget fails the
  * check, the goal is reported (`goal missed`) without failing it, for a target not yet met.
  * `$imports` lists what an app that imports only some names pays: each is bundled from
- * `import { ...names } from 'package'` with tree shaking, under its own budget and goal.
+ * `import { ...names } from 'package'` (and `alsoFrom` the package's other entries) with tree
+ * shaking, under its own budget and goal; `mustNotBundle` names source folders that must not
+ * be in it (a part the app did not import).
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -125,12 +127,30 @@ for (const scenario of budgets.$imports ?? []) {
   const entry = all.find((e) => e.name === scenario.from && e.key === '.');
   if (entry === undefined)
     throw new Error(`$imports ${scenario.name}: no package ${scenario.from}`);
-  const names = scenario.imports.join(', ');
-  const result = await measure({
-    ...entry,
-    stdin: `export { ${names} } from ${JSON.stringify(entry.file)};`,
-  });
+  const lines = [`export { ${scenario.imports.join(', ')} } from ${JSON.stringify(entry.file)};`];
+  for (const [key, names] of Object.entries(scenario.alsoFrom ?? {})) {
+    const other = all.find((e) => e.name === scenario.from && e.key === key);
+    if (other === undefined) throw new Error(`$imports ${scenario.name}: no entry ${key}`);
+    lines.push(`export { ${names.join(', ')} } from ${JSON.stringify(other.file)};`);
+  }
+  const result = await measure({ ...entry, stdin: lines.join('\n') });
   report(`${scenario.name} (tree-shaken)`, result, limitsOf(scenario));
+  // What an app that does not import a part must not pay for: no source under these folders.
+  for (const folder of scenario.mustNotBundle ?? []) {
+    const bundled = result.inputs.filter(({ name }) => name.includes(folder));
+    if (bundled.length > 0) {
+      failed++;
+      rows.push([
+        `  BUNDLES ${folder}: ${bundled.map(({ name }) => name).join(', ')}`,
+        '',
+        '',
+        '',
+        '',
+        '',
+        'OVER',
+      ]);
+    }
+  }
 }
 
 const header = ['entry', 'min', 'min+gz', 'budget', 'used', 'goal', 'status'];

@@ -1,22 +1,21 @@
 import { attachStore, FileStore, type SessionAttachment } from '@plankit/adapters/stores';
+import { createPlanningTools, invokeTool, Plan, Session, selectLatest } from '@plankit/core';
 import {
-  createPlanningTools,
+  dependencies,
   formatPlanRevision,
-  invokeTool,
-  Plan,
+  history,
+  owners,
   planHistory,
   planToMermaid,
   readySteps,
   renderPlanDiff,
-  Session,
-  selectLatest,
-} from '@plankit/core';
+} from '@plankit/core/plan-model';
 
 const SESSION_ID = 'release-plan';
 
 /** Every agent's tools: dependencies, owners and history on; `agent` names who acts. */
 const toolsFor = (session: Session, agent: string) =>
-  createPlanningTools(session, { dependencies: true, owners: true, history: true, agent });
+  createPlanningTools(session, { extensions: [dependencies(), owners({ agent }), history()] });
 
 type Tools = ReturnType<typeof toolsFor>;
 

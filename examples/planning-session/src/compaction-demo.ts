@@ -6,6 +6,7 @@ import {
   Session,
   selectLatest,
 } from '@plankit/core';
+import { batch, dependencies } from '@plankit/core/plan-model';
 import { compactChatMessages, fromPlanAnchor } from '@plankit/prompt';
 
 /** A chat message in the OpenAI Chat Completions shape, as a host would store it. */
@@ -27,9 +28,12 @@ interface ChatMessage {
  */
 export async function runCompactionDemo(print: (line: string) => void): Promise<void> {
   const session = new Session({ sessionId: 'demo-compaction', clock: () => Date.UTC(2026, 0, 15) });
-  const tools = createPlanningTools(session, { dependencies: true, batch: true });
-  const { planning_setup_plan: setup, planning_mark_step: mark } = tools;
-  const batch = tools.planning_apply_batch;
+  const tools = createPlanningTools(session, { extensions: [dependencies(), batch()] });
+  const {
+    planning_setup_plan: setup,
+    planning_mark_step: mark,
+    planning_apply_batch: apply,
+  } = tools;
   await invokeTool(
     setup,
     {
@@ -51,7 +55,7 @@ export async function runCompactionDemo(print: (line: string) => void): Promise<
       { op: 'mark', step_id: id, status: 'done', note: `Task ${round} checked` },
       ...(round < 10 ? [{ op: 'mark', step_id: next, status: 'in_progress' }] : []),
     ];
-    const result = await invokeTool(batch, { operations }, { session });
+    const result = await invokeTool(apply, { operations }, { session });
     messages.push(
       { role: 'user', content: `Carry on with ${id}.` },
       {

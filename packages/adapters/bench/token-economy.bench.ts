@@ -1,5 +1,6 @@
 import { callTool, formatToolContent, toolJsonSchema } from '@plankit/adapters';
 import { type AnyTool, createPlanningTools, Plan, Session, selectLatest } from '@plankit/core';
+import { batch as batchExtension } from '@plankit/core/plan-model';
 import { countTokens } from 'gpt-tokenizer/encoding/o200k_base';
 import type { BenchCase, BenchCount, BenchSide, BenchSuite } from '../../../scripts/bench.ts';
 
@@ -78,7 +79,9 @@ interface Worked {
 
 async function work(batch: boolean): Promise<Worked> {
   const session = new Session({ sessionId: 'token-economy', clock: () => NOW });
-  const tools: readonly AnyTool[] = createPlanningTools(session, { batch });
+  const tools: readonly AnyTool[] = createPlanningTools(session, {
+    extensions: batch ? [batchExtension()] : [],
+  });
   const script = batch ? batchedCalls() : singleCalls();
   const perCall: number[] = [];
   for (const call of script) {
@@ -168,12 +171,14 @@ const counts: BenchCount[] = [
 function scriptSide(batch: boolean): BenchSide {
   const script = batch ? batchedCalls() : singleCalls();
   let session = new Session({ clock: () => NOW });
-  let tools: readonly AnyTool[] = createPlanningTools(session, { batch });
+  let tools: readonly AnyTool[] = createPlanningTools(session, {
+    extensions: batch ? [batchExtension()] : [],
+  });
   return {
     reset: () => {
       session.dispose();
       session = new Session({ clock: () => NOW });
-      tools = createPlanningTools(session, { batch });
+      tools = createPlanningTools(session, { extensions: batch ? [batchExtension()] : [] });
     },
     run: async () => {
       let last: unknown;

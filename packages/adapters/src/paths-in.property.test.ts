@@ -4,25 +4,29 @@ import path from 'node:path';
 import {
   checkPlan,
   createPlanningTools,
-  formatPlanRevision,
   formatStepId,
   invokeTool,
-  MAX_STEP_NUMBER,
   MarkStep,
   Plan,
+  renderPlan,
+  Session,
+  SetupPlan,
+  selectLatest,
+  snapshotFromJSON,
+} from '@plankit/core';
+import { MAX_STEP_NUMBER } from '@plankit/core/constants';
+import {
+  formatPlanRevision,
+  history,
+  owners,
   PlanChange,
   type PlanRevision,
   planHistory,
   planToMermaid,
   registerPlanHistory,
   registerPlanModelReducers,
-  renderPlan,
   renderPlanDiff,
-  Session,
-  SetupPlan,
-  selectLatest,
-  snapshotFromJSON,
-} from '@plankit/core';
+} from '@plankit/core/plan-model';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { reducePlan } from './langgraph/plan-edit.ts';
@@ -145,7 +149,7 @@ async function throughTools(field: PlanField | RevisionField, value: string): Pr
   if (field === 'owner' || field === 'actor') {
     const made = (() => {
       try {
-        return createPlanningTools(session, { owners: true, history: true, agent: value });
+        return createPlanningTools(session, { extensions: [owners({ agent: value }), history()] });
       } catch {
         return undefined;
       }
@@ -172,7 +176,7 @@ async function throughTools(field: PlanField | RevisionField, value: string): Pr
     return selectLatest(session, Plan)?.steps.some((step) => step.step_id === value) === true;
   }
   const { planning_setup_plan: setup, planning_mark_step: mark } = createPlanningTools(session, {
-    history: true,
+    extensions: [history()],
   });
   const set = await invokeTool(
     setup,

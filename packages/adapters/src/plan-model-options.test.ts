@@ -7,6 +7,7 @@ import { McpServer as McpServerV1 } from '@modelcontextprotocol/sdk/server/mcp.j
 import { McpServer as McpServerV2 } from '@modelcontextprotocol/server';
 import { Agent, Runner } from '@openai/agents';
 import { type AnyTool, createPlanningTools, invokeTool, Session } from '@plankit/core';
+import { batch, dependencies, owners } from '@plankit/core/plan-model';
 import { renderPlanReminder } from '@plankit/prompt';
 import { generateText, stepCountIs } from 'ai';
 import { MockLanguageModelV3 } from 'ai/test';
@@ -199,7 +200,9 @@ const HOSTS: Readonly<Record<string, HostRun>> = {
 
 describe('every plan-model option through every adapter', () => {
   it('makes every opt-in planning tool strict by default, through its strict trait', () => {
-    const tools = createPlanningTools(new Session(), { batch: true, owners: true, agent: 'a' });
+    const tools = createPlanningTools(new Session(), {
+      extensions: [batch(), owners({ agent: 'a' })],
+    });
     for (const tool of [
       tools.planning_apply_batch,
       tools.planning_claim_step,
@@ -215,7 +218,9 @@ describe('every plan-model option through every adapter', () => {
 
   it("AI SDK planReminderStep shows the Ready and Blocked lines with renderPlanReminder's dependencies option", async () => {
     const session = new Session();
-    const { planning_setup_plan: setup } = createPlanningTools(session, { dependencies: true });
+    const { planning_setup_plan: setup } = createPlanningTools(session, {
+      extensions: [dependencies()],
+    });
     await invokeTool(
       setup,
       {

@@ -1,13 +1,11 @@
+import { MarkStep, Session, SetupPlan } from '@plankit/core';
 import {
   MAX_PLAN_REVISIONS,
-  MarkStep,
   PlanChange,
   planHistory,
   registerPlanHistory,
   registerPlanModelReducers,
-  Session,
-  SetupPlan,
-} from '@plankit/core';
+} from '@plankit/core/plan-model';
 import type { BenchCase, BenchSide, BenchSuite } from '../../../scripts/bench.ts';
 
 const STEPS = 20;

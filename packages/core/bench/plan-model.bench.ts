@@ -1,4 +1,5 @@
-import { Plan, type PlanStep, readySteps } from '@plankit/core';
+import { Plan, type PlanStep } from '@plankit/core';
+import { readySteps } from '@plankit/core/plan-model';
 import type { BenchCase, BenchSuite } from '../../../scripts/bench.ts';
 
 const STEPS = 2_000;

@@ -1,4 +1,5 @@
-import { type Plan, STEP_STATUSES } from '@plankit/core';
+import type { Plan } from '@plankit/core';
+import { STEP_STATUSES } from '@plankit/core/constants';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { isPlanReminder } from './is-plan-reminder.ts';

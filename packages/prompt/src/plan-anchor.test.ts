@@ -1,4 +1,5 @@
-import { formatStepId, type Plan, STEP_STATUSES } from '@plankit/core';
+import { formatStepId, type Plan } from '@plankit/core';
+import { STEP_STATUSES } from '@plankit/core/constants';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { fnv1a } from './fnv1a.ts';

@@ -1,4 +1,5 @@
-import { Session } from '@plankit/core';
+import { type PlanningExtension, Session } from '@plankit/core';
+import { batch, dependencies, history, owners } from '@plankit/core/plan-model';
 import { countTokens } from 'gpt-tokenizer/encoding/o200k_base';
 import { describe, expect, it } from 'vitest';
 import * as z from 'zod';
@@ -15,6 +16,14 @@ const subsets: readonly (readonly Option[])[] = OPTIONS.reduce<Option[][]>(
   [[]],
 );
 
+const FACTORIES: Record<Option, () => PlanningExtension> = {
+  dependencies: () => dependencies(),
+  batch: () => batch(),
+  history: () => history(),
+  owners: () => owners({ agent: 'lead' }),
+};
+const extensionsFor = (on: readonly Option[]) => on.map((option) => FACTORIES[option]());
+
 const section = (
   strategy: (typeof PLANNING_STRATEGIES)[number],
   inProgress: 'any' | 'single',
@@ -24,8 +33,7 @@ const section = (
     session: new Session({ sessionId: 'prompt-test' }),
     strategy,
     inProgress,
-    ...Object.fromEntries(on.map((option) => [option, true])),
-    ...(on.includes('owners') ? { agent: 'lead' } : {}),
+    extensions: extensionsFor(on),
   });
 
 describe('plan-model rule lines in the planning copy', () => {
@@ -54,14 +62,7 @@ describe('plan-model rule lines in the planning copy', () => {
         }),
       ).toEqual([]);
       const reference = new PlanningToolsSection({ session: new Session(), strategy });
-      const off = new PlanningToolsSection({
-        session: new Session(),
-        strategy,
-        dependencies: false,
-        batch: false,
-        history: false,
-        owners: false,
-      });
+      const off = new PlanningToolsSection({ session: new Session(), strategy, extensions: [] });
       expect(off.render()).toBe(reference.render());
     }
   });
@@ -101,8 +102,7 @@ describe('plan-model rule lines in the planning copy', () => {
     expect(plain.map((tool) => tool.name)).toHaveLength(6);
     const full = new PlanningToolsSection({
       session: new Session(),
-      dependencies: { onOpenDependency: 'warn' },
-      batch: true,
+      extensions: [dependencies({ onOpenDependency: 'warn' }), batch()],
     });
     expect(full.tools().map((tool) => tool.name)).toEqual([
       ...plain.map((tool) => tool.name),
@@ -111,14 +111,12 @@ describe('plan-model rule lines in the planning copy', () => {
     expect(
       JSON.stringify(z.toJSONSchema(full.tools().planning_setup_plan.parameters, { io: 'input' })),
     ).toContain('depends_on');
-    expect(JSON.stringify(z.toJSONSchema(plain[0].parameters, { io: 'input' }))).not.toContain(
-      'depends_on',
-    );
+    expect(
+      JSON.stringify(z.toJSONSchema(plain.planning_setup_plan.parameters, { io: 'input' })),
+    ).not.toContain('depends_on');
     const owned = new PlanningToolsSection({
       session: new Session(),
-      history: true,
-      owners: true,
-      agent: 'lead',
+      extensions: [owners({ agent: 'lead' }), history()],
     });
     expect(owned.tools().map((tool) => tool.name)).toEqual(
       expect.arrayContaining(['planning_claim_step', 'planning_release_step']),
@@ -126,20 +124,18 @@ describe('plan-model rule lines in the planning copy', () => {
     expect(
       JSON.stringify(z.toJSONSchema(owned.tools().planning_mark_step.parameters, { io: 'input' })),
     ).toContain('explanation');
-    expect(owned.clone({ session: new Session() }).agent).toBe('lead');
+    expect(owned.clone({ session: new Session() }).extensions).toBe(owned.extensions);
     const copy = full.clone({ session: new Session() });
-    expect(copy.dependencies).toEqual({ onOpenDependency: 'warn' });
-    expect(copy.batch).toBe(true);
+    expect(copy.extensions.map((extension) => extension.name)).toEqual(['dependencies', 'batch']);
     expect(copy.render()).toBe(full.render());
   });
 
-  it('refuses a bad option value with section_invalid naming the field', () => {
+  it('refuses the flags that became extensions, naming the replacement', () => {
     expect(
-      () => new PlanningToolsSection({ session: new Session(), batch: 'yes' as never }),
-    ).toThrow(/batch/);
+      () => new PlanningToolsSection({ session: new Session(), batch: true } as never),
+    ).toThrow(/batch is not an option\. The plan-model flags became extensions/);
     expect(
-      () =>
-        new PlanningToolsSection({ session: new Session(), dependencies: { mode: 1 } as never }),
-    ).toThrow(/dependencies\.mode/);
+      () => new PlanningToolsSection({ session: new Session(), extensions: [{}] as never }),
+    ).toThrow(/section_invalid|extensions\[0\] must be a planning extension/);
   });
 });

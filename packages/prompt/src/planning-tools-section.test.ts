@@ -1,11 +1,5 @@
-import {
-  createPlanningTools,
-  inProgressRule,
-  invokeTool,
-  Plan,
-  Session,
-  selectLatest,
-} from '@plankit/core';
+import { createPlanningTools, invokeTool, Plan, Session, selectLatest } from '@plankit/core';
+import { inProgressRule } from '@plankit/core/constants';
 import { countTokens } from 'gpt-tokenizer/encoding/o200k_base';
 import { describe, expect, it } from 'vitest';
 import { PLANNING_STRATEGIES, PlanningStrategy } from './planning-strategy.ts';
@@ -99,7 +93,7 @@ describe('PlanningToolsSection rendering', () => {
     expect(markLine).toBe(
       `- Track progress via \`planning_mark_step\` (pending, in_progress, blocked, done). ${rule}`,
     );
-    const [setup, , , mark] = single.tools();
+    const { planning_setup_plan: setup, planning_mark_step: mark } = single.tools();
     await invokeTool(
       setup,
       { objective: 'o', initial_steps: [{ title: 'a' }, { title: 'b' }] },
@@ -146,7 +140,7 @@ describe('PlanningToolsSection tools and session', () => {
     const first = new PlanningToolsSection({ session });
     new PlanningToolsSection({ session, strategy: PlanningStrategy.PLAN_ACT_REFLECT });
     createPlanningTools(session);
-    const [setup, add] = first.tools();
+    const { planning_setup_plan: setup, planning_add_step: add } = first.tools();
     await invokeTool(setup, { objective: 'o' }, { session });
     await invokeTool(add, { steps: [{ title: 'a' }] }, { session });
     expect(selectLatest(session, Plan)?.steps.map((step) => step.step_id)).toEqual(['S001']);

@@ -1,13 +1,11 @@
 import {
   createPlanningTools,
-  type DependencyOptions,
   type InProgressMode,
-  inProgressRule,
-  PLANNING_LIMITS,
+  type PlanningExtension,
   type PlanningToolsFor,
   Session,
-  STEP_STATUSES,
 } from '@plankit/core';
+import { inProgressRule, PLANNING_LIMITS, STEP_STATUSES } from '@plankit/core/constants';
 import { unknownOption } from '@plankit/core/internal';
 import { type PlanModelCopyOptions, planModelLines } from './plan-model-lines.ts';
 import { mindsetLines, PLANNING_STRATEGIES, PlanningStrategy } from './planning-strategy.ts';
@@ -15,7 +13,9 @@ import { PromptRenderError } from './prompt-render-error.ts';
 import { type PromptSection, renderHeading, type SectionRenderOptions } from './prompt-section.ts';
 
 /** What {@link PlanningToolsSection} takes. @public */
-export interface PlanningToolsSectionOptions {
+export interface PlanningToolsSectionOptions<
+  E extends readonly PlanningExtension[] = readonly PlanningExtension[],
+> {
   /** The session the tools read and write; its planning reducers are registered (idempotently). */
   readonly session: Session;
   /** The mindset to coach; {@link PlanningStrategy.REACT} by default. */
@@ -25,27 +25,11 @@ export interface PlanningToolsSectionOptions {
   /** Whether hosts may override the copy and tool descriptions; `false` by default. */
   readonly acceptsOverrides?: boolean | undefined;
   /**
-   * Steps carry `depends_on` (core's `dependencies` option of `createPlanningTools`, passed
-   * through as given), and the copy gains two rule lines about it. Off by default.
+   * Parts of the plan model, from `@plankit/core/plan-model` (`dependencies()`, `batch()`,
+   * `history()`, `owners({ agent })`), passed to `createPlanningTools`; each of plankit's own
+   * adds its short rule lines to the copy. None by default: the reference copy and tools.
    */
-  readonly dependencies?: boolean | DependencyOptions | undefined;
-  /**
-   * Adds `planning_apply_batch` (core's `batch` option), and the copy gains one rule line
-   * about it. Off by default.
-   */
-  readonly batch?: boolean | undefined;
-  /**
-   * Every mutating tool takes an optional `explanation`, recorded in the plan history (core's
-   * `history` option), and the copy gains one rule line about it. Off by default.
-   */
-  readonly history?: boolean | undefined;
-  /**
-   * Adds `planning_claim_step` and `planning_release_step` (core's `owners` option; needs
-   * `agent`), and the copy gains one rule line about them. Off by default.
-   */
-  readonly owners?: boolean | undefined;
-  /** The id of the agent the tools act for (core's `agent` option): the owner and the actor. */
-  readonly agent?: string | undefined;
+  readonly extensions?: E | undefined;
 }
 
 const OPTION_KEYS = new Set([
@@ -53,12 +37,9 @@ const OPTION_KEYS = new Set([
   'strategy',
   'inProgress',
   'acceptsOverrides',
-  'dependencies',
-  'batch',
-  'history',
-  'owners',
-  'agent',
+  'extensions',
 ]);
+const MOVED_FLAGS = new Set(['dependencies', 'batch', 'history', 'owners', 'agent']);
 
 function planningBody(
   strategy: PlanningStrategy,
@@ -84,22 +65,21 @@ function planningBody(
 
 /**
  * The planning section: the instructions for the six planning tools, in one of three
- * strategies, and the tools themselves bound to a session. The opt-in plan-model options
- * (`dependencies`, `batch`, `history`, `owners` with `agent`) are passed to `createPlanningTools` and each adds its own short
- * rule lines to the copy; with them off the copy is the reference copy, byte for byte.
+ * strategies, and the tools themselves bound to a session. Plan-model extensions are passed
+ * to `createPlanningTools`, and each of plankit's own adds its short rule lines to the copy;
+ * without them the copy is the reference copy, byte for byte.
  *
  * @example
  * ```ts
  * const planning = new PlanningToolsSection({ session, strategy: PlanningStrategy.PLAN_ACT_REFLECT });
  * planning.render(undefined, { depth: 0, number: '2' }); // '## 2. Planning Tools\n\n...'
  * planning.tools(); // the six tools, reference order
- * new PlanningToolsSection({ session, batch: true }).tools().planning_apply_batch; // by name
+ * new PlanningToolsSection({ session, extensions: [batch()] }).tools().planning_apply_batch;
  * ```
  * @public
  */
-export class PlanningToolsSection<
-  O extends PlanningToolsSectionOptions = PlanningToolsSectionOptions,
-> implements PromptSection<undefined>
+export class PlanningToolsSection<const E extends readonly PlanningExtension[] = readonly []>
+  implements PromptSection<undefined>
 {
   /** Always `planning.tools`. */
   readonly key: string = 'planning.tools';
@@ -115,17 +95,9 @@ export class PlanningToolsSection<
   readonly inProgress: InProgressMode;
   /** Whether hosts may override the copy and tool descriptions. */
   readonly acceptsOverrides: boolean;
-  /** The `dependencies` option as given (`false` when absent). */
-  readonly dependencies: boolean | DependencyOptions;
-  /** Whether `planning_apply_batch` is offered. */
-  readonly batch: boolean;
-  /** Whether mutations take an `explanation` recorded in the plan history. */
-  readonly history: boolean;
-  /** Whether the claim and release tools are offered. */
-  readonly owners: boolean;
-  /** The agent the tools act for, or undefined. */
-  readonly agent: string | undefined;
-  readonly #tools: PlanningToolsFor<O>;
+  /** The plan-model extensions the tools were built with. */
+  readonly extensions: E;
+  readonly #tools: PlanningToolsFor<E[number]['name']>;
   readonly #body: string;
 
   /**
@@ -133,7 +105,7 @@ export class PlanningToolsSection<
    *
    * @throws PromptRenderError `section_invalid` for a missing session or an unknown option
    */
-  constructor(options: O) {
+  constructor(options: PlanningToolsSectionOptions<E>) {
     if (typeof options !== 'object' || options === null || !(options.session instanceof Session)) {
       throw new PromptRenderError('section_invalid', 'PlanningToolsSection needs a session.', {
         field: 'session',
@@ -141,12 +113,13 @@ export class PlanningToolsSection<
     }
     const extra = unknownOption(options, OPTION_KEYS);
     if (extra !== undefined) {
+      const moved = MOVED_FLAGS.has(extra)
+        ? ' The plan-model flags became extensions: pass extensions from @plankit/core/plan-model, such as extensions: [batch()].'
+        : '';
       throw new PromptRenderError(
         'section_invalid',
-        `PlanningToolsSection: ${extra} is not an option.`,
-        {
-          field: extra,
-        },
+        `PlanningToolsSection: ${extra} is not an option.${moved}`,
+        { field: extra },
       );
     }
     const strategy = options.strategy ?? PlanningStrategy.REACT;
@@ -159,23 +132,10 @@ export class PlanningToolsSection<
     }
     const inProgress = options.inProgress ?? 'any';
     const acceptsOverrides = options.acceptsOverrides ?? false;
-    const dependencies = options.dependencies ?? false;
-    const batch = options.batch ?? false;
-    const history = options.history ?? false;
-    const owners = options.owners ?? false;
-    const agent = options.agent;
-    let tools: PlanningToolsFor<O>;
+    const extensions = (options.extensions ?? []) as E;
+    let tools: PlanningToolsFor<E[number]['name']>;
     try {
-      // createPlanningTools checks `dependencies` and `batch`, naming the field it refuses.
-      tools = createPlanningTools(options.session, {
-        inProgress,
-        acceptsOverrides,
-        dependencies,
-        batch,
-        history,
-        owners,
-        ...(agent === undefined ? {} : { agent }),
-      }) as unknown as PlanningToolsFor<O>;
+      tools = createPlanningTools(options.session, { inProgress, acceptsOverrides, extensions });
     } catch (cause) {
       const reason = cause instanceof Error ? cause.message : String(cause);
       throw new PromptRenderError('section_invalid', `PlanningToolsSection: ${reason}`, { cause });
@@ -184,27 +144,24 @@ export class PlanningToolsSection<
     this.strategy = strategy;
     this.inProgress = inProgress;
     this.acceptsOverrides = acceptsOverrides;
-    this.dependencies = dependencies;
-    this.batch = batch;
-    this.history = history;
-    this.owners = owners;
-    this.agent = agent;
+    this.extensions = extensions;
     this.#tools = tools;
+    const named: ReadonlySet<string> = new Set(extensions.map((extension) => extension.name));
     this.#body = planningBody(strategy, inProgress, {
-      dependencies: dependencies !== false,
-      batch: batch === true,
-      history: history === true,
-      owners: owners === true,
+      dependencies: named.has('dependencies'),
+      batch: named.has('batch'),
+      history: named.has('history'),
+      owners: named.has('owners'),
     });
   }
 
   /**
-   * The six planning tools, in reference order, then `planning_apply_batch` with `batch` (and
-   * the claim and release tools with `owners`), each also by name (`tools().planning_mark_step`):
+   * The six planning tools, in reference order, then the extensions' tools, each also by name
+   * (`tools().planning_mark_step`):
    * the tools `createPlanningTools` built for this section (the one way to get them), exposed as
    * every prompt section exposes its tools, so `prompt.render().tools` can collect them.
    */
-  tools(): PlanningToolsFor<O> {
+  tools(): PlanningToolsFor<E[number]['name']> {
     return this.#tools;
   }
 
@@ -223,17 +180,13 @@ export class PlanningToolsSection<
    *
    * @throws PromptRenderError `section_invalid` without a session
    */
-  clone({ session }: { readonly session: Session }): PlanningToolsSection<O> {
-    return new PlanningToolsSection<O>({
+  clone({ session }: { readonly session: Session }): PlanningToolsSection<E> {
+    return new PlanningToolsSection<E>({
       session,
       strategy: this.strategy,
       inProgress: this.inProgress,
       acceptsOverrides: this.acceptsOverrides,
-      dependencies: this.dependencies,
-      batch: this.batch,
-      history: this.history,
-      owners: this.owners,
-      ...(this.agent === undefined ? {} : { agent: this.agent }),
-    } as unknown as O);
+      extensions: this.extensions,
+    });
   }
 }

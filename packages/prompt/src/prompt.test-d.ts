@@ -1,13 +1,14 @@
 import {
   type BatchToolByName,
-  type DependentPlanningTools,
   type DependentPlanningToolsByName,
   type Plan,
   type PlanBatchTool,
   type PlanningTools,
+  type PlanningToolset,
   type Result,
   Session,
 } from '@plankit/core';
+import { batch, dependencies } from '@plankit/core/plan-model';
 import { describe, expectTypeOf, it } from 'vitest';
 import { MarkdownSection } from './markdown-section.ts';
 import { PhaseSection } from './phase-section.ts';
@@ -42,14 +43,13 @@ describe('prompt types', () => {
     // @ts-expect-error not a strategy
     new PlanningToolsSection({ session: new Session(), strategy: 'cot' });
     expectTypeOf(
-      new PlanningToolsSection({ session: new Session(), dependencies: true, batch: true }).tools(),
-    ).toEqualTypeOf<
-      readonly [...DependentPlanningTools, PlanBatchTool] &
-        DependentPlanningToolsByName &
-        BatchToolByName
-    >();
+      new PlanningToolsSection({
+        session: new Session(),
+        extensions: [dependencies(), batch()],
+      }).tools(),
+    ).toEqualTypeOf<PlanningToolset<DependentPlanningToolsByName & BatchToolByName>>();
     expectTypeOf(
-      new PlanningToolsSection({ session: new Session(), batch: true })
+      new PlanningToolsSection({ session: new Session(), extensions: [batch()] })
         .clone({
           session: new Session(),
         })

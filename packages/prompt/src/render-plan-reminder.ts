@@ -1,5 +1,6 @@
-import { dependencySummary, openSteps, type Plan } from '@plankit/core';
+import { openSteps, type Plan } from '@plankit/core';
 import { escapeControl } from '@plankit/core/internal';
+import { dependencySummary } from '@plankit/core/plan-model';
 
 /** Options of {@link renderPlanReminder}. @public */
 export interface PlanReminderOptions {

@@ -6,6 +6,7 @@ import {
   ToolMessage,
 } from '@langchain/core/messages';
 import { createPlanningTools, invokeTool, Plan, Session, selectLatest } from '@plankit/core';
+import { dependencies } from '@plankit/core/plan-model';
 import {
   compactWithPlan,
   fromPlanAnchor,
@@ -20,7 +21,7 @@ describe('langChainMessageShape with compactWithPlan', () => {
   it('keeps the SystemMessage, places summary and plan as HumanMessages, and a ToolMessage with its call', async () => {
     const session = new Session();
     const { planning_setup_plan: setup, planning_mark_step: mark } = createPlanningTools(session, {
-      dependencies: true,
+      extensions: [dependencies()],
     });
     await invokeTool(
       setup,

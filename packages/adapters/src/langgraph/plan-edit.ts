@@ -9,11 +9,8 @@ import {
   dataTypeName,
   MarkStep,
   type MarkStepInput,
-  PLAN_MODEL_COMMANDS,
   Plan,
   PlankitError,
-  registerPlanHistory,
-  registerPlanModelReducers,
   Session,
   SetupPlan,
   type SetupPlanInput,
@@ -22,6 +19,11 @@ import {
   type UpdateStepInput,
 } from '@plankit/core';
 import { unknownOption } from '@plankit/core/internal';
+import {
+  PLAN_MODEL_COMMANDS,
+  registerPlanHistory,
+  registerPlanModelReducers,
+} from '@plankit/core/plan-model';
 
 /**
  * One change to the plan in a LangGraph `plan` channel, named after the planning tool that

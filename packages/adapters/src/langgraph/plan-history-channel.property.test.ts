@@ -1,4 +1,5 @@
-import { createPlanningTools, invokeTool, planHistory, Session } from '@plankit/core';
+import { createPlanningTools, invokeTool, Session } from '@plankit/core';
+import { batch, history, owners, planHistory } from '@plankit/core/plan-model';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { reducePlanHistory } from './plan-history-channel.ts';
@@ -17,10 +18,7 @@ describe('the planHistory channel (properties)', () => {
       fc.asyncProperty(fc.array(call, { maxLength: 25 }), async (calls) => {
         const session = new Session({ sessionId: 'channel' });
         const tools = createPlanningTools(session, {
-          batch: true,
-          owners: true,
-          history: true,
-          agent: 'lead',
+          extensions: [batch(), owners({ agent: 'lead' }), history()],
         });
         let channel = reducePlanHistory([], undefined);
         const run = async (index: number, args: Record<string, unknown>) => {

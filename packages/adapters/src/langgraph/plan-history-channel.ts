@@ -1,6 +1,6 @@
 import { ReducedValue } from '@langchain/langgraph';
-import { MAX_PLAN_REVISIONS, PlanRevision } from '@plankit/core';
 import { unknownOption } from '@plankit/core/internal';
+import { MAX_PLAN_REVISIONS, PlanRevision } from '@plankit/core/plan-model';
 import * as z from 'zod';
 import { PlanEditError } from './plan-edit.ts';
 
@@ -87,7 +87,7 @@ const PlanHistoryUpdateSchema = z
   .optional();
 
 /**
- * The `planHistory` channel `planningMiddleware` adds with `history: true`: the plan's
+ * The `planHistory` channel `planningMiddleware` adds with the `history()` extension: the plan's
  * revisions (core's `PlanRevision`: who, why, a structured diff), oldest first, the newest
  * {@link MAX_PLAN_REVISIONS}, reduced by {@link reducePlanHistory}. Plain JSON, so every
  * checkpointer stores it, and a fork from an earlier checkpoint sees the history as it was.

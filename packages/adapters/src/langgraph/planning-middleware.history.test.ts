@@ -3,14 +3,19 @@ import { BaseChatModel } from '@langchain/core/language_models/chat_models';
 import { AIMessage, type BaseMessage, HumanMessage } from '@langchain/core/messages';
 import type { ChatResult } from '@langchain/core/outputs';
 import { MemorySaver } from '@langchain/langgraph';
-import { formatPlanRevision, MAX_PLAN_REVISIONS, type PlanRevision } from '@plankit/core';
+import {
+  formatPlanRevision,
+  history,
+  MAX_PLAN_REVISIONS,
+  type PlanRevision,
+} from '@plankit/core/plan-model';
 import { createAgent } from 'langchain';
 import { describe, expect, it } from 'vitest';
 import { PlanEditError } from './plan-edit.ts';
 import { reducePlanHistory } from './plan-history-channel.ts';
 import { planningMiddleware } from './planning-middleware.ts';
 
-// `history: true` through planningMiddleware: the revisions live in the `planHistory` channel
+// the `history()` extension through planningMiddleware: the revisions live in the `planHistory` channel
 // beside `plan`, so getState, a resume from MemorySaver and a fork all carry them.
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -76,7 +81,7 @@ const summary = (history: readonly PlanRevision[] | undefined) =>
 function historyAgent(model: ScriptedChatModel, checkpointer: MemorySaver) {
   return createAgent({
     model,
-    middleware: [planningMiddleware({ history: true, agent: 'lead' })],
+    middleware: [planningMiddleware({ extensions: [history({ agent: 'lead' })] })],
     checkpointer,
   });
 }
@@ -251,7 +256,9 @@ describe('planningMiddleware with history: the planHistory channel', () => {
     ]);
     const agent = createAgent({
       model,
-      middleware: [planningMiddleware({ history: true, agent: 'lead', inProgress: 'single' })],
+      middleware: [
+        planningMiddleware({ extensions: [history({ agent: 'lead' })], inProgress: 'single' }),
+      ],
       checkpointer: new MemorySaver(),
     });
     const config = { configurable: { thread_id: 'hostile' } };
@@ -334,7 +341,7 @@ describe('planningMiddleware with history: the planHistory channel', () => {
     ]);
     const agent = createAgent({
       model,
-      middleware: [planningMiddleware({ agent: 'lead' })],
+      middleware: [planningMiddleware({})],
       checkpointer: new MemorySaver(),
     });
     const config = { configurable: { thread_id: 'off' } };

@@ -3,6 +3,7 @@ import { AIMessage, type BaseMessage, HumanMessage, ToolMessage } from '@langcha
 import type { ChatResult } from '@langchain/core/outputs';
 import { MemorySaver } from '@langchain/langgraph';
 import type { Plan } from '@plankit/core';
+import { batch, dependencies, history, owners } from '@plankit/core/plan-model';
 import { createAgent } from 'langchain';
 import { describe, expect, it } from 'vitest';
 import { applyPlanEdit, PlanEditError } from './plan-edit.ts';
@@ -68,7 +69,7 @@ async function run(options: PlanningMiddlewareOptions, turns: AIMessage[], seed?
 
 describe('planningMiddleware with the opt-in plan model', () => {
   it('dependencies: depends_on applies, a step with open dependencies is refused', async () => {
-    const { plan, replies } = await run({ dependencies: true }, [
+    const { plan, replies } = await run({ extensions: [dependencies()] }, [
       turn(
         call('c1', 'planning_setup_plan', {
           objective: 'Ship',
@@ -92,7 +93,7 @@ describe('planningMiddleware with the opt-in plan model', () => {
   });
 
   it('batch: planning_apply_batch is offered, applies all or nothing', async () => {
-    const { plan, replies, tools } = await run({ batch: true }, [
+    const { plan, replies, tools } = await run({ extensions: [batch()] }, [
       turn(
         call('c1', 'planning_setup_plan', {
           objective: 'Tidy',
@@ -143,7 +144,7 @@ describe('planningMiddleware with the opt-in plan model', () => {
       ],
     };
     const { plan, replies, tools } = await run(
-      { owners: true, agent: 'worker-1' },
+      { extensions: [owners({ agent: 'worker-1' })] },
       [
         turn(
           call('c1', 'planning_claim_step', { step_id: 'S001' }),
@@ -162,7 +163,7 @@ describe('planningMiddleware with the opt-in plan model', () => {
   });
 
   it('history: an explanation is taken and the change applies; an overlong one is refused', async () => {
-    const { plan, replies } = await run({ history: true, agent: 'lead' }, [
+    const { plan, replies } = await run({ extensions: [history({ agent: 'lead' })] }, [
       turn(
         call('c1', 'planning_setup_plan', {
           objective: 'Notes',

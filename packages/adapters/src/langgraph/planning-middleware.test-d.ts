@@ -1,4 +1,5 @@
-import type { PlanRevision } from '@plankit/core';
+import type { PlanRevision } from '@plankit/core/plan-model';
+import { batch, history } from '@plankit/core/plan-model';
 import { describe, expectTypeOf, it } from 'vitest';
 import type { PlanHistoryUpdate } from './plan-history-channel.ts';
 import {
@@ -8,10 +9,12 @@ import {
 } from './planning-middleware.ts';
 
 describe('planningMiddleware types', () => {
-  it('returns the history middleware (plan and planHistory channels) exactly with history: true', () => {
-    expectTypeOf(planningMiddleware({ history: true })).toEqualTypeOf<PlanningHistoryMiddleware>();
+  it('returns the history middleware (plan and planHistory channels) exactly with the history extension', () => {
+    expectTypeOf(
+      planningMiddleware({ extensions: [history()] }),
+    ).toEqualTypeOf<PlanningHistoryMiddleware>();
     expectTypeOf(planningMiddleware()).toEqualTypeOf<PlanningMiddleware>();
-    expectTypeOf(planningMiddleware({ history: false })).toEqualTypeOf<PlanningMiddleware>();
+    expectTypeOf(planningMiddleware({ extensions: [batch()] })).toEqualTypeOf<PlanningMiddleware>();
   });
 
   it('takes revisions to append, a whole history or null on planHistory', () => {

@@ -5,13 +5,13 @@ import {
   type AnyTool,
   type CheckPlanOptions,
   createPlanningTools,
-  type DependencyOptions,
   type InProgressMode,
   Plan,
-  type PlanRevision,
-  planHistory,
+  PlankitError,
+  type PlanningExtension,
   type Session,
 } from '@plankit/core';
+import { type PlanRevision, planHistory } from '@plankit/core/plan-model';
 import { type AgentMiddleware, createMiddleware } from 'langchain';
 import * as z from 'zod';
 import { callTool } from '../call-tool.ts';
@@ -30,7 +30,9 @@ export interface PlanningMiddlewareSection {
 }
 
 /** Options of {@link planningMiddleware}. @public */
-export interface PlanningMiddlewareOptions {
+export interface PlanningMiddlewareOptions<
+  E extends readonly PlanningExtension[] = readonly PlanningExtension[],
+> {
   /**
    * The strategy section appended to the system prompt on every model call: a string, or a
    * section such as `new PlanningToolsSection({ session })` from `@plankit/prompt`, rendered once so the
@@ -45,21 +47,14 @@ export interface PlanningMiddlewareOptions {
   readonly reminder?: ((plan: Plan | undefined) => string | undefined) | undefined;
   /** `'single'` refuses a second `in_progress` step; `'any'` (the default) allows it. */
   readonly inProgress?: InProgressMode | undefined;
-  /** Core's `dependencies` option of `createPlanningTools`: steps carry `depends_on`. Off by default. */
-  readonly dependencies?: boolean | DependencyOptions | undefined;
-  /** Core's `batch` option: adds `planning_apply_batch`. Off by default. */
-  readonly batch?: boolean | undefined;
   /**
-   * Core's `history` option: mutations take an `explanation`, and the state gets a second
-   * channel, `planHistory` ({@link planHistoryChannel}): each change a planning call makes, as
-   * core's `PlanRevision` (actor, explanation, diff), in model order, the newest
-   * `MAX_PLAN_REVISIONS`. Checkpointers persist it with the plan. Off by default.
+   * Parts of the plan model, from `@plankit/core/plan-model`, passed to `createPlanningTools`.
+   * With `history()`, mutations take an `explanation`, and the state gets a second channel,
+   * `planHistory` ({@link planHistoryChannel}): each change a planning call makes, as core's
+   * `PlanRevision` (actor, explanation, diff), in model order, the newest `MAX_PLAN_REVISIONS`.
+   * Checkpointers persist it with the plan. None by default.
    */
-  readonly history?: boolean | undefined;
-  /** Core's `owners` option: adds the claim and release tools; needs `agent`. Off by default. */
-  readonly owners?: boolean | undefined;
-  /** Core's `agent` option: the agent id these tools claim as. */
-  readonly agent?: string | undefined;
+  readonly extensions?: E | undefined;
   /**
    * How long a call waits for an earlier planning call of its `AIMessage` that has not started
    * (a middleware answered it, a hook holds it), in milliseconds; 30,000 by default.
@@ -73,7 +68,7 @@ export type PlanningStateSchema = StateSchema<{
 }>;
 
 /**
- * The state {@link planningMiddleware} adds with `history: true`: the `plan` and `planHistory`
+ * The state {@link planningMiddleware} adds with the `history()` extension: the `plan` and `planHistory`
  * channels.
  *
  * @public
@@ -94,7 +89,7 @@ export type PlanningMiddleware = AgentMiddleware<
   readonly DynamicStructuredTool[]
 >;
 
-/** What {@link planningMiddleware} returns with `history: true`. @public */
+/** What {@link planningMiddleware} returns with the `history()` extension. @public */
 export type PlanningHistoryMiddleware = AgentMiddleware<
   PlanningHistoryStateSchema,
   undefined,
@@ -209,15 +204,15 @@ function revisionOf(session: Session, id: string): PlanRevision | undefined {
   return revision;
 }
 
-function planningTools(options: PlanningMiddlewareOptions): DynamicStructuredTool[] {
-  const { inProgress, dependencies, batch, history, owners, agent } = options;
+function planningTools(
+  options: PlanningMiddlewareOptions,
+  extensions: readonly PlanningExtension[],
+  history: boolean,
+): DynamicStructuredTool[] {
+  const { inProgress } = options;
   const definitions: readonly AnyTool[] = createPlanningTools(planSession(null), {
     ...(inProgress === undefined ? {} : { inProgress }),
-    ...(dependencies === undefined ? {} : { dependencies }),
-    ...(batch === undefined ? {} : { batch }),
-    ...(history === undefined ? {} : { history }),
-    ...(owners === undefined ? {} : { owners }),
-    ...(agent === undefined ? {} : { agent }),
+    extensions,
   });
   const names = new Set(definitions.map((definition) => definition.name));
   return definitions.map(
@@ -227,7 +222,7 @@ function planningTools(options: PlanningMiddlewareOptions): DynamicStructuredToo
           const id = config?.toolCall?.id;
           const found = id === undefined ? undefined : findLangChainTurn(config, id, names);
           const start = planOf(config);
-          const recording = history === true;
+          const recording = history;
           const session =
             found === undefined
               ? planSession(start, recording)
@@ -290,7 +285,7 @@ function planningTools(options: PlanningMiddlewareOptions): DynamicStructuredToo
  *   plan the calls before it left, and the channel's reducer applies their edits in that same
  *   order through plankit's planning reducers: parallel calls merge, never an InvalidUpdateError;
  * - `section` joins the system prompt; `reminder` goes last in every model request;
- * - with `history: true`, a second channel, `planHistory` ({@link planHistoryChannel}), keeps
+ * - with the `history()` extension, a second channel, `planHistory` ({@link planHistoryChannel}), keeps
  *   each change the planning calls made as core's `PlanRevision` (actor, explanation, diff),
  *   in model order, so resumes and forks carry the history with the plan.
  *
@@ -318,26 +313,26 @@ function planningTools(options: PlanningMiddlewareOptions): DynamicStructuredToo
  * ```
  * @example
  * ```ts
- * const agent = createAgent({ model, middleware: [planningMiddleware({ history: true, agent: 'lead' })], checkpointer });
+ * const agent = createAgent({ model, middleware: [planningMiddleware({ extensions: [history({ agent: 'lead' })] })], checkpointer });
  * const { planHistory } = readPlanState((await agent.graph.getState(config)).values);
  * planHistory.map(formatPlanRevision); // ['#1 plankit.SetupPlan by lead: "kick-off"\n  + S001 ...', ...]
  * ```
  * @public
  */
-export function planningMiddleware(
-  options: PlanningMiddlewareOptions & { readonly history: true },
-): PlanningHistoryMiddleware;
-/**
- * {@link planningMiddleware} without `history: true`: the state gets the `plan` channel only.
- * (A `history` known only as a `boolean` at compile time lands here too; with `true` at run
- * time the state still has `planHistory`.)
- *
- * @public
- */
-export function planningMiddleware(options?: PlanningMiddlewareOptions): PlanningMiddleware;
-export function planningMiddleware(
-  options: PlanningMiddlewareOptions = {},
-): PlanningMiddleware | PlanningHistoryMiddleware {
+export function planningMiddleware<const E extends readonly PlanningExtension[] = readonly []>(
+  options: PlanningMiddlewareOptions<E> = {},
+): 'history' extends E[number]['name'] ? PlanningHistoryMiddleware : PlanningMiddleware {
+  for (const flag of ['dependencies', 'batch', 'history', 'owners', 'agent']) {
+    if (Object.hasOwn(options, flag)) {
+      throw new PlankitError(
+        'argument_invalid',
+        `planningMiddleware: options.${flag} moved to an extension: pass extensions from @plankit/core/plan-model, such as extensions: [history()].`,
+        { field: `options.${flag}` },
+      );
+    }
+  }
+  const extensions: readonly PlanningExtension[] = options.extensions ?? [];
+  const history = extensions.some((extension) => extension.name === 'history');
   const section =
     options.section === undefined
       ? undefined
@@ -347,14 +342,13 @@ export function planningMiddleware(
   const reminder = options.reminder;
   const rules: CheckPlanOptions =
     options.inProgress === undefined ? {} : { inProgress: options.inProgress };
-  const stateSchema: PlanningStateSchema | PlanningHistoryStateSchema =
-    options.history === true
-      ? new StateSchema({ plan: planChannel(rules), planHistory: planHistoryChannel() })
-      : new StateSchema({ plan: planChannel(rules) });
+  const stateSchema: PlanningStateSchema | PlanningHistoryStateSchema = history
+    ? new StateSchema({ plan: planChannel(rules), planHistory: planHistoryChannel() })
+    : new StateSchema({ plan: planChannel(rules) });
   return createMiddleware({
     name: 'planningMiddleware',
     stateSchema,
-    tools: planningTools(options),
+    tools: planningTools(options, extensions, history),
     wrapModelCall: (request, handler) => {
       const systemMessage =
         section === undefined
@@ -366,5 +360,7 @@ export function planningMiddleware(
         text === undefined ? request.messages : [...request.messages, new HumanMessage(text)];
       return handler({ ...request, systemMessage, messages });
     },
-  }) as PlanningMiddleware;
+  }) as PlanningMiddleware as 'history' extends E[number]['name']
+    ? PlanningHistoryMiddleware
+    : PlanningMiddleware;
 }

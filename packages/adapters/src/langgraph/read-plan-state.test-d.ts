@@ -1,4 +1,5 @@
-import type { Plan, PlanRevision } from '@plankit/core';
+import type { Plan } from '@plankit/core';
+import type { PlanRevision } from '@plankit/core/plan-model';
 import { describe, expectTypeOf, it } from 'vitest';
 import type { PlanningHistoryStateSchema, PlanningStateSchema } from './planning-middleware.ts';
 import { type PlanningHistoryState, type PlanningState, readPlanState } from './read-plan-state.ts';

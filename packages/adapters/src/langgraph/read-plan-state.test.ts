@@ -2,7 +2,7 @@ import { BaseChatModel } from '@langchain/core/language_models/chat_models';
 import { AIMessage, HumanMessage } from '@langchain/core/messages';
 import type { ChatResult } from '@langchain/core/outputs';
 import { MemorySaver } from '@langchain/langgraph';
-import { formatPlanRevision } from '@plankit/core';
+import { formatPlanRevision, history } from '@plankit/core/plan-model';
 import { createAgent } from 'langchain';
 import { describe, expect, it } from 'vitest';
 import { AdapterError } from '../adapter-error.ts';
@@ -62,7 +62,7 @@ describe('readPlanState', () => {
   it("reads getState().values of an agent with history: the thread's plan and revisions, frozen", async () => {
     const agent = createAgent({
       model: scripted('kick-off'),
-      middleware: [planningMiddleware({ history: true, agent: 'lead' })],
+      middleware: [planningMiddleware({ extensions: [history({ agent: 'lead' })] })],
       checkpointer: new MemorySaver(),
     });
     const config = { configurable: { thread_id: 'read-1' } };

@@ -1,5 +1,6 @@
-import { Plan, PlanRevision } from '@plankit/core';
+import { Plan } from '@plankit/core';
 import { deepFreeze } from '@plankit/core/internal';
+import { PlanRevision } from '@plankit/core/plan-model';
 import * as z from 'zod';
 import { AdapterError } from '../adapter-error.ts';
 
@@ -16,7 +17,7 @@ export interface PlanningState {
 }
 
 /**
- * The state {@link planningMiddleware} adds with `history: true`: the plan and its revisions.
+ * The state {@link planningMiddleware} adds with the `history()` extension: the plan and its revisions.
  *
  * @public
  */
@@ -33,7 +34,7 @@ const refused = (message: string, field: string): AdapterError =>
 /**
  * Reads the planning channels out of a LangGraph state, typed: `getState(config).values` is
  * `any` in LangGraph's types. A channel the state lacks reads as its default (`plan: null`,
- * `planHistory: []`): a thread with no checkpoint yet, or an agent without `history: true`.
+ * `planHistory: []`): a thread with no checkpoint yet, or an agent without the `history()` extension.
  * Each value present is checked against its channel's schema (`Plan`, `PlanRevision[]`).
  * Pure; the result is frozen.
  *

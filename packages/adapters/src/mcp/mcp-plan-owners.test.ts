@@ -1,7 +1,8 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { createPlanningTools, Plan, planHistory, Session, selectLatest } from '@plankit/core';
+import { createPlanningTools, Plan, Session, selectLatest } from '@plankit/core';
+import { history, owners, planHistory } from '@plankit/core/plan-model';
 import { afterEach, describe, expect, it } from 'vitest';
 import { registerMcpTools } from './register-mcp-tools.ts';
 
@@ -12,7 +13,7 @@ afterEach(async () => {
 
 /** One MCP server per agent, all on one session: each agent's tools carry its own id. */
 async function agentClient(session: Session, agent: string): Promise<Client> {
-  const tools = createPlanningTools(session, { owners: true, history: true, agent });
+  const tools = createPlanningTools(session, { extensions: [owners({ agent }), history()] });
   const server = new McpServer({ name: `plankit-${agent}`, version: '1.0.0' });
   registerMcpTools(server, tools, { session });
   const [serverSide, clientSide] = InMemoryTransport.createLinkedPair();

@@ -1,11 +1,14 @@
 import { createPlanningTools, defineDataType, defineTool, Session } from '@plankit/core';
+import { batch, owners } from '@plankit/core/plan-model';
 import { describe, expect, it } from 'vitest';
 import * as z from 'zod';
 import { mcpToolAnnotations } from './mcp-tool-traits.ts';
 
 describe('mcpToolAnnotations for the opt-in plan model', () => {
   it('gives the batch, claim and release tools their own hints', () => {
-    const tools = createPlanningTools(new Session(), { batch: true, owners: true, agent: 'a' });
+    const tools = createPlanningTools(new Session(), {
+      extensions: [batch(), owners({ agent: 'a' })],
+    });
     expect(mcpToolAnnotations(tools.planning_apply_batch, undefined)).toMatchObject({
       destructiveHint: true,
       idempotentHint: false,
@@ -21,8 +24,8 @@ describe('mcpToolAnnotations for the opt-in plan model', () => {
   });
 
   it('lets the host override a hint', () => {
-    const { planning_apply_batch: batch } = createPlanningTools(new Session(), { batch: true });
-    expect(mcpToolAnnotations(batch, { title: 'Batch' })?.title).toBe('Batch');
+    const tools = createPlanningTools(new Session(), { extensions: [batch()] });
+    expect(mcpToolAnnotations(tools.planning_apply_batch, { title: 'Batch' })?.title).toBe('Batch');
   });
 });
 

@@ -3,11 +3,11 @@ import {
   createPlanningTools,
   invokeTool,
   Plan,
-  type PlanningToolsOptions,
-  planHistory,
+  type PlanningExtension,
   Session,
   selectLatest,
 } from '@plankit/core';
+import { batch, dependencies, history, owners, planHistory } from '@plankit/core/plan-model';
 import { expect } from 'vitest';
 
 /** One planning call as a model would make it. */
@@ -32,7 +32,7 @@ export type HostRun = (
 /** One opt-in plan-model option, worked end to end: set up, a call that applies, one that is refused. */
 export interface PlanModelCase {
   readonly option: 'dependencies' | 'batch' | 'history' | 'owners';
-  readonly options: PlanningToolsOptions;
+  readonly extensions: readonly PlanningExtension[];
   readonly setup: Record<string, unknown>;
   /** Runs on the session before the host's calls (another agent's claim, say). */
   readonly prepare?: (session: Session) => Promise<void>;
@@ -49,7 +49,7 @@ const plan = (session: Session) => selectLatest(session, Plan);
 export const PLAN_MODEL_CASES: readonly PlanModelCase[] = [
   {
     option: 'dependencies',
-    options: { dependencies: true },
+    extensions: [dependencies()],
     setup: {
       objective: 'Ship the release',
       initial_steps: [{ title: 'Build' }, { title: 'Test', depends_on: ['S001'] }],
@@ -62,7 +62,7 @@ export const PLAN_MODEL_CASES: readonly PlanModelCase[] = [
   },
   {
     option: 'batch',
-    options: { batch: true },
+    extensions: [batch()],
     setup: { objective: 'Tidy up', initial_steps: [{ title: 'a' }, { title: 'b' }] },
     apply: {
       name: 'planning_apply_batch',
@@ -91,7 +91,7 @@ export const PLAN_MODEL_CASES: readonly PlanModelCase[] = [
   },
   {
     option: 'history',
-    options: { history: true, agent: 'lead' },
+    extensions: [history({ agent: 'lead' })],
     setup: { objective: 'Write the notes', initial_steps: [{ title: 'Draft' }] },
     apply: {
       name: 'planning_mark_step',
@@ -111,10 +111,10 @@ export const PLAN_MODEL_CASES: readonly PlanModelCase[] = [
   },
   {
     option: 'owners',
-    options: { owners: true, agent: 'worker-1' },
+    extensions: [owners({ agent: 'worker-1' })],
     setup: { objective: 'Split the work', initial_steps: [{ title: 'Front' }, { title: 'Back' }] },
     prepare: async (session) => {
-      const rival = createPlanningTools(session, { owners: true, agent: 'worker-2' });
+      const rival = createPlanningTools(session, { extensions: [owners({ agent: 'worker-2' })] });
       const claimed = await invokeTool(rival.planning_claim_step, { step_id: 'S002' }, { session });
       expect(claimed.success).toBe(true);
     },
@@ -136,7 +136,7 @@ export async function workCase(run: HostRun, c: PlanModelCase): Promise<void> {
     sessionId: `plan-model-${c.option}`,
     clock: () => 1_763_000_000_000,
   });
-  const tools: readonly AnyTool[] = createPlanningTools(session, c.options);
+  const tools: readonly AnyTool[] = createPlanningTools(session, { extensions: c.extensions });
   const setup = await run(tools, session, { name: 'planning_setup_plan', args: c.setup });
   expect(setup, setup.text).toMatchObject({ error: false });
   await c.prepare?.(session);

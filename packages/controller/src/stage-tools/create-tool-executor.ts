@@ -1,4 +1,4 @@
-import { MAX_TOOL_ISSUES } from '@plankit/core';
+import { MAX_TOOL_ISSUES } from '@plankit/core/constants';
 import {
   checkOptionKeys,
   clipText,

@@ -1,5 +1,6 @@
 import { describe, expectTypeOf, it } from 'vitest';
 import type { AnyTool, Tool } from '../define-tool.ts';
+import { batch, dependencies, owners } from '../plan-model.ts';
 import { Session } from '../session.ts';
 import type { PlanBatchInput } from './batch/create-batch-tool.ts';
 import type { PlanBatch } from './batch/plan-batch.ts';
@@ -37,14 +38,14 @@ describe('createPlanningTools types by name', () => {
     const { planning_setup_plan: setup } = tools;
     expectTypeOf(setup).toEqualTypeOf<PlanningToolsByName['planning_setup_plan']>();
     // A tool the options do not add is a type error, not undefined at run time.
-    // @ts-expect-error no batch tool without `batch: true`
+    // @ts-expect-error no batch tool without the batch extension
     tools.planning_apply_batch;
-    // @ts-expect-error no claim tool without `owners: true`
+    // @ts-expect-error no claim tool without the owners extension
     tools.planning_claim_step;
   });
 
   it('types the dependency-aware and batch tools by name', () => {
-    const tools = createPlanningTools(new Session(), { dependencies: true, batch: true });
+    const tools = createPlanningTools(new Session(), { extensions: [dependencies(), batch()] });
     expectTypeOf(tools.planning_setup_plan).toEqualTypeOf<
       Tool<SetupPlanWithDependencies, SetupPlanWithDependencies, SetupPlanWithDependenciesInput>
     >();
@@ -57,9 +58,14 @@ describe('createPlanningTools types by name', () => {
   });
 
   it('stays an array of tools for hosts', () => {
-    const tools = createPlanningTools(new Session(), { owners: true, agent: 'a' });
+    const tools = createPlanningTools(new Session(), { extensions: [owners({ agent: 'a' })] });
     expectTypeOf(tools).toExtend<readonly AnyTool[]>();
     expectTypeOf(tools).toHaveProperty('length');
-    expectTypeOf(tools).not.toHaveProperty('8');
+    expectTypeOf(tools).not.toHaveProperty('planning_apply_batch');
+  });
+
+  it('refuses the flags that became extensions at compile time', () => {
+    // @ts-expect-error `batch: true` is now `extensions: [batch()]`
+    createPlanningTools(new Session(), { batch: true });
   });
 });

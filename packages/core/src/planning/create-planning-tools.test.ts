@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { AnyTool } from '../define-tool.ts';
 import { invokeTool } from '../invoke-tool.ts';
+import { batch, dependencies, history, owners } from '../plan-model.ts';
 import { selectAll } from '../select-all.ts';
 import { selectLatest } from '../select-latest.ts';
 import { Session } from '../session.ts';
@@ -9,6 +10,7 @@ import { ToolValidationError } from '../tool-validation-error.ts';
 import { createPlanningTools, type PlanningToolsOptions } from './create-planning-tools.ts';
 import { Plan } from './plan.ts';
 import { AddStep, SetupPlan } from './plan-commands.ts';
+import type { PlanningExtension } from './planning-extension.ts';
 
 type ToolName = 'setup' | 'add' | 'update' | 'mark' | 'clear' | 'read';
 
@@ -89,9 +91,7 @@ describe('createPlanningTools', () => {
 
   it('holds each tool under its name too, without changing the array', () => {
     const tools = createPlanningTools(new Session(), {
-      batch: true,
-      owners: true,
-      agent: 'a',
+      extensions: [batch(), owners({ agent: 'a' })],
     });
     for (const tool of tools) expect(byName(tools)[tool.name]).toBe(tool);
     expect(tools.planning_mark_step.name).toBe('planning_mark_step');
@@ -110,9 +110,7 @@ describe('createPlanningTools', () => {
 
   it("declares each tool's traits: strict, a title and the hints, none open-world", () => {
     const tools = createPlanningTools(new Session(), {
-      batch: true,
-      owners: true,
-      agent: 'a',
+      extensions: [batch(), owners({ agent: 'a' })],
     });
     for (const tool of tools) {
       expect(tool.traits.strict, tool.name).toBe(true);
@@ -129,7 +127,9 @@ describe('createPlanningTools', () => {
       idempotent: true,
     });
     // The dependency-aware and history-wrapped tools keep the traits of the tool they extend.
-    const extended = createPlanningTools(new Session(), { dependencies: true, history: true });
+    const extended = createPlanningTools(new Session(), {
+      extensions: [dependencies(), history()],
+    });
     for (const tool of extended)
       expect(tool.traits, tool.name).toEqual(byName(tools)[tool.name]?.traits);
   });
@@ -141,6 +141,111 @@ describe('createPlanningTools', () => {
     );
     expect(() => createPlanningTools(session, { extra: true } as never)).toThrow(/options.extra/);
     expect(() => createPlanningTools(undefined as never)).toThrow(/session must be a Session/);
+  });
+});
+
+describe('extensions', () => {
+  it('refuses the flags that became extensions, naming the replacement', () => {
+    const session = new Session();
+    const cases: readonly [string, RegExp][] = [
+      [
+        'dependencies',
+        /options\.dependencies moved to an extension: pass extensions: \[dependencies\(\)\]/,
+      ],
+      [
+        'batch',
+        /options\.batch moved to an extension: pass extensions: \[batch\(\)\], imported from '@plankit\/core\/plan-model'/,
+      ],
+      ['history', /options\.history moved to an extension: pass extensions: \[history\(\)\]/],
+      ['owners', /options\.owners moved to an extension/],
+      [
+        'agent',
+        /options\.agent moved to an extension: pass the agent to owners\(\{ agent \}\) or history\(\{ agent \}\)/,
+      ],
+    ];
+    for (const [flag, message] of cases)
+      expect(() => createPlanningTools(session, { [flag]: true } as never)).toThrow(message);
+  });
+
+  it('refuses a non-extension, a repeated one, and two that disagree on the agent', () => {
+    const session = new Session();
+    expect(() => createPlanningTools(session, { extensions: 'batch' as never })).toThrow(
+      /options\.extensions must be an array/,
+    );
+    expect(() => createPlanningTools(session, { extensions: [{}] as never })).toThrow(
+      /options\.extensions\[0\] must be a planning extension/,
+    );
+    expect(() => createPlanningTools(session, { extensions: [batch(), batch()] })).toThrow(
+      /options\.extensions\[1\] repeats batch/,
+    );
+    expect(() =>
+      createPlanningTools(session, {
+        extensions: [owners({ agent: 'a' }), history({ agent: 'b' })],
+      }),
+    ).toThrow(/must agree on the agent: "a" and "b" differ/);
+  });
+
+  it('puts the extension tools after the six, in the order the extensions are listed', () => {
+    const names = (tools: readonly { name: string }[]) => tools.map((tool) => tool.name).slice(6);
+    const session = new Session();
+    expect(
+      names(createPlanningTools(session, { extensions: [owners({ agent: 'a' }), batch()] })),
+    ).toEqual(['planning_claim_step', 'planning_release_step', 'planning_apply_batch']);
+    expect(
+      names(createPlanningTools(session, { extensions: [batch(), owners({ agent: 'a' })] })),
+    ).toEqual(['planning_apply_batch', 'planning_claim_step', 'planning_release_step']);
+  });
+
+  it('runs an extension of your own: a mark check and an added tool', async () => {
+    const session = new Session();
+    const noBlocked: PlanningExtension<'no-blocked'> = {
+      name: 'no-blocked',
+      checkMark: (_plan, _index, status) => {
+        if (status === 'blocked')
+          throw new ToolValidationError('Say what you need instead of blocking.', {
+            code: 'step_invalid',
+            field: 'status',
+          });
+        return status === 'done' ? 'Well done.' : null;
+      },
+    };
+    const tools = createPlanningTools(session, { extensions: [noBlocked] });
+    await invokeTool(
+      tools.planning_setup_plan,
+      { objective: 'o', initial_steps: [{ title: 'a' }] },
+      { session },
+    );
+    const refused = await invokeTool(
+      tools.planning_mark_step,
+      { step_id: 'S001', status: 'blocked' },
+      { session },
+    );
+    expect(refused).toMatchObject({
+      success: false,
+      message: expect.stringContaining('Say what you need'),
+    });
+    const done = await invokeTool(
+      tools.planning_mark_step,
+      { step_id: 'S001', status: 'done' },
+      { session },
+    );
+    expect(done.message).toBe('Step S001 marked as done. Well done.');
+    const clash: PlanningExtension = {
+      name: 'clash',
+      tools: () => ({ add: [tools.planning_read_plan] }),
+    };
+    expect(() => createPlanningTools(session, { extensions: [clash] })).toThrow(
+      /adds planning_read_plan, which another tool already is/,
+    );
+  });
+
+  it('gives the same tools for the same extensions, whichever session they were built for', () => {
+    const extensions = [dependencies(), batch()] as const;
+    const a = createPlanningTools(new Session(), { extensions });
+    const b = createPlanningTools(new Session(), { extensions });
+    expect(a.map((tool) => [tool.name, tool.description])).toEqual(
+      b.map((tool) => [tool.name, tool.description]),
+    );
   });
 });
 

@@ -4,7 +4,7 @@ import { invalidArgument } from '../internal/invalid-argument.ts';
 import { trustedValue } from '../internal/trusted-value.ts';
 import { Session } from '../session.ts';
 import { ToolValidationError } from '../tool-validation-error.ts';
-import { createBatchTool, type PlanBatchInput } from './batch/create-batch-tool.ts';
+import type { PlanBatchInput } from './batch/create-batch-tool.ts';
 import type { PlanBatch } from './batch/plan-batch.ts';
 import type {
   AddStepWithDependencies,
@@ -14,17 +14,10 @@ import type {
   UpdateStepWithDependencies,
   UpdateStepWithDependenciesInput,
 } from './dependencies/dependency-commands.ts';
-import { type DependencyOptions, resolveDependencies } from './dependencies/dependency-options.ts';
-import { createDependencyTools } from './dependencies/dependency-tools.ts';
-import { openDependencyRule } from './dependencies/open-dependency-rule.ts';
-import type { PlanChange } from './history/plan-change.ts';
-import { registerPlanHistory } from './history/plan-history.ts';
-import { type WithHistory, withHistory } from './history/with-history.ts';
+import type { WithHistory } from './history/with-history.ts';
 import { IN_PROGRESS_MODES, type InProgressMode, inProgressRule } from './in-progress-rule.ts';
-import { AGENT_ID_RULE, agentIdProblem } from './owners/agent-id.ts';
 import type { ClaimStep, ReleaseStep } from './owners/owner-commands.ts';
-import { heldByOther } from './owners/owner-commands.ts';
-import { createOwnerTools, type OwnedStepInput } from './owners/owner-tools.ts';
+import type { OwnedStepInput } from './owners/owner-tools.ts';
 import type { Plan, PlanStep } from './plan.ts';
 import {
   ensureActive,
@@ -49,46 +42,36 @@ import {
   UpdateStep,
   type UpdateStepInput,
 } from './plan-commands.ts';
-import { ensureIdRoom } from './planning-reducers.ts';
+import type { PlanningExtension, PlanningToolsContext } from './planning-extension.ts';
+import { ensureIdRoom, registerPlanningReducers } from './planning-reducers.ts';
 import { PLANNING_TOOL_TRAITS } from './planning-tool-traits.ts';
-import { registerPlanModelReducers } from './register-plan-model-reducers.ts';
 import { suffixNumber } from './step-id.ts';
 import { optionalText, PLANNING_LIMITS, requiredText, stepIdText } from './text-rules.ts';
 import { withToolNames } from './with-tool-names.ts';
 
 /** Options of {@link createPlanningTools}. @public */
-export interface PlanningToolsOptions {
+export interface PlanningToolsOptions<
+  E extends readonly PlanningExtension[] = readonly PlanningExtension[],
+> {
   /** `'single'` refuses a second `in_progress` step; `'any'` (the default) allows it. */
   readonly inProgress?: InProgressMode | undefined;
   /** Marks every tool as accepting description overrides; `false` by default. */
   readonly acceptsOverrides?: boolean | undefined;
   /**
-   * Steps carry `depends_on`: setup, add and update take it, cycles and unknown ids are
-   * refused, marking a step with open dependencies `in_progress` or `done` is refused (or
-   * warned about, with `{ onOpenDependency: 'warn' }`), and read lists ready and blocked
-   * steps. Off by default.
+   * Parts of the plan model to add, from `@plankit/core/plan-model`: `dependencies()`,
+   * `batch()`, `history()`, `owners({ agent })`. None by default: the reference tools.
    */
-  readonly dependencies?: boolean | DependencyOptions | undefined;
-  /** Adds `planning_apply_batch` (all-or-nothing batches) after the six; off by default. */
-  readonly batch?: boolean | undefined;
-  /**
-   * Every mutating tool takes an optional `explanation` and dispatches a `PlanChange` (the
-   * command with the `agent` and the explanation), and every change of the plan is recorded
-   * for `planHistory` (the newest `MAX_PLAN_REVISIONS`). Off by default.
-   */
-  readonly history?: boolean | undefined;
-  /**
-   * Adds `planning_claim_step` and `planning_release_step`: the tools' `agent` claims and
-   * releases steps (a step another agent holds is refused, naming the holder), and marking a
-   * step another agent holds is refused. Needs `agent`. Off by default.
-   */
-  readonly owners?: boolean | undefined;
-  /**
-   * The id of the agent these tools act for (1-64 characters: letters, digits and
-   * `. _ : @ / + -`, starting with a letter or digit): the owner the `owners` tools claim as,
-   * and the actor `history` records. Give each agent sharing a plan its own tools.
-   */
-  readonly agent?: string | undefined;
+  readonly extensions?: E | undefined;
+  /** @deprecated Pass `extensions: [dependencies()]` from `@plankit/core/plan-model`. */
+  readonly dependencies?: undefined;
+  /** @deprecated Pass `extensions: [batch()]` from `@plankit/core/plan-model`. */
+  readonly batch?: undefined;
+  /** @deprecated Pass `extensions: [history()]` from `@plankit/core/plan-model`. */
+  readonly history?: undefined;
+  /** @deprecated Pass `extensions: [owners({ agent })]` from `@plankit/core/plan-model`. */
+  readonly owners?: undefined;
+  /** @deprecated Pass the agent to `owners({ agent })` or `history({ agent })`. */
+  readonly agent?: undefined;
 }
 
 /** `planning_claim_step`. @public */
@@ -97,10 +80,8 @@ export type ClaimStepTool = Tool<ClaimStep, ClaimStep, OwnedStepInput>;
 /** `planning_release_step`. @public */
 export type ReleaseStepTool = Tool<ReleaseStep, ReleaseStep, OwnedStepInput>;
 
-/** Maps each tool of a tuple through {@link WithHistory}. @public */
-export type ToolsWithHistory<T extends readonly unknown[]> = {
-  readonly [K in keyof T]: WithHistory<T[K]>;
-};
+/** `planning_apply_batch`. @public */
+export type PlanBatchTool = Tool<PlanBatchInput, PlanBatch, PlanBatchInput>;
 
 /** Maps each tool of a by-name record through {@link WithHistory}. @public */
 export type ToolsByNameWithHistory<T> = { readonly [K in keyof T]: WithHistory<T[K]> };
@@ -115,7 +96,7 @@ export interface PlanningToolsByName {
   readonly planning_read_plan: Tool<ReadPlan, Plan>;
 }
 
-/** The six planning tools with the `dependencies` option on, by name. @public */
+/** The six planning tools with the dependencies extension, by name. @public */
 export interface DependentPlanningToolsByName {
   readonly planning_setup_plan: Tool<
     SetupPlanWithDependencies,
@@ -137,95 +118,52 @@ export interface DependentPlanningToolsByName {
   readonly planning_read_plan: Tool<ReadPlan, Plan>;
 }
 
-/** The tool the `batch` option adds, by name. @public */
+/** The tool the batch extension adds, by name. @public */
 export interface BatchToolByName {
   readonly planning_apply_batch: PlanBatchTool;
 }
 
-/** The tools the `owners` option adds, by name. @public */
+/** The tools the owners extension adds, by name. @public */
 export interface OwnerToolsByName {
   readonly planning_claim_step: ClaimStepTool;
   readonly planning_release_step: ReleaseStepTool;
 }
 
-/** The tools for options `O` by name, before the `history` option wraps them. @public */
-export type PlanningToolsByNameWithoutHistory<O extends PlanningToolsOptions> = (O extends {
-  readonly dependencies: true | DependencyOptions;
-}
+type UnwrappedToolsByName<N extends string> = ('dependencies' extends N
   ? DependentPlanningToolsByName
   : PlanningToolsByName) &
-  (O extends { readonly batch: true } ? BatchToolByName : unknown) &
-  (O extends { readonly owners: true } ? OwnerToolsByName : unknown);
+  ('batch' extends N ? BatchToolByName : unknown) &
+  ('owners' extends N ? OwnerToolsByName : unknown);
 
 /**
- * The tools {@link createPlanningTools} returns for options `O`, by name: the six
- * (dependency-aware with `dependencies`), `planning_apply_batch` with `batch: true`,
- * `planning_claim_step` and `planning_release_step` with `owners: true`; with `history: true`
- * every mutating one takes an `explanation` and dispatches a {@link PlanChange}.
+ * The tools for the extensions named `N`, by name: the six (dependency-aware with
+ * `dependencies`), `planning_apply_batch` with `batch`, `planning_claim_step` and
+ * `planning_release_step` with `owners`; with `history`, every tool that changes the plan
+ * takes an `explanation` and dispatches a `PlanChange`. Extensions whose names are not known
+ * to the type system add nothing here.
  *
  * @public
  */
-export type PlanningToolsByNameFor<O extends PlanningToolsOptions> = O extends {
-  readonly history: true;
-}
-  ? ToolsByNameWithHistory<PlanningToolsByNameWithoutHistory<O>>
-  : PlanningToolsByNameWithoutHistory<O>;
-
-/** The six tools with the `dependencies` option on, in the reference order. @public */
-export type DependentPlanningTools = readonly [
-  Tool<SetupPlanWithDependencies, SetupPlanWithDependencies, SetupPlanWithDependenciesInput>,
-  Tool<AddStepWithDependencies, AddStepWithDependencies, AddStepWithDependenciesInput>,
-  Tool<UpdateStepWithDependencies, UpdateStepWithDependencies, UpdateStepWithDependenciesInput>,
-  Tool<MarkStep, MarkStep, MarkStepInput>,
-  Tool<ClearPlan, ClearPlan>,
-  Tool<ReadPlan, Plan>,
-];
-
-/** The `planning_apply_batch` tool. @public */
-export type PlanBatchTool = Tool<PlanBatchInput, PlanBatch, PlanBatchInput>;
-
-/** The tools for options `O` in order, before the `history` option wraps them. @public */
-export type PlanningToolsWithoutHistory<O extends PlanningToolsOptions> = readonly [
-  ...(O extends { readonly dependencies: true | DependencyOptions }
-    ? DependentPlanningTools
-    : PlanningToolList),
-  ...(O extends { readonly batch: true } ? [PlanBatchTool] : []),
-  ...(O extends { readonly owners: true } ? [ClaimStepTool, ReleaseStepTool] : []),
-];
+export type PlanningToolsByNameFor<N extends string> = string extends N
+  ? PlanningToolsByName
+  : 'history' extends N
+    ? ToolsByNameWithHistory<UnwrappedToolsByName<N>>
+    : UnwrappedToolsByName<N>;
 
 /**
- * The tools {@link createPlanningTools} returns for options `O`: a frozen array in a stable
- * order for hosts (the six, then `planning_apply_batch`, then `planning_claim_step` and
- * `planning_release_step`) that also holds each tool under its name
- * ({@link PlanningToolsByNameFor}). Use the names: the positions depend on the options, and
- * reading tools by position is deprecated (it keeps working for one release).
+ * What {@link createPlanningTools} returns: a frozen array of the tools in a stable order for
+ * hosts to iterate (the six, then each extension's tools in the order the extensions are
+ * listed) that also holds each tool under its name, typed by `T`.
  *
  * @public
  */
-export type PlanningToolsFor<O extends PlanningToolsOptions> = (O extends {
-  readonly history: true;
-}
-  ? ToolsWithHistory<PlanningToolsWithoutHistory<O>>
-  : PlanningToolsWithoutHistory<O>) &
-  PlanningToolsByNameFor<O>;
+export type PlanningToolset<T> = readonly AnyTool[] & T;
 
-/** The six planning tools, in the reference order. @public */
-export type PlanningToolList = readonly [
-  Tool<SetupPlan, SetupPlan, SetupPlanInput>,
-  Tool<AddStep, AddStep, AddStepInput>,
-  Tool<UpdateStep, UpdateStep, UpdateStepInput>,
-  Tool<MarkStep, MarkStep, MarkStepInput>,
-  Tool<ClearPlan, ClearPlan>,
-  Tool<ReadPlan, Plan>,
-];
+/** The tools {@link createPlanningTools} returns for the extensions named `N`. @public */
+export type PlanningToolsFor<N extends string> = PlanningToolset<PlanningToolsByNameFor<N>>;
 
-/**
- * The six planning tools, in the reference order and by name: what
- * {@link createPlanningTools} returns with every option off.
- *
- * @public
- */
-export type PlanningTools = PlanningToolList & PlanningToolsByName;
+/** The six reference planning tools: what {@link createPlanningTools} returns by default. @public */
+export type PlanningTools = PlanningToolset<PlanningToolsByName>;
 
 const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? '' : 's'}`;
 
@@ -241,45 +179,83 @@ function normaliseSteps(steps: readonly NewPlanStep[], field: string): NewPlanSt
   }));
 }
 
-const registered = new WeakSet<Session>();
-const OPTION_KEYS: ReadonlySet<string> = new Set([
-  'inProgress',
-  'acceptsOverrides',
-  'dependencies',
-  'batch',
-  'history',
-  'owners',
-  'agent',
-]);
-const recorded = new WeakSet<Session>();
+const OPTION_KEYS: ReadonlySet<string> = new Set(['inProgress', 'acceptsOverrides', 'extensions']);
 
-function historySession(session: Session): Session {
-  planningSession(session);
-  if (!recorded.has(session)) {
-    registerPlanHistory(session);
-    recorded.add(session);
+// The flags these options had before the plan model became extensions, with what replaces them.
+const MOVED_FLAGS: Readonly<Record<string, string>> = {
+  dependencies: 'extensions: [dependencies()]',
+  batch: 'extensions: [batch()]',
+  history: 'extensions: [history()]',
+  owners: 'extensions: [owners({ agent })]',
+  agent: 'the agent to owners({ agent }) or history({ agent })',
+};
+
+function checkOptions(options: object): void {
+  for (const flag in MOVED_FLAGS) {
+    if (Object.hasOwn(options, flag)) {
+      throw invalidArgument(
+        'createPlanningTools',
+        `options.${flag}`,
+        `moved to an extension: pass ${MOVED_FLAGS[flag]}, imported from '@plankit/core/plan-model'`,
+      );
+    }
   }
-  return session;
+  checkOptionKeys('createPlanningTools', options, OPTION_KEYS);
 }
 
-// Handlers run against the session they are invoked with; make sure it reduces plans too.
-function planningSession(session: Session): Session {
-  if (!registered.has(session)) {
-    registerPlanModelReducers(session);
-    registered.add(session);
+function checkExtensions(value: unknown): readonly PlanningExtension[] {
+  if (value === undefined) return [];
+  if (!Array.isArray(value))
+    throw invalidArgument('createPlanningTools', 'options.extensions', 'must be an array');
+  const names = new Set<string>();
+  for (let i = 0; i < value.length; i++) {
+    const extension: unknown = value[i];
+    const name = (extension as { name?: unknown } | null)?.name;
+    if (typeof extension !== 'object' || extension === null || typeof name !== 'string') {
+      throw invalidArgument(
+        'createPlanningTools',
+        `options.extensions[${i}]`,
+        'must be a planning extension, such as batch() from @plankit/core/plan-model',
+      );
+    }
+    if (names.has(name))
+      throw invalidArgument('createPlanningTools', `options.extensions[${i}]`, `repeats ${name}`);
+    names.add(name);
   }
-  return session;
+  return value as readonly PlanningExtension[];
+}
+
+/** One setting the extensions agree on, or the argument error naming the two that differ. */
+function agreed<K extends 'owner' | 'agent'>(
+  extensions: readonly PlanningExtension[],
+  key: K,
+): string | null {
+  let value: string | null = null;
+  for (const extension of extensions) {
+    const own = extension.settings?.[key];
+    if (own === undefined) continue;
+    if (value !== null && value !== own) {
+      throw invalidArgument(
+        'createPlanningTools',
+        'options.extensions',
+        `must agree on the agent: ${JSON.stringify(value)} and ${JSON.stringify(own)} differ`,
+      );
+    }
+    value = own;
+  }
+  return value;
 }
 
 /**
  * Creates the six planning tools (`planning_setup_plan`, `planning_add_step`,
  * `planning_update_step`, `planning_mark_step`, `planning_clear_plan`, `planning_read_plan`)
- * and registers the planning reducers on `session` (idempotently). Options add, in this order,
- * `planning_apply_batch` (`batch`), then `planning_claim_step` and `planning_release_step`
- * (`owners`, with `agent`); `history` gives every mutating tool an `explanation` and records
- * each change for `planHistory`. With every option off, the tools are the reference ones.
- * The result is a frozen array in that order (what hosts iterate) that also holds each tool
- * under its name: `tools.planning_mark_step`.
+ * and registers the planning reducers on `session` (idempotently). Without extensions, the
+ * tools are the reference ones. Extensions from `@plankit/core/plan-model` add the rest of
+ * the plan model: `dependencies()`, `batch()` (`planning_apply_batch`), `owners({ agent })`
+ * (`planning_claim_step`, `planning_release_step`) and `history()` (an `explanation` on every
+ * change, recorded for `planHistory`). The result is a frozen array (what hosts iterate: the
+ * six, then each extension's tools in the order listed) that also holds each tool under its
+ * name: `tools.planning_mark_step`.
  *
  * @example
  * ```ts
@@ -292,27 +268,32 @@ function planningSession(session: Session): Session {
  * ```
  * @example
  * ```ts
+ * import { history, owners } from '@plankit/core/plan-model';
+ *
  * // One agent of a shared plan: claims as 'worker-1', explains its changes.
- * const tools = createPlanningTools(session, { owners: true, history: true, agent: 'worker-1' });
+ * const tools = createPlanningTools(session, {
+ *   extensions: [owners({ agent: 'worker-1' }), history()],
+ * });
  * await invokeTool(
  *   tools.planning_claim_step,
  *   { step_id: 'S002', explanation: 'I know the parser.' },
  *   { session },
  * );
  * ```
- * @throws PlankitError `argument_invalid` for a missing session or unknown options
+ * @throws PlankitError `argument_invalid` for a missing session, unknown options, the flags
+ *   that became extensions, or extensions that repeat or disagree on the agent
  * @public
  */
-export function createPlanningTools<O extends PlanningToolsOptions = Record<never, never>>(
+export function createPlanningTools<const E extends readonly PlanningExtension[] = readonly []>(
   session: Session,
-  options: O = {} as O,
-): PlanningToolsFor<O> {
+  options: PlanningToolsOptions<E> = {},
+): PlanningToolsFor<E[number]['name']> {
   if (!(session instanceof Session))
     throw invalidArgument('createPlanningTools', 'session', 'must be a Session');
   if (typeof options !== 'object' || options === null) {
     throw invalidArgument('createPlanningTools', 'options', 'must be an object');
   }
-  checkOptionKeys('createPlanningTools', options, OPTION_KEYS);
+  checkOptions(options);
   const mode = options.inProgress ?? 'any';
   if (!(IN_PROGRESS_MODES as readonly string[]).includes(mode)) {
     throw invalidArgument(
@@ -325,29 +306,26 @@ export function createPlanningTools<O extends PlanningToolsOptions = Record<neve
   if (typeof acceptsOverrides !== 'boolean') {
     throw invalidArgument('createPlanningTools', 'options.acceptsOverrides', 'must be a boolean');
   }
+  const extensions = checkExtensions(options.extensions);
   const singleRule = inProgressRule(mode);
-  const dependencies = resolveDependencies(options.dependencies);
-  const batch = options.batch ?? false;
-  if (typeof batch !== 'boolean')
-    throw invalidArgument('createPlanningTools', 'options.batch', 'must be a boolean');
-  const history = options.history ?? false;
-  if (typeof history !== 'boolean')
-    throw invalidArgument('createPlanningTools', 'options.history', 'must be a boolean');
-  const owners = options.owners ?? false;
-  if (typeof owners !== 'boolean')
-    throw invalidArgument('createPlanningTools', 'options.owners', 'must be a boolean');
-  const agent = options.agent ?? null;
-  if (agent !== null && agentIdProblem(agent) !== undefined)
-    throw invalidArgument('createPlanningTools', 'options.agent', AGENT_ID_RULE);
-  if (owners && agent === null) {
-    throw invalidArgument(
-      'createPlanningTools',
-      'options.agent',
-      'must be given with owners: the id the tools claim steps as',
-    );
-  }
-  if (history) historySession(session);
-  else planningSession(session);
+  const owner = agreed(extensions, 'owner');
+  const agent = agreed(extensions, 'agent');
+  const registers = extensions.flatMap((e) => (e.register === undefined ? [] : [e.register]));
+  const targetChecks = extensions.flatMap((e) =>
+    e.checkMarkTarget === undefined ? [] : [e.checkMarkTarget],
+  );
+  const markChecks = extensions.flatMap((e) => (e.checkMark === undefined ? [] : [e.checkMark]));
+  const prepared = new WeakSet<Session>();
+  // Handlers run against the session they are invoked with; make sure it reduces plans too.
+  const planningSession = (target: Session): Session => {
+    if (!prepared.has(target)) {
+      registerPlanningReducers(target);
+      for (const register of registers) register(target);
+      prepared.add(target);
+    }
+    return target;
+  };
+  planningSession(session);
 
   const setup = defineTool({
     name: 'planning_setup_plan',
@@ -440,9 +418,7 @@ export function createPlanningTools<O extends PlanningToolsOptions = Record<neve
       // Searched in an unfrozen copy (faster on Node 20), which the reducer then takes over.
       const steps = [...plan.steps];
       const index = stepIndexIn(steps, step_id);
-      const holder = (steps[index] as PlanStep).owner;
-      if (owners && holder !== undefined && holder !== agent)
-        throw heldByOther(step_id, holder, `only ${holder} can mark it`);
+      for (const check of targetChecks) check(steps[index] as PlanStep);
       const status = ensureStatus(params.status);
       const note = optionalText(params.note, 'note', 'Note', PLANNING_LIMITS.note, true);
       if (singleRule !== null && status === 'in_progress') {
@@ -456,13 +432,13 @@ export function createPlanningTools<O extends PlanningToolsOptions = Record<neve
           );
         }
       }
-      const warning =
-        dependencies === null
-          ? null
-          : openDependencyRule(plan, index, status, dependencies.onOpenDependency);
-      const message = `Step ${step_id} marked as ${status}.`;
+      let message = `Step ${step_id} marked as ${status}.`;
+      for (const check of markChecks) {
+        const warning = check(plan, index, status);
+        if (warning !== null) message = `${message} ${warning}`;
+      }
       return {
-        message: warning === null ? message : `${message} ${warning}`,
+        message,
         value: trustedValue(MarkStep, withStepHint({ step_id, status, note }, plan, index, steps)),
       };
     },
@@ -497,30 +473,46 @@ export function createPlanningTools<O extends PlanningToolsOptions = Record<neve
     },
   });
 
-  const context = { acceptsOverrides, prepare: planningSession, normaliseSteps };
-  const six =
-    dependencies === null
-      ? [setup, add, updateTool, mark, clear, read]
-      : (() => {
-          const tools = createDependencyTools(context);
-          return [tools.setup, tools.add, tools.update, mark, clear, tools.read];
-        })();
-  const all: AnyTool[] = batch
-    ? [
-        ...six,
-        createBatchTool({ ...context, singleRule, dependencies, owner: owners ? agent : null }),
-      ]
-    : [...six];
-  if (owners) {
-    const tools = createOwnerTools({ ...context, agent: agent as string });
-    all.push(tools.claim, tools.release);
+  const dependencies = extensions.find((e) => e.settings?.dependencies !== undefined)?.settings
+    ?.dependencies;
+  const context: PlanningToolsContext = {
+    acceptsOverrides,
+    prepare: planningSession,
+    normaliseSteps,
+    singleRule,
+    dependencies: dependencies ?? null,
+    owner,
+    agent,
+  };
+  const tools: AnyTool[] = [setup, add, updateTool, mark, clear, read];
+  for (const extension of extensions) {
+    const own = extension.tools?.(context);
+    for (const tool of own?.replace ?? []) {
+      const at = tools.findIndex((t) => t.name === tool.name);
+      if (at === -1 || at >= 6) {
+        throw invalidArgument(
+          'createPlanningTools',
+          `options.extensions (${extension.name})`,
+          `replaces ${tool.name}, which is not a planning tool`,
+        );
+      }
+      tools[at] = tool;
+    }
+    for (const tool of own?.add ?? []) {
+      if (tools.some((t) => t.name === tool.name)) {
+        throw invalidArgument(
+          'createPlanningTools',
+          `options.extensions (${extension.name})`,
+          `adds ${tool.name}, which another tool already is`,
+        );
+      }
+      tools.push(tool);
+    }
   }
-  const done = history
-    ? all.map((tool) =>
-        tool.resultType === null
-          ? tool
-          : withHistory(tool, { acceptsOverrides, prepare: historySession, agent }),
-      )
-    : all;
-  return withToolNames(done) as unknown as PlanningToolsFor<O>;
+  for (const extension of extensions) {
+    const wrap = extension.wrap;
+    if (wrap === undefined) continue;
+    for (let i = 0; i < tools.length; i++) tools[i] = wrap(tools[i] as AnyTool, context);
+  }
+  return withToolNames(tools) as unknown as PlanningToolsFor<E[number]['name']>;
 }

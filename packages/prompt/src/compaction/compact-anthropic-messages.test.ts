@@ -1,5 +1,6 @@
 import type { MessageParam } from '@anthropic-ai/sdk/resources/messages';
 import { createPlanningTools, invokeTool, Plan, Session, selectLatest } from '@plankit/core';
+import { dependencies } from '@plankit/core/plan-model';
 import { describe, expect, it } from 'vitest';
 import { fromPlanAnchor } from '../plan-anchor.ts';
 import { compactAnthropicMessages } from './compact-anthropic-messages.ts';
@@ -8,7 +9,9 @@ import { PLAN_STATE_HEADER, SUMMARY_HEADER } from './compact-with-plan.ts';
 describe('compactAnthropicMessages', () => {
   it('puts the summary and the plan in one user message, as two text blocks, before the tail', async () => {
     const session = new Session();
-    const { planning_setup_plan: setup } = createPlanningTools(session, { dependencies: true });
+    const { planning_setup_plan: setup } = createPlanningTools(session, {
+      extensions: [dependencies()],
+    });
     await invokeTool(
       setup,
       {

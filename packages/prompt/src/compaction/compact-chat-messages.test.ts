@@ -1,4 +1,5 @@
 import { createPlanningTools, invokeTool, Plan, Session, selectLatest } from '@plankit/core';
+import { batch, dependencies } from '@plankit/core/plan-model';
 import { modelMessageSchema } from 'ai';
 import type { ChatCompletionMessageParam } from 'openai/resources/chat/completions';
 import { describe, expect, it } from 'vitest';
@@ -12,7 +13,7 @@ const textOf = (message: ChatCompletionMessageParam): string =>
 
 async function dependentSession() {
   const session = new Session({ sessionId: 'compaction', clock: () => 1 });
-  const tools = createPlanningTools(session, { dependencies: true, batch: true });
+  const tools = createPlanningTools(session, { extensions: [dependencies(), batch()] });
   const { planning_setup_plan: setup, planning_add_step: add, planning_mark_step: mark } = tools;
   await invokeTool(
     setup,
@@ -195,7 +196,7 @@ describe('compactChatMessages', () => {
     // session once; from then on the plan message is authenticated.
     const restored = fromPlanAnchor(textOf(old[1] as ChatCompletionMessageParam));
     const migrated = new Session();
-    createPlanningTools(migrated, { dependencies: true }); // registers the plan reducers
+    createPlanningTools(migrated, { extensions: [dependencies()] }); // registers the plan reducers
     expect(restored.ok && migrated.dispatch(Plan, restored.value).ok).toBe(true);
     const once = await compactChatMessages({
       messages: old,

@@ -1,12 +1,5 @@
-import {
-  formatPlanRevision,
-  MAX_PLAN_REVISIONS,
-  Plan,
-  planHistory,
-  renderPlan,
-  Session,
-  selectLatest,
-} from '@plankit/core';
+import { Plan, renderPlan, Session, selectLatest } from '@plankit/core';
+import { formatPlanRevision, MAX_PLAN_REVISIONS, planHistory } from '@plankit/core/plan-model';
 import {
   anchorKeyProblem,
   importAnchorKey,

@@ -1,12 +1,6 @@
 import type { MessageParam } from '@anthropic-ai/sdk/resources/messages';
-import {
-  createPlanningTools,
-  invokeTool,
-  Plan,
-  planHistory,
-  Session,
-  selectLatest,
-} from '@plankit/core';
+import { createPlanningTools, invokeTool, Plan, Session, selectLatest } from '@plankit/core';
+import { batch, dependencies, history, owners, planHistory } from '@plankit/core/plan-model';
 import fc from 'fast-check';
 import type { ChatCompletionMessageParam } from 'openai/resources/chat/completions';
 import { describe, expect, it } from 'vitest';
@@ -103,7 +97,7 @@ async function setupSession(): Promise<{ session: Session; tools: ReturnType<typ
   return { session, tools };
 }
 const toolsOf = (session: Session) =>
-  createPlanningTools(session, { dependencies: true, batch: true });
+  createPlanningTools(session, { extensions: [dependencies(), batch()] });
 
 function turn(n: number, result: string): ChatCompletionMessageParam[] {
   return [
@@ -273,16 +267,10 @@ describe('a plan survives successive compactions exactly', () => {
   it('10 compactions of a shared plan: owners travel in the anchor, the newest explanations are shown', async () => {
     const session = new Session({ sessionId: 'owned', clock: () => 1 });
     const lead = createPlanningTools(session, {
-      owners: true,
-      history: true,
-      dependencies: true,
-      agent: 'lead',
+      extensions: [dependencies(), owners({ agent: 'lead' }), history()],
     });
     const worker = createPlanningTools(session, {
-      owners: true,
-      history: true,
-      dependencies: true,
-      agent: 'worker-1',
+      extensions: [dependencies(), owners({ agent: 'worker-1' }), history()],
     });
     await invokeTool(
       lead.planning_setup_plan,

@@ -5,7 +5,6 @@ import {
   dataTypeName,
   type Err,
   MarkStep,
-  PLAN_MODEL_COMMANDS,
   type Result,
   type Session,
   type SessionChange,
@@ -13,13 +12,14 @@ import {
   type SessionRolledBack,
   type SessionSnapshot,
   SetupPlan,
-  SNAPSHOT_VERSION,
   snapshotFromJSON,
   snapshotToJSON,
   ToolCall,
   UpdateStep,
 } from '@plankit/core';
+import { SNAPSHOT_VERSION } from '@plankit/core/constants';
 import { appendedLogEntries, checkOptionKeys, invalidArgument } from '@plankit/core/internal';
+import { PLAN_MODEL_COMMANDS } from '@plankit/core/plan-model';
 import { isRecord } from '../../is-record.ts';
 import { toJsonText } from './json-data.ts';
 import type {

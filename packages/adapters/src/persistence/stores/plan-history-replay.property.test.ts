@@ -1,22 +1,19 @@
-import {
-  createPlanningTools,
-  invokeTool,
-  Plan,
-  planHistory,
-  Session,
-  selectLatest,
-} from '@plankit/core';
+import { createPlanningTools, invokeTool, Plan, Session, selectLatest } from '@plankit/core';
+import { batch, dependencies, history, owners, planHistory } from '@plankit/core/plan-model';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { attachStore } from './attach-store.ts';
 import { MemoryStore } from './memory-store.ts';
 
-const OPTIONS = { dependencies: true, batch: true, owners: true, history: true } as const;
 const AGENTS = ['lead', 'agent-a', 'agent-b'] as const;
 
 async function open(store: MemoryStore, snapshotEvery: number) {
   const session = new Session({ sessionId: 'replayed' });
-  const tools = AGENTS.map((agent) => createPlanningTools(session, { ...OPTIONS, agent }));
+  const tools = AGENTS.map((agent) =>
+    createPlanningTools(session, {
+      extensions: [dependencies(), batch(), owners({ agent }), history()],
+    }),
+  );
   // No dataTypes: attachStore replays the plan model's commands by default.
   const attached = await attachStore(session, store, { snapshotEvery });
   if (!attached.ok) throw attached.error;

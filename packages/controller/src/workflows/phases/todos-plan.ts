@@ -1,4 +1,5 @@
-import { formatStepId, PLANNING_LIMITS, type Plan, type PlanStep } from '@plankit/core';
+import { formatStepId, type Plan, type PlanStep } from '@plankit/core';
+import { PLANNING_LIMITS } from '@plankit/core/constants';
 import { deepFreeze } from '@plankit/core/internal';
 import { toPlanText } from '../../internal/to-plan-text.ts';
 import type { PhaseJob } from './phase-job.ts';

@@ -1,18 +1,24 @@
 import { describe, expect, it } from 'vitest';
+import type { AnyTool } from '../../define-tool.ts';
 import { invokeTool } from '../../invoke-tool.ts';
+import { batch, dependencies } from '../../plan-model.ts';
 import { selectLatest } from '../../select-latest.ts';
 import { Session } from '../../session.ts';
-import { createPlanningTools, type PlanningToolsOptions } from '../create-planning-tools.ts';
+import { createPlanningTools, type PlanBatchTool } from '../create-planning-tools.ts';
+import type { InProgressMode } from '../in-progress-rule.ts';
 import { Plan } from '../plan.ts';
+import type { PlanningExtension } from '../planning-extension.ts';
 
-function planning(options: PlanningToolsOptions = {}) {
+function planning(
+  options: { readonly inProgress?: InProgressMode } = {},
+  extensions: readonly PlanningExtension[] = [],
+) {
   const session = new Session({ sessionId: 'batch', clock: () => 1_700_000_000_000 });
-  const tools = createPlanningTools(session, { ...options, batch: true });
-  const batch = tools.planning_apply_batch;
-  if (batch === undefined) throw new Error('no batch tool');
+  const tools = createPlanningTools(session, { ...options, extensions: [...extensions, batch()] });
+  const batchTool = tools[tools.length - 1] as PlanBatchTool;
   const call = (index: number, args: unknown) =>
-    invokeTool(tools[index] as (typeof tools)[0], args, { session });
-  const apply = (operations: unknown[]) => invokeTool(batch, { operations }, { session });
+    invokeTool(tools[index] as AnyTool, args, { session });
+  const apply = (operations: unknown[]) => invokeTool(batchTool, { operations }, { session });
   return { session, tools, call, apply, plan: () => selectLatest(session, Plan) };
 }
 
@@ -92,7 +98,7 @@ describe('batch option', () => {
   });
 
   it('checks dependencies inside a batch against the state the earlier operations leave', async () => {
-    const { call, apply, plan } = planning({ dependencies: true });
+    const { call, apply, plan } = planning({}, [dependencies()]);
     await call(0, {
       objective: 'o',
       initial_steps: [{ title: 'a' }, { title: 'b', depends_on: ['S001'] }],

@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { AnyTool } from '../../define-tool.ts';
 import { invokeTool } from '../../invoke-tool.ts';
+import { batch, dependencies } from '../../plan-model.ts';
 import { selectLatest } from '../../select-latest.ts';
 import { Session } from '../../session.ts';
 import { snapshotFromJSON } from '../../snapshot-from-json.ts';
@@ -13,9 +14,8 @@ import { findCycle } from './dependency-problem.ts';
 function planning() {
   const session = new Session({ sessionId: 'p', clock: () => 1_700_000_000_000 });
   const tools = createPlanningTools(session, {
-    dependencies: true,
-    batch: true,
     inProgress: 'single',
+    extensions: [dependencies(), batch()],
   });
   return { session, tools, plan: () => selectLatest(session, Plan) };
 }

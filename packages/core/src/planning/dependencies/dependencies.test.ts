@@ -1,19 +1,21 @@
 import { describe, expect, it } from 'vitest';
 import { invokeTool } from '../../invoke-tool.ts';
+import { dependencies } from '../../plan-model.ts';
 import { selectLatest } from '../../select-latest.ts';
 import { Session } from '../../session.ts';
 import { snapshotFromJSON } from '../../snapshot-from-json.ts';
 import { snapshotToJSON } from '../../snapshot-to-json.ts';
-import { createPlanningTools, type PlanningToolsOptions } from '../create-planning-tools.ts';
+import { createPlanningTools } from '../create-planning-tools.ts';
 import { Plan } from '../plan.ts';
+import type { PlanningExtension } from '../planning-extension.ts';
 import { renderPlan } from '../render-plan.ts';
 import { criticalPath } from './critical-path.ts';
 import { planToMermaid } from './plan-to-mermaid.ts';
 import { blockedSteps, readySteps } from './ready-steps.ts';
 
-function planning(options: PlanningToolsOptions = { dependencies: true }) {
+function planning(extensions: readonly PlanningExtension[] = [dependencies()]) {
   const session = new Session({ sessionId: 'deps', clock: () => 1_700_000_000_000 });
-  const tools = createPlanningTools(session, options);
+  const tools = createPlanningTools(session, { extensions });
   const {
     planning_setup_plan: setup,
     planning_add_step: add,
@@ -48,7 +50,7 @@ async function refused(result: Promise<{ success: boolean; message: string }>, t
 
 describe('dependencies option', () => {
   it('keeps the reference schemas when off, and adds depends_on when on', () => {
-    const off = planning({});
+    const off = planning([]);
     const on = planning();
     expect(JSON.stringify(off.tools.planning_setup_plan.parameters)).not.toContain('depends_on');
     expect(on.tools.map((tool) => tool.name)).toEqual(off.tools.map((tool) => tool.name));
@@ -117,7 +119,7 @@ describe('dependencies option', () => {
       true,
     );
 
-    const lenient = planning({ dependencies: { onOpenDependency: 'warn' } });
+    const lenient = planning([dependencies({ onOpenDependency: 'warn' })]);
     await lenient.call('setup', chain);
     const result = await lenient.call('mark', { step_id: 'S003', status: 'done' });
     expect(result).toMatchObject({

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { type DataType, dataTypeName } from '../../define-data-type.ts';
 import type { AnyTool } from '../../define-tool.ts';
 import { invokeTool } from '../../invoke-tool.ts';
+import { batch, dependencies, history, owners } from '../../plan-model.ts';
 import type { SessionChange } from '../../plankit-event.ts';
 import { selectLatest } from '../../select-latest.ts';
 import { Session } from '../../session.ts';
@@ -14,15 +15,16 @@ import { PLAN_MODEL_COMMANDS } from '../register-plan-model-reducers.ts';
 import { diffPlans } from './diff-plans.ts';
 import { MAX_PLAN_REVISIONS, planHistory } from './plan-history.ts';
 
-const OPTIONS = { dependencies: true, batch: true, owners: true, history: true } as const;
+const extensionsFor = (agent: string) =>
+  [dependencies(), batch(), owners({ agent }), history()] as const;
 
 function agents(sessionId: string) {
   let now = 1_700_000_000_000;
   const session = new Session({ sessionId, clock: () => now++ });
   const tools = {
-    lead: createPlanningTools(session, { ...OPTIONS, agent: 'lead' }),
-    a: createPlanningTools(session, { ...OPTIONS, agent: 'agent-a' }),
-    b: createPlanningTools(session, { ...OPTIONS, agent: 'agent-b' }),
+    lead: createPlanningTools(session, { extensions: extensionsFor('lead') }),
+    a: createPlanningTools(session, { extensions: extensionsFor('agent-a') }),
+    b: createPlanningTools(session, { extensions: extensionsFor('agent-b') }),
   };
   return { session, tools };
 }

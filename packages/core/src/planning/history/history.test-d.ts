@@ -1,5 +1,6 @@
 import { describe, expectTypeOf, it } from 'vitest';
-import type { Tool } from '../../define-tool.ts';
+import type { AnyTool, Tool } from '../../define-tool.ts';
+import { batch, history, owners } from '../../plan-model.ts';
 import { Session } from '../../session.ts';
 import type { PlanBatchInput } from '../batch/create-batch-tool.ts';
 import { createPlanningTools } from '../create-planning-tools.ts';
@@ -12,20 +13,24 @@ import type { Explained, ExplainedInput } from './with-history.ts';
 
 describe('createPlanningTools types with history and owners', () => {
   it('owners adds the claim and release tools after the batch tool', () => {
-    const tools = createPlanningTools(new Session(), { owners: true, batch: true, agent: 'a' });
-    expectTypeOf(tools).toHaveProperty('8');
+    const tools = createPlanningTools(new Session(), {
+      extensions: [batch(), owners({ agent: 'a' })],
+    });
+    expectTypeOf(tools).toHaveProperty('planning_apply_batch');
     expectTypeOf(tools.planning_claim_step).toEqualTypeOf<
       Tool<ClaimStep, ClaimStep, OwnedStepInput>
     >();
     expectTypeOf(tools.planning_release_step).toEqualTypeOf<
       Tool<ReleaseStep, ReleaseStep, OwnedStepInput>
     >();
-    // Positions still hold for this release.
-    expectTypeOf(tools[7]).toEqualTypeOf<Tool<ClaimStep, ClaimStep, OwnedStepInput>>();
+    // Positions are for hosts to iterate; they are not typed per tool.
+    expectTypeOf(tools[7]).toEqualTypeOf<AnyTool | undefined>();
   });
 
   it('history wraps every mutating tool and leaves read alone', () => {
-    const tools = createPlanningTools(new Session(), { history: true, owners: true, agent: 'a' });
+    const tools = createPlanningTools(new Session(), {
+      extensions: [owners({ agent: 'a' }), history()],
+    });
     expectTypeOf(tools.planning_mark_step).toEqualTypeOf<
       Tool<MarkStep & Explained, PlanChange, MarkStepInput & ExplainedInput>
     >();
@@ -34,10 +39,10 @@ describe('createPlanningTools types with history and owners', () => {
       Tool<ClaimStep & Explained, PlanChange, OwnedStepInput & ExplainedInput>
     >();
     expectTypeOf(tools).not.toHaveProperty('planning_apply_batch');
-    const batch = createPlanningTools(new Session(), { history: true, batch: true });
-    expectTypeOf(batch.planning_apply_batch).toEqualTypeOf<
+    const batched = createPlanningTools(new Session(), { extensions: [batch(), history()] });
+    expectTypeOf(batched.planning_apply_batch).toEqualTypeOf<
       Tool<PlanBatchInput & Explained, PlanChange, PlanBatchInput & ExplainedInput>
     >();
-    expectTypeOf(batch).not.toHaveProperty('planning_claim_step');
+    expectTypeOf(batched).not.toHaveProperty('planning_claim_step');
   });
 });

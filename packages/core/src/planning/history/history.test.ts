@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import * as z from 'zod';
 import { invokeTool } from '../../invoke-tool.ts';
+import { batch, history, owners } from '../../plan-model.ts';
 import { selectLatest } from '../../select-latest.ts';
 import { Session } from '../../session.ts';
 import { snapshotFromJSON } from '../../snapshot-from-json.ts';
@@ -19,14 +20,14 @@ import {
 const setup = { objective: 'ship v2', initial_steps: [{ title: 'draft' }, { title: 'review' }] };
 
 function tools(session: Session, agent = 'lead') {
-  return createPlanningTools(session, { history: true, owners: true, batch: true, agent });
+  return createPlanningTools(session, { extensions: [batch(), owners({ agent }), history()] });
 }
 
 describe('history option', () => {
   it('keeps names, descriptions and messages; adds an optional explanation to every mutating tool', async () => {
     const plain = createPlanningTools(new Session());
     const session = new Session({ clock: () => 5 });
-    const explained = createPlanningTools(session, { history: true });
+    const explained = createPlanningTools(session, { extensions: [history()] });
     expect(explained.map((t) => [t.name, t.description])).toEqual(
       plain.map((t) => [t.name, t.description]),
     );
@@ -86,15 +87,15 @@ describe('history option', () => {
     await invokeTool(lead.planning_add_step, { steps: [{ title: 'publish' }] }, { session });
     // A plain command dispatched by hand is recorded too, without actor or explanation.
     session.dispatch(MarkStep, { step_id: 'S002', status: 'in_progress', note: null });
-    const history = planHistory(session);
-    expect(history.map((r) => [r.revision, r.command, r.actor, r.explanation])).toEqual([
+    const revisions = planHistory(session);
+    expect(revisions.map((r) => [r.revision, r.command, r.actor, r.explanation])).toEqual([
       [1, 'plankit.SetupPlan', 'lead', 'Start the release.'],
       [2, 'plankit.ClaimStep', 'worker-1', 'I take the draft.'],
       [3, 'plankit.MarkStep', 'worker-1', null],
       [4, 'plankit.AddStep', 'lead', null],
       [5, 'plankit.MarkStep', null, null],
     ]);
-    expect(history[2]?.diff).toEqual({
+    expect(revisions[2]?.diff).toEqual({
       objective: null,
       status: null,
       steps: [
@@ -109,9 +110,9 @@ describe('history option', () => {
       ],
     });
     // Only the newest revision keeps the plan it left.
-    expect(history.slice(0, -1).every((r) => r.plan === undefined)).toBe(true);
-    expect(history.at(-1)?.plan).toEqual(selectLatest(session, Plan));
-    await expect(history.map(formatPlanRevision).join('\n')).toMatchFileSnapshot(
+    expect(revisions.slice(0, -1).every((r) => r.plan === undefined)).toBe(true);
+    expect(revisions.at(-1)?.plan).toEqual(selectLatest(session, Plan));
+    await expect(revisions.map(formatPlanRevision).join('\n')).toMatchFileSnapshot(
       './__snapshots__/history.txt',
     );
   });
@@ -161,17 +162,17 @@ describe('history option', () => {
         { session },
       );
     }
-    const history = planHistory(session);
-    expect(history).toHaveLength(MAX_PLAN_REVISIONS);
-    expect(history[0]?.revision).toBe(32);
-    expect(history.at(-1)?.revision).toBe(MAX_PLAN_REVISIONS + 31);
+    const kept = planHistory(session);
+    expect(kept).toHaveLength(MAX_PLAN_REVISIONS);
+    expect(kept[0]?.revision).toBe(32);
+    expect(kept.at(-1)?.revision).toBe(MAX_PLAN_REVISIONS + 31);
     const fresh = new Session({ sessionId: 'long' });
     tools(fresh);
     const read = snapshotFromJSON(JSON.stringify(snapshotToJSON(session.snapshot())), fresh);
     expect(read).toEqual({ ok: true, value: session.snapshot() });
     if (read.ok) fresh.rollback(read.value);
     await invokeTool(
-      createPlanningTools(fresh, { history: true }).planning_mark_step,
+      createPlanningTools(fresh, { extensions: [history()] }).planning_mark_step,
       { step_id: 'S002', status: 'done' },
       { session: fresh },
     );
@@ -188,7 +189,7 @@ describe('history option', () => {
     const session = new Session({ clock: () => 3 });
     const plain = createPlanningTools(session);
     await invokeTool(plain.planning_setup_plan, setup, { session });
-    const later = createPlanningTools(session, { history: true, agent: 'late' });
+    const later = createPlanningTools(session, { extensions: [history({ agent: 'late' })] });
     await invokeTool(later.planning_mark_step, { step_id: 'S001', status: 'done' }, { session });
     await invokeTool(
       later.planning_mark_step,

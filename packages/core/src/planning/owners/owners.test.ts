@@ -1,9 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { invokeTool } from '../../invoke-tool.ts';
+import { batch, owners } from '../../plan-model.ts';
 import { PlankitError } from '../../plankit-error.ts';
 import { selectLatest } from '../../select-latest.ts';
 import { Session } from '../../session.ts';
-import { createPlanningTools } from '../create-planning-tools.ts';
+import { createPlanningTools, type PlanningToolsOptions } from '../create-planning-tools.ts';
 import { Plan } from '../plan.ts';
 import { ClaimStep, ReleaseStep } from './owner-commands.ts';
 
@@ -14,9 +15,9 @@ const setup = {
 
 async function shared() {
   const session = new Session({ sessionId: 'shared', clock: () => 1 });
-  const lead = createPlanningTools(session, { owners: true, agent: 'lead' });
-  const one = createPlanningTools(session, { owners: true, agent: 'worker-1' });
-  const two = createPlanningTools(session, { owners: true, agent: 'worker-2' });
+  const lead = createPlanningTools(session, { extensions: [owners({ agent: 'lead' })] });
+  const one = createPlanningTools(session, { extensions: [owners({ agent: 'worker-1' })] });
+  const two = createPlanningTools(session, { extensions: [owners({ agent: 'worker-2' })] });
   await invokeTool(lead.planning_setup_plan, setup, { session });
   return { session, lead, one, two, plan: () => selectLatest(session, Plan) as Plan };
 }
@@ -24,7 +25,9 @@ async function shared() {
 describe('owners option', () => {
   it('adds planning_claim_step and planning_release_step after the six (and the batch tool)', () => {
     const session = new Session();
-    expect(createPlanningTools(session, { owners: true, agent: 'a' }).map((t) => t.name)).toEqual([
+    expect(
+      createPlanningTools(session, { extensions: [owners({ agent: 'a' })] }).map((t) => t.name),
+    ).toEqual([
       'planning_setup_plan',
       'planning_add_step',
       'planning_update_step',
@@ -34,7 +37,9 @@ describe('owners option', () => {
       'planning_claim_step',
       'planning_release_step',
     ]);
-    const withBatch = createPlanningTools(session, { owners: true, batch: true, agent: 'a' });
+    const withBatch = createPlanningTools(session, {
+      extensions: [batch(), owners({ agent: 'a' })],
+    });
     expect(withBatch.map((t) => t.name).slice(6)).toEqual([
       'planning_apply_batch',
       'planning_claim_step',
@@ -110,8 +115,8 @@ describe('owners option', () => {
 
   it('a batch cannot mark or note a step another agent holds; nothing changes', async () => {
     const session = new Session();
-    const lead = createPlanningTools(session, { owners: true, batch: true, agent: 'lead' });
-    const worker = createPlanningTools(session, { owners: true, batch: true, agent: 'w' });
+    const lead = createPlanningTools(session, { extensions: [batch(), owners({ agent: 'lead' })] });
+    const worker = createPlanningTools(session, { extensions: [batch(), owners({ agent: 'w' })] });
     await invokeTool(lead.planning_setup_plan, setup, { session });
     await invokeTool(worker.planning_claim_step, { step_id: 'S001' }, { session });
     const before = session.snapshot();
@@ -145,7 +150,7 @@ describe('owners option', () => {
     const { session } = await shared();
     const before = session.snapshot();
     for (const bad of ['work\ner', 'a\u0000b', 'x'.repeat(10 * 1024), '__proto__', '', ' lead']) {
-      expect(() => createPlanningTools(session, { owners: true, agent: bad })).toThrow(
+      expect(() => createPlanningTools(session, { extensions: [owners({ agent: bad })] })).toThrow(
         /options\.agent must be 1-64 characters/,
       );
       for (const type of [ClaimStep, ReleaseStep]) {
@@ -163,10 +168,13 @@ describe('owners option', () => {
       expect(result.ok).toBe(false);
       expect(session.snapshot()).toBe(before);
     }
-    expect(() => createPlanningTools(session, { owners: true })).toThrow(PlankitError);
+    expect(() => owners({} as unknown as { agent: string })).toThrow(PlankitError);
+    expect(() => owners({ agent: 'a', extra: 1 } as unknown as { agent: string })).toThrow(
+      /owners: options\.extra is not an option/,
+    );
     expect(() =>
-      createPlanningTools(session, { owners: 'yes' as unknown as boolean, agent: 'a' }),
-    ).toThrow(/options\.owners must be a boolean/);
+      createPlanningTools(session, { owners: true } as unknown as PlanningToolsOptions),
+    ).toThrow(/options\.owners moved to an extension: pass extensions: \[owners\(\{ agent \}\)\]/);
   });
 
   it('survives toJSON/fromJSON: owners are part of the plan', async () => {
@@ -175,7 +183,7 @@ describe('owners option', () => {
     const { session, one } = await shared();
     await invokeTool(one.planning_claim_step, { step_id: 'S002' }, { session });
     const fresh = new Session({ sessionId: 'shared' });
-    createPlanningTools(fresh, { owners: true, agent: 'x' });
+    createPlanningTools(fresh, { extensions: [owners({ agent: 'x' })] });
     const read = snapshotFromJSON(JSON.stringify(snapshotToJSON(session.snapshot())), fresh);
     expect(read).toEqual({ ok: true, value: session.snapshot() });
   });

@@ -1,13 +1,12 @@
 import { fileURLToPath } from 'node:url';
+import { createPlanningTools, invokeTool, Plan, Session, selectLatest } from '@plankit/core';
 import {
-  createPlanningTools,
-  invokeTool,
+  dependencies,
+  history,
+  owners,
   PLAN_MODEL_COMMANDS,
-  Plan,
   planHistory,
-  Session,
-  selectLatest,
-} from '@plankit/core';
+} from '@plankit/core/plan-model';
 import { expect } from 'vitest';
 import { attachStore } from '../attach-store.ts';
 import type { SessionStore } from '../session-store.ts';
@@ -15,11 +14,12 @@ import type { WorkerStore } from './process-tests.ts';
 import { startWorker } from './run-worker.ts';
 
 const WORKER = fileURLToPath(new URL('./claim-worker.ts', import.meta.url));
-const OPTIONS = { dependencies: true, owners: true, history: true } as const;
 
 async function open(store: SessionStore, sessionId: string, agent: string) {
   const session = new Session({ sessionId });
-  const tools = createPlanningTools(session, { ...OPTIONS, agent });
+  const tools = createPlanningTools(session, {
+    extensions: [dependencies(), owners({ agent }), history()],
+  });
   const attached = await attachStore(session, store, { dataTypes: PLAN_MODEL_COMMANDS });
   if (!attached.ok) throw attached.error;
   return { session, tools, attachment: attached.value };

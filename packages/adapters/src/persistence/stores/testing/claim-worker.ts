@@ -5,7 +5,8 @@
  * conflicts (another agent wrote first), start again from the stored state. Prints
  * `won <step>` or `lost <step> <message>` per step, then `done <conflicts>`.
  */
-import { createPlanningTools, invokeTool, PLAN_MODEL_COMMANDS, Session } from '@plankit/core';
+import { createPlanningTools, invokeTool, Session } from '@plankit/core';
+import { dependencies, history, owners, PLAN_MODEL_COMMANDS } from '@plankit/core/plan-model';
 import { attachStore } from '../attach-store.ts';
 import type { SessionStore } from '../session-store.ts';
 
@@ -46,10 +47,7 @@ function fail(message: string): never {
 async function attempt(store: SessionStore, stepId: string): Promise<string> {
   const session = new Session({ sessionId: config.sessionId });
   const tools = createPlanningTools(session, {
-    dependencies: true,
-    owners: true,
-    history: true,
-    agent: config.agent,
+    extensions: [dependencies(), owners({ agent: config.agent }), history()],
   });
   const attached = await attachStore(session, store, {
     dataTypes: PLAN_MODEL_COMMANDS,

@@ -1,0 +1,82 @@
+/**
+ * The opt-in plan model, as extensions for `createPlanningTools`: `dependencies()` (steps
+ * wait on others), `batch()` (several changes in one call), `history()` (who changed what,
+ * and why) and `owners({ agent })` (agents claim steps), with the commands, reducers and
+ * selectors each brings. An app that does not import an extension does not bundle it.
+ *
+ * @packageDocumentation
+ * @module @plankit/core/plan-model
+ */
+
+export { batch } from './planning/batch/batch.ts';
+export type {
+  BatchOperationInput,
+  PlanBatchInput,
+} from './planning/batch/create-batch-tool.ts';
+export type {
+  BatchAdd,
+  BatchMark,
+  BatchNote,
+  BatchOperation,
+  BatchUpdate,
+} from './planning/batch/plan-batch.ts';
+export { MAX_BATCH_OPERATIONS, PlanBatch, planBatchReducer } from './planning/batch/plan-batch.ts';
+export { criticalPath } from './planning/dependencies/critical-path.ts';
+export { dependencies } from './planning/dependencies/dependencies.ts';
+export type {
+  AddStepWithDependenciesInput,
+  NewDependentStep,
+  NewDependentStepInput,
+  SetupPlanWithDependenciesInput,
+  UpdateStepWithDependenciesInput,
+} from './planning/dependencies/dependency-commands.ts';
+export {
+  AddStepWithDependencies,
+  SetupPlanWithDependencies,
+  UpdateStepWithDependencies,
+} from './planning/dependencies/dependency-commands.ts';
+export type {
+  DependencyOptions,
+  OpenDependencyMode,
+} from './planning/dependencies/dependency-options.ts';
+export { MAX_DEPENDENCIES } from './planning/dependencies/dependency-problem.ts';
+export { dependencySummary } from './planning/dependencies/dependency-summary.ts';
+export { planToMermaid } from './planning/dependencies/plan-to-mermaid.ts';
+export type { BlockedStep } from './planning/dependencies/ready-steps.ts';
+export { blockedSteps, readySteps } from './planning/dependencies/ready-steps.ts';
+export type { PlanModelFlags } from './planning/extensions-from-flags.ts';
+export { extensionsFromFlags } from './planning/extensions-from-flags.ts';
+export type {
+  PlanDiff,
+  StepChange,
+  StepFieldChange,
+  ValueChange,
+} from './planning/history/diff-plans.ts';
+export { diffPlans } from './planning/history/diff-plans.ts';
+export type { HistoryOptions } from './planning/history/history.ts';
+export { history } from './planning/history/history.ts';
+export type { PlanCommandName } from './planning/history/plan-change.ts';
+export { MAX_EXPLANATION, PlanChange, planChangeReducer } from './planning/history/plan-change.ts';
+export {
+  formatPlanRevision,
+  MAX_PLAN_REVISIONS,
+  PlanRevision,
+  planHistory,
+  registerPlanHistory,
+} from './planning/history/plan-history.ts';
+export { formatPlanDiff, renderPlanDiff } from './planning/history/render-plan-diff.ts';
+export type { Explained, ExplainedInput, WithHistory } from './planning/history/with-history.ts';
+export { MAX_AGENT_ID } from './planning/owners/agent-id.ts';
+export {
+  ClaimStep,
+  claimStepReducer,
+  ReleaseStep,
+  releaseStepReducer,
+} from './planning/owners/owner-commands.ts';
+export type { OwnedStepInput } from './planning/owners/owner-tools.ts';
+export type { OwnersOptions } from './planning/owners/owners.ts';
+export { owners } from './planning/owners/owners.ts';
+export {
+  PLAN_MODEL_COMMANDS,
+  registerPlanModelReducers,
+} from './planning/register-plan-model-reducers.ts';
