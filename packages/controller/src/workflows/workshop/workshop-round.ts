@@ -56,6 +56,7 @@ const KEYS: ReadonlySet<string> = new Set(['now', 'entries', 'signals']);
 // The signals the round reads are the ones the workshop prompt section documents.
 const SIGNAL_KEYS = WORKSHOP_SIGNAL_NAMES;
 const SIGNAL_KEY_SET: ReadonlySet<string> = new Set(SIGNAL_KEYS);
+const ENTRY_KEYS: ReadonlySet<string> = new Set(['actor', 'content']);
 
 function entriesProblem(entries: unknown): WorkflowError | null {
   if (!Array.isArray(entries) || entries.length === 0 || entries.length > WORKSHOP_LIMITS.entries) {
@@ -67,10 +68,7 @@ function entriesProblem(entries: unknown): WorkflowError | null {
   }
   for (const [index, entry] of entries.entries()) {
     const at = `input.entries[${index}]`;
-    if (
-      !isRecord(entry) ||
-      Object.keys(entry).some((key) => key !== 'actor' && key !== 'content')
-    ) {
+    if (!isRecord(entry) || unknownOption(entry, ENTRY_KEYS) !== undefined) {
       return inputError(WHERE, at, 'must be { actor, content }');
     }
     const { actor, content } = entry;
