@@ -1,5 +1,6 @@
 /**
- * Import-cycle check for the plankit packages.
+ * Import-cycle check for the plankit packages, and the one chapter boundary that is a rule:
+ * adapters' persistence chapter imports no host code.
  *
  * Run: depcruise packages/*\/src --config .dependency-cruiser.cjs
  *
@@ -19,6 +20,17 @@ module.exports = {
         'to the file that owns the concept, or to a small types file.',
       from: {},
       to: { circular: true },
+    },
+    {
+      name: 'persistence-stands-alone',
+      severity: 'error',
+      comment:
+        'The persistence chapter of @plankit/adapters (src/persistence/: stores, postgres, ' +
+        'workspace) depends on core and on the files at the root of adapters/src only, never on ' +
+        'a host adapter, host/ or sessions/, so it reads on its own and could become a package ' +
+        'of its own without untangling (docs/persistence.md says why it is not one today).',
+      from: { path: '^packages/adapters/src/persistence/' },
+      to: { path: '^packages/adapters/src/(?!persistence/)[^/]+/' },
     },
   ],
   options: {

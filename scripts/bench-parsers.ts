@@ -11,8 +11,11 @@ import { Lexer } from 'yaml';
 import { AdapterError } from '../packages/adapters/src/adapter-error.ts';
 import { strictSchemaProblem } from '../packages/adapters/src/openai/strict-schema-problem.ts';
 import { toStrictJsonSchema } from '../packages/adapters/src/openai/to-strict-json-schema.ts';
-import { formatEntry, parseMeeting } from '../packages/adapters/src/workspace/meeting-log.ts';
-import { parseArchive } from '../packages/adapters/src/workspace/phase-yaml.ts';
+import {
+  formatEntry,
+  parseMeeting,
+} from '../packages/adapters/src/persistence/workspace/meeting-log.ts';
+import { parseArchive } from '../packages/adapters/src/persistence/workspace/phase-yaml.ts';
 import { budgetFromJSON, createBudget } from '../packages/controller/src/budget/index.ts';
 import {
   defineMachine,

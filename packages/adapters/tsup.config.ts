@@ -3,19 +3,19 @@ import { packageBuild } from '../../tsup.base.config.ts';
 
 const config: Options = packageBuild([
   'src/index.ts',
-  'src/openai.ts',
-  'src/anthropic.ts',
-  'src/ai-sdk.ts',
-  'src/langchain.ts',
-  'src/langgraph.ts',
-  'src/mcp.ts',
-  'src/mcp-v2.ts',
-  'src/stores.ts',
-  'src/postgres.ts',
-  'src/sessions.ts',
-  'src/workspace.ts',
-  'src/openai-agents.ts',
-  'src/claude-agent-sdk.ts',
+  'src/openai/index.ts',
+  'src/anthropic/index.ts',
+  'src/ai-sdk/index.ts',
+  'src/langchain/index.ts',
+  'src/langgraph/index.ts',
+  'src/mcp/index.ts',
+  'src/mcp/v2/index.ts',
+  'src/persistence/stores/index.ts',
+  'src/persistence/postgres/index.ts',
+  'src/sessions/index.ts',
+  'src/persistence/workspace/index.ts',
+  'src/openai-agents/index.ts',
+  'src/claude-agent-sdk/index.ts',
 ]);
 
 export default config;

@@ -70,7 +70,7 @@ const cases: BenchCase[] = [
     return () => toolset.runToolUses(content, { session, now: NOW });
   }),
   roundTrip('AI SDK', async ({ session, tools }) => {
-    const mark = toAISDKTools(tools, { session, now: () => NOW })['planning_mark_step'];
+    const mark = toAISDKTools(tools, { session, clock: () => NOW })['planning_mark_step'];
     const { execute, toModelOutput } = mark ?? {};
     if (execute === undefined || toModelOutput === undefined) throw new Error('no AI SDK tool');
     return async () => {
@@ -80,14 +80,14 @@ const cases: BenchCase[] = [
     };
   }),
   roundTrip('LangChain', async ({ session, tools }) => {
-    const mark = toLangChainTools(tools, { session, now: () => NOW })[3];
+    const mark = toLangChainTools(tools, { session, clock: () => NOW })[3];
     if (mark === undefined) throw new Error('no LangChain tool');
     return () =>
       mark.invoke({ id: 'l1', name: 'planning_mark_step', args: MARK, type: 'tool_call' });
   }),
   roundTrip('MCP (in-memory client and server)', async ({ session, tools }) => {
     const server = new McpServer({ name: 'bench', version: '1.0.0' });
-    registerMcpTools(server, tools, { session, now: () => NOW });
+    registerMcpTools(server, tools, { session, clock: () => NOW });
     const [serverSide, clientSide] = InMemoryTransport.createLinkedPair();
     await server.connect(serverSide);
     const client = new Client({ name: 'bench-client', version: '1.0.0' });

@@ -51,7 +51,7 @@ function expectOneResult<T extends { steps: readonly { toolResults: readonly unk
 
 const aiSdkV6 = async (): Promise<BenchSide> => {
   const { session, tools, reset } = await prepare();
-  const aiTools = toAISDKTools(tools, { session, now: () => NOW });
+  const aiTools = toAISDKTools(tools, { session, clock: () => NOW });
   const model = new MockLanguageModelV3({ doGenerate: async () => markCall });
   return {
     reset: () => {
@@ -66,7 +66,7 @@ const aiSdkV6 = async (): Promise<BenchSide> => {
 const aiSdkV7 = async (): Promise<BenchSide> => {
   const { session, tools, reset } = await prepare();
   // ai 7 runs the same tool objects the adapter builds.
-  const aiTools = toAISDKTools(tools, { session, now: () => NOW }) as unknown as NonNullable<
+  const aiTools = toAISDKTools(tools, { session, clock: () => NOW }) as unknown as NonNullable<
     Parameters<typeof generateTextV7>[0]['tools']
   >;
   const model = new MockLanguageModelV4({ doGenerate: async () => markCall });
@@ -82,7 +82,7 @@ const aiSdkV7 = async (): Promise<BenchSide> => {
 
 const langGraphToolNode = async (): Promise<BenchSide> => {
   const { session, tools, reset } = await prepare();
-  const node = new ToolNode(toLangChainTools(tools, { session, now: () => NOW }));
+  const node = new ToolNode(toLangChainTools(tools, { session, clock: () => NOW }));
   let turn = 0;
   return {
     reset,
@@ -107,7 +107,7 @@ const langGraphToolNode = async (): Promise<BenchSide> => {
 const mcpV2 = async (): Promise<BenchSide> => {
   const { session, tools, reset } = await prepare();
   const server = new McpServerV2({ name: 'bench', version: '1.0.0' });
-  registerMcpTools(server, tools, { session, now: () => NOW });
+  registerMcpTools(server, tools, { session, clock: () => NOW });
   const [serverSide, clientSide] = InMemoryV2.createLinkedPair();
   await server.connect(serverSide);
   const client = new ClientV2({ name: 'bench-client', version: '1.0.0' });

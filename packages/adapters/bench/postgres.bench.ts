@@ -3,7 +3,7 @@ import { PostgresStore } from '@plankit/adapters/postgres';
 import type { NewEvent, SessionStore } from '@plankit/adapters/stores';
 import pg from 'pg';
 import type { BenchCase, BenchCount, BenchSuite } from '../../../scripts/bench.ts';
-import { type LoadTestReport, runLoadTest } from '../src/postgres/testing/load-test.ts';
+import { type LoadTestReport, runLoadTest } from '../src/persistence/postgres/testing/load-test.ts';
 
 // PostgresStore on a real server: `bash scripts/postgres.sh run -- npm run bench -- postgres`.
 

@@ -12,7 +12,7 @@ import { createAgent } from 'langchain';
 import { describe, expect, it } from 'vitest';
 import { planReminderStep } from './ai-sdk/plan-reminder-step.ts';
 import { usage } from './ai-sdk/testing/chat-script.ts';
-import { planningMiddleware } from './langchain/planning-middleware.ts';
+import { planningMiddleware } from './langgraph/planning-middleware.ts';
 
 // @plankit/prompt's isPlanReminder on what the real hosts hand a scripted model when a plankit
 // adapter puts the reminder last: the AI SDK's provider prompt, LangChain's messages.

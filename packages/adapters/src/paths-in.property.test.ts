@@ -29,11 +29,11 @@ import {
 } from '@plankit/core/plan-model';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { reducePlan } from './langchain/plan-edit.ts';
-import { reducePlanHistory } from './langchain/plan-history-channel.ts';
-import { attachStore, SESSION_COMMITTED_EVENT } from './stores/attach-store.ts';
-import { FileStore } from './stores/file-store.ts';
-import { MemoryStore } from './stores/memory-store.ts';
+import { reducePlan } from './langgraph/plan-edit.ts';
+import { reducePlanHistory } from './langgraph/plan-history-channel.ts';
+import { attachStore, SESSION_COMMITTED_EVENT } from './persistence/stores/attach-store.ts';
+import { FileStore } from './persistence/stores/file-store.ts';
+import { MemoryStore } from './persistence/stores/memory-store.ts';
 
 // One set of text rules, wherever a value enters. Each hostile value is put into one
 // field and sent through every path a value can enter by; every path must accept exactly the

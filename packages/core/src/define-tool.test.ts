@@ -12,6 +12,21 @@ const base = {
 };
 
 describe('defineTool', () => {
+  it('refuses a key a tool definition does not have, naming it', () => {
+    let caught: unknown;
+    try {
+      defineTool({ ...base, strict: true } as never);
+    } catch (error) {
+      caught = error;
+    }
+    expect(PlankitError.isInstance(caught)).toBe(true);
+    expect(caught).toMatchObject({
+      code: 'tool_definition_invalid',
+      message: 'defineTool: strict is not a known key.',
+      field: 'strict',
+    });
+  });
+
   it('returns a frozen tool with a null result type by default', () => {
     const tool = defineTool(base);
     expect(tool.name).toBe('echo');

@@ -1,6 +1,7 @@
 import * as z from 'zod';
 import type { DataType } from './define-data-type.ts';
 import { dataTypeName } from './define-data-type.ts';
+import { unknownOption } from './internal/check-option-keys.ts';
 import { PlankitError } from './plankit-error.ts';
 import type { Session } from './session.ts';
 
@@ -172,8 +173,8 @@ export function defineTool<S extends z.ZodType, R>(
   if (typeof definition !== 'object' || definition === null) {
     throw definitionError('definition', 'must be an object');
   }
-  for (const key of Object.keys(definition))
-    if (!KEYS.has(key)) throw definitionError(key, 'is not a known key');
+  const extra = unknownOption(definition, KEYS);
+  if (extra !== undefined) throw definitionError(extra, 'is not a known key');
   const {
     name,
     description,

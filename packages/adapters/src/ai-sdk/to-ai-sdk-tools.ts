@@ -1,8 +1,9 @@
-import { type AnyTool, Session, type ToolSuccess } from '@plankit/core';
+import { type AnyTool, type Clock, Session, type ToolSuccess } from '@plankit/core';
 import { invalidArgument } from '@plankit/core/internal';
 import { type FlexibleSchema, jsonSchema } from 'ai';
 import { AdapterError } from '../adapter-error.ts';
 import { formatToolContent } from '../format-tool-content.ts';
+import { clockOption } from '../host/clock-option.ts';
 import { conversationOf } from '../host/conversation.ts';
 import { runHostCall } from '../host/run-host-call.ts';
 import { toStrictJsonSchema } from '../openai/to-strict-json-schema.ts';
@@ -36,8 +37,15 @@ export interface AISDKToolsOptions<C = unknown> {
    * refused as `session_unresolved` instead. `ai` 6 ignores it.
    */
   readonly contextSchema?: FlexibleSchema<C> | undefined;
-  /** The clock for each call, in epoch milliseconds; the session's clock by default. */
-  readonly now?: (() => number) | undefined;
+  /** Where each call's time comes from, in epoch milliseconds; the session's clock by default. */
+  readonly clock?: Clock | undefined;
+  /**
+   * Where each call's time comes from.
+   *
+   * @deprecated Renamed `clock`, the name every plankit time source has; `now` is only ever a
+   * number. This alias goes away in the next minor release.
+   */
+  readonly now?: Clock | undefined;
   /**
    * Strict mode, for all tools or per tool: the tool carries `strict: true` and a schema
    * rewritten for it (every key required, optional ones nullable, objects closed), and the
@@ -135,7 +143,7 @@ export interface AISDKTool<C = unknown> {
  * const result = await generateText({ model, prompt, tools, experimental_context: { chatId: 'chat-1' } });
  * ```
  * @throws PlankitError `argument_invalid` when `options.session` is neither a Session nor a
- *   function
+ *   function, or `options.clock` (or `now`) is not a function, or both are given
  * @throws AdapterError `tools_invalid` when `tools` is not an array; `schema_unsupported`
  *   when a strict tool's schema cannot be expressed in strict mode
  * @public
@@ -156,6 +164,7 @@ export function toAISDKTools<C = unknown>(
       'options.session',
       'must be a Session or a resolver function',
     );
+  const clock = clockOption('toAISDKTools', options);
   const { contextSchema } = options;
   const strictOf = (tool: AnyTool): boolean =>
     typeof options.strict === 'function'
@@ -189,7 +198,7 @@ export function toAISDKTools<C = unknown>(
           source,
           context: { ok: true, value: toolCallContext<C>(call) },
           call: { name: definition.name, arguments: input },
-          now: options.now?.(),
+          now: clock?.(),
           prepare,
           order: (conversation) => aisdkCallOrder(conversation, call.messages, call.toolCallId),
           orderTimeoutMs: options.orderTimeoutMs,

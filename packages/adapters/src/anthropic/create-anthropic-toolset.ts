@@ -2,7 +2,6 @@ import type { Tool, ToolResultBlockParam } from '@anthropic-ai/sdk/resources/mes
 import type { AnyTool, ToolFailure, ToolResult } from '@plankit/core';
 import { AdapterError } from '../adapter-error.ts';
 import { formatToolContent } from '../format-tool-content.ts';
-import { isRecord } from '../host/is-record.ts';
 import {
   type ConversationKeyContext,
   keyedContext,
@@ -10,6 +9,7 @@ import {
 } from '../host/keyed-context.ts';
 import { malformedCall } from '../host/refusal.ts';
 import { runHostCall } from '../host/run-host-call.ts';
+import { isRecord } from '../is-record.ts';
 import { type StrictJsonSchema, toStrictJsonSchema } from '../openai/to-strict-json-schema.ts';
 import type { SessionSource } from '../sessions/resolve-session.ts';
 import { type JsonSchema, toolJsonSchema } from '../tool-json-schema.ts';

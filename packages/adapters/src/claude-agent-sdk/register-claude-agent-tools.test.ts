@@ -4,10 +4,10 @@ import { createPlanningTools, defineDataType, defineTool, Session } from '@plank
 import { afterEach, describe, expect, it } from 'vitest';
 import * as z from 'zod';
 import { AdapterError } from '../adapter-error.ts';
+import { MemoryStore } from '../persistence/stores/memory-store.ts';
 import { createSessionPool } from '../sessions/create-session-pool.ts';
 import { HOSTILE_IDS } from '../sessions/testing/hostile-ids.ts';
 import { ok, planOf, spyStore, TOOLS } from '../sessions/testing/pool-helpers.ts';
-import { MemoryStore } from '../stores/memory-store.ts';
 import {
   type ClaudeAgentSdkServer,
   registerClaudeAgentTools,

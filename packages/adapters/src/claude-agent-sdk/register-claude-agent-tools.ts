@@ -42,15 +42,22 @@ export interface ClaudeAgentToolsOptions {
    * resolver and the store never see it.
    */
   readonly key?: string | undefined;
-  /** The clock for each call, in epoch milliseconds; the session's clock by default. */
-  readonly now?: McpToolsOptions['now'];
+  /** Where each call's time comes from, in epoch milliseconds; the session's clock by default. */
+  readonly clock?: McpToolsOptions['clock'];
+  /**
+   * Where each call's time comes from.
+   *
+   * @deprecated Renamed `clock`, the name every plankit time source has; `now` is only ever a
+   * number. This alias goes away in the next minor release.
+   */
+  readonly now?: McpToolsOptions['clock'];
   /** Annotations by tool name, merged over plankit's own (see `registerMcpTools`). */
   readonly annotations?: McpToolsOptions['annotations'];
   /** The zod schema of a tool's `structuredContent` by tool name (see `registerMcpTools`). */
   readonly outputSchemas?: McpToolsOptions['outputSchemas'];
 }
 
-const OPTION_KEYS = new Set(['session', 'key', 'now', 'annotations', 'outputSchemas']);
+const OPTION_KEYS = new Set(['session', 'key', 'clock', 'now', 'annotations', 'outputSchemas']);
 
 function invalid(message: string, field: string): AdapterError {
   return new AdapterError('tools_invalid', `registerClaudeAgentTools: ${message}`, { field });
@@ -80,7 +87,8 @@ function invalid(message: string, field: string): AdapterError {
  * ```
  * @returns the registered tools, for the host to disable or remove later
  * @throws AdapterError `tools_invalid` for a server that is not a `createSdkMcpServer` config,
- *   a missing session, an unknown option, or options naming tools that are not in the list
+ *   a missing session, an unknown option, a clock that is not a function (or both `clock` and
+ *   `now`), or options naming tools that are not in the list
  * @public
  */
 export function registerClaudeAgentTools(

@@ -22,9 +22,9 @@ import type { McpContext } from '../mcp/mcp-context.ts';
 import { registerMcpTools } from '../mcp/register-mcp-tools.ts';
 import { createOpenAIToolset } from '../openai/create-openai-toolset.ts';
 import { toOpenAIAgentsTools } from '../openai-agents/to-openai-agents-tools.ts';
+import { MemoryStore } from '../persistence/stores/memory-store.ts';
 import { createSessionPool, type SessionPool } from '../sessions/create-session-pool.ts';
 import { countingStore } from '../sessions/testing/counting-store.ts';
-import { MemoryStore } from '../stores/memory-store.ts';
 
 // The property: many more conversations than pool slots, each worked through every host
 // adapter at once, with slow runs holding sessions and evictions at random moments. Then:

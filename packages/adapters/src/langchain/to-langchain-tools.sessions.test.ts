@@ -3,8 +3,8 @@ import { MemorySaver, MessagesAnnotation, StateGraph } from '@langchain/langgrap
 import { ToolNode } from '@langchain/langgraph/prebuilt';
 import { createPlanningTools, Plan, Session, selectLatest } from '@plankit/core';
 import { describe, expect, it } from 'vitest';
+import { MemoryStore } from '../persistence/stores/memory-store.ts';
 import { createSessionPool } from '../sessions/create-session-pool.ts';
-import { MemoryStore } from '../stores/memory-store.ts';
 import type { LangChainContext } from './langchain-context.ts';
 import { lastToolMessage, markCall, setupCall } from './testing/graph-calls.ts';
 import { toLangChainTools } from './to-langchain-tools.ts';

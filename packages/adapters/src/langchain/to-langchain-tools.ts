@@ -1,8 +1,9 @@
 import { ToolMessage } from '@langchain/core/messages';
 import { type DynamicStructuredTool, tool as langChainTool } from '@langchain/core/tools';
-import type { AnyTool, Result } from '@plankit/core';
+import type { AnyTool, Clock, Result } from '@plankit/core';
 import { AdapterError } from '../adapter-error.ts';
 import { formatToolContent } from '../format-tool-content.ts';
+import { clockOption } from '../host/clock-option.ts';
 import { runHostCall } from '../host/run-host-call.ts';
 import { announceInConversation } from '../model-order.ts';
 import type { SessionSource } from '../sessions/resolve-session.ts';
@@ -21,8 +22,15 @@ export interface LangChainToolsOptions {
    * (`session_unresolved`, `conversation_id_invalid`, ...): never run on a shared default.
    */
   readonly session: SessionSource<LangChainContext>;
-  /** The clock for each call, in epoch milliseconds; the session's clock by default. */
-  readonly now?: (() => number) | undefined;
+  /** Where each call's time comes from, in epoch milliseconds; the session's clock by default. */
+  readonly clock?: Clock | undefined;
+  /**
+   * Where each call's time comes from.
+   *
+   * @deprecated Renamed `clock`, the name every plankit time source has; `now` is only ever a
+   * number. This alias goes away in the next minor release.
+   */
+  readonly now?: Clock | undefined;
   /**
    * How long a call waits for an earlier call of its `AIMessage` that the host has not started
    * (a middleware answered it instead, or a hook holds it), in milliseconds; 30,000 by default.
@@ -80,6 +88,9 @@ function contextOf(
  *   { configurable: { thread_id: 'release-42' } },
  * );
  * ```
+ * @throws AdapterError `tools_invalid` when `tools` is not an array
+ * @throws PlankitError `argument_invalid` when `options.clock` (or `now`) is not a function, or
+ *   both are given
  * @public
  */
 export function toLangChainTools(
@@ -91,6 +102,7 @@ export function toLangChainTools(
       'tools_invalid',
       'toLangChainTools: tools must be an array of plankit tools.',
     );
+  const clock = clockOption('toLangChainTools', options);
   const names = new Set(tools.map((tool) => tool.name));
   return tools.map(
     (definition) =>
@@ -103,7 +115,7 @@ export function toLangChainTools(
             source: options.session,
             context: contextOf(options.session, config),
             call: { name: definition.name, arguments: input },
-            now: options.now?.(),
+            now: clock?.(),
             order:
               found === undefined || id === undefined
                 ? undefined

@@ -1,11 +1,12 @@
-import { type AnyTool, Session } from '@plankit/core';
+import { type AnyTool, type Clock, Session } from '@plankit/core';
 import { unknownOption } from '@plankit/core/internal';
 import * as z from 'zod';
 import { AdapterError } from '../adapter-error.ts';
 import { formatToolContent } from '../format-tool-content.ts';
 import { advertisedSchema } from '../host/advertised-schema.ts';
-import { isRecord } from '../host/is-record.ts';
+import { clockOption } from '../host/clock-option.ts';
 import { runHostCall } from '../host/run-host-call.ts';
+import { isRecord } from '../is-record.ts';
 import type { SessionSource } from '../sessions/resolve-session.ts';
 import { followPlan } from './add-mcp-plan-resource.ts';
 import { type McpContext, mcpCallContext } from './mcp-context.ts';
@@ -23,8 +24,15 @@ export interface McpToolsOptions {
    * (`session_unresolved`, `conversation_id_invalid`, ...) and changes nothing.
    */
   readonly session: SessionSource<McpContext>;
-  /** The clock for each call, in epoch milliseconds; the session's clock by default. */
-  readonly now?: (() => number) | undefined;
+  /** Where each call's time comes from, in epoch milliseconds; the session's clock by default. */
+  readonly clock?: Clock | undefined;
+  /**
+   * Where each call's time comes from.
+   *
+   * @deprecated Renamed `clock`, the name every plankit time source has; `now` is only ever a
+   * number. This alias goes away in the next minor release.
+   */
+  readonly now?: Clock | undefined;
   /**
    * Annotations by tool name, merged over the ones each tool's traits give (`title`,
    * `readOnly`, `destructive`, `idempotent`, `openWorld`; `readOnlyHint` for a tool without a
@@ -39,7 +47,7 @@ export interface McpToolsOptions {
   readonly outputSchemas?: Readonly<Record<string, z.ZodType | null>> | undefined;
 }
 
-const OPTION_KEYS = new Set(['session', 'now', 'annotations', 'outputSchemas']);
+const OPTION_KEYS = new Set(['session', 'clock', 'now', 'annotations', 'outputSchemas']);
 
 function invalid(message: string, field: string): AdapterError {
   return new AdapterError('tools_invalid', `registerMcpTools: ${message}`, { field });
@@ -102,6 +110,9 @@ export function addMcpTools(
   options: McpToolsOptions,
 ): unknown[] {
   checkArguments(server, tools, options);
+  const clock = clockOption('registerMcpTools', options, (_where, field, rule) =>
+    invalid(`${field} ${rule}.`, field.slice('options.'.length)),
+  );
   return tools.map((definition) => {
     const outputSchema = mcpOutputSchema(definition, options.outputSchemas?.[definition.name]);
     const annotations = mcpToolAnnotations(definition, options.annotations?.[definition.name]);
@@ -119,7 +130,7 @@ export function addMcpTools(
           source: options.session,
           context: mcpCallContext(options.session, extra),
           call: { name: definition.name, arguments: args },
-          now: options.now?.(),
+          now: clock?.(),
           // Before the call, so the plan resource sees its change and notifies first.
           onConversation: (conversation) => followPlan(server, conversation),
         });

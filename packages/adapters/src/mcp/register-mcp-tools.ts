@@ -20,7 +20,8 @@ import type { McpServerLike } from './mcp-server-like.ts';
  *
  * @returns the registered tools, for the host to disable or remove later
  * @throws AdapterError `tools_invalid` for a server that is not an `McpServer`, a missing
- *   session, or options naming tools that are not in the list
+ *   session, a clock that is not a function (or both `clock` and `now`), or options naming
+ *   tools that are not in the list
  * @example
  * ```ts
  * const server = new McpServer({ name: 'planner', version: '1.0.0' });

@@ -6,10 +6,10 @@ import {
 } from '@plankit/controller/policy';
 import { createPlanningTools, registerPlanningReducers, Session } from '@plankit/core';
 import { describe, expect, it } from 'vitest';
+import { MemoryStore } from '../persistence/stores/memory-store.ts';
 import { createSessionPool } from '../sessions/create-session-pool.ts';
 import { SessionResolveError } from '../sessions/session-resolve-error.ts';
 import { planOf, serialPlan } from '../sessions/testing/pool-helpers.ts';
-import { MemoryStore } from '../stores/memory-store.ts';
 import { OpenAIAgentsToolError } from './openai-agents-tool-error.ts';
 import { planningApprovalCheckpoint } from './planning-approval-checkpoint.ts';
 import { ScriptedModel, type ScriptedTurn } from './testing/scripted-model.ts';

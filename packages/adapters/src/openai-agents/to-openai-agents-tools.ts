@@ -1,7 +1,8 @@
 import { type FunctionTool, type RunContext, tool } from '@openai/agents';
-import type { AnyTool, ToolFailure } from '@plankit/core';
+import type { AnyTool, Clock, ToolFailure } from '@plankit/core';
 import { AdapterError } from '../adapter-error.ts';
 import { formatToolContent } from '../format-tool-content.ts';
+import { clockOption } from '../host/clock-option.ts';
 import { runHostCall } from '../host/run-host-call.ts';
 import { toStrictJsonSchema } from '../openai/to-strict-json-schema.ts';
 import type { SessionSource } from '../sessions/resolve-session.ts';
@@ -31,8 +32,15 @@ export interface OpenAIAgentsToolsOptions<C> {
    * shared default.
    */
   readonly session: SessionSource<RunContext<C>>;
-  /** The clock for each call, in epoch milliseconds; the session's clock by default. */
-  readonly now?: (() => number) | undefined;
+  /** Where each call's time comes from, in epoch milliseconds; the session's clock by default. */
+  readonly clock?: Clock | undefined;
+  /**
+   * Where each call's time comes from.
+   *
+   * @deprecated Renamed `clock`, the name every plankit time source has; `now` is only ever a
+   * number. This alias goes away in the next minor release.
+   */
+  readonly now?: Clock | undefined;
   /**
    * Strict mode, for all tools or per tool: the tool is `strict` with a schema rewritten for it
    * (every key required, optional ones nullable, objects closed), and the model's `null` for an
@@ -81,6 +89,8 @@ function refusal(failure: ToolFailure): OpenAIAgentsToolError {
  * ```
  * @throws AdapterError `tools_invalid` when `tools` is not an array; `schema_unsupported`
  *   when a strict tool's schema cannot be expressed in strict mode
+ * @throws PlankitError `argument_invalid` when `options.clock` (or `now`) is not a function, or
+ *   both are given
  * @public
  */
 export function toOpenAIAgentsTools<C = unknown>(
@@ -92,6 +102,7 @@ export function toOpenAIAgentsTools<C = unknown>(
       'tools_invalid',
       'toOpenAIAgentsTools: tools must be an array of plankit tools.',
     );
+  const clock = clockOption('toOpenAIAgentsTools', options);
   const strictOf = (definition: AnyTool): boolean =>
     typeof options.strict === 'function'
       ? options.strict(definition)
@@ -131,7 +142,7 @@ export function toOpenAIAgentsTools<C = unknown>(
           source: options.session,
           context: { ok: true, value: context },
           call: { name: definition.name, arguments: input },
-          now: options.now?.(),
+          now: clock?.(),
           prepare: converted === undefined ? undefined : (args) => converted.restore(args),
           order: (conversation) =>
             openAIAgentsCallOrder(conversation, context, details?.toolCall?.callId),

@@ -1,9 +1,9 @@
 import { Session } from '@plankit/core';
 import { afterEach, describe, expect, it } from 'vitest';
+import { MemoryStore } from '../persistence/stores/memory-store.ts';
 import { createSessionPool } from '../sessions/create-session-pool.ts';
 import { HOSTILE_IDS } from '../sessions/testing/hostile-ids.ts';
 import { cleanup, ok, planOf, spyStore, TOOLS } from '../sessions/testing/pool-helpers.ts';
-import { MemoryStore } from '../stores/memory-store.ts';
 import { createOpenAIToolset } from './create-openai-toolset.ts';
 
 afterEach(cleanup);

@@ -7,7 +7,6 @@ import type {
 import type { FunctionTool, ResponseInputItem } from 'openai/resources/responses/responses';
 import { AdapterError } from '../adapter-error.ts';
 import { formatToolContent } from '../format-tool-content.ts';
-import { isRecord } from '../host/is-record.ts';
 import {
   type ConversationKeyContext,
   keyedContext,
@@ -15,6 +14,7 @@ import {
 } from '../host/keyed-context.ts';
 import { malformedCall as malformed } from '../host/refusal.ts';
 import { runHostCall } from '../host/run-host-call.ts';
+import { isRecord } from '../is-record.ts';
 import type { SessionSource } from '../sessions/resolve-session.ts';
 import { type JsonSchema, toolJsonSchema } from '../tool-json-schema.ts';
 import { type StrictJsonSchema, toStrictJsonSchema } from './to-strict-json-schema.ts';

@@ -1,4 +1,4 @@
-import { isRecord } from '../host/is-record.ts';
+import { isRecord } from '../is-record.ts';
 import { resolvePointer } from './matches-strict-schema.ts';
 
 /**

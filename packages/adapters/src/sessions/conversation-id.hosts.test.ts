@@ -23,8 +23,8 @@ import { MCP_PLAN_ID_META_KEY, type McpContext } from '../mcp/mcp-context.ts';
 import { registerMcpTools as registerMcpToolsV1 } from '../mcp/register-mcp-tools.ts';
 import { registerMcpTools as registerMcpToolsV2 } from '../mcp/v2/register-mcp-tools.ts';
 import { createOpenAIToolset } from '../openai/create-openai-toolset.ts';
-import { FileStore } from '../stores/file-store.ts';
-import { HOST_IDS } from '../stores/testing/host-ids.ts';
+import { FileStore } from '../persistence/stores/file-store.ts';
+import { HOST_IDS } from '../persistence/stores/testing/host-ids.ts';
 import { createSessionPool } from './create-session-pool.ts';
 import { cleanup, ok, planOf, TOOLS, tempDirectory } from './testing/pool-helpers.ts';
 

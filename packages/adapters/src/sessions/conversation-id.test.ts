@@ -4,9 +4,9 @@ import {
   sessionFolderName,
   sessionIdOfFolder,
   sessionIdOfHashedFolder,
-} from '../stores/session-folder-name.ts';
-import { isSessionId } from '../stores/session-id.ts';
-import { anySessionId, HOST_IDS } from '../stores/testing/host-ids.ts';
+} from '../persistence/stores/session-folder-name.ts';
+import { isSessionId } from '../persistence/stores/session-id.ts';
+import { anySessionId, HOST_IDS } from '../persistence/stores/testing/host-ids.ts';
 import { isConversationId, parseConversationId } from './conversation-id.ts';
 import { HOSTILE_IDS } from './testing/hostile-ids.ts';
 

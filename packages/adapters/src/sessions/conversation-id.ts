@@ -1,5 +1,5 @@
 import type { Result } from '@plankit/core';
-import { isSessionId, sessionIdError } from '../stores/session-id.ts';
+import { isSessionId, sessionIdError } from '../persistence/stores/session-id.ts';
 import { SessionResolveError } from './session-resolve-error.ts';
 
 const UNESCAPED = /[\u007f-\u009f\u2028\u2029]/g;

@@ -1,16 +1,16 @@
 import { fileURLToPath } from 'node:url';
 import { invokeTool, registerPlanningReducers, Session, selectAll, ToolCall } from '@plankit/core';
 import { afterEach, describe, expect, it } from 'vitest';
-import { PostgresStore } from '../postgres/postgres-store.ts';
+import { PostgresStore } from '../persistence/postgres/postgres-store.ts';
 import {
   dropSchema,
   freshSchema,
   POSTGRES_URL,
   SKIPPED_WITHOUT_SERVER,
   warnWhenSkipped,
-} from '../postgres/testing/postgres-url.ts';
-import { attachStore } from '../stores/attach-store.ts';
-import { startWorker } from '../stores/testing/run-worker.ts';
+} from '../persistence/postgres/testing/postgres-url.ts';
+import { attachStore } from '../persistence/stores/attach-store.ts';
+import { startWorker } from '../persistence/stores/testing/run-worker.ts';
 import { createSessionPool } from './create-session-pool.ts';
 import { ok, planOf, SETUP, serialPlan } from './testing/pool-helpers.ts';
 

@@ -1,8 +1,8 @@
 import { invokeTool, registerPlanningReducers, Session, selectAll, ToolCall } from '@plankit/core';
 import * as fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { attachStore } from '../stores/attach-store.ts';
-import { MemoryStore } from '../stores/memory-store.ts';
+import { attachStore } from '../persistence/stores/attach-store.ts';
+import { MemoryStore } from '../persistence/stores/memory-store.ts';
 import { createSessionPool, type SessionPool } from './create-session-pool.ts';
 import { ADD, MARK, ok, planOf, SETUP, serialPlan } from './testing/pool-helpers.ts';
 

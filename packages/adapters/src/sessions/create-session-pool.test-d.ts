@@ -1,6 +1,6 @@
 import { type Result, Session } from '@plankit/core';
 import { describe, expectTypeOf, it } from 'vitest';
-import { MemoryStore } from '../stores/memory-store.ts';
+import { MemoryStore } from '../persistence/stores/memory-store.ts';
 import { createSessionPool } from './create-session-pool.ts';
 import { resolveSession, type SessionSource } from './resolve-session.ts';
 import type { SessionResolveError } from './session-resolve-error.ts';

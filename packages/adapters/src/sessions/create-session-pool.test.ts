@@ -10,11 +10,11 @@ import {
 } from '@plankit/core';
 import { afterEach, describe, expect, it } from 'vitest';
 import * as z from 'zod';
-import { attachStore } from '../stores/attach-store.ts';
-import { FileStore } from '../stores/file-store.ts';
-import { MemoryStore } from '../stores/memory-store.ts';
-import type { SessionStore } from '../stores/session-store.ts';
-import { StoreError } from '../stores/store-error.ts';
+import { attachStore } from '../persistence/stores/attach-store.ts';
+import { FileStore } from '../persistence/stores/file-store.ts';
+import { MemoryStore } from '../persistence/stores/memory-store.ts';
+import type { SessionStore } from '../persistence/stores/session-store.ts';
+import { StoreError } from '../persistence/stores/store-error.ts';
 import { createSessionPool } from './create-session-pool.ts';
 import { resolveSession } from './resolve-session.ts';
 import { SessionResolveError } from './session-resolve-error.ts';

@@ -12,15 +12,15 @@ import {
 } from '@plankit/core';
 import { checkOptionKeys, invalidArgument } from '@plankit/core/internal';
 import { bindConversationKey } from '../host/conversation-key.ts';
-import { isRecord } from '../host/is-record.ts';
 import {
   type ConversationListener,
   type PooledConversations,
   registerPooledResolver,
 } from '../host/pooled-conversations.ts';
-import { attachStore, type SessionAttachment } from '../stores/attach-store.ts';
-import type { SessionStore } from '../stores/session-store.ts';
-import type { StoreError } from '../stores/store-error.ts';
+import { isRecord } from '../is-record.ts';
+import { attachStore, type SessionAttachment } from '../persistence/stores/attach-store.ts';
+import type { SessionStore } from '../persistence/stores/session-store.ts';
+import type { StoreError } from '../persistence/stores/store-error.ts';
 import { parseConversationId } from './conversation-id.ts';
 import { reasonOf, SessionResolveError } from './session-resolve-error.ts';
 

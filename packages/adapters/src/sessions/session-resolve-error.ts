@@ -1,5 +1,5 @@
 import { PlankitError, type PlankitErrorOptions } from '@plankit/core';
-import type { StoreError } from '../stores/store-error.ts';
+import type { StoreError } from '../persistence/stores/store-error.ts';
 
 /**
  * Codes of {@link SessionResolveError}. The set is stable: codes are added, never renamed.

@@ -8,8 +8,8 @@ import {
 } from '@plankit/core';
 import type { PlanView } from '@plankit/core/plan-view';
 import { describe, expect, it } from 'vitest';
+import { MemoryStore } from '../../persistence/stores/memory-store.ts';
 import { createSessionPool } from '../../sessions/create-session-pool.ts';
-import { MemoryStore } from '../../stores/memory-store.ts';
 import type { AISDKContext } from '../ai-sdk-context.ts';
 import { toAISDKTools } from '../to-ai-sdk-tools.ts';
 import { withPlanUpdates } from '../with-plan-updates.ts';

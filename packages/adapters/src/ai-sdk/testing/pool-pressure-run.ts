@@ -1,8 +1,8 @@
 import { createPlanningTools, Plan, Session, selectLatest } from '@plankit/core';
 import { expect } from 'vitest';
+import { MemoryStore } from '../../persistence/stores/memory-store.ts';
 import { createSessionPool } from '../../sessions/create-session-pool.ts';
 import { countingStore } from '../../sessions/testing/counting-store.ts';
-import { MemoryStore } from '../../stores/memory-store.ts';
 import type { AISDKContext } from '../ai-sdk-context.ts';
 import { toAISDKTools } from '../to-ai-sdk-tools.ts';
 import type { AISDKMajor } from './ai-sdk-host-run.ts';

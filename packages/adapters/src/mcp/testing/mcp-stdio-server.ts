@@ -11,7 +11,7 @@ const section = new PlanningToolsSection({ session });
 if (major === 'v1') {
   const { McpServer } = await import('@modelcontextprotocol/sdk/server/mcp.js');
   const { StdioServerTransport } = await import('@modelcontextprotocol/sdk/server/stdio.js');
-  const mcp = await import('../../mcp.ts');
+  const mcp = await import('../index.ts');
   const server = new McpServer({ name: 'plankit-stdio-v1', version: '1.0.0' });
   mcp.registerMcpTools(server, tools, { session });
   mcp.registerMcpPlanResource(server, { session });
@@ -20,7 +20,7 @@ if (major === 'v1') {
 } else if (major === 'v2') {
   const { McpServer } = await import('@modelcontextprotocol/server');
   const { StdioServerTransport } = await import('@modelcontextprotocol/server/stdio');
-  const mcp = await import('../../mcp-v2.ts');
+  const mcp = await import('../v2/index.ts');
   const server = new McpServer({ name: 'plankit-stdio-v2', version: '1.0.0' });
   mcp.registerMcpTools(server, tools, { session });
   mcp.registerMcpPlanResource(server, { session });

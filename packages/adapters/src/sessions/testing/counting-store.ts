@@ -1,4 +1,4 @@
-import type { SessionStore } from '../../stores/session-store.ts';
+import type { SessionStore } from '../../persistence/stores/session-store.ts';
 
 /** A store that counts its loads, for tests of how often a pool reads the store. */
 export interface CountingStore extends SessionStore {

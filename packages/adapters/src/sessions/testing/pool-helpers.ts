@@ -11,7 +11,7 @@ import {
   Session,
   selectLatest,
 } from '@plankit/core';
-import type { SessionStore } from '../../stores/session-store.ts';
+import type { SessionStore } from '../../persistence/stores/session-store.ts';
 
 /** The six planning tools, built once and used with any pooled session. */
 export const TOOLS: PlanningTools = createPlanningTools(new Session());

@@ -6,7 +6,7 @@
  * `done`.
  */
 import { invokeTool } from '@plankit/core';
-import { PostgresStore } from '../../postgres/postgres-store.ts';
+import { PostgresStore } from '../../persistence/postgres/postgres-store.ts';
 import { createSessionPool } from '../create-session-pool.ts';
 import { ADD, SETUP } from './pool-helpers.ts';
 

@@ -6,7 +6,7 @@
  */
 import { createPlanningTools, Session } from '@plankit/core';
 import { createOpenAIToolset } from '../../openai/create-openai-toolset.ts';
-import { PostgresStore } from '../../postgres/postgres-store.ts';
+import { PostgresStore } from '../../persistence/postgres/postgres-store.ts';
 import { createSessionPool } from '../create-session-pool.ts';
 
 interface Config {

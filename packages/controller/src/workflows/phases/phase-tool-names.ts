@@ -1,4 +1,5 @@
 import type { AnyTool } from '@plankit/core';
+import { unknownOption } from '@plankit/core/internal';
 import type { Phase } from '@plankit/prompt';
 import { isRecord } from '../internal/checks.ts';
 import { WorkflowError } from '../workflow-error.ts';
@@ -68,9 +69,8 @@ function category(config: PhaseToolConfig, key: keyof PhaseToolConfig): readonly
  */
 export function phaseToolNames(config: PhaseToolConfig, phase: Phase): readonly string[] {
   if (!isRecord(config)) throw configError('tools', 'must be an object');
-  for (const key of Object.keys(config)) {
-    if (!KEYS.has(key)) throw configError(`tools.${key}`, 'is not a category');
-  }
+  const extra = unknownOption(config, KEYS);
+  if (extra !== undefined) throw configError(`tools.${extra}`, 'is not a category');
   const workspace = category(config, 'workspace');
   const strategic = category(config, 'strategic');
   const tactical = category(config, 'tactical');

@@ -1,4 +1,4 @@
-import { deepFreeze } from '@plankit/core/internal';
+import { deepFreeze, unknownOption } from '@plankit/core/internal';
 import type { TodoRange } from '@plankit/prompt';
 import { initialSnapshot } from '../../engine/initial-snapshot.ts';
 import {
@@ -93,19 +93,17 @@ function readList(field: string, value: unknown): readonly TodoSpec[] {
 
 function checkOptionsAt(field: string, value: unknown): void {
   if (!isRecord(value)) throw argumentError(WHERE, field, 'must be { id, content }');
-  for (const key of Object.keys(value)) {
-    if (!SPEC_KEYS.has(key)) throw argumentError(WHERE, `${field}.${key}`, 'is not a todo key');
-  }
+  const extra = unknownOption(value, SPEC_KEYS);
+  if (extra !== undefined) throw argumentError(WHERE, `${field}.${extra}`, 'is not a todo key');
 }
 
 function readTodos(value: unknown, range: TodoRange): PredefinedTodos {
   const defaults = predefinedTodos(range);
   if (value === undefined) return defaults;
   if (!isRecord(value)) throw argumentError(WHERE, 'options.todos', 'must be an object');
-  for (const key of Object.keys(value)) {
-    if (!LIST_KEYS.has(key))
-      throw argumentError(WHERE, `options.todos.${key}`, 'is not a todo list');
-  }
+  const extra = unknownOption(value, LIST_KEYS);
+  if (extra !== undefined)
+    throw argumentError(WHERE, `options.todos.${extra}`, 'is not a todo list');
   const pick = (key: keyof PredefinedTodos): readonly TodoSpec[] =>
     value[key] === undefined ? defaults[key] : readList(`options.todos.${key}`, value[key]);
   return { initial: pick('initial'), transition: pick('transition'), revision: pick('revision') };

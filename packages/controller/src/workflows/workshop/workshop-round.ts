@@ -1,4 +1,5 @@
 import type { Result } from '@plankit/core';
+import { unknownOption } from '@plankit/core/internal';
 import { inputError, inputProblem, isRecord } from '../internal/checks.ts';
 import type { WorkflowError } from '../workflow-error.ts';
 import type { WorkshopOutcome } from './workshop-machine.ts';
@@ -54,6 +55,8 @@ const WHERE = 'workshopRound';
 const KEYS: ReadonlySet<string> = new Set(['now', 'entries', 'signals']);
 // The signals the round reads are the ones the workshop prompt section documents.
 const SIGNAL_KEYS = WORKSHOP_SIGNAL_NAMES;
+const SIGNAL_KEY_SET: ReadonlySet<string> = new Set(SIGNAL_KEYS);
+const ENTRY_KEYS: ReadonlySet<string> = new Set(['actor', 'content']);
 
 function entriesProblem(entries: unknown): WorkflowError | null {
   if (!Array.isArray(entries) || entries.length === 0 || entries.length > WORKSHOP_LIMITS.entries) {
@@ -65,10 +68,7 @@ function entriesProblem(entries: unknown): WorkflowError | null {
   }
   for (const [index, entry] of entries.entries()) {
     const at = `input.entries[${index}]`;
-    if (
-      !isRecord(entry) ||
-      Object.keys(entry).some((key) => key !== 'actor' && key !== 'content')
-    ) {
+    if (!isRecord(entry) || unknownOption(entry, ENTRY_KEYS) !== undefined) {
       return inputError(WHERE, at, 'must be { actor, content }');
     }
     const { actor, content } = entry;
@@ -102,14 +102,15 @@ function entriesProblem(entries: unknown): WorkflowError | null {
 function signalsProblem(signals: unknown): WorkflowError | null {
   if (signals === undefined) return null;
   if (!isRecord(signals)) return inputError(WHERE, 'input.signals', 'must be an object');
-  for (const key of Object.keys(signals)) {
-    if (!(SIGNAL_KEYS as readonly string[]).includes(key)) {
-      return inputError(
-        WHERE,
-        `input.signals.${key}`,
-        `is not a signal; the signals are ${SIGNAL_KEYS.join(', ')}`,
-      );
-    }
+  const extra = unknownOption(signals, SIGNAL_KEY_SET);
+  if (extra !== undefined) {
+    return inputError(
+      WHERE,
+      `input.signals.${extra}`,
+      `is not a signal; the signals are ${SIGNAL_KEYS.join(', ')}`,
+    );
+  }
+  for (const key of SIGNAL_KEYS) {
     const value = signals[key];
     if (value !== undefined && typeof value !== 'boolean') {
       return inputError(WHERE, `input.signals.${key}`, 'must be a boolean');

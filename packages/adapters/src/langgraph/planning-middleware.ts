@@ -16,10 +16,10 @@ import { type AgentMiddleware, createMiddleware } from 'langchain';
 import * as z from 'zod';
 import { callTool } from '../call-tool.ts';
 import { formatToolContent } from '../format-tool-content.ts';
+import { acceptingSchema, type ToolConfig } from '../langchain/accepting-schema.ts';
+import { findLangChainTurn, stateOf } from '../langchain/find-langchain-turn.ts';
+import { langChainContext } from '../langchain/langchain-context.ts';
 import { announceToolCalls } from '../model-order.ts';
-import { acceptingSchema, type ToolConfig } from './accepting-schema.ts';
-import { findLangChainTurn, stateOf } from './find-langchain-turn.ts';
-import { langChainContext } from './langchain-context.ts';
 import { editOf, type PlanEdit, planSession, reducePlan } from './plan-edit.ts';
 import { type PlanHistoryUpdate, planHistoryChannel } from './plan-history-channel.ts';
 

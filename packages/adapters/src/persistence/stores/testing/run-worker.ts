@@ -3,7 +3,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 /** The repository root: workers run from there so `tsx` and the workspace packages resolve. */
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../../..');
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../../../..');
 
 /** A worker process running a TypeScript file from the sources. */
 export interface Worker {

@@ -1,6 +1,6 @@
 import type { Err, Result } from '@plankit/core';
 import { checkOptionKeys, invalidArgument } from '@plankit/core/internal';
-import { isRecord } from '../host/is-record.ts';
+import { isRecord } from '../../is-record.ts';
 import { toJsonText } from './json-data.ts';
 import { sessionIdError } from './session-id.ts';
 import type { ListOptions, LoadOptions, NewEvent, SnapshotInput } from './session-store.ts';

@@ -6,11 +6,11 @@
  * @module @plankit/adapters/anthropic
  */
 
+export type { ConversationKeyContext, SessionRefusal } from '../host/keyed-context.ts';
 export type {
   AnthropicCallRecord,
   AnthropicRunOptions,
   AnthropicToolset,
   AnthropicToolsetOptions,
-} from './anthropic/create-anthropic-toolset.ts';
-export { createAnthropicToolset } from './anthropic/create-anthropic-toolset.ts';
-export type { ConversationKeyContext, SessionRefusal } from './host/keyed-context.ts';
+} from './create-anthropic-toolset.ts';
+export { createAnthropicToolset } from './create-anthropic-toolset.ts';

@@ -202,4 +202,16 @@ describe('planningMiddleware with the opt-in plan model', () => {
     ).toThrow(/Plan edit refused/);
     expect(() => applyPlanEdit(null, { op: 'command', value: [] as never })).toThrow(/type, value/);
   });
+
+  it('refuses a key an edit or a command edit does not have, naming it', () => {
+    expect(() => applyPlanEdit(null, { op: 'clear_plan', value: null, why: 'x' } as never)).toThrow(
+      '"why" is not a key of a plan edit.',
+    );
+    expect(() =>
+      applyPlanEdit(null, {
+        op: 'command',
+        value: { type: 'plankit.PlanBatch', value: { operations: [] }, extra: 1 } as never,
+      }),
+    ).toThrow('"extra" is not a key of a command edit.');
+  });
 });

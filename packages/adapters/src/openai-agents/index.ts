@@ -8,10 +8,10 @@
  * @module @plankit/adapters/openai-agents
  */
 
-export { OpenAIAgentsToolError } from './openai-agents/openai-agents-tool-error.ts';
-export { planningApprovalCheckpoint } from './openai-agents/planning-approval-checkpoint.ts';
+export { OpenAIAgentsToolError } from './openai-agents-tool-error.ts';
+export { planningApprovalCheckpoint } from './planning-approval-checkpoint.ts';
 export type {
   OpenAIAgentsApprovalRequest,
   OpenAIAgentsToolsOptions,
-} from './openai-agents/to-openai-agents-tools.ts';
-export { toOpenAIAgentsTools } from './openai-agents/to-openai-agents-tools.ts';
+} from './to-openai-agents-tools.ts';
+export { toOpenAIAgentsTools } from './to-openai-agents-tools.ts';

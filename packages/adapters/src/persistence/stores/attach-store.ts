@@ -20,7 +20,7 @@ import {
 import { SNAPSHOT_VERSION } from '@plankit/core/constants';
 import { appendedLogEntries, checkOptionKeys, invalidArgument } from '@plankit/core/internal';
 import { PLAN_MODEL_COMMANDS } from '@plankit/core/plan-model';
-import { isRecord } from '../host/is-record.ts';
+import { isRecord } from '../../is-record.ts';
 import { toJsonText } from './json-data.ts';
 import type {
   LoadedSession,

@@ -1,7 +1,10 @@
 import { ReducedValue } from '@langchain/langgraph';
+import { unknownOption } from '@plankit/core/internal';
 import { MAX_PLAN_REVISIONS, PlanRevision } from '@plankit/core/plan-model';
 import * as z from 'zod';
 import { PlanEditError } from './plan-edit.ts';
+
+const APPEND_KEYS: ReadonlySet<string> = new Set(['append']);
 
 /**
  * What the `planHistory` channel accepts: `{ append: revisions }` adds revisions after the
@@ -63,7 +66,7 @@ export function reducePlanHistory(
     if (JSON.stringify(whole) === JSON.stringify(history)) return history;
     return Object.freeze(whole.slice(-MAX_PLAN_REVISIONS).map(withoutPlan));
   }
-  if (typeof update !== 'object' || Object.keys(update).some((key) => key !== 'append'))
+  if (typeof update !== 'object' || unknownOption(update, APPEND_KEYS) !== undefined)
     throw invalid('send { append: revisions }, a whole history, or null.', 'planHistory');
   const added = checked((update as { append?: unknown }).append, 'planHistory.append');
   if (added.length === 0) return history;

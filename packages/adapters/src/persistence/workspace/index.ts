@@ -11,7 +11,7 @@ export type {
   MeetingEntry,
   MeetingRead,
   TornLine,
-} from './workspace/meeting-log.ts';
+} from './meeting-log.ts';
 export type {
   ListOptions,
   MeetingAppend,
@@ -22,8 +22,8 @@ export type {
   WorkspaceEntry,
   WorkspaceOptions,
   WrittenFile,
-} from './workspace/open-workspace.ts';
-export { openWorkspace } from './workspace/open-workspace.ts';
-export type { ArchivedPhase, TodosFile, TodosFileItem } from './workspace/phase-yaml.ts';
-export type { WorkspaceErrorCode, WorkspaceErrorOptions } from './workspace/workspace-error.ts';
-export { WorkspaceError } from './workspace/workspace-error.ts';
+} from './open-workspace.ts';
+export { openWorkspace } from './open-workspace.ts';
+export type { ArchivedPhase, TodosFile, TodosFileItem } from './phase-yaml.ts';
+export type { WorkspaceErrorCode, WorkspaceErrorOptions } from './workspace-error.ts';
+export { WorkspaceError } from './workspace-error.ts';

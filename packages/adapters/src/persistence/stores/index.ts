@@ -8,17 +8,17 @@
  * @module @plankit/adapters/stores
  */
 
-export type { AttachStoreOptions, SessionAttachment } from './stores/attach-store.ts';
+export type { AttachStoreOptions, SessionAttachment } from './attach-store.ts';
 export {
   attachStore,
   SESSION_COMMITTED_EVENT,
   SESSION_ROLLED_BACK_EVENT,
-} from './stores/attach-store.ts';
-export type { FileStoreOptions } from './stores/file-store.ts';
-export { FileStore } from './stores/file-store.ts';
-export type { MemoryStoreOptions } from './stores/memory-store.ts';
-export { MemoryStore } from './stores/memory-store.ts';
-export { isSessionId } from './stores/session-id.ts';
+} from './attach-store.ts';
+export type { FileStoreOptions } from './file-store.ts';
+export { FileStore } from './file-store.ts';
+export type { MemoryStoreOptions } from './memory-store.ts';
+export { MemoryStore } from './memory-store.ts';
+export { isSessionId } from './session-id.ts';
 export type {
   JsonValue,
   ListOptions,
@@ -31,7 +31,7 @@ export type {
   StoredSnapshot,
   StoreIssue,
   StoreIssueCode,
-} from './stores/session-store.ts';
-export type { SnapshotMigration, SnapshotSchema } from './stores/snapshot-schema.ts';
-export type { StoreErrorCode, StoreErrorOptions } from './stores/store-error.ts';
-export { StoreError } from './stores/store-error.ts';
+} from './session-store.ts';
+export type { SnapshotMigration, SnapshotSchema } from './snapshot-schema.ts';
+export type { StoreErrorCode, StoreErrorOptions } from './store-error.ts';
+export { StoreError } from './store-error.ts';

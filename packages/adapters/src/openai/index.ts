@@ -7,15 +7,15 @@
  * @module @plankit/adapters/openai
  */
 
-export type { ConversationKeyContext, SessionRefusal } from './host/keyed-context.ts';
-export { strictByDefault } from './host/strict-by-default.ts';
+export type { ConversationKeyContext, SessionRefusal } from '../host/keyed-context.ts';
+export { strictByDefault } from '../host/strict-by-default.ts';
 export type {
   FunctionCallOutput,
   OpenAICallRecord,
   OpenAIRunOptions,
   OpenAIToolset,
   OpenAIToolsetOptions,
-} from './openai/create-openai-toolset.ts';
-export { createOpenAIToolset } from './openai/create-openai-toolset.ts';
-export type { StrictJsonSchema } from './openai/to-strict-json-schema.ts';
-export { toStrictJsonSchema } from './openai/to-strict-json-schema.ts';
+} from './create-openai-toolset.ts';
+export { createOpenAIToolset } from './create-openai-toolset.ts';
+export type { StrictJsonSchema } from './to-strict-json-schema.ts';
+export { toStrictJsonSchema } from './to-strict-json-schema.ts';

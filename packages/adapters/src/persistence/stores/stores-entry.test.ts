@@ -2,12 +2,12 @@ import { execFile } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import * as postgres from '../postgres.ts';
-import * as stores from '../stores.ts';
+import * as postgres from '../postgres/index.ts';
+import * as stores from './index.ts';
 
 const run = promisify(execFile);
-const hook = fileURLToPath(new URL('../testing/record-imports.mjs', import.meta.url));
-const root = fileURLToPath(new URL('../../../..', import.meta.url));
+const hook = fileURLToPath(new URL('../../testing/record-imports.mjs', import.meta.url));
+const root = fileURLToPath(new URL('../../../../..', import.meta.url));
 
 /** The bare packages a fresh process resolves when it imports `specifier`. */
 async function packagesLoadedBy(specifier: string): Promise<string[]> {

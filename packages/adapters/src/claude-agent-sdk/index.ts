@@ -7,9 +7,9 @@
  * @module @plankit/adapters/claude-agent-sdk
  */
 
+export type { ConversationKeyContext } from '../host/keyed-context.ts';
 export type {
   ClaudeAgentSdkServer,
   ClaudeAgentToolsOptions,
-} from './claude-agent-sdk/register-claude-agent-tools.ts';
-export { registerClaudeAgentTools } from './claude-agent-sdk/register-claude-agent-tools.ts';
-export type { ConversationKeyContext } from './host/keyed-context.ts';
+} from './register-claude-agent-tools.ts';
+export { registerClaudeAgentTools } from './register-claude-agent-tools.ts';

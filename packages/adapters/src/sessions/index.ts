@@ -9,20 +9,20 @@
  * @module @plankit/adapters/sessions
  */
 
-export type { ConversationListener } from './host/pooled-conversations.ts';
-export { isConversationId, parseConversationId } from './sessions/conversation-id.ts';
+export type { ConversationListener } from '../host/pooled-conversations.ts';
+export { isConversationId, parseConversationId } from './conversation-id.ts';
 export type {
   PooledAttachOptions,
   PooledSessionOptions,
   SessionPool,
   SessionPoolOptions,
   SessionPoolStats,
-} from './sessions/create-session-pool.ts';
-export { createSessionPool } from './sessions/create-session-pool.ts';
-export type { SessionSource } from './sessions/resolve-session.ts';
-export { resolveSession } from './sessions/resolve-session.ts';
+} from './create-session-pool.ts';
+export { createSessionPool } from './create-session-pool.ts';
+export type { SessionSource } from './resolve-session.ts';
+export { resolveSession } from './resolve-session.ts';
 export type {
   SessionResolveErrorCode,
   SessionResolveErrorOptions,
-} from './sessions/session-resolve-error.ts';
-export { SessionResolveError } from './sessions/session-resolve-error.ts';
+} from './session-resolve-error.ts';
+export { SessionResolveError } from './session-resolve-error.ts';

@@ -6,5 +6,5 @@
  * @module @plankit/adapters/postgres
  */
 
-export type { PostgresStoreOptions } from './postgres/postgres-store.ts';
-export { PostgresStore } from './postgres/postgres-store.ts';
+export type { PostgresStoreOptions } from './postgres-store.ts';
+export { PostgresStore } from './postgres-store.ts';

@@ -1,4 +1,5 @@
 import type { Result } from '@plankit/core';
+import { unknownOption } from '@plankit/core/internal';
 import { WorkspaceError } from './workspace-error.ts';
 
 /** One entry of `planning/meeting.jsonl` (the planning workshop's log): a round's actor, phase and content. @public */
@@ -37,8 +38,8 @@ export function entryProblem(value: unknown): string | null {
   if (typeof value !== 'object' || value === null || Array.isArray(value))
     return 'must be { round, actor, phase, content }';
   const entry = value as Record<string, unknown>;
-  for (const key of Object.keys(entry))
-    if (!KEYS.has(key)) return `has an unknown key ${JSON.stringify(key)}`;
+  const extra = unknownOption(entry, KEYS);
+  if (extra !== undefined) return `has an unknown key ${JSON.stringify(extra)}`;
   const { round, actor, phase, content } = entry;
   if (typeof round !== 'number' || !Number.isSafeInteger(round) || round < 0)
     return 'round must be a non-negative integer';

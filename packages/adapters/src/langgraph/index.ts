@@ -9,10 +9,10 @@
  * @module @plankit/adapters/langgraph
  */
 
-export type { PlanEdit, PlanEditErrorCode, PlanEditOp } from './langchain/plan-edit.ts';
-export { applyPlanEdit, PlanEditError, reducePlan } from './langchain/plan-edit.ts';
-export type { PlanHistoryUpdate } from './langchain/plan-history-channel.ts';
-export { planHistoryChannel, reducePlanHistory } from './langchain/plan-history-channel.ts';
+export type { PlanEdit, PlanEditErrorCode, PlanEditOp } from './plan-edit.ts';
+export { applyPlanEdit, PlanEditError, reducePlan } from './plan-edit.ts';
+export type { PlanHistoryUpdate } from './plan-history-channel.ts';
+export { planHistoryChannel, reducePlanHistory } from './plan-history-channel.ts';
 export type {
   PlanningHistoryMiddleware,
   PlanningHistoryStateSchema,
@@ -21,7 +21,7 @@ export type {
   PlanningMiddlewareSection,
   PlanningStateSchema,
   PlanUpdate,
-} from './langchain/planning-middleware.ts';
-export { planChannel, planningMiddleware } from './langchain/planning-middleware.ts';
-export type { PlanningHistoryState, PlanningState } from './langchain/read-plan-state.ts';
-export { readPlanState } from './langchain/read-plan-state.ts';
+} from './planning-middleware.ts';
+export { planChannel, planningMiddleware } from './planning-middleware.ts';
+export type { PlanningHistoryState, PlanningState } from './read-plan-state.ts';
+export { readPlanState } from './read-plan-state.ts';

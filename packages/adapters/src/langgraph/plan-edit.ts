@@ -18,6 +18,7 @@ import {
   UpdateStep,
   type UpdateStepInput,
 } from '@plankit/core';
+import { unknownOption } from '@plankit/core/internal';
 import {
   PLAN_MODEL_COMMANDS,
   registerPlanHistory,
@@ -88,13 +89,16 @@ const PLAN_MODEL_TYPES: ReadonlyMap<string, DataType> = new Map(
   PLAN_MODEL_COMMANDS.map((type) => [dataTypeName(type), type]),
 );
 
+const COMMAND_EDIT_KEYS: ReadonlySet<string> = new Set(['type', 'value']);
+const PLAN_EDIT_KEYS: ReadonlySet<string> = new Set(['op', 'value']);
+
 /** The data type a `command` edit names, or why not. */
 function commandOf(value: unknown): { type: DataType; value: unknown } {
   if (typeof value !== 'object' || value === null || Array.isArray(value))
     throw invalid('a command edit takes { type, value }.', 'value');
-  for (const key of Object.keys(value))
-    if (key !== 'type' && key !== 'value')
-      throw invalid(`${JSON.stringify(key.slice(0, 40))} is not a key of a command edit.`, key);
+  const extra = unknownOption(value, COMMAND_EDIT_KEYS);
+  if (extra !== undefined)
+    throw invalid(`${JSON.stringify(extra.slice(0, 40))} is not a key of a command edit.`, extra);
   const { type, value: inner } = value as { type?: unknown; value?: unknown };
   const found = typeof type === 'string' ? PLAN_MODEL_TYPES.get(type) : undefined;
   if (found === undefined)
@@ -133,9 +137,9 @@ function checkedEdit(edit: unknown): { op: PlanEditOp; value: unknown } {
       'send an object { op, value } (op: setup_plan, add_step, update_step, mark_step, clear_plan).',
       'plan',
     );
-  for (const key of Object.keys(edit))
-    if (key !== 'op' && key !== 'value')
-      throw invalid(`${JSON.stringify(key.slice(0, 40))} is not a key of a plan edit.`, key);
+  const extra = unknownOption(edit, PLAN_EDIT_KEYS);
+  if (extra !== undefined)
+    throw invalid(`${JSON.stringify(extra.slice(0, 40))} is not a key of a plan edit.`, extra);
   const { op, value } = edit as { op?: unknown; value?: unknown };
   if (op === 'command') return { op, value };
   if (typeof op !== 'string' || !Object.hasOwn(COMMANDS, op))
