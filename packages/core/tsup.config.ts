@@ -1,6 +1,6 @@
 import type { Options } from 'tsup';
 import { packageBuild } from '../../tsup.base.config.ts';
 
-const config: Options = packageBuild(['src/index.ts', 'src/internal.ts']);
+const config: Options = packageBuild(['src/index.ts', 'src/internal.ts', 'src/plan-view.ts']);
 
 export default config;

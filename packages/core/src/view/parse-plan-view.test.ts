@@ -1,0 +1,218 @@
+import { describe, expect, it } from 'vitest';
+import { MAX_PLAN_VIEW_STEPS, parsePlanView } from './parse-plan-view.ts';
+import type { PlanView } from './plan-view.ts';
+
+const step = (id: string, status: string, depends: string[] = [], waiting: string[] = []) => ({
+  step_id: id,
+  title: `Step ${id}`,
+  details: null,
+  status,
+  depends_on: depends,
+  waiting_on: waiting,
+  owner: null,
+  last_note: null,
+});
+
+const base = (): Record<string, unknown> => ({
+  kind: 'plankit.plan',
+  version: 1,
+  objective: 'Ship',
+  status: 'active',
+  steps: [
+    step('S001', 'done'),
+    step('S002', 'pending', ['S001', 'S003'], ['S003']),
+    step('S003', 'in_progress'),
+  ],
+  counts: { total: 3, done: 1, in_progress: 1, pending: 1, blocked: 0 },
+  revision: { number: 4, explanation: 'why', agent: 'lead' },
+});
+
+function edited(
+  edit: (view: Record<string, unknown> & { steps: Record<string, unknown>[] }) => void,
+) {
+  const view = base() as Record<string, unknown> & { steps: Record<string, unknown>[] };
+  edit(view);
+  return view;
+}
+
+describe('parsePlanView', () => {
+  it('reads a well-formed view, leaving out fields it does not know (an own __proto__ key too)', () => {
+    const json = JSON.stringify(base()).replace(/^\{/, '{"__proto__":{"kind":"x"},"extra":1,');
+    const read = parsePlanView(JSON.parse(json));
+    expect(read.ok).toBe(true);
+    const value = (read as { value: PlanView }).value;
+    expect(value).toEqual(base());
+    expect(Object.keys(value)).not.toContain('extra');
+    expect(Object.hasOwn(value, '__proto__')).toBe(false);
+    expect(Object.getPrototypeOf(value)).toBe(Object.prototype);
+    expect(Object.isFrozen(value.steps[1]?.depends_on)).toBe(true);
+  });
+
+  it.each([
+    [
+      'not an object',
+      'text',
+      'plan_view_foreign',
+      '',
+      'Not a plan view: expected an object with kind "plankit.plan".',
+    ],
+    [
+      'a foreign kind',
+      edited((v) => {
+        v['kind'] = 'other';
+      }),
+      'plan_view_foreign',
+      'kind',
+      'Not a plan view: expected an object with kind "plankit.plan".',
+    ],
+    [
+      'a later version',
+      edited((v) => {
+        v['version'] = 2;
+      }),
+      'plan_view_version_unknown',
+      'version',
+      'Plan view field version must be 1, the version this reader knows, not 2.',
+    ],
+    [
+      "a step id not in the tools' form",
+      edited((v) => {
+        (v.steps[0] as Record<string, unknown>)['step_id'] = 'S1';
+      }),
+      'plan_view_invalid',
+      'steps[0].step_id',
+      'Plan view field steps[0].step_id "S1" must be S and a step number from 001 to 9007199254740991 (S001, S1000), as the tools number steps.',
+    ],
+    [
+      'a repeated step id',
+      edited((v) => {
+        (v.steps[2] as Record<string, unknown>)['step_id'] = 'S001';
+      }),
+      'plan_view_invalid',
+      'steps[2].step_id',
+      'Plan view field steps[2].step_id repeats S001.',
+    ],
+    [
+      'a missing title',
+      edited((v) => {
+        delete (v.steps[0] as Record<string, unknown>)['title'];
+      }),
+      'plan_view_invalid',
+      'steps[0].title',
+      'Plan view field steps[0].title must be a string, not undefined (missing).',
+    ],
+    [
+      'an unknown status',
+      edited((v) => {
+        (v.steps[0] as Record<string, unknown>)['status'] = 'skipped';
+      }),
+      'plan_view_invalid',
+      'steps[0].status',
+      'Plan view field steps[0].status must be one of pending, in_progress, blocked, done, not "skipped".',
+    ],
+    [
+      'a dependency on no step',
+      edited((v) => {
+        (v.steps[1] as Record<string, unknown>)['depends_on'] = ['S009'];
+      }),
+      'plan_view_invalid',
+      'steps[1].depends_on[0]',
+      'Plan view field steps[1].depends_on[0] must name another step of the plan, not S009.',
+    ],
+    [
+      'waiting_on that disagrees',
+      edited((v) => {
+        (v.steps[1] as Record<string, unknown>)['waiting_on'] = [];
+      }),
+      'plan_view_invalid',
+      'steps[1].waiting_on',
+      'Plan view field steps[1].waiting_on must list the depends_on ids whose step is not done, in order (S003).',
+    ],
+    [
+      'counts that disagree',
+      edited((v) => {
+        v['counts'] = { total: 3, done: 2, in_progress: 0, pending: 1, blocked: 0 };
+      }),
+      'plan_view_invalid',
+      'counts.done',
+      'Plan view field counts.done must be 1, the number the steps give, not 2.',
+    ],
+    [
+      'NaN in the counts',
+      edited((v) => {
+        v['counts'] = { total: Number.NaN };
+      }),
+      'plan_view_invalid',
+      'counts.total',
+      'Plan view field counts.total must be a whole number of at least 0, not a non-finite number.',
+    ],
+    [
+      'a status that disagrees',
+      edited((v) => {
+        v['status'] = 'completed';
+      }),
+      'plan_view_invalid',
+      'status',
+      'Plan view field status must be active for these steps, not completed.',
+    ],
+    [
+      'a malformed owner',
+      edited((v) => {
+        (v.steps[0] as Record<string, unknown>)['owner'] = '__proto__';
+      }),
+      'plan_view_invalid',
+      'steps[0].owner',
+      'Plan view field steps[0].owner must be 1-64 characters (letters, digits and . _ : @ / + -), starting with a letter or digit.',
+    ],
+    [
+      'a revision number of 0',
+      edited((v) => {
+        v['revision'] = { number: 0, explanation: null, agent: null };
+      }),
+      'plan_view_invalid',
+      'revision.number',
+      'Plan view field revision.number must be a whole number of at least 1, not 0.',
+    ],
+    [
+      'a control character in a note',
+      edited((v) => {
+        (v.steps[0] as Record<string, unknown>)['last_note'] = 'a\nb';
+      }),
+      'plan_view_invalid',
+      'steps[0].last_note',
+      'Plan view field steps[0].last_note must not contain control characters.',
+    ],
+  ])('refuses %s, naming the field and the rule', (_name, value, code, field, message) => {
+    expect(parsePlanView(value)).toEqual({ ok: false, error: { code, field, message } });
+  });
+
+  it('refuses more than MAX_PLAN_VIEW_STEPS steps before reading any', () => {
+    const steps = new Array(MAX_PLAN_VIEW_STEPS + 1).fill(null);
+    const read = parsePlanView({ ...base(), steps });
+    expect(read.ok || read.error).toMatchObject({ code: 'plan_view_too_large', field: 'steps' });
+  });
+
+  it('never throws on a getter or proxy that throws', () => {
+    const getter = Object.defineProperty(base(), 'objective', {
+      enumerable: true,
+      get() {
+        throw new Error('boom');
+      },
+    });
+    const proxy = new Proxy(base(), {
+      getPrototypeOf() {
+        throw new Error('boom');
+      },
+    });
+    for (const value of [getter, proxy]) {
+      expect(parsePlanView(value)).toEqual({
+        ok: false,
+        error: {
+          code: 'plan_view_invalid',
+          field: '',
+          message: 'Plan view could not be read: it is not plain JSON data.',
+        },
+      });
+    }
+  });
+});

@@ -1,0 +1,174 @@
+import type { Plan, PlanStatus, PlanStep, StepStatus } from '../planning/plan.ts';
+import type { Session } from '../session.ts';
+import type { SessionSnapshot } from '../session-snapshot.ts';
+
+/**
+ * The plan as a chat UI shows it: serialisable (JSON data only, snake_case like the tools'
+ * wire data), deeply frozen, built by {@link planView} and read back by `parsePlanView`.
+ * The same view travels through every host: an AI SDK `data-plan` part, the MCP plan
+ * resource, a LangGraph state read.
+ *
+ * @public
+ */
+export interface PlanView {
+  /** Always `plankit.plan`, so a reader can tell plankit's plan from foreign data. */
+  readonly kind: 'plankit.plan';
+  /** The view's format; `parsePlanView` refuses any other. */
+  readonly version: 1;
+  /** What the plan is for. */
+  readonly objective: string;
+  /** Where the plan stands: `completed` once every step is done, `abandoned` after a clear. */
+  readonly status: PlanStatus;
+  /** The steps, in the plan's order. */
+  readonly steps: readonly PlanViewStep[];
+  /** How many steps there are, in all and by status. */
+  readonly counts: PlanViewCounts;
+  /**
+   * The newest revision of the plan history (the tools' `history` option): its number, why
+   * and who. `null` without history, or for a view built from a plan alone.
+   */
+  readonly revision: PlanViewRevision | null;
+}
+
+/** One step of a {@link PlanView}. @public */
+export interface PlanViewStep {
+  /** The step's id, such as `S001`: stable for the plan's life, so a UI can key rows on it. */
+  readonly step_id: string;
+  /** The step's title. */
+  readonly title: string;
+  /** The step's details, or `null`. */
+  readonly details: string | null;
+  /** Where the step stands. */
+  readonly status: StepStatus;
+  /** The ids of the steps this one waits for, in the plan's order; `[]` without the `dependencies` option. */
+  readonly depends_on: readonly string[];
+  /** The ids in {@link PlanViewStep.depends_on} whose step is not done yet: what the step still waits on. */
+  readonly waiting_on: readonly string[];
+  /** The agent holding the step (the `owners` option), or `null` when unclaimed. */
+  readonly owner: string | null;
+  /** The newest note recorded on the step, or `null`. */
+  readonly last_note: string | null;
+}
+
+/** The step counts of a {@link PlanView}. @public */
+export interface PlanViewCounts {
+  /** Every step. */
+  readonly total: number;
+  /** Steps with status `done`. */
+  readonly done: number;
+  /** Steps with status `in_progress`. */
+  readonly in_progress: number;
+  /** Steps with status `pending`. */
+  readonly pending: number;
+  /** Steps with status `blocked`. */
+  readonly blocked: number;
+}
+
+/** The newest plan history revision, as a {@link PlanView} carries it. @public */
+export interface PlanViewRevision {
+  /** The revision's number: 1 for the first change recorded, one more for each after. */
+  readonly number: number;
+  /** Why the change was made (the caller's `explanation`), or `null`. */
+  readonly explanation: string | null;
+  /** The agent that made it (the tools' `agent` option), or `null` when not known. */
+  readonly agent: string | null;
+}
+
+// The slice names of `Plan` and `PlanRevision`, spelled out rather than read from the data
+// types so this entry stays free of zod and the reducers (a browser bundle imports it). A
+// test checks they match the data types.
+/** The plan slice's name. @internal */
+export const PLAN_SLICE = 'plankit.Plan';
+/** The plan history slice's name. @internal */
+export const PLAN_REVISION_SLICE = 'plankit.PlanRevision';
+
+/** The fields of a plan revision the view reads. */
+interface RevisionLike {
+  readonly revision: number;
+  readonly actor: string | null;
+  readonly explanation: string | null;
+}
+
+const EMPTY: readonly string[] = Object.freeze([]);
+
+function lastOf(slices: SessionSnapshot['slices'], name: string): unknown {
+  const values = Object.hasOwn(slices, name) ? slices[name] : undefined;
+  return values === undefined ? undefined : values[values.length - 1];
+}
+
+function viewStep(step: PlanStep, done: ReadonlySet<string>): PlanViewStep {
+  const dependsOn = step.depends_on ?? EMPTY;
+  let waitingOn = EMPTY;
+  if (dependsOn.length > 0) {
+    const open = dependsOn.filter((id) => !done.has(id));
+    waitingOn = open.length === 0 ? EMPTY : Object.freeze(open);
+  }
+  return Object.freeze({
+    step_id: step.step_id,
+    title: step.title,
+    details: step.details,
+    status: step.status,
+    depends_on: dependsOn.length === 0 ? EMPTY : Object.freeze([...dependsOn]),
+    waiting_on: waitingOn,
+    owner: step.owner ?? null,
+    last_note: step.notes[step.notes.length - 1] ?? null,
+  });
+}
+
+/** The view of `plan`, with `revision` as its history revision. Linear in the plan's size. */
+function buildView(plan: Plan, revision: RevisionLike | undefined): PlanView {
+  const done = new Set<string>();
+  const counts = { total: plan.steps.length, done: 0, in_progress: 0, pending: 0, blocked: 0 };
+  for (const step of plan.steps) {
+    counts[step.status]++;
+    if (step.status === 'done') done.add(step.step_id);
+  }
+  const steps: PlanViewStep[] = [];
+  for (const step of plan.steps) steps.push(viewStep(step, done));
+  return Object.freeze({
+    kind: 'plankit.plan',
+    version: 1,
+    objective: plan.objective,
+    status: plan.status,
+    steps: Object.freeze(steps),
+    counts: Object.freeze(counts),
+    revision:
+      revision === undefined
+        ? null
+        : Object.freeze({
+            number: revision.revision,
+            explanation: revision.explanation,
+            agent: revision.actor,
+          }),
+  });
+}
+
+/**
+ * The view of a session's plan for a chat UI: its steps with status, dependencies (and what
+ * each still waits on), owner and newest note, the counts by status, and the newest plan
+ * history revision (number, explanation, agent) when the session keeps history. Pure: it
+ * reads the newest plan and the newest revision only, so its cost follows the plan's size,
+ * never the session's history. The view is deeply frozen and JSON-safe.
+ *
+ * Pass a {@link Session}, one of its snapshots, or a plan alone (`selectLatest(session, Plan)`;
+ * a plan alone has no history, so its view's `revision` is `null`).
+ *
+ * @example
+ * ```ts
+ * const view = planView(session);
+ * if (view !== null) console.log(`${view.counts.done}/${view.counts.total} done`);
+ * ```
+ * @returns the view, or `null` when there is no plan yet
+ * @public
+ */
+export function planView(
+  source: Session | SessionSnapshot | Plan | null | undefined,
+): PlanView | null {
+  if (source === null || source === undefined) return null;
+  if ('steps' in source) return buildView(source, undefined);
+  // Duck-typed rather than `instanceof Session`: this entry must not bundle the session.
+  const slices = 'slices' in source ? source.slices : source.snapshot().slices;
+  const plan = lastOf(slices, PLAN_SLICE) as Plan | undefined;
+  if (plan === undefined) return null;
+  return buildView(plan, lastOf(slices, PLAN_REVISION_SLICE) as RevisionLike | undefined);
+}
