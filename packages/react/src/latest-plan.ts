@@ -1,5 +1,5 @@
-import { type PlanView, type PlanViewProblem, parsePlanView } from '@plankit/core/plan-view';
 import type { Result } from '@plankit/core';
+import { type PlanView, type PlanViewProblem, parsePlanView } from '@plankit/core/plan-view';
 import { type PlanPartWarning, planPartWarning } from './plan-part-warning.ts';
 
 /** The part type plankit's server helpers write a plan view under. @public */
@@ -72,7 +72,8 @@ function readMessage(message: PlanMessage): PlanReading | null {
     warnings.push(planPartWarning(message.id, index, part.id ?? null, result.error));
   }
   if (reading === null && warnings.length > 0) reading = { plan: null, warnings };
-  const frozen = reading === null ? null : Object.freeze({ ...reading, warnings: Object.freeze(warnings) });
+  const frozen =
+    reading === null ? null : Object.freeze({ ...reading, warnings: Object.freeze(warnings) });
   readings.set(message, frozen);
   return frozen;
 }
@@ -98,7 +99,8 @@ export function latestPlan(messages: readonly PlanMessage[]): PlanReading {
     const reading = readMessage(message);
     if (reading === null) continue;
     warnings.push(...reading.warnings);
-    if (reading.plan !== null) return Object.freeze({ plan: reading.plan, warnings: Object.freeze(warnings) });
+    if (reading.plan !== null)
+      return Object.freeze({ plan: reading.plan, warnings: Object.freeze(warnings) });
   }
   return Object.freeze({ plan: null, warnings: Object.freeze(warnings) });
 }

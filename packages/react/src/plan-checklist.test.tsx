@@ -111,7 +111,9 @@ describe('PlanChecklist markup', () => {
       }),
     );
     expect(document.querySelector('section')?.className).toBe('plankit-checklist card');
-    expect(document.querySelector('li')?.className).toBe('plankit-step row plankit-step--in_progress');
+    expect(document.querySelector('li')?.className).toBe(
+      'plankit-step row plankit-step--in_progress',
+    );
     expect(document.querySelector('.plankit-step__status')?.className).toBe('plankit-step__status');
     expect(document.querySelector('.plankit-step__status')?.textContent).toBe('IN_PROGRESS');
     expect(document.querySelector('.plankit-checklist__counts')?.textContent).toBe(

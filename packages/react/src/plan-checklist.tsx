@@ -1,9 +1,6 @@
 import type { PlanView, PlanViewStep } from '@plankit/core/plan-view';
 import { type ReactElement, useId, useMemo } from 'react';
-import {
-  type PlanChecklistClassNames,
-  resolveClassNames,
-} from './plan-checklist-class-names.ts';
+import { type PlanChecklistClassNames, resolveClassNames } from './plan-checklist-class-names.ts';
 import { defaultPlanChecklistLabels, type PlanChecklistLabels } from './plan-checklist-labels.ts';
 import { PlanStepRow } from './plan-step-row.tsx';
 

@@ -1,7 +1,7 @@
 import type { PlanViewStep } from '@plankit/core/plan-view';
 import { memo, type NamedExoticComponent, type ReactElement } from 'react';
-import type { PlanChecklistLabels } from './plan-checklist-labels.ts';
 import type { ResolvedClassNames } from './plan-checklist-class-names.ts';
+import type { PlanChecklistLabels } from './plan-checklist-labels.ts';
 
 /** What one row of the checklist shows. @internal */
 export interface PlanStepRowProps {

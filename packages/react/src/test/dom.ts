@@ -7,6 +7,8 @@ import type { BrowserWindow } from 'happy-dom';
 export const dom: BrowserWindow = globalThis as unknown as BrowserWindow;
 
 /** `markup` parsed as a document. */
-export function parse(markup: string): ReturnType<BrowserWindow['DOMParser']['prototype']['parseFromString']> {
+export function parse(
+  markup: string,
+): ReturnType<BrowserWindow['DOMParser']['prototype']['parseFromString']> {
   return new dom.DOMParser().parseFromString(markup, 'text/html');
 }

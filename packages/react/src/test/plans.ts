@@ -11,13 +11,18 @@ export function planOf(count: number, done = 0, extra: Partial<PlanStep> = {}): 
     notes: [],
     ...extra,
   }));
-  return { objective: 'Ship the release', status: done === count && count > 0 ? 'completed' : 'active', steps };
+  return {
+    objective: 'Ship the release',
+    status: done === count && count > 0 ? 'completed' : 'active',
+    steps,
+  };
 }
 
 /** `plan` with step `index` changed. */
 export function withStep(plan: Plan, index: number, change: Partial<PlanStep>): Plan {
   const steps = plan.steps.map((step, i) => (i === index ? { ...step, ...change } : step));
-  const status = steps.length > 0 && steps.every((step) => step.status === 'done') ? 'completed' : 'active';
+  const status =
+    steps.length > 0 && steps.every((step) => step.status === 'done') ? 'completed' : 'active';
   return { ...plan, status, steps };
 }
 
