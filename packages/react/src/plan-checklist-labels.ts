@@ -20,7 +20,7 @@ export interface PlanChecklistLabels {
   readonly counts: (counts: PlanView['counts']) => string;
   /** The plan's status; `null` shows nothing (the default for an active plan). */
   readonly planStatus: (status: PlanView['status']) => string | null;
-  /** The last revision's explanation (`Revised: the API changed`). */
+  /** The last revision's explanation (`Last change: the API changed`). */
   readonly revision: (explanation: string) => string;
 }
 
@@ -64,5 +64,5 @@ export const defaultPlanChecklistLabels: PlanChecklistLabels = Object.freeze({
       }
     }
   },
-  revision: (explanation: string): string => `Revised: ${explanation}`,
+  revision: (explanation: string): string => `Last change: ${explanation}`,
 });

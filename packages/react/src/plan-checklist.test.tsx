@@ -1,5 +1,6 @@
 // @vitest-environment happy-dom
-import type { PlanView } from '@plankit/core/plan-view';
+import { createPlanningTools, invokeTool, Session } from '@plankit/core';
+import { type PlanView, planView } from '@plankit/core/plan-view';
 import { act } from 'react';
 import { createRoot, type Root } from 'react-dom/client';
 import { renderToStaticMarkup } from 'react-dom/server';
@@ -86,6 +87,21 @@ describe('PlanChecklist markup', () => {
     expect(
       [...document.querySelectorAll('.plankit-step__note')].map((note) => note.textContent),
     ).toEqual(['started the draft', 'needs the draft']);
+  });
+
+  it("shows the last revision's explanation from the plan history", async () => {
+    const session = new Session();
+    const { planning_setup_plan: setup } = createPlanningTools(session, { history: true });
+    const setUp = await invokeTool(
+      setup,
+      { objective: 'Ship v2', initial_steps: [{ title: 'Draft' }], explanation: 'The API changed' },
+      { session },
+    );
+    expect(setUp.success).toBe(true);
+    const markup = html({ plan: planView(session) });
+    expect(markup).toContain(
+      '<p class="plankit-checklist__revision">Last change: The API changed</p>',
+    );
   });
 
   it('says when the plan is completed', () => {
