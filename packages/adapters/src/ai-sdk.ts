@@ -2,7 +2,8 @@
  * plankit tools for the Vercel AI SDK (`ai` 6 and 7): tools whose `execute` runs `invokeTool`
  * in the model's order and throws refusals as {@link AISDKToolError} tool errors, on one
  * session or the session of each call's conversation; a `prepareStep` that puts the plan
- * reminder last and narrows the tools by the plan; a `stopWhen` condition for a finished plan.
+ * reminder last and narrows the tools by the plan; a `stopWhen` condition for a finished plan;
+ * the live plan as a `data-plan` part of a UI message stream, with its data-part schema.
  *
  * @packageDocumentation
  * @module @plankit/adapters/ai-sdk
@@ -12,6 +13,8 @@ export type { AISDKContext } from './ai-sdk/ai-sdk-context.ts';
 export { AISDKToolError } from './ai-sdk/ai-sdk-tool-error.ts';
 export type { AISDKContexts } from './ai-sdk/ai-sdk-tools-context.ts';
 export { aisdkContext, aisdkToolsContext } from './ai-sdk/ai-sdk-tools-context.ts';
+export type { PlanDataChunk, PlanDataTypes } from './ai-sdk/plan-data-part.ts';
+export { PlanViewSchema, planDataPartSchemas } from './ai-sdk/plan-data-part.ts';
 export type { PlanFinishedOptions, PlanFinishedStep } from './ai-sdk/plan-finished.ts';
 export { planFinished } from './ai-sdk/plan-finished.ts';
 export type {
@@ -27,3 +30,5 @@ export type {
   AISDKToolsOptions,
 } from './ai-sdk/to-ai-sdk-tools.ts';
 export { toAISDKTools } from './ai-sdk/to-ai-sdk-tools.ts';
+export type { PlanUpdatesOptions, PlanUpdatesWriter } from './ai-sdk/with-plan-updates.ts';
+export { PLAN_PART_ID, withPlanUpdates } from './ai-sdk/with-plan-updates.ts';

@@ -1,0 +1,341 @@
+import {
+  createPlanningTools,
+  InProcessEventBus,
+  invokeTool,
+  MarkStep,
+  PlankitError,
+  Session,
+} from '@plankit/core';
+import type { PlanView } from '@plankit/core/plan-view';
+import { describe, expect, it } from 'vitest';
+import { createSessionPool } from '../../sessions/create-session-pool.ts';
+import { MemoryStore } from '../../stores/memory-store.ts';
+import type { AISDKContext } from '../ai-sdk-context.ts';
+import { toAISDKTools } from '../to-ai-sdk-tools.ts';
+import { withPlanUpdates } from '../with-plan-updates.ts';
+import { type Call, toolCall, usage } from './chat-script.ts';
+
+// Each major types its own stream functions and mock model; the cases rely only on the shapes
+// both share, so they take them untyped.
+// biome-ignore lint/suspicious/noExplicitAny: see above.
+type PerMajor = any;
+
+/** What one AI SDK major provides for the plan-update cases: ai 6 and ai 7 differ only in these. */
+export interface UIStreamMajor {
+  /** `ai` 6 or `ai` 7, for the test names. */
+  readonly name: string;
+  readonly createUIMessageStream: (options: PerMajor) => ReadableStream;
+  readonly readUIMessageStream: (options: PerMajor) => AsyncIterable<PerMajor>;
+  readonly streamText: (options: PerMajor) => PerMajor;
+  readonly stepCountIs: (count: number) => unknown;
+  readonly validateUIMessages: (options: PerMajor) => Promise<PerMajor[]>;
+  /** `MockLanguageModelV3` (ai 6) or `MockLanguageModelV4` (ai 7). */
+  readonly MockModel: new (
+    options: PerMajor,
+  ) => unknown;
+  /** The `streamText` options that give the tools the app's context. */
+  readonly contextOptions: (tools: Record<string, unknown>, context: unknown) => object;
+}
+
+type Chat = { chatId?: string | undefined };
+type Chunk = { type: string; id?: string; data?: PlanView; toolCallId?: string };
+
+const TOOLS = createPlanningTools(new Session());
+
+/** A streaming mock model answering each step with the next calls, then with text. */
+function scripted(major: UIStreamMajor, steps: Call[][]) {
+  return new major.MockModel({
+    doStream: async () => {
+      const calls = steps.shift();
+      return {
+        stream: new ReadableStream({
+          start(controller) {
+            for (const part of [
+              { type: 'stream-start', warnings: [] },
+              ...(calls ?? [
+                { type: 'text-start', id: 't' },
+                { type: 'text-delta', id: 't', delta: 'Done.' },
+                { type: 'text-end', id: 't' },
+              ]),
+              {
+                type: 'finish',
+                finishReason: { unified: calls ? 'tool-calls' : 'stop', raw: undefined },
+                usage,
+              },
+            ])
+              controller.enqueue(part);
+            controller.close();
+          },
+        }),
+      };
+    },
+  });
+}
+
+const script = (prefix: string, objective: string): Call[][] => [
+  [
+    toolCall(`${prefix}-1`, 'planning_setup_plan', {
+      objective,
+      initial_steps: [{ title: 'Draft' }, { title: 'Ship' }],
+    }),
+  ],
+  [toolCall(`${prefix}-2`, 'planning_mark_step', { step_id: 'S001', status: 'done' })],
+  [toolCall(`${prefix}-3`, 'planning_mark_step', { step_id: 'S002', status: 'in_progress' })],
+];
+
+/** Streams one scripted turn through `createUIMessageStream` and `withPlanUpdates`. */
+async function turn(
+  major: UIStreamMajor,
+  source: Session | ((context: AISDKContext<Chat>) => Session | Promise<Session>),
+  context: Chat | undefined,
+  steps: Call[][],
+  id?: string,
+) {
+  const tools = toAISDKTools(TOOLS, { session: source });
+  const chunks: Chunk[] = [];
+  const stream = major.createUIMessageStream({
+    execute: recording(
+      chunks,
+      withPlanUpdates(
+        { session: source, context, ...(id === undefined ? {} : { id }) },
+        ({ writer }) => {
+          writer.merge(
+            major
+              .streamText({
+                model: scripted(major, steps),
+                prompt: 'Plan the release.',
+                tools,
+                ...major.contextOptions(tools, context),
+                stopWhen: major.stepCountIs(6),
+              })
+              .toUIMessageStream(),
+          );
+        },
+      ),
+    ),
+  });
+  let message: { parts: { type: string; id?: string; data?: unknown }[] } | undefined;
+  for await (const snapshot of major.readUIMessageStream({ stream })) message = snapshot;
+  const plans = chunks.filter((chunk) => chunk.type === 'data-plan');
+  return { chunks, plans, message };
+}
+
+/**
+ * `execute` given a writer that copies every chunk into `chunks` as the stream takes it: the
+ * stream's own message tracking later updates a data part in place, chunk objects included.
+ */
+function recording(
+  chunks: Chunk[],
+  execute: (options: { writer: PerMajor }) => Promise<void>,
+): (options: { writer: PerMajor }) => Promise<void> {
+  return ({ writer }) =>
+    execute({
+      writer: {
+        ...writer,
+        write: (chunk: Chunk) => {
+          chunks.push(structuredClone(chunk));
+          writer.write(chunk);
+        },
+        merge: (stream: ReadableStream) =>
+          writer.merge(
+            stream.pipeThrough(
+              new TransformStream({
+                transform(chunk, controller) {
+                  chunks.push(structuredClone(chunk));
+                  controller.enqueue(chunk);
+                },
+              }),
+            ),
+          ),
+      },
+    });
+}
+
+const statuses = (view: PlanView | undefined) => view?.steps.map((step) => step.status);
+
+/** The plan-update cases, run against one AI SDK major. */
+export function describePlanUpdates(major: UIStreamMajor): void {
+  describe(`withPlanUpdates (${major.name}, the real createUIMessageStream)`, () => {
+    it('writes a data-plan part for each committed change after the start chunk, one id, in order', async () => {
+      const session = new Session();
+      const tools = createPlanningTools(session);
+      const chunks: Chunk[] = [];
+      const stream = major.createUIMessageStream({
+        execute: recording(
+          chunks,
+          withPlanUpdates({ session }, async ({ writer }) => {
+            writer.write({ type: 'start' });
+            await invokeTool(
+              tools.planning_setup_plan,
+              { objective: 'Ship', initial_steps: [{ title: 'Draft' }, { title: 'Ship' }] },
+              { session },
+            );
+            const setUp = session.snapshot();
+            await invokeTool(
+              tools.planning_mark_step,
+              { step_id: 'S001', status: 'done' },
+              { session },
+            );
+            await invokeTool(tools.planning_read_plan, {}, { session });
+            expect(session.rollback(setUp).ok).toBe(true);
+            writer.write({ type: 'finish' });
+          }),
+        ),
+      });
+      let message: { parts: { type: string; data?: unknown }[] } | undefined;
+      for await (const snapshot of major.readUIMessageStream({ stream })) message = snapshot;
+      // A read changes nothing and sends nothing; a rollback is a change.
+      expect(chunks.map((chunk) => [chunk.type, chunk.id, statuses(chunk.data)])).toEqual([
+        ['start', undefined, undefined],
+        ['data-plan', 'plankit-plan', ['pending', 'pending']],
+        ['data-plan', 'plankit-plan', ['done', 'pending']],
+        ['data-plan', 'plankit-plan', ['pending', 'pending']],
+        ['finish', undefined, undefined],
+      ]);
+      const parts = message?.parts.filter((part) => part.type === 'data-plan') ?? [];
+      expect(parts).toHaveLength(1);
+      expect(parts[0]?.data).toEqual(chunks[3]?.data);
+    });
+
+    it('through streamText: the plans go after start, in order, the newest before the last tool output', async () => {
+      const session = new Session();
+      const { chunks, plans, message } = await turn(major, session, undefined, script('c', 'Ship'));
+      const states = [
+        ['pending', 'pending'],
+        ['done', 'pending'],
+        ['done', 'in_progress'],
+      ];
+      // The model runs its tools ahead of the reader: changes it outpaces come as one part.
+      const sent = plans.map((chunk) => statuses(chunk.data));
+      const order = sent.map((s) => states.findIndex((state) => state.join() === s?.join()));
+      expect(order.every((n, i) => n >= 0 && (i === 0 || n > (order[i - 1] as number)))).toBe(true);
+      expect(order.at(-1)).toBe(2);
+      expect(plans.every((chunk) => chunk.id === 'plankit-plan')).toBe(true);
+      expect(chunks.findIndex((chunk) => chunk.type === 'start')).toBeLessThan(
+        chunks.indexOf(plans[0] as Chunk),
+      );
+      const lastOutput = chunks.findIndex(
+        (chunk) => chunk.type === 'tool-output-available' && chunk.toolCallId === 'c-3',
+      );
+      expect(chunks.indexOf(plans.at(-1) as Chunk)).toBeLessThan(lastOutput);
+      // The client keeps one part, updated in place, holding the newest plan.
+      const parts = message?.parts.filter((part) => part.type === 'data-plan') ?? [];
+      expect(parts).toHaveLength(1);
+      expect(parts[0]?.data).toEqual(plans.at(-1)?.data);
+      expect(parts[0]?.data).toMatchObject({ kind: 'plankit.plan', objective: 'Ship' });
+    });
+
+    it('writes the current plan once at the start, and nothing for a turn that changes nothing', async () => {
+      const session = new Session();
+      await turn(major, session, undefined, script('a', 'Ship'));
+      const { plans, message } = await turn(major, session, undefined, [], 'chat-1-plan');
+      expect(plans.map((chunk) => [chunk.id, statuses(chunk.data)])).toEqual([
+        ['chat-1-plan', ['done', 'in_progress']],
+      ]);
+      expect(message?.parts.filter((part) => part.type === 'data-plan')).toHaveLength(1);
+      const none = await turn(major, new Session(), undefined, []);
+      expect(none.plans).toEqual([]);
+    });
+
+    it('follows each conversation of a pool, across an eviction and reload', async () => {
+      const pool = createSessionPool({ store: new MemoryStore(), max: 10 });
+      const source = pool.resolver(({ context }: AISDKContext<Chat>) => context?.chatId);
+      const [a, b] = await Promise.all([
+        turn(major, source, { chatId: 'chat-a' }, script('a', 'Ship A')),
+        turn(major, source, { chatId: 'chat-b' }, script('b', 'Ship B')),
+      ]);
+      expect(a.plans.length).toBeGreaterThan(0);
+      expect(a.plans.every((chunk) => chunk.data?.objective === 'Ship A')).toBe(true);
+      expect(b.plans.every((chunk) => chunk.data?.objective === 'Ship B')).toBe(true);
+      expect(statuses(b.plans.at(-1)?.data)).toEqual(['done', 'in_progress']);
+      expect((await pool.evict('chat-a')).ok).toBe(true);
+      expect(pool.has('chat-a')).toBe(false);
+      const again = await turn(major, source, { chatId: 'chat-a' }, [
+        [toolCall('a-4', 'planning_mark_step', { step_id: 'S002', status: 'done' })],
+      ]);
+      // Loaded from the store: the plan at the start (unless the change outpaced the reader), then the change.
+      expect(again.plans.every((chunk) => chunk.data?.objective === 'Ship A')).toBe(true);
+      expect(again.plans.at(-1)?.data?.status).toBe('completed');
+      await pool.close();
+    });
+
+    it('stops listening once the stream has ended', async () => {
+      const bus = new InProcessEventBus();
+      const session = new Session({ bus });
+      const listeners = () =>
+        bus.publish({
+          type: 'SessionCommitted',
+          sessionId: 'other',
+          revision: 1,
+          changes: [],
+          at: 0,
+        }).delivered;
+      expect(listeners()).toBe(0);
+      await turn(major, session, undefined, script('c', 'Ship'));
+      expect(listeners()).toBe(0);
+      expect(session.dispatch(MarkStep, { step_id: 'S002', status: 'done', note: null }).ok).toBe(
+        true,
+      );
+    });
+
+    it('reports a conversation it cannot resolve as the stream error, before execute runs', async () => {
+      const pool = createSessionPool({ store: new MemoryStore(), max: 10 });
+      const source = pool.resolver(({ context }: AISDKContext<Chat>) => context?.chatId);
+      let ran = false;
+      const errors: unknown[] = [];
+      const stream = major.createUIMessageStream({
+        execute: withPlanUpdates({ session: source, context: {} }, () => {
+          ran = true;
+        }),
+        onError: (error: unknown) => {
+          errors.push(error);
+          return 'no conversation';
+        },
+      });
+      const chunks: Chunk[] = [];
+      for await (const chunk of stream as unknown as AsyncIterable<Chunk>) chunks.push(chunk);
+      expect(ran).toBe(false);
+      expect(chunks).toEqual([{ type: 'error', errorText: 'no conversation' }]);
+      expect(errors[0]).toMatchObject({ code: 'session_unresolved' });
+      await pool.close();
+    });
+
+    it('validates stored data-plan parts with planDataPartSchemas, naming the field of a bad one', async () => {
+      const { planDataPartSchemas } = await import('../plan-data-part.ts');
+      const session = new Session();
+      const { message } = await turn(major, session, undefined, script('c', 'Ship'));
+      const stored = [{ id: 'm1', role: 'assistant', ...message }];
+      const valid = await major.validateUIMessages({
+        messages: stored,
+        dataSchemas: planDataPartSchemas,
+      });
+      expect(
+        valid[0].parts.find((p: { type: string }) => p.type === 'data-plan').data.counts,
+      ).toEqual({ total: 2, done: 1, in_progress: 1, pending: 0, blocked: 0 });
+      const edited = structuredClone(stored);
+      const part = edited[0]?.parts?.find((p) => p.type === 'data-plan') as {
+        data: { counts: object };
+      };
+      part.data.counts = { total: 2, done: 2, in_progress: 0, pending: 0, blocked: 0 };
+      await expect(
+        major.validateUIMessages({ messages: edited, dataSchemas: planDataPartSchemas }),
+      ).rejects.toThrow('Plan view field counts.done must be 1, the number the steps give, not 2.');
+    });
+
+    it('refuses bad options when the stream is set up', () => {
+      const session = new Session();
+      const run = () => undefined;
+      for (const [options, message] of [
+        [{ session, extra: 1 }, 'withPlanUpdates: options.extra is not an option'],
+        [
+          { session: 'x' },
+          'withPlanUpdates: options.session must be a Session or a resolver function',
+        ],
+        [{ session, id: '' }, 'withPlanUpdates: options.id must be a string of 1-256 characters'],
+      ] as const) {
+        expect(() => withPlanUpdates(options as never, run)).toThrow(PlankitError);
+        expect(() => withPlanUpdates(options as never, run)).toThrow(message);
+      }
+    });
+  });
+}

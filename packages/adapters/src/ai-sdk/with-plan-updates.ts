@@ -1,0 +1,221 @@
+import { Plan, PlanRevision, Session, selectLatest } from '@plankit/core';
+import { checkOptionKeys, invalidArgument } from '@plankit/core/internal';
+import { planView } from '@plankit/core/plan-view';
+import { conversationOf } from '../host/conversation.ts';
+import type { SessionSource } from '../sessions/resolve-session.ts';
+import type { AISDKContext } from './ai-sdk-context.ts';
+import type { PlanDataChunk } from './plan-data-part.ts';
+
+/** Options of {@link withPlanUpdates}; `C` is the app's context type. @public */
+export interface PlanUpdatesOptions<C = unknown> {
+  /**
+   * The session whose plan is streamed: one `Session`, or the resolver the tools use (a
+   * pool's `resolver`), called with `{ context }`. A pool's conversation is followed across
+   * its evictions and reloads, and its session is held only while the current plan is read.
+   */
+  readonly session: SessionSource<AISDKContext<C>>;
+  /** The app's context naming the conversation, as the tools get it (`{ chatId }`). */
+  readonly context?: C | undefined;
+  /**
+   * The `data-plan` part's id, 1-256 characters: the same for every update, so the client
+   * replaces the part in place. `plankit-plan` by default.
+   */
+  readonly id?: string | undefined;
+}
+
+/**
+ * The part of a `createUIMessageStream` writer {@link withPlanUpdates} uses: `write` and
+ * `merge`. The writers of `ai` 6 and 7 both fit, typed for the app's message type.
+ *
+ * @public
+ */
+export interface PlanUpdatesWriter {
+  /** Appends a chunk to the stream. */
+  write(part: PlanDataChunk): void;
+  /** Merges another stream of chunks into the stream. */
+  merge(stream: ReadableStream): void;
+}
+
+/** The default id of the plan's data part. @public */
+export const PLAN_PART_ID = 'plankit-plan';
+
+const OPTION_KEYS: ReadonlySet<string> = new Set(['session', 'context', 'id']);
+
+/** `[before, after]`: where the plan held back goes around a chunk that passes. */
+type Around = readonly [PlanDataChunk | undefined, PlanDataChunk | undefined];
+
+const NOTHING: Around = [undefined, undefined];
+
+/**
+ * `stream`, with the plan held back sent around the chunks that pass (see `around`), calling
+ * `settle` once when the writer has drained it, it errors, or it is cancelled.
+ */
+function tracked(
+  stream: ReadableStream,
+  around: (chunk: unknown) => Around,
+  settle: () => void,
+): ReadableStream {
+  const reader = stream.getReader();
+  return new ReadableStream({
+    async pull(controller) {
+      try {
+        const { done, value } = await reader.read();
+        if (done) {
+          settle();
+          controller.close();
+          return;
+        }
+        const [before, after] = around(value);
+        if (before !== undefined) controller.enqueue(before);
+        controller.enqueue(value);
+        if (after !== undefined) controller.enqueue(after);
+      } catch (error) {
+        settle();
+        controller.error(error);
+      }
+    },
+    cancel(reason) {
+      settle();
+      return reader.cancel(reason);
+    },
+  });
+}
+
+/**
+ * Wraps a `createUIMessageStream` `execute` so the stream carries the conversation's live
+ * plan: the current plan once at the start, then a `data-plan` part for the committed changes
+ * of the plan (a tool call, a dispatch, a rollback), each built by `planView` and each with
+ * the same id, so the client updates one part in place. Nothing is written before a plan
+ * exists. It listens from before the first read until `execute` has returned and every stream
+ * it merged has ended, then stops.
+ *
+ * Where the parts go: a client starts a fresh message at the `start` chunk and drops parts
+ * sent before it, so the first plan goes right after it. A model's stream (`streamText`) runs
+ * its tools ahead of the reader, so while a merged stream is in flight a change is sent just
+ * before the next chunk that passes (before the tool output of the call that made it), and
+ * changes made while the reader lags behind are sent as one part with the newest plan: the
+ * client never sees an older plan after a newer one. With nothing merged in flight, a change
+ * is written at once.
+ *
+ * Pass the same `session` and `context` the tools get. With a pool's resolver the plan is
+ * followed through the pool (`SessionPool.subscribe`), whichever live copy commits.
+ *
+ * @example
+ * ```ts
+ * const stream = createUIMessageStream<ChatMessage>({
+ *   execute: withPlanUpdates({ session, context: { chatId } }, ({ writer }) => {
+ *     writer.merge(streamText({ model, messages, tools, experimental_context: { chatId } }).toUIMessageStream());
+ *   }),
+ * });
+ * ```
+ * @returns the `execute` to pass to `createUIMessageStream`; it rejects (and the stream
+ *   reports an error) when the conversation's session cannot be resolved, before `execute` runs
+ * @throws PlankitError `argument_invalid` for bad options or a non-function `execute`
+ * @public
+ */
+export function withPlanUpdates<W extends PlanUpdatesWriter, C = unknown>(
+  options: PlanUpdatesOptions<C>,
+  execute: (options: { writer: W }) => Promise<void> | void,
+): (options: { writer: W }) => Promise<void> {
+  const where = 'withPlanUpdates';
+  if (typeof options !== 'object' || options === null)
+    throw invalidArgument(where, 'options', 'must be an object with a session');
+  checkOptionKeys(where, options, OPTION_KEYS);
+  const { session: source, context, id = PLAN_PART_ID } = options;
+  if (!(source instanceof Session) && typeof source !== 'function')
+    throw invalidArgument(where, 'options.session', 'must be a Session or a resolver function');
+  if (typeof id !== 'string' || id.length === 0 || id.length > 256)
+    throw invalidArgument(where, 'options.id', 'must be a string of 1-256 characters');
+  if (typeof execute !== 'function') throw invalidArgument(where, 'execute', 'must be a function');
+
+  return async ({ writer }) => {
+    const found = await conversationOf(source, { context });
+    if (!found.ok) throw found.error;
+    const conversation = found.value;
+    let listening = true;
+    // The newest plan not sent yet; whether a chunk has passed; merged streams not drained.
+    let held: PlanDataChunk | undefined;
+    let started = false;
+    let inFlight = 0;
+    const send = (chunk: PlanDataChunk): void => {
+      try {
+        writer.write(chunk);
+      } catch {
+        // Sent from inside a commit: a writer that fails must not fail the change.
+      }
+    };
+    const around = (chunk: unknown): Around => {
+      started = true;
+      if (held === undefined) return NOTHING;
+      const plan = held;
+      held = undefined;
+      return (chunk as { type?: unknown } | null)?.type === 'start'
+        ? [undefined, plan]
+        : [plan, undefined];
+    };
+    // Plans and revisions are frozen values replaced on change: identity tells what changed.
+    let shownPlan: unknown;
+    let shownRevision: unknown;
+    const show = (session: Session): void => {
+      if (!listening) return;
+      const plan = selectLatest(session, Plan);
+      const revision = selectLatest(session, PlanRevision);
+      if (plan === shownPlan && revision === shownRevision) return;
+      shownPlan = plan;
+      shownRevision = revision;
+      const data = planView(session);
+      if (data === null) return;
+      held = { type: 'data-plan', id, data };
+      if (started && inFlight === 0) {
+        send(held);
+        held = undefined;
+      }
+    };
+    // Subscribed before the first read, so no change falls between the two.
+    const stop = conversation.subscribe((_event, session) => show(session));
+    const merged: Promise<void>[] = [];
+    const proxy = new Proxy(writer, {
+      get(target, key) {
+        if (key === 'write') {
+          return (chunk: PlanDataChunk) => {
+            const [before, after] = around(chunk);
+            if (before !== undefined) writer.write(before);
+            writer.write(chunk);
+            if (after !== undefined) writer.write(after);
+          };
+        }
+        if (key === 'merge') {
+          return (stream: ReadableStream) => {
+            inFlight++;
+            merged.push(
+              new Promise<void>((resolve) => {
+                let settled = false;
+                const settle = (): void => {
+                  if (settled) return;
+                  settled = true;
+                  inFlight--;
+                  resolve();
+                };
+                writer.merge(tracked(stream, around, settle));
+              }),
+            );
+          };
+        }
+        const value: unknown = Reflect.get(target, key, target);
+        return typeof value === 'function' ? value.bind(target) : value;
+      },
+    });
+    try {
+      const first = await conversation.hold(async (session) => show(session));
+      if (!first.ok) throw first.error;
+      await execute({ writer: proxy });
+      // A stream may be merged while another drains: wait until none is left.
+      for (let i = 0; i < merged.length; i++) await merged[i];
+      // Still held (nothing passed after the last change): it goes out last.
+      if (held !== undefined) send(held);
+    } finally {
+      listening = false;
+      stop();
+    }
+  };
+}

@@ -1,0 +1,25 @@
+import {
+  createUIMessageStream,
+  isStepCount,
+  readUIMessageStream,
+  streamText,
+  validateUIMessages,
+} from 'ai-v7';
+import { MockLanguageModelV4 } from 'ai-v7/test';
+import { vi } from 'vitest';
+import { aisdkContext } from './ai-sdk-tools-context.ts';
+import { describePlanUpdates } from './testing/plan-updates-cases.ts';
+
+// The adapter imports `ai`; here it gets ai@7, as in an app that installed only ai@7.
+vi.mock('ai', () => import('ai-v7'));
+
+describePlanUpdates({
+  name: 'ai 7',
+  createUIMessageStream,
+  readUIMessageStream,
+  streamText,
+  stepCountIs: isStepCount,
+  validateUIMessages,
+  MockModel: MockLanguageModelV4,
+  contextOptions: (tools, context) => aisdkContext(tools, context),
+});
