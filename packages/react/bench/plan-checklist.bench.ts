@@ -62,7 +62,11 @@ function toggling(labels: () => PlanChecklistLabels): BenchSide {
   const show = (): void => {
     Reflect.set(globalThis, 'window', window);
     try {
-      act(() => root.render(createElement(PlanChecklist, { plan: views[at], labels: labels() })));
+      act(() =>
+        root.render(
+          createElement(PlanChecklist, { plan: at === 0 ? views[0] : views[1], labels: labels() }),
+        ),
+      );
     } finally {
       Reflect.deleteProperty(globalThis, 'window');
     }
