@@ -12,6 +12,7 @@ import {
   pipeUIMessageStreamToResponse,
   stepCountIs,
   streamText,
+  TypeValidationError,
   validateUIMessages,
 } from 'ai';
 
@@ -55,6 +56,11 @@ async function readJson(request: IncomingMessage): Promise<unknown> {
     if (body.length > MAX_BODY) throw new RangeError('body too large');
   }
   return JSON.parse(body);
+}
+
+/** Whether `error` is the AI SDK refusing the request's messages, or the body being too large. */
+function isBadRequest(error: unknown): boolean {
+  return error instanceof RangeError || TypeValidationError.isInstance(error);
 }
 
 /** The error text a tool part shows: a refusal is written for the model, and is fine to show. */
@@ -126,25 +132,28 @@ export function createPlanUiServer({
     response.end(content);
   };
 
-  return createServer((request, response) => {
+  const route = async (request: IncomingMessage, response: ServerResponse): Promise<void> => {
     const url = request.url ?? '/';
     const planMatch = /^\/api\/chats\/([^/?]+)\/plan$/.exec(url);
-    let handled: Promise<void>;
-    if (url === '/api/chat' && request.method === 'POST') handled = chat(request, response);
-    else if (planMatch?.[1] !== undefined && request.method === 'GET') {
+    if (url === '/api/chat' && request.method === 'POST') return chat(request, response);
+    if (planMatch?.[1] !== undefined && request.method === 'GET') {
       const chatId = decodeURIComponent(planMatch[1]);
-      handled = CHAT_ID.test(chatId)
-        ? plan(chatId, response)
-        : Promise.resolve(
-            sendJson(response, 400, { error: 'chat id: 1-64 letters, digits, _ or -' }),
-          );
-    } else if (url.startsWith('/api/'))
-      handled = Promise.resolve(sendJson(response, 404, { error: 'not found' }));
-    else if (request.method === 'GET') handled = page(url, response);
-    else handled = Promise.resolve(sendJson(response, 405, { error: 'method not allowed' }));
-    handled.catch((error: unknown) => {
+      if (!CHAT_ID.test(chatId))
+        return sendJson(response, 400, { error: 'chat id: 1-64 letters, digits, _ or -' });
+      return plan(chatId, response);
+    }
+    if (url.startsWith('/api/')) return sendJson(response, 404, { error: 'not found' });
+    if (request.method === 'GET') return page(url, response);
+    return sendJson(response, 405, { error: 'method not allowed' });
+  };
+
+  return createServer((request, response) => {
+    route(request, response).catch((error: unknown) => {
       if (response.headersSent) response.end();
-      else sendJson(response, 400, { error: errorText(error) });
+      // A body that is not JSON, a malformed path, messages useChat could not have sent.
+      else if (error instanceof SyntaxError || error instanceof URIError || isBadRequest(error))
+        sendJson(response, 400, { error: errorText(error) });
+      else sendJson(response, 500, { error: errorText(error) });
     });
   });
 }

@@ -7,6 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { type Browser, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildClient } from './build-client.ts';
+import { LATER_REPLY } from './script.ts';
 import { type PlanUi, startPlanUi } from './start-plan-ui.ts';
 
 const CHROMIUM = process.env['CHROMIUM_PATH'] ?? '/usr/bin/chromium';
@@ -133,6 +134,13 @@ describe.skipIf(!present)('the plan UI in headless Chromium', () => {
       process.env['PLANKIT_UPDATE_SCREENSHOT'] === '1' ? SCREENSHOT : join(folder, 'plan-ui.png');
     await mkdir(dirname(shot), { recursive: true });
     await page.screenshot({ path: shot });
+
+    // A second message: the new reply carries the plan again; the checklist stays as it was.
+    await page.getByLabel('Message').fill('What now?');
+    await page.getByRole('button', { name: 'Send' }).click();
+    await page.getByText(LATER_REPLY).waitFor();
+    await expect.poll(() => page.getByRole('status').textContent()).toBe('Ready');
+    expect(await page.evaluate('window.__planStates')).toEqual(states);
 
     // A new server on the same store: the plan comes back from the files, not from memory.
     const { port } = new URL(ui.url);
