@@ -12,7 +12,7 @@ export type {
   McpPlanResource,
   McpPlanResourceOptions,
 } from './mcp/add-mcp-plan-resource.ts';
-export { PLAN_RESOURCE_URI } from './mcp/add-mcp-plan-resource.ts';
+export { PLAN_RESOURCE_URI, PLAN_VIEW_RESOURCE_URI } from './mcp/add-mcp-plan-resource.ts';
 export type { McpPromptOptions, McpPromptSection } from './mcp/add-mcp-prompt.ts';
 export type { McpToolsOptions } from './mcp/add-mcp-tools.ts';
 export type { McpContext } from './mcp/mcp-context.ts';

@@ -15,6 +15,7 @@ export {
   parsePlanView,
 } from './view/parse-plan-view.ts';
 export {
+  type PlanChannels,
   type PlanView,
   type PlanViewCounts,
   type PlanViewRevision,

@@ -1,5 +1,6 @@
-import { Plan, Session, selectLatest, type Unsubscribe } from '@plankit/core';
+import { Plan, PlanRevision, Session, selectLatest, type Unsubscribe } from '@plankit/core';
 import { unknownOption } from '@plankit/core/internal';
+import { planView } from '@plankit/core/plan-view';
 import { AdapterError } from '../adapter-error.ts';
 import { type Conversation, sessionConversation } from '../host/conversation.ts';
 import type { SessionSource } from '../sessions/resolve-session.ts';
@@ -20,6 +21,12 @@ export interface McpPlanResourceOptions {
   readonly uri?: string | undefined;
   /** The resource's name in `resources/list`; `plan` by default. */
   readonly name?: string | undefined;
+  /**
+   * The URI of the plan view resource (the plan as `planView` shows it: steps with what each
+   * waits on, owners, counts, the newest revision); `plankit://plan/view` by default. Its name
+   * is the plan resource's name and `-view`.
+   */
+  readonly viewUri?: string | undefined;
 }
 
 /**
@@ -33,6 +40,10 @@ export interface McpPlanResource<R> {
   readonly uri: string;
   /** The resource as the SDK registered it (to disable or remove it). */
   readonly resource: R;
+  /** The plan view resource's URI. */
+  readonly viewUri: string;
+  /** The plan view resource as the SDK registered it. */
+  readonly viewResource: R;
   /** Stops following the session (also done when the server closes); idempotent. */
   close(): void;
 }
@@ -40,7 +51,10 @@ export interface McpPlanResource<R> {
 /** The default URI of the plan resource. @public */
 export const PLAN_RESOURCE_URI = 'plankit://plan';
 
-const OPTION_KEYS = new Set(['session', 'uri', 'name']);
+/** The default URI of the plan view resource. @public */
+export const PLAN_VIEW_RESOURCE_URI = 'plankit://plan/view';
+
+const OPTION_KEYS = new Set(['session', 'uri', 'name', 'viewUri']);
 // JSON-RPC "invalid params", which both SDKs pass through from a thrown error's `code`.
 const INVALID_PARAMS = -32602;
 
@@ -75,11 +89,15 @@ function checkArguments(server: unknown, options: unknown): void {
     throw invalid('options must be an object with a session.', 'options');
   const extra = unknownOption(options, OPTION_KEYS);
   if (extra !== undefined) throw invalid(`options.${extra} is not an option.`, extra);
-  const { session, uri, name } = options as McpPlanResourceOptions;
+  const { session, uri, name, viewUri } = options as McpPlanResourceOptions;
   if (!(session instanceof Session) && typeof session !== 'function')
     throw invalid('options.session must be a Session or a resolver function.', 'session');
   if (uri !== undefined && (typeof uri !== 'string' || !URL.canParse(uri)))
     throw invalid('options.uri must be an absolute URI.', 'uri');
+  if (viewUri !== undefined && (typeof viewUri !== 'string' || !URL.canParse(viewUri)))
+    throw invalid('options.viewUri must be an absolute URI.', 'viewUri');
+  if ((viewUri ?? PLAN_VIEW_RESOURCE_URI) === (uri ?? PLAN_RESOURCE_URI))
+    throw invalid('options.viewUri must differ from options.uri.', 'viewUri');
   if (name !== undefined && (typeof name !== 'string' || name.trim() === ''))
     throw invalid('options.name must be a non-empty string.', 'name');
   // Capabilities are announced in the handshake, so `subscribe` must be set before it.
@@ -88,10 +106,11 @@ function checkArguments(server: unknown, options: unknown): void {
 }
 
 /**
- * Registers the session's plan as a resource (JSON, `null` before a plan is set up), with
- * `resources/subscribe`: a subscribed client gets `notifications/resources/updated` whenever
- * the plan changes (a commit or rollback that leaves a different plan), before the response
- * of the `tools/call` that changed it. With a resolver, each read shows the plan of the
+ * Registers the session's plan as a resource (JSON, `null` before a plan is set up), and its
+ * view (`planView`'s JSON) as a second one, with `resources/subscribe`: a client subscribed to
+ * either gets `notifications/resources/updated` for it whenever it changes (a commit or
+ * rollback that leaves a different plan, or for the view a new history revision), before the
+ * response of the `tools/call` that changed it. With a resolver, each read shows the plan of the
  * request's conversation, and notifications follow the conversation of the connection's latest
  * request (a tool call, a read or the subscribe), across a pool's evictions and reloads.
  */
@@ -103,6 +122,7 @@ export function addMcpPlanResource(
   checkArguments(server, options);
   const source = options.session;
   const uri = options.uri ?? PLAN_RESOURCE_URI;
+  const viewUri = options.viewUri ?? PLAN_VIEW_RESOURCE_URI;
   const low = server.server;
   // Claim the methods first, so a host's own subscription handlers are never overwritten.
   low.assertCanSetRequestHandler('resources/subscribe');
@@ -114,17 +134,25 @@ export function addMcpPlanResource(
   let followed: Conversation | undefined;
   // Plans are frozen values replaced on change, so identity tells whether a commit changed it.
   let last: Plan | undefined;
+  let lastRevision: PlanRevision | undefined;
   let stop: Unsubscribe | undefined;
-  let subscribed = false;
+  const subscribed = new Set<string>();
   let closed = false;
-  const onChange = (session: Session): void => {
-    const next = selectLatest(session, Plan);
-    if (next === last) return;
-    last = next;
-    if (!subscribed || !server.isConnected()) return;
+  const notify = (changed: string): void => {
+    if (!subscribed.has(changed) || !server.isConnected()) return;
     // A notification to a client that has just gone away has no one to tell; the call that
     // changed the plan must not fail for it.
-    low.sendResourceUpdated({ uri }).catch(() => undefined);
+    low.sendResourceUpdated({ uri: changed }).catch(() => undefined);
+  };
+  const onChange = (session: Session): void => {
+    const next = selectLatest(session, Plan);
+    const revision = selectLatest(session, PlanRevision);
+    const planChanged = next !== last;
+    if (!planChanged && revision === lastRevision) return;
+    last = next;
+    lastRevision = revision;
+    if (planChanged) notify(uri);
+    notify(viewUri);
   };
   const follow = (conversation: Conversation): void => {
     if (closed || conversation.key === followed?.key) return;
@@ -132,6 +160,7 @@ export function addMcpPlanResource(
     followed = conversation;
     const live = conversation.peek();
     last = live === undefined ? undefined : selectLatest(live, Plan);
+    lastRevision = live === undefined ? undefined : selectLatest(live, PlanRevision);
     stop = conversation.subscribe((_event, session) => onChange(session));
   };
   const resolve = async (extra: unknown): Promise<Conversation> => {
@@ -140,10 +169,10 @@ export function addMcpPlanResource(
     follow(found.value);
     return found.value;
   };
-  const planOf = async (conversation: Conversation): Promise<Plan | undefined> => {
-    const read = await conversation.hold(async (session) => selectLatest(session, Plan));
-    if (!read.ok) throw refusal(read.error);
-    return read.value;
+  const read = async <T>(conversation: Conversation, fn: (session: Session) => T): Promise<T> => {
+    const held = await conversation.hold(async (session) => fn(session));
+    if (!held.ok) throw refusal(held.error);
+    return held.value;
   };
   if (source instanceof Session) follow(sessionConversation(source));
   followers.set(server, follow);
@@ -157,9 +186,26 @@ export function addMcpPlanResource(
       mimeType: 'application/json',
     },
     async (_uri, extra) => {
-      const plan = await planOf(await resolve(extra));
+      const plan = await read(await resolve(extra), (session) => selectLatest(session, Plan));
       return {
         contents: [{ uri, mimeType: 'application/json', text: JSON.stringify(plan ?? null) }],
+      };
+    },
+  );
+
+  const viewResource = server.registerResource(
+    `${options.name ?? 'plan'}-view`,
+    viewUri,
+    {
+      title: 'Plan view',
+      description:
+        'The session plan for display, as JSON (kind plankit.plan): steps with status, what each waits on, owner and last note; counts; the last revision. null before setup.',
+      mimeType: 'application/json',
+    },
+    async (_uri, extra) => {
+      const view = await read(await resolve(extra), planView);
+      return {
+        contents: [{ uri: viewUri, mimeType: 'application/json', text: JSON.stringify(view) }],
       };
     },
   );
@@ -167,15 +213,15 @@ export function addMcpPlanResource(
   setSubscriptionHandlers(
     low,
     async (requested, extra) => {
-      if (requested !== uri)
+      if (requested !== uri && requested !== viewUri)
         throw Object.assign(new Error(`Unknown resource ${requested.slice(0, 200)}`), {
           code: INVALID_PARAMS,
         });
       await resolve(extra);
-      subscribed = true;
+      subscribed.add(requested);
     },
     (requested) => {
-      if (requested === uri) subscribed = false;
+      subscribed.delete(requested);
     },
   );
 
@@ -191,5 +237,5 @@ export function addMcpPlanResource(
     close();
     previousOnClose?.();
   };
-  return Object.freeze({ uri, resource, close });
+  return Object.freeze({ uri, resource, viewUri, viewResource, close });
 }

@@ -13,6 +13,7 @@ import {
   Session,
   selectLatest,
 } from '@plankit/core';
+import { parsePlanView, planView } from '@plankit/core/plan-view';
 import { PlanningToolsSection } from '@plankit/prompt';
 import { afterEach, describe, expect, it } from 'vitest';
 import * as z from 'zod';
@@ -350,6 +351,11 @@ describe.each([V1, V2])(
           name: 'plan',
           mimeType: 'application/json',
         }),
+        expect.objectContaining({
+          uri: 'plankit://plan/view',
+          name: 'plan-view',
+          mimeType: 'application/json',
+        }),
       ]);
       const empty = await client.readResource({ uri: 'plankit://plan' });
       expect(empty.contents).toEqual([
@@ -363,6 +369,47 @@ describe.each([V1, V2])(
       expect(Plan.parse(JSON.parse(read.contents[0]?.text ?? ''))).toEqual(
         selectLatest(session, Plan),
       );
+    });
+
+    it('serves the plan view (the data-plan part of the AI SDK) and notifies its subscribers', async () => {
+      const { client, log, session } = await major.wire({ resource: true });
+      const view = async () => {
+        const read = await client.readResource({ uri: 'plankit://plan/view' });
+        expect(read.contents).toEqual([
+          expect.objectContaining({ uri: 'plankit://plan/view', mimeType: 'application/json' }),
+        ]);
+        return JSON.parse(read.contents[0]?.text ?? '') as unknown;
+      };
+      expect(await view()).toBeNull();
+      await client.subscribeResource({ uri: 'plankit://plan/view' });
+      await client.callTool({
+        name: 'planning_setup_plan',
+        arguments: { objective: 'Ship', initial_steps: [{ title: 'Draft' }, { title: 'Ship' }] },
+      });
+      await client.callTool({
+        name: 'planning_mark_step',
+        arguments: { step_id: 'S001', status: 'done', note: 'drafted' },
+      });
+      await settle();
+      // Only the view is subscribed: its updates, none for the plan itself.
+      expect(log).toEqual(['updated plankit://plan/view', 'updated plankit://plan/view']);
+      const read = parsePlanView(await view());
+      expect(read).toEqual({ ok: true, value: planView(session) });
+      expect(read.ok && read.value.steps[0]).toMatchObject({
+        status: 'done',
+        last_note: 'drafted',
+      });
+      await client.subscribeResource({ uri: 'plankit://plan' });
+      await client.callTool({ name: 'planning_clear_plan', arguments: {} });
+      await settle();
+      expect(log.slice(2).sort()).toEqual([
+        'updated plankit://plan',
+        'updated plankit://plan/view',
+      ]);
+      await client.unsubscribeResource({ uri: 'plankit://plan/view' });
+      await client.callTool({ name: 'planning_setup_plan', arguments: { objective: 'Again' } });
+      await settle();
+      expect(log.slice(4)).toEqual(['updated plankit://plan']);
     });
 
     // Origin: typescript-sdk test/e2e/scenarios/resources.test.ts,
@@ -518,6 +565,12 @@ describe('MCP registration checks', () => {
         uri: 'not a uri',
       }),
     ).toThrow(/absolute URI/);
+    expect(() =>
+      v1.registerMcpPlanResource(new McpServerV1({ name: 'x', version: '1' }), {
+        session,
+        viewUri: 'plankit://plan',
+      }),
+    ).toThrow('registerMcpPlanResource: options.viewUri must differ from options.uri.');
   });
 
   it('takes annotations and output schemas for other tools, and defaults readOnlyHint', async () => {

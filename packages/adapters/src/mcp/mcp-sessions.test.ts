@@ -5,6 +5,7 @@ import { McpServer as McpServerV1 } from '@modelcontextprotocol/sdk/server/mcp.j
 import { ResourceUpdatedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { McpServer as McpServerV2 } from '@modelcontextprotocol/server';
 import { invokeTool, type Plan, Session } from '@plankit/core';
+import { parsePlanView, planView } from '@plankit/core/plan-view';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createSessionPool } from '../sessions/create-session-pool.ts';
 import type { SessionSource } from '../sessions/resolve-session.ts';
@@ -24,6 +25,9 @@ interface Connection {
   call(name: string, args: Record<string, unknown>): Promise<CallResult>;
   readPlan(): Promise<Plan | null>;
   subscribe(): Promise<unknown>;
+  /** Reads the plan view resource's JSON. */
+  readView(): Promise<unknown>;
+  subscribeView(): Promise<unknown>;
   /** URIs of the `notifications/resources/updated` this client received. */
   readonly updates: string[];
 }
@@ -43,6 +47,7 @@ afterEach(async () => {
 });
 
 const URI = 'plankit://plan';
+const VIEW_URI = 'plankit://plan/view';
 
 // v1: one McpServer per connection (the SDK's rule), each transport with its own session id,
 // as Streamable HTTP gives it; the id reaches handlers as `extra.sessionId`.
@@ -73,6 +78,11 @@ const V1: Major = {
         return JSON.parse((read.contents[0] as { text: string }).text);
       },
       subscribe: () => client.subscribeResource({ uri: URI }),
+      readView: async () => {
+        const read = await client.readResource({ uri: VIEW_URI });
+        return JSON.parse((read.contents[0] as { text: string }).text);
+      },
+      subscribeView: () => client.subscribeResource({ uri: VIEW_URI }),
       updates,
     };
   },
@@ -109,6 +119,11 @@ const V2: Major = {
         return JSON.parse((read.contents[0] as { text: string }).text);
       },
       subscribe: () => client.subscribeResource(withMeta({ uri: URI }) as never),
+      readView: async () => {
+        const read = await client.readResource(withMeta({ uri: VIEW_URI }) as never);
+        return JSON.parse((read.contents[0] as { text: string }).text);
+      },
+      subscribeView: () => client.subscribeResource(withMeta({ uri: VIEW_URI }) as never),
       updates,
     };
   },
@@ -158,6 +173,32 @@ describe.each([V1, V2])('MCP $name: one plan per client through a session pool',
     const again = createSessionPool({ store });
     expect(planOf(ok(await again.get('client-b')))).toEqual(planB);
     ok(await again.close());
+  });
+
+  it('serves each client the plan view of its own conversation, and notifies its view subscribers', async () => {
+    const pool = createSessionPool({ store: new MemoryStore() });
+    const source = pool.resolver(major.byIdentity);
+    const [a, b] = await Promise.all([
+      major.connect(source, 'client-a'),
+      major.connect(source, 'client-b'),
+    ]);
+    await Promise.all([a.subscribeView(), b.subscribe()]);
+    await Promise.all([
+      a.call('planning_setup_plan', setup('Ship A')),
+      b.call('planning_setup_plan', setup('Ship B')),
+    ]);
+    await a.call('planning_mark_step', { step_id: 'S001', status: 'done' });
+    await settle();
+    const [viewA, viewB] = await Promise.all([a.readView(), b.readView()]);
+    const readA = parsePlanView(viewA);
+    expect(readA.ok && [readA.value.objective, readA.value.counts.done]).toEqual(['Ship A', 1]);
+    const readB = parsePlanView(viewB);
+    expect(readB.ok && [readB.value.objective, readB.value.counts.done]).toEqual(['Ship B', 0]);
+    expect(readA).toEqual({ ok: true, value: planView(ok(await pool.get('client-a'))) });
+    // A hears its view's two changes; B, subscribed to the plan only, its one plan change.
+    expect(a.updates).toEqual([VIEW_URI, VIEW_URI]);
+    expect(b.updates).toEqual([URI]);
+    ok(await pool.close());
   });
 
   it('keeps subscriptions across evictions and reloads, and hears changes made through pool.run', async () => {

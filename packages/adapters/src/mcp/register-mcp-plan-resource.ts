@@ -25,17 +25,19 @@ const setSubscriptionHandlers: SetSubscriptionHandlers = (low, onSubscribe, onUn
 
 /**
  * Registers the session's plan as a resource (`plankit://plan`, JSON; `null` before a plan is
- * set up) on an MCP v1 `McpServer`, with subscriptions: a client that sent
- * `resources/subscribe` gets `notifications/resources/updated` each time the plan changes,
- * before the response of the `tools/call` that changed it. The resource list never changes,
+ * set up) on an MCP v1 `McpServer`, and the plan's view for display (`plankit://plan/view`:
+ * `planView`'s JSON, the same view the AI SDK's `data-plan` part carries; `null` before a
+ * plan), with subscriptions: a client that sent `resources/subscribe` for either gets
+ * `notifications/resources/updated` for it each time it changes, before the response of the
+ * `tools/call` that changed it. The resource list never changes,
  * so no `resources/list_changed` is sent. Call it before `server.connect()` (subscriptions are
  * announced in the handshake); it takes over `resources/subscribe` and `resources/unsubscribe`
  * on that server.
  *
- * @returns the URI, the SDK's registered resource, and `close()` to stop following the session
- *   (also done when the server closes)
+ * @returns the URIs, the SDK's registered resources, and `close()` to stop following the
+ *   session (also done when the server closes)
  * @throws AdapterError `tools_invalid` for a connected server, a server with its own
- *   subscription handlers, a missing session or a bad URI
+ *   subscription handlers, a missing session or a bad URI (or a view URI equal to the plan's)
  * @example
  * ```ts
  * const plan = registerMcpPlanResource(server, { session });

@@ -64,17 +64,17 @@ const PLAN_STATUS: Readonly<Record<PlanStatus, true>> = {
   abandoned: true,
 };
 
-type Record_ = Readonly<Record<string, unknown>>;
+type PlainObject = Readonly<Record<string, unknown>>;
 
 /** A plain object (not an array, a class instance or a function). */
-function isRecord(value: unknown): value is Record_ {
+function isRecord(value: unknown): value is PlainObject {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
   const proto: unknown = Object.getPrototypeOf(value);
   return proto === Object.prototype || proto === null;
 }
 
 /** An own property only: an inherited `kind` (or a `__proto__` trick) does not count. */
-function own(record: Record_, key: string): unknown {
+function own(record: PlainObject, key: string): unknown {
   return Object.hasOwn(record, key) ? record[key] : undefined;
 }
 
@@ -145,7 +145,7 @@ function count(value: unknown, field: string): number {
   return value;
 }
 
-function record(value: unknown, field: string): Record_ {
+function record(value: unknown, field: string): PlainObject {
   if (!isRecord(value)) refuse(field, `must be an object, not ${describe(value)}`);
   return value;
 }
@@ -165,19 +165,24 @@ function idList(value: unknown, field: string, max: number): string[] {
   return ids;
 }
 
+function oneOf<T extends string>(
+  value: unknown,
+  field: string,
+  allowed: Readonly<Record<T, true>>,
+): T {
+  if (typeof value !== 'string' || !Object.hasOwn(allowed, value))
+    refuse(field, `must be one of ${Object.keys(allowed).join(', ')}, not ${quote(value)}`);
+  return value as T;
+}
+
 function readStep(value: unknown, field: string): PlanViewStep {
   const step = record(value, field);
-  const status = own(step, 'status');
-  if (typeof status !== 'string' || !Object.hasOwn(STEP_STATUS, status))
-    refuse(
-      `${field}.status`,
-      `must be one of ${Object.keys(STEP_STATUS).join(', ')}, not ${quote(status)}`,
-    );
+  // Fields are read in the view's order, so a refusal names the first bad field as written.
   return {
     step_id: stepId(own(step, 'step_id'), `${field}.step_id`),
     title: text(own(step, 'title'), `${field}.title`, PLANNING_LIMITS.title),
     details: nullableText(own(step, 'details'), `${field}.details`, PLANNING_LIMITS.details),
-    status: status as StepStatus,
+    status: oneOf(own(step, 'status'), `${field}.status`, STEP_STATUS),
     depends_on: idList(own(step, 'depends_on'), `${field}.depends_on`, MAX_DEPENDENCIES),
     waiting_on: idList(own(step, 'waiting_on'), `${field}.waiting_on`, MAX_DEPENDENCIES),
     owner: agent(own(step, 'owner'), `${field}.owner`),
@@ -256,9 +261,7 @@ function readView(value: unknown): PlanView {
       'plan_view_version_unknown',
     );
   const objective = text(own(value, 'objective'), 'objective', PLANNING_LIMITS.objective);
-  const status = own(value, 'status');
-  if (typeof status !== 'string' || !Object.hasOwn(PLAN_STATUS, status))
-    refuse('status', `must be one of ${Object.keys(PLAN_STATUS).join(', ')}, not ${quote(status)}`);
+  const status = oneOf(own(value, 'status'), 'status', PLAN_STATUS);
   const rawSteps = own(value, 'steps');
   if (!Array.isArray(rawSteps)) refuse('steps', `must be an array, not ${describe(rawSteps)}`);
   if (rawSteps.length > MAX_PLAN_VIEW_STEPS)
@@ -290,7 +293,7 @@ function readView(value: unknown): PlanView {
       agent: agent(own(raw, 'agent'), 'revision.agent'),
     });
   }
-  checkAgreement(status as PlanStatus, steps, counts);
+  checkAgreement(status, steps, counts);
   for (const step of steps) {
     Object.freeze(step.depends_on);
     Object.freeze(step.waiting_on);
@@ -300,7 +303,7 @@ function readView(value: unknown): PlanView {
     kind: 'plankit.plan',
     version: 1,
     objective,
-    status: status as PlanStatus,
+    status,
     steps: Object.freeze(steps),
     counts: Object.freeze(counts),
     revision,

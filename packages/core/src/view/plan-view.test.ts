@@ -3,7 +3,7 @@ import { dataTypeName } from '../define-data-type.ts';
 import { invokeTool } from '../invoke-tool.ts';
 import { createPlanningTools } from '../planning/create-planning-tools.ts';
 import { MAX_EXPLANATION } from '../planning/history/plan-change.ts';
-import { PlanRevision } from '../planning/history/plan-history.ts';
+import { PlanRevision, planHistory } from '../planning/history/plan-history.ts';
 import { Plan } from '../planning/plan.ts';
 import { selectLatest } from '../select-latest.ts';
 import { Session } from '../session.ts';
@@ -130,6 +130,17 @@ describe('planView', () => {
       counts: { total: 0, done: 0, in_progress: 0, pending: 0, blocked: 0 },
       revision: { number: 2, explanation: 'Not needed.', agent: null },
     });
+  });
+
+  it('reads a state that keeps the plan in channels, its newest revision included', async () => {
+    const session = await workedPlan();
+    const channels = {
+      plan: selectLatest(session, Plan) ?? null,
+      planHistory: planHistory(session),
+    };
+    expect(planView(channels)).toEqual(planView(session));
+    expect(planView({ plan: channels.plan })?.revision).toBeNull();
+    expect(planView({ plan: null, planHistory: channels.planHistory })).toBeNull();
   });
 
   it('reads the slices and limits the core data types use (spelled out to stay free of zod)', () => {

@@ -1,3 +1,4 @@
+import type { PlanRevision } from '../planning/history/plan-history.ts';
 import type { Plan, PlanStatus, PlanStep, StepStatus } from '../planning/plan.ts';
 import type { Session } from '../session.ts';
 import type { SessionSnapshot } from '../session-snapshot.ts';
@@ -72,6 +73,21 @@ export interface PlanViewRevision {
   readonly explanation: string | null;
   /** The agent that made it (the tools' `agent` option), or `null` when not known. */
   readonly agent: string | null;
+}
+
+/**
+ * A state that keeps the plan in channels rather than a session: LangGraph's
+ * `planningMiddleware` state (`getState(config).values`, `invoke`'s result, a `useStream`
+ * client's `values`): the plan (`null` before one is set up) and, with `history: true`, its
+ * revisions, oldest first.
+ *
+ * @public
+ */
+export interface PlanChannels {
+  /** The `plan` channel. */
+  readonly plan: Plan | null | undefined;
+  /** The `planHistory` channel; absent without history. */
+  readonly planHistory?: readonly PlanRevision[] | undefined;
 }
 
 // The slice names of `Plan` and `PlanRevision`, spelled out rather than read from the data
@@ -150,8 +166,10 @@ function buildView(plan: Plan, revision: RevisionLike | undefined): PlanView {
  * reads the newest plan and the newest revision only, so its cost follows the plan's size,
  * never the session's history. The view is deeply frozen and JSON-safe.
  *
- * Pass a {@link Session}, one of its snapshots, or a plan alone (`selectLatest(session, Plan)`;
- * a plan alone has no history, so its view's `revision` is `null`).
+ * Pass a {@link Session}, one of its snapshots, a state that keeps the plan in channels
+ * ({@link PlanChannels}: LangGraph's `planningMiddleware` state, whose newest `planHistory`
+ * revision becomes the view's `revision`), or a plan alone (`selectLatest(session, Plan)`; a
+ * plan alone has no history, so its view's `revision` is `null`).
  *
  * @example
  * ```ts
@@ -162,10 +180,14 @@ function buildView(plan: Plan, revision: RevisionLike | undefined): PlanView {
  * @public
  */
 export function planView(
-  source: Session | SessionSnapshot | Plan | null | undefined,
+  source: Session | SessionSnapshot | PlanChannels | Plan | null | undefined,
 ): PlanView | null {
   if (source === null || source === undefined) return null;
   if ('steps' in source) return buildView(source, undefined);
+  if ('plan' in source) {
+    const plan = source.plan;
+    return plan === null || plan === undefined ? null : buildView(plan, source.planHistory?.at(-1));
+  }
   // Duck-typed rather than `instanceof Session`: this entry must not bundle the session.
   const slices = 'slices' in source ? source.slices : source.snapshot().slices;
   const plan = lastOf(slices, PLAN_SLICE) as Plan | undefined;

@@ -278,6 +278,35 @@ export function describePlanUpdates(major: UIStreamMajor): void {
       );
     });
 
+    it('stops listening when execute throws, and the stream reports the error', async () => {
+      const bus = new InProcessEventBus();
+      const session = new Session({ bus });
+      const tools = createPlanningTools(session);
+      const listeners = () =>
+        bus.publish({
+          type: 'SessionCommitted',
+          sessionId: 'other',
+          revision: 1,
+          changes: [],
+          at: 0,
+        }).delivered;
+      let during = -1;
+      const chunks: Chunk[] = [];
+      const stream = major.createUIMessageStream({
+        execute: withPlanUpdates({ session }, async ({ writer }) => {
+          writer.write({ type: 'start' });
+          await invokeTool(tools.planning_setup_plan, { objective: 'Ship' }, { session });
+          during = listeners();
+          throw new Error('model down');
+        }),
+        onError: (error: unknown) => (error as Error).message,
+      });
+      for await (const chunk of stream as unknown as AsyncIterable<Chunk>) chunks.push(chunk);
+      expect(during).toBe(1);
+      expect(listeners()).toBe(0);
+      expect(chunks.map((chunk) => chunk.type)).toEqual(['start', 'data-plan', 'error']);
+    });
+
     it('reports a conversation it cannot resolve as the stream error, before execute runs', async () => {
       const pool = createSessionPool({ store: new MemoryStore(), max: 10 });
       const source = pool.resolver(({ context }: AISDKContext<Chat>) => context?.chatId);

@@ -21,14 +21,15 @@ const setSubscriptionHandlers: SetSubscriptionHandlers = (low, onSubscribe, onUn
 
 /**
  * Registers the session's plan as a resource (`plankit://plan`, JSON; `null` before a plan is
- * set up) on an MCP v2 `McpServer`, with `resources/subscribe` and
- * `notifications/resources/updated` on every plan change, as `registerMcpPlanResource` from
- * `@plankit/adapters/mcp` does on v1. Call it before `server.connect()`.
+ * set up) and its view for display (`plankit://plan/view`, `planView`'s JSON) on an MCP v2
+ * `McpServer`, with `resources/subscribe` and `notifications/resources/updated` on every
+ * change, as `registerMcpPlanResource` from `@plankit/adapters/mcp` does on v1. Call it before
+ * `server.connect()`.
  *
- * @returns the URI, the SDK's registered resource, and `close()` to stop following the session
- *   (also done when the server closes)
+ * @returns the URIs, the SDK's registered resources, and `close()` to stop following the
+ *   session (also done when the server closes)
  * @throws AdapterError `tools_invalid` for a connected server, a server with its own
- *   subscription handlers, a missing session or a bad URI
+ *   subscription handlers, a missing session or a bad URI (or a view URI equal to the plan's)
  * @example
  * ```ts
  * const plan = registerMcpPlanResource(server, { session });

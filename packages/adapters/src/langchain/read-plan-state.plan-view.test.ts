@@ -1,0 +1,117 @@
+import { BaseChatModel } from '@langchain/core/language_models/chat_models';
+import { AIMessage, type BaseMessage, HumanMessage } from '@langchain/core/messages';
+import type { ChatResult } from '@langchain/core/outputs';
+import { MemorySaver } from '@langchain/langgraph';
+import { type PlanView, parsePlanView, planView } from '@plankit/core/plan-view';
+import { createAgent } from 'langchain';
+import { describe, expect, it } from 'vitest';
+import { planningMiddleware } from './planning-middleware.ts';
+import { readPlanState } from './read-plan-state.ts';
+
+// The plan channel read as the plan view a chat UI shows: the same view the AI SDK's data-plan
+// part and the MCP plan view resource carry. A `useStream` client reads the same `values`.
+
+class ScriptedChatModel extends BaseChatModel {
+  readonly script: AIMessage[];
+  constructor(script: AIMessage[]) {
+    super({});
+    this.script = script;
+  }
+  _llmType(): string {
+    return 'scripted';
+  }
+  override bindTools(): this {
+    return this;
+  }
+  async _generate(_messages: BaseMessage[]): Promise<ChatResult> {
+    const message = this.script.shift() ?? new AIMessage('(script ended)');
+    return { generations: [{ text: '', message }] };
+  }
+}
+
+const turn = (id: string, name: string, args: Record<string, unknown>) =>
+  new AIMessage({ content: '', tool_calls: [{ id, name, args, type: 'tool_call' }] });
+
+function agent() {
+  const model = new ScriptedChatModel([
+    turn('c1', 'planning_setup_plan', {
+      objective: 'Ship',
+      initial_steps: [{ title: 'Build' }, { title: 'Publish', depends_on: ['S001'] }],
+      explanation: 'kick-off',
+    }),
+    turn('c2', 'planning_claim_step', { step_id: 'S001' }),
+    turn('c3', 'planning_mark_step', {
+      step_id: 'S001',
+      status: 'done',
+      note: 'built',
+      explanation: 'CI is green',
+    }),
+    new AIMessage('Done.'),
+  ]);
+  return createAgent({
+    model,
+    middleware: [
+      planningMiddleware({ history: true, dependencies: true, owners: true, agent: 'lead' }),
+    ],
+    checkpointer: new MemorySaver(),
+  });
+}
+
+const input = { messages: [new HumanMessage('Plan the release.')] };
+
+describe('the LangGraph plan channel as a plan view', () => {
+  it('planView(readPlanState(values)) shows steps, dependencies, owner, note and the newest revision', async () => {
+    const graph = agent();
+    const config = { configurable: { thread_id: 'view' } };
+    await graph.invoke(input, config);
+    const view = planView(readPlanState((await graph.graph.getState(config)).values));
+    expect(view).toEqual({
+      kind: 'plankit.plan',
+      version: 1,
+      objective: 'Ship',
+      status: 'active',
+      steps: [
+        {
+          step_id: 'S001',
+          title: 'Build',
+          details: null,
+          status: 'done',
+          depends_on: [],
+          waiting_on: [],
+          owner: 'lead',
+          last_note: 'built',
+        },
+        {
+          step_id: 'S002',
+          title: 'Publish',
+          details: null,
+          status: 'pending',
+          depends_on: ['S001'],
+          waiting_on: [],
+          owner: null,
+          last_note: null,
+        },
+      ],
+      counts: { total: 2, done: 1, in_progress: 0, pending: 1, blocked: 0 },
+      revision: { number: 3, explanation: 'CI is green', agent: 'lead' },
+    });
+    // What a client receives as JSON reads back whole.
+    expect(parsePlanView(JSON.parse(JSON.stringify(view)))).toEqual({ ok: true, value: view });
+  });
+
+  it('streams a new view with each values event, as useStream receives the state', async () => {
+    const graph = agent();
+    const views: (PlanView | null)[] = [];
+    const stream = await graph.stream(input, {
+      configurable: { thread_id: 'stream' },
+      streamMode: 'values',
+    });
+    for await (const values of stream) {
+      const view = planView(values);
+      if (JSON.stringify(view) !== JSON.stringify(views.at(-1))) views.push(view);
+    }
+    expect(
+      views.map((view) => view && [view.revision?.number, view.steps[0]?.owner, view.counts.done]),
+    ).toEqual([null, [1, null, 0], [2, 'lead', 0], [3, 'lead', 1]]);
+  });
+});
