@@ -1,5 +1,5 @@
 /**
- * Import-cycle check for the plankit packages.
+ * Import-cycle check for the plankit packages, and React kept inside @plankit/react.
  *
  * Run: depcruise packages/*\/src --config .dependency-cruiser.cjs
  *
@@ -19,6 +19,15 @@ module.exports = {
         'to the file that owns the concept, or to a small types file.',
       from: {},
       to: { circular: true },
+    },
+    {
+      name: 'react-only-in-its-package',
+      severity: 'error',
+      comment:
+        'React is a peer of @plankit/react only: core, prompt, controller, adapters and eval ' +
+        'must install and run without it.',
+      from: { path: '^packages/(?!react/)' },
+      to: { path: '(^|/)node_modules/(react|react-dom|@types/react|@types/react-dom)/' },
     },
   ],
   options: {
