@@ -77,6 +77,22 @@ describe('latestPlan', () => {
     ]);
   });
 
+  it('never throws on what is not a message, and still finds the plan', () => {
+    const hostile = [
+      message('a1', planPart(first)),
+      null,
+      'text',
+      { id: 'a2' },
+      { id: 'a3', parts: 'data-plan' },
+      { id: 4, parts: [null, { type: 'data-plan', id: 7, data: [] }] },
+    ] as unknown as PlanMessage[];
+    const reading = latestPlan(hostile);
+    expect(reading.plan?.objective).toBe('Ship the release');
+    expect(reading.warnings.map((warning) => [warning.messageId, warning.partId])).toEqual([
+      ['4', null],
+    ]);
+  });
+
   it('parses each message once: a re-read returns the same frozen plan', () => {
     const messages = [message('a1', planPart(first))];
     const once = latestPlan(messages).plan;

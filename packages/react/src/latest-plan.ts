@@ -69,7 +69,8 @@ function readMessage(message: PlanMessage): PlanReading | null {
       reading = { plan: result.value, warnings };
       break;
     }
-    warnings.push(planPartWarning(message.id, index, part.id ?? null, result.error));
+    const partId = typeof part.id === 'string' ? part.id : null;
+    warnings.push(planPartWarning(String(message.id), index, partId, result.error));
   }
   if (reading === null && warnings.length > 0) reading = { plan: null, warnings };
   const frozen =
@@ -94,9 +95,11 @@ function readMessage(message: PlanMessage): PlanReading | null {
 export function latestPlan(messages: readonly PlanMessage[]): PlanReading {
   const warnings: PlanPartWarning[] = [];
   for (let index = messages.length - 1; index >= 0; index--) {
-    const message = messages[index];
-    if (message === undefined) continue;
-    const reading = readMessage(message);
+    const message: unknown = messages[index];
+    // A stored chat edited by hand may hold anything: what is not a message has no plan.
+    if (typeof message !== 'object' || message === null) continue;
+    if (!Array.isArray((message as PlanMessage).parts)) continue;
+    const reading = readMessage(message as PlanMessage);
     if (reading === null) continue;
     warnings.push(...reading.warnings);
     if (reading.plan !== null)
