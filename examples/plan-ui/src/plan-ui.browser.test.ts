@@ -77,7 +77,8 @@ describe.skipIf(!present)('the plan UI in headless Chromium', () => {
     const options = {
       storeDirectory: join(folder, 'store'),
       clientDirectory: join(folder, 'client'),
-      stepDelayMs: 250,
+      // Far apart, so even a busy machine renders each state of the plan on its own.
+      stepDelayMs: 400,
     };
     ui = await startPlanUi(options);
     const page = await browser.newPage({ viewport: { width: 1180, height: 620 } });
