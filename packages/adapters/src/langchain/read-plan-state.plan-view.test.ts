@@ -108,6 +108,8 @@ describe('the LangGraph plan channel as a plan view', () => {
     });
     for await (const values of stream) {
       const view = planView(values);
+      // A useStream client gets the state as JSON: the same view from it.
+      expect(planView(JSON.parse(JSON.stringify(values)))).toEqual(view);
       if (JSON.stringify(view) !== JSON.stringify(views.at(-1))) views.push(view);
     }
     expect(

@@ -171,6 +171,9 @@ function buildView(plan: Plan, revision: RevisionLike | undefined): PlanView {
  * revision becomes the view's `revision`), or a plan alone (`selectLatest(session, Plan)`; a
  * plan alone has no history, so its view's `revision` is `null`).
  *
+ * It trusts its source to be what its type says (a session's own plan, a graph state its
+ * channels checked). For data from elsewhere, read the view with `parsePlanView` instead.
+ *
  * @example
  * ```ts
  * const view = planView(session);

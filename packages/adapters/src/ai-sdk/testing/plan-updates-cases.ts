@@ -293,7 +293,7 @@ export function describePlanUpdates(major: UIStreamMajor): void {
       let during = -1;
       const chunks: Chunk[] = [];
       const stream = major.createUIMessageStream({
-        execute: withPlanUpdates({ session }, async ({ writer }) => {
+        execute: withPlanUpdates<PerMajor>({ session }, async ({ writer }) => {
           writer.write({ type: 'start' });
           await invokeTool(tools.planning_setup_plan, { objective: 'Ship' }, { session });
           during = listeners();
