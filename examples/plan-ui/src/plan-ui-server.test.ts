@@ -7,7 +7,8 @@ import { createSessionPool } from '@plankit/adapters/sessions';
 import { MemoryStore } from '@plankit/adapters/stores';
 import { registerPlanModelReducers } from '@plankit/core';
 import { parsePlanView } from '@plankit/core/plan-view';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MockLanguageModelV3 } from 'ai/test';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createPlanUiServer } from './plan-ui-server.ts';
 import { LATER_REPLY, RELEASE_NOTES_RUN } from './script.ts';
 import { scriptedModel } from './scripted-model.ts';
@@ -39,7 +40,14 @@ describe('the plan UI server', () => {
     server = createPlanUiServer({
       pool,
       clientDirectory: join(folder, 'client'),
-      modelFor: () => scriptedModel(RELEASE_NOTES_RUN, LATER_REPLY),
+      modelFor: (chatId) =>
+        chatId === 'broken-model'
+          ? new MockLanguageModelV3({
+              doStream: async () => {
+                throw new Error('provider said: invalid key sk-secret');
+              },
+            })
+          : scriptedModel(RELEASE_NOTES_RUN, LATER_REPLY),
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -81,7 +89,11 @@ describe('the plan UI server', () => {
       return parsed.value.steps.map((step) => step.status).join(' ');
     });
     expect(statuses.at(-1)).toBe('done done blocked pending');
-    expect(events.some((event) => event.type === 'tool-output-error')).toBe(true);
+    // The refusal reaches the page as the model read it.
+    const refused = events.filter((event) => event.type === 'tool-output-error');
+    expect(refused.map((event) => (event as { errorText?: string }).errorText)).toEqual([
+      'Tool validation failed: Step S004 depends on S003, which is not done; mark it done first.',
+    ]);
 
     const stored = (await (await fetch(`${base}/api/chats/server-test/plan`)).json()) as {
       plan: unknown;
@@ -94,6 +106,24 @@ describe('the plan UI server', () => {
       pending: 1,
       blocked: 1,
     });
+  });
+
+  it("shows a tool's refusal, but keeps any other error in the server's log", async () => {
+    const logged = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    try {
+      const response = await chat(
+        JSON.stringify({
+          id: 'broken-model',
+          messages: [{ id: 'u1', role: 'user', parts: [{ type: 'text', text: 'Go.' }] }],
+        }),
+      );
+      const text = await response.text();
+      expect(text).toContain('The server could not finish this reply.');
+      expect(text).not.toContain('sk-secret');
+      expect(String(logged.mock.calls[0]?.[0])).toContain('sk-secret');
+    } finally {
+      logged.mockRestore();
+    }
   });
 
   it('answers a conversation without a plan with null', async () => {

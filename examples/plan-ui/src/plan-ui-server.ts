@@ -3,7 +3,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import { extname, resolve, sep } from 'node:path';
 import { type AISDKContext, toAISDKTools, withPlanUpdates } from '@plankit/adapters/ai-sdk';
 import type { SessionPool } from '@plankit/adapters/sessions';
-import { createPlanningTools, Session } from '@plankit/core';
+import { createPlanningTools, PlankitError, Session } from '@plankit/core';
 import { planView } from '@plankit/core/plan-view';
 import {
   convertToModelMessages,
@@ -63,7 +63,18 @@ function isBadRequest(error: unknown): boolean {
   return error instanceof RangeError || TypeValidationError.isInstance(error);
 }
 
-/** The error text a tool part shows: a refusal is written for the model, and is fine to show. */
+/**
+ * The error text the page gets. A tool's refusal is written for the model to read and fix, so
+ * the person may read it too; anything else (a provider's error, a store's) stays in the
+ * server's log, as the AI SDK's default does.
+ */
+function streamErrorText(error: unknown): string {
+  if (PlankitError.isInstance(error)) return error.message;
+  console.error(error);
+  return 'The server could not finish this reply.';
+}
+
+/** The error text of a refused request: what was wrong with it. */
 function errorText(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
@@ -106,16 +117,16 @@ export function createPlanUiServer({
           experimental_context: context,
           stopWhen: stepCountIs(12),
         });
-        writer.merge(result.toUIMessageStream({ onError: errorText }));
+        writer.merge(result.toUIMessageStream({ onError: streamErrorText }));
       }),
-      onError: errorText,
+      onError: streamErrorText,
     });
     await pipeUIMessageStreamToResponse({ response, stream });
   };
 
   const plan = async (chatId: string, response: ServerResponse): Promise<void> => {
     const got = await pool.get(chatId);
-    if (!got.ok) return sendJson(response, 500, { error: got.error.message });
+    if (!got.ok) throw got.error;
     sendJson(response, 200, { plan: planView(got.value) });
   };
 
@@ -153,7 +164,10 @@ export function createPlanUiServer({
       // A body that is not JSON, a malformed path, messages useChat could not have sent.
       else if (error instanceof SyntaxError || error instanceof URIError || isBadRequest(error))
         sendJson(response, 400, { error: errorText(error) });
-      else sendJson(response, 500, { error: errorText(error) });
+      else {
+        console.error(error);
+        sendJson(response, 500, { error: 'internal error' });
+      }
     });
   });
 }
