@@ -1,6 +1,6 @@
 /**
- * Import-cycle check for the plankit packages, and the one chapter boundary that is a rule:
- * adapters' persistence chapter imports no host code.
+ * Import-cycle check for the plankit packages, and two boundaries that are rules: adapters'
+ * persistence chapter imports no host code, and React stays inside @plankit/react.
  *
  * Run: depcruise packages/*\/src --config .dependency-cruiser.cjs
  *
@@ -31,6 +31,15 @@ module.exports = {
         'of its own without untangling (docs/persistence.md says why it is not one today).',
       from: { path: '^packages/adapters/src/persistence/' },
       to: { path: '^packages/adapters/src/(?!persistence/)[^/]+/' },
+    },
+    {
+      name: 'react-only-in-its-package',
+      severity: 'error',
+      comment:
+        'React is a peer of @plankit/react only: core, prompt, controller, adapters and eval ' +
+        'must install and run without it.',
+      from: { path: '^packages/(?!react/)' },
+      to: { path: '(^|/)node_modules/(react|react-dom|@types/react|@types/react-dom)/' },
     },
   ],
   options: {

@@ -10,7 +10,7 @@ function packageProject(name: string): TestProjectInlineConfiguration {
     test: {
       name,
       root: `./packages/${name}`,
-      include: ['src/**/*.test.ts'],
+      include: ['src/**/*.test.{ts,tsx}'],
       typecheck: {
         enabled: true,
         include: ['src/**/*.test-d.ts'],
@@ -27,6 +27,7 @@ const projects: TestProjectInlineConfiguration[] = [
   packageProject('controller'),
   packageProject('adapters'),
   packageProject('eval'),
+  packageProject('react'),
   defineProject({
     resolve: source,
     ssr: { resolve: source },

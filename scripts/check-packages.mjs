@@ -3,7 +3,8 @@
 // major of every host SDK we name as a peer, into which a plain `npm install` adds all tarballs,
 // and which imports (ESM) and requires (require(esm)) every subpath in each `exports` map. Each subpath is
 // also bundled with esbuild --minify, as Next.js and edge builds do, and every error class it
-// exports must keep its name and its isInstance in that bundle.
+// exports must keep its name and its isInstance in that bundle. A stylesheet subpath (`.css`)
+// is not code: it must resolve to a non-empty file in the installed package.
 // Usage: node scripts/check-packages.mjs   (exit code 1 on any failure)
 import { spawn } from 'node:child_process';
 import { existsSync, rmSync } from 'node:fs';
@@ -175,7 +176,19 @@ async function discoverPackages() {
   return ordered;
 }
 
-/** Subpaths worth importing: everything in `exports` except ./package.json, patterns and nulls. */
+const isStylesheet = (subpath) => subpath.endsWith('.css');
+
+/** The `.css` subpaths of `exports`: stylesheets a bundler imports, not modules Node can. */
+function stylesheetsOf(manifest) {
+  const { exports } = manifest;
+  if (exports === null || typeof exports !== 'object' || Array.isArray(exports)) return [];
+  return Object.keys(exports).filter((key) => isStylesheet(key) && exports[key] !== null);
+}
+
+/**
+ * Subpaths worth importing: everything in `exports` except ./package.json, patterns, nulls
+ * and stylesheets.
+ */
 function subpathsOf(manifest) {
   const { exports } = manifest;
   if (exports == null) return manifest.main ? ['.'] : [];
@@ -183,7 +196,8 @@ function subpathsOf(manifest) {
   const keys = Object.keys(exports);
   if (!keys.some((key) => key.startsWith('.'))) return ['.']; // conditions-only sugar for "."
   return keys.filter(
-    (key) => key !== './package.json' && !key.includes('*') && exports[key] !== null,
+    (key) =>
+      key !== './package.json' && !key.includes('*') && !isStylesheet(key) && exports[key] !== null,
   );
 }
 
@@ -238,6 +252,8 @@ async function runPublint(pkg) {
 }
 
 async function runAttw(pkg, attwBin) {
+  // A stylesheet has no types to check; checkShippedFiles checks that it resolves.
+  const stylesheets = stylesheetsOf(pkg.manifest);
   const result = await run(process.execPath, [
     attwBin,
     pkg.tarball,
@@ -245,6 +261,7 @@ async function runAttw(pkg, attwBin) {
     ATTW_PROFILE,
     '--format',
     'json',
+    ...(stylesheets.length === 0 ? [] : ['--exclude-entrypoints', ...stylesheets]),
   ]);
   let report;
   try {
@@ -350,9 +367,23 @@ console.log(checked.join(' '));
 `;
 
 // What a user reads from the installed package must stand alone: every source map carries its
-// sources (the tarball ships no src/), and the README links nowhere outside the tarball.
+// sources (the tarball ships no src/), the README links nowhere outside the tarball, and every
+// stylesheet subpath resolves, as a bundler resolves it, to a file with CSS in it.
 async function checkShippedFiles(dir, pkgs) {
+  const resolveFromApp = createRequire(path.join(dir, 'package.json')).resolve;
   for (const p of pkgs) {
+    for (const sub of stylesheetsOf(p.manifest)) {
+      const spec = `${p.name}/${sub.slice(2)}`;
+      let css = '';
+      try {
+        css = await readFile(resolveFromApp(spec), 'utf8');
+      } catch (error) {
+        fail(p.name, 'stylesheet', `${spec} does not resolve to a file: ${error.message}`);
+        continue;
+      }
+      if (css.trim() === '') fail(p.name, 'stylesheet', `${spec} is empty`);
+      else console.log(`shipped  ${spec}  ${css.length} bytes of CSS`);
+    }
     const installed = path.join(dir, 'node_modules', ...p.name.split('/'));
     const maps = (await readdir(path.join(installed, 'dist'), { recursive: true })).filter((name) =>
       name.endsWith('.map'),

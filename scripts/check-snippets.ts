@@ -1,5 +1,5 @@
 /**
- * Docs that run: every ```ts / ```typescript block in README.md, docs/*.md and
+ * Docs that run: every ```ts / ```typescript / ```tsx block in README.md, docs/*.md and
  * packages/*\/README.md is written to a scratch folder inside the repository (so `@plankit/*`
  * resolves through the workspace with the `@plankit/source` condition), type-checked with one
  * Program per setting (`nodenext`, and `bundler` with `module: esnext`; both strict with
@@ -8,7 +8,8 @@
  * snippets in turn, each file's process under a time limit.
  *
  * A snippet whose first line is a comment naming a file (`// src/agent-prompt.ts`) is written
- * under that name, so the snippets of one doc can import each other.
+ * under that name, so the snippets of one doc can import each other. A ```tsx block (a React
+ * component) is a `.tsx` file with React's automatic JSX runtime.
  *
  * Markers after the language word, each followed by a reason the checker insists on:
  * - ```ts norun: <reason>   type-checked, not run (needs a key, the network or a server);
@@ -65,7 +66,7 @@ function markdownFiles(): string[] {
 }
 
 const fence = /^(\s*)(`{3,}|~{3,})\s*(.*)$/;
-const tsInfo = /^(?:ts|typescript)(?:\s+(.*))?$/;
+const tsInfo = /^(ts|typescript|tsx)(?:\s+(.*))?$/;
 const marker = /^(norun|nocheck)\s*:\s*(\S.*)$/;
 
 /** The fenced TypeScript blocks of one markdown file; bad markers land in `problems`. */
@@ -85,7 +86,8 @@ function extract(doc: string, problems: string[]): Snippet[] {
     }
     const lang = tsInfo.exec(info.trim());
     if (lang) {
-      const all = lang[1]?.trim() ?? '';
+      const jsx = lang[1] === 'tsx';
+      const all = lang[2]?.trim() ?? '';
       const ai7 = /^ai7(?:\s+|$)/.test(all);
       const flags = ai7 ? all.replace(/^ai7\s*/, '') : all;
       const marked = marker.exec(flags);
@@ -97,14 +99,20 @@ function extract(doc: string, problems: string[]): Snippet[] {
       const mode = marked ? (marked[1] as 'norun' | 'nocheck') : 'run';
       const base = doc.replace(/\.md$/, '').replace(/[^A-Za-z0-9]+/g, '-');
       // A first line `// src/name.ts` names the file, so a doc's snippets can import each other.
-      const named = /^\/\/ ((?:[\w-]+\/)*[\w.-]+\.ts)$/.exec(body[0] ?? '')?.[1];
+      const named = /^\/\/ ((?:[\w-]+\/)*[\w.-]+\.tsx?)$/.exec(body[0] ?? '')?.[1];
+      // The runner (tsx) reads no tsconfig for the scratch files: the pragma picks React's
+      // automatic runtime, as `jsx: react-jsx` does for the type check. Same line, same numbers.
+      const code = `${jsx ? '/* @jsxRuntime automatic */ ' : ''}${body.join('\n')}\n`;
+      const ext = jsx ? 'tsx' : 'ts';
       snippets.push({
         doc,
         line: i + 2,
-        code: `${body.join('\n')}\n`,
+        code,
         mode,
         ai: ai7 ? 7 : 6,
-        file: named ? path.join(scratch, base, named) : path.join(scratch, `${base}-L${i + 2}.ts`),
+        file: named
+          ? path.join(scratch, base, named)
+          : path.join(scratch, `${base}-L${i + 2}.${ext}`),
       });
     }
     i = j;
@@ -118,6 +126,7 @@ const shared: ts.CompilerOptions = {
   types: ['node'],
   customConditions: ['@plankit/source'],
   moduleDetection: ts.ModuleDetectionKind.Force,
+  jsx: ts.JsxEmit.ReactJSX,
   strict: true,
   exactOptionalPropertyTypes: true,
   noUncheckedIndexedAccess: true,

@@ -60,6 +60,7 @@ const CHAPTERS = [
   [/^adapters\/src\/(langchain|langgraph)/, 'LangChain and LangGraph', 'adapters.md'],
   [/^adapters\/src\/mcp/, 'MCP', 'adapters.md'],
   [/^adapters\/src\//, 'Host calls', 'adapters.md'],
+  [/^react\/src\//, 'Plan UI', 'plan-ui.md'],
   [/^eval\/src\/scripted/, 'Scripted models', 'evaluating-planning.md'],
   [/^eval\/src\/report/, 'Reports', 'evaluating-planning.md'],
   [/^eval\/src\//, 'Evaluation', 'evaluating-planning.md'],

@@ -39,7 +39,7 @@ describe('parseDemoArgs', () => {
   it.each([['--help'], ['-h']])('%s asks for the usage, which names every option', (flag) => {
     const command = parseDemoArgs([flag]);
     expect(command).toEqual({ kind: 'help', text: DEMO_USAGE });
-    for (const option of ['--host', '--approve', '--store', '--record', '--help'])
+    for (const option of ['--host', '--approve', '--store', '--record', '--ui', '--port', '--help'])
       expect(DEMO_USAGE).toContain(option);
   });
 
@@ -64,6 +64,25 @@ describe('parseDemoArgs', () => {
       approve: 'propose changes: two waves',
     });
     expect(parseDemoArgs(['--approve', 'Approve.'])).toMatchObject({ kind: 'run' });
+  });
+
+  it('serves the plan UI with --ui, on --port, and refuses the loop options with it', () => {
+    expect(parseDemoArgs(['--ui'])).toEqual({ kind: 'ui', store: '.plankit', port: 5178 });
+    expect(parseDemoArgs(['--ui', '--port', '0', '--store', 'tmp/ui'])).toEqual({
+      kind: 'ui',
+      store: 'tmp/ui',
+      port: 0,
+    });
+    expect(parseDemoArgs(['--ui', '--host', 'mcp'])).toMatchObject({ kind: 'error' });
+    expect(parseDemoArgs(['--ui', '--port', '70000'])).toEqual({
+      kind: 'error',
+      message: '--port must be a port number, 0-65535',
+    });
+    expect(parseDemoArgs(['--ui', '--port', '-1']).kind).toBe('error');
+    expect(parseDemoArgs(['--port', '8080'])).toEqual({
+      kind: 'error',
+      message: '--port goes with --ui',
+    });
   });
 
   it('refuses an unknown host and lists the known ones', () => {

@@ -11,6 +11,7 @@ export type DemoCommand =
       readonly store: string;
       readonly approve: string;
     }
+  | { readonly kind: 'ui'; readonly store: string; readonly port: number }
   | { readonly kind: 'help'; readonly text: string }
   | { readonly kind: 'error'; readonly message: string };
 
@@ -28,6 +29,9 @@ Options:
                      live run takes another reply, such as "propose changes: ..."
   --store <dir>      where the embedded file store saves the session (default: .plankit)
   --record <file>    with an API key, save the live responses as a new transcript
+  --ui               serve the plan UI instead (examples/plan-ui): a chat page whose plan
+                     checklist updates live as a scripted agent works; prints the URL
+  --port <n>         the plan UI's port (default 5178; 0 picks a free one); with --ui only
   -h, --help         print this help
 
 Environment: OPENAI_API_KEY or ANTHROPIC_API_KEY makes that host's live API answer.`;
@@ -46,6 +50,8 @@ export function parseDemoArgs(
     record?: string | undefined;
     store?: string | undefined;
     approve?: string | undefined;
+    ui?: boolean | undefined;
+    port?: string | undefined;
     help?: boolean | undefined;
   };
   try {
@@ -56,6 +62,8 @@ export function parseDemoArgs(
         record: { type: 'string' },
         store: { type: 'string' },
         approve: { type: 'string' },
+        ui: { type: 'boolean' },
+        port: { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
     }));
@@ -65,6 +73,19 @@ export function parseDemoArgs(
     return { kind: 'error', message };
   }
   if (values.help === true) return { kind: 'help', text: DEMO_USAGE };
+  if (values.ui === true) {
+    if (values.host !== undefined || values.approve !== undefined || values.record !== undefined)
+      return {
+        kind: 'error',
+        message:
+          '--ui serves the plan UI with its own scripted agent; it takes --store and --port only',
+      };
+    const port = Number(values.port ?? '5178');
+    if (!/^\d{1,5}$/.test(values.port ?? '5178') || port > 65_535)
+      return { kind: 'error', message: '--port must be a port number, 0-65535' };
+    return { kind: 'ui', store: values.store ?? '.plankit', port };
+  }
+  if (values.port !== undefined) return { kind: 'error', message: '--port goes with --ui' };
   const host = values.host ?? 'openai';
   if (!isHost(host)) return { kind: 'error', message: `--host must be one of ${HOSTS.join(', ')}` };
   const approve = values.approve ?? 'approve';

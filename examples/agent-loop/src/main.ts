@@ -21,6 +21,20 @@ switch (command.kind) {
       approvalReply: command.approve,
     });
     break;
+  case 'ui': {
+    // Loaded only here, so the demo's other runs do not load Vite.
+    const { startPlanUi } = await import('../../plan-ui/src/start-plan-ui.ts');
+    console.log('Building the plan UI page with Vite...');
+    const ui = await startPlanUi({
+      storeDirectory: resolve(command.store),
+      port: command.port,
+      stepDelayMs: 700,
+    });
+    console.log(`Plan UI: ${ui.url}  (another conversation: ${ui.url}?chat=second; Ctrl+C stops)`);
+    for (const signal of ['SIGINT', 'SIGTERM'] as const)
+      process.once(signal, () => void ui.close().then(() => process.exit(0)));
+    break;
+  }
   default: {
     const unknown: never = command;
     throw new Error(`Unknown command ${String(unknown)}`);

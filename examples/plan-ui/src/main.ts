@@ -1,0 +1,21 @@
+import { resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { startPlanUi } from './start-plan-ui.ts';
+
+const { values } = parseArgs({
+  options: {
+    port: { type: 'string', default: '5178' },
+    store: { type: 'string', default: '.plankit' },
+  },
+});
+const port = Number(values.port);
+if (!Number.isInteger(port) || port < 0 || port > 65_535) {
+  console.error('--port must be a port number (0 picks a free one)');
+  process.exit(2);
+}
+console.log('Building the page with Vite...');
+const ui = await startPlanUi({ storeDirectory: resolve(values.store), port, stepDelayMs: 700 });
+console.log(`Plan UI: ${ui.url}  (a new conversation: ${ui.url}?chat=another; Ctrl+C stops)`);
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.once(signal, () => void ui.close().then(() => process.exit(0)));
+}

@@ -1,0 +1,49 @@
+/** One tool call the scripted model makes. */
+export interface ScriptedCall {
+  readonly toolName: string;
+  readonly input: object;
+}
+
+/** One model step of the script: its tool calls, or its final text. */
+export type ScriptedStep = readonly ScriptedCall[] | string;
+
+const mark = (step_id: string, status: string, note: string | null = null): ScriptedCall => ({
+  toolName: 'planning_mark_step',
+  input: { step_id, status, note, explanation: null },
+});
+
+/**
+ * The agent's run for the first message: it plans four dependent steps, works through two,
+ * tries to start publishing before legal has signed off (the tools refuse: S004 waits on S003),
+ * then marks the sign-off blocked and says why. Every status shows on the way: pending,
+ * in progress, done, blocked, and a step waiting on another.
+ */
+export const RELEASE_NOTES_RUN: readonly ScriptedStep[] = [
+  [
+    {
+      toolName: 'planning_setup_plan',
+      input: {
+        objective: 'Publish the 2.0 release notes',
+        initial_steps: [
+          { title: 'Collect the merged changes', details: null, depends_on: [] },
+          { title: 'Draft the notes', details: null, depends_on: ['S001'] },
+          { title: 'Get sign-off from legal', details: null, depends_on: ['S002'] },
+          { title: 'Publish the notes', details: null, depends_on: ['S003'] },
+        ],
+        explanation: 'A release needs its notes.',
+      },
+    },
+  ],
+  [mark('S001', 'in_progress')],
+  [mark('S001', 'done', '42 pull requests merged since 1.9')],
+  [mark('S002', 'in_progress')],
+  [mark('S002', 'done', 'Draft in docs/release-2.0.md')],
+  // Refused by the tools: S004 depends on S003, which is not done.
+  [mark('S004', 'in_progress')],
+  [mark('S003', 'blocked', 'Legal is out until Monday')],
+  'The notes are drafted (S002). Publishing (S004) waits on the sign-off from legal (S003), which is blocked until Monday, so I stopped there.',
+];
+
+/** What the scripted model says to any later message. */
+export const LATER_REPLY =
+  'This scripted agent plans once per conversation: the plan beside the chat is where it stopped.';

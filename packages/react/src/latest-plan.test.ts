@@ -1,0 +1,104 @@
+import { describe, expect, it } from 'vitest';
+import { latestPlan, type PlanMessage } from './latest-plan.ts';
+import { planOf, wireView, withStep } from './test/plans.ts';
+
+const first = JSON.parse(JSON.stringify(wireView(planOf(3))));
+const second = JSON.parse(JSON.stringify(wireView(withStep(planOf(3), 0, { status: 'done' }))));
+
+function message(id: string, ...parts: PlanMessage['parts']): PlanMessage {
+  return { id, parts };
+}
+const planPart = (data: unknown) => ({ type: 'data-plan', id: 'plan', data });
+
+describe('latestPlan', () => {
+  it('reads the newest plan part of the newest message that has one', () => {
+    const reading = latestPlan([
+      message('u1', { type: 'text' }),
+      message('a1', planPart(first), { type: 'text' }),
+      message('a2', { type: 'text' }, planPart(second), { type: 'text' }),
+      message('u2', { type: 'text' }),
+    ]);
+    expect(reading.warnings).toEqual([]);
+    expect(reading.plan?.counts.done).toBe(1);
+    expect(Object.isFrozen(reading.plan)).toBe(true);
+    expect(Object.isFrozen(reading.plan?.steps[0])).toBe(true);
+  });
+
+  it('is null with no plan part, and ignores other data parts', () => {
+    const reading = latestPlan([
+      message('a1', { type: 'data-weather', data: first }, { type: 'text' }),
+    ]);
+    expect(reading).toEqual({ plan: null, warnings: [] });
+  });
+
+  it('skips a foreign or malformed part with a warning and shows the last valid plan', () => {
+    const broken = {
+      ...second,
+      steps: [...second.steps.slice(0, 2), { ...second.steps[2], title: 42 }],
+    };
+    const reading = latestPlan([
+      message('a1', planPart(first)),
+      message('a2', planPart({ kind: 'someone-else', items: [] })),
+      message('a3', { type: 'text' }, planPart(broken)),
+    ]);
+    // Never half-read: the broken part's two good steps are not shown.
+    expect(reading.plan?.counts.done).toBe(0);
+    expect(reading.plan?.steps.map((step) => step.status)).toEqual([
+      'pending',
+      'pending',
+      'pending',
+    ]);
+    expect(
+      reading.warnings.map((warning) => [
+        warning.messageId,
+        warning.partIndex,
+        warning.problem.code,
+      ]),
+    ).toEqual([
+      ['a3', 1, 'plan_view_invalid'],
+      ['a2', 0, 'plan_view_foreign'],
+    ]);
+    const [invalid] = reading.warnings;
+    expect(invalid?.code).toBe('plan_part_ignored');
+    expect(invalid?.partId).toBe('plan');
+    expect(invalid?.problem.field).toBe('steps[2].title');
+    expect(invalid?.message).toContain('message "a3"');
+    expect(invalid?.message).toContain('steps[2].title');
+  });
+
+  it('warns about parts that are not even objects', () => {
+    const reading = latestPlan([
+      message('a1', planPart('{"kind":"plankit.plan"}'), planPart(undefined)),
+    ]);
+    expect(reading.plan).toBeNull();
+    expect(reading.warnings.map((warning) => warning.problem.code)).toEqual([
+      'plan_view_foreign',
+      'plan_view_foreign',
+    ]);
+  });
+
+  it('never throws on what is not a message, and still finds the plan', () => {
+    const hostile = [
+      message('a1', planPart(first)),
+      null,
+      'text',
+      { id: 'a2' },
+      { id: 'a3', parts: 'data-plan' },
+      { id: 4, parts: [null, { type: 'data-plan', id: 7, data: [] }] },
+    ] as unknown as PlanMessage[];
+    const reading = latestPlan(hostile);
+    expect(reading.plan?.objective).toBe('Ship the release');
+    expect(reading.warnings.map((warning) => [warning.messageId, warning.partId])).toEqual([
+      ['4', null],
+    ]);
+  });
+
+  it('parses each message once: a re-read returns the same frozen plan', () => {
+    const messages = [message('a1', planPart(first))];
+    const once = latestPlan(messages).plan;
+    expect(latestPlan(messages).plan).toBe(once);
+    // useChat replaces a message to change it and keeps each part's data object.
+    const replaced = [{ ...messages[0], parts: [{ ...planPart(first) }] } as PlanMessage];
+    expect(latestPlan(replaced).plan).toBe(once);
+  });
+});

@@ -1,0 +1,214 @@
+// @vitest-environment happy-dom
+import { createPlanningTools, invokeTool, Session } from '@plankit/core';
+import { history } from '@plankit/core/plan-model';
+import { type PlanView, planView } from '@plankit/core/plan-view';
+import { act } from 'react';
+import { createRoot, type Root } from 'react-dom/client';
+import { renderToStaticMarkup } from 'react-dom/server';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { PlanChecklist, type PlanChecklistProps } from './plan-checklist.tsx';
+import { defaultPlanChecklistLabels, type PlanChecklistLabels } from './plan-checklist-labels.ts';
+import { dom, parse } from './test/dom.ts';
+import { planOf, wireView, withStep } from './test/plans.ts';
+
+Reflect.set(globalThis, 'IS_REACT_ACT_ENVIRONMENT', true);
+
+function html(props: PlanChecklistProps): string {
+  return renderToStaticMarkup(<PlanChecklist {...props} />);
+}
+
+function dependentPlan(): PlanView {
+  const plan = planOf(3);
+  const steps = plan.steps.map((step, i) =>
+    i === 0
+      ? { ...step, status: 'in_progress' as const, owner: 'writer', notes: ['started the draft'] }
+      : i === 1
+        ? { ...step, status: 'blocked' as const, depends_on: ['S001'], notes: ['needs the draft'] }
+        : { ...step, depends_on: ['S001', 'S002'] },
+  );
+  return wireView({ ...plan, steps });
+}
+
+describe('PlanChecklist markup', () => {
+  it('is a polite live list with each status as text and as a hidden icon', () => {
+    const document = parse(html({ plan: dependentPlan() }));
+    const list = document.querySelector('ol');
+    expect(list?.getAttribute('aria-live')).toBe('polite');
+    const rows = [...document.querySelectorAll('li')];
+    expect(rows.map((row) => row.getAttribute('data-status'))).toEqual([
+      'in_progress',
+      'blocked',
+      'pending',
+    ]);
+    expect(rows.map((row) => row.querySelector('.plankit-step__status')?.textContent)).toEqual([
+      'In progress',
+      'Blocked',
+      'Pending',
+    ]);
+    for (const row of rows) {
+      const icon = row.querySelector('.plankit-step__icon');
+      expect(icon?.getAttribute('aria-hidden')).toBe('true');
+      expect(icon?.textContent).not.toBe('');
+    }
+  });
+
+  it('marks only the in-progress step as the current step', () => {
+    const document = parse(html({ plan: dependentPlan() }));
+    const current = [...document.querySelectorAll('[aria-current]')];
+    expect(current).toHaveLength(1);
+    expect(current[0]?.getAttribute('aria-current')).toBe('step');
+    expect(current[0]?.getAttribute('data-step-id')).toBe('S001');
+  });
+
+  it('names what a blocked or not yet ready step waits on, with titles', () => {
+    const document = parse(html({ plan: dependentPlan() }));
+    const waiting = [...document.querySelectorAll('li')].map(
+      (row) => row.querySelector('.plankit-step__waiting')?.textContent ?? null,
+    );
+    expect(waiting).toEqual([
+      null,
+      'Waiting on S001 (Step 1)',
+      'Waiting on S001 (Step 1), S002 (Step 2)',
+    ]);
+    expect(document.querySelector('li[data-step-id="S003"]')?.getAttribute('data-waiting')).toBe(
+      'true',
+    );
+  });
+
+  it('shows the objective as a heading, the counts, owner and last note', () => {
+    const markup = html({ plan: dependentPlan(), headingLevel: 3 });
+    const document = parse(markup);
+    const heading = document.querySelector('h3');
+    expect(heading?.textContent).toBe('Ship the release');
+    expect(document.querySelector('section')?.getAttribute('aria-labelledby')).toBe(heading?.id);
+    expect(document.querySelector('.plankit-checklist__counts')?.textContent).toBe(
+      '0 of 3 done, 1 in progress, 1 blocked',
+    );
+    expect(document.querySelector('.plankit-step__owner')?.textContent).toBe('Owner: writer');
+    expect(
+      [...document.querySelectorAll('.plankit-step__note')].map((note) => note.textContent),
+    ).toEqual(['started the draft', 'needs the draft']);
+  });
+
+  it("shows the last revision's explanation from the plan history", async () => {
+    const session = new Session();
+    const { planning_setup_plan: setup } = createPlanningTools(session, {
+      extensions: [history()],
+    });
+    const setUp = await invokeTool(
+      setup,
+      { objective: 'Ship v2', initial_steps: [{ title: 'Draft' }], explanation: 'The API changed' },
+      { session },
+    );
+    expect(setUp.success).toBe(true);
+    const markup = html({ plan: planView(session) });
+    expect(markup).toContain(
+      '<p class="plankit-checklist__revision">Last change: The API changed</p>',
+    );
+  });
+
+  it('says when the plan is completed', () => {
+    const markup = html({ plan: wireView(planOf(2, 2)) });
+    expect(markup).toContain('2 of 2 done');
+    expect(markup).toContain('Plan completed');
+    expect(markup).toContain('data-status="completed"');
+  });
+
+  it('shows an empty, still live, list before there is a plan', () => {
+    const document = parse(html({ plan: null }));
+    expect(document.querySelector('h2')?.textContent).toBe('No plan yet');
+    expect(document.querySelector('ol')?.getAttribute('aria-live')).toBe('polite');
+    expect(document.querySelectorAll('li')).toHaveLength(0);
+  });
+
+  it("adds the app's class names to the default ones and takes its labels", () => {
+    const document = parse(
+      html({
+        plan: dependentPlan(),
+        classNames: { root: 'card', step: 'row', stepStatus: '' },
+        labels: { status: (status) => status.toUpperCase() },
+      }),
+    );
+    expect(document.querySelector('section')?.className).toBe('plankit-checklist card');
+    expect(document.querySelector('li')?.className).toBe(
+      'plankit-step row plankit-step--in_progress',
+    );
+    expect(document.querySelector('.plankit-step__status')?.className).toBe('plankit-step__status');
+    expect(document.querySelector('.plankit-step__status')?.textContent).toBe('IN_PROGRESS');
+    expect(document.querySelector('.plankit-checklist__counts')?.textContent).toBe(
+      '0 of 3 done, 1 in progress, 1 blocked',
+    );
+  });
+});
+
+describe('PlanChecklist rendering', () => {
+  let container: ReturnType<typeof dom.document.createElement>;
+  let root: Root;
+  let rendered: string[];
+  // Each row asks for its status text once per render: the count of rows React rendered.
+  const labels: Partial<PlanChecklistLabels> = {
+    status: (status) => {
+      rendered.push(status);
+      return defaultPlanChecklistLabels.status(status);
+    },
+  };
+  const show = (plan: PlanView | null, own: Partial<PlanChecklistLabels> = labels): void => {
+    rendered = [];
+    act(() => root.render(<PlanChecklist plan={plan} labels={own} />));
+  };
+
+  beforeEach(() => {
+    container = dom.document.createElement('div');
+    dom.document.body.append(container);
+    root = createRoot(container);
+  });
+  afterEach(() => {
+    act(() => root.unmount());
+    container.remove();
+  });
+
+  it('re-renders one row when one step of a 500-step plan is marked', () => {
+    const plan = planOf(500, 10);
+    show(wireView(plan));
+    expect(rendered).toHaveLength(500);
+    // A new parse of the same plan: every object is new, nothing shows differently.
+    show(wireView(plan));
+    expect(rendered).toHaveLength(0);
+    show(wireView(withStep(plan, 250, { status: 'in_progress' })));
+    expect(rendered).toEqual(['in_progress']);
+    const row = container.querySelector('li[data-step-id="S251"]');
+    expect(row?.getAttribute('aria-current')).toBe('step');
+    expect(container.querySelector('.plankit-checklist__counts')?.textContent).toBe(
+      '10 of 500 done, 1 in progress',
+    );
+    expect(container.querySelectorAll('li')).toHaveLength(500);
+  });
+
+  it('re-renders the steps whose wait changed when a dependency is done', () => {
+    const base = planOf(4);
+    const steps = base.steps.map((step, i) => (i === 0 ? step : { ...step, depends_on: ['S001'] }));
+    const plan = { ...base, steps };
+    show(wireView(plan));
+    expect(container.querySelectorAll('[data-waiting="true"]')).toHaveLength(3);
+    show(wireView(withStep(plan, 0, { status: 'done' })));
+    // The marked step, and the three that no longer wait on it.
+    expect(rendered).toHaveLength(4);
+    expect(container.querySelectorAll('[data-waiting="true"]')).toHaveLength(0);
+  });
+
+  it('re-renders every row when the labels change', () => {
+    const plan = wireView(planOf(20));
+    show(plan);
+    show(plan, { ...labels });
+    expect(rendered).toHaveLength(20);
+  });
+
+  it('goes from no plan to a plan and back', () => {
+    show(null);
+    expect(container.querySelector('h2')?.textContent).toBe('No plan yet');
+    show(wireView(planOf(3, 1)));
+    expect(container.querySelectorAll('li')).toHaveLength(3);
+    show(null);
+    expect(container.querySelectorAll('li')).toHaveLength(0);
+  });
+});
