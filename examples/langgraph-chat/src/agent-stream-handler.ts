@@ -8,6 +8,7 @@ import { isConversationId } from '@plankit/adapters/sessions';
  * `data: <json>`, the format `useStream`'s `FetchStreamTransport` reads.
  */
 export interface StreamingAgent {
+  /** Runs the agent on a thread and streams it as LangGraph SSE bytes. */
   stream(
     input: { messages: HumanMessage[] },
     options: {
@@ -24,6 +25,8 @@ interface StreamRequest {
   readonly input?: { readonly messages?: unknown };
   readonly config?: { readonly configurable?: { readonly thread_id?: unknown } };
 }
+
+const MAX_BODY_BYTES = 65_536;
 
 /**
  * The user's messages of a request, or `null` when any is not a user message with text: the
@@ -44,22 +47,33 @@ function userMessages(value: unknown): HumanMessage[] | null {
   return messages;
 }
 
-async function readBody(request: IncomingMessage): Promise<StreamRequest> {
-  let text = '';
-  for await (const chunk of request) {
-    text += String(chunk);
-    if (text.length > 65_536) throw new Error('body too large');
+/** The request's JSON body, `null` when it is not JSON, `'too large'` past the limit. */
+async function readBody(request: IncomingMessage): Promise<StreamRequest | null | 'too large'> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  // Read to the end, keeping nothing past the limit: leaving the loop early would destroy the
+  // socket, and the client would see a reset instead of the 413.
+  for await (const chunk of request as AsyncIterable<Buffer>) {
+    size += chunk.length;
+    if (size <= MAX_BODY_BYTES) chunks.push(chunk);
   }
-  const body: unknown = JSON.parse(text);
-  return typeof body === 'object' && body !== null ? body : {};
+  if (size > MAX_BODY_BYTES) return 'too large';
+  try {
+    const body: unknown = JSON.parse(Buffer.concat(chunks).toString('utf8'));
+    return typeof body === 'object' && body !== null ? body : null;
+  } catch {
+    return null;
+  }
 }
 
 /**
  * A `node:http` handler for `useStream({ transport: new FetchStreamTransport({ apiUrl }) })`
  * from `@langchain/langgraph-sdk/react`: each POST runs the agent on the thread `useStream`
  * names (`config.configurable.thread_id`, a fresh id per conversation) with the submitted
- * user messages (anything else is refused with 400 before the thread is touched), and streams the run's `values` (the whole state after each step, the plan
- * channels included) and `messages` as LangGraph SSE. The run stops when the client goes away.
+ * user messages, and streams the run's `values` (the whole state after each step, the plan
+ * channels included) and `messages` as LangGraph SSE. Anything but user messages with text and
+ * a valid thread id is refused with 400 before the thread is touched. The run stops when the
+ * client goes away.
  */
 export function agentStreamHandler(agent: StreamingAgent): RequestListener {
   return (request, response) => {
@@ -73,8 +87,9 @@ export function agentStreamHandler(agent: StreamingAgent): RequestListener {
     response.on('close', () => abort.abort());
     void (async () => {
       const body = await readBody(request);
-      const thread = body.config?.configurable?.thread_id;
-      const messages = userMessages(body.input?.messages);
+      if (body === 'too large') return refuse(413, `send at most ${MAX_BODY_BYTES} bytes`);
+      const thread = body?.config?.configurable?.thread_id;
+      const messages = userMessages(body?.input?.messages);
       if (!isConversationId(thread) || messages === null)
         return refuse(
           400,
@@ -93,8 +108,10 @@ export function agentStreamHandler(agent: StreamingAgent): RequestListener {
       for await (const chunk of stream) response.write(chunk);
       response.end();
     })().catch((error: unknown) => {
-      if (!response.headersSent) refuse(500, String(error));
-      else response.destroy(error instanceof Error ? error : new Error(String(error)));
+      // Logged here; the page gets no internal error's text.
+      console.error(error);
+      if (!response.headersSent) refuse(500, 'the run failed');
+      else response.destroy();
     });
   };
 }

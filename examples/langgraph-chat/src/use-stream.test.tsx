@@ -196,11 +196,20 @@ describe('useStream reads the plan from a real agent run (FetchStreamTransport)'
         config: { configurable: { thread_id: '..' } },
       },
       { input: { messages: [{ type: 'human', content: 'Hi' }] } },
+      { input: { messages: [{ type: 'human', content: 42 }] }, config: thread },
+      'not an object',
     ]) {
       const response = await post(body);
       expect(response.status).toBe(400);
       expect(((await response.json()) as { error: string }).error).toContain("type: 'human'");
     }
+    const broken = await fetch(apiUrl, { method: 'POST', body: '{"input":' });
+    expect(broken.status).toBe(400);
+    const huge = await post({
+      input: { messages: [{ type: 'human', content: 'x'.repeat(70_000) }] },
+      config: thread,
+    });
+    expect(huge.status).toBe(413);
     const state = await agent.graph.getState(thread);
     expect(state.values).toEqual({});
   });
