@@ -13,8 +13,8 @@ import { type PlanChannels, planView } from '@plankit/core/plan-view';
 import { PlanChecklist } from '@plankit/react';
 import type { Window } from 'happy-dom';
 import { createAgent } from 'langchain';
-import { createRoot, type Root } from 'react-dom/client';
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { createRoot } from 'react-dom/client';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished, vi } from 'vitest';
 import { agentStreamHandler } from './agent-stream-handler.ts';
 
 // The client half of the LangGraph path in docs/plan-ui.md: a real createAgent run with
@@ -114,9 +114,6 @@ afterAll(async () => {
 type ChatState = PlanChannels & { messages: Message[] };
 
 describe('useStream reads the plan from a real agent run (FetchStreamTransport)', () => {
-  let root: Root;
-  afterEach(() => root.unmount());
-
   it('shows each plan state as the run advances, and the final plan with its revision', {
     timeout: 60_000,
   }, async () => {
@@ -129,7 +126,8 @@ describe('useStream reads the plan from a real agent run (FetchStreamTransport)'
     }
     const host = dom.document.createElement('div');
     dom.document.body.append(host);
-    root = createRoot(host);
+    const root = createRoot(host);
+    onTestFinished(() => root.unmount());
     root.render(<PlanPanel />);
 
     const rows = () =>
