@@ -31,7 +31,7 @@ const projects: TestProjectInlineConfiguration[] = [
   defineProject({
     resolve: source,
     ssr: { resolve: source },
-    test: { name: 'examples', root: './examples', include: ['*/src/**/*.test.ts'] },
+    test: { name: 'examples', root: './examples', include: ['*/src/**/*.test.{ts,tsx}'] },
   }),
 ];
 

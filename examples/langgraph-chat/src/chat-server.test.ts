@@ -45,6 +45,27 @@ describe('LangGraph chat server: two conversations at once, one plan each', () =
     expect(await planOf('release-c')).toBeNull();
   });
 
+  it("streams a run as LangGraph SSE for useStream's FetchStreamTransport, on the same threads", async () => {
+    const response = await fetch(`${server.url}/stream`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
+        input: { messages: [{ type: 'human', content: 'plan: Draft; Sign' }] },
+        config: { configurable: { thread_id: 'release-s' } },
+      }),
+    });
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toBe('text/event-stream');
+    const events = (await response.text()).split('\n\n').filter((event) => event !== '');
+    const modes = new Set(events.map((event) => /^event: (\w+)\n/.exec(event)?.[1]));
+    expect(modes).toEqual(new Set(['values', 'messages']));
+    const states = events
+      .filter((event) => event.startsWith('event: values\n'))
+      .map((event) => JSON.parse(event.slice('event: values\ndata: '.length)) as ChatReply);
+    expect(steps(states.at(-1)?.plan ?? null)).toEqual(['S001 in_progress', 'S002 pending']);
+    expect(steps(await planOf('release-s'))).toEqual(['S001 in_progress', 'S002 pending']);
+  });
+
   it('refuses a hostile conversation id', async () => {
     const response = await fetch(`${server.url}/chat`, {
       method: 'POST',

@@ -7,6 +7,7 @@ import { isConversationId } from '@plankit/adapters/sessions';
 import { type Plan, Session } from '@plankit/core';
 import { PlanningToolsSection, renderPlanReminder } from '@plankit/prompt';
 import { createAgent } from 'langchain';
+import { agentStreamHandler } from './agent-stream-handler.ts';
 import { ScriptedChatModel } from './scripted-chat-model.ts';
 
 /** A running chat server. */
@@ -37,8 +38,9 @@ async function body(request: IncomingMessage): Promise<unknown> {
 /**
  * Starts a chat server on 127.0.0.1 (an ephemeral port): `POST /chat` with
  * `{ conversation, message }` runs the agent on the thread named `conversation`;
- * `GET /plan?conversation=...` reads that thread's plan. Every conversation is one LangGraph
- * thread, so each keeps its own plan in its own checkpoints.
+ * `GET /plan?conversation=...` reads that thread's plan; `POST /stream` serves
+ * `useStream`'s `FetchStreamTransport` (see {@link agentStreamHandler}). Every conversation is
+ * one LangGraph thread, so each keeps its own plan in its own checkpoints.
  */
 export async function startChatServer(): Promise<ChatServer> {
   const agent = createAgent({
@@ -58,12 +60,14 @@ export async function startChatServer(): Promise<ChatServer> {
     readPlanState((await agent.graph.getState({ configurable: { thread_id: thread } })).values)
       .plan;
 
+  const stream = agentStreamHandler(agent);
   const server: Server = createServer((request, response) => {
     const send = (status: number, value: unknown) => {
       response.writeHead(status, { 'content-type': 'application/json' });
       response.end(JSON.stringify(value));
     };
     const url = new URL(request.url ?? '/', 'http://127.0.0.1');
+    if (url.pathname === '/stream') return stream(request, response);
     void (async () => {
       if (request.method === 'GET' && url.pathname === '/plan') {
         const conversation = url.searchParams.get('conversation');

@@ -142,6 +142,9 @@ describe('planView', () => {
     expect(planView(channels)).toEqual(planView(session));
     expect(planView({ plan: channels.plan })?.revision).toBeNull();
     expect(planView({ plan: null, planHistory: channels.planHistory })).toBeNull();
+    // useStream's values before the first event, and a state from before the middleware ran.
+    expect(planView({})).toBeNull();
+    expect(planView({ planHistory: channels.planHistory })).toBeNull();
   });
 
   it('reads the slices and limits the core data types use (spelled out to stay free of zod)', () => {

@@ -75,20 +75,22 @@ export interface PlanViewRevision {
   readonly agent: string | null;
 }
 
+// A type alias rather than an interface so that it meets `Record<string, unknown>`, the
+// constraint of a state type such as `useStream<PlanChannels & { messages: Message[] }>`'s.
 /**
  * A state that keeps the plan in channels rather than a session: LangGraph's
  * `planningMiddleware` state (`getState(config).values`, `invoke`'s result, a `useStream`
- * client's `values`): the plan (`null` before one is set up) and, with `history: true`, its
- * revisions, oldest first.
+ * client's `values`): the plan (`null` before one is set up, absent before the middleware ran)
+ * and, with the `history()` extension, its revisions, oldest first.
  *
  * @public
  */
-export interface PlanChannels {
-  /** The `plan` channel. */
-  readonly plan: Plan | null | undefined;
+export type PlanChannels = {
+  /** The `plan` channel; absent in a state from before the middleware ran. */
+  readonly plan?: Plan | null | undefined;
   /** The `planHistory` channel; absent without history. */
   readonly planHistory?: readonly PlanRevision[] | undefined;
-}
+};
 
 // The slice names of `Plan` and `PlanRevision`, spelled out rather than read from the data
 // types so this entry stays free of zod and the reducers (a browser bundle imports it). A
@@ -187,13 +189,15 @@ export function planView(
 ): PlanView | null {
   if (source === null || source === undefined) return null;
   if ('steps' in source) return buildView(source, undefined);
-  if ('plan' in source) {
-    const plan = source.plan;
-    return plan === null || plan === undefined ? null : buildView(plan, source.planHistory?.at(-1));
-  }
   // Duck-typed rather than `instanceof Session`: this entry must not bundle the session.
-  const slices = 'slices' in source ? source.slices : source.snapshot().slices;
-  const plan = lastOf(slices, PLAN_SLICE) as Plan | undefined;
-  if (plan === undefined) return null;
-  return buildView(plan, lastOf(slices, PLAN_REVISION_SLICE) as RevisionLike | undefined);
+  if ('slices' in source || 'snapshot' in source) {
+    const slices = 'slices' in source ? source.slices : source.snapshot().slices;
+    const plan = lastOf(slices, PLAN_SLICE) as Plan | undefined;
+    if (plan === undefined) return null;
+    return buildView(plan, lastOf(slices, PLAN_REVISION_SLICE) as RevisionLike | undefined);
+  }
+  // Channels, the plan one possibly absent: a state from before the middleware ran, or the
+  // `{}` a `useStream` client holds until the first event.
+  const plan = source.plan;
+  return plan === null || plan === undefined ? null : buildView(plan, source.planHistory?.at(-1));
 }
