@@ -568,6 +568,33 @@ describe('planning_update_step', () => {
 });
 
 describe('planning_mark_step', () => {
+  it('finds a step by id whatever the order and numbering of a plan set by hand', async () => {
+    const session = new Session();
+    const { planning_mark_step: mark } = createPlanningTools(session);
+    const step = (step_id: string) => ({
+      step_id,
+      title: step_id,
+      details: null,
+      status: 'pending' as const,
+      notes: [],
+    });
+    const order = ['S007', 'S002', 'S001', 'S010', 'S003'];
+    expect(
+      session.dispatch(Plan, { objective: 'o', status: 'active', steps: order.map(step) }).ok,
+    ).toBe(true);
+    for (const id of [...order, 'S001']) {
+      const result = await invokeTool(mark, { step_id: id, status: 'done' }, { session });
+      expect(result.success).toBe(true);
+      const plan = selectLatest(session, Plan);
+      expect(plan?.steps.filter((s) => s.status === 'done').map((s) => s.step_id)).toContain(id);
+      expect(plan?.steps.map((s) => s.step_id)).toEqual(order);
+    }
+    for (const id of ['S004', 'S0', 'S-1', 'S1.5', 'S1e1', 'S10 ']) {
+      const refused = await invokeTool(mark, { step_id: id, status: 'done' }, { session });
+      expect(refused.success, id).toBe(false);
+    }
+  });
+
   it('sets the status, accumulates notes and completes the plan when every step is done', async () => {
     const { call, plan } = planning();
     await call('setup', { objective: 'o', initial_steps: steps('a', 'b') });
