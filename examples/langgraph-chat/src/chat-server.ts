@@ -27,12 +27,16 @@ export interface ChatReply {
 }
 
 async function body(request: IncomingMessage): Promise<unknown> {
-  let text = '';
+  // Bytes are joined before decoding, so a character split across chunks stays whole.
+  const chunks: Buffer[] = [];
+  let size = 0;
   for await (const chunk of request) {
-    text += String(chunk);
-    if (text.length > 65_536) throw new Error('body too large');
+    const bytes = Buffer.isBuffer(chunk) ? chunk : Buffer.from(String(chunk));
+    size += bytes.length;
+    if (size > 65_536) throw new Error('body too large');
+    chunks.push(bytes);
   }
-  return JSON.parse(text);
+  return JSON.parse(Buffer.concat(chunks).toString('utf8'));
 }
 
 /**

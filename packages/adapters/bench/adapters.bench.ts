@@ -80,7 +80,9 @@ const cases: BenchCase[] = [
     };
   }),
   roundTrip('LangChain', async ({ session, tools }) => {
-    const mark = toLangChainTools(tools, { session, clock: () => NOW })[3];
+    const mark = toLangChainTools(tools, { session, clock: () => NOW }).find(
+      (tool) => tool.name === 'planning_mark_step',
+    );
     if (mark === undefined) throw new Error('no LangChain tool');
     return () =>
       mark.invoke({ id: 'l1', name: 'planning_mark_step', args: MARK, type: 'tool_call' });
