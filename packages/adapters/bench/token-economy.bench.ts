@@ -2,7 +2,7 @@ import type { ToolMessage } from '@langchain/core/messages';
 import type { StructuredToolInterface } from '@langchain/core/tools';
 import { toJsonSchema } from '@langchain/core/utils/json_schema';
 import type { Command } from '@langchain/langgraph';
-import { callTool, formatToolContent, toolJsonSchema } from '@plankit/adapters';
+import { callTool, formatToolContent } from '@plankit/adapters';
 import {
   type AnyTool,
   createPlanningTools,
@@ -16,6 +16,7 @@ import { PlanningToolsSection } from '@plankit/prompt';
 import { countTokens } from 'gpt-tokenizer/encoding/o200k_base';
 import { TODO_LIST_MIDDLEWARE_SYSTEM_PROMPT, todoListMiddleware } from 'langchain';
 import type { BenchCase, BenchCount, BenchSide, BenchSuite } from '../../../scripts/bench.ts';
+import { definitionTokens } from '../src/testing/definition-tokens.ts';
 
 // What atomic batches save when an agent works a 10-step plan, what the plan-model tools'
 // definitions cost, and the same plan worked step by step next to LangChain's
@@ -102,18 +103,6 @@ interface Worked {
   readonly definitions: number;
   readonly plan: Plan | undefined;
 }
-
-/** Tokens of tool definitions as sent with every request: name, description, JSON Schema. */
-const definitionTokens = (tools: readonly AnyTool[]): number =>
-  countTokens(
-    JSON.stringify(
-      tools.map((tool) => ({
-        name: tool.name,
-        description: tool.description,
-        parameters: toolJsonSchema(tool),
-      })),
-    ),
-  );
 
 async function work(batch: boolean, script: readonly Call[]): Promise<Worked> {
   const session = new Session({ sessionId: 'token-economy', clock: () => NOW });

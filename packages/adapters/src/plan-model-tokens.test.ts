@@ -1,24 +1,12 @@
 import { type AnyTool, createPlanningTools, Plan, Session, selectLatest } from '@plankit/core';
 import { batch, dependencies, history, owners } from '@plankit/core/plan-model';
-import { countTokens } from 'gpt-tokenizer/encoding/o200k_base';
 import { describe, expect, it } from 'vitest';
 import { createOpenAIToolset } from './openai/create-openai-toolset.ts';
-import { toolJsonSchema } from './tool-json-schema.ts';
+import { definitionTokens } from './testing/definition-tokens.ts';
 
 // The plan-model options pay for their tokens: the budgets the token-economy bench reports,
 // held here so a copy edit that breaks one fails a test. Counted as the bench counts: o200k
 // tokens of the definitions (name, description, JSON Schema) as one JSON array.
-
-const definitionTokens = (tools: readonly AnyTool[]): number =>
-  countTokens(
-    JSON.stringify(
-      tools.map((tool) => ({
-        name: tool.name,
-        description: tool.description,
-        parameters: toolJsonSchema(tool),
-      })),
-    ),
-  );
 
 const batchTool = (tools: readonly AnyTool[]): AnyTool[] =>
   tools.filter((tool) => tool.name === 'planning_apply_batch');

@@ -1,7 +1,5 @@
 import { BaseCallbackHandler } from '@langchain/core/callbacks/base';
-import { BaseChatModel } from '@langchain/core/language_models/chat_models';
-import { AIMessage, type BaseMessage, HumanMessage } from '@langchain/core/messages';
-import type { ChatResult } from '@langchain/core/outputs';
+import { AIMessage, HumanMessage } from '@langchain/core/messages';
 import { MemorySaver } from '@langchain/langgraph';
 import {
   formatPlanRevision,
@@ -11,6 +9,7 @@ import {
 } from '@plankit/core/plan-model';
 import { createAgent } from 'langchain';
 import { describe, expect, it } from 'vitest';
+import { ScriptedChatModel } from '../testing/scripted-chat-model.ts';
 import { PlanEditError } from './plan-edit.ts';
 import { reducePlanHistory } from './plan-history-channel.ts';
 import { planningMiddleware } from './planning-middleware.ts';
@@ -19,24 +18,6 @@ import { planningMiddleware } from './planning-middleware.ts';
 // beside `plan`, so getState, a resume from MemorySaver and a fork all carry them.
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-class ScriptedChatModel extends BaseChatModel {
-  readonly script: AIMessage[];
-  constructor(script: AIMessage[]) {
-    super({});
-    this.script = script;
-  }
-  _llmType(): string {
-    return 'scripted';
-  }
-  override bindTools(): this {
-    return this;
-  }
-  async _generate(_messages: BaseMessage[]): Promise<ChatResult> {
-    const message = this.script.shift() ?? new AIMessage('(script ended)');
-    return { generations: [{ text: '', message }] };
-  }
-}
 
 /** Holds chosen tool calls before they run, so they would finish out of model order. */
 class HoldToolStart extends BaseCallbackHandler {

@@ -1,37 +1,16 @@
-import { BaseChatModel } from '@langchain/core/language_models/chat_models';
-import { AIMessage, type BaseMessage, HumanMessage, ToolMessage } from '@langchain/core/messages';
-import type { ChatResult } from '@langchain/core/outputs';
+import { AIMessage, HumanMessage, ToolMessage } from '@langchain/core/messages';
 import { MemorySaver } from '@langchain/langgraph';
 import type { Plan } from '@plankit/core';
 import { batch, dependencies, history, owners } from '@plankit/core/plan-model';
 import { createAgent } from 'langchain';
 import { describe, expect, it } from 'vitest';
+import { ScriptedChatModel } from '../testing/scripted-chat-model.ts';
 import { applyPlanEdit, PlanEditError } from './plan-edit.ts';
 import { type PlanningMiddlewareOptions, planningMiddleware } from './planning-middleware.ts';
 
 // The opt-in plan-model options through planningMiddleware (createAgent, LangGraph
 // state and checkpointer): the tools are offered, calls apply to the `plan` channel as
 // `command` edits, refusals are ToolMessages with status 'error' and change nothing.
-
-class ScriptedChatModel extends BaseChatModel {
-  readonly script: AIMessage[];
-  readonly offered: string[][] = [];
-  constructor(script: AIMessage[]) {
-    super({});
-    this.script = script;
-  }
-  _llmType(): string {
-    return 'scripted';
-  }
-  override bindTools(tools: { name: string }[]): this {
-    this.offered.push(tools.map((tool) => tool.name));
-    return this;
-  }
-  async _generate(_messages: BaseMessage[]): Promise<ChatResult> {
-    const message = this.script.shift() ?? new AIMessage('(script ended)');
-    return { generations: [{ text: '', message }] };
-  }
-}
 
 const call = (id: string, name: string, args: Record<string, unknown>) => ({
   id,

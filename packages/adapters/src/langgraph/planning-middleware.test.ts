@@ -1,5 +1,4 @@
 import { BaseCallbackHandler } from '@langchain/core/callbacks/base';
-import { BaseChatModel } from '@langchain/core/language_models/chat_models';
 import {
   AIMessage,
   type BaseMessage,
@@ -8,41 +7,16 @@ import {
   type ToolCall,
   ToolMessage,
 } from '@langchain/core/messages';
-import type { ChatResult } from '@langchain/core/outputs';
 import { MemorySaver } from '@langchain/langgraph';
 import type { Plan } from '@plankit/core';
 import { createAgent } from 'langchain';
 import { describe, expect, it } from 'vitest';
+import { ScriptedChatModel } from '../testing/scripted-chat-model.ts';
 import { PlanEditError } from './plan-edit.ts';
 import { planningMiddleware } from './planning-middleware.ts';
 
 type IdentifiedCall = ToolCall & { id: string };
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-/** A chat model replaying scripted turns (by thread) and recording every request it gets. */
-class ScriptedChatModel extends BaseChatModel {
-  readonly script: AIMessage[];
-  readonly requests: BaseMessage[][] = [];
-
-  constructor(script: AIMessage[]) {
-    super({});
-    this.script = script;
-  }
-
-  _llmType(): string {
-    return 'scripted';
-  }
-
-  override bindTools(): this {
-    return this;
-  }
-
-  async _generate(messages: BaseMessage[]): Promise<ChatResult> {
-    this.requests.push(messages);
-    const message = this.script.shift() ?? new AIMessage('(script ended)');
-    return { generations: [{ text: '', message }] };
-  }
-}
 
 /** Holds chosen tool calls before they run (an awaited tracing or approval hook). */
 class HoldToolStart extends BaseCallbackHandler {

@@ -1,34 +1,15 @@
-import { BaseChatModel } from '@langchain/core/language_models/chat_models';
-import { AIMessage, type BaseMessage, HumanMessage } from '@langchain/core/messages';
-import type { ChatResult } from '@langchain/core/outputs';
+import { AIMessage, HumanMessage } from '@langchain/core/messages';
 import { MemorySaver } from '@langchain/langgraph';
 import { dependencies, history, owners } from '@plankit/core/plan-model';
 import { type PlanView, parsePlanView, planView } from '@plankit/core/plan-view';
 import { createAgent } from 'langchain';
 import { describe, expect, it } from 'vitest';
+import { ScriptedChatModel } from '../testing/scripted-chat-model.ts';
 import { planningMiddleware } from './planning-middleware.ts';
 import { readPlanState } from './read-plan-state.ts';
 
 // The plan channel read as the plan view a chat UI shows: the same view the AI SDK's data-plan
 // part and the MCP plan view resource carry. A `useStream` client reads the same `values`.
-
-class ScriptedChatModel extends BaseChatModel {
-  readonly script: AIMessage[];
-  constructor(script: AIMessage[]) {
-    super({});
-    this.script = script;
-  }
-  _llmType(): string {
-    return 'scripted';
-  }
-  override bindTools(): this {
-    return this;
-  }
-  async _generate(_messages: BaseMessage[]): Promise<ChatResult> {
-    const message = this.script.shift() ?? new AIMessage('(script ended)');
-    return { generations: [{ text: '', message }] };
-  }
-}
 
 const turn = (id: string, name: string, args: Record<string, unknown>) =>
   new AIMessage({ content: '', tool_calls: [{ id, name, args, type: 'tool_call' }] });

@@ -1,31 +1,12 @@
-import { BaseChatModel } from '@langchain/core/language_models/chat_models';
 import { AIMessage, HumanMessage } from '@langchain/core/messages';
-import type { ChatResult } from '@langchain/core/outputs';
 import { MemorySaver } from '@langchain/langgraph';
 import { formatPlanRevision, history } from '@plankit/core/plan-model';
 import { createAgent } from 'langchain';
 import { describe, expect, it } from 'vitest';
 import { AdapterError } from '../adapter-error.ts';
+import { ScriptedChatModel } from '../testing/scripted-chat-model.ts';
 import { planningMiddleware } from './planning-middleware.ts';
 import { readPlanState } from './read-plan-state.ts';
-
-class ScriptedChatModel extends BaseChatModel {
-  readonly script: AIMessage[];
-  constructor(script: AIMessage[]) {
-    super({});
-    this.script = script;
-  }
-  _llmType(): string {
-    return 'scripted';
-  }
-  override bindTools(): this {
-    return this;
-  }
-  async _generate(): Promise<ChatResult> {
-    const message = this.script.shift() ?? new AIMessage('Done.');
-    return { generations: [{ text: '', message }] };
-  }
-}
 
 // With history on, mutations take an explanation; without it, the strict schema refuses one.
 const setupTurn = (explanation?: string) =>
@@ -46,7 +27,7 @@ const setupTurn = (explanation?: string) =>
   });
 
 const scripted = (explanation?: string) =>
-  new ScriptedChatModel([setupTurn(explanation), new AIMessage('Planned.')]);
+  new ScriptedChatModel([setupTurn(explanation), new AIMessage('Planned.')], 'Done.');
 
 function refusal(values: unknown): AdapterError {
   try {

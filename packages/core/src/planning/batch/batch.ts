@@ -4,7 +4,8 @@ import type { PlanningExtension } from '../planning-extension.ts';
 import { createBatchTool } from './create-batch-tool.ts';
 import { PlanBatch, planBatchReducer } from './plan-batch.ts';
 
-function registerBatchReducer(session: Session): void {
+/** Registers the batch reducer on the plan slice. @internal */
+export function registerBatchReducer(session: Session): void {
   session.register(PlanBatch, planBatchReducer, { slice: Plan });
 }
 

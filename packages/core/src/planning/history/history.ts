@@ -16,8 +16,13 @@ export interface HistoryOptions {
 
 const OPTION_KEYS: ReadonlySet<string> = new Set(['agent']);
 
-function registerHistory(session: Session): void {
+/** Registers the reducer that applies a `PlanChange` to the plan slice. @internal */
+export function registerPlanChange(session: Session): void {
   session.register(PlanChange, planChangeReducer, { slice: Plan });
+}
+
+function registerHistory(session: Session): void {
+  registerPlanChange(session);
   registerPlanHistory(session);
 }
 

@@ -25,7 +25,8 @@ export interface OwnersOptions {
 
 const OPTION_KEYS: ReadonlySet<string> = new Set(['agent']);
 
-function registerOwnerReducers(session: Session): void {
+/** Registers the claim and release reducers on the plan slice. @internal */
+export function registerOwnerReducers(session: Session): void {
   session.register(ClaimStep, claimStepReducer, { slice: Plan });
   session.register(ReleaseStep, releaseStepReducer, { slice: Plan });
 }
