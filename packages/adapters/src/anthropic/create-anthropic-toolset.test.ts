@@ -134,6 +134,31 @@ describe('Anthropic strict tool use', () => {
     });
   });
 
+  it('sends no $comment or examples (the OpenAI form keeps them), at every depth', () => {
+    const annotated = defineTool({
+      name: 'tag',
+      description: 'Tag an item.',
+      parameters: z.strictObject({
+        label: z.string().meta({ examples: ['urgent'], $comment: 'a short word' }),
+        items: z.array(z.strictObject({ id: z.string().meta({ examples: ['a1'] }) })),
+      }),
+      handler: () => ({ message: 'ok', value: null }),
+    });
+    const openaiForm = toStrictJsonSchema(toolJsonSchema(annotated)).schema;
+    expect(JSON.stringify(openaiForm)).toContain('"examples"');
+    const [tool] = createAnthropicToolset([annotated], { strict: true }).tools;
+    const sent = JSON.stringify(tool?.input_schema);
+    expect(sent).not.toMatch(/"examples"|"\$comment"|"\$schema"|"\$id"/);
+    expect(tool?.input_schema).toEqual(
+      JSON.parse(
+        JSON.stringify(openaiForm, (key, value) =>
+          key === 'examples' || key === '$comment' ? undefined : value,
+        ),
+      ),
+    );
+    expect(Object.isFrozen(tool?.input_schema.properties)).toBe(true);
+  });
+
   it('refuses a schema strict tool use cannot express, naming the tool, keyword and path', () => {
     const bounded = defineTool({
       name: 'pick',

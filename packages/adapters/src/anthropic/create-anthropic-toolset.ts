@@ -118,6 +118,35 @@ function anthropicProblem(
   return undefined;
 }
 
+// Annotations the OpenAI form keeps that Anthropic's strict tool use does not list (its SDK
+// drops `$schema` and moves the rest into descriptions); they constrain nothing, so they go.
+const ANTHROPIC_DROPPED = new Set(['$comment', 'examples', '$schema', '$id']);
+
+/** `node` without {@link ANTHROPIC_DROPPED}, at every depth; frozen. */
+function withoutAnnotations(node: unknown): unknown {
+  if (Array.isArray(node)) return Object.freeze(node.map(withoutAnnotations));
+  if (!isRecord(node)) return node;
+  const out: Record<string, unknown> = {};
+  for (const key of Object.keys(node)) {
+    if (ANTHROPIC_DROPPED.has(key)) continue;
+    const value = node[key];
+    // Maps of schemas, a schema, or a list of schemas; `enum` and `const` are values.
+    const schemas = ['properties', '$defs', 'definitions'].includes(key)
+      ? isRecord(value)
+        ? Object.freeze(
+            Object.fromEntries(
+              Object.entries(value).map(([name, child]) => [name, withoutAnnotations(child)]),
+            ),
+          )
+        : value
+      : key === 'items' || key === 'anyOf'
+        ? withoutAnnotations(value)
+        : value;
+    Object.defineProperty(out, key, { value: schemas, enumerable: true });
+  }
+  return Object.freeze(out);
+}
+
 function strictSchemaFor(tool: AnyTool): StrictJsonSchema {
   let converted: StrictJsonSchema;
   try {
@@ -137,7 +166,10 @@ function strictSchemaFor(tool: AnyTool): StrictJsonSchema {
       `Tool '${tool.name}': Anthropic strict tool use cannot express '${problem.keyword}' at ${problem.path || '<root>'}.`,
       { field: problem.path },
     );
-  return converted;
+  return {
+    schema: withoutAnnotations(converted.schema) as StrictJsonSchema['schema'],
+    restore: converted.restore,
+  };
 }
 
 /**

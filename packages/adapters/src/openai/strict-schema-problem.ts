@@ -23,11 +23,13 @@ export const STRICT_LIMITS: {
   largeEnumCharacters: 15_000,
 });
 
-/** Keywords a strict schema may use (beside `$defs` at the root). */
+/** Keywords a strict schema may use (beside `$defs`, and `$schema` and `$id` at the root). */
 export const STRICT_KEYWORDS: ReadonlySet<string> = new Set([
   'type',
   'description',
   'title',
+  '$comment',
+  'examples',
   'properties',
   'required',
   'additionalProperties',
@@ -48,6 +50,10 @@ export const STRICT_KEYWORDS: ReadonlySet<string> = new Set([
   'minItems',
   'maxItems',
 ]);
+
+// What may stand beside a `$ref`, and what only the root may name (its dialect and base URI).
+const ANNOTATIONS = new Set(['description', 'title', '$comment', 'examples']);
+const ROOT_METADATA = new Set(['$schema', '$id']);
 
 /** String formats strict mode supports. */
 export const STRICT_FORMATS: ReadonlySet<string> = new Set([
@@ -109,14 +115,16 @@ export function strictSchemaProblem(schema: unknown): StrictSchemaProblem | unde
           characters += name.length;
           if (!walk(map[name], join(path, `${key}.${name}`), depth + 1)) return false;
         }
-      } else if (!STRICT_KEYWORDS.has(key)) return fail(path, `the keyword '${key}'`);
+      } else if (!STRICT_KEYWORDS.has(key) && !(node === schema && ROOT_METADATA.has(key)))
+        return fail(path, `the keyword '${key}'`);
     }
     const ref = node['$ref'];
     if (ref !== undefined) {
       if (typeof ref !== 'string' || (ref !== '#' && !isRecord(resolvePointer(schema, ref))))
         return fail(path, `a '$ref' that reaches no schema of this one (${String(ref)})`);
       const others = Object.keys(node).filter(
-        (key) => !['$ref', 'description', 'title', '$defs', 'definitions'].includes(key),
+        (key) =>
+          key !== '$ref' && !ANNOTATIONS.has(key) && key !== '$defs' && key !== 'definitions',
       );
       if (others.length > 0) return fail(path, `'$ref' beside '${others[0]}'`);
       return true;

@@ -34,17 +34,20 @@ const identity: Restore = (value) => value;
 // property, item, branch and `$ref` hop is one more. Deeper is refused, as there.
 const MAX_DEPTH = 100;
 
-// Annotations strict mode keeps, and annotations that are dropped (they constrain nothing).
-const KEPT_ANNOTATIONS = new Set(['description', 'title']);
-const DROPPED_ANNOTATIONS = new Set([
-  'default',
+// Annotations: the text ones and `examples` are kept, as openai-node keeps them; the others are
+// dropped (they constrain nothing, and a `default` would read as a value the model may omit).
+const TEXT_ANNOTATIONS = ['description', 'title', '$comment'];
+const ANNOTATIONS = new Set([
+  ...TEXT_ANNOTATIONS,
   'examples',
-  '$comment',
+  'default',
   'deprecated',
   'readOnly',
   'writeOnly',
 ]);
-const isAnnotation = (key: string) => KEPT_ANNOTATIONS.has(key) || DROPPED_ANNOTATIONS.has(key);
+// What a root keeps of a JSON Schema resource: its dialect and its base URI, as openai-node.
+const ROOT_METADATA = ['$schema', '$id'];
+const isAnnotation = (key: string) => ANNOTATIONS.has(key);
 
 const STRING_KEYWORDS = ['minLength', 'maxLength', 'pattern', 'format'];
 const NUMBER_KEYWORDS = [
@@ -900,7 +903,10 @@ class Converter {
     if (!isRecord(source)) refuse(path, 'a schema that is not an object');
     const node = this.normalise(source, path, root);
     const out: Node = {};
-    for (const key of KEPT_ANNOTATIONS) if (typeof node[key] === 'string') out[key] = node[key];
+    if (root)
+      for (const key of ROOT_METADATA) if (typeof node[key] === 'string') out[key] = node[key];
+    for (const key of TEXT_ANNOTATIONS) if (typeof node[key] === 'string') out[key] = node[key];
+    if (Array.isArray(node['examples'])) out['examples'] = structuredClone(node['examples']);
 
     if (Object.hasOwn(node, '$ref')) {
       const first = this.refName(node['$ref'], path);
@@ -1022,6 +1028,11 @@ class Converter {
       refuse(path, "'additionalProperties' other than false (a map or an open object)");
     const props = node['properties'] ?? {};
     if (!isRecord(props)) refuse(path, "'properties' that is not an object");
+    // Refused before anything walks them, so an oversized schema costs one key listing.
+    const keys = Object.keys(props);
+    this.properties += keys.length;
+    if (this.properties > STRICT_LIMITS.properties)
+      refuse(path, `more than ${STRICT_LIMITS.properties} object properties`);
     const requiredList = node['required'] ?? [];
     if (!Array.isArray(requiredList) || requiredList.some((key) => typeof key !== 'string'))
       refuse(path, "'required' that is not a list of names");
@@ -1032,11 +1043,6 @@ class Converter {
           join(path, key),
           `'required' naming '${key.slice(0, 80)}', which 'properties' does not define`,
         );
-    // Refused before the walk, so an oversized schema costs no more than the limit.
-    const keys = Object.keys(props);
-    this.properties += keys.length;
-    if (this.properties > STRICT_LIMITS.properties)
-      refuse(path, `more than ${STRICT_LIMITS.properties} object properties`);
     const properties: Node = {};
     const children = new Map<string, Restore>();
     const stripNull = new Set<string>();
@@ -1110,7 +1116,8 @@ function nullable(schema: Node): Node {
  * other keywords beside `anyOf` distributed into each branch; a `oneOf` whose branches a
  * required literal property tells apart becomes `anyOf`; `false` branches and optional `false`
  * properties are dropped; a `propertyNames` enum closes a record; keywords whose value is
- * `undefined` are absent; `default`, `examples` and `$comment` are dropped. The mapping is
+ * `undefined` are absent; `title`, `description`, `$comment` and `examples` are kept, and the
+ * root's `$schema` and `$id`; `default`, `deprecated`, `readOnly` and `writeOnly` are dropped. The mapping is
  * reversed by {@link StrictJsonSchema.restore}.
  *
  * @throws AdapterError `schema_unsupported` naming the keyword and the path (`a.b[]`,

@@ -17,7 +17,12 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSyn
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { PEER_FILES, type PeerFile, STRICT_SCHEMA_PEER_CASES } from './strict-schema-peer-cases.ts';
+import {
+  PEER_FILES,
+  type PeerFile,
+  STRICT_SCHEMA_DIFFERENCES,
+  STRICT_SCHEMA_PEER_CASES,
+} from './strict-schema-peer-cases.ts';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const repo = path.resolve(here, '../../../../..');
@@ -63,7 +68,17 @@ const sources = {
   agents: peer(agentsCheckout, 'packages/agents-core/test/utils/strictToolSchema.test.ts'),
   converter: peer(nodeCheckout, 'src/lib/transform.ts'),
   jsonschema: peer(nodeCheckout, 'src/lib/jsonschema.ts'),
+  agentsConverter: peer(agentsCheckout, 'packages/agents-core/src/utils/strictToolSchema.ts'),
+  agentsZodCompat: peer(agentsCheckout, 'packages/agents-core/src/utils/zodCompat.ts'),
 };
+// A converter's answer, compared across converters: its output as JSON with sorted keys (key
+// order means nothing in a schema), or 'refused'.
+const OUTCOME = `const sorted = (value: unknown): unknown =>
+  Array.isArray(value) ? value.map(sorted)
+  : typeof value === 'object' && value !== null
+    ? Object.fromEntries(Object.keys(value).sort().map((key) => [key, sorted((value as any)[key])]))
+    : value;
+const outcome = (run: () => unknown) => { try { return JSON.stringify(sorted(run())); } catch { return 'refused'; } };`;
 const dir = mkdtempSync(path.join(tmpdir(), 'plankit-peer-strict-'));
 const write = (file: string, text: string) => {
   mkdirSync(path.dirname(path.join(dir, file)), { recursive: true });
@@ -88,10 +103,29 @@ write(
 );
 // openai-node's tests of its internal helpers have no counterpart: they fail here, and the
 // case list names them `internal`.
+// Each schema an openai-node case converts also goes through openai-agents-js's converter (its
+// `src/utils/strictToolSchema.ts`), to tell where the two peers' converters disagree.
+write(
+  'agents-peer/utils/strictToolSchema.ts',
+  sources.agentsConverter
+    .replace("from '../errors'", "from '../errors.ts'")
+    .replace("from './zodCompat'", "from './zodCompat.ts'"),
+);
+write('agents-peer/utils/zodCompat.ts', sources.agentsZodCompat);
+write('agents-peer/errors.ts', 'export class UserError extends Error {}\n');
 write(
   'shim/transform.ts',
-  `import { toStrictJsonSchema as plankit } from ${JSON.stringify(converter)};
-export const toStrictJsonSchema = (schema: any): any => structuredClone(plankit(schema).schema);
+  `import { appendFileSync } from 'node:fs';
+import { expect } from 'vitest';
+import { toStrictJsonSchema as plankit } from ${JSON.stringify(converter)};
+import { toOpenAIStrictToolSchema as agents } from '../agents-peer/utils/strictToolSchema.ts';
+${OUTCOME}
+export const toStrictJsonSchema = (schema: any): any => {
+  const ours = outcome(() => plankit(schema).schema);
+  const theirs = outcome(() => agents(structuredClone(schema)));
+  appendFileSync(${JSON.stringify(path.join(dir, 'node.log'))}, JSON.stringify({ test: expect.getState().currentTestName?.split(' > ').pop(), same: ours === theirs }) + '\\n');
+  return structuredClone(plankit(schema).schema);
+};
 const internal = (name: string) => () => { throw new Error('no counterpart: ' + name); };
 export const assertNoNestedSchemaIds = internal('assertNoNestedSchemaIds');
 export const forEachJSONSchemaChild = internal('forEachJSONSchemaChild');
@@ -146,7 +180,7 @@ import { toStrictJsonSchema as plankit } from ${JSON.stringify(converter)};
 import { toStrictJsonSchema as openaiNode } from '../../../peer/transform.ts';
 import { UserError } from '../errors.ts';
 const DEPTH = 'JSON schema is too deeply nested to process safely. Simplify or flatten the schema, or disable strict mode.';
-const outcome = (run: () => unknown) => { try { return JSON.stringify(run()); } catch { return 'refused'; } };
+${OUTCOME}
 function convert(schema: any) {
   const ours = outcome(() => plankit(schema).schema);
   const theirs = outcome(() => openaiNode(structuredClone(schema)));
@@ -198,7 +232,7 @@ spawnSync(
     '--reporter=json',
     `--outputFile=${report}`,
   ],
-  { cwd: repo, stdio: 'ignore' },
+  { cwd: repo, stdio: process.env['PEER_DEBUG'] ? 'inherit' : 'ignore' },
 );
 
 interface Assertion {
@@ -213,11 +247,17 @@ const fileOf: Record<string, PeerFile> = {
   'transform-branches.test.ts': 'nodeBranches',
   'strictToolSchema.test.ts': 'agents',
 };
-const sameAsNode = new Map<string, boolean>();
-for (const line of readFileSync(path.join(dir, 'agents.log'), 'utf8').trim().split('\n')) {
-  const { test, same } = JSON.parse(line) as { test: string; same: boolean };
-  sameAsNode.set(test, (sameAsNode.get(test) ?? true) && same);
+// Per test title: whether the other peer's converter answered every schema as plankit did.
+function sameAsOtherPeer(log: string): Map<string, boolean> {
+  const same = new Map<string, boolean>();
+  for (const line of readFileSync(path.join(dir, log), 'utf8').trim().split('\n')) {
+    const entry = JSON.parse(line) as { test: string; same: boolean };
+    same.set(entry.test, (same.get(entry.test) ?? true) && entry.same);
+  }
+  return same;
 }
+const sameAsNode = sameAsOtherPeer('agents.log');
+const sameAsAgents = sameAsOtherPeer('node.log');
 const runs = new Map<string, Assertion[]>();
 for (const file of results.testResults) {
   const peerFile = fileOf[path.basename(file.name)];
@@ -241,8 +281,15 @@ for (const [file, title, kind] of STRICT_SCHEMA_PEER_CASES) {
     problems.push(`listed exact, differs: ${label}`);
   else if (kind !== 'exact' && kind !== 'internal' && run.status === 'passed')
     problems.push(`listed ${kind}, now exact: ${label}`);
-  else if (kind === 'peersDisagree' && sameAsNode.get(run.title) !== true)
-    problems.push(`listed as a peer disagreement, but openai-node answers otherwise: ${label}`);
+  else if (kind === 'exact' || kind === 'internal') continue;
+  else {
+    const other = file === 'agents' ? sameAsNode : sameAsAgents;
+    const agrees = other.get(run.title) === true;
+    if (STRICT_SCHEMA_DIFFERENCES[kind].otherPeer && !agrees)
+      problems.push(`listed ${kind} (the other peer agrees), but it answers otherwise: ${label}`);
+    else if (!STRICT_SCHEMA_DIFFERENCES[kind].otherPeer && agrees)
+      problems.push(`listed ${kind}, but the other peer answers as plankit: ${label}`);
+  }
 }
 const listed = STRICT_SCHEMA_PEER_CASES.length;
 const ran = [...runs.values()].reduce((total, list) => total + list.length, 0);

@@ -40,35 +40,42 @@ export type StrictSchemaDifference =
   | 'trueSchemas'
   | 'peersDisagree'
   | 'bareRefCycle'
-  | 'annotations'
   | 'typeless';
 
 /**
  * The documented differences: `row` is the first cell of the row in docs/adapters.md's table,
- * `form` says the same values are accepted and restored (only the output's form differs).
+ * `form` says the same values are accepted and restored (only the output's form differs),
+ * `otherPeer` says the two peers' converters disagree on these cases and the other peer's
+ * converter (not the one whose test file has the case) answers every schema of them exactly as
+ * plankit does: run-peer-strict-tests.ts checks both ways.
  */
 export const STRICT_SCHEMA_DIFFERENCES: Readonly<
-  Record<StrictSchemaDifference, { readonly row: string; readonly form: boolean }>
+  Record<
+    StrictSchemaDifference,
+    { readonly row: string; readonly form: boolean; readonly otherPeer: boolean }
+  >
 > = {
-  optional: { row: 'Optional fields', form: false },
-  branchRestore: { row: 'Unions of objects with optional fields', form: false },
-  allOfAgents: { row: '`allOf` with an optional field', form: false },
+  optional: { row: 'Optional fields', form: false, otherPeer: true },
+  branchRestore: { row: 'Unions of objects with optional fields', form: false, otherPeer: false },
+  allOfAgents: { row: '`allOf` with an optional field', form: false, otherPeer: false },
   typelessOpen: {
     row: 'A typeless object without `additionalProperties: false`, with an optional field',
     form: false,
+    otherPeer: false,
   },
   inapplicable: {
     row: 'Keywords that do not apply to the type (`properties` on a string)',
     form: false,
+    otherPeer: false,
   },
-  trueSchemas: { row: '`true` schemas (accept anything)', form: false },
-  bareRefCycle: { row: 'A cycle of bare `$ref`s', form: false },
+  trueSchemas: { row: '`true` schemas (accept anything)', form: false, otherPeer: true },
+  bareRefCycle: { row: 'A cycle of bare `$ref`s', form: false, otherPeer: false },
   peersDisagree: {
     row: 'Peers disagree: tuples, open objects, `true` schemas, 10 nested objects',
     form: false,
+    otherPeer: true,
   },
-  annotations: { row: 'Annotations (form only)', form: true },
-  typeless: { row: 'Typeless objects (form only)', form: true },
+  typeless: { row: 'Typeless objects (form only)', form: true, otherPeer: false },
 };
 
 /**
@@ -305,8 +312,8 @@ export const STRICT_SCHEMA_PEER_CASES: readonly PeerCase[] = [
   [
     'node',
     'preserves root dialect and base metadata when inlining a local ref',
-    'annotations',
-    'preserves root dialect and base metadata when inlining a local ref (plankit drops $schema and $id)',
+    'exact',
+    'preserves root dialect and base metadata when inlining a local ref',
   ],
   [
     'node',
@@ -317,8 +324,8 @@ export const STRICT_SCHEMA_PEER_CASES: readonly PeerCase[] = [
   [
     'node',
     'preserves root ref-chain annotations with outer precedence',
-    'annotations',
-    'preserves root ref-chain annotations with outer precedence ($comment dropped)',
+    'exact',
+    'preserves root ref-chain annotations with outer precedence',
   ],
   [
     'node',
@@ -408,8 +415,8 @@ export const STRICT_SCHEMA_PEER_CASES: readonly PeerCase[] = [
   [
     'node',
     'preserves root dialect and base metadata while merging root allOf branches',
-    'annotations',
-    'preserves root dialect and base metadata while merging root allOf branches (plankit drops $schema and $id)',
+    'exact',
+    'preserves root dialect and base metadata while merging root allOf branches',
   ],
   [
     'node',
@@ -529,8 +536,8 @@ export const STRICT_SCHEMA_PEER_CASES: readonly PeerCase[] = [
   [
     'node',
     'resolves local refs with $comment and other annotation-only siblings',
-    'annotations',
-    'resolves local refs with $comment and other annotation-only siblings (title and description kept)',
+    'exact',
+    'resolves local refs with $comment and other annotation-only siblings',
   ],
   [
     'node',
@@ -1214,8 +1221,8 @@ export const STRICT_SCHEMA_PEER_CASES: readonly PeerCase[] = [
   [
     'node',
     'merges compatible object allOf variants through local ref chains',
-    'annotations',
-    'merges compatible object allOf variants through local ref chains ($comment dropped)',
+    'exact',
+    'merges compatible object allOf variants through local ref chains',
   ],
   [
     'node',
@@ -1292,7 +1299,7 @@ export const STRICT_SCHEMA_PEER_CASES: readonly PeerCase[] = [
   [
     'node',
     'allows a root $id and undefined nested $id values but rejects defined nested resource scopes',
-    'annotations',
+    'exact',
     'allows a root $id and undefined nested $id values but rejects defined nested resource scopes',
   ],
   [
