@@ -1,8 +1,8 @@
 // Tool inputs as zod 4 users write them, through `z.toJSONSchema` and the converter. Every
 // accepted schema is checked with a JSON Schema validator (ajv): sampled strict answers are
 // valid against the strict schema, and what `restore` makes of them is valid against the
-// original JSON Schema and parses with the original zod schema. TypeBox is not installed, so
-// its `Type.Intersect` output is covered by the hand-written `allOf` cases beside these.
+// original JSON Schema and parses with the original zod schema. The same shapes written with
+// TypeBox are in to-strict-json-schema.typebox.test.ts.
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { toStrictJsonSchema as openaiStrict } from 'openai/lib/transform';
 import { describe, expect, it } from 'vitest';
