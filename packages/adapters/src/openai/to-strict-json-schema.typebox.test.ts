@@ -108,7 +108,7 @@ describe('toStrictJsonSchema on TypeBox schemas', () => {
 
   it('merges an intersection into one closed object, and reads optional nulls back as absent', () => {
     const { schema, restore } = toStrictJsonSchema(
-      structuredClone(Type.Intersect([Name, Audit])) as Node,
+      structuredClone(Type.Intersect([Name, Audit])) as unknown as Node,
     );
     expect(schema).toEqual({
       type: 'object',
