@@ -310,10 +310,11 @@ export function createPlanningTools<const E extends readonly PlanningExtension[]
   const singleRule = inProgressRule(mode);
   const owner = agreed(extensions, 'owner');
   const agent = agreed(extensions, 'agent');
-  // Each hook the extensions bring, in their order (flatMap keeps a function, drops undefined).
-  const registers = extensions.flatMap((e) => e.register ?? []);
-  const targetChecks = extensions.flatMap((e) => e.checkMarkTarget ?? []);
-  const markChecks = extensions.flatMap((e) => e.checkMark ?? []);
+  const registers = extensions.flatMap((e) => (e.register === undefined ? [] : [e.register]));
+  const targetChecks = extensions.flatMap((e) =>
+    e.checkMarkTarget === undefined ? [] : [e.checkMarkTarget],
+  );
+  const markChecks = extensions.flatMap((e) => (e.checkMark === undefined ? [] : [e.checkMark]));
   const prepared = new WeakSet<Session>();
   // Handlers run against the session they are invoked with; make sure it reduces plans too.
   const planningSession = (target: Session): Session => {
