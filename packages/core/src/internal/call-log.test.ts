@@ -1,6 +1,6 @@
 import * as fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { CallLog, CHUNK_SIZE, logCopies, logReads } from './call-log.ts';
+import { appendedSince, CallLog, CHUNK_SIZE, logChunks, logCopies, logReads } from './call-log.ts';
 
 function appendMany(log: CallLog, from: number, count: number, cap?: number): CallLog {
   let next = log;
@@ -12,13 +12,13 @@ describe('CallLog', () => {
   it('appends without copying or touching old chunks, however long the log', () => {
     const before = { ...logCopies };
     const log = appendMany(CallLog.EMPTY, 0, 50 * CHUNK_SIZE);
-    const chunks = log.chunks();
+    const chunks = logChunks(log);
     const snapshot = chunks.map((chunk) => [...chunk.items]);
     const longer = appendMany(log, 50 * CHUNK_SIZE, 10 * CHUNK_SIZE + 3);
     // No entry was copied: every append wrote one slot of the newest chunk.
     expect(logCopies).toEqual(before);
     // The old chunks are the same objects holding the same entries.
-    const after = longer.chunks();
+    const after = logChunks(longer);
     for (const [i, chunk] of chunks.entries()) {
       expect(after[i]).toBe(chunk);
       expect(chunk.items).toEqual(snapshot[i]);
@@ -51,7 +51,7 @@ describe('CallLog', () => {
     }
     // A compaction relinks about cap / CHUNK_SIZE chunks, never the whole history.
     expect(worst).toBeLessThanOrEqual(Math.ceil(cap / CHUNK_SIZE) + 2);
-    expect(log.chunks().length).toBeLessThanOrEqual(Math.ceil((2 * cap) / CHUNK_SIZE) + 3);
+    expect(logChunks(log).length).toBeLessThanOrEqual(Math.ceil((2 * cap) / CHUNK_SIZE) + 3);
     expect(log.toArray()).toEqual(Array.from({ length: cap }, (_, i) => 19_900 + i));
     expect(log.latest()).toBe(19_999);
   });
@@ -64,16 +64,16 @@ describe('CallLog', () => {
   });
 });
 
-describe('CallLog.appendedSince', () => {
+describe('appendedSince', () => {
   it('returns only what a later version appended, reading no older entry', () => {
     const log = appendMany(CallLog.EMPTY, 0, 20 * CHUNK_SIZE + 5);
     const reads = logReads.entries;
-    expect(appendMany(log, 20 * CHUNK_SIZE + 5, 3).appendedSince(log)).toEqual([
+    expect(appendedSince(appendMany(log, 20 * CHUNK_SIZE + 5, 3), log)).toEqual([
       20 * CHUNK_SIZE + 5,
       20 * CHUNK_SIZE + 6,
       20 * CHUNK_SIZE + 7,
     ]);
-    expect(log.appendedSince(log)).toEqual([]);
+    expect(appendedSince(log, log)).toEqual([]);
     expect(logReads.entries - reads).toBe(3);
   });
 
@@ -81,17 +81,17 @@ describe('CallLog.appendedSince', () => {
     const log = appendMany(CallLog.EMPTY, 0, 10);
     const branchA = log.append('a');
     const branchB = log.append('b');
-    expect(branchB.appendedSince(branchA)).toBeUndefined();
-    expect(branchA.appendedSince(branchB.append('c'))).toBeUndefined();
-    expect(CallLog.from(log.toArray()).append('x').appendedSince(log)).toBeUndefined();
+    expect(appendedSince(branchB, branchA)).toBeUndefined();
+    expect(appendedSince(branchA, branchB.append('c'))).toBeUndefined();
+    expect(appendedSince(CallLog.from(log.toArray()).append('x'), log)).toBeUndefined();
     const capped = appendMany(log, 10, 1, 3);
-    expect(capped.appendedSince(log)).toEqual([10]);
+    expect(appendedSince(capped, log)).toEqual([10]);
     // The cap dropped everything `log` held: every kept entry is new.
-    expect(appendMany(log, 10, 5, 2).appendedSince(log)).toEqual([13, 14]);
+    expect(appendedSince(appendMany(log, 10, 5, 2), log)).toEqual([13, 14]);
   });
 });
 
-describe('CallLog.appendedSince, property', () => {
+describe('appendedSince, property', () => {
   it('never misses an entry the newer version holds and the older one does not', () => {
     // Random histories of appends, rollbacks to any earlier version and caps; any two
     // versions: when appendedSince answers, it holds every new entry (safe for a checker).
@@ -119,7 +119,7 @@ describe('CallLog.appendedSince, property', () => {
           }
           const older = versions[i % versions.length] as CallLog;
           const newer = versions[j % versions.length] as CallLog;
-          const appended = newer.appendedSince(older);
+          const appended = appendedSince(newer, older);
           if (appended === undefined) return;
           const had = new Set(older.toArray());
           const got = new Set(appended);

@@ -15,7 +15,7 @@ export interface LogChunk {
 /** Counts the entries copied by branching appends and cap compactions, for the tests. */
 export const logCopies = { entries: 0, chunks: 0 };
 
-/** Counts the entries read out of chunks (`toArray`, `appendedSince`), for the tests. */
+/** Counts the entries read out of chunks (`toArray`, {@link appendedSince}), for the tests. */
 export const logReads = { entries: 0 };
 
 /**
@@ -108,62 +108,60 @@ export class CallLog {
     return new CallLog(kept.newest, start, end, kept.base, this.lineage);
   }
 
-  /**
-   * The entries this version holds that `older` does not, oldest first, when this version
-   * was made from `older` by appends (a commit after it); undefined when that cannot be told
-   * (another lineage: a reducer rewrote the log, or a rollback restored one read from JSON;
-   * or the entry `older` ends with is not where this version has it). Costs O(entries
-   * returned + chunks walked back to `older`'s end), never O(log length).
-   */
-  appendedSince(older: CallLog): readonly unknown[] | undefined {
-    if (older.lineage !== this.lineage || older.end > this.end) return undefined;
-    const from = Math.max(older.end, this.start);
-    // Where this version still holds older's newest entry, it must be that very entry.
-    if (older.end > older.start && older.end - 1 >= this.start) {
-      if (this.#at(older.end - 1) !== older.latest()) return undefined;
-    }
-    const out = new Array<unknown>(this.end - from);
-    for (let chunk = this.chunk; chunk !== undefined; chunk = chunk.previous) {
-      const to = Math.min(chunk.first + chunk.items.length, this.end);
-      for (let i = Math.max(chunk.first, from); i < to; i++)
-        out[i - from] = chunk.items[i - chunk.first];
-      if (chunk.first <= from) break;
-    }
-    logReads.entries += out.length;
-    return out;
-  }
-
-  /** The entry at absolute index `index` (within `[start, end)`). */
-  #at(index: number): unknown {
-    let chunk = this.chunk;
-    while (chunk !== undefined && chunk.first > index) chunk = chunk.previous;
-    return chunk?.items[index - chunk.first];
-  }
-
   /** The entries, oldest first, as a frozen array (built once per version). */
   toArray(): readonly unknown[] {
-    if (this.#array !== undefined) return this.#array;
-    const out = new Array<unknown>(this.length);
-    for (let chunk = this.chunk; chunk !== undefined; chunk = chunk.previous) {
-      const from = Math.max(chunk.first, this.start);
-      const to = Math.min(chunk.first + chunk.items.length, this.end);
-      for (let i = from; i < to; i++) out[i - this.start] = chunk.items[i - chunk.first];
-      if (chunk.first <= this.start) break;
-    }
-    logReads.entries += out.length;
-    this.#array = Object.freeze(out);
+    if (this.#array === undefined) this.#array = Object.freeze(entriesFrom(this, this.start));
     return this.#array;
   }
+}
 
-  /** The chunks this version reads, oldest first (for the tests). */
-  chunks(): readonly LogChunk[] {
-    const out: LogChunk[] = [];
-    for (let chunk = this.chunk; chunk !== undefined; chunk = chunk.previous) {
-      out.push(chunk);
-      if (chunk.first <= this.start) break;
-    }
-    return out.reverse();
+/** The entries `log` holds from absolute index `from` (at least its start) on, oldest first. */
+function entriesFrom(log: CallLog, from: number): unknown[] {
+  const out = new Array<unknown>(log.end - from);
+  for (let chunk = log.chunk; chunk !== undefined; chunk = chunk.previous) {
+    const to = Math.min(chunk.first + chunk.items.length, log.end);
+    for (let i = Math.max(chunk.first, from); i < to; i++)
+      out[i - from] = chunk.items[i - chunk.first];
+    if (chunk.first <= from) break;
   }
+  logReads.entries += out.length;
+  return out;
+}
+
+// The readers below are functions, not methods, so a bundle that only appends (a session)
+// leaves them out: the stores use appendedSince, the tests logChunks.
+
+/**
+ * The entries `newer` holds that `older` does not, oldest first, when `newer` was made from
+ * `older` by appends (a commit after it); undefined when that cannot be told (another
+ * lineage: a reducer rewrote the log, or a rollback restored one read from JSON; or the entry
+ * `older` ends with is not where `newer` has it). Costs O(entries returned + chunks walked
+ * back to `older`'s end), never O(log length).
+ */
+export function appendedSince(newer: CallLog, older: CallLog): readonly unknown[] | undefined {
+  if (older.lineage !== newer.lineage || older.end > newer.end) return undefined;
+  // Where `newer` still holds older's newest entry, it must be that very entry.
+  if (older.end > older.start && older.end - 1 >= newer.start) {
+    if (entryAt(newer, older.end - 1) !== older.latest()) return undefined;
+  }
+  return entriesFrom(newer, Math.max(older.end, newer.start));
+}
+
+/** The entry of `log` at absolute index `index` (within `[start, end)`). */
+function entryAt(log: CallLog, index: number): unknown {
+  let chunk = log.chunk;
+  while (chunk !== undefined && chunk.first > index) chunk = chunk.previous;
+  return chunk?.items[index - chunk.first];
+}
+
+/** The chunks `log` reads, oldest first (for the tests). */
+export function logChunks(log: CallLog): readonly LogChunk[] {
+  const out: LogChunk[] = [];
+  for (let chunk = log.chunk; chunk !== undefined; chunk = chunk.previous) {
+    out.push(chunk);
+    if (chunk.first <= log.start) break;
+  }
+  return out.reverse();
 }
 
 /**
@@ -197,5 +195,5 @@ export const logsOfSlices: Brand<CallLog> = brand();
 export function appendedLogEntries(before: object, after: object): readonly unknown[] | undefined {
   const older = logsOfSlices.get(before);
   const newer = logsOfSlices.get(after);
-  return older === undefined || newer === undefined ? undefined : newer.appendedSince(older);
+  return older === undefined || newer === undefined ? undefined : appendedSince(newer, older);
 }

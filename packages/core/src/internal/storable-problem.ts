@@ -39,97 +39,92 @@ const keyPath = (path: string, key: string): string => {
     : `${path}[${JSON.stringify(safe)}]`;
 };
 
+/** A problem {@link problemIn} found: the keys and indexes leading to it, innermost first. */
+interface Found {
+  readonly at: (string | number)[];
+  readonly rule: string;
+}
+
 /**
  * Why `value` would not survive `JSON.stringify`, a store and `JSON.parse` exactly, or
  * undefined when it would. Allowed: null, booleans, finite numbers, strings without U+0000 or
  * lone surrogates, arrays without holes or `undefined`, and plain objects (whose `undefined`
  * properties JSON drops, as reading them back as absent does) nested at most
- * {@link STORABLE_DEPTH} deep. Iterative and linear in the size of the value.
+ * {@link STORABLE_DEPTH} deep. Linear in the size of the value.
  */
 export function storableProblem(value: unknown): StorableProblem | undefined {
-  // Most values are fine: a walk that builds no paths says so; only a failure pays for them.
-  return storable(value, 0) ? undefined : locate(value);
+  const found = problemIn(value, 0);
+  if (found === undefined) return undefined;
+  // Most values are fine: the walk builds no paths, only a failure pays for one.
+  let path = '';
+  for (let i = found.at.length - 1; i >= 0; i--) {
+    const part = found.at[i] as string | number;
+    path = typeof part === 'number' ? `${path}[${part}]` : keyPath(path, part);
+  }
+  return { path, rule: found.rule };
 }
 
 /**
- * True when every store can hold `value` exactly (the rules of {@link storableProblem}).
- * Recursive, but never deeper than {@link STORABLE_DEPTH}, where it stops and says false.
+ * The first problem of `value` (the rules of {@link storableProblem}), or undefined. Each
+ * array or object is checked itself (holes, keys) before its children. Recursive,
+ * but never deeper than {@link STORABLE_DEPTH}, where it stops.
  */
-function storable(value: unknown, depth: number): boolean {
+function problemIn(value: unknown, depth: number): Found | undefined {
+  let rule: string | undefined;
   switch (typeof value) {
     case 'boolean':
-      return true;
+      return undefined;
     case 'number':
-      return Number.isFinite(value);
+      if (Number.isFinite(value)) return undefined;
+      rule = 'must be a finite number';
+      break;
     case 'string':
-      return !SUSPECT.test(value) || stringProblem(value) === undefined;
+      rule = stringProblem(value);
+      if (rule === undefined) return undefined;
+      break;
     case 'object': {
-      if (value === null) return true;
-      if (depth >= STORABLE_DEPTH) return false;
+      if (value === null) return undefined;
+      if (depth >= STORABLE_DEPTH) {
+        rule = `is nested too deep (more than ${STORABLE_DEPTH} levels)`;
+        break;
+      }
       if (Array.isArray(value)) {
+        for (let i = value.length - 1; i >= 0; i--)
+          if (!(i in value) || value[i] === undefined)
+            return { at: [i], rule: 'must not be undefined' };
         for (let i = 0; i < value.length; i++) {
-          const child: unknown = value[i];
-          if (child === undefined || !(i in value) || !storable(child, depth + 1)) return false;
+          const found = problemIn(value[i], depth + 1);
+          if (found !== undefined) {
+            found.at.push(i);
+            return found;
+          }
         }
-        return true;
+        return undefined;
       }
       const proto = Object.getPrototypeOf(value);
-      if (proto !== Object.prototype && proto !== null) return false;
-      for (const key of Object.keys(value)) {
-        if (SUSPECT.test(key) && stringProblem(key) !== undefined) return false;
-        const child = (value as Record<string, unknown>)[key];
-        if (child !== undefined && !storable(child, depth + 1)) return false;
+      if (proto !== Object.prototype && proto !== null) {
+        rule = 'must be plain JSON data (an object, array, string, ...)';
+        break;
       }
-      return true;
+      const keys = Object.keys(value);
+      for (const key of keys) {
+        const keyRule = stringProblem(key);
+        if (keyRule !== undefined) return { at: [key], rule: `key ${keyRule}` };
+      }
+      // Children last key first: the order of the path-building walk this one replaced.
+      for (let i = keys.length - 1; i >= 0; i--) {
+        const key = keys[i] as string;
+        const child = (value as Record<string, unknown>)[key];
+        const found = child === undefined ? undefined : problemIn(child, depth + 1);
+        if (found !== undefined) {
+          found.at.push(key);
+          return found;
+        }
+      }
+      return undefined;
     }
     default:
-      return false;
+      rule = `must be JSON data, not ${typeof value}`;
   }
-}
-
-/** The first problem of a value {@link storable} refused, with its path. Iterative. */
-function locate(value: unknown): StorableProblem | undefined {
-  const stack: { value: unknown; path: string; depth: number }[] = [{ value, path: '', depth: 0 }];
-  for (let item = stack.pop(); item !== undefined; item = stack.pop()) {
-    const { value: current, path, depth } = item;
-    switch (typeof current) {
-      case 'boolean':
-        continue;
-      case 'number':
-        if (!Number.isFinite(current)) return { path, rule: 'must be a finite number' };
-        continue;
-      case 'string': {
-        const rule = stringProblem(current);
-        if (rule !== undefined) return { path, rule };
-        continue;
-      }
-      case 'object': {
-        if (current === null) continue;
-        if (depth >= STORABLE_DEPTH)
-          return { path, rule: `is nested too deep (more than ${STORABLE_DEPTH} levels)` };
-        if (Array.isArray(current)) {
-          for (let i = current.length - 1; i >= 0; i--) {
-            if (!(i in current) || current[i] === undefined)
-              return { path: `${path}[${i}]`, rule: 'must not be undefined' };
-            stack.push({ value: current[i], path: `${path}[${i}]`, depth: depth + 1 });
-          }
-          continue;
-        }
-        const proto = Object.getPrototypeOf(current);
-        if (proto !== Object.prototype && proto !== null)
-          return { path, rule: 'must be plain JSON data (an object, array, string, ...)' };
-        for (const key of Object.keys(current)) {
-          const rule = stringProblem(key);
-          if (rule !== undefined) return { path: keyPath(path, key), rule: `key ${rule}` };
-          const child = (current as Record<string, unknown>)[key];
-          if (child !== undefined)
-            stack.push({ value: child, path: keyPath(path, key), depth: depth + 1 });
-        }
-        continue;
-      }
-      default:
-        return { path, rule: `must be JSON data, not ${typeof current}` };
-    }
-  }
-  return undefined;
+  return { at: [], rule };
 }

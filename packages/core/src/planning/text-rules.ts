@@ -51,16 +51,9 @@ export function trimText(text: string): string {
 function longerThan(text: string, max: number): boolean {
   if (text.length <= max) return false;
   if (text.length > 2 * max) return true;
-  let count = 0;
-  for (let i = 0; i < text.length; i++) {
-    const code = text.charCodeAt(i);
-    if (code >= 0xd800 && code <= 0xdbff && i + 1 < text.length) {
-      const next = text.charCodeAt(i + 1);
-      if (next >= 0xdc00 && next <= 0xdfff) i++;
-    }
-    if (++count > max) return true;
-  }
-  return false;
+  // At most 2 * max code units here: spreading by code points is cheap, and counts a lone
+  // surrogate once, as a character of its own.
+  return [...text].length > max;
 }
 
 function isAscii(text: string): boolean {

@@ -12,7 +12,7 @@ import { heldByOther } from '../owners/owner-commands.ts';
 import { Plan, type PlanStep, StepStatus } from '../plan.ts';
 import { ensureStatus, stepIndex } from '../plan-checks.ts';
 import type { NewPlanStep } from '../plan-commands.ts';
-import { PLANNING_TOOL_TRAITS } from '../planning-tool-traits.ts';
+import { planningToolTraits } from '../planning-tool-traits.ts';
 import { optionalText, PLANNING_LIMITS, requiredText, stepIdText } from '../text-rules.ts';
 import {
   applyBatchOperation,
@@ -82,6 +82,14 @@ const TAKES: {
   mark: { needs: ['step_id', 'status'], may: ['note'] },
   note: { needs: ['step_id', 'note'], may: [] },
 };
+
+// A batch may mark and edit (overwrites) and add notes or steps (appends).
+const BATCH_TRAITS = planningToolTraits({
+  title: 'Apply a batch of plan changes',
+  readOnly: false,
+  destructive: true,
+  idempotent: false,
+});
 
 // Each thing the model reads is said once: the tool's description says what a batch does,
 // the op field which fields each operation takes; the other fields carry no descriptions, and
@@ -371,7 +379,7 @@ export function createBatchTool(
     >,
     resultType: PlanBatch,
     acceptsOverrides: context.acceptsOverrides,
-    traits: PLANNING_TOOL_TRAITS.batch,
+    traits: BATCH_TRAITS,
     handler: (params, { session }) => {
       const raws = params.operations as readonly Raw[];
       const start = selectLatest(context.prepare(session), Plan);

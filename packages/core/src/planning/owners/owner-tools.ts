@@ -3,7 +3,7 @@ import { defineTool, type Tool } from '../../define-tool.ts';
 import type { Session } from '../../session.ts';
 import type { PlanStep } from '../plan.ts';
 import { requirePlan, stepIndex } from '../plan-checks.ts';
-import { PLANNING_TOOL_TRAITS } from '../planning-tool-traits.ts';
+import { planningToolTraits } from '../planning-tool-traits.ts';
 import { stepIdText } from '../text-rules.ts';
 import { ClaimStep, claimStepReducer, ReleaseStep, releaseStepReducer } from './owner-commands.ts';
 
@@ -23,6 +23,22 @@ export interface OwnerToolsContext {
 
 const OwnedStepParameters: z.ZodType<OwnedStepInput, OwnedStepInput> = z.strictObject({
   step_id: z.string(),
+});
+
+// Takes a free step only; a repeat by the holder changes nothing, another holder is refused.
+const CLAIM_TRAITS = planningToolTraits({
+  title: 'Claim a plan step',
+  readOnly: false,
+  destructive: false,
+  idempotent: true,
+});
+
+// Drops the caller's own claim; a second release is refused and changes nothing.
+const RELEASE_TRAITS = planningToolTraits({
+  title: 'Release a plan step',
+  readOnly: false,
+  destructive: true,
+  idempotent: true,
 });
 
 // The handlers run the reducers' own checks on the plan as it is now, so a refusal comes
@@ -45,7 +61,7 @@ export function createOwnerTools(context: OwnerToolsContext): {
     parameters: OwnedStepParameters as unknown as z.ZodType<ClaimStep, OwnedStepInput>,
     resultType: ClaimStep,
     acceptsOverrides: context.acceptsOverrides,
-    traits: PLANNING_TOOL_TRAITS.claim,
+    traits: CLAIM_TRAITS,
     handler: (params, { session }) => {
       const plan = requirePlan(context.prepare(session));
       const step_id = stepIdText(params.step_id);
@@ -66,7 +82,7 @@ export function createOwnerTools(context: OwnerToolsContext): {
     parameters: OwnedStepParameters as unknown as z.ZodType<ReleaseStep, OwnedStepInput>,
     resultType: ReleaseStep,
     acceptsOverrides: context.acceptsOverrides,
-    traits: PLANNING_TOOL_TRAITS.release,
+    traits: RELEASE_TRAITS,
     handler: (params, { session }) => {
       const plan = requirePlan(context.prepare(session));
       const step_id = stepIdText(params.step_id);

@@ -1,0 +1,63 @@
+import { describe, expect, it } from 'vitest';
+import { STORABLE_DEPTH, storableProblem } from './storable-problem.ts';
+
+describe('storableProblem', () => {
+  it('accepts plain JSON data, and undefined properties JSON drops', () => {
+    expect(storableProblem({ a: [1, 'x', null, true, { b: undefined }], 'c d': 'ok' })).toBe(
+      undefined,
+    );
+  });
+
+  it('names the path of the part no store can hold', () => {
+    expect(storableProblem({ steps: [{ title: 'a\u0000b' }] })).toEqual({
+      path: 'steps[0].title',
+      rule: 'must not contain U+0000',
+    });
+    expect(storableProblem({ 'a b': [1, Number.NaN] })).toEqual({
+      path: '["a b"][1]',
+      rule: 'must be a finite number',
+    });
+    expect(storableProblem('\ud800')).toEqual({
+      path: '',
+      rule: 'must not contain a lone surrogate',
+    });
+    expect(storableProblem({ f: () => 1 })).toEqual({
+      path: 'f',
+      rule: 'must be JSON data, not function',
+    });
+    expect(storableProblem({ d: new Date(0) })).toEqual({
+      path: 'd',
+      rule: 'must be plain JSON data (an object, array, string, ...)',
+    });
+  });
+
+  it('checks an array or object itself (holes, keys) before its children', () => {
+    expect(storableProblem([Number.NaN, 1, undefined])).toEqual({
+      path: '[2]',
+      rule: 'must not be undefined',
+    });
+    expect(storableProblem({ a: Number.NaN, 'k\u0000': 1 })).toEqual({
+      path: '["k\\u0000"]',
+      rule: 'key must not contain U+0000',
+    });
+    // Then the children, an object's from its last key, each child's own parts first.
+    expect(storableProblem({ a: Number.NaN, b: { c: Number.NaN } })).toEqual({
+      path: 'b.c',
+      rule: 'must be a finite number',
+    });
+    expect(storableProblem([[Number.NaN], Number.NaN])).toEqual({
+      path: '[0][0]',
+      rule: 'must be a finite number',
+    });
+  });
+
+  it(`stops at ${STORABLE_DEPTH} levels of nesting`, () => {
+    let deep: unknown = 1;
+    for (let i = 0; i < STORABLE_DEPTH; i++) deep = [deep];
+    expect(storableProblem(deep)).toBe(undefined);
+    expect(storableProblem([deep])).toEqual({
+      path: `${'[0]'.repeat(STORABLE_DEPTH)}`,
+      rule: `is nested too deep (more than ${STORABLE_DEPTH} levels)`,
+    });
+  });
+});
