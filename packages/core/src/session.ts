@@ -89,11 +89,12 @@ function frozenSlices(
   return Object.freeze(slices) as Slices;
 }
 
-/** A new frozen snapshot, marked as checked (rollback need not check it again). */
+/**
+ * A new frozen snapshot. Its slices object carries the session's call log (see frozenSlices),
+ * which is also what tells rollback it need not check them again.
+ */
 function checkedState(sessionId: string, revision: number, slices: Slices): SessionSnapshot {
-  const state = { sessionId, revision, slices };
-  checkedSnapshots.set(state, true);
-  return Object.freeze(state);
+  return Object.freeze({ sessionId, revision, slices });
 }
 
 /**
@@ -265,7 +266,8 @@ export class Session {
     const names = Object.keys(snapshot.slices);
     let log = logsOfSlices.get(snapshot.slices);
     const values = new Map<string, readonly unknown[]>();
-    if (checkedSnapshots.get(snapshot) === true) {
+    // Slices a session committed (they carry its log) or snapshotFromJSON read were checked.
+    if (log !== undefined || checkedSnapshots.get(snapshot) === true) {
       for (const name of names) {
         if (name === LOG && log !== undefined) continue;
         values.set(name, deepFreeze(snapshot.slices[name] as readonly unknown[]));

@@ -22,7 +22,8 @@ export interface ToolDelivery {
 export const toolDeliveries: Brand<ToolDelivery> = brand();
 
 /**
- * Snapshots whose slices are known to satisfy their data types: a session's own states and
- * what `snapshotFromJSON` read. `Session.rollback` checks any other snapshot first.
+ * Snapshots `snapshotFromJSON` read, whose slices are known to satisfy their data types.
+ * `Session.rollback` also trusts slices a session committed (they carry its call log) and
+ * checks any other snapshot first.
  */
 export const checkedSnapshots: Brand<true> = brand();
