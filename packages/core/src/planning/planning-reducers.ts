@@ -1,4 +1,5 @@
 import { update } from '../internal/produce.ts';
+import { isTrustedAs } from '../internal/trusted-value.ts';
 import type { Reducer } from '../reducer.ts';
 import { replaceLatest } from '../replace-latest.ts';
 import type { Session } from '../session.ts';
@@ -115,7 +116,9 @@ export const markStepReducer: Reducer<Plan, MarkStep> = (plans, { value }) => {
   ensureMarkable(plan);
   const { index, steps } = commandStep(plan, value);
   const status = ensureStatus(value.status);
-  if (value.note !== null) ensurePlanText(value.note, 'note', 'Note', PLANNING_LIMITS.note);
+  // A note the mark handler built (see trustedValue) has passed these rules already.
+  if (value.note !== null && !isTrustedAs(value, MarkStep))
+    ensurePlanText(value.note, 'note', 'Note', PLANNING_LIMITS.note);
   const step = steps[index] as PlanStep;
   const notes = value.note === null ? step.notes : Object.freeze([...step.notes, value.note]);
   steps[index] = Object.freeze({ ...step, status, notes });
