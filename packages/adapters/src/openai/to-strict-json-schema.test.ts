@@ -177,6 +177,31 @@ describe('toStrictJsonSchema', () => {
     }
   });
 
+  it('keeps examples as a copy of their JSON data, and refuses examples that are not JSON', () => {
+    const examples = [{ at: '2026-11-26', tags: ['a'], gone: undefined }, 3, null];
+    const { schema } = toStrictJsonSchema({
+      type: 'object',
+      properties: { when: { type: 'object', properties: { at: { type: 'string' } }, examples } },
+      required: ['when'],
+    });
+    const when = (schema['properties'] as Record<string, Record<string, unknown>>)['when'];
+    const kept = when?.['examples'] as unknown[];
+    expect(kept).toEqual([{ at: '2026-11-26', tags: ['a'] }, 3, null]);
+    expect(kept).not.toBe(examples);
+    expect(Object.isFrozen(kept[0])).toBe(true);
+    const cyclic: unknown[] = [];
+    cyclic.push(cyclic);
+    for (const bad of [[() => 1], [1n], [Number.NaN], [new Date(0)], [Symbol('s')], cyclic]) {
+      expect(() =>
+        toStrictJsonSchema({
+          type: 'object',
+          properties: { when: { type: 'string', examples: bad } },
+          required: ['when'],
+        }),
+      ).toThrow(/^OpenAI strict mode cannot express '.*examples.* at when\.$/);
+    }
+  });
+
   it('treats a keyword, property or definition whose value is undefined as absent', () => {
     const { schema } = toStrictJsonSchema({
       type: 'object',

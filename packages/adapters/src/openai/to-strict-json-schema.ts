@@ -99,6 +99,25 @@ function copy(source: Node, skip?: (key: string) => boolean): Node {
   return out;
 }
 
+/**
+ * A copy of `value` when it is JSON data (null, booleans, finite numbers, strings, arrays and
+ * plain objects, at most 64 levels deep); refused, naming the path, otherwise. For annotation
+ * values (`examples`) the output carries.
+ */
+function jsonCopy(value: unknown, path: string, depth = 0): unknown {
+  if (depth > 64) refuse(path, "'examples' nested more than 64 levels deep");
+  if (value === null || typeof value === 'string' || typeof value === 'boolean') return value;
+  if (typeof value === 'number' && Number.isFinite(value)) return value;
+  if (Array.isArray(value)) return value.map((item) => jsonCopy(item, path, depth + 1));
+  if (isRecord(value) && Object.getPrototypeOf(value) === Object.prototype) {
+    const out: Node = {};
+    for (const key of Object.keys(value))
+      if (value[key] !== undefined) setOwn(out, key, jsonCopy(value[key], path, depth + 1));
+    return out;
+  }
+  return refuse(path, "'examples' that are not JSON data");
+}
+
 // JSON with object keys sorted: equal for schemas that differ only in key order.
 function canonicalJson(value: unknown): string {
   return JSON.stringify(value, (_key, item: unknown) =>
@@ -906,7 +925,7 @@ class Converter {
     if (root)
       for (const key of ROOT_METADATA) if (typeof node[key] === 'string') out[key] = node[key];
     for (const key of TEXT_ANNOTATIONS) if (typeof node[key] === 'string') out[key] = node[key];
-    if (Array.isArray(node['examples'])) out['examples'] = structuredClone(node['examples']);
+    if (Array.isArray(node['examples'])) out['examples'] = jsonCopy(node['examples'], path);
 
     if (Object.hasOwn(node, '$ref')) {
       const first = this.refName(node['$ref'], path);
