@@ -5,13 +5,16 @@
 //     <openai-node checkout> <openai-agents-js checkout>
 //
 // The checkouts at the commits strict-schema-peer-cases.ts names (a clone, or `git archive`
-// of `tests/lib` and `src/lib`, and of `packages/agents-core/test/utils`); about a minute. Each peer file runs unchanged
+// of `tests/lib`, `src/lib` and `src/internal`, and of `packages/agents-core`); about a minute.
+// Each peer file runs unchanged
 // but for two things: `.toThrow(...)` loses its argument (refusal wording is not compared), and
 // the peer's converter is replaced by `toStrictJsonSchema` (openai-agents-js: its null
 // stripping by `restore`, its depth error by plankit's depth refusal). For an openai-agents-js
 // case, the same schemas also go through openai-node's converter (`src/lib/transform.ts` of the
 // checkout), to tell a peer disagreement (openai-node refuses as plankit does) from a
-// difference. Exits 1 when a case's result does not match its classification.
+// difference; and each openai-node case's schemas also go through openai-agents-js's converter
+// (`packages/agents-core/src/utils/strictToolSchema.ts`), the other way round. Exits 1 when a
+// case's result does not match its classification. PEER_DEBUG=1 shows vitest's own output.
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
