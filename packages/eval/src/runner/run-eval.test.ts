@@ -205,3 +205,45 @@ describe('results log and resume', () => {
     expect(second.report.trials.finished).toBe(24);
   }, 30_000);
 });
+
+describe('options', () => {
+  const bad: readonly (readonly [string, unknown, string])[] = [
+    ['an unknown key', { store: new MemoryStore(), output: 'x' }, 'options.output'],
+    ['a __proto__ key', JSON.parse('{"__proto__": {"x": 1}}'), 'options.__proto__'],
+    ['out that is not a string', { out: 42 }, 'options.out'],
+    ['out beside store', { out: 'x', store: new MemoryStore() }, 'options.out'],
+    ['a store that is not an object', { store: 'memory' }, 'options.store'],
+    ['resume that is not a boolean', { store: new MemoryStore(), resume: 'yes' }, 'options.resume'],
+    [
+      'a signal that is not an AbortSignal',
+      { store: new MemoryStore(), signal: {} },
+      'options.signal',
+    ],
+    [
+      'onProgress that is not a function',
+      { store: new MemoryStore(), onProgress: 1 },
+      'options.onProgress',
+    ],
+    ['a clock that is not a function', { store: new MemoryStore(), clock: 5 }, 'options.clock'],
+    [
+      'clock and its old name now both',
+      { store: new MemoryStore(), clock: () => 0, now: () => 0 },
+      'options.now',
+    ],
+    ['options that are not an object', null, 'options'],
+  ];
+  for (const [name, options, field] of bad) {
+    it(`refuses ${name} (argument_invalid naming ${field}) before anything runs`, async () => {
+      const given = (options as { store?: unknown } | null)?.store;
+      const store = given instanceof MemoryStore ? given : new MemoryStore();
+      const error = await runEval(config(), options as never).then(
+        () => undefined,
+        (caught: unknown) => caught,
+      );
+      expect(error).toMatchObject({ code: 'argument_invalid', field });
+      expect((error as Error).message).toMatch(/^runEval: options/);
+      // Nothing was logged.
+      expect(await store.list()).toEqual({ ok: true, value: [] });
+    });
+  }
+});

@@ -17,6 +17,7 @@ import {
   Session,
   selectLatest,
 } from '@plankit/core';
+import { checkOptionKeys, invalidArgument } from '@plankit/core/internal';
 import type { EvalArm, EvalConfig, EvalTask } from '../config/define-eval.ts';
 import { checkEvalConfig } from '../config/eval-config-schema.ts';
 import { runChecker } from '../config/task-checker.ts';
@@ -90,6 +91,44 @@ interface TrialSpec {
 
 const NO_CAPS = { costUsd: null, dayUsd: null, turnSoftUsd: null, dayTokens: null };
 
+const OPTION_KEYS: ReadonlySet<string> = new Set([
+  'out',
+  'store',
+  'resume',
+  'signal',
+  'onProgress',
+  'clock',
+  'now',
+]);
+
+/** The run's clock, once every option is checked; a bad option is a programmer error. */
+function checkedClock(options: RunEvalOptions): Clock {
+  const refuse = (field: string, rule: string) => invalidArgument('runEval', field, rule);
+  if (typeof options !== 'object' || options === null) throw refuse('options', 'must be an object');
+  checkOptionKeys('runEval', options, OPTION_KEYS);
+  const { out, store, resume, signal, onProgress, clock, now } = options;
+  if (out !== undefined && typeof out !== 'string') throw refuse('options.out', 'must be a string');
+  if (store !== undefined && out !== undefined)
+    throw refuse('options.out', 'must not be given with options.store (the log is the store)');
+  if (store !== undefined && (typeof store !== 'object' || store === null))
+    throw refuse('options.store', 'must be a SessionStore');
+  if (resume !== undefined && typeof resume !== 'boolean')
+    throw refuse('options.resume', 'must be a boolean');
+  if (signal !== undefined && !(signal instanceof AbortSignal))
+    throw refuse('options.signal', 'must be an AbortSignal');
+  if (onProgress !== undefined && typeof onProgress !== 'function')
+    throw refuse('options.onProgress', 'must be a function');
+  if (clock !== undefined && now !== undefined)
+    throw refuse('options.now', 'is the old name of options.clock; pass only clock');
+  const chosen = clock ?? now ?? Date.now;
+  if (typeof chosen !== 'function')
+    throw refuse(
+      clock === undefined ? 'options.now' : 'options.clock',
+      'must be a function returning epoch milliseconds',
+    );
+  return chosen;
+}
+
 /**
  * Runs every task × arm × repetition in a seeded order, `concurrency` at a time, saving each
  * trial to the results log as it ends, and returns the report. Never spends past a cap: every
@@ -100,6 +139,8 @@ const NO_CAPS = { costUsd: null, dayUsd: null, turnSoftUsd: null, dayTokens: nul
  * checked by the schema `defineEval` uses before anything runs.
  *
  * @throws PlankitEvalError `config_invalid`, `run_exists`, `resume_mismatch`, `log_invalid`, `store_failed`
+ * @throws PlankitError `argument_invalid` for a bad option (an unknown key, a wrong type,
+ *   `clock` and its old name `now` both, `out` with `store`), before anything runs
  * @example
  * ```ts
  * const run = await runEval(config, { out: 'eval-results' });
@@ -108,8 +149,8 @@ const NO_CAPS = { costUsd: null, dayUsd: null, turnSoftUsd: null, dayTokens: nul
  * @public
  */
 export async function runEval(input: EvalConfig, options: RunEvalOptions = {}): Promise<EvalRun> {
+  const now = checkedClock(options);
   const config = checkEvalConfig(input, 'runEval');
-  const now = options.clock ?? options.now ?? Date.now;
   const store =
     options.store ?? new FileStore({ directory: join(options.out ?? 'eval-results', 'log') });
   const ownsStore = options.store === undefined;
