@@ -74,15 +74,20 @@ const sources = {
   agentsConverter: peer(agentsCheckout, 'packages/agents-core/src/utils/strictToolSchema.ts'),
   agentsZodCompat: peer(agentsCheckout, 'packages/agents-core/src/utils/zodCompat.ts'),
 };
-// A converter's answer, compared across converters: its output as JSON with sorted keys (key
-// order means nothing in a schema), or 'refused'.
-const OUTCOME = `const sorted = (value: unknown): unknown =>
+const dir = mkdtempSync(path.join(tmpdir(), 'plankit-peer-strict-'));
+// Code both shims share: whether the other peer's converter answers a schema as plankit does,
+// appended to `log` per test. An answer is the output as JSON with sorted keys (key order means
+// nothing in a schema), or 'refused'.
+const comparing = (log: string) => `const sorted = (value: unknown): unknown =>
   Array.isArray(value) ? value.map(sorted)
   : typeof value === 'object' && value !== null
     ? Object.fromEntries(Object.keys(value).sort().map((key) => [key, sorted((value as any)[key])]))
     : value;
-const outcome = (run: () => unknown) => { try { return JSON.stringify(sorted(run())); } catch { return 'refused'; } };`;
-const dir = mkdtempSync(path.join(tmpdir(), 'plankit-peer-strict-'));
+const outcome = (run: () => unknown) => { try { return JSON.stringify(sorted(run())); } catch { return 'refused'; } };
+function compare(schema: any, other: (schema: any) => unknown): void {
+  const same = outcome(() => plankit(schema).schema) === outcome(() => other(structuredClone(schema)));
+  appendFileSync(${JSON.stringify(path.join(dir, log))}, JSON.stringify({ test: expect.getState().currentTestName?.split(' > ').pop(), same }) + '\\n');
+}`;
 const write = (file: string, text: string) => {
   mkdirSync(path.dirname(path.join(dir, file)), { recursive: true });
   writeFileSync(path.join(dir, file), text);
@@ -93,40 +98,41 @@ symlinkSync(path.join(repo, 'node_modules'), path.join(dir, 'node_modules'));
 write('node/transform.test.ts', withoutThrowArguments(sources.transform));
 write('node/transform-branches.test.ts', withoutThrowArguments(sources.branches));
 write('agents/test/utils/strictToolSchema.test.ts', withoutThrowArguments(sources.agents));
-write(
-  'peer/transform.ts',
-  sources.converter
-    .replace("from '../internal/utils'", "from './utils.ts'")
-    .replace("from './jsonschema'", "from './jsonschema.ts'"),
-);
+// A peer's source file, its extensionless relative imports given their `.ts` files.
+const writeSource = (file: string, text: string, imports: Record<string, string>) => {
+  let out = text;
+  for (const [from, to] of Object.entries(imports))
+    out = out.replace(`from '${from}'`, `from '${to}'`);
+  write(file, out);
+};
+writeSource('peer/transform.ts', sources.converter, {
+  '../internal/utils': './utils.ts',
+  './jsonschema': './jsonschema.ts',
+});
 write('peer/jsonschema.ts', sources.jsonschema);
 write(
   'peer/utils.ts',
   'export const hasOwn = (o: object, k: PropertyKey): boolean => Object.hasOwn(o, k);\n',
 );
-// openai-node's tests of its internal helpers have no counterpart: they fail here, and the
-// case list names them `internal`.
 // Each schema an openai-node case converts also goes through openai-agents-js's converter (its
 // `src/utils/strictToolSchema.ts`), to tell where the two peers' converters disagree.
-write(
-  'agents-peer/utils/strictToolSchema.ts',
-  sources.agentsConverter
-    .replace("from '../errors'", "from '../errors.ts'")
-    .replace("from './zodCompat'", "from './zodCompat.ts'"),
-);
+writeSource('agents-peer/utils/strictToolSchema.ts', sources.agentsConverter, {
+  '../errors': '../errors.ts',
+  './zodCompat': './zodCompat.ts',
+});
 write('agents-peer/utils/zodCompat.ts', sources.agentsZodCompat);
 write('agents-peer/errors.ts', 'export class UserError extends Error {}\n');
+// openai-node's tests of its internal helpers have no counterpart: they fail here, and the
+// case list names them `internal`.
 write(
   'shim/transform.ts',
   `import { appendFileSync } from 'node:fs';
 import { expect } from 'vitest';
 import { toStrictJsonSchema as plankit } from ${JSON.stringify(converter)};
 import { toOpenAIStrictToolSchema as agents } from '../agents-peer/utils/strictToolSchema.ts';
-${OUTCOME}
+${comparing('node.log')}
 export const toStrictJsonSchema = (schema: any): any => {
-  const ours = outcome(() => plankit(schema).schema);
-  const theirs = outcome(() => agents(structuredClone(schema)));
-  appendFileSync(${JSON.stringify(path.join(dir, 'node.log'))}, JSON.stringify({ test: expect.getState().currentTestName?.split(' > ').pop(), same: ours === theirs }) + '\\n');
+  compare(schema, agents);
   return structuredClone(plankit(schema).schema);
 };
 const internal = (name: string) => () => { throw new Error('no counterpart: ' + name); };
@@ -183,11 +189,9 @@ import { toStrictJsonSchema as plankit } from ${JSON.stringify(converter)};
 import { toStrictJsonSchema as openaiNode } from '../../../peer/transform.ts';
 import { UserError } from '../errors.ts';
 const DEPTH = 'JSON schema is too deeply nested to process safely. Simplify or flatten the schema, or disable strict mode.';
-${OUTCOME}
+${comparing('agents.log')}
 function convert(schema: any) {
-  const ours = outcome(() => plankit(schema).schema);
-  const theirs = outcome(() => openaiNode(structuredClone(schema)));
-  appendFileSync(${JSON.stringify(path.join(dir, 'agents.log'))}, JSON.stringify({ test: expect.getState().currentTestName?.split(' > ').pop(), same: ours === theirs }) + '\\n');
+  compare(schema, openaiNode);
   try {
     return plankit(schema);
   } catch (error: any) {
