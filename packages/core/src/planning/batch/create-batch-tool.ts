@@ -102,8 +102,20 @@ function opDescription(dependencies: boolean): string {
   return `setup (objective; new plan), add (title, details${deps}), update (step_id, title, details${deps}), mark (step_id, status, note), note (step_id, note)`;
 }
 
-// The wire schema: depends_on appears only with the dependencies option.
-function batchParameters(dependencies: boolean) {
+// The wire schema: depends_on appears only with the dependencies option. Each variant is built
+// once: zod compiles a schema on its first parse, and a schema built per session (a pool makes
+// one per conversation) would be built and compiled again for every one.
+const built = new Map<boolean, ReturnType<typeof buildBatchParameters>>();
+function batchParameters(dependencies: boolean): ReturnType<typeof buildBatchParameters> {
+  let parameters = built.get(dependencies);
+  if (parameters === undefined) {
+    parameters = buildBatchParameters(dependencies);
+    built.set(dependencies, parameters);
+  }
+  return parameters;
+}
+
+function buildBatchParameters(dependencies: boolean) {
   const text = optionalField(z.string());
   const operation = z.strictObject({
     op: z.enum(OPS).describe(opDescription(dependencies)),
