@@ -57,7 +57,7 @@ const { value: valueArb } = fc.letrec<{ value: z.ZodType; object: z.ZodType }>((
       fc.tuple(
         fc.constantFrom('alpha', 'beta', 'gamma', 'delta'),
         tie('value'),
-        fc.constantFrom('required', 'optional', 'default', 'described'),
+        fc.constantFrom('required', 'optional', 'default', 'described', 'annotated'),
       ),
       { maxLength: 3 },
     )
@@ -72,7 +72,10 @@ const { value: valueArb } = fc.letrec<{ value: z.ZodType; object: z.ZodType }>((
               ? z.string().default('fallback')
               : mode === 'described'
                 ? inner.describe(`The ${key}.`).optional()
-                : inner;
+                : mode === 'annotated'
+                  ? // Annotations the output keeps: they must change nothing else.
+                    inner.meta({ $comment: `About ${key}.`, examples: ['sample', 1, null] })
+                  : inner;
       }
       return z.object(shape);
     }),
@@ -108,6 +111,11 @@ describe('toStrictJsonSchema properties', () => {
         }
         accepted++;
         expect(strictSchemaProblem(converted.schema)).toBeUndefined();
+        // Annotations are kept: as many `$comment`s and `examples` as the source has.
+        const count = (schema: unknown, key: string) =>
+          JSON.stringify(schema).split(`"${key}":`).length;
+        for (const key of ['$comment', 'examples'])
+          expect(count(converted.schema, key)).toBe(count(source, key));
         // The openai package's own strict transform accepts what we produce.
         expect(() => openaiStrict(structuredClone(converted.schema) as never)).not.toThrow();
         const random = seededRandom(seed);
