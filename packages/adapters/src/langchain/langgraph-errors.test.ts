@@ -1,4 +1,3 @@
-import { BaseCallbackHandler } from '@langchain/core/callbacks/base';
 import { AIMessage, HumanMessage, type ToolCall, ToolMessage } from '@langchain/core/messages';
 import { RunnableLambda } from '@langchain/core/runnables';
 import {
@@ -11,33 +10,8 @@ import { createPlanningTools, Plan, Session, selectLatest } from '@plankit/core'
 import * as fc from 'fast-check';
 import { createAgent, FakeToolCallingModel } from 'langchain';
 import { describe, expect, it, vi } from 'vitest';
+import { HoldToolStart, sleep } from '../testing/hold-tool-start.ts';
 import { toLangChainTools } from './to-langchain-tools.ts';
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-/** Holds the tool call `id` in an awaited `handleToolStart`, as a slow tracing hook would. */
-class HoldOneCall extends BaseCallbackHandler {
-  name = 'hold-one-call';
-  readonly id: string;
-
-  constructor(id: string) {
-    super({ _awaitHandler: true });
-    this.id = id;
-  }
-
-  override async handleToolStart(
-    _tool: unknown,
-    _input: string,
-    _runId: string,
-    _parentRunId?: string,
-    _tags?: string[],
-    _metadata?: Record<string, unknown>,
-    _runName?: string,
-    toolCallId?: string,
-  ): Promise<void> {
-    if (toolCallId === this.id) await sleep(30);
-  }
-}
 
 const setupThenMark = [
   {
@@ -189,7 +163,7 @@ describe('cases ported from langchainjs and langgraphjs', () => {
     const tools = toLangChainTools(createPlanningTools(session), { session });
     const result = await new ToolNode(tools).invoke(
       { messages: [new AIMessage({ content: '', tool_calls: setupThenMark })] },
-      { callbacks: [new HoldOneCall('call_setup')] },
+      { callbacks: [new HoldToolStart(new Map([['call_setup', 30]]))] },
     );
     expect(answers(result.messages).map(([, status]) => status)).toEqual(['success', 'success']);
     expect(selectLatest(session, Plan)?.status).toBe('completed');
@@ -209,7 +183,7 @@ describe('cases ported from langchainjs and langgraphjs', () => {
         .compile();
       const result = await graph.invoke(
         { messages: [new AIMessage({ content: '', tool_calls: setupThenMark })] },
-        { callbacks: [new HoldOneCall('call_setup')] },
+        { callbacks: [new HoldToolStart(new Map([['call_setup', 30]]))] },
       );
       expect(answers(result.messages).map(([, status]) => status)).toEqual(['success', 'success']);
     } finally {
@@ -251,7 +225,7 @@ describe('cases ported from langchainjs and langgraphjs', () => {
     );
     const result = (await wrapper.invoke(
       {},
-      { callbacks: [new HoldOneCall('call_setup')] },
+      { callbacks: [new HoldToolStart(new Map([['call_setup', 30]]))] },
     )) as ToolMessage[];
     expect(answers(result).map(([id, status]) => [id, status])).toEqual([
       ['call_setup', 'success'],

@@ -1,4 +1,3 @@
-import { BaseCallbackHandler } from '@langchain/core/callbacks/base';
 import {
   AIMessage,
   type BaseMessage,
@@ -19,12 +18,11 @@ import {
 } from 'langchain';
 import { describe, expect, it } from 'vitest';
 import * as z from 'zod';
+import { HoldToolStart, sleep } from '../testing/hold-tool-start.ts';
 import { toLangChainTools } from './to-langchain-tools.ts';
 
 /** A tool call with its id, as chat models emit them (and as FakeToolCallingModel requires). */
 type IdentifiedCall = ToolCall & { id: string };
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** A plankit tool that records the order in which its calls apply. */
 function recorder(applied: string[]) {
@@ -37,35 +35,6 @@ function recorder(applied: string[]) {
       return { message: `Recorded ${label}.`, value: null };
     },
   });
-}
-
-/**
- * A LangChain callback that holds each tool call before it runs (awaited, like a tracing or
- * approval hook), for as long as `delays` says for its tool-call id.
- */
-class HoldToolStart extends BaseCallbackHandler {
-  name = 'hold-tool-start';
-  readonly delays: ReadonlyMap<string, number>;
-  readonly started: string[] = [];
-
-  constructor(delays: ReadonlyMap<string, number>) {
-    super({ _awaitHandler: true });
-    this.delays = delays;
-  }
-
-  override async handleToolStart(
-    _tool: unknown,
-    _input: string,
-    _runId: string,
-    _parentRunId?: string,
-    _tags?: string[],
-    _metadata?: Record<string, unknown>,
-    _runName?: string,
-    toolCallId?: string,
-  ): Promise<void> {
-    this.started.push(toolCallId ?? '');
-    await sleep(this.delays.get(toolCallId ?? '') ?? 0);
-  }
 }
 
 const setupThenMark: IdentifiedCall[] = [

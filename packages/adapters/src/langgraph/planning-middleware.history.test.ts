@@ -1,4 +1,3 @@
-import { BaseCallbackHandler } from '@langchain/core/callbacks/base';
 import { AIMessage, HumanMessage } from '@langchain/core/messages';
 import { MemorySaver } from '@langchain/langgraph';
 import {
@@ -9,6 +8,7 @@ import {
 } from '@plankit/core/plan-model';
 import { createAgent } from 'langchain';
 import { describe, expect, it } from 'vitest';
+import { HoldToolStart } from '../testing/hold-tool-start.ts';
 import { ScriptedChatModel } from '../testing/scripted-chat-model.ts';
 import { PlanEditError } from './plan-edit.ts';
 import { reducePlanHistory } from './plan-history-channel.ts';
@@ -16,30 +16,6 @@ import { planningMiddleware } from './planning-middleware.ts';
 
 // the `history()` extension through planningMiddleware: the revisions live in the `planHistory` channel
 // beside `plan`, so getState, a resume from MemorySaver and a fork all carry them.
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-/** Holds chosen tool calls before they run, so they would finish out of model order. */
-class HoldToolStart extends BaseCallbackHandler {
-  name = 'hold-tool-start';
-  readonly delays: ReadonlyMap<string, number>;
-  constructor(delays: ReadonlyMap<string, number>) {
-    super({ _awaitHandler: true });
-    this.delays = delays;
-  }
-  override async handleToolStart(
-    _tool: unknown,
-    _input: string,
-    _runId: string,
-    _parentRunId?: string,
-    _tags?: string[],
-    _metadata?: Record<string, unknown>,
-    _runName?: string,
-    toolCallId?: string,
-  ): Promise<void> {
-    await sleep(this.delays.get(toolCallId ?? '') ?? 0);
-  }
-}
 
 const call = (id: string, name: string, args: Record<string, unknown>) => ({
   id,

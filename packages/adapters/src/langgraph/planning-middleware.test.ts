@@ -1,4 +1,3 @@
-import { BaseCallbackHandler } from '@langchain/core/callbacks/base';
 import {
   AIMessage,
   type BaseMessage,
@@ -11,35 +10,12 @@ import { MemorySaver } from '@langchain/langgraph';
 import type { Plan } from '@plankit/core';
 import { createAgent } from 'langchain';
 import { describe, expect, it } from 'vitest';
+import { HoldToolStart } from '../testing/hold-tool-start.ts';
 import { ScriptedChatModel } from '../testing/scripted-chat-model.ts';
 import { PlanEditError } from './plan-edit.ts';
 import { planningMiddleware } from './planning-middleware.ts';
 
 type IdentifiedCall = ToolCall & { id: string };
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-/** Holds chosen tool calls before they run (an awaited tracing or approval hook). */
-class HoldToolStart extends BaseCallbackHandler {
-  name = 'hold-tool-start';
-  readonly delays: ReadonlyMap<string, number>;
-  constructor(delays: ReadonlyMap<string, number>) {
-    super({ _awaitHandler: true });
-    this.delays = delays;
-  }
-  override async handleToolStart(
-    _tool: unknown,
-    _input: string,
-    _runId: string,
-    _parentRunId?: string,
-    _tags?: string[],
-    _metadata?: Record<string, unknown>,
-    _runName?: string,
-    toolCallId?: string,
-  ): Promise<void> {
-    await sleep(this.delays.get(toolCallId ?? '') ?? 0);
-  }
-}
-
 const turn = (...calls: IdentifiedCall[]) => new AIMessage({ content: '', tool_calls: calls });
 const call = (id: string, name: string, args: Record<string, unknown>): IdentifiedCall => ({
   id,
