@@ -50,7 +50,6 @@ describe('FileStore across processes', () => {
   }, 90_000);
 
   it('with group commit: 4 processes append to one session, and killed writers lose nothing acknowledged', async () => {
-    // The worker reads `groupCommit` from its target; the shared type does not list it.
     const target = { kind: 'file' as const, directory, groupCommit: true };
     const { conflicts } = await checkConcurrentAppends(store, target, 4, 10);
     expect(conflicts).toBeGreaterThan(0);

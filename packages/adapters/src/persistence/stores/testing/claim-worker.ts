@@ -9,39 +9,17 @@ import { createPlanningTools, invokeTool, Session } from '@plankit/core';
 import { dependencies, history, owners, PLAN_MODEL_COMMANDS } from '@plankit/core/plan-model';
 import { attachStore } from '../attach-store.ts';
 import type { SessionStore } from '../session-store.ts';
+import type { WorkerStore } from './process-tests.ts';
+import { fail, openWorkerStore, print } from './worker-io.ts';
 
 interface Config {
-  readonly store:
-    | { readonly kind: 'file'; readonly directory: string }
-    | { readonly kind: 'postgres'; readonly url: string; readonly schema: string };
+  readonly store: WorkerStore;
   readonly sessionId: string;
   readonly agent: string;
   readonly steps: readonly string[];
 }
 
 const config = JSON.parse(process.argv[2] ?? '{}') as Config;
-
-async function openStore(): Promise<SessionStore> {
-  if (config.store.kind === 'file') {
-    const { FileStore } = await import('../file-store.ts');
-    return new FileStore({ directory: config.store.directory, lockTimeoutMs: 30_000 });
-  }
-  const { PostgresStore } = await import('../../postgres/postgres-store.ts');
-  return new PostgresStore({
-    connectionString: config.store.url,
-    schema: config.store.schema,
-    poolSize: 2,
-  });
-}
-
-function print(line: string): Promise<void> {
-  return new Promise((resolve) => process.stdout.write(`${line}\n`, () => resolve()));
-}
-
-function fail(message: string): never {
-  process.stderr.write(`${message}\n`);
-  process.exit(1);
-}
 
 /** One attempt: `won`, `lost <message>`, or `conflict` when another agent appended first. */
 async function attempt(store: SessionStore, stepId: string): Promise<string> {
@@ -67,7 +45,7 @@ async function attempt(store: SessionStore, stepId: string): Promise<string> {
   return fail(`append failed: ${flushed.error.code}: ${flushed.error.message}`);
 }
 
-const store = await openStore();
+const store = await openWorkerStore(config.store, { lockTimeoutMs: 30_000, poolSize: 2 });
 await print('ready');
 await new Promise<void>((resolve) => process.stdin.once('data', () => resolve()));
 let conflicts = 0;

@@ -17,7 +17,7 @@ const WORKER = fileURLToPath(new URL('./store-worker.ts', import.meta.url));
 
 /** How the worker opens the store under test. */
 export type WorkerStore =
-  | { readonly kind: 'file'; readonly directory: string }
+  | { readonly kind: 'file'; readonly directory: string; readonly groupCommit?: boolean }
   | { readonly kind: 'postgres'; readonly url: string; readonly schema: string };
 
 /**

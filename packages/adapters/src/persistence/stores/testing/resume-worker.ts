@@ -15,8 +15,8 @@ import {
   snapshotToJSON,
 } from '@plankit/core';
 import { attachStore } from '../attach-store.ts';
-import type { SessionStore } from '../session-store.ts';
 import type { WorkerStore } from './process-tests.ts';
+import { openWorkerStore } from './worker-io.ts';
 
 interface Config {
   readonly store: WorkerStore;
@@ -41,21 +41,12 @@ todos:
     content: Cut over
 `;
 
-async function openStore(): Promise<SessionStore> {
-  if (config.store.kind === 'file') {
-    const { FileStore } = await import('../file-store.ts');
-    return new FileStore({ directory: config.store.directory });
-  }
-  const { PostgresStore } = await import('../../postgres/postgres-store.ts');
-  return new PostgresStore({ connectionString: config.store.url, schema: config.store.schema });
-}
-
 function check<T>(result: { ok: true; value: T } | { ok: false; error: Error }): T {
   if (!result.ok) throw result.error;
   return result.value;
 }
 
-const store = await openStore();
+const store = await openWorkerStore(config.store);
 const now = config.step === 'freeze' ? 1_000 : 2_000;
 const session = new Session({ sessionId: config.sessionId, clock: () => now });
 const { planning_setup_plan: setup, planning_mark_step: mark } = createPlanningTools(session);

@@ -10,11 +10,11 @@
  *   ids:    appends one event to each of `ids` at its current version, prints `done`.
  */
 import type { NewEvent, SessionStore } from '../session-store.ts';
+import type { WorkerStore } from './process-tests.ts';
+import { fail, openWorkerStore, print } from './worker-io.ts';
 
 interface Config {
-  readonly store:
-    | { readonly kind: 'file'; readonly directory: string; readonly groupCommit?: boolean }
-    | { readonly kind: 'postgres'; readonly url: string; readonly schema: string };
+  readonly store: WorkerStore;
   readonly mode: 'append' | 'crash' | 'ids';
   readonly sessionId: string;
   readonly ids?: readonly string[];
@@ -23,32 +23,6 @@ interface Config {
 }
 
 const config = JSON.parse(process.argv[2] ?? '{}') as Config;
-
-async function openStore(): Promise<SessionStore> {
-  if (config.store.kind === 'file') {
-    const { FileStore } = await import('../file-store.ts');
-    return new FileStore({
-      directory: config.store.directory,
-      lockTimeoutMs: 30_000,
-      groupCommit: config.store.groupCommit === true,
-    });
-  }
-  const { PostgresStore } = await import('../../postgres/postgres-store.ts');
-  return new PostgresStore({
-    connectionString: config.store.url,
-    schema: config.store.schema,
-    poolSize: 2,
-  });
-}
-
-function print(line: string): Promise<void> {
-  return new Promise((resolve) => process.stdout.write(`${line}\n`, () => resolve()));
-}
-
-function fail(message: string): never {
-  process.stderr.write(`${message}\n`);
-  process.exit(1);
-}
 
 async function currentVersion(store: SessionStore, sessionId = config.sessionId): Promise<number> {
   const loaded = await store.load(sessionId, { snapshot: false });
@@ -119,7 +93,7 @@ async function idsMode(store: SessionStore): Promise<void> {
   await store.close();
 }
 
-const store = await openStore();
+const store = await openWorkerStore(config.store, { lockTimeoutMs: 30_000, poolSize: 2 });
 if (config.mode === 'append') await appendMode(store);
 else if (config.mode === 'ids') await idsMode(store);
 else await crashMode(store);
