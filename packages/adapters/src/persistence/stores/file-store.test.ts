@@ -17,59 +17,23 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { lockIdentity } from './file-lock.ts';
-import { FileStore } from './file-store.ts';
+import { FileStore, type FileStoreOptions } from './file-store.ts';
 import { byCodePoint, describeStoreContract, err, events, ok } from './testing/store-contract.ts';
 
 async function tempDirectory(): Promise<string> {
   return mkdtemp(path.join(os.tmpdir(), 'plankit-file-store-'));
 }
 
-describeStoreContract(
-  'FileStore',
-  async () => {
+/** The contract suite's harness for FileStores in one temporary folder, with `options`. */
+function fileStores(options: Omit<FileStoreOptions, 'directory' | 'snapshotSchema'>) {
+  return async () => {
     const directory = await tempDirectory();
     const stores: FileStore[] = [];
-    const open = (
-      snapshotSchema?: ConstructorParameters<typeof FileStore>[0] extends infer O
-        ? O extends { snapshotSchema?: infer S }
-          ? S
-          : never
-        : never,
-    ) => {
-      const store = new FileStore(
-        snapshotSchema === undefined ? { directory } : { directory, snapshotSchema },
-      );
-      stores.push(store);
-      return store;
-    };
-    return {
-      store: open(),
-      open,
-      dispose: async () => {
-        for (const store of stores) await store.close();
-        await rm(directory, { recursive: true, force: true });
-      },
-    };
-  },
-  { sharedStorage: true },
-);
-
-describeStoreContract(
-  'FileStore with group commit',
-  async () => {
-    const directory = await tempDirectory();
-    const stores: FileStore[] = [];
-    const open = (
-      snapshotSchema?: ConstructorParameters<typeof FileStore>[0] extends infer O
-        ? O extends { snapshotSchema?: infer S }
-          ? S
-          : never
-        : never,
-    ) => {
+    const open = (snapshotSchema?: FileStoreOptions['snapshotSchema']) => {
       const store = new FileStore(
         snapshotSchema === undefined
-          ? { directory, groupCommit: true }
-          : { directory, groupCommit: true, snapshotSchema },
+          ? { ...options, directory }
+          : { ...options, directory, snapshotSchema },
       );
       stores.push(store);
       return store;
@@ -82,9 +46,13 @@ describeStoreContract(
         await rm(directory, { recursive: true, force: true });
       },
     };
-  },
-  { sharedStorage: true },
-);
+  };
+}
+
+describeStoreContract('FileStore', fileStores({}), { sharedStorage: true });
+describeStoreContract('FileStore with group commit', fileStores({ groupCommit: true }), {
+  sharedStorage: true,
+});
 
 describe('FileStore group commit', () => {
   let directory: string;
