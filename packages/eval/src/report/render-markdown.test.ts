@@ -2,35 +2,19 @@ import * as fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { EvalConfig } from '../config/define-eval.ts';
 import type { TrialRecord } from '../runner/trial-record.ts';
+import { finishedTrial } from '../testing/finished-trial.ts';
 import { buildReport } from './build-report.ts';
 import { renderHtml } from './render-html.ts';
 import { renderMarkdown } from './render-markdown.ts';
 
-function trial(armId: string, repetition: number, pass: boolean): TrialRecord {
-  return {
-    run: 'r',
-    key: `t/${armId}/${repetition}`,
-    taskId: 't',
-    armId,
-    repetition,
-    seed: repetition,
-    status: 'finished',
-    stop: 'done',
-    pass,
-    verdict: null,
-    error: null,
-    turns: 1,
+const trial = (armId: string, repetition: number, pass: boolean): TrialRecord =>
+  finishedTrial(armId, repetition, pass, {
     toolCalls: 1,
-    planningCalls: 0,
     inputTokens: 10,
     outputTokens: 5,
     tokens: 15,
     usd: 0.001,
-    plan: { created: 0, completed: 0, abandoned: 0 },
-    durationMs: 0,
-    transcript: [],
-  };
-}
+  });
 
 /** A markdown table row split on unescaped pipes, each cell unescaped and trimmed. */
 function cells(line: string): string[] {

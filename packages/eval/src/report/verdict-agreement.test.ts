@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { EvalConfig } from '../config/define-eval.ts';
 import { seededRandom } from '../runner/seeded-random.ts';
 import type { TrialRecord } from '../runner/trial-record.ts';
+import { finishedTrial } from '../testing/finished-trial.ts';
 import { buildReport, SIGNIFICANCE_LEVEL } from './build-report.ts';
 import { markdownText, renderMarkdown } from './render-markdown.ts';
 
@@ -11,31 +12,7 @@ const host = {
   runTrial: async () => ({ text: '', stop: 'done' as const, turns: 0 }),
 };
 
-function trial(armId: string, repetition: number, pass: boolean): TrialRecord {
-  return {
-    run: 'r',
-    key: `t/${armId}/${repetition}`,
-    taskId: 't',
-    armId,
-    repetition,
-    seed: repetition,
-    status: 'finished',
-    stop: 'done',
-    pass,
-    verdict: null,
-    error: null,
-    turns: 1,
-    toolCalls: 0,
-    planningCalls: 0,
-    inputTokens: 0,
-    outputTokens: 0,
-    tokens: 0,
-    usd: 0,
-    plan: { created: 0, completed: 0, abandoned: 0 },
-    durationMs: 0,
-    transcript: [],
-  };
-}
+const trial = finishedTrial;
 
 /** `+30.0 points (95% CI +0.5 to +53.4)` in a verdict, as numbers. */
 function shown(
