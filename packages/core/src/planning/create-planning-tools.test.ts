@@ -11,20 +11,13 @@ import { createPlanningTools, type PlanningToolsOptions } from './create-plannin
 import { Plan } from './plan.ts';
 import { AddStep, SetupPlan } from './plan-commands.ts';
 import type { PlanningExtension } from './planning-extension.ts';
+import { shortToolNames } from './testing/short-tool-names.ts';
 
 type ToolName = 'setup' | 'add' | 'update' | 'mark' | 'clear' | 'read';
 
 function planning(options?: PlanningToolsOptions) {
   const session = new Session({ sessionId: 'test', clock: () => 1_700_000_000_000 });
-  const {
-    planning_setup_plan: setup,
-    planning_add_step: add,
-    planning_update_step: update,
-    planning_mark_step: mark,
-    planning_clear_plan: clear,
-    planning_read_plan: read,
-  } = createPlanningTools(session, options);
-  const tools = { setup, add, update, mark, clear, read };
+  const tools = shortToolNames(createPlanningTools(session, options));
   const call = (name: ToolName, args: unknown) => invokeTool(tools[name], args, { session });
   const plan = () => selectLatest(session, Plan);
   return { session, tools, call, plan };

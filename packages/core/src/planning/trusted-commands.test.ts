@@ -8,6 +8,7 @@ import { createPlanningTools } from './create-planning-tools.ts';
 import { Plan } from './plan.ts';
 import { AddStep, ClearPlan, MarkStep, SetupPlan, UpdateStep } from './plan-commands.ts';
 import { markStepReducer } from './planning-reducers.ts';
+import { shortToolNames } from './testing/short-tool-names.ts';
 
 // invokeTool skips the second schema parse of a value a reference handler built, and the mark
 // reducer reuses the handler's step search for that call. These tests pin what makes that safe.
@@ -16,13 +17,7 @@ const NOW = 1_700_000_000_000;
 
 function planning() {
   const session = new Session({ sessionId: 'trusted', clock: () => NOW });
-  const {
-    planning_setup_plan: setup,
-    planning_add_step: add,
-    planning_update_step: update,
-    planning_mark_step: mark,
-    planning_clear_plan: clear,
-  } = createPlanningTools(session);
+  const { setup, add, update, mark, clear } = shortToolNames(createPlanningTools(session));
   const context = { session, now: NOW, toolName: 'test' };
   return { session, setup, add, update, mark, clear, context };
 }

@@ -9,6 +9,7 @@ import { createPlanningTools } from '../create-planning-tools.ts';
 import { Plan } from '../plan.ts';
 import type { PlanningExtension } from '../planning-extension.ts';
 import { renderPlan } from '../render-plan.ts';
+import { shortToolNames } from '../testing/short-tool-names.ts';
 import { criticalPath } from './critical-path.ts';
 import { planToMermaid } from './plan-to-mermaid.ts';
 import { blockedSteps, readySteps } from './ready-steps.ts';
@@ -16,15 +17,7 @@ import { blockedSteps, readySteps } from './ready-steps.ts';
 function planning(extensions: readonly PlanningExtension[] = [dependencies()]) {
   const session = new Session({ sessionId: 'deps', clock: () => 1_700_000_000_000 });
   const tools = createPlanningTools(session, { extensions });
-  const {
-    planning_setup_plan: setup,
-    planning_add_step: add,
-    planning_update_step: update,
-    planning_mark_step: mark,
-    planning_clear_plan: clear,
-    planning_read_plan: read,
-  } = tools;
-  const named = { setup, add, update, mark, clear, read };
+  const named = shortToolNames(tools);
   const call = (name: keyof typeof named, args: unknown) =>
     invokeTool(named[name], args, { session });
   const plan = () => selectLatest(session, Plan);
