@@ -3,7 +3,13 @@ import * as fc from 'fast-check';
 import pg from 'pg';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { SnapshotSchema } from '../stores/snapshot-schema.ts';
-import { describeStoreContract, err, events, ok } from '../stores/testing/store-contract.ts';
+import {
+  describeStoreContract,
+  err,
+  events,
+  ok,
+  storeHarness,
+} from '../stores/testing/store-contract.ts';
 import { PostgresStore } from './postgres-store.ts';
 import {
   dropSchema,
@@ -66,25 +72,16 @@ describe.skipIf(POSTGRES_URL === undefined)(`PostgresStore${SKIPPED_WITHOUT_SERV
     'PostgresStore',
     async () => {
       const schema = freshSchema();
-      const stores: PostgresStore[] = [];
-      const open = (snapshotSchema?: SnapshotSchema) => {
-        const store = new PostgresStore({
-          connectionString: POSTGRES_URL,
-          schema,
-          poolSize: 4,
-          ...(snapshotSchema === undefined ? {} : { snapshotSchema }),
-        });
-        stores.push(store);
-        return store;
-      };
-      return {
-        store: open(),
-        open,
-        dispose: async () => {
-          for (const store of stores) await store.close();
-          await dropSchema(schema);
-        },
-      };
+      return storeHarness(
+        (snapshotSchema?: SnapshotSchema) =>
+          new PostgresStore({
+            connectionString: POSTGRES_URL,
+            schema,
+            poolSize: 4,
+            ...(snapshotSchema === undefined ? {} : { snapshotSchema }),
+          }),
+        () => dropSchema(schema),
+      );
     },
     { sharedStorage: true },
   );

@@ -18,7 +18,14 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { lockIdentity } from './file-lock.ts';
 import { FileStore, type FileStoreOptions } from './file-store.ts';
-import { byCodePoint, describeStoreContract, err, events, ok } from './testing/store-contract.ts';
+import {
+  byCodePoint,
+  describeStoreContract,
+  err,
+  events,
+  ok,
+  storeHarness,
+} from './testing/store-contract.ts';
 
 async function tempDirectory(): Promise<string> {
   return mkdtemp(path.join(os.tmpdir(), 'plankit-file-store-'));
@@ -28,24 +35,15 @@ async function tempDirectory(): Promise<string> {
 function fileStores(options: Omit<FileStoreOptions, 'directory' | 'snapshotSchema'>) {
   return async () => {
     const directory = await tempDirectory();
-    const stores: FileStore[] = [];
-    const open = (snapshotSchema?: FileStoreOptions['snapshotSchema']) => {
-      const store = new FileStore(
-        snapshotSchema === undefined
-          ? { ...options, directory }
-          : { ...options, directory, snapshotSchema },
-      );
-      stores.push(store);
-      return store;
-    };
-    return {
-      store: open(),
-      open,
-      dispose: async () => {
-        for (const store of stores) await store.close();
-        await rm(directory, { recursive: true, force: true });
-      },
-    };
+    return storeHarness(
+      (snapshotSchema?: FileStoreOptions['snapshotSchema']) =>
+        new FileStore(
+          snapshotSchema === undefined
+            ? { ...options, directory }
+            : { ...options, directory, snapshotSchema },
+        ),
+      () => rm(directory, { recursive: true, force: true }),
+    );
   };
 }
 

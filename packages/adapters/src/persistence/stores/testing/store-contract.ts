@@ -106,6 +106,30 @@ export function byCodePoint(ids: readonly string[]): string[] {
 
 const HOSTILE_VALID = new Set(['lock', 'constructor', '__proto__', 'session-id', 'sessions']);
 
+/**
+ * A harness whose stores `openStore` makes on one storage: `store` is the first, and `dispose`
+ * closes every store opened, then `removeStorage`.
+ */
+export function storeHarness<S extends SessionStore & { close(): Promise<unknown> }>(
+  openStore: (snapshotSchema?: SnapshotSchema) => S,
+  removeStorage: () => Promise<void>,
+): StoreHarness {
+  const stores: S[] = [];
+  const open = (snapshotSchema?: SnapshotSchema) => {
+    const store = openStore(snapshotSchema);
+    stores.push(store);
+    return store;
+  };
+  return {
+    store: open(),
+    open,
+    dispose: async () => {
+      for (const store of stores) await store.close();
+      await removeStorage();
+    },
+  };
+}
+
 /** The same behaviour, checked against every store. */
 export function describeStoreContract(
   name: string,
