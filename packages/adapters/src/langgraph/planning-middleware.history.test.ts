@@ -9,7 +9,7 @@ import {
 import { createAgent } from 'langchain';
 import { describe, expect, it } from 'vitest';
 import { HoldToolStart } from '../testing/hold-tool-start.ts';
-import { ScriptedChatModel } from '../testing/scripted-chat-model.ts';
+import { ScriptedChatModel, toolCall, toolCallTurn } from '../testing/scripted-chat-model.ts';
 import { PlanEditError } from './plan-edit.ts';
 import { reducePlanHistory } from './plan-history-channel.ts';
 import { planningMiddleware } from './planning-middleware.ts';
@@ -17,14 +17,8 @@ import { planningMiddleware } from './planning-middleware.ts';
 // the `history()` extension through planningMiddleware: the revisions live in the `planHistory` channel
 // beside `plan`, so getState, a resume from MemorySaver and a fork all carry them.
 
-const call = (id: string, name: string, args: Record<string, unknown>) => ({
-  id,
-  name,
-  args,
-  type: 'tool_call' as const,
-});
-const turn = (...calls: ReturnType<typeof call>[]) =>
-  new AIMessage({ content: '', tool_calls: calls });
+const call = toolCall;
+const turn = toolCallTurn;
 const mark = (id: string, stepId: string, status: string, explanation?: string) =>
   call(id, 'planning_mark_step', {
     step_id: stepId,

@@ -4,7 +4,7 @@ import type { Plan } from '@plankit/core';
 import { batch, dependencies, history, owners } from '@plankit/core/plan-model';
 import { createAgent } from 'langchain';
 import { describe, expect, it } from 'vitest';
-import { ScriptedChatModel } from '../testing/scripted-chat-model.ts';
+import { ScriptedChatModel, toolCall, toolCallTurn } from '../testing/scripted-chat-model.ts';
 import { applyPlanEdit, PlanEditError } from './plan-edit.ts';
 import { type PlanningMiddlewareOptions, planningMiddleware } from './planning-middleware.ts';
 
@@ -12,14 +12,8 @@ import { type PlanningMiddlewareOptions, planningMiddleware } from './planning-m
 // state and checkpointer): the tools are offered, calls apply to the `plan` channel as
 // `command` edits, refusals are ToolMessages with status 'error' and change nothing.
 
-const call = (id: string, name: string, args: Record<string, unknown>) => ({
-  id,
-  name,
-  args,
-  type: 'tool_call' as const,
-});
-const turn = (...calls: ReturnType<typeof call>[]) =>
-  new AIMessage({ content: '', tool_calls: calls });
+const call = toolCall;
+const turn = toolCallTurn;
 
 async function run(options: PlanningMiddlewareOptions, turns: AIMessage[], seed?: Plan) {
   const model = new ScriptedChatModel([...turns, new AIMessage('Done.')]);

@@ -2,6 +2,28 @@ import { BaseChatModel } from '@langchain/core/language_models/chat_models';
 import { AIMessage, type BaseMessage } from '@langchain/core/messages';
 import type { ChatResult } from '@langchain/core/outputs';
 
+/** A tool call as a scripted model emits it. */
+export interface ScriptedToolCall {
+  readonly id: string;
+  readonly name: string;
+  readonly args: Record<string, unknown>;
+  readonly type: 'tool_call';
+}
+
+/** A tool call as a scripted model emits it. */
+export function toolCall(
+  id: string,
+  name: string,
+  args: Record<string, unknown>,
+): ScriptedToolCall {
+  return { id, name, args, type: 'tool_call' };
+}
+
+/** One scripted model turn: an AIMessage with no text and these tool calls. */
+export function toolCallTurn(...calls: ScriptedToolCall[]): AIMessage {
+  return new AIMessage({ content: '', tool_calls: calls.map((call) => ({ ...call })) });
+}
+
 /**
  * A LangChain chat model that answers with the next message of its script (`fallback` once it
  * runs out), and records what each request held and which tools were bound: the model the
