@@ -95,20 +95,25 @@ function jsonSchemaOf(schema: z.ZodType): Node {
   return rest;
 }
 
+/** The conversion of `source`, or undefined when it is refused, as it must be, with schema_unsupported. */
+function convertedOrRefused(source: Node): ReturnType<typeof toStrictJsonSchema> | undefined {
+  try {
+    return toStrictJsonSchema(source);
+  } catch (error) {
+    expect(AdapterError.isInstance(error)).toBe(true);
+    expect((error as AdapterError).code).toBe('schema_unsupported');
+    return undefined;
+  }
+}
+
 describe('toStrictJsonSchema properties', () => {
   it('refuses with schema_unsupported, or keeps the strict rules and restores every strict value to a valid one', () => {
     let accepted = 0;
     fc.assert(
       fc.property(parametersArb, fc.integer(), (parameters, seed) => {
         const source = jsonSchemaOf(parameters);
-        let converted: ReturnType<typeof toStrictJsonSchema>;
-        try {
-          converted = toStrictJsonSchema(source);
-        } catch (error) {
-          expect(AdapterError.isInstance(error)).toBe(true);
-          expect((error as AdapterError).code).toBe('schema_unsupported');
-          return;
-        }
+        const converted = convertedOrRefused(source);
+        if (converted === undefined) return;
         accepted++;
         expect(strictSchemaProblem(converted.schema)).toBeUndefined();
         // Annotations are kept: as many `$comment`s and `examples` as the source has.
@@ -181,14 +186,8 @@ describe('toStrictJsonSchema properties', () => {
         fc.array(candidateArb, { maxLength: 6 }),
         fc.integer(),
         (source, candidates, seed) => {
-          let converted: ReturnType<typeof toStrictJsonSchema>;
-          try {
-            converted = toStrictJsonSchema(source);
-          } catch (error) {
-            expect(AdapterError.isInstance(error)).toBe(true);
-            expect((error as AdapterError).code).toBe('schema_unsupported');
-            return;
-          }
+          const converted = convertedOrRefused(source);
+          if (converted === undefined) return;
           merged++;
           expect(strictSchemaProblem(converted.schema)).toBeUndefined();
           // The openai package's own strict transform accepts what we produce.
