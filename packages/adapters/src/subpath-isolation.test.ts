@@ -1,10 +1,6 @@
-import { execFile } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
+import { packagesLoadedBy } from './testing/packages-loaded-by.ts';
 
-const run = promisify(execFile);
-const hook = fileURLToPath(new URL('./testing/record-imports.mjs', import.meta.url));
 const SDKS = [
   'openai',
   '@anthropic-ai/sdk',
@@ -35,27 +31,8 @@ const OWN: Record<string, string | undefined> = {
   'claude-agent-sdk': undefined,
 };
 
-async function resolvedPackages(subpath: string): Promise<string[]> {
-  const specifier = subpath === '.' ? '@plankit/adapters' : `@plankit/adapters/${subpath}`;
-  const { stdout } = await run(
-    process.execPath,
-    [
-      '--conditions=@plankit/source',
-      '--import',
-      'tsx',
-      '--import',
-      hook,
-      '--input-type=module',
-      '-e',
-      `await import(${JSON.stringify(specifier)});`,
-    ],
-    { cwd: fileURLToPath(new URL('../../..', import.meta.url)), timeout: 60_000 },
-  );
-  return stdout
-    .split('\n')
-    .filter((line) => line.startsWith('RESOLVE '))
-    .map((line) => line.slice('RESOLVE '.length));
-}
+const resolvedPackages = (subpath: string): Promise<string[]> =>
+  packagesLoadedBy(subpath === '.' ? '@plankit/adapters' : `@plankit/adapters/${subpath}`);
 
 const sdkOf = (specifier: string) =>
   SDKS.find((sdk) => specifier === sdk || specifier.startsWith(`${sdk}/`));
