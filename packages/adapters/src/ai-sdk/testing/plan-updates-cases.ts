@@ -21,6 +21,18 @@ import { type Call, toolCall, usage } from './chat-script.ts';
 type PerMajor = any;
 
 /** What one AI SDK major provides for the plan-update cases: ai 6 and ai 7 differ only in these. */
+
+/** How many handlers hear a SessionCommitted on `bus`, counted by publishing one nobody owns. */
+function commitListeners(bus: InProcessEventBus): number {
+  return bus.publish({
+    type: 'SessionCommitted',
+    sessionId: 'other',
+    revision: 1,
+    changes: [],
+    at: 0,
+  }).delivered;
+}
+
 export interface UIStreamMajor {
   /** `ai` 6 or `ai` 7, for the test names. */
   readonly name: string;
@@ -262,14 +274,7 @@ export function describePlanUpdates(major: UIStreamMajor): void {
     it('stops listening once the stream has ended', async () => {
       const bus = new InProcessEventBus();
       const session = new Session({ bus });
-      const listeners = () =>
-        bus.publish({
-          type: 'SessionCommitted',
-          sessionId: 'other',
-          revision: 1,
-          changes: [],
-          at: 0,
-        }).delivered;
+      const listeners = () => commitListeners(bus);
       expect(listeners()).toBe(0);
       await turn(major, session, undefined, script('c', 'Ship'));
       expect(listeners()).toBe(0);
@@ -282,14 +287,7 @@ export function describePlanUpdates(major: UIStreamMajor): void {
       const bus = new InProcessEventBus();
       const session = new Session({ bus });
       const tools = createPlanningTools(session);
-      const listeners = () =>
-        bus.publish({
-          type: 'SessionCommitted',
-          sessionId: 'other',
-          revision: 1,
-          changes: [],
-          at: 0,
-        }).delivered;
+      const listeners = () => commitListeners(bus);
       let during = -1;
       const chunks: Chunk[] = [];
       const stream = major.createUIMessageStream({
