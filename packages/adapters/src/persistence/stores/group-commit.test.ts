@@ -42,16 +42,22 @@ const settled = async <T>(promise: Promise<T>, log: string[], name: string) => {
 
 const turn = () => new Promise((resolve) => setImmediate(resolve));
 
+/** Appends to files `a` and `b` (50 and 60 bytes) synced as one group, logged as they go. */
+function twoAppends() {
+  const log: string[] = [];
+  const group = new GroupCommit(0);
+  const a = fakeFile('a', log);
+  const b = fakeFile('b', log);
+  const done = Promise.all([
+    settled(group.sync(a.file, 50), log, 'a'),
+    settled(group.sync(b.file, 60), log, 'b'),
+  ]);
+  return { log, a, b, done };
+}
+
 describe('GroupCommit', () => {
   it('acknowledges no append before every sync of its group has returned', async () => {
-    const log: string[] = [];
-    const group = new GroupCommit(0);
-    const a = fakeFile('a', log);
-    const b = fakeFile('b', log);
-    const done = Promise.all([
-      settled(group.sync(a.file, 50), log, 'a'),
-      settled(group.sync(b.file, 60), log, 'b'),
-    ]);
+    const { log, a, b, done } = twoAppends();
     await turn();
     // Both syncs were issued together, and nothing is acknowledged yet.
     expect(log).toEqual(['sync a', 'sync b']);
@@ -106,14 +112,7 @@ describe('GroupCommit', () => {
   });
 
   it('fails every append of a group when one sync fails, and cuts every file back', async () => {
-    const log: string[] = [];
-    const group = new GroupCommit(0);
-    const a = fakeFile('a', log);
-    const b = fakeFile('b', log);
-    const done = Promise.all([
-      settled(group.sync(a.file, 50), log, 'a'),
-      settled(group.sync(b.file, 60), log, 'b'),
-    ]);
+    const { log, a, b, done } = twoAppends();
     await turn();
     a.release();
     b.fail(new Error('EIO: i/o error, fdatasync'));
