@@ -26,11 +26,21 @@ module.exports = {
       severity: 'error',
       comment:
         'The persistence chapter of @plankit/adapters (src/persistence/: stores, postgres, ' +
-        'workspace) depends on core and on the files at the root of adapters/src only, never on ' +
-        'a host adapter, host/ or sessions/, so it reads on its own and could become a package ' +
-        'of its own without untangling (docs/persistence.md says why it is not one today).',
+        'workspace) depends on core and on the files at the root of adapters/src only (its tests ' +
+        'also on the shared test helpers in testing/), never on a host adapter, host/ or ' +
+        'sessions/, so it reads on its own and could become a package of its own without ' +
+        'untangling (docs/persistence.md says why it is not one today).',
       from: { path: '^packages/adapters/src/persistence/' },
-      to: { path: '^packages/adapters/src/(?!persistence/)[^/]+/' },
+      to: { path: '^packages/adapters/src/(?!persistence/|testing/)[^/]+/' },
+    },
+    {
+      name: 'test-helpers-only-in-tests',
+      severity: 'error',
+      comment:
+        'Files in a testing/ folder are test helpers: only tests and other helpers import them, ' +
+        'so no published entry bundles them.',
+      from: { pathNot: '(\\.test\\.tsx?$|/testing/)' },
+      to: { path: '/testing/' },
     },
     {
       name: 'react-only-in-its-package',
