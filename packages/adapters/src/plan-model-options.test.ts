@@ -7,7 +7,7 @@ import { McpServer as McpServerV1 } from '@modelcontextprotocol/sdk/server/mcp.j
 import { McpServer as McpServerV2 } from '@modelcontextprotocol/server';
 import { Agent, Runner } from '@openai/agents';
 import { type AnyTool, createPlanningTools, invokeTool, Session } from '@plankit/core';
-import { batch, dependencies, owners } from '@plankit/core/plan-model';
+import { batch, dependencies, history, owners } from '@plankit/core/plan-model';
 import { renderPlanReminder } from '@plankit/prompt';
 import { generateText, stepCountIs } from 'ai';
 import { MockLanguageModelV3 } from 'ai/test';
@@ -24,6 +24,7 @@ import { toLangChainTools } from './langchain/to-langchain-tools.ts';
 import { registerMcpTools as registerV1 } from './mcp/register-mcp-tools.ts';
 import { registerMcpTools as registerV2 } from './mcp/v2/register-mcp-tools.ts';
 import { createOpenAIToolset } from './openai/create-openai-toolset.ts';
+import { planningApprovalCheckpoint } from './openai-agents/planning-approval-checkpoint.ts';
 import { ScriptedModel } from './openai-agents/testing/scripted-model.ts';
 import { toOpenAIAgentsTools } from './openai-agents/to-openai-agents-tools.ts';
 import { type HostRun, PLAN_MODEL_CASES, workCase } from './testing/plan-model-cases.ts';
@@ -237,6 +238,63 @@ describe('every plan-model option through every adapter', () => {
     const last = messages?.at(-1);
     expect(last?.role).toBe('user');
     expect(String(last?.content)).toContain('Ready: S001\nBlocked: S002 (waiting on S001)');
+  });
+
+  it('AI SDK planReminderStep offers the batch tool before there is a plan, since a batch can set one up', async () => {
+    const session = new Session();
+    const tools = createPlanningTools(session, { extensions: [batch(), owners({ agent: 'a' })] });
+    const step = planReminderStep({
+      session,
+      render: () => undefined,
+      activeTools: [...names(tools), 'search_web'],
+    });
+    const before = await step({ messages: [] });
+    expect(before.activeTools?.sort()).toEqual([
+      'planning_apply_batch',
+      'planning_setup_plan',
+      'search_web',
+    ]);
+    // The model sets the plan up and finishes it in batches, as the docs recommend.
+    const operations = [
+      { op: 'setup', objective: 'Ship' },
+      { op: 'add', title: 'Build' },
+      { op: 'mark', step_id: 'S001', status: 'done' },
+    ];
+    const done = await invokeTool(tools.planning_apply_batch, { operations }, { session });
+    expect(done.success).toBe(true);
+    // A finished plan: the tools that work on open steps are gone, the rest stay.
+    const after = await step({ messages: [] });
+    expect(after.activeTools?.sort()).toEqual([
+      'planning_apply_batch',
+      'planning_clear_plan',
+      'planning_read_plan',
+      'planning_setup_plan',
+      'search_web',
+    ]);
+  });
+
+  it('OpenAI Agents planningApprovalCheckpoint asks before every change an extension tool makes', () => {
+    const tools = createPlanningTools(new Session(), {
+      extensions: [batch(), owners({ agent: 'a' }), history()],
+    });
+    const checkpoints = Object.fromEntries(
+      tools.map((tool) => [tool.name, planningApprovalCheckpoint(tool)]),
+    );
+    expect(checkpoints).toEqual({
+      planning_setup_plan: 'step',
+      planning_add_step: 'step',
+      planning_update_step: 'step',
+      planning_mark_step: 'step',
+      planning_clear_plan: 'milestone',
+      planning_read_plan: undefined,
+      planning_apply_batch: 'step',
+      planning_claim_step: 'step',
+      planning_release_step: 'step',
+    });
+    // Not a planning tool: the host decides.
+    expect(planningApprovalCheckpoint({ name: 'search_web', traits: {} } as AnyTool)).toBe(
+      undefined,
+    );
   });
 
   for (const [host, run] of Object.entries(HOSTS)) {

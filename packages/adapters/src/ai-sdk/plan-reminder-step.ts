@@ -19,9 +19,10 @@ export interface PlanReminderStepOptions<C = unknown> {
   /**
    * Narrows the step's `activeTools` by the plan. Either the names of all your tools (the
    * keys of the record you pass as `tools`), narrowed by the default rule: with no plan (or
-   * an abandoned one) the only planning tool offered is `planning_setup_plan`; with a
-   * finished plan `planning_mark_step` and `planning_update_step` are left out; tools whose
-   * names do not start with `planning_` are always offered. Or a function of the plan giving
+   * an abandoned one) the only planning tools offered are the ones that can start a plan,
+   * `planning_setup_plan` and `planning_apply_batch`; with a finished plan the tools that work
+   * on open steps are left out (add, mark, update, claim, release); tools whose names do not
+   * start with `planning_` are always offered. Or a function of the plan giving
    * the active tools (`undefined`: all). Absent: `activeTools` is left alone.
    */
   readonly activeTools?:
@@ -57,11 +58,20 @@ export interface PlanReminderStepResult {
 const reminders = new WeakSet<object>();
 
 const PLANNING = 'planning_';
-const NEEDS_OPEN_PLAN = new Set(['planning_mark_step', 'planning_update_step']);
+// The planning tools that can start a plan: a batch may begin with a `setup` operation.
+const STARTS_PLAN = new Set(['planning_setup_plan', 'planning_apply_batch']);
+// The planning tools a finished plan refuses or has no use for: each works on open steps.
+const NEEDS_OPEN_PLAN = new Set([
+  'planning_add_step',
+  'planning_mark_step',
+  'planning_update_step',
+  'planning_claim_step',
+  'planning_release_step',
+]);
 
 function narrowed(plan: Plan | undefined, names: readonly string[]): string[] {
   if (plan === undefined || plan.status === 'abandoned')
-    return names.filter((name) => !name.startsWith(PLANNING) || name === 'planning_setup_plan');
+    return names.filter((name) => !name.startsWith(PLANNING) || STARTS_PLAN.has(name));
   if (plan.status === 'completed') return names.filter((name) => !NEEDS_OPEN_PLAN.has(name));
   return [...names];
 }

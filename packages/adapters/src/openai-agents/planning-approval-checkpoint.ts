@@ -3,9 +3,11 @@ import type { AnyTool } from '@plankit/core';
 /**
  * Where a planning call stands among the approval checkpoints of `@plankit/controller`'s
  * `approvalRequired(policy, checkpoint)`: `milestone` for `planning_clear_plan` (it abandons the
- * plan and drops its steps), `step` for the other planning tools that change the plan.
- * `undefined` for calls that never need approval: `planning_read_plan` (it only reads) and tools
- * that are not planning tools (the host decides for those).
+ * plan and drops its steps), `step` for every other planning tool that changes the plan,
+ * including the ones extensions add (`planning_apply_batch`, `planning_claim_step`,
+ * `planning_release_step`, or your own `planning_` tool). `undefined` for calls that never need
+ * approval: a tool whose `readOnly` trait is set (`planning_read_plan`), and tools that are not
+ * planning tools (the host decides for those).
  *
  * With `approvalRequired`, a `single_final` policy asks for no planning call (its one
  * checkpoint is the finished plan), `milestone_approvals` asks before a clear, and
@@ -21,15 +23,7 @@ import type { AnyTool } from '@plankit/core';
  * @public
  */
 export function planningApprovalCheckpoint(tool: AnyTool): 'milestone' | 'step' | undefined {
-  switch (tool.name) {
-    case 'planning_clear_plan':
-      return 'milestone';
-    case 'planning_setup_plan':
-    case 'planning_add_step':
-    case 'planning_update_step':
-    case 'planning_mark_step':
-      return 'step';
-    default:
-      return undefined;
-  }
+  // Read from the tool: whether it changes anything is its readOnly trait, not a list of names.
+  if (!tool.name.startsWith('planning_') || tool.traits.readOnly === true) return undefined;
+  return tool.name === 'planning_clear_plan' ? 'milestone' : 'step';
 }
