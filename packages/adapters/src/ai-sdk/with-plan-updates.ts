@@ -47,39 +47,68 @@ type Around = readonly [PlanDataChunk | undefined, PlanDataChunk | undefined];
 
 const NOTHING: Around = [undefined, undefined];
 
+/** A merged stream being read by the writer. */
+interface Lane {
+  /** Its `finish` (or `abort`) chunk has passed: nothing of the model's answer follows. */
+  ended: boolean;
+  /** Where its chunks go: a plan enqueued here follows every chunk passed before it. */
+  readonly controller: ReadableStreamDefaultController;
+}
+
+/** What {@link tracked} tells about its lane. */
+interface LaneHooks {
+  /** The lane is created (when the stream is merged). */
+  open(lane: Lane): void;
+  /** A chunk passes: the plan held back goes around it. */
+  pass(lane: Lane, chunk: unknown): Around;
+  /** Called once: the writer has drained the lane, it errored, or it was cancelled. */
+  settle(lane: Lane): void;
+}
+
 /**
- * `stream`, with the plan held back sent around the chunks that pass (see `around`), calling
- * `settle` once when the writer has drained it, it errors, or it is cancelled.
+ * `stream` as a lane. Its high-water mark is 0, so it reads only when the writer asks for the
+ * next chunk: by then the writer has passed on every chunk before, and a plan written directly
+ * once the lane has settled cannot overtake one of its chunks.
  */
-function tracked(
-  stream: ReadableStream,
-  around: (chunk: unknown) => Around,
-  settle: () => void,
-): ReadableStream {
+function tracked(stream: ReadableStream, hooks: LaneHooks): ReadableStream {
   const reader = stream.getReader();
-  return new ReadableStream({
-    async pull(controller) {
-      try {
-        const { done, value } = await reader.read();
-        if (done) {
+  let lane: Lane | undefined;
+  let settled = false;
+  const settle = (): void => {
+    if (settled || lane === undefined) return;
+    settled = true;
+    hooks.settle(lane);
+  };
+  return new ReadableStream(
+    {
+      start(controller) {
+        lane = { ended: false, controller };
+        hooks.open(lane);
+      },
+      async pull(controller) {
+        try {
+          const { done, value } = await reader.read();
+          if (done) {
+            settle();
+            controller.close();
+            return;
+          }
+          const [before, after] = hooks.pass(lane as Lane, value);
+          if (before !== undefined) controller.enqueue(before);
+          controller.enqueue(value);
+          if (after !== undefined) controller.enqueue(after);
+        } catch (error) {
           settle();
-          controller.close();
-          return;
+          controller.error(error);
         }
-        const [before, after] = around(value);
-        if (before !== undefined) controller.enqueue(before);
-        controller.enqueue(value);
-        if (after !== undefined) controller.enqueue(after);
-      } catch (error) {
+      },
+      cancel(reason) {
         settle();
-        controller.error(error);
-      }
+        return reader.cancel(reason);
+      },
     },
-    cancel(reason) {
-      settle();
-      return reader.cancel(reason);
-    },
-  });
+    { highWaterMark: 0 },
+  );
 }
 
 /**
@@ -134,25 +163,53 @@ export function withPlanUpdates<W extends PlanUpdatesWriter, C = unknown>(
     if (!found.ok) throw found.error;
     const conversation = found.value;
     let listening = true;
-    // The newest plan not sent yet; whether a chunk has passed; merged streams not drained.
+    // The newest plan not sent yet; whether a chunk has passed; the merged streams not
+    // drained; the one of them the newest plan sent went through, while it is open.
     let held: PlanDataChunk | undefined;
     let started = false;
-    let inFlight = 0;
+    const lanes = new Set<Lane>();
+    let carrier: Lane | undefined;
     const send = (chunk: PlanDataChunk): void => {
+      carrier = undefined;
       try {
         writer.write(chunk);
       } catch {
         // Sent from inside a commit: a writer that fails must not fail the change.
       }
     };
-    const around = (chunk: unknown): Around => {
+    const around = (lane: Lane | undefined, chunk: unknown): Around => {
       started = true;
+      const type = (chunk as { type?: unknown } | null)?.type;
+      if (lane !== undefined && (type === 'finish' || type === 'abort')) lane.ended = true;
       if (held === undefined) return NOTHING;
       const plan = held;
       held = undefined;
-      return (chunk as { type?: unknown } | null)?.type === 'start'
-        ? [undefined, plan]
-        : [plan, undefined];
+      carrier = lane;
+      return type === 'start' ? [undefined, plan] : [plan, undefined];
+    };
+    // Sends the plan held back now, unless a merged stream in flight will carry it before its
+    // next chunk. A stream past its last chunk carries nothing more, though it may stay open
+    // (for the host's `onFinish`, say): the plan goes into it at once, behind the older plan
+    // it may still hold.
+    const flush = (): void => {
+      if (held === undefined || !started) return;
+      let via = carrier;
+      for (const lane of lanes) {
+        if (!lane.ended) return;
+        via ??= lane;
+      }
+      const plan = held;
+      held = undefined;
+      if (via !== undefined) {
+        try {
+          via.controller.enqueue(plan);
+          carrier = via;
+          return;
+        } catch {
+          // Closed meanwhile: its chunks are all out, so the plan is written directly.
+        }
+      }
+      send(plan);
     };
     // Plans and revisions are frozen values replaced on change: identity tells what changed.
     let shownPlan: unknown;
@@ -167,10 +224,7 @@ export function withPlanUpdates<W extends PlanUpdatesWriter, C = unknown>(
       const data = planView(session);
       if (data === null) return;
       held = { type: 'data-plan', id, data };
-      if (started && inFlight === 0) {
-        send(held);
-        held = undefined;
-      }
+      flush();
     };
     // Subscribed before the first read, so no change falls between the two.
     const stop = conversation.subscribe((_event, session) => show(session));
@@ -179,7 +233,7 @@ export function withPlanUpdates<W extends PlanUpdatesWriter, C = unknown>(
       get(target, key) {
         if (key === 'write') {
           return (chunk: PlanDataChunk) => {
-            const [before, after] = around(chunk);
+            const [before, after] = around(undefined, chunk);
             if (before !== undefined) writer.write(before);
             writer.write(chunk);
             if (after !== undefined) writer.write(after);
@@ -187,17 +241,22 @@ export function withPlanUpdates<W extends PlanUpdatesWriter, C = unknown>(
         }
         if (key === 'merge') {
           return (stream: ReadableStream) => {
-            inFlight++;
             merged.push(
               new Promise<void>((resolve) => {
-                let settled = false;
-                const settle = (): void => {
-                  if (settled) return;
-                  settled = true;
-                  inFlight--;
-                  resolve();
-                };
-                writer.merge(tracked(stream, around, settle));
+                writer.merge(
+                  tracked(stream, {
+                    open: (lane) => lanes.add(lane),
+                    pass: around,
+                    settle: (lane) => {
+                      lanes.delete(lane);
+                      if (carrier === lane) carrier = undefined;
+                      resolve();
+                      // The last stream in flight has ended: a change held for its next
+                      // chunk goes now, not when `execute` returns.
+                      flush();
+                    },
+                  }),
+                );
               }),
             );
           };
