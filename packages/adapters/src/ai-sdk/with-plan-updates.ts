@@ -55,55 +55,49 @@ interface Lane {
   readonly controller: ReadableStreamDefaultController;
 }
 
-/** What {@link tracked} tells about its lane. */
-interface LaneHooks {
-  /** The lane is created (when the stream is merged). */
-  open(lane: Lane): void;
-  /** A chunk passes: the plan held back goes around it. */
-  pass(lane: Lane, chunk: unknown): Around;
-  /** Called once: the writer has drained the lane, it errored, or it was cancelled. */
-  settle(lane: Lane): void;
-}
-
 /**
- * `stream` as a lane. Its high-water mark is 0, so it reads only when the writer asks for the
- * next chunk: by then the writer has passed on every chunk before, and a plan written directly
- * once the lane has settled cannot overtake one of its chunks.
+ * `stream` as a lane, in `lanes` until the writer has drained it, it errors, or it is
+ * cancelled; then `settle` is called, once. Each chunk that passes goes through `pass`, with
+ * the plan held back around it. Its high-water mark is 0, so it reads only when the writer asks
+ * for the next chunk: by then the writer has passed on every chunk before, and a plan written
+ * directly once the lane has settled cannot overtake one of its chunks.
  */
-function tracked(stream: ReadableStream, hooks: LaneHooks): ReadableStream {
+function tracked(
+  stream: ReadableStream,
+  lanes: Set<Lane>,
+  pass: (lane: Lane, chunk: unknown) => Around,
+  settle: (lane: Lane) => void,
+): ReadableStream {
   const reader = stream.getReader();
-  let lane: Lane | undefined;
-  let settled = false;
-  const settle = (): void => {
-    if (settled || lane === undefined) return;
-    settled = true;
-    hooks.settle(lane);
+  let lane!: Lane;
+  const end = (): void => {
+    if (lanes.delete(lane)) settle(lane);
   };
   return new ReadableStream(
     {
       start(controller) {
         lane = { ended: false, controller };
-        hooks.open(lane);
+        lanes.add(lane);
       },
       async pull(controller) {
         try {
           const { done, value } = await reader.read();
           if (done) {
-            settle();
+            end();
             controller.close();
             return;
           }
-          const [before, after] = hooks.pass(lane as Lane, value);
+          const [before, after] = pass(lane, value);
           if (before !== undefined) controller.enqueue(before);
           controller.enqueue(value);
           if (after !== undefined) controller.enqueue(after);
         } catch (error) {
-          settle();
+          end();
           controller.error(error);
         }
       },
       cancel(reason) {
-        settle();
+        end();
         return reader.cancel(reason);
       },
     },
@@ -121,11 +115,13 @@ function tracked(stream: ReadableStream, hooks: LaneHooks): ReadableStream {
  *
  * Where the parts go: a client starts a fresh message at the `start` chunk and drops parts
  * sent before it, so the first plan goes right after it. A model's stream (`streamText`) runs
- * its tools ahead of the reader, so while a merged stream is in flight a change is sent just
+ * its tools ahead of the reader, so while a merged stream is mid-answer a change is sent just
  * before the next chunk that passes (before the tool output of the call that made it), and
  * changes made while the reader lags behind are sent as one part with the newest plan: the
- * client never sees an older plan after a newer one. With nothing merged in flight, a change
- * is written at once.
+ * client never sees an older plan after a newer one. Once no merged stream is mid-answer
+ * (each has passed its `finish` or `abort` chunk, or ended), a change is sent at once, once:
+ * one the host makes after the model has answered (in `onFinish`, after awaiting the result,
+ * in a tool call of its own) is on the stream before `execute` returns.
  *
  * Pass the same `session` and `context` the tools get. With a pool's resolver the plan is
  * followed through the pool (`SessionPool.subscribe`), whichever live copy commits.
@@ -244,17 +240,12 @@ export function withPlanUpdates<W extends PlanUpdatesWriter, C = unknown>(
             merged.push(
               new Promise<void>((resolve) => {
                 writer.merge(
-                  tracked(stream, {
-                    open: (lane) => lanes.add(lane),
-                    pass: around,
-                    settle: (lane) => {
-                      lanes.delete(lane);
-                      if (carrier === lane) carrier = undefined;
-                      resolve();
-                      // The last stream in flight has ended: a change held for its next
-                      // chunk goes now, not when `execute` returns.
-                      flush();
-                    },
+                  tracked(stream, lanes, around, (lane) => {
+                    if (carrier === lane) carrier = undefined;
+                    resolve();
+                    // The last stream mid-answer has ended: a change held for its next chunk
+                    // goes now, not when `execute` returns.
+                    flush();
                   }),
                 );
               }),
