@@ -47,39 +47,62 @@ type Around = readonly [PlanDataChunk | undefined, PlanDataChunk | undefined];
 
 const NOTHING: Around = [undefined, undefined];
 
+/** A merged stream being read by the writer. */
+interface Lane {
+  /** Its `finish` (or `abort`) chunk has passed: nothing of the model's answer follows. */
+  ended: boolean;
+  /** Where its chunks go: a plan enqueued here follows every chunk passed before it. */
+  readonly controller: ReadableStreamDefaultController;
+}
+
 /**
- * `stream`, with the plan held back sent around the chunks that pass (see `around`), calling
- * `settle` once when the writer has drained it, it errors, or it is cancelled.
+ * `stream` as a lane, in `lanes` until the writer has drained it, it errors, or it is
+ * cancelled; then `settle` is called, once. Each chunk that passes goes through `pass`, with
+ * the plan held back around it. Its high-water mark is 0, so it reads only when the writer asks
+ * for the next chunk: by then the writer has passed on every chunk before, and a plan written
+ * directly once the lane has settled cannot overtake one of its chunks.
  */
 function tracked(
   stream: ReadableStream,
-  around: (chunk: unknown) => Around,
-  settle: () => void,
+  lanes: Set<Lane>,
+  pass: (lane: Lane, chunk: unknown) => Around,
+  settle: (lane: Lane) => void,
 ): ReadableStream {
   const reader = stream.getReader();
-  return new ReadableStream({
-    async pull(controller) {
-      try {
-        const { done, value } = await reader.read();
-        if (done) {
-          settle();
-          controller.close();
-          return;
+  let lane!: Lane;
+  const end = (): void => {
+    if (lanes.delete(lane)) settle(lane);
+  };
+  return new ReadableStream(
+    {
+      start(controller) {
+        lane = { ended: false, controller };
+        lanes.add(lane);
+      },
+      async pull(controller) {
+        try {
+          const { done, value } = await reader.read();
+          if (done) {
+            end();
+            controller.close();
+            return;
+          }
+          const [before, after] = pass(lane, value);
+          if (before !== undefined) controller.enqueue(before);
+          controller.enqueue(value);
+          if (after !== undefined) controller.enqueue(after);
+        } catch (error) {
+          end();
+          controller.error(error);
         }
-        const [before, after] = around(value);
-        if (before !== undefined) controller.enqueue(before);
-        controller.enqueue(value);
-        if (after !== undefined) controller.enqueue(after);
-      } catch (error) {
-        settle();
-        controller.error(error);
-      }
+      },
+      cancel(reason) {
+        end();
+        return reader.cancel(reason);
+      },
     },
-    cancel(reason) {
-      settle();
-      return reader.cancel(reason);
-    },
-  });
+    { highWaterMark: 0 },
+  );
 }
 
 /**
@@ -92,11 +115,13 @@ function tracked(
  *
  * Where the parts go: a client starts a fresh message at the `start` chunk and drops parts
  * sent before it, so the first plan goes right after it. A model's stream (`streamText`) runs
- * its tools ahead of the reader, so while a merged stream is in flight a change is sent just
+ * its tools ahead of the reader, so while a merged stream is mid-answer a change is sent just
  * before the next chunk that passes (before the tool output of the call that made it), and
  * changes made while the reader lags behind are sent as one part with the newest plan: the
- * client never sees an older plan after a newer one. With nothing merged in flight, a change
- * is written at once.
+ * client never sees an older plan after a newer one. Once no merged stream is mid-answer
+ * (each has passed its `finish` or `abort` chunk, or ended), a change is sent at once, once:
+ * one the host makes after the model has answered (in `onFinish`, after awaiting the result,
+ * in a tool call of its own) is on the stream before `execute` returns.
  *
  * Pass the same `session` and `context` the tools get. With a pool's resolver the plan is
  * followed through the pool (`SessionPool.subscribe`), whichever live copy commits.
@@ -134,25 +159,53 @@ export function withPlanUpdates<W extends PlanUpdatesWriter, C = unknown>(
     if (!found.ok) throw found.error;
     const conversation = found.value;
     let listening = true;
-    // The newest plan not sent yet; whether a chunk has passed; merged streams not drained.
+    // The newest plan not sent yet; whether a chunk has passed; the merged streams not
+    // drained; the one of them the newest plan sent went through, while it is open.
     let held: PlanDataChunk | undefined;
     let started = false;
-    let inFlight = 0;
+    const lanes = new Set<Lane>();
+    let carrier: Lane | undefined;
     const send = (chunk: PlanDataChunk): void => {
+      carrier = undefined;
       try {
         writer.write(chunk);
       } catch {
         // Sent from inside a commit: a writer that fails must not fail the change.
       }
     };
-    const around = (chunk: unknown): Around => {
+    const around = (lane: Lane | undefined, chunk: unknown): Around => {
       started = true;
+      const type = (chunk as { type?: unknown } | null)?.type;
+      if (lane !== undefined && (type === 'finish' || type === 'abort')) lane.ended = true;
       if (held === undefined) return NOTHING;
       const plan = held;
       held = undefined;
-      return (chunk as { type?: unknown } | null)?.type === 'start'
-        ? [undefined, plan]
-        : [plan, undefined];
+      carrier = lane;
+      return type === 'start' ? [undefined, plan] : [plan, undefined];
+    };
+    // Sends the plan held back now, unless a merged stream in flight will carry it before its
+    // next chunk. A stream past its last chunk carries nothing more, though it may stay open
+    // (for the host's `onFinish`, say): the plan goes into it at once, behind the older plan
+    // it may still hold.
+    const flush = (): void => {
+      if (held === undefined || !started) return;
+      let via = carrier;
+      for (const lane of lanes) {
+        if (!lane.ended) return;
+        via ??= lane;
+      }
+      const plan = held;
+      held = undefined;
+      if (via !== undefined) {
+        try {
+          via.controller.enqueue(plan);
+          carrier = via;
+          return;
+        } catch {
+          // Closed meanwhile: its chunks are all out, so the plan is written directly.
+        }
+      }
+      send(plan);
     };
     // Plans and revisions are frozen values replaced on change: identity tells what changed.
     let shownPlan: unknown;
@@ -167,10 +220,7 @@ export function withPlanUpdates<W extends PlanUpdatesWriter, C = unknown>(
       const data = planView(session);
       if (data === null) return;
       held = { type: 'data-plan', id, data };
-      if (started && inFlight === 0) {
-        send(held);
-        held = undefined;
-      }
+      flush();
     };
     // Subscribed before the first read, so no change falls between the two.
     const stop = conversation.subscribe((_event, session) => show(session));
@@ -179,7 +229,7 @@ export function withPlanUpdates<W extends PlanUpdatesWriter, C = unknown>(
       get(target, key) {
         if (key === 'write') {
           return (chunk: PlanDataChunk) => {
-            const [before, after] = around(chunk);
+            const [before, after] = around(undefined, chunk);
             if (before !== undefined) writer.write(before);
             writer.write(chunk);
             if (after !== undefined) writer.write(after);
@@ -187,17 +237,17 @@ export function withPlanUpdates<W extends PlanUpdatesWriter, C = unknown>(
         }
         if (key === 'merge') {
           return (stream: ReadableStream) => {
-            inFlight++;
             merged.push(
               new Promise<void>((resolve) => {
-                let settled = false;
-                const settle = (): void => {
-                  if (settled) return;
-                  settled = true;
-                  inFlight--;
-                  resolve();
-                };
-                writer.merge(tracked(stream, around, settle));
+                writer.merge(
+                  tracked(stream, lanes, around, (lane) => {
+                    if (carrier === lane) carrier = undefined;
+                    resolve();
+                    // The last stream mid-answer has ended: a change held for its next chunk
+                    // goes now, not when `execute` returns.
+                    flush();
+                  }),
+                );
               }),
             );
           };

@@ -132,6 +132,14 @@ async function turn(
   return { chunks, plans, message };
 }
 
+/** What a test hears of the merged streams as the writer takes them. */
+interface MergedWatch {
+  /** A chunk of a merged stream, just recorded. */
+  readonly chunk?: (chunk: Chunk) => void;
+  /** A merged stream has ended: its last chunk is recorded. */
+  readonly end?: () => void;
+}
+
 /**
  * `execute` given a writer that copies every chunk into `chunks` as the stream takes it: the
  * stream's own message tracking later updates a data part in place, chunk objects included.
@@ -139,6 +147,7 @@ async function turn(
 function recording(
   chunks: Chunk[],
   execute: (options: { writer: PerMajor }) => Promise<void>,
+  watch: MergedWatch = {},
 ): (options: { writer: PerMajor }) => Promise<void> {
   return ({ writer }) =>
     execute({
@@ -155,6 +164,10 @@ function recording(
                 transform(chunk, controller) {
                   chunks.push(structuredClone(chunk));
                   controller.enqueue(chunk);
+                  watch.chunk?.(chunk);
+                },
+                flush() {
+                  watch.end?.();
                 },
               }),
             ),
@@ -162,6 +175,34 @@ function recording(
       },
     });
 }
+
+/** A promise and the function that resolves it. */
+function signal<T = void>(): { promise: Promise<T>; resolve: (value: T) => void } {
+  let resolve!: (value: T) => void;
+  const promise = new Promise<T>((done) => {
+    resolve = done;
+  });
+  return { promise, resolve };
+}
+
+/**
+ * Every chunk the client reads, copied as it comes (the message tracking updates a data part's
+ * chunk in place), and the message it builds from them.
+ */
+async function readAll(major: UIStreamMajor, stream: ReadableStream, read: Chunk[] = []) {
+  const [raw, ui] = stream.tee();
+  const reading = (async () => {
+    for await (const chunk of raw as unknown as AsyncIterable<Chunk>)
+      read.push(structuredClone(chunk));
+  })();
+  let message: { parts: { type: string; data?: unknown }[] } | undefined;
+  for await (const snapshot of major.readUIMessageStream({ stream: ui })) message = snapshot;
+  await reading;
+  return { read, message };
+}
+
+/** Where execute returned, in the recorded chunks: a marker of the tests, never sent. */
+const RETURNED: Chunk = { type: 'test-execute-returned' };
 
 const statuses = (view: PlanView | undefined) => view?.steps.map((step) => step.status);
 
@@ -270,6 +311,243 @@ export function describePlanUpdates(major: UIStreamMajor): void {
       expect(again.plans.at(-1)?.data?.status).toBe('completed');
       await pool.close();
     });
+
+    it('through streamText: a change after the model has answered goes out at once, once, before execute returns', async () => {
+      const bus = new InProcessEventBus();
+      const session = new Session({ bus });
+      const planning = createPlanningTools(session);
+      const tools = toAISDKTools(TOOLS, { session });
+      const chunks: Chunk[] = [];
+      const ended = signal();
+      const stream = major.createUIMessageStream({
+        execute: recording(
+          chunks,
+          withPlanUpdates({ session }, async ({ writer }) => {
+            const result = major.streamText({
+              model: scripted(major, script('c', 'Ship').slice(0, 1)),
+              prompt: 'Plan the release.',
+              tools,
+              ...major.contextOptions(tools, undefined),
+              stopWhen: major.stepCountIs(6),
+            });
+            writer.merge(result.toUIMessageStream());
+            // The host goes on after the model (its own tool call, a slow step) and changes the
+            // plan: the model's stream has sent its last chunk and may not have closed yet.
+            await result.text;
+            await invokeTool(
+              planning.planning_mark_step,
+              { step_id: 'S001', status: 'done' },
+              { session },
+            );
+            await ended.promise;
+            chunks.push(RETURNED);
+          }),
+          { end: ended.resolve },
+        ),
+      });
+      const { read, message } = await readAll(major, stream);
+      const tail = chunks.slice(chunks.findIndex((chunk) => chunk.type === 'finish'));
+      expect(tail.map((chunk) => [chunk.type, statuses(chunk.data)])).toEqual([
+        ['finish', undefined],
+        ['data-plan', ['done', 'pending']],
+        [RETURNED.type, undefined],
+      ]);
+      // The client gets it once, last, and keeps it as the message's one plan part.
+      const done = read.filter((chunk) => statuses(chunk.data)?.join() === 'done,pending');
+      expect(done).toHaveLength(1);
+      expect(read.at(-1)).toBe(done[0]);
+      const parts = message?.parts.filter((part) => part.type === 'data-plan') ?? [];
+      expect(parts.map((part) => statuses(part.data as PlanView))).toEqual([['done', 'pending']]);
+      // After the stream has closed nothing listens and nothing is written.
+      const written = chunks.length;
+      expect(commitListeners(bus)).toBe(0);
+      await invokeTool(
+        planning.planning_mark_step,
+        { step_id: 'S002', status: 'done' },
+        { session },
+      );
+      expect(chunks).toHaveLength(written);
+    });
+
+    it("through streamText: a change in the host's onFinish, after the last chunk, reaches the client before onFinish returns", async () => {
+      const session = new Session();
+      const planning = createPlanningTools(session);
+      const tools = toAISDKTools(TOOLS, { session });
+      const read: Chunk[] = [];
+      let seen: Chunk[] | undefined;
+      const isDone = (chunk: Chunk) => statuses(chunk.data)?.join() === 'done,pending';
+      const stream = major.createUIMessageStream({
+        execute: withPlanUpdates({ session }, ({ writer }) => {
+          const result = major.streamText({
+            model: scripted(major, script('c', 'Ship').slice(0, 1)),
+            prompt: 'Plan the release.',
+            tools,
+            ...major.contextOptions(tools, undefined),
+            stopWhen: major.stepCountIs(6),
+          });
+          writer.merge(
+            result.toUIMessageStream({
+              // The stream stays open until this returns (a slow save, say).
+              onFinish: async () => {
+                await invokeTool(
+                  planning.planning_mark_step,
+                  { step_id: 'S001', status: 'done' },
+                  { session },
+                );
+                // Every hop from the writer to the client is a promise job: one turn runs them.
+                await new Promise((resolve) => setImmediate(resolve));
+                seen = read.filter(isDone);
+              },
+            }),
+          );
+        }),
+      });
+      const { message } = await readAll(major, stream, read);
+      expect(seen).toHaveLength(1);
+      expect(read.filter(isDone)).toHaveLength(1);
+      expect(read.at(-1)).toEqual(seen?.[0]);
+      expect(read.findIndex(isDone)).toBeGreaterThan(read.findIndex((c) => c.type === 'finish'));
+      const parts = message?.parts.filter((part) => part.type === 'data-plan') ?? [];
+      expect(parts.map((part) => statuses(part.data as PlanView))).toEqual([['done', 'pending']]);
+    });
+
+    it('a change goes out at once after a stream has finished only while no other merged stream is mid-answer', async () => {
+      const session = new Session();
+      const planning = createPlanningTools(session);
+      await invokeTool(
+        planning.planning_setup_plan,
+        { objective: 'Ship', initial_steps: [{ title: 'Draft' }, { title: 'Ship' }] },
+        { session },
+      );
+      const mark = (status: string) =>
+        invokeTool(planning.planning_mark_step, { step_id: 'S001', status }, { session });
+      // Every hop from a merged stream to the writer is a promise job: one turn runs them.
+      const turn = () => new Promise((resolve) => setImmediate(resolve));
+      const chunks: Chunk[] = [];
+      const seen = () => chunks.map((chunk) => [chunk.type, statuses(chunk.data)]);
+      const snapshots: ReturnType<typeof seen>[] = [];
+      const stream = major.createUIMessageStream({
+        execute: recording(
+          chunks,
+          withPlanUpdates({ session }, async ({ writer }) => {
+            const open = (): ReadableStreamDefaultController => {
+              let controller!: ReadableStreamDefaultController;
+              writer.merge(new ReadableStream({ start: (c) => (controller = c) }));
+              return controller;
+            };
+            const first = open();
+            const second = open();
+            first.enqueue({ type: 'start' });
+            first.enqueue({ type: 'finish' });
+            await turn();
+            second.enqueue({ type: 'start-step' });
+            await turn();
+            await mark('in_progress');
+            await turn();
+            snapshots.push(seen());
+            second.enqueue({ type: 'finish-step' });
+            second.enqueue({ type: 'finish' });
+            await turn();
+            await mark('done');
+            await turn();
+            snapshots.push(seen());
+            first.close();
+            second.close();
+          }),
+        ),
+      });
+      for await (const _ of stream as unknown as AsyncIterable<Chunk>);
+      const opening = [
+        ['start', undefined],
+        ['data-plan', ['pending', 'pending']],
+        ['finish', undefined],
+        ['start-step', undefined],
+      ];
+      // The second stream is mid-answer: the change waits for its next chunk.
+      expect(snapshots[0]).toEqual(opening);
+      // Both have finished: the next change goes at once, though both are still open.
+      expect(snapshots[1]).toEqual([
+        ...opening,
+        ['data-plan', ['in_progress', 'pending']],
+        ['finish-step', undefined],
+        ['finish', undefined],
+        ['data-plan', ['done', 'pending']],
+      ]);
+      expect(seen()).toEqual(snapshots[1]);
+    });
+
+    for (const ending of ['ends', 'errors'] as const) {
+      it(`a change held for a merged stream's next chunk goes out when the stream ${ending}, before execute returns`, async () => {
+        const session = new Session();
+        const planning = createPlanningTools(session);
+        await invokeTool(
+          planning.planning_setup_plan,
+          { objective: 'Ship', initial_steps: [{ title: 'Draft' }, { title: 'Ship' }] },
+          { session },
+        );
+        let model!: ReadableStreamDefaultController;
+        const chunks: Chunk[] = [];
+        const stepSeen = signal();
+        const ended = signal();
+        const stream = major.createUIMessageStream({
+          execute: recording(
+            chunks,
+            withPlanUpdates({ session }, async ({ writer }) => {
+              writer.merge(
+                new ReadableStream({
+                  start(controller) {
+                    model = controller;
+                  },
+                }),
+              );
+              model.enqueue({ type: 'start' });
+              model.enqueue({ type: 'start-step' });
+              await stepSeen.promise;
+              // The stream is open, so the change waits for its next chunk, which never comes.
+              await invokeTool(
+                planning.planning_mark_step,
+                { step_id: 'S001', status: 'done' },
+                { session },
+              );
+              if (ending === 'ends') model.close();
+              else model.error(new Error('model down'));
+              await ended.promise;
+              chunks.push(RETURNED);
+            }),
+            {
+              chunk: (chunk) => chunk.type === 'start-step' && stepSeen.resolve(),
+              end: ended.resolve,
+            },
+          ),
+          // A stream that errors ends here, when the writer reports it.
+          onError: (error: unknown) => {
+            ended.resolve();
+            return (error as Error).message;
+          },
+        });
+        const read: Chunk[] = [];
+        const reader = stream.getReader();
+        for (;;) {
+          const next = await reader.read();
+          if (next.done) break;
+          read.push(next.value);
+        }
+        expect(chunks.map((chunk) => [chunk.type, statuses(chunk.data)])).toEqual([
+          ['start', undefined],
+          ['data-plan', ['pending', 'pending']],
+          ['start-step', undefined],
+          ['data-plan', ['done', 'pending']],
+          [RETURNED.type, undefined],
+        ]);
+        expect(read.map((chunk) => [chunk.type, statuses(chunk.data)])).toEqual([
+          ['start', undefined],
+          ['data-plan', ['pending', 'pending']],
+          ['start-step', undefined],
+          ['data-plan', ['done', 'pending']],
+          ...(ending === 'errors' ? [['error', undefined]] : []),
+        ]);
+      });
+    }
 
     it('stops listening once the stream has ended', async () => {
       const bus = new InProcessEventBus();
