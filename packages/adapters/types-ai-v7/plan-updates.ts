@@ -1,6 +1,7 @@
-// Type-checked with `ai` resolving to ai@7 (see ai-sdk-context.ts): the plan part's schemas
-// type an ai 7 `UIMessage`, and `withPlanUpdates` fits ai 7's `createUIMessageStream` with the
-// writer typed for that message, without a cast.
+// Type-checked with `ai` resolving to ai@7 (see ai-sdk-context.ts): ai 7's `InferUIDataParts`
+// gives exactly `PlanDataTypes` for the plan part's schemas (as ai 6's does, checked by
+// src/ai-sdk/with-plan-updates.test-d.ts), and `withPlanUpdates` fits ai 7's
+// `createUIMessageStream` with the writer typed for that message, without a cast.
 import {
   type AISDKContext,
   aisdkContext,
@@ -14,6 +15,7 @@ import { MemoryStore } from '@plankit/adapters/stores';
 import { createPlanningTools, Session } from '@plankit/core';
 import type { PlanView } from '@plankit/core/plan-view';
 import {
+  type ChatInit,
   createUIMessageStream,
   type InferUIDataParts,
   type LanguageModel,
@@ -21,6 +23,8 @@ import {
   type UIMessage,
   validateUIMessages,
 } from 'ai';
+import { expectTypeOf } from 'vitest';
+import * as z from 'zod';
 
 declare const model: LanguageModel;
 type Chat = { chatId: string };
@@ -29,8 +33,20 @@ const pool = createSessionPool({ store: new MemoryStore() });
 const session = pool.resolver(({ context }: AISDKContext<Chat>) => context?.chatId);
 const tools = toAISDKTools(createPlanningTools(new Session()), { session });
 
-const inferred: InferUIDataParts<typeof planDataPartSchemas> = {} as PlanDataTypes;
-void inferred;
+type PlanPart<M extends UIMessage> = Extract<M['parts'][number], { type: 'data-plan' }>;
+
+// Exact, not assignable: a key losing `readonly` or a schema inferring another type than
+// PlanView fails here.
+expectTypeOf<InferUIDataParts<typeof planDataPartSchemas>>().toEqualTypeOf<PlanDataTypes>();
+type Inferred = UIMessage<unknown, InferUIDataParts<typeof planDataPartSchemas>>;
+expectTypeOf<Inferred>().toEqualTypeOf<UIMessage<unknown, PlanDataTypes>>();
+expectTypeOf<PlanPart<Inferred>['data']>().toEqualTypeOf<PlanView>();
+
+const dataPartSchemas = { ...planDataPartSchemas, notice: z.string() };
+type Merged = UIMessage<unknown, InferUIDataParts<typeof dataPartSchemas>>;
+expectTypeOf<Merged>().toEqualTypeOf<ChatMessage>();
+expectTypeOf<PlanPart<Merged>['data']>().toEqualTypeOf<PlanView>();
+expectTypeOf(dataPartSchemas).toExtend<NonNullable<ChatInit<ChatMessage>['dataPartSchemas']>>();
 
 void createUIMessageStream<ChatMessage>({
   execute: withPlanUpdates({ session, context: { chatId: 'c1' } }, ({ writer }) => {

@@ -19,14 +19,16 @@ export interface PlanDataChunk {
 /**
  * The data types of the plan part, for the app's own message type:
  * `UIMessage<Metadata, PlanDataTypes & MyDataTypes>`, so a `data-plan` part's `data` is a
- * `PlanView` on the client. A type alias, not an interface: the AI SDK's data types must
+ * `PlanView` on the client, with `ai` 6 and 7. It is exactly what the AI SDK's
+ * `InferUIDataParts<typeof planDataPartSchemas>` gives on both majors, `readonly` key included
+ * (the schemas object is frozen). A type alias, not an interface: the AI SDK's data types must
  * have an index signature, which only an alias gets implicitly.
  *
  * @public
  */
 export type PlanDataTypes = {
   /** The `data-plan` part's data. */
-  plan: PlanView;
+  readonly plan: PlanView;
 };
 
 /**
