@@ -107,7 +107,10 @@ export interface PhaseJob {
 export const FEEDBACK_LIMIT = 20_000;
 /** The longest summary or reason, in characters (the engine's limit for trace reasons). */
 export const REASON_LIMIT = 2000;
-/** Job ids: 1-128 characters, as session ids. */
+/**
+ * Job ids: 1-128 characters of `[A-Za-z0-9_.:-]`, starting with a letter or digit, so an id is
+ * safe as one folder name on every file system a workspace may live on.
+ */
 export const JOB_ID: RegExp = /^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$/;
 
 const count = z.number().int().min(0).max(Number.MAX_SAFE_INTEGER);
