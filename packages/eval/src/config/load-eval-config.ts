@@ -166,7 +166,7 @@ export async function loadEvalConfig(path: string): Promise<EvalConfig> {
   } catch (cause) {
     const hint =
       form.format === 'commonjs'
-        ? ` (it ran as CommonJS because ${form.reason}; write it with require() and module.exports, or name it .mjs)`
+        ? ` (${path} loads through require(), since ${form.reason}: name it .mjs to load it as an ES module)`
         : '';
     throw new PlankitEvalError(
       'config_load_failed',
