@@ -25,9 +25,13 @@ Exit codes: 0 the run finished; 2 bad input (arguments, config or log; nothing r
 `,
   run: `Usage: plankit-eval run <config> [--out <dir>] [--resume] [--debug]
 
-Loads <config> (TypeScript or JavaScript; its default export is the eval config), checks it
-before anything runs, runs every task x arm x repetition, and writes report.md, report.json and
+Loads <config> (its default export, or module.exports, is the eval config), checks it before
+anything runs, runs every task x arm x repetition, and writes report.md, report.json and
 report.html to --out (default eval-results). The results log is <out>/log.
+
+<config> is an ES module (.mts, .mjs, or .ts/.js under "type": "module") or CommonJS
+JavaScript (.cjs, .js). TypeScript that Node runs as CommonJS (.cts, or .ts in a package
+without "type": "module") is refused: rename it to .mts.
 
   --out <dir>   the output folder (default eval-results)
   --resume      continue the run logged in --out: only trials not yet finished run
