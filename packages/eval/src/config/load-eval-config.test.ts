@@ -30,6 +30,8 @@ import { scriptedModel } from '@plankit/eval/scripted';
 const { Session } = require('@plankit/core');
 const { aiSdkHost, defineEval } = require('@plankit/eval');
 const { scriptedModel } = require('@plankit/eval/scripted');
+// JSON is CommonJS data in any copy: not a second copy of the package.
+if (require('@plankit/core/package.json').name !== '@plankit/core') throw new Error('no manifest');
 `;
   return `${head}
 writeFileSync(process.env.MARKER, 'loaded');

@@ -22,6 +22,8 @@ interface ConfigForm {
   readonly typescript: boolean;
   /** Why CommonJS, for a refusal: the extension, or the package.json that says so. */
   readonly reason: string;
+  /** The package.json that made it CommonJS; null when the extension did, or there is none. */
+  readonly packageJson: string | null;
 }
 
 /** The nearest package.json above `file` and its `type`, as Node looks it up. */
@@ -50,24 +52,26 @@ function configForm(file: string, shown: string): ConfigForm {
   switch (extension) {
     case '.mts':
     case '.mjs':
-      return { format: 'module', typescript: extension === '.mts', reason: '' };
+      return { format: 'module', typescript: extension === '.mts', reason: '', packageJson: null };
     case '.cts':
     case '.cjs':
       return {
         format: 'commonjs',
         typescript: extension === '.cts',
         reason: `a ${extension} file is CommonJS`,
+        packageJson: null,
       };
     case '.ts':
     case '.js': {
       const scope = packageScope(file);
+      const typescript = extension === '.ts';
       if (scope.type === 'module')
-        return { format: 'module', typescript: extension === '.ts', reason: '' };
+        return { format: 'module', typescript, reason: '', packageJson: null };
       const reason =
         scope.path === null
           ? 'no package.json above it says "type": "module"'
           : `${scope.path} has no "type": "module"`;
-      return { format: 'commonjs', typescript: extension === '.ts', reason };
+      return { format: 'commonjs', typescript, reason, packageJson: scope.path };
     }
     default:
       throw new PlankitEvalError(
@@ -102,6 +106,8 @@ function secondCopy(): { readonly name: string; readonly file: string } | null {
   for (const [key, module] of Object.entries(cache)) {
     if (module === undefined) continue;
     const file = key.split('?')[0] as string;
+    // Code only: a package.json or other JSON file is CommonJS data in any copy.
+    if (!/\.[cm]?[jt]sx?$/.test(file)) continue;
     for (const [folder, name] of folders)
       if (
         file.startsWith(folder) &&
@@ -154,10 +160,11 @@ export async function loadEvalConfig(path: string): Promise<EvalConfig> {
   const form = configForm(file, path);
   if (form.typescript && form.format === 'commonjs') {
     const renamed = `${basename(file, extname(file))}.mts`;
-    const scope = packageScope(file).path;
+    const orType =
+      form.packageJson === null ? '' : `, or add "type": "module" to ${form.packageJson}`;
     throw new PlankitEvalError(
       'config_load_failed',
-      `plankit-eval: ${path} is TypeScript that Node runs as CommonJS (${form.reason}), and a CommonJS config would load a second copy of @plankit/eval and @plankit/core that the runner does not recognise. Rename it to ${renamed}${form.reason.startsWith('a ') || scope === null ? '' : `, or add "type": "module" to ${scope}`}.`,
+      `plankit-eval: ${path} is TypeScript that Node runs as CommonJS (${form.reason}), and a CommonJS config would load a second copy of @plankit/eval and @plankit/core that the runner does not recognise. Rename it to ${renamed}${orType}.`,
     );
   }
   let loaded: unknown;
