@@ -269,6 +269,15 @@ describe('plankit-eval run from the sources (under tsx, as in this repo)', () =>
     expect(run.trials).toBeUndefined();
   }, 60_000);
 
+  it('refuses a file of any other extension, naming the ones it takes', async () => {
+    await writeFile(join(project, 'eval.config.json'), '{}\n');
+    const run = await runCli(cliArgs, project, 'eval.config.json');
+    expect(run.code).toBe(2);
+    expect(run.stderr).toBe(
+      'plankit-eval: eval.config.json: a config is a .mts, .ts, .mjs, .js or .cjs file, not .json.\n',
+    );
+  }, 60_000);
+
   it('refuses a CommonJS config that got tsx-compiled copies of the sources', async () => {
     const run = await runCli(cliArgs, project, 'eval.config.js');
     expect(run.code).toBe(2);
