@@ -1,12 +1,8 @@
 #!/usr/bin/env node
 import { existsSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
-import { resolve } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { isCI, progress } from '@clack/prompts';
-import { register } from 'tsx/esm/api';
-import type { EvalConfig } from './config/define-eval.ts';
-import { checkEvalConfig } from './config/eval-config-schema.ts';
+import { loadEvalConfig } from './config/load-eval-config.ts';
 import { STARTER_CONFIG } from './init/starter-config.ts';
 import { PlankitEvalError, type PlankitEvalErrorCode } from './plankit-eval-error.ts';
 import { dollars } from './report/report-document.ts';
@@ -29,9 +25,13 @@ Exit codes: 0 the run finished; 2 bad input (arguments, config or log; nothing r
 `,
   run: `Usage: plankit-eval run <config> [--out <dir>] [--resume] [--debug]
 
-Loads <config> (TypeScript or JavaScript; its default export is the eval config), checks it
-before anything runs, runs every task x arm x repetition, and writes report.md, report.json and
+Loads <config> (its default export, or module.exports, is the eval config), checks it before
+anything runs, runs every task x arm x repetition, and writes report.md, report.json and
 report.html to --out (default eval-results). The results log is <out>/log.
+
+<config> is an ES module (.mts, .mjs, or .ts/.js under "type": "module") or CommonJS
+JavaScript (.cjs, .js). TypeScript that Node runs as CommonJS (.cts, or .ts in a package
+without "type": "module") is refused: rename it to .mts.
 
   --out <dir>   the output folder (default eval-results)
   --resume      continue the run logged in --out: only trials not yet finished run
@@ -99,34 +99,6 @@ function parseArgs(argv: readonly string[]): Command {
   return { kind: 'run', config, out, resume, debug };
 }
 
-async function loadConfig(path: string): Promise<EvalConfig> {
-  const url = pathToFileURL(resolve(path)).href;
-  let loaded: { default?: unknown };
-  try {
-    // Registered globally rather than tsImport's private namespace: the config must share this
-    // process's copies of @plankit/core, or its tools would not know the runner's sessions.
-    register();
-    loaded = (await import(url)) as { default?: unknown };
-  } catch (cause) {
-    throw new PlankitEvalError(
-      'config_load_failed',
-      `plankit-eval: could not load ${path}: ${cause instanceof Error ? cause.message : String(cause)}`,
-      { cause },
-    );
-  }
-  // tsx may wrap a module's default export once more when it loads it as CommonJS.
-  let config = loaded.default;
-  const inner = (config as { default?: unknown } | undefined)?.default;
-  if (inner !== undefined && (config as { arms?: unknown }).arms === undefined) config = inner;
-  if (config === undefined)
-    throw new PlankitEvalError(
-      'config_load_failed',
-      `plankit-eval: ${path} has no default export; export default defineEval({...}).`,
-    );
-  // A plain object is checked by the same schema as defineEval, before anything runs.
-  return checkEvalConfig(config as EvalConfig, `plankit-eval: ${path}`);
-}
-
 function eta(ms: number | null): string {
   if (ms === null) return 'ETA --';
   const seconds = Math.round(ms / 1000);
@@ -144,7 +116,7 @@ async function init(file: string, force: boolean): Promise<number> {
 }
 
 async function run(args: Extract<Command, { kind: 'run' }>): Promise<number> {
-  const config = await loadConfig(args.config);
+  const config = await loadEvalConfig(args.config);
   const abort = new AbortController();
   const stop = (): void => abort.abort();
   process.once('SIGINT', stop);
