@@ -1,7 +1,9 @@
 /**
  * Growth check of the parsers that read stored or model-written text: each is fed inputs of
  * 64 KiB, 256 KiB and 1 MiB, and the time ratio per 4x size is reported (linear is about 4x;
- * over 6x is a miss). Reported, never enforced, and never a timed test: `benchParsers()` is
+ * over 6x is a miss). The sizes are timed in interleaved rounds and each ratio is the median
+ * of the ratios within a round, so a slow spell of a shared machine moves both sides of a
+ * ratio instead of one. Reported, never enforced, and never a timed test: `benchParsers()` is
  * wired into `npm run bench`, and the file runs alone with
  * `node --conditions=@plankit/source --import tsx scripts/bench-parsers.ts`.
  */
@@ -46,15 +48,25 @@ export interface ParserGrowth {
   readonly parser: string;
   /** The input sizes, in bytes (as built; close to {@link PARSER_SIZES}). */
   readonly bytes: readonly number[];
-  /** Median milliseconds per size. */
+  /** Median milliseconds per run, per size. */
   readonly ms: readonly number[];
-  /** `ms[i + 1] / ms[i]`, for each 4x step. */
+  /**
+   * The growth of each 4x step: the median over rounds of the larger size's time over the
+   * smaller's, both timed in the same round.
+   */
   readonly ratios: readonly number[];
   /**
    * The subject's baseline (work the engine does anyway on the same input), when it has one:
-   * its name and median milliseconds per size.
+   * its name, median milliseconds per size, and the median over rounds of the subject's time
+   * over the baseline's, per size.
    */
-  readonly baseline?: { readonly name: string; readonly ms: readonly number[] } | undefined;
+  readonly baseline?:
+    | {
+        readonly name: string;
+        readonly ms: readonly number[];
+        readonly relative: readonly number[];
+      }
+    | undefined;
   /**
    * True when a ratio is over {@link GROWTH_MISS}; for a subject with a baseline, only when its
    * time relative to the baseline also grows (by over {@link BASELINE_DRIFT} per 4x).
@@ -316,70 +328,125 @@ const SUBJECTS: readonly Subject[] = [
   },
 ];
 
-function median(values: number[]): number {
+function median(values: readonly number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)] as number;
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 === 1
+    ? (sorted[mid] as number)
+    : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
 }
 
-// The median of `repeats` batches, each of as many runs as fill 50 ms, per run: short runs
-// are dominated by timer and collector noise otherwise.
-function time(run: () => unknown, repeats: number): number {
-  run(); // warm up, and check the input is accepted
-  const samples: number[] = [];
-  for (let i = 0; i < repeats; i++) {
-    let runs = 0;
-    const start = performance.now();
-    let elapsed = 0;
-    do {
-      run();
-      runs++;
-      elapsed = performance.now() - start;
-    } while (elapsed < 50);
-    samples.push(elapsed / runs);
-  }
-  return median(samples);
+/** How many interleaved rounds time each parser: every round times every size once. */
+export const PARSER_ROUNDS = 7;
+// One timing is a batch of as many runs as fill this long (one run if a run takes longer).
+const BATCH_MS = 40;
+// Untimed runs of every size first, so no size is timed while its code is still compiling.
+const WARMUP_MS = 100;
+
+// Where results go, so the engine cannot drop the work that produced them.
+let sink: unknown;
+
+function warmUp(run: () => unknown): void {
+  const start = performance.now();
+  do sink = run();
+  while (performance.now() - start < WARMUP_MS);
+}
+
+// Milliseconds per run over one batch.
+function batch(run: () => unknown): number {
+  let runs = 0;
+  const start = performance.now();
+  let elapsed = 0;
+  do {
+    sink = run();
+    runs++;
+    elapsed = performance.now() - start;
+  } while (elapsed < BATCH_MS);
+  return elapsed / runs;
+}
+
+// perRound[i][r] -> the median over rounds of perRound[i + 1][r] / perRound[i][r]: each ratio
+// compares two batches timed back to back, so a slow spell of the machine moves both.
+function pairedRatios(perRound: readonly (readonly number[])[]): number[] {
+  return perRound.slice(1).map((larger, i) => {
+    const smaller = perRound[i] as readonly number[];
+    return median(larger.map((ms, r) => ms / (smaller[r] as number)));
+  });
 }
 
 /**
  * Times every parser on inputs of {@link PARSER_SIZES} and reports its growth per 4x size.
+ * Every parser runs {@link PARSER_ROUNDS} rounds; a round times one batch of each size (and of
+ * the baseline, when there is one, right after it), in turn, the order reversed every other
+ * round. The growth of a step is the median over rounds of the ratio within one round.
  *
  * @returns one {@link ParserGrowth} per parser, in a fixed order
  */
 export async function benchParsers(
-  options: { readonly repeats?: number } = {},
+  options: { readonly rounds?: number } = {},
 ): Promise<ParserGrowth[]> {
-  const repeats = options.repeats ?? 5;
+  const rounds = options.rounds ?? PARSER_ROUNDS;
   const out: ParserGrowth[] = [];
   for (const subject of SUBJECTS) {
-    const bytes: number[] = [];
-    const ms: number[] = [];
-    const baselineMs: number[] = [];
-    for (const size of PARSER_SIZES) {
-      const { value, bytes: built } = subject.input(size);
-      bytes.push(built);
-      ms.push(time(() => subject.run(value), repeats));
-      const { baseline } = subject;
-      if (baseline !== undefined) baselineMs.push(time(() => baseline.run(value), repeats));
-      // Let the event loop breathe between sizes.
+    const { baseline } = subject;
+    const inputs = PARSER_SIZES.map((size) => subject.input(size));
+    const runs = inputs.map(
+      ({ value }) =>
+        () =>
+          subject.run(value),
+    );
+    const baseRuns =
+      baseline === undefined
+        ? []
+        : inputs.map(
+            ({ value }) =>
+              () =>
+                baseline.run(value),
+          );
+    // The first run of each also checks that the input is accepted.
+    for (const run of [...runs, ...baseRuns]) warmUp(run);
+    const times: number[][] = runs.map(() => []);
+    const baseTimes: number[][] = baseRuns.map(() => []);
+    for (let round = 0; round < rounds; round++) {
+      const order = runs.map((_, i) => (round % 2 === 0 ? i : runs.length - 1 - i));
+      for (const i of order) {
+        (times[i] as number[]).push(batch(runs[i] as () => unknown));
+        const baseRun = baseRuns[i];
+        if (baseRun !== undefined) (baseTimes[i] as number[]).push(batch(baseRun));
+      }
+      // Let the event loop breathe between rounds.
       await new Promise((resolve) => setImmediate(resolve));
     }
-    const ratios = ms.slice(1).map((value, i) => value / Math.max(ms[i] as number, 1e-3));
-    const relative = ms.map((value, i) => value / Math.max(baselineMs[i] ?? 1, 1e-3));
-    const drifts = relative.slice(1).map((value, i) => value / (relative[i] as number));
+    const ratios = pairedRatios(times);
+    // The subject's time relative to its baseline, per size and round, and its growth.
+    const relative =
+      baseline === undefined
+        ? []
+        : times.map((perRound, i) =>
+            perRound.map((ms, r) => ms / ((baseTimes[i] as number[])[r] as number)),
+          );
+    const drifts = pairedRatios(relative);
     out.push({
       parser: subject.parser,
-      bytes,
-      ms,
+      bytes: inputs.map(({ bytes }) => bytes),
+      ms: times.map(median),
       ratios,
-      ...(subject.baseline === undefined
+      ...(baseline === undefined
         ? {}
-        : { baseline: { name: subject.baseline.name, ms: baselineMs } }),
+        : {
+            baseline: {
+              name: baseline.name,
+              ms: baseTimes.map(median),
+              relative: relative.map(median),
+            },
+          }),
       miss:
-        subject.baseline === undefined
+        baseline === undefined
           ? ratios.some((r) => r > GROWTH_MISS)
           : ratios.some((r, i) => r > GROWTH_MISS && (drifts[i] as number) > BASELINE_DRIFT),
     });
   }
+  if (sink === undefined) throw new Error('no parser produced a result');
   return out;
 }
 
@@ -392,11 +459,11 @@ export function formatParserGrowth(results: readonly ParserGrowth[]): string {
     const base =
       baseline === undefined
         ? ''
-        : `; vs ${baseline.name}: ${r.ms.map((ms, i) => `${(ms / Math.max(baseline.ms[i] ?? 1, 1e-3)).toFixed(1)}x`).join(', ')}`;
+        : `; vs ${baseline.name}: ${baseline.relative.map((ratio) => `${ratio.toFixed(1)}x`).join(', ')}`;
     return `${r.miss ? 'MISS' : 'PASS'}  ${r.parser.padEnd(38)} ${times.padEnd(36)} per 4x: ${ratios}${base}`;
   });
   return [
-    `Parser growth (64 KiB / 256 KiB / 1 MiB; linear is ~4x, over ${GROWTH_MISS}x is a miss)`,
+    `Parser growth (64 KiB / 256 KiB / 1 MiB, median of ${PARSER_ROUNDS} interleaved rounds; linear is ~4x, over ${GROWTH_MISS}x is a miss)`,
     ...rows,
   ].join('\n');
 }

@@ -108,12 +108,14 @@ export const Plan: z.ZodType<Plan, Plan> = defineDataType(
   z
     .strictObject({ objective: z.string(), status: PlanStatus, steps: z.array(PlanStep) })
     .superRefine((plan, context) => {
-      const problem = planProblem(plan);
+      // planProblem indexes the ids as it checks them, so the dependency rules need not.
+      const index = new Map<string, number>();
+      const problem = planProblem(plan, index);
       if (problem !== undefined) {
         context.addIssue({ code: 'custom', path: [...problem.path], message: problem.message });
         return;
       }
-      const dependency = dependencyProblem(plan.steps);
+      const dependency = dependencyProblem(plan.steps, index);
       if (dependency !== undefined) {
         context.addIssue({
           code: 'custom',
@@ -155,12 +157,12 @@ function derivedStatus(plan: Plan): PlanStatus {
  *   steps and all are done, `active` otherwise;
  * - every text is text the tools could have stored: trimmed, not empty, within its limit
  *   (`PLANNING_LIMITS`), ASCII, no control characters.
- * Linear in the size of the plan. @internal
+ * Linear in the size of the plan. Fills `index` with each step's position by id as it goes;
+ * it is complete when no problem is found. @internal
  */
-function planProblem(plan: Plan): PlanProblem | undefined {
+function planProblem(plan: Plan, index: Map<string, number>): PlanProblem | undefined {
   const objective = textProblem(plan.objective, PLANNING_LIMITS.objective, 'Objective');
   if (objective !== undefined) return { path: ['objective'], message: objective };
-  const seen = new Set<string>();
   const steps = plan.steps;
   for (let i = 0; i < steps.length; i++) {
     const step = steps[i] as Plan['steps'][number];
@@ -172,9 +174,9 @@ function planProblem(plan: Plan): PlanProblem | undefined {
         message: `Step id ${JSON.stringify(clipText(id, 80))} ${idRule}`,
       };
     }
-    if (seen.has(id))
+    if (index.has(id))
       return { path: ['steps', i, 'step_id'], message: `Step id ${id} appears more than once` };
-    seen.add(id);
+    index.set(id, i);
     const title = textProblem(step.title, PLANNING_LIMITS.title, 'Title');
     if (title !== undefined) return { path: ['steps', i, 'title'], message: title };
     const details =

@@ -60,39 +60,66 @@ export function dependencyEdges(
 }
 
 /**
+ * Edges in one flat array (compressed rows): the steps step `i` depends on are
+ * `targets[start[i]]` to `targets[start[i + 1] - 1]`, in list order. Two typed arrays instead
+ * of an array per step, so checking a large plan allocates almost nothing.
+ */
+interface FlatEdges {
+  readonly start: Int32Array;
+  readonly targets: Int32Array;
+}
+
+/**
  * A cycle among the edges as step indexes, first step repeated at the end
  * (`[1, 2, 1]`), or undefined. An iterative depth-first search with an explicit stack:
  * linear in steps plus edges, and no recursion, so 100,000 chained steps cannot overflow.
  */
 export function findCycle(edges: readonly (readonly number[])[]): number[] | undefined {
-  const n = edges.length;
+  const start = new Int32Array(edges.length + 1);
+  let count = 0;
+  for (let i = 0; i < edges.length; i++) {
+    start[i] = count;
+    count += (edges[i] as readonly number[]).length;
+  }
+  start[edges.length] = count;
+  const targets = new Int32Array(count);
+  let e = 0;
+  for (const out of edges) for (const target of out) targets[e++] = target;
+  return findFlatCycle({ start, targets });
+}
+
+// The search of findCycle on flat edges; both visit roots and edges in the same order, so
+// they report the same cycle.
+function findFlatCycle({ start, targets }: FlatEdges): number[] | undefined {
+  const n = start.length - 1;
   // 0 unvisited, 1 on the current path, 2 finished.
   const state = new Uint8Array(n);
-  const next = new Int32Array(n);
-  const path: number[] = [];
+  // The next edge of each node on the path to follow.
+  const next = start.slice(0, n);
+  const path = new Int32Array(n);
   for (let root = 0; root < n; root++) {
     if (state[root] !== 0) continue;
-    path.push(root);
+    let depth = 1;
+    path[0] = root;
     state[root] = 1;
-    while (path.length > 0) {
-      const node = path[path.length - 1] as number;
-      const out = edges[node] as readonly number[];
+    while (depth > 0) {
+      const node = path[depth - 1] as number;
       const e = next[node] as number;
-      if (e < out.length) {
+      if (e < (start[node + 1] as number)) {
         next[node] = e + 1;
-        const target = out[e] as number;
+        const target = targets[e] as number;
         if (state[target] === 1) {
-          const cycle = path.slice(path.lastIndexOf(target));
+          const cycle = Array.from(path.subarray(path.lastIndexOf(target, depth - 1), depth));
           cycle.push(target);
           return cycle;
         }
         if (state[target] === 0) {
           state[target] = 1;
-          path.push(target);
+          path[depth++] = target;
         }
       } else {
         state[node] = 2;
-        path.pop();
+        depth--;
       }
     }
   }
@@ -109,58 +136,76 @@ export function cycleText(steps: readonly PlanStep[], cycle: readonly number[]):
 /**
  * The first dependency rule the steps break, or undefined. Each `depends_on` lists at most
  * {@link MAX_DEPENDENCIES} ids of other steps of the same plan, each once; and the steps
- * form no cycle. Linear in steps plus edges.
+ * form no cycle. Linear in steps plus edges. `index` maps each id to its first step, as
+ * {@link indexById} builds it; pass it when the caller has one already.
  */
-export function dependencyProblem(steps: readonly PlanStep[]): DependencyProblem | undefined {
-  const index = indexById(steps);
-  let edgeCount = 0;
-  for (let i = 0; i < steps.length; i++) {
+export function dependencyProblem(
+  steps: readonly PlanStep[],
+  index?: ReadonlyMap<string, number>,
+): DependencyProblem | undefined {
+  const n = steps.length;
+  // An upper bound on the edges; a longer list is refused before its ids are read.
+  let bound = 0;
+  for (let i = 0; i < n; i++) {
+    const list = (steps[i] as PlanStep).depends_on;
+    if (list !== undefined) bound += Math.min(list.length, MAX_DEPENDENCIES);
+  }
+  if (bound === 0) return undefined;
+  const ids = index ?? indexById(steps);
+  const start = new Int32Array(n + 1);
+  const targets = new Int32Array(bound);
+  // listedBy[t] is 1 + the last step whose list named step t: a repeat within one list is
+  // found without a set per step.
+  const listedBy = new Int32Array(n);
+  let edges = 0;
+  for (let i = 0; i < n; i++) {
+    start[i] = edges;
     const step = steps[i] as PlanStep;
     const list = step.depends_on;
     if (list === undefined) continue;
-    const id = show(step.step_id);
-    const path = ['steps', i, 'depends_on'];
+    // Paths and messages are built only for the refusal, never on the way to a pass.
     if (list.length > MAX_DEPENDENCIES) {
       return {
         code: 'dependency_invalid',
-        path,
-        message: `Step ${id} depends on ${list.length} steps; at most ${MAX_DEPENDENCIES} are allowed`,
+        path: ['steps', i, 'depends_on'],
+        message: `Step ${show(step.step_id)} depends on ${list.length} steps; at most ${MAX_DEPENDENCIES} are allowed`,
       };
     }
-    const seen = new Set<string>();
     for (let d = 0; d < list.length; d++) {
       const target = list[d] as string;
-      const where = [...path, d];
       if (target === step.step_id)
-        return {
-          code: 'dependency_invalid',
-          path: where,
-          message: `Step ${id} cannot depend on itself`,
-        };
-      if (seen.has(target)) {
-        return {
-          code: 'dependency_invalid',
-          path: where,
-          message: `Step ${id} lists ${show(target)} more than once in depends_on`,
-        };
+        return invalid(i, d, `Step ${show(step.step_id)} cannot depend on itself`);
+      // An unknown id is refused at its first mention, so a repeat is always of a known step.
+      const t = ids.get(target);
+      if (t === undefined) {
+        return invalid(
+          i,
+          d,
+          `Step ${show(step.step_id)} depends on ${JSON.stringify(show(target))}, which is not a step of this plan`,
+        );
       }
-      seen.add(target);
-      if (!index.has(target)) {
-        return {
-          code: 'dependency_invalid',
-          path: where,
-          message: `Step ${id} depends on ${JSON.stringify(show(target))}, which is not a step of this plan`,
-        };
+      if (listedBy[t] === i + 1) {
+        return invalid(
+          i,
+          d,
+          `Step ${show(step.step_id)} lists ${show(target)} more than once in depends_on`,
+        );
       }
+      listedBy[t] = i + 1;
+      targets[edges++] = t;
     }
-    edgeCount += list.length;
   }
-  if (edgeCount === 0) return undefined;
-  const cycle = findCycle(dependencyEdges(steps, index));
+  start[n] = edges;
+  if (edges === 0) return undefined;
+  const cycle = findFlatCycle({ start, targets });
   if (cycle === undefined) return undefined;
   return {
     code: 'dependency_cycle',
     path: ['steps', cycle[0] as number, 'depends_on'],
     message: `Dependencies must not form a cycle: ${cycleText(steps, cycle)}`,
   };
+}
+
+function invalid(step: number, entry: number, message: string): DependencyProblem {
+  return { code: 'dependency_invalid', path: ['steps', step, 'depends_on', entry], message };
 }
