@@ -206,6 +206,17 @@ const RETURNED: Chunk = { type: 'test-execute-returned' };
 
 const statuses = (view: PlanView | undefined) => view?.steps.map((step) => step.status);
 
+/** The model's one step: it sets up the plan with two pending steps, then answers. */
+function setUpPlan(major: UIStreamMajor, tools: ReturnType<typeof toAISDKTools>) {
+  return major.streamText({
+    model: scripted(major, script('c', 'Ship').slice(0, 1)),
+    prompt: 'Plan the release.',
+    tools,
+    ...major.contextOptions(tools, undefined),
+    stopWhen: major.stepCountIs(6),
+  });
+}
+
 /** The plan-update cases, run against one AI SDK major. */
 export function describePlanUpdates(major: UIStreamMajor): void {
   describe(`withPlanUpdates (${major.name}, the real createUIMessageStream)`, () => {
@@ -323,13 +334,7 @@ export function describePlanUpdates(major: UIStreamMajor): void {
         execute: recording(
           chunks,
           withPlanUpdates({ session }, async ({ writer }) => {
-            const result = major.streamText({
-              model: scripted(major, script('c', 'Ship').slice(0, 1)),
-              prompt: 'Plan the release.',
-              tools,
-              ...major.contextOptions(tools, undefined),
-              stopWhen: major.stepCountIs(6),
-            });
+            const result = setUpPlan(major, tools);
             writer.merge(result.toUIMessageStream());
             // The host goes on after the model (its own tool call, a slow step) and changes the
             // plan: the model's stream has sent its last chunk and may not have closed yet.
@@ -378,13 +383,7 @@ export function describePlanUpdates(major: UIStreamMajor): void {
       const isDone = (chunk: Chunk) => statuses(chunk.data)?.join() === 'done,pending';
       const stream = major.createUIMessageStream({
         execute: withPlanUpdates({ session }, ({ writer }) => {
-          const result = major.streamText({
-            model: scripted(major, script('c', 'Ship').slice(0, 1)),
-            prompt: 'Plan the release.',
-            tools,
-            ...major.contextOptions(tools, undefined),
-            stopWhen: major.stepCountIs(6),
-          });
+          const result = setUpPlan(major, tools);
           writer.merge(
             result.toUIMessageStream({
               // The stream stays open until this returns (a slow save, say).
