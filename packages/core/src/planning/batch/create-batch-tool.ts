@@ -1,6 +1,7 @@
 import * as z from 'zod';
 import { defineTool, type Tool } from '../../define-tool.ts';
 import { clipText, REFUSAL_LIMIT } from '../../internal/refusal-text.ts';
+import { trustedValue } from '../../internal/trusted-value.ts';
 import { selectLatest } from '../../select-latest.ts';
 import type { Session } from '../../session.ts';
 import { ToolValidationError } from '../../tool-validation-error.ts';
@@ -19,6 +20,7 @@ import {
   type BatchOperation,
   MAX_BATCH_OPERATIONS,
   PlanBatch,
+  withBatchResult,
 } from './plan-batch.ts';
 
 /** What the batch tool shares with `createPlanningTools`. @internal */
@@ -160,7 +162,6 @@ const text = (value: unknown): string | null => (value ?? null) as string | null
 
 function normalise(raw: Raw, field: string, context: BatchToolContext): BatchOperation {
   checkFields(raw, field);
-  const step_id = (): string => stepIdText(raw.step_id as string);
   switch (raw.op) {
     case 'setup':
       return {
@@ -196,7 +197,7 @@ function normalise(raw: Raw, field: string, context: BatchToolContext): BatchOpe
       return { op: 'add', steps: [step] };
     }
     case 'update': {
-      const id = step_id();
+      const id = stepIdText(raw.step_id as string);
       const title =
         text(raw.title) === null
           ? null
@@ -222,12 +223,12 @@ function normalise(raw: Raw, field: string, context: BatchToolContext): BatchOpe
     case 'mark':
       return {
         op: 'mark',
-        step_id: step_id(),
+        step_id: stepIdText(raw.step_id as string),
         status: ensureStatus(raw.status as string),
         note: optionalText(text(raw.note), `${field}.note`, 'Note', PLANNING_LIMITS.note, true),
       };
     case 'note': {
-      const id = step_id();
+      const id = stepIdText(raw.step_id as string);
       const note = requiredText(raw.note as string, `${field}.note`, 'Note', PLANNING_LIMITS.note);
       return { op: 'note', step_id: id, note };
     }
@@ -253,9 +254,11 @@ function toolRules(
     throw heldByOther(operation.step_id, holder, `only ${holder} can mark it`);
   if (operation.op !== 'mark') return null;
   if (context.singleRule !== null && operation.status === 'in_progress') {
-    const other = plan.steps.find(
-      (step) => step.status === 'in_progress' && step.step_id !== operation.step_id,
-    );
+    let other: PlanStep | undefined;
+    for (let i = 0; i < plan.steps.length && other === undefined; i++) {
+      const step = plan.steps[i] as PlanStep;
+      if (step.status === 'in_progress' && step.step_id !== operation.step_id) other = step;
+    }
     if (other !== undefined) {
       throw new ToolValidationError(
         `${context.singleRule} Step ${other.step_id} is already in_progress; mark it done, blocked or pending first.`,
@@ -268,14 +271,10 @@ function toolRules(
 }
 
 /**
- * One entry of the result: a change named in full, and in a short form for long batches.
- * `added` holds the ids of an addition, so additions in a row read as one entry.
+ * One entry of the result: a change named in full, and in a short form for long batches; or
+ * the ids of additions in a row, which read as one entry.
  */
-interface Change {
-  readonly full: string;
-  readonly short: string;
-  readonly added?: readonly string[] | undefined;
-}
+type Change = { readonly full: string; readonly short: string } | { readonly added: string[] };
 
 // Up to this many added ids are listed; more are named as a range (ids added in a row are
 // consecutive) with a count, so an entry stays short whatever the number of steps.
@@ -283,50 +282,67 @@ const LISTED_IDS = 3;
 
 const thousands = (n: number): string => String(n).replace(/\B(?=(\d{3})+$)/g, ',');
 
-function addedChange(ids: readonly string[]): Change {
+/** The entry of added `ids`, in full (`short` false) or short. */
+function addedText(ids: readonly string[], short: boolean): string {
   const first = ids[0] ?? '';
-  const last = ids[ids.length - 1] ?? '';
-  const range = ids.length === 1 ? first : `${first} … ${last}`;
-  return {
-    full:
-      ids.length <= LISTED_IDS
-        ? `added ${ids.join(', ')}`
-        : `added ${range}, ${thousands(ids.length)} steps`,
-    short: `added ${range}`,
-    added: ids,
-  };
+  const range = ids.length === 1 ? first : `${first} … ${ids[ids.length - 1] ?? ''}`;
+  if (short) return `added ${range}`;
+  return ids.length <= LISTED_IDS
+    ? `added ${ids.join(', ')}`
+    : `added ${range}, ${thousands(ids.length)} steps`;
 }
 
-function describe(before: Plan | undefined, after: Plan, operation: BatchOperation): Change {
+/** Appends the change `operation` made from `before` to `after`, joining additions in a row. */
+function pushChange(
+  changes: Change[],
+  before: Plan | undefined,
+  after: Plan,
+  operation: BatchOperation,
+): void {
   switch (operation.op) {
     case 'setup':
-      return { full: 'new plan set up', short: 'new plan' };
+      changes.push({ full: 'new plan set up', short: 'new plan' });
+      return;
     case 'mark':
-      return {
+      changes.push({
         full: `${operation.step_id} marked as ${operation.status}`,
         short: `${operation.step_id} ${operation.status}`,
-      };
+      });
+      return;
     case 'note':
-      return { full: `note added to ${operation.step_id}`, short: `${operation.step_id} note` };
+      changes.push({
+        full: `note added to ${operation.step_id}`,
+        short: `${operation.step_id} note`,
+      });
+      return;
     case 'update':
-      return { full: `${operation.step_id} updated`, short: `${operation.step_id} updated` };
-    case 'add':
-      return addedChange(
-        after.steps.slice(before?.steps.length ?? 0).map((step: PlanStep) => step.step_id),
-      );
+      changes.push({ full: `${operation.step_id} updated`, short: `${operation.step_id} updated` });
+      return;
+    case 'add': {
+      const last = changes[changes.length - 1];
+      const ids = last !== undefined && 'added' in last ? last.added : [];
+      if (ids.length === 0) changes.push({ added: ids });
+      for (let i = before?.steps.length ?? 0; i < after.steps.length; i++)
+        ids.push((after.steps[i] as PlanStep).step_id);
+      return;
+    }
     default: {
       const unknown: never = operation;
-      return { full: String(unknown), short: String(unknown) };
+      changes.push({ full: String(unknown), short: String(unknown) });
     }
   }
 }
 
-/** Appends `change`, joining it to the entry before when both are additions. */
-function pushChange(changes: Change[], change: Change): void {
-  const last = changes[changes.length - 1];
-  if (change.added !== undefined && last?.added !== undefined)
-    changes[changes.length - 1] = addedChange([...last.added, ...change.added]);
-  else changes.push(change);
+/** The changes joined with semicolons, each in full or short. */
+function changeList(changes: readonly Change[], short: boolean): string {
+  let text = '';
+  for (let i = 0; i < changes.length; i++) {
+    const change = changes[i] as Change;
+    const entry =
+      'added' in change ? addedText(change.added, short) : short ? change.short : change.full;
+    text = i === 0 ? entry : `${text}; ${entry}`;
+  }
+  return text;
 }
 
 /**
@@ -342,9 +358,8 @@ function appliedMessage(
 ): string {
   const head = `Applied ${count} operation${count === 1 ? '' : 's'}: `;
   const limit = REFUSAL_LIMIT - 1;
-  const full = `${head}${changes.map((change) => change.full).join('; ')}.`;
-  const text =
-    full.length <= limit ? full : `${head}${changes.map((change) => change.short).join('; ')}.`;
+  const full = `${head}${changeList(changes, false)}.`;
+  const text = full.length <= limit ? full : `${head}${changeList(changes, true)}.`;
   if (warnings.length === 0) return clipText(text, limit);
   const room = limit - text.length - 1;
   return room < 20 ? text : `${text} ${clipText(warnings.join(' '), Math.min(600, room))}`;
@@ -423,7 +438,7 @@ export function createBatchTool(
           const operation = normalise(raw, `operations[${i}]`, context);
           const warning = plan === undefined ? null : toolRules(plan, operation, context);
           const next = applyBatchOperation(plan, operation, event);
-          pushChange(changes, describe(plan, next, operation));
+          pushChange(changes, plan, next, operation);
           if (warning !== null) warnings.push(warning);
           operations.push(operation);
           plan = next;
@@ -442,9 +457,12 @@ export function createBatchTool(
           { code: 'batch_refused', field: 'operations' },
         );
       }
+      // Every operation was built field by field from the parsed params through the text
+      // rules, and applied: each id it names is one of a plan's steps (see trustedValue).
+      const value = withBatchResult({ operations }, start, plan as Plan);
       return {
         message: appliedMessage(operations.length, changes, warnings),
-        value: { operations },
+        value: trustedValue(PlanBatch, value),
       };
     },
   });
