@@ -5,10 +5,9 @@ import { trustedValue } from '../../internal/trusted-value.ts';
 import { selectLatest } from '../../select-latest.ts';
 import type { Session } from '../../session.ts';
 import { ToolValidationError } from '../../tool-validation-error.ts';
-import { normaliseDependsOn } from '../dependencies/dependency-commands.ts';
+import { type NewDependentStep, normaliseDependsOn } from '../dependencies/dependency-commands.ts';
 import type { ResolvedDependencies } from '../dependencies/dependency-options.ts';
 import { openDependencyRule } from '../dependencies/open-dependency-rule.ts';
-import { optionalField } from '../optional-field.ts';
 import { heldByOther } from '../owners/owner-commands.ts';
 import { Plan, type PlanStep, StepStatus } from '../plan.ts';
 import { ensureStatus, stepIndex } from '../plan-checks.ts';
@@ -17,7 +16,9 @@ import { planningToolTraits } from '../planning-tool-traits.ts';
 import { optionalText, PLANNING_LIMITS, requiredText, stepIdText } from '../text-rules.ts';
 import {
   applyBatchOperation,
+  type BatchAdd,
   type BatchOperation,
+  hasDependencies,
   MAX_BATCH_OPERATIONS,
   PlanBatch,
   withBatchResult,
@@ -117,19 +118,45 @@ function batchParameters(dependencies: boolean): ReturnType<typeof buildBatchPar
   return parameters;
 }
 
+const OPTIONAL_FIELDS = [
+  'step_id',
+  'status',
+  'note',
+  'objective',
+  'title',
+  'details',
+  'depends_on',
+] as const satisfies readonly Field[];
+
+// Strict hosts send null for every field a call leaves out; as with optionalField, null reads
+// as absent. Done once per operation rather than by a preprocess on each of its seven
+// optional fields, which zod runs for every field of every operation (three times the parse
+// of a long batch); the JSON Schema is the same. Only the known fields are unset, so an
+// unknown key is refused whatever its value.
+function unsetNulls(value: unknown): unknown {
+  if (typeof value !== 'object' || value === null) return value;
+  let out: Record<string, unknown> | undefined;
+  for (const name of OPTIONAL_FIELDS) {
+    if ((value as Record<string, unknown>)[name] !== null) continue;
+    out ??= { ...value };
+    out[name] = undefined;
+  }
+  return out ?? value;
+}
+
 function buildBatchParameters(dependencies: boolean) {
-  const text = optionalField(z.string());
+  const text = z.string().optional();
   const operation = z.strictObject({
     op: z.enum(OPS).describe(opDescription(dependencies)),
     step_id: text,
-    status: optionalField(StepStatus),
+    status: StepStatus.optional(),
     note: text,
     objective: text,
     title: text,
     details: text,
-    ...(dependencies ? { depends_on: optionalField(z.array(z.string())) } : {}),
+    ...(dependencies ? { depends_on: z.array(z.string()).optional() } : {}),
   });
-  return z.strictObject({ operations: z.array(operation) });
+  return z.strictObject({ operations: z.array(z.preprocess(unsetNulls, operation)) });
 }
 
 type Raw = { readonly op: Op } & { readonly [K in Field]?: unknown };
@@ -145,8 +172,8 @@ function checkFields(raw: Raw, field: string): void {
         field: `${field}.${name}`,
       });
   }
-  for (const [name, value] of Object.entries(raw)) {
-    if (name === 'op' || value == null || needs.includes(name as Field)) continue;
+  for (const name of Object.keys(raw)) {
+    if (name === 'op' || raw[name as Field] == null || needs.includes(name as Field)) continue;
     if (may.includes(name as Field)) continue;
     throw new ToolValidationError(
       `${raw.op} takes ${[...needs, ...may].join(', ')}, not ${name}.`,
@@ -160,11 +187,15 @@ function checkFields(raw: Raw, field: string): void {
 
 const text = (value: unknown): string | null => (value ?? null) as string | null;
 
+/**
+ * The operation `raw` asks for, built field by field through the text rules and frozen bottom
+ * up, so the batch's deep freeze has nothing left to walk in it.
+ */
 function normalise(raw: Raw, field: string, context: BatchToolContext): BatchOperation {
   checkFields(raw, field);
   switch (raw.op) {
     case 'setup':
-      return {
+      return Object.freeze({
         op: 'setup',
         objective: requiredText(
           raw.objective as string,
@@ -172,7 +203,7 @@ function normalise(raw: Raw, field: string, context: BatchToolContext): BatchOpe
           'Objective',
           PLANNING_LIMITS.objective,
         ),
-      };
+      });
     case 'add': {
       const title = requiredText(
         raw.title as string,
@@ -192,9 +223,13 @@ function normalise(raw: Raw, field: string, context: BatchToolContext): BatchOpe
         (context.dependencies === null ? undefined : []);
       const step =
         list === undefined
-          ? { title, details }
-          : { title, details, depends_on: normaliseDependsOn(list, `${field}.depends_on`) };
-      return { op: 'add', steps: [step] };
+          ? Object.freeze({ title, details })
+          : Object.freeze({
+              title,
+              details,
+              depends_on: Object.freeze(normaliseDependsOn(list, `${field}.depends_on`)),
+            });
+      return Object.freeze({ op: 'add', steps: Object.freeze([step]) });
     }
     case 'update': {
       const id = stepIdText(raw.step_id as string);
@@ -209,7 +244,8 @@ function normalise(raw: Raw, field: string, context: BatchToolContext): BatchOpe
         PLANNING_LIMITS.details,
       );
       const list = raw.depends_on as readonly string[] | undefined;
-      const depends_on = list == null ? null : normaliseDependsOn(list, `${field}.depends_on`);
+      const depends_on =
+        list == null ? null : Object.freeze(normaliseDependsOn(list, `${field}.depends_on`));
       if (title === null && details === null && depends_on === null) {
         throw new ToolValidationError(
           context.dependencies === null
@@ -218,19 +254,19 @@ function normalise(raw: Raw, field: string, context: BatchToolContext): BatchOpe
           { code: 'update_empty' },
         );
       }
-      return { op: 'update', step_id: id, title, details, depends_on };
+      return Object.freeze({ op: 'update', step_id: id, title, details, depends_on });
     }
     case 'mark':
-      return {
+      return Object.freeze({
         op: 'mark',
         step_id: stepIdText(raw.step_id as string),
         status: ensureStatus(raw.status as string),
         note: optionalText(text(raw.note), `${field}.note`, 'Note', PLANNING_LIMITS.note, true),
-      };
+      });
     case 'note': {
       const id = stepIdText(raw.step_id as string);
       const note = requiredText(raw.note as string, `${field}.note`, 'Note', PLANNING_LIMITS.note);
-      return { op: 'note', step_id: id, note };
+      return Object.freeze({ op: 'note', step_id: id, note });
     }
     default: {
       const unknown: never = raw.op;
@@ -385,6 +421,75 @@ function joinWithin(head: string, entries: readonly string[]): string {
   return `${text}.`;
 }
 
+// The event the handler's own run of the reducers sees (they read only its value).
+const EVENT = { dataType: 'plankit.PlanBatch', sessionId: '', at: 0 };
+
+/** A batch being applied by the handler, operation by operation. */
+interface Applying {
+  plan: Plan | undefined;
+  readonly operations: BatchOperation[];
+  readonly changes: Change[];
+  readonly warnings: string[];
+  readonly reasons: string[];
+  /** Additions in a row without depends_on, not applied yet; see {@link applyAdds}. */
+  readonly adds: { readonly index: number; readonly raw: Raw; readonly operation: BatchAdd }[];
+}
+
+/** Records why operation `i` was refused, or rethrows what is not a refusal. */
+function refuse(state: Applying, raw: Raw, i: number, error: unknown): void {
+  if (!ToolValidationError.isInstance(error)) throw error;
+  // Each reason loses its full stop: the list is joined with semicolons and ends with one.
+  state.reasons.push(`${label(raw, i)}: ${clipText(error.message, 300).replace(/\.$/, '')}`);
+}
+
+/** Applies operation `i` to the plan as the operations before it left it. */
+function applyOne(
+  state: Applying,
+  raw: Raw,
+  i: number,
+  operation: BatchOperation,
+  context: BatchToolContext,
+): void {
+  try {
+    const warning = state.plan === undefined ? null : toolRules(state.plan, operation, context);
+    const next = applyBatchOperation(state.plan, operation, EVENT);
+    pushChange(state.changes, state.plan, next, operation);
+    if (warning !== null) state.warnings.push(warning);
+    state.operations.push(operation);
+    state.plan = next;
+  } catch (error) {
+    refuse(state, raw, i, error);
+  }
+}
+
+/**
+ * Applies the waiting additions. The reference add numbers steps added together as it numbers
+ * them one by one, and without depends_on checks nothing of a step that normalise has not
+ * (the plan is active, there is room for the ids): added together they make the same plan,
+ * and together fail exactly when one of them would alone. So they are added in one step, and
+ * only when that is refused one by one, for each refusal to name its operation.
+ */
+function applyAdds(state: Applying, context: BatchToolContext): void {
+  const adds = state.adds;
+  if (adds.length > 1) {
+    const steps: NewDependentStep[] = [];
+    for (const add of adds) steps.push(...add.operation.steps);
+    const together: BatchAdd = { op: 'add', steps };
+    try {
+      const next = applyBatchOperation(state.plan, together, EVENT);
+      pushChange(state.changes, state.plan, next, together);
+      for (const add of adds) state.operations.push(add.operation);
+      state.plan = next;
+      adds.length = 0;
+      return;
+    } catch (error) {
+      if (!ToolValidationError.isInstance(error)) throw error;
+    }
+  }
+  for (const add of adds) applyOne(state, add.raw, add.index, add.operation, context);
+  adds.length = 0;
+}
+
 /**
  * The `planning_apply_batch` tool: several plan changes in one call, applied in order, all or
  * nothing: a new plan (`setup`), new steps, edits, marks and notes, so one call can set up a
@@ -426,28 +531,33 @@ export function createBatchTool(
           { code: 'batch_refused', field: 'operations' },
         );
       }
-      const event = { dataType: 'plankit.PlanBatch', sessionId: '', at: 0 };
-      const operations: BatchOperation[] = [];
-      const changes: Change[] = [];
-      const warnings: string[] = [];
-      const reasons: string[] = [];
-      let plan = start;
+      const state: Applying = {
+        plan: start,
+        operations: [],
+        changes: [],
+        warnings: [],
+        reasons: [],
+        adds: [],
+      };
       for (let i = 0; i < raws.length; i++) {
         const raw = raws[i] as Raw;
+        let operation: BatchOperation;
         try {
-          const operation = normalise(raw, `operations[${i}]`, context);
-          const warning = plan === undefined ? null : toolRules(plan, operation, context);
-          const next = applyBatchOperation(plan, operation, event);
-          pushChange(changes, plan, next, operation);
-          if (warning !== null) warnings.push(warning);
-          operations.push(operation);
-          plan = next;
+          operation = normalise(raw, `operations[${i}]`, context);
         } catch (error) {
-          if (!ToolValidationError.isInstance(error)) throw error;
-          // Each reason loses its full stop: the list is joined with semicolons and ends with one.
-          reasons.push(`${label(raw, i)}: ${clipText(error.message, 300).replace(/\.$/, '')}`);
+          applyAdds(state, context);
+          refuse(state, raw, i, error);
+          continue;
         }
+        if (operation.op === 'add' && !hasDependencies(operation.steps)) {
+          state.adds.push({ index: i, raw, operation });
+          continue;
+        }
+        applyAdds(state, context);
+        applyOne(state, raw, i, operation, context);
       }
+      applyAdds(state, context);
+      const { operations, changes, warnings, reasons, plan } = state;
       if (reasons.length > 0) {
         throw new ToolValidationError(
           joinWithin(

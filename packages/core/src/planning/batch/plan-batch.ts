@@ -99,8 +99,8 @@ function withValue<E>(event: Omit<ReducerEvent<unknown>, 'value'>, value: E): Re
   return { dataType: event.dataType, value, sessionId: event.sessionId, at: event.at };
 }
 
-/** True when any of `steps` has a `depends_on` list, even an empty one. */
-function hasDependencies(steps: readonly { readonly depends_on?: unknown }[]): boolean {
+/** True when any of `steps` has a `depends_on` list, even an empty one. @internal */
+export function hasDependencies(steps: readonly { readonly depends_on?: unknown }[]): boolean {
   for (let i = 0; i < steps.length; i++)
     if ((steps[i] as { readonly depends_on?: unknown }).depends_on !== undefined) return true;
   return false;
