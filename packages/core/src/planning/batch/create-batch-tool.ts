@@ -77,14 +77,23 @@ const OPS = ['setup', 'add', 'update', 'mark', 'note'] as const satisfies readon
 // The fields each operation takes, required first. The wire schema is one flat object (a
 // union of five objects costs the model about twice the tokens), so these are checked here.
 const TAKES: {
-  readonly [K in Op]: { readonly needs: readonly Field[]; readonly may: readonly Field[] };
+  readonly [K in Op]: {
+    readonly needs: readonly Field[];
+    readonly may: readonly Field[];
+    /** Every field it takes, `op` included. */
+    readonly takes: ReadonlySet<string>;
+  };
 } = {
-  setup: { needs: ['objective'], may: [] },
-  add: { needs: ['title'], may: ['details', 'depends_on'] },
-  update: { needs: ['step_id'], may: ['title', 'details', 'depends_on'] },
-  mark: { needs: ['step_id', 'status'], may: ['note'] },
-  note: { needs: ['step_id', 'note'], may: [] },
+  setup: fields(['objective'], []),
+  add: fields(['title'], ['details', 'depends_on']),
+  update: fields(['step_id'], ['title', 'details', 'depends_on']),
+  mark: fields(['step_id', 'status'], ['note']),
+  note: fields(['step_id', 'note'], []),
 };
+
+function fields(needs: readonly Field[], may: readonly Field[]) {
+  return { needs, may, takes: new Set<string>(['op', ...needs, ...may]) };
+}
 
 // A batch may mark and edit (overwrites) and add notes or steps (appends).
 const BATCH_TRAITS = planningToolTraits({
@@ -163,7 +172,7 @@ type Raw = { readonly op: Op } & { readonly [K in Field]?: unknown };
 
 /** Refuses a missing field the operation needs, or a field it does not take. */
 function checkFields(raw: Raw, field: string): void {
-  const { needs, may } = TAKES[raw.op];
+  const { needs, may, takes } = TAKES[raw.op];
   // The schema reads null as absent; a handler called without it may still see null.
   for (const name of needs) {
     if (raw[name] == null)
@@ -173,8 +182,7 @@ function checkFields(raw: Raw, field: string): void {
       });
   }
   for (const name of Object.keys(raw)) {
-    if (name === 'op' || raw[name as Field] == null || needs.includes(name as Field)) continue;
-    if (may.includes(name as Field)) continue;
+    if (takes.has(name) || raw[name as Field] == null) continue;
     throw new ToolValidationError(
       `${raw.op} takes ${[...needs, ...may].join(', ')}, not ${name}.`,
       {
@@ -316,7 +324,8 @@ type Change = { readonly full: string; readonly short: string } | { readonly add
 // consecutive) with a count, so an entry stays short whatever the number of steps.
 const LISTED_IDS = 3;
 
-const thousands = (n: number): string => String(n).replace(/\B(?=(\d{3})+$)/g, ',');
+const thousands = (n: number): string =>
+  n < 1000 ? String(n) : String(n).replace(/\B(?=(\d{3})+$)/g, ',');
 
 /** The entry of added `ids`, in full (`short` false) or short. */
 function addedText(ids: readonly string[], short: boolean): string {
@@ -471,6 +480,7 @@ function applyOne(
  */
 function applyAdds(state: Applying, context: BatchToolContext): void {
   const adds = state.adds;
+  if (adds.length === 0) return;
   if (adds.length > 1) {
     const steps: NewDependentStep[] = [];
     for (const add of adds) steps.push(...add.operation.steps);
@@ -569,7 +579,9 @@ export function createBatchTool(
       }
       // Every operation was built field by field from the parsed params through the text
       // rules, and applied: each id it names is one of a plan's steps (see trustedValue).
-      const value = withBatchResult({ operations }, start, plan as Plan);
+      // The list is frozen here and each operation as normalise built it, so trustedValue's
+      // deep freeze has nothing to walk; the object itself is frozen there, after its brand.
+      const value = withBatchResult({ operations: Object.freeze(operations) }, start, plan as Plan);
       return {
         message: appliedMessage(operations.length, changes, warnings),
         value: trustedValue(PlanBatch, value),
