@@ -500,6 +500,12 @@ function applyAdds(state: Applying, context: BatchToolContext): void {
   adds.length = 0;
 }
 
+/** True when one of the operations sets up a plan. */
+function setsUp(raws: readonly Raw[]): boolean {
+  for (let i = 0; i < raws.length; i++) if ((raws[i] as Raw).op === 'setup') return true;
+  return false;
+}
+
 /**
  * The `planning_apply_batch` tool: several plan changes in one call, applied in order, all or
  * nothing: a new plan (`setup`), new steps, edits, marks and notes, so one call can set up a
@@ -526,7 +532,7 @@ export function createBatchTool(
       const raws = params.operations as readonly Raw[];
       const start = selectLatest(context.prepare(session), Plan);
       // Without a plan only a batch that sets one up can apply; say so once, not per operation.
-      if (start === undefined && !raws.some((raw) => raw.op === 'setup'))
+      if (start === undefined && !setsUp(raws))
         throw new ToolValidationError('No plan is currently initialised.', {
           code: 'plan_missing',
         });
