@@ -162,8 +162,9 @@ export function applyBatchOperation(
 // call so the operations are not applied twice. One slot, as withStepHint's: a synchronous
 // handler's result is reduced before any other call runs; the slot matches only that very
 // batch object reduced on the very plan the handler started from (the result is a pure
-// function of the two, both frozen), is emptied when taken, and holds at most one plan. A
-// hand-dispatched batch is a parsed copy, never this object, so it is applied in full.
+// function of the two, both frozen), is emptied when taken, and holds at most the two plans
+// of one call. A hand-dispatched batch is a parsed copy, never this object, so it is applied
+// in full.
 const applied: { batch: object | undefined; start: Plan | undefined; result: Plan | undefined } = {
   batch: undefined,
   start: undefined,
