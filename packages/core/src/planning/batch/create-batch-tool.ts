@@ -127,7 +127,7 @@ function batchParameters(dependencies: boolean): ReturnType<typeof buildBatchPar
   return parameters;
 }
 
-const OPTIONAL_FIELDS = [
+const OPTIONAL: ReadonlySet<string> = new Set<Field>([
   'step_id',
   'status',
   'note',
@@ -135,7 +135,7 @@ const OPTIONAL_FIELDS = [
   'title',
   'details',
   'depends_on',
-] as const satisfies readonly Field[];
+]);
 
 // Strict hosts send null for every field a call leaves out; as with optionalField, null reads
 // as absent. Done once per operation rather than by a preprocess on each of its seven
@@ -145,8 +145,9 @@ const OPTIONAL_FIELDS = [
 function unsetNulls(value: unknown): unknown {
   if (typeof value !== 'object' || value === null) return value;
   let out: Record<string, unknown> | undefined;
-  for (const name of OPTIONAL_FIELDS) {
-    if ((value as Record<string, unknown>)[name] !== null) continue;
+  // The keys it has, not the seven it may have: most operations carry two to four.
+  for (const name in value) {
+    if ((value as Record<string, unknown>)[name] !== null || !OPTIONAL.has(name)) continue;
     out ??= { ...value };
     out[name] = undefined;
   }
@@ -195,33 +196,57 @@ function checkFields(raw: Raw, field: string): void {
 
 const text = (value: unknown): string | null => (value ?? null) as string | null;
 
+/** The paths refusals name for operation `i`'s fields. */
+interface Paths {
+  readonly operation: string;
+  readonly objective: string;
+  readonly title: string;
+  readonly details: string;
+  readonly note: string;
+  readonly depends_on: string;
+}
+
+// Built once per index (at most MAX_BATCH_OPERATIONS), not per operation of every call.
+const PATHS: Paths[] = [];
+function pathsOf(i: number): Paths {
+  let paths = PATHS[i];
+  if (paths === undefined) {
+    const operation = `operations[${i}]`;
+    paths = {
+      operation,
+      objective: `${operation}.objective`,
+      title: `${operation}.title`,
+      details: `${operation}.details`,
+      note: `${operation}.note`,
+      depends_on: `${operation}.depends_on`,
+    };
+    PATHS[i] = paths;
+  }
+  return paths;
+}
+
 /**
  * The operation `raw` asks for, built field by field through the text rules and frozen bottom
  * up, so the batch's deep freeze has nothing left to walk in it.
  */
-function normalise(raw: Raw, field: string, context: BatchToolContext): BatchOperation {
-  checkFields(raw, field);
+function normalise(raw: Raw, paths: Paths, context: BatchToolContext): BatchOperation {
+  checkFields(raw, paths.operation);
   switch (raw.op) {
     case 'setup':
       return Object.freeze({
         op: 'setup',
         objective: requiredText(
           raw.objective as string,
-          `${field}.objective`,
+          paths.objective,
           'Objective',
           PLANNING_LIMITS.objective,
         ),
       });
     case 'add': {
-      const title = requiredText(
-        raw.title as string,
-        `${field}.title`,
-        'Title',
-        PLANNING_LIMITS.title,
-      );
+      const title = requiredText(raw.title as string, paths.title, 'Title', PLANNING_LIMITS.title);
       const details = optionalText(
         text(raw.details),
-        `${field}.details`,
+        paths.details,
         'Details',
         PLANNING_LIMITS.details,
       );
@@ -235,7 +260,7 @@ function normalise(raw: Raw, field: string, context: BatchToolContext): BatchOpe
           : Object.freeze({
               title,
               details,
-              depends_on: Object.freeze(normaliseDependsOn(list, `${field}.depends_on`)),
+              depends_on: Object.freeze(normaliseDependsOn(list, paths.depends_on)),
             });
       return Object.freeze({ op: 'add', steps: Object.freeze([step]) });
     }
@@ -244,16 +269,16 @@ function normalise(raw: Raw, field: string, context: BatchToolContext): BatchOpe
       const title =
         text(raw.title) === null
           ? null
-          : requiredText(raw.title as string, `${field}.title`, 'Title', PLANNING_LIMITS.title);
+          : requiredText(raw.title as string, paths.title, 'Title', PLANNING_LIMITS.title);
       const details = optionalText(
         text(raw.details),
-        `${field}.details`,
+        paths.details,
         'Details',
         PLANNING_LIMITS.details,
       );
       const list = raw.depends_on as readonly string[] | undefined;
       const depends_on =
-        list == null ? null : Object.freeze(normaliseDependsOn(list, `${field}.depends_on`));
+        list == null ? null : Object.freeze(normaliseDependsOn(list, paths.depends_on));
       if (title === null && details === null && depends_on === null) {
         throw new ToolValidationError(
           context.dependencies === null
@@ -269,11 +294,11 @@ function normalise(raw: Raw, field: string, context: BatchToolContext): BatchOpe
         op: 'mark',
         step_id: stepIdText(raw.step_id as string),
         status: ensureStatus(raw.status as string),
-        note: optionalText(text(raw.note), `${field}.note`, 'Note', PLANNING_LIMITS.note, true),
+        note: optionalText(text(raw.note), paths.note, 'Note', PLANNING_LIMITS.note, true),
       });
     case 'note': {
       const id = stepIdText(raw.step_id as string);
-      const note = requiredText(raw.note as string, `${field}.note`, 'Note', PLANNING_LIMITS.note);
+      const note = requiredText(raw.note as string, paths.note, 'Note', PLANNING_LIMITS.note);
       return Object.freeze({ op: 'note', step_id: id, note });
     }
     default: {
@@ -559,7 +584,7 @@ export function createBatchTool(
         const raw = raws[i] as Raw;
         let operation: BatchOperation;
         try {
-          operation = normalise(raw, `operations[${i}]`, context);
+          operation = normalise(raw, pathsOf(i), context);
         } catch (error) {
           applyAdds(state, context);
           refuse(state, raw, i, error);
