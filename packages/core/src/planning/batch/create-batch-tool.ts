@@ -498,10 +498,10 @@ function applyOne(
 
 /**
  * Applies the waiting additions. The reference add numbers steps added together as it numbers
- * them one by one, and without depends_on checks nothing of a step that normalise has not
- * (the plan is active, there is room for the ids): added together they make the same plan,
- * and together fail exactly when one of them would alone. So they are added in one step, and
- * only when that is refused one by one, for each refusal to name its operation.
+ * them one by one, and without depends_on it checks only the plan (active, room for the ids)
+ * and the texts (which normalise checked already): added together they make the same plan, and
+ * together fail exactly when one of them would alone. So they are added in one step, and only
+ * when that is refused one by one, for each refusal to name its operation.
  */
 function applyAdds(state: Applying, context: BatchToolContext): void {
   const adds = state.adds;

@@ -53,6 +53,13 @@ describe('the value the batch handler builds', () => {
   it('is deeply frozen and parses to an equal value, with and without dependencies', async () => {
     for (const extensions of [[], [dependencies()]]) {
       const { build } = await threeSteps(extensions);
+      const withDependencies =
+        extensions.length === 0
+          ? []
+          : [
+              { op: 'add', title: 'f', depends_on: [' S001 ', 'S002'] },
+              { op: 'update', step_id: 'S003', depends_on: ['S006'] },
+            ];
       const value = await build([
         { op: 'mark', step_id: ' S001 ', status: 'done', note: ' ok ' },
         { op: 'note', step_id: 'S002', note: 'looked' },
@@ -60,6 +67,7 @@ describe('the value the batch handler builds', () => {
         { op: 'add', title: ' d ', details: ' ' },
         { op: 'add', title: 'e', details: 'more' },
         { op: 'mark', step_id: 'S004', status: 'in_progress', note: null },
+        ...withDependencies,
         { op: 'setup', objective: ' Again ' },
       ]);
       expect(deeplyFrozen(value)).toBe(true);
