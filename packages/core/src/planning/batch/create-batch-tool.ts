@@ -1,13 +1,13 @@
 import * as z from 'zod';
 import { defineTool, type Tool } from '../../define-tool.ts';
 import { clipText, REFUSAL_LIMIT } from '../../internal/refusal-text.ts';
+import { trustedValue } from '../../internal/trusted-value.ts';
 import { selectLatest } from '../../select-latest.ts';
 import type { Session } from '../../session.ts';
 import { ToolValidationError } from '../../tool-validation-error.ts';
-import { normaliseDependsOn } from '../dependencies/dependency-commands.ts';
+import { type NewDependentStep, normaliseDependsOn } from '../dependencies/dependency-commands.ts';
 import type { ResolvedDependencies } from '../dependencies/dependency-options.ts';
 import { openDependencyRule } from '../dependencies/open-dependency-rule.ts';
-import { optionalField } from '../optional-field.ts';
 import { heldByOther } from '../owners/owner-commands.ts';
 import { Plan, type PlanStep, StepStatus } from '../plan.ts';
 import { ensureStatus, stepIndex } from '../plan-checks.ts';
@@ -16,9 +16,12 @@ import { planningToolTraits } from '../planning-tool-traits.ts';
 import { optionalText, PLANNING_LIMITS, requiredText, stepIdText } from '../text-rules.ts';
 import {
   applyBatchOperation,
+  type BatchAdd,
   type BatchOperation,
+  hasDependencies,
   MAX_BATCH_OPERATIONS,
   PlanBatch,
+  withBatchResult,
 } from './plan-batch.ts';
 
 /** What the batch tool shares with `createPlanningTools`. @internal */
@@ -74,14 +77,23 @@ const OPS = ['setup', 'add', 'update', 'mark', 'note'] as const satisfies readon
 // The fields each operation takes, required first. The wire schema is one flat object (a
 // union of five objects costs the model about twice the tokens), so these are checked here.
 const TAKES: {
-  readonly [K in Op]: { readonly needs: readonly Field[]; readonly may: readonly Field[] };
+  readonly [K in Op]: {
+    readonly needs: readonly Field[];
+    readonly may: readonly Field[];
+    /** Every field it takes, `op` included. */
+    readonly takes: ReadonlySet<string>;
+  };
 } = {
-  setup: { needs: ['objective'], may: [] },
-  add: { needs: ['title'], may: ['details', 'depends_on'] },
-  update: { needs: ['step_id'], may: ['title', 'details', 'depends_on'] },
-  mark: { needs: ['step_id', 'status'], may: ['note'] },
-  note: { needs: ['step_id', 'note'], may: [] },
+  setup: fields(['objective'], []),
+  add: fields(['title'], ['details', 'depends_on']),
+  update: fields(['step_id'], ['title', 'details', 'depends_on']),
+  mark: fields(['step_id', 'status'], ['note']),
+  note: fields(['step_id', 'note'], []),
 };
+
+function fields(needs: readonly Field[], may: readonly Field[]) {
+  return { needs, may, takes: new Set<string>(['op', ...needs, ...may]) };
+}
 
 // A batch may mark and edit (overwrites) and add notes or steps (appends).
 const BATCH_TRAITS = planningToolTraits({
@@ -115,26 +127,53 @@ function batchParameters(dependencies: boolean): ReturnType<typeof buildBatchPar
   return parameters;
 }
 
+const OPTIONAL: ReadonlySet<string> = new Set<Field>([
+  'step_id',
+  'status',
+  'note',
+  'objective',
+  'title',
+  'details',
+  'depends_on',
+]);
+
+// Strict hosts send null for every field a call leaves out; as with optionalField, null reads
+// as absent. Done once per operation rather than by a preprocess on each of its seven
+// optional fields, which zod runs for every field of every operation (three times the parse
+// of a long batch); the JSON Schema is the same. Only the known fields are unset, so an
+// unknown key is refused whatever its value.
+function unsetNulls(value: unknown): unknown {
+  if (typeof value !== 'object' || value === null) return value;
+  let out: Record<string, unknown> | undefined;
+  // The keys it has, not the seven it may have: most operations carry two to four.
+  for (const name in value) {
+    if ((value as Record<string, unknown>)[name] !== null || !OPTIONAL.has(name)) continue;
+    out ??= { ...value };
+    out[name] = undefined;
+  }
+  return out ?? value;
+}
+
 function buildBatchParameters(dependencies: boolean) {
-  const text = optionalField(z.string());
+  const text = z.string().optional();
   const operation = z.strictObject({
     op: z.enum(OPS).describe(opDescription(dependencies)),
     step_id: text,
-    status: optionalField(StepStatus),
+    status: StepStatus.optional(),
     note: text,
     objective: text,
     title: text,
     details: text,
-    ...(dependencies ? { depends_on: optionalField(z.array(z.string())) } : {}),
+    ...(dependencies ? { depends_on: z.array(z.string()).optional() } : {}),
   });
-  return z.strictObject({ operations: z.array(operation) });
+  return z.strictObject({ operations: z.array(z.preprocess(unsetNulls, operation)) });
 }
 
 type Raw = { readonly op: Op } & { readonly [K in Field]?: unknown };
 
 /** Refuses a missing field the operation needs, or a field it does not take. */
 function checkFields(raw: Raw, field: string): void {
-  const { needs, may } = TAKES[raw.op];
+  const { needs, may, takes } = TAKES[raw.op];
   // The schema reads null as absent; a handler called without it may still see null.
   for (const name of needs) {
     if (raw[name] == null)
@@ -143,9 +182,8 @@ function checkFields(raw: Raw, field: string): void {
         field: `${field}.${name}`,
       });
   }
-  for (const [name, value] of Object.entries(raw)) {
-    if (name === 'op' || value == null || needs.includes(name as Field)) continue;
-    if (may.includes(name as Field)) continue;
+  for (const name of Object.keys(raw)) {
+    if (takes.has(name) || raw[name as Field] == null) continue;
     throw new ToolValidationError(
       `${raw.op} takes ${[...needs, ...may].join(', ')}, not ${name}.`,
       {
@@ -158,30 +196,57 @@ function checkFields(raw: Raw, field: string): void {
 
 const text = (value: unknown): string | null => (value ?? null) as string | null;
 
-function normalise(raw: Raw, field: string, context: BatchToolContext): BatchOperation {
-  checkFields(raw, field);
-  const step_id = (): string => stepIdText(raw.step_id as string);
+/** The paths refusals name for operation `i`'s fields. */
+interface Paths {
+  readonly operation: string;
+  readonly objective: string;
+  readonly title: string;
+  readonly details: string;
+  readonly note: string;
+  readonly depends_on: string;
+}
+
+// Built once per index (at most MAX_BATCH_OPERATIONS), not per operation of every call.
+const PATHS: Paths[] = [];
+function pathsOf(i: number): Paths {
+  let paths = PATHS[i];
+  if (paths === undefined) {
+    const operation = `operations[${i}]`;
+    paths = {
+      operation,
+      objective: `${operation}.objective`,
+      title: `${operation}.title`,
+      details: `${operation}.details`,
+      note: `${operation}.note`,
+      depends_on: `${operation}.depends_on`,
+    };
+    PATHS[i] = paths;
+  }
+  return paths;
+}
+
+/**
+ * The operation `raw` asks for, built field by field through the text rules and frozen bottom
+ * up, so the batch's deep freeze has nothing left to walk in it.
+ */
+function normalise(raw: Raw, paths: Paths, context: BatchToolContext): BatchOperation {
+  checkFields(raw, paths.operation);
   switch (raw.op) {
     case 'setup':
-      return {
+      return Object.freeze({
         op: 'setup',
         objective: requiredText(
           raw.objective as string,
-          `${field}.objective`,
+          paths.objective,
           'Objective',
           PLANNING_LIMITS.objective,
         ),
-      };
+      });
     case 'add': {
-      const title = requiredText(
-        raw.title as string,
-        `${field}.title`,
-        'Title',
-        PLANNING_LIMITS.title,
-      );
+      const title = requiredText(raw.title as string, paths.title, 'Title', PLANNING_LIMITS.title);
       const details = optionalText(
         text(raw.details),
-        `${field}.details`,
+        paths.details,
         'Details',
         PLANNING_LIMITS.details,
       );
@@ -191,24 +256,29 @@ function normalise(raw: Raw, field: string, context: BatchToolContext): BatchOpe
         (context.dependencies === null ? undefined : []);
       const step =
         list === undefined
-          ? { title, details }
-          : { title, details, depends_on: normaliseDependsOn(list, `${field}.depends_on`) };
-      return { op: 'add', steps: [step] };
+          ? Object.freeze({ title, details })
+          : Object.freeze({
+              title,
+              details,
+              depends_on: Object.freeze(normaliseDependsOn(list, paths.depends_on)),
+            });
+      return Object.freeze({ op: 'add', steps: Object.freeze([step]) });
     }
     case 'update': {
-      const id = step_id();
+      const id = stepIdText(raw.step_id as string);
       const title =
         text(raw.title) === null
           ? null
-          : requiredText(raw.title as string, `${field}.title`, 'Title', PLANNING_LIMITS.title);
+          : requiredText(raw.title as string, paths.title, 'Title', PLANNING_LIMITS.title);
       const details = optionalText(
         text(raw.details),
-        `${field}.details`,
+        paths.details,
         'Details',
         PLANNING_LIMITS.details,
       );
       const list = raw.depends_on as readonly string[] | undefined;
-      const depends_on = list == null ? null : normaliseDependsOn(list, `${field}.depends_on`);
+      const depends_on =
+        list == null ? null : Object.freeze(normaliseDependsOn(list, paths.depends_on));
       if (title === null && details === null && depends_on === null) {
         throw new ToolValidationError(
           context.dependencies === null
@@ -217,19 +287,19 @@ function normalise(raw: Raw, field: string, context: BatchToolContext): BatchOpe
           { code: 'update_empty' },
         );
       }
-      return { op: 'update', step_id: id, title, details, depends_on };
+      return Object.freeze({ op: 'update', step_id: id, title, details, depends_on });
     }
     case 'mark':
-      return {
+      return Object.freeze({
         op: 'mark',
-        step_id: step_id(),
+        step_id: stepIdText(raw.step_id as string),
         status: ensureStatus(raw.status as string),
-        note: optionalText(text(raw.note), `${field}.note`, 'Note', PLANNING_LIMITS.note, true),
-      };
+        note: optionalText(text(raw.note), paths.note, 'Note', PLANNING_LIMITS.note, true),
+      });
     case 'note': {
-      const id = step_id();
-      const note = requiredText(raw.note as string, `${field}.note`, 'Note', PLANNING_LIMITS.note);
-      return { op: 'note', step_id: id, note };
+      const id = stepIdText(raw.step_id as string);
+      const note = requiredText(raw.note as string, paths.note, 'Note', PLANNING_LIMITS.note);
+      return Object.freeze({ op: 'note', step_id: id, note });
     }
     default: {
       const unknown: never = raw.op;
@@ -253,9 +323,11 @@ function toolRules(
     throw heldByOther(operation.step_id, holder, `only ${holder} can mark it`);
   if (operation.op !== 'mark') return null;
   if (context.singleRule !== null && operation.status === 'in_progress') {
-    const other = plan.steps.find(
-      (step) => step.status === 'in_progress' && step.step_id !== operation.step_id,
-    );
+    let other: PlanStep | undefined;
+    for (let i = 0; i < plan.steps.length && other === undefined; i++) {
+      const step = plan.steps[i] as PlanStep;
+      if (step.status === 'in_progress' && step.step_id !== operation.step_id) other = step;
+    }
     if (other !== undefined) {
       throw new ToolValidationError(
         `${context.singleRule} Step ${other.step_id} is already in_progress; mark it done, blocked or pending first.`,
@@ -268,65 +340,79 @@ function toolRules(
 }
 
 /**
- * One entry of the result: a change named in full, and in a short form for long batches.
- * `added` holds the ids of an addition, so additions in a row read as one entry.
+ * One entry of the result: a change named in full, and in a short form for long batches; or
+ * the ids of additions in a row, which read as one entry.
  */
-interface Change {
-  readonly full: string;
-  readonly short: string;
-  readonly added?: readonly string[] | undefined;
-}
+type Change = { readonly full: string; readonly short: string } | { readonly added: string[] };
 
 // Up to this many added ids are listed; more are named as a range (ids added in a row are
 // consecutive) with a count, so an entry stays short whatever the number of steps.
 const LISTED_IDS = 3;
 
-const thousands = (n: number): string => String(n).replace(/\B(?=(\d{3})+$)/g, ',');
+const thousands = (n: number): string =>
+  n < 1000 ? String(n) : String(n).replace(/\B(?=(\d{3})+$)/g, ',');
 
-function addedChange(ids: readonly string[]): Change {
+/** The entry of added `ids`, in full (`short` false) or short. */
+function addedText(ids: readonly string[], short: boolean): string {
   const first = ids[0] ?? '';
-  const last = ids[ids.length - 1] ?? '';
-  const range = ids.length === 1 ? first : `${first} … ${last}`;
-  return {
-    full:
-      ids.length <= LISTED_IDS
-        ? `added ${ids.join(', ')}`
-        : `added ${range}, ${thousands(ids.length)} steps`,
-    short: `added ${range}`,
-    added: ids,
-  };
+  const range = ids.length === 1 ? first : `${first} … ${ids[ids.length - 1] ?? ''}`;
+  if (short) return `added ${range}`;
+  return ids.length <= LISTED_IDS
+    ? `added ${ids.join(', ')}`
+    : `added ${range}, ${thousands(ids.length)} steps`;
 }
 
-function describe(before: Plan | undefined, after: Plan, operation: BatchOperation): Change {
+/** Appends the change `operation` made from `before` to `after`, joining additions in a row. */
+function pushChange(
+  changes: Change[],
+  before: Plan | undefined,
+  after: Plan,
+  operation: BatchOperation,
+): void {
   switch (operation.op) {
     case 'setup':
-      return { full: 'new plan set up', short: 'new plan' };
+      changes.push({ full: 'new plan set up', short: 'new plan' });
+      return;
     case 'mark':
-      return {
+      changes.push({
         full: `${operation.step_id} marked as ${operation.status}`,
         short: `${operation.step_id} ${operation.status}`,
-      };
+      });
+      return;
     case 'note':
-      return { full: `note added to ${operation.step_id}`, short: `${operation.step_id} note` };
+      changes.push({
+        full: `note added to ${operation.step_id}`,
+        short: `${operation.step_id} note`,
+      });
+      return;
     case 'update':
-      return { full: `${operation.step_id} updated`, short: `${operation.step_id} updated` };
-    case 'add':
-      return addedChange(
-        after.steps.slice(before?.steps.length ?? 0).map((step: PlanStep) => step.step_id),
-      );
+      changes.push({ full: `${operation.step_id} updated`, short: `${operation.step_id} updated` });
+      return;
+    case 'add': {
+      const last = changes[changes.length - 1];
+      const ids = last !== undefined && 'added' in last ? last.added : [];
+      if (ids.length === 0) changes.push({ added: ids });
+      for (let i = before?.steps.length ?? 0; i < after.steps.length; i++)
+        ids.push((after.steps[i] as PlanStep).step_id);
+      return;
+    }
     default: {
       const unknown: never = operation;
-      return { full: String(unknown), short: String(unknown) };
+      changes.push({ full: String(unknown), short: String(unknown) });
     }
   }
 }
 
-/** Appends `change`, joining it to the entry before when both are additions. */
-function pushChange(changes: Change[], change: Change): void {
-  const last = changes[changes.length - 1];
-  if (change.added !== undefined && last?.added !== undefined)
-    changes[changes.length - 1] = addedChange([...last.added, ...change.added]);
-  else changes.push(change);
+/** The changes joined with semicolons, each in full or short. */
+function changeList(changes: readonly Change[], short: boolean): string {
+  let text = '';
+  for (let i = 0; i < changes.length; i++) {
+    const change = changes[i] as Change;
+    const entry =
+      'added' in change ? addedText(change.added, short) : short ? change.short : change.full;
+    text = i === 0 ? entry : `${text}; ${entry}`;
+  }
+  return text;
 }
 
 /**
@@ -342,9 +428,8 @@ function appliedMessage(
 ): string {
   const head = `Applied ${count} operation${count === 1 ? '' : 's'}: `;
   const limit = REFUSAL_LIMIT - 1;
-  const full = `${head}${changes.map((change) => change.full).join('; ')}.`;
-  const text =
-    full.length <= limit ? full : `${head}${changes.map((change) => change.short).join('; ')}.`;
+  const full = `${head}${changeList(changes, false)}.`;
+  const text = full.length <= limit ? full : `${head}${changeList(changes, true)}.`;
   if (warnings.length === 0) return clipText(text, limit);
   const room = limit - text.length - 1;
   return room < 20 ? text : `${text} ${clipText(warnings.join(' '), Math.min(600, room))}`;
@@ -368,6 +453,82 @@ function joinWithin(head: string, entries: readonly string[]): string {
     text += entry;
   }
   return `${text}.`;
+}
+
+// The event the handler's own run of the reducers sees (they read only its value).
+const EVENT = { dataType: 'plankit.PlanBatch', sessionId: '', at: 0 };
+
+/** A batch being applied by the handler, operation by operation. */
+interface Applying {
+  plan: Plan | undefined;
+  readonly operations: BatchOperation[];
+  readonly changes: Change[];
+  readonly warnings: string[];
+  readonly reasons: string[];
+  /** Additions in a row without depends_on, not applied yet; see {@link applyAdds}. */
+  readonly adds: { readonly index: number; readonly raw: Raw; readonly operation: BatchAdd }[];
+}
+
+/** Records why operation `i` was refused, or rethrows what is not a refusal. */
+function refuse(state: Applying, raw: Raw, i: number, error: unknown): void {
+  if (!ToolValidationError.isInstance(error)) throw error;
+  // Each reason loses its full stop: the list is joined with semicolons and ends with one.
+  state.reasons.push(`${label(raw, i)}: ${clipText(error.message, 300).replace(/\.$/, '')}`);
+}
+
+/** Applies operation `i` to the plan as the operations before it left it. */
+function applyOne(
+  state: Applying,
+  raw: Raw,
+  i: number,
+  operation: BatchOperation,
+  context: BatchToolContext,
+): void {
+  try {
+    const warning = state.plan === undefined ? null : toolRules(state.plan, operation, context);
+    const next = applyBatchOperation(state.plan, operation, EVENT);
+    pushChange(state.changes, state.plan, next, operation);
+    if (warning !== null) state.warnings.push(warning);
+    state.operations.push(operation);
+    state.plan = next;
+  } catch (error) {
+    refuse(state, raw, i, error);
+  }
+}
+
+/**
+ * Applies the waiting additions. The reference add numbers steps added together as it numbers
+ * them one by one, and without depends_on it checks only the plan (active, room for the ids)
+ * and the texts (which normalise checked already): added together they make the same plan, and
+ * together fail exactly when one of them would alone. So they are added in one step, and only
+ * when that is refused one by one, for each refusal to name its operation.
+ */
+function applyAdds(state: Applying, context: BatchToolContext): void {
+  const adds = state.adds;
+  if (adds.length === 0) return;
+  if (adds.length > 1) {
+    const steps: NewDependentStep[] = [];
+    for (const add of adds) steps.push(...add.operation.steps);
+    const together: BatchAdd = { op: 'add', steps };
+    try {
+      const next = applyBatchOperation(state.plan, together, EVENT);
+      pushChange(state.changes, state.plan, next, together);
+      for (const add of adds) state.operations.push(add.operation);
+      state.plan = next;
+      adds.length = 0;
+      return;
+    } catch (error) {
+      if (!ToolValidationError.isInstance(error)) throw error;
+    }
+  }
+  for (const add of adds) applyOne(state, add.raw, add.index, add.operation, context);
+  adds.length = 0;
+}
+
+/** True when one of the operations sets up a plan. */
+function setsUp(raws: readonly Raw[]): boolean {
+  for (let i = 0; i < raws.length; i++) if ((raws[i] as Raw).op === 'setup') return true;
+  return false;
 }
 
 /**
@@ -396,7 +557,7 @@ export function createBatchTool(
       const raws = params.operations as readonly Raw[];
       const start = selectLatest(context.prepare(session), Plan);
       // Without a plan only a batch that sets one up can apply; say so once, not per operation.
-      if (start === undefined && !raws.some((raw) => raw.op === 'setup'))
+      if (start === undefined && !setsUp(raws))
         throw new ToolValidationError('No plan is currently initialised.', {
           code: 'plan_missing',
         });
@@ -411,28 +572,33 @@ export function createBatchTool(
           { code: 'batch_refused', field: 'operations' },
         );
       }
-      const event = { dataType: 'plankit.PlanBatch', sessionId: '', at: 0 };
-      const operations: BatchOperation[] = [];
-      const changes: Change[] = [];
-      const warnings: string[] = [];
-      const reasons: string[] = [];
-      let plan = start;
+      const state: Applying = {
+        plan: start,
+        operations: [],
+        changes: [],
+        warnings: [],
+        reasons: [],
+        adds: [],
+      };
       for (let i = 0; i < raws.length; i++) {
         const raw = raws[i] as Raw;
+        let operation: BatchOperation;
         try {
-          const operation = normalise(raw, `operations[${i}]`, context);
-          const warning = plan === undefined ? null : toolRules(plan, operation, context);
-          const next = applyBatchOperation(plan, operation, event);
-          pushChange(changes, describe(plan, next, operation));
-          if (warning !== null) warnings.push(warning);
-          operations.push(operation);
-          plan = next;
+          operation = normalise(raw, pathsOf(i), context);
         } catch (error) {
-          if (!ToolValidationError.isInstance(error)) throw error;
-          // Each reason loses its full stop: the list is joined with semicolons and ends with one.
-          reasons.push(`${label(raw, i)}: ${clipText(error.message, 300).replace(/\.$/, '')}`);
+          applyAdds(state, context);
+          refuse(state, raw, i, error);
+          continue;
         }
+        if (operation.op === 'add' && !hasDependencies(operation.steps)) {
+          state.adds.push({ index: i, raw, operation });
+          continue;
+        }
+        applyAdds(state, context);
+        applyOne(state, raw, i, operation, context);
       }
+      applyAdds(state, context);
+      const { operations, changes, warnings, reasons, plan } = state;
       if (reasons.length > 0) {
         throw new ToolValidationError(
           joinWithin(
@@ -442,9 +608,14 @@ export function createBatchTool(
           { code: 'batch_refused', field: 'operations' },
         );
       }
+      // Every operation was built field by field from the parsed params through the text
+      // rules, and applied: each id it names is one of a plan's steps (see trustedValue).
+      // The list is frozen here and each operation as normalise built it, so trustedValue's
+      // deep freeze has nothing to walk; the object itself is frozen there, after its brand.
+      const value = withBatchResult({ operations: Object.freeze(operations) }, start, plan as Plan);
       return {
         message: appliedMessage(operations.length, changes, warnings),
-        value: { operations },
+        value: trustedValue(PlanBatch, value),
       };
     },
   });

@@ -8,7 +8,7 @@ import {
 } from '../dependencies/dependency-commands.ts';
 import { type Plan, type PlanStep, StepStatus } from '../plan.ts';
 import { latestPlanOf, stepIndex } from '../plan-checks.ts';
-import { markStepReducer, setupPlanReducer } from '../planning-reducers.ts';
+import { addStepReducer, markStepReducer, setupPlanReducer } from '../planning-reducers.ts';
 
 /** The most operations one batch may hold. @public */
 export const MAX_BATCH_OPERATIONS = 50;
@@ -93,6 +93,19 @@ export const PlanBatch: z.ZodType<PlanBatch, PlanBatch> = defineDataType(
   z.strictObject({ operations: z.array(StoredOperation).max(MAX_BATCH_OPERATIONS) }),
 );
 
+// One shape for every event handed to the single reducers: spreading the batch's event per
+// operation is several times slower (the events it spreads have two shapes).
+function withValue<E>(event: Omit<ReducerEvent<unknown>, 'value'>, value: E): ReducerEvent<E> {
+  return { dataType: event.dataType, value, sessionId: event.sessionId, at: event.at };
+}
+
+/** True when any of `steps` has a `depends_on` list, even an empty one. @internal */
+export function hasDependencies(steps: readonly { readonly depends_on?: unknown }[]): boolean {
+  for (let i = 0; i < steps.length; i++)
+    if ((steps[i] as { readonly depends_on?: unknown }).depends_on !== undefined) return true;
+  return false;
+}
+
 /**
  * Applies one operation to `plan` (`undefined` before the first plan) through the same
  * reducers the single tools use, so a batch equals its operations applied one by one. Throws
@@ -107,36 +120,80 @@ export function applyBatchOperation(
   if (operation.op === 'setup') {
     const value = { objective: operation.objective, initial_steps: [] };
     return latestPlanOf(
-      setupPlanReducer(before === undefined ? [] : [before], { ...event, value }),
+      setupPlanReducer(before === undefined ? [] : [before], withValue(event, value)),
     );
   }
-  const plan = latestPlanOf(before === undefined ? [] : [before]);
-  const plans = [plan];
+  const plans = before === undefined ? [] : [before];
+  const plan = latestPlanOf(plans);
   switch (operation.op) {
     case 'mark': {
       const { step_id, status, note } = operation;
-      return latestPlanOf(markStepReducer(plans, { ...event, value: { step_id, status, note } }));
+      return latestPlanOf(markStepReducer(plans, withValue(event, { step_id, status, note })));
     }
     case 'note': {
       // A mark to the step's own status appends the note and changes nothing else.
       const current = plan.steps[stepIndex(plan, operation.step_id)] as PlanStep;
       const value = { step_id: operation.step_id, status: current.status, note: operation.note };
-      return latestPlanOf(markStepReducer(plans, { ...event, value }));
+      return latestPlanOf(markStepReducer(plans, withValue(event, value)));
     }
     case 'update': {
       const { step_id, title, details, depends_on } = operation;
       const value = { step_id, title, details, depends_on };
-      return latestPlanOf(updateStepWithDependenciesReducer(plans, { ...event, value }));
+      return latestPlanOf(updateStepWithDependenciesReducer(plans, withValue(event, value)));
     }
-    case 'add':
+    case 'add': {
+      const value = { steps: operation.steps };
+      // With no depends_on anywhere there is no dependency to set or check, and the reference
+      // add builds the same plan without the copy and the check.
       return latestPlanOf(
-        addStepWithDependenciesReducer(plans, { ...event, value: { steps: operation.steps } }),
+        hasDependencies(plan.steps) || hasDependencies(operation.steps)
+          ? addStepWithDependenciesReducer(plans, withValue(event, value))
+          : addStepReducer(plans, withValue(event, value)),
       );
+    }
     default: {
       const unknown: never = operation;
       throw new Error(`unknown batch operation ${JSON.stringify(unknown)}`);
     }
   }
+}
+
+// The plan the batch handler reached by applying its batch, handed to the reducer of the same
+// call so the operations are not applied twice. One slot, as withStepHint's: a synchronous
+// handler's result is reduced before any other call runs; the slot matches only that very
+// batch object reduced on the very plan the handler started from (the result is a pure
+// function of the two, both frozen), is emptied when taken, and holds at most the two plans
+// of one call. A hand-dispatched batch is a parsed copy, never this object, so it is applied
+// in full.
+const applied: { batch: object | undefined; start: Plan | undefined; result: Plan | undefined } = {
+  batch: undefined,
+  start: undefined,
+  result: undefined,
+};
+
+/**
+ * Records that applying `batch` (a fresh object the handler returns, frozen by then) to
+ * `start` gave `result`. @internal
+ */
+export function withBatchResult<T extends PlanBatch>(
+  batch: T,
+  start: Plan | undefined,
+  result: Plan,
+): T {
+  applied.batch = batch;
+  applied.start = start;
+  applied.result = result;
+  return batch;
+}
+
+/** The handler's result for `batch` on `start`, emptying the slot; undefined when another's. */
+function takeBatchResult(batch: object, start: Plan | undefined): Plan | undefined {
+  if (applied.batch !== batch) return undefined;
+  const result = applied.start === start ? applied.result : undefined;
+  applied.batch = undefined;
+  applied.start = undefined;
+  applied.result = undefined;
+  return result;
 }
 
 /**
@@ -148,6 +205,8 @@ export function applyBatchOperation(
  */
 export const planBatchReducer: Reducer<Plan, PlanBatch> = (plans, event) => {
   let plan = plans[plans.length - 1];
+  const result = takeBatchResult(event.value, plan);
+  if (result !== undefined) return Object.freeze([result]);
   for (const operation of event.value.operations)
     plan = applyBatchOperation(plan, operation, event);
   return Object.freeze([latestPlanOf(plan === undefined ? [] : [plan])]);
