@@ -66,6 +66,25 @@ describe('parseDemoArgs', () => {
     expect(parseDemoArgs(['--approve', 'Approve.'])).toMatchObject({ kind: 'run' });
   });
 
+  it('refuses --record offline, where there are no live responses to save', () => {
+    const offline = parseDemoArgs(['--record', 'out.json']);
+    expect(offline).toEqual({
+      kind: 'error',
+      message:
+        "--record saves the live API's responses; set OPENAI_API_KEY for the live API, or leave --record out.",
+    });
+    const scripted = parseDemoArgs(['--host', 'ai-sdk', '--record', 'out.json'], {
+      OPENAI_API_KEY: 'sk-x',
+    });
+    expect(scripted.kind).toBe('error');
+    if (scripted.kind === 'error')
+      expect(scripted.message).toContain('ai-sdk host is always scripted');
+    expect(parseDemoArgs(['--record', 'out.json'], { OPENAI_API_KEY: 'sk-x' })).toMatchObject({
+      kind: 'run',
+      record: 'out.json',
+    });
+  });
+
   it('serves the plan UI with --ui, on --port, and refuses the loop options with it', () => {
     expect(parseDemoArgs(['--ui'])).toEqual({ kind: 'ui', store: '.plankit', port: 5178 });
     expect(parseDemoArgs(['--ui', '--port', '0', '--store', 'tmp/ui'])).toEqual({

@@ -39,7 +39,8 @@ Environment: OPENAI_API_KEY or ANTHROPIC_API_KEY makes that host's live API answ
 /**
  * Reads the demo's command line; never throws and never exits, so it can be tested. `env` says
  * which hosts have a key: without one the model is replayed, and the replay covers an approval
- * only, so any other `--approve` reply is refused up front rather than failing mid-run.
+ * only, so any other `--approve` reply is refused up front rather than failing mid-run, and
+ * `--record`, which has no live responses to save, is refused rather than writing no file.
  */
 export function parseDemoArgs(
   args: readonly string[],
@@ -92,6 +93,12 @@ export function parseDemoArgs(
   const key =
     host === 'openai' ? 'OPENAI_API_KEY' : host === 'anthropic' ? 'ANTHROPIC_API_KEY' : null;
   const live = key !== null && (env[key] ?? '') !== '';
+  // Offline there are no live responses to save: say so rather than write no file.
+  if (!live && values.record !== undefined)
+    return {
+      kind: 'error',
+      message: `--record saves the live API's responses; ${key === null ? `the ${host} host is always scripted, so there is nothing to record` : `set ${key} for the live API`}, or leave --record out.`,
+    };
   if (!live && parseApprovalReply(approve).outcome !== 'approved')
     return {
       kind: 'error',

@@ -149,7 +149,10 @@ export async function runPhaseAlternation(
       const before = job();
       const result = await invokeTool(tool, args, { session });
       messages.push(`${name} ${JSON.stringify(args)}`, result.message);
-      print(`   ${name}(${JSON.stringify(args).slice(0, 60)}) -> ${result.message}`);
+      const json = JSON.stringify(args);
+      // Long arguments (file contents) are cut, and the cut is marked.
+      const shown = json.length > 60 ? `${json.slice(0, 59)}…` : json;
+      print(`   ${name}(${shown}) -> ${result.message}`);
       if (name === 'extract_requirements') {
         // The conversation grew: past 80,000 tokens the host compacts, keeping the plan anchor.
         const due = compactionSignal(job(), { contextTokens: 83_500 });

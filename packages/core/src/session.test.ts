@@ -200,6 +200,9 @@ describe('Session', () => {
     const before = session.snapshot();
     const result = session.rollback({ sessionId: 'x', revision: 1, slices: { 'other.Slice': [] } });
     expect(!result.ok && result.error.code).toBe('slice_unregistered');
+    expect(!result.ok && result.error.message).toMatch(
+      /^Slice other\.Slice is not registered on this session: register it before restoring \(/,
+    );
     expect(session.snapshot()).toBe(before);
   });
 

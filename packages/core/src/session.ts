@@ -252,7 +252,7 @@ export class Session {
           ok: false,
           error: new SessionError(
             'slice_unregistered',
-            `Slice ${clipText(name, 200)} is not registered on this session.`,
+            `Slice ${clipText(name, 200)} is not registered on this session: register it before restoring (createPlanningTools(session) or registerPlanningReducers(session) for the plan, session.register(type, reducer) for your own).`,
             {
               field: `slices.${name}`,
               sessionId: this.sessionId,

@@ -117,7 +117,7 @@ describe('snapshotToJSON / snapshotFromJSON', () => {
       session,
     );
     expect(!plain.ok && plain.error.message).toBe(
-      'Slice plankit.Plan is not registered on this session.',
+      'Slice plankit.Plan is not registered on this session: register it before restoring (createPlanningTools(session) or registerPlanningReducers(session) for the plan, session.register(type, reducer) for your own).',
     );
     const hostile = snapshotFromJSON(
       '{"format":"plankit.session-snapshot","version":1,"sessionId":"s","revision":0,"slices":{"__proto__":[{"polluted":true}]}}',

@@ -91,7 +91,7 @@ export function snapshotFromJSON(
       return fail(
         session,
         'slice_unregistered',
-        `Slice ${clipText(name, 200)} is not registered on this session.`,
+        `Slice ${clipText(name, 200)} is not registered on this session: register it before restoring (createPlanningTools(session) or registerPlanningReducers(session) for the plan, session.register(type, reducer) for your own).`,
         `slices.${clipText(name, 200)}`,
       );
     }

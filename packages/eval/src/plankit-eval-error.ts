@@ -7,7 +7,7 @@ import { PlankitError, type PlankitErrorOptions } from '@plankit/core';
  * - `run_exists`: the output folder already holds a run and `resume` was not asked for.
  * - `resume_mismatch`: `resume` found a run of a different config (arms, tasks, k or seed).
  * - `store_failed`: the results log could not be read or appended.
- * - `config_load_failed`: the CLI could not load the config file, or refused it: TypeScript that
+ * - `config_load_failed`: the CLI could not find or load the config file, or refused it: TypeScript that
  *   Node runs as CommonJS, or a config that loaded a second copy of a plankit package.
  * - `log_invalid`: `resume` found a results log record that fails its schema, belongs to another
  *   run, repeats a trial, or names an unknown arm or task; the message names the line.

@@ -135,6 +135,14 @@ describe('plan-model rule lines in the planning copy', () => {
       () => new PlanningToolsSection({ session: new Session(), batch: true } as never),
     ).toThrow(/batch is not an option\. The plan-model flags became extensions/);
     expect(
+      () => new PlanningToolsSection({ session: new Session(), dependencies: true } as never),
+    ).toThrow(
+      'PlanningToolsSection: dependencies is not an option. The plan-model flags became extensions: pass extensions: [dependencies()], imported from @plankit/core/plan-model.',
+    );
+    expect(
+      () => new PlanningToolsSection({ session: new Session(), agent: 'lead' } as never),
+    ).toThrow(/pass the agent to owners\(\{ agent \}\) or history\(\{ agent \}\)/);
+    expect(
       () => new PlanningToolsSection({ session: new Session(), extensions: [{}] as never }),
     ).toThrow(/section_invalid|extensions\[0\] must be a planning extension/);
   });

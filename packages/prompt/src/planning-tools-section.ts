@@ -39,7 +39,14 @@ const OPTION_KEYS = new Set([
   'acceptsOverrides',
   'extensions',
 ]);
-const MOVED_FLAGS = new Set(['dependencies', 'batch', 'history', 'owners', 'agent']);
+// Each old plan-model flag and what replaces it, so a refusal names the right extension.
+const MOVED_FLAGS: Readonly<Record<string, string>> = {
+  dependencies: 'extensions: [dependencies()]',
+  batch: 'extensions: [batch()]',
+  history: 'extensions: [history()]',
+  owners: 'extensions: [owners({ agent })]',
+  agent: 'the agent to owners({ agent }) or history({ agent }) in extensions',
+};
 
 function planningBody(
   strategy: PlanningStrategy,
@@ -113,8 +120,8 @@ export class PlanningToolsSection<const E extends readonly PlanningExtension[] =
     }
     const extra = unknownOption(options, OPTION_KEYS);
     if (extra !== undefined) {
-      const moved = MOVED_FLAGS.has(extra)
-        ? ' The plan-model flags became extensions: pass extensions from @plankit/core/plan-model, such as extensions: [batch()].'
+      const moved = Object.hasOwn(MOVED_FLAGS, extra)
+        ? ` The plan-model flags became extensions: pass ${MOVED_FLAGS[extra]}, imported from @plankit/core/plan-model.`
         : '';
       throw new PromptRenderError(
         'section_invalid',

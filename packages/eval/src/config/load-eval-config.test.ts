@@ -269,6 +269,14 @@ describe('plankit-eval run from the sources (under tsx, as in this repo)', () =>
     expect(run.trials).toBeUndefined();
   }, 60_000);
 
+  it('refuses a config file that does not exist, naming the path and plankit-eval init', async () => {
+    const run = await runCli(cliArgs, project, 'missing.config.mts');
+    expect(run.code).toBe(2);
+    expect(run.stderr).toBe(
+      `plankit-eval: missing.config.mts does not exist (looked for ${join(project, 'missing.config.mts')}); plankit-eval init writes a config to start from.\n`,
+    );
+  }, 60_000);
+
   it('refuses a file of any other extension, naming the ones it takes', async () => {
     await writeFile(join(project, 'eval.config.json'), '{}\n');
     const run = await runCli(cliArgs, project, 'eval.config.json');

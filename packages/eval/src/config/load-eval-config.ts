@@ -150,13 +150,19 @@ function configExport(loaded: unknown, format: ConfigForm['format']): unknown {
  *
  * @param path - the config file, as the user gave it (relative to the working directory)
  * @returns the checked, frozen config
- * @throws PlankitEvalError `config_load_failed` for a form that cannot load, a file that throws
+ * @throws PlankitEvalError `config_load_failed` for a missing file, a form that cannot load, a file that throws
  *   or has no default export, or a config that loaded a second copy of a plankit package;
  *   `config_invalid` for a config that fails its schema
  * @internal
  */
 export async function loadEvalConfig(path: string): Promise<EvalConfig> {
   const file = resolve(path);
+  // Node's own "Cannot find module" names the loader's file, not the user's.
+  if (!existsSync(file))
+    throw new PlankitEvalError(
+      'config_load_failed',
+      `plankit-eval: ${path} does not exist (looked for ${file}); plankit-eval init writes a config to start from.`,
+    );
   const form = configForm(file, path);
   if (form.typescript && form.format === 'commonjs') {
     const renamed = `${basename(file, extname(file))}.mts`;
