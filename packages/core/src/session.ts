@@ -4,7 +4,7 @@ import { CallLog, logsOfSlices } from './internal/call-log.ts';
 import { checkOptionKeys } from './internal/check-option-keys.ts';
 import { invalidArgument } from './internal/invalid-argument.ts';
 import { deepFreeze } from './internal/produce.ts';
-import { clipText, refusalText } from './internal/refusal-text.ts';
+import { refusalText, unregisteredSliceText } from './internal/refusal-text.ts';
 import { storableProblem, stringProblem } from './internal/storable-problem.ts';
 import { checkedSnapshots, toolDeliveries } from './internal/tool-delivery.ts';
 import { isTrustedAs } from './internal/trusted-value.ts';
@@ -250,14 +250,10 @@ export class Session {
       if (!this.#slices.has(name)) {
         return {
           ok: false,
-          error: new SessionError(
-            'slice_unregistered',
-            `Slice ${clipText(name, 200)} is not registered on this session: register it before restoring (createPlanningTools(session) or registerPlanningReducers(session) for the plan, session.register(type, reducer) for your own).`,
-            {
-              field: `slices.${name}`,
-              sessionId: this.sessionId,
-            },
-          ),
+          error: new SessionError('slice_unregistered', unregisteredSliceText(name), {
+            field: `slices.${name}`,
+            sessionId: this.sessionId,
+          }),
         };
       }
     }

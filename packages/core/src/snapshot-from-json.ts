@@ -1,5 +1,5 @@
 import { deepFreeze } from './internal/produce.ts';
-import { clipText, refusalText } from './internal/refusal-text.ts';
+import { clipText, refusalText, unregisteredSliceText } from './internal/refusal-text.ts';
 import { checkedSnapshots } from './internal/tool-delivery.ts';
 import { valueProblem } from './internal/value-problem.ts';
 import type { Result } from './result.ts';
@@ -91,7 +91,7 @@ export function snapshotFromJSON(
       return fail(
         session,
         'slice_unregistered',
-        `Slice ${clipText(name, 200)} is not registered on this session: register it before restoring (createPlanningTools(session) or registerPlanningReducers(session) for the plan, session.register(type, reducer) for your own).`,
+        unregisteredSliceText(name),
         `slices.${clipText(name, 200)}`,
       );
     }

@@ -41,3 +41,11 @@ export function escapeControl(text: string): string {
     (char) => ESCAPES[char] ?? `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`,
   );
 }
+
+/**
+ * Why a snapshot with slice `name` cannot be restored on a session without it, and what to do:
+ * the text `rollback` and `snapshotFromJSON` both give.
+ */
+export function unregisteredSliceText(name: string): string {
+  return `Slice ${clipText(name, 200)} is not registered on this session: register it before restoring (createPlanningTools(session) or registerPlanningReducers(session) for the plan, session.register(type, reducer) for your own).`;
+}
