@@ -133,11 +133,13 @@ describe('plan-model rule lines in the planning copy', () => {
   it('refuses the flags that became extensions, naming the replacement', () => {
     expect(
       () => new PlanningToolsSection({ session: new Session(), batch: true } as never),
-    ).toThrow(/batch is not an option\. The plan-model flags became extensions/);
+    ).toThrow(
+      "PlanningToolsSection: batch moved to an extension: pass extensions: [batch()], imported from '@plankit/core/plan-model'.",
+    );
     expect(
       () => new PlanningToolsSection({ session: new Session(), dependencies: true } as never),
     ).toThrow(
-      'PlanningToolsSection: dependencies is not an option. The plan-model flags became extensions: pass extensions: [dependencies()], imported from @plankit/core/plan-model.',
+      "PlanningToolsSection: dependencies moved to an extension: pass extensions: [dependencies()], imported from '@plankit/core/plan-model'.",
     );
     expect(
       () => new PlanningToolsSection({ session: new Session(), agent: 'lead' } as never),

@@ -6,7 +6,7 @@ import {
   Session,
 } from '@plankit/core';
 import { inProgressRule, PLANNING_LIMITS, STEP_STATUSES } from '@plankit/core/constants';
-import { unknownOption } from '@plankit/core/internal';
+import { movedFlagText, unknownOption } from '@plankit/core/internal';
 import { type PlanModelCopyOptions, planModelLines } from './plan-model-lines.ts';
 import { mindsetLines, PLANNING_STRATEGIES, PlanningStrategy } from './planning-strategy.ts';
 import { PromptRenderError } from './prompt-render-error.ts';
@@ -39,15 +39,6 @@ const OPTION_KEYS = new Set([
   'acceptsOverrides',
   'extensions',
 ]);
-// Each old plan-model flag and what replaces it, so a refusal names the right extension.
-const MOVED_FLAGS: Readonly<Record<string, string>> = {
-  dependencies: 'extensions: [dependencies()]',
-  batch: 'extensions: [batch()]',
-  history: 'extensions: [history()]',
-  owners: 'extensions: [owners({ agent })]',
-  agent: 'the agent to owners({ agent }) or history({ agent }) in extensions',
-};
-
 function planningBody(
   strategy: PlanningStrategy,
   inProgress: InProgressMode,
@@ -120,12 +111,12 @@ export class PlanningToolsSection<const E extends readonly PlanningExtension[] =
     }
     const extra = unknownOption(options, OPTION_KEYS);
     if (extra !== undefined) {
-      const moved = Object.hasOwn(MOVED_FLAGS, extra)
-        ? ` The plan-model flags became extensions: pass ${MOVED_FLAGS[extra]}, imported from @plankit/core/plan-model.`
-        : '';
+      const moved = movedFlagText(extra);
       throw new PromptRenderError(
         'section_invalid',
-        `PlanningToolsSection: ${extra} is not an option.${moved}`,
+        moved === undefined
+          ? `PlanningToolsSection: ${extra} is not an option.`
+          : `PlanningToolsSection: ${extra} ${moved}.`,
         { field: extra },
       );
     }

@@ -163,6 +163,16 @@ describe('planningMiddleware with the opt-in plan model', () => {
     expect(plan?.steps[0]?.status).toBe('in_progress');
   });
 
+  it('refuses each flag that became an extension, naming its own extension', () => {
+    expect(() => planningMiddleware({ dependencies: true } as never)).toThrow(
+      "planningMiddleware: options.dependencies moved to an extension: pass extensions: [dependencies()], imported from '@plankit/core/plan-model'.",
+    );
+    expect(() => planningMiddleware({ batch: true } as never)).toThrow(/extensions: \[batch\(\)\]/);
+    expect(() => planningMiddleware({ agent: 'lead' } as never)).toThrow(
+      /pass the agent to owners\(\{ agent \}\) or history\(\{ agent \}\)/,
+    );
+  });
+
   it('refuses a command edit that names no plan-model command, or carries a bad value', () => {
     expect(() =>
       applyPlanEdit(null, { op: 'command', value: { type: 'plankit.Nope', value: {} } }),

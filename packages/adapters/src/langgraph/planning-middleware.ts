@@ -11,6 +11,7 @@ import {
   type PlanningExtension,
   type Session,
 } from '@plankit/core';
+import { MOVED_FLAG_NAMES, movedFlagText } from '@plankit/core/internal';
 import { type PlanRevision, planHistory } from '@plankit/core/plan-model';
 import { type AgentMiddleware, createMiddleware } from 'langchain';
 import * as z from 'zod';
@@ -322,11 +323,11 @@ function planningTools(
 export function planningMiddleware<const E extends readonly PlanningExtension[] = readonly []>(
   options: PlanningMiddlewareOptions<E> = {},
 ): 'history' extends E[number]['name'] ? PlanningHistoryMiddleware : PlanningMiddleware {
-  for (const flag of ['dependencies', 'batch', 'history', 'owners', 'agent']) {
+  for (const flag of MOVED_FLAG_NAMES) {
     if (Object.hasOwn(options, flag)) {
       throw new PlankitError(
         'argument_invalid',
-        `planningMiddleware: options.${flag} moved to an extension: pass extensions from @plankit/core/plan-model, such as extensions: [history()].`,
+        `planningMiddleware: options.${flag} ${movedFlagText(flag)}.`,
         { field: `options.${flag}` },
       );
     }

@@ -1,6 +1,7 @@
 import { type AnyTool, defineTool, type Tool } from '../define-tool.ts';
 import { checkOptionKeys } from '../internal/check-option-keys.ts';
 import { invalidArgument } from '../internal/invalid-argument.ts';
+import { MOVED_FLAG_NAMES, movedFlagText } from '../internal/moved-flags.ts';
 import { trustedValue } from '../internal/trusted-value.ts';
 import { Session } from '../session.ts';
 import { ToolValidationError } from '../tool-validation-error.ts';
@@ -181,22 +182,13 @@ function normaliseSteps(steps: readonly NewPlanStep[], field: string): NewPlanSt
 
 const OPTION_KEYS: ReadonlySet<string> = new Set(['inProgress', 'acceptsOverrides', 'extensions']);
 
-// The flags these options had before the plan model became extensions, with what replaces them.
-const MOVED_FLAGS: Readonly<Record<string, string>> = {
-  dependencies: 'extensions: [dependencies()]',
-  batch: 'extensions: [batch()]',
-  history: 'extensions: [history()]',
-  owners: 'extensions: [owners({ agent })]',
-  agent: 'the agent to owners({ agent }) or history({ agent })',
-};
-
 function checkOptions(options: object): void {
-  for (const flag in MOVED_FLAGS) {
+  for (const flag of MOVED_FLAG_NAMES) {
     if (Object.hasOwn(options, flag)) {
       throw invalidArgument(
         'createPlanningTools',
         `options.${flag}`,
-        `moved to an extension: pass ${MOVED_FLAGS[flag]}, imported from '@plankit/core/plan-model'`,
+        movedFlagText(flag) as string,
       );
     }
   }

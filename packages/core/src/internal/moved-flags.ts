@@ -1,0 +1,23 @@
+// The options the plan model had before it became extensions, each with what replaces it, so
+// every entry that still meets an old flag (createPlanningTools, PlanningToolsSection,
+// planningMiddleware) names the right extension.
+const MOVED_FLAGS: Readonly<Record<string, string>> = {
+  dependencies: 'extensions: [dependencies()]',
+  batch: 'extensions: [batch()]',
+  history: 'extensions: [history()]',
+  owners: 'extensions: [owners({ agent })]',
+  agent: 'the agent to owners({ agent }) or history({ agent })',
+};
+
+/** The old plan-model flags, in the order they are checked. */
+export const MOVED_FLAG_NAMES: readonly string[] = Object.keys(MOVED_FLAGS);
+
+/**
+ * What replaces the old plan-model flag `key`, as a sentence fragment ending in the entry to
+ * import it from, or `undefined` when `key` is not one of those flags.
+ */
+export function movedFlagText(key: string): string | undefined {
+  return Object.hasOwn(MOVED_FLAGS, key)
+    ? `moved to an extension: pass ${MOVED_FLAGS[key]}, imported from '@plankit/core/plan-model'`
+    : undefined;
+}
