@@ -15,7 +15,7 @@ export {
 } from './internal/check-option-keys.ts';
 export { deepEqual } from './internal/deep-equal.ts';
 export { invalidArgument } from './internal/invalid-argument.ts';
-export { MOVED_FLAG_NAMES, movedFlagText } from './internal/moved-flags.ts';
+export { movedFlagText } from './internal/moved-flags.ts';
 export { deepFreeze, update } from './internal/produce.ts';
 export {
   clipText,

@@ -11,7 +11,7 @@ import {
   type PlanningExtension,
   type Session,
 } from '@plankit/core';
-import { MOVED_FLAG_NAMES, movedFlagText } from '@plankit/core/internal';
+import { movedFlagText } from '@plankit/core/internal';
 import { type PlanRevision, planHistory } from '@plankit/core/plan-model';
 import { type AgentMiddleware, createMiddleware } from 'langchain';
 import * as z from 'zod';
@@ -323,13 +323,12 @@ function planningTools(
 export function planningMiddleware<const E extends readonly PlanningExtension[] = readonly []>(
   options: PlanningMiddlewareOptions<E> = {},
 ): 'history' extends E[number]['name'] ? PlanningHistoryMiddleware : PlanningMiddleware {
-  for (const flag of MOVED_FLAG_NAMES) {
-    if (Object.hasOwn(options, flag)) {
-      throw new PlankitError(
-        'argument_invalid',
-        `planningMiddleware: options.${flag} ${movedFlagText(flag)}.`,
-        { field: `options.${flag}` },
-      );
+  for (const key of Object.keys(options)) {
+    const moved = movedFlagText(key);
+    if (moved !== undefined) {
+      throw new PlankitError('argument_invalid', `planningMiddleware: options.${key} ${moved}.`, {
+        field: `options.${key}`,
+      });
     }
   }
   const extensions: readonly PlanningExtension[] = options.extensions ?? [];

@@ -9,9 +9,6 @@ const MOVED_FLAGS: Readonly<Record<string, string>> = {
   agent: 'the agent to owners({ agent }) or history({ agent })',
 };
 
-/** The old plan-model flags, in the order they are checked. */
-export const MOVED_FLAG_NAMES: readonly string[] = Object.keys(MOVED_FLAGS);
-
 /**
  * What replaces the old plan-model flag `key`, as a sentence fragment ending in the entry to
  * import it from, or `undefined` when `key` is not one of those flags.

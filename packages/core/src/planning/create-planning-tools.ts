@@ -1,7 +1,7 @@
 import { type AnyTool, defineTool, type Tool } from '../define-tool.ts';
 import { checkOptionKeys } from '../internal/check-option-keys.ts';
 import { invalidArgument } from '../internal/invalid-argument.ts';
-import { MOVED_FLAG_NAMES, movedFlagText } from '../internal/moved-flags.ts';
+import { movedFlagText } from '../internal/moved-flags.ts';
 import { trustedValue } from '../internal/trusted-value.ts';
 import { Session } from '../session.ts';
 import { ToolValidationError } from '../tool-validation-error.ts';
@@ -183,14 +183,9 @@ function normaliseSteps(steps: readonly NewPlanStep[], field: string): NewPlanSt
 const OPTION_KEYS: ReadonlySet<string> = new Set(['inProgress', 'acceptsOverrides', 'extensions']);
 
 function checkOptions(options: object): void {
-  for (const flag of MOVED_FLAG_NAMES) {
-    if (Object.hasOwn(options, flag)) {
-      throw invalidArgument(
-        'createPlanningTools',
-        `options.${flag}`,
-        movedFlagText(flag) as string,
-      );
-    }
+  for (const key of Object.keys(options)) {
+    const moved = movedFlagText(key);
+    if (moved !== undefined) throw invalidArgument('createPlanningTools', `options.${key}`, moved);
   }
   checkOptionKeys('createPlanningTools', options, OPTION_KEYS);
 }
