@@ -260,8 +260,16 @@ async function main(): Promise<void> {
   const suites: BenchSuite[] = [];
   for (const file of await findBenchFiles()) suites.push(await loadSuite(file));
   const only = process.argv.slice(2);
-  if (suites.length === 0 && !only.includes('parsers'))
-    throw new Error('no packages/*/bench/*.bench.ts files found');
+  if (suites.length === 0 && !only.includes('parsers')) {
+    // A filter that matches nothing is the usual cause: say so, without a stack trace.
+    console.error(
+      only.length === 0
+        ? 'No packages/*/bench/*.bench.ts file found.'
+        : `No bench file's path holds ${only.map((word) => JSON.stringify(word)).join(' or ')}; the words match paths such as packages/core/bench/planning.bench.ts, or "parsers" for the parser growth rows.`,
+    );
+    process.exitCode = 2;
+    return;
+  }
 
   const cases: PreparedCase[] = [];
   for (const suite of suites) {

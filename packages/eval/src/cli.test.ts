@@ -110,6 +110,10 @@ describe('plankit-eval run', () => {
     expect(walk.code).toBe(2);
     expect(walk.stderr).toContain('Unknown command "walk".');
     expect(walk.stderr).toContain('plankit-eval run <config>');
+    const none = await plain([]);
+    expect(none.code).toBe(2);
+    expect(none.stderr).toContain('Name a command: run or init.');
+    expect(none.stderr).toContain('plankit-eval run <config>');
     const help = await plain(['--help']);
     expect(help.code).toBe(0);
     expect(help.stdout).toContain('plankit-eval init [file]');

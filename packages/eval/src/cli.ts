@@ -69,7 +69,9 @@ class UsageError extends Error {
 
 function parseArgs(argv: readonly string[]): Command {
   const [command, ...rest] = argv;
-  if (command === undefined || command === '--help' || command === '-h' || command === 'help')
+  // No command is a usage error, so a script that lost its arguments does not pass silently.
+  if (command === undefined) throw new UsageError('Name a command: run or init.', HELP.main);
+  if (command === '--help' || command === '-h' || command === 'help')
     return { kind: 'help', text: HELP.main };
   if (command !== 'run' && command !== 'init')
     throw new UsageError(`Unknown command ${JSON.stringify(command)}.`, HELP.main);

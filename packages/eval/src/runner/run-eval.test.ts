@@ -185,6 +185,7 @@ describe('results log and resume', () => {
     expect(finishedFirst).toBeLessThan(24);
     await expect(runEval(config({ repetitions: 4 }), { out })).rejects.toMatchObject({
       code: 'run_exists',
+      message: `runEval: the output folder ${JSON.stringify(out)} already holds a run; pass resume: true (--resume) to continue it, choose another folder, or delete this one to start over.`,
     });
     await expect(runEval(config({ repetitions: 5 }), { out, resume: true })).rejects.toSatisfy(
       (error) => PlankitEvalError.isInstance(error) && error.code === 'resume_mismatch',

@@ -151,8 +151,8 @@ function checkedClock(options: RunEvalOptions): Clock {
 export async function runEval(input: EvalConfig, options: RunEvalOptions = {}): Promise<EvalRun> {
   const now = checkedClock(options);
   const config = checkEvalConfig(input, 'runEval');
-  const store =
-    options.store ?? new FileStore({ directory: join(options.out ?? 'eval-results', 'log') });
+  const out = options.store === undefined ? (options.out ?? 'eval-results') : null;
+  const store = options.store ?? new FileStore({ directory: join(out ?? '', 'log') });
   const ownsStore = options.store === undefined;
   try {
     const fingerprint: RunFingerprint = {
@@ -161,7 +161,7 @@ export async function runEval(input: EvalConfig, options: RunEvalOptions = {}): 
       repetitions: config.repetitions,
       seed: config.seed,
     };
-    const log = await openTrialLog(store, fingerprint, options.resume === true, now());
+    const log = await openTrialLog(store, fingerprint, options.resume === true, now(), out);
     const runId = runIdOf(fingerprint);
     const specs: TrialSpec[] = [];
     for (const task of config.tasks)

@@ -36,7 +36,8 @@ function sameFingerprint(a: RunFingerprint, b: JsonValue): boolean {
 
 /**
  * Opens the run's log: creates it with `eval.run_started`, or (with `resume`) reads the trials
- * it holds. Refuses an existing log without `resume` (`run_exists`), a log of another config
+ * it holds. `out` is the output folder the log is in, named by the refusals; `null` for a store
+ * the caller gave. Refuses an existing log without `resume` (`run_exists`), a log of another config
  * (`resume_mismatch`), and a log with a record that is not a trial of this run (`log_invalid`,
  * naming the line): nothing in the log is counted unless all of it checks.
  */
@@ -45,6 +46,7 @@ export async function openTrialLog(
   fingerprint: RunFingerprint,
   resume: boolean,
   now: number,
+  out: string | null,
 ): Promise<TrialLog> {
   const loaded = await store.load(RUN_SESSION_ID, { snapshot: false });
   let version = 0;
@@ -53,7 +55,9 @@ export async function openTrialLog(
     if (!resume)
       throw new PlankitEvalError(
         'run_exists',
-        'runEval: the output folder already holds a run; pass resume: true (--resume) to continue it, or choose another folder.',
+        out === null
+          ? 'runEval: the store already holds a run; pass resume: true (--resume) to continue it, or give another store.'
+          : `runEval: the output folder ${JSON.stringify(out)} already holds a run; pass resume: true (--resume) to continue it, choose another folder, or delete this one to start over.`,
         { field: 'out' },
       );
     version = loaded.value.version;
