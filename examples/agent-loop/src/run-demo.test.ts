@@ -39,7 +39,11 @@ describe('the agent loop, offline, for every host', () => {
       const approval = rows.findIndex((row) => row.startsWith('  ? '));
       expect(rows[approval - 1]).toMatch(/^SEEK_APPROVAL .*\(scripted person replied: approve\)/);
       // Offline, the output says the costs are replayed and the person is scripted.
-      expect(output).toContain('Offline: the token counts are replayed');
+      const counts =
+        host === 'openai' || host === 'anthropic'
+          ? 'replayed from the transcript'
+          : "the scripted model's";
+      expect(output).toContain(`Offline: the token counts are ${counts}, so the costs`);
       expect(output).toContain('at example prices (nothing billed)');
 
       // A fresh process would see the same: plan, controller and budget come back from the store.

@@ -106,7 +106,7 @@ export async function runDemo(options: DemoOptions): Promise<void> {
   print(`plankit demo: planning "${OBJECTIVE}" through the ${host} host (${mode})`);
   if (!driver.live)
     print(
-      `Offline: the token counts are replayed, so the costs are what they would be at example prices and nothing is billed; the person's reply at SEEK_APPROVAL is scripted (--approve).`,
+      `Offline: the token counts are ${host === 'openai' || host === 'anthropic' ? 'replayed from the transcript' : "the scripted model's"}, so the costs are what they would be at example prices and nothing is billed; the person's reply at SEEK_APPROVAL is scripted (--approve).`,
     );
   else
     print(
