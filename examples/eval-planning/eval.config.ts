@@ -26,7 +26,7 @@ const baselineHost = live
   : aiSdkHost({ model: scriptedModel({ modelId: 'scripted-baseline', successRate: 0.5, solve }) });
 
 export default defineEval({
-  name: 'planning vs none (scripted)',
+  name: live ? 'planning vs none (live)' : 'planning vs none (scripted)',
   arms: [
     { id: 'none', label: 'no planning', host: baselineHost, planning: false },
     {
