@@ -217,6 +217,18 @@ function setUpPlan(major: UIStreamMajor, tools: ReturnType<typeof toAISDKTools>)
   });
 }
 
+/** A session whose plan has two pending steps, S001 and S002, and its planning tools. */
+async function twoStepPlan() {
+  const session = new Session();
+  const planning = createPlanningTools(session);
+  await invokeTool(
+    planning.planning_setup_plan,
+    { objective: 'Ship', initial_steps: [{ title: 'Draft' }, { title: 'Ship' }] },
+    { session },
+  );
+  return { session, planning };
+}
+
 /** The plan-update cases, run against one AI SDK major. */
 export function describePlanUpdates(major: UIStreamMajor): void {
   describe(`withPlanUpdates (${major.name}, the real createUIMessageStream)`, () => {
@@ -411,13 +423,7 @@ export function describePlanUpdates(major: UIStreamMajor): void {
     });
 
     it('a change goes out at once after a stream has finished only while no other merged stream is mid-answer', async () => {
-      const session = new Session();
-      const planning = createPlanningTools(session);
-      await invokeTool(
-        planning.planning_setup_plan,
-        { objective: 'Ship', initial_steps: [{ title: 'Draft' }, { title: 'Ship' }] },
-        { session },
-      );
+      const { session, planning } = await twoStepPlan();
       const mark = (status: string) =>
         invokeTool(planning.planning_mark_step, { step_id: 'S001', status }, { session });
       // Every hop from a merged stream to the writer is a promise job: one turn runs them.
@@ -477,13 +483,7 @@ export function describePlanUpdates(major: UIStreamMajor): void {
 
     for (const ending of ['ends', 'errors'] as const) {
       it(`a change held for a merged stream's next chunk goes out when the stream ${ending}, before execute returns`, async () => {
-        const session = new Session();
-        const planning = createPlanningTools(session);
-        await invokeTool(
-          planning.planning_setup_plan,
-          { objective: 'Ship', initial_steps: [{ title: 'Draft' }, { title: 'Ship' }] },
-          { session },
-        );
+        const { session, planning } = await twoStepPlan();
         let model!: ReadableStreamDefaultController;
         const chunks: Chunk[] = [];
         const stepSeen = signal();
