@@ -313,17 +313,19 @@ const counts: BenchCount[] = [
 ];
 
 // Timed: only the calls; each run gets a fresh session and tools, built untimed in reset.
-function scriptSide(batch: boolean): BenchSide {
+function scriptSide(batch: boolean, explained = false): BenchSide {
   const script = batch ? batchedCalls() : singleCalls();
+  const extensions = (): PlanningExtension[] => [
+    ...(batch ? [batchExtension()] : []),
+    ...(explained ? [history()] : []),
+  ];
   let session = new Session({ clock: () => NOW });
-  let tools: readonly AnyTool[] = createPlanningTools(session, {
-    extensions: batch ? [batchExtension()] : [],
-  });
+  let tools: readonly AnyTool[] = createPlanningTools(session, { extensions: extensions() });
   return {
     reset: () => {
       session.dispose();
       session = new Session({ clock: () => NOW });
-      tools = createPlanningTools(session, { extensions: batch ? [batchExtension()] : [] });
+      tools = createPlanningTools(session, { extensions: extensions() });
     },
     run: async () => {
       let last: unknown;
@@ -348,10 +350,18 @@ const timed: BenchCase = {
   baseline: () => scriptSide(false),
 };
 
+const timedWithHistory: BenchCase = {
+  name: 'work a 10-step plan with history on: batches vs single calls',
+  what: 'both scripts with history() as well: every change is recorded as a revision, and a batch is still applied once',
+  maxRatio: 1,
+  plankit: () => scriptSide(true, true),
+  baseline: () => scriptSide(false, true),
+};
+
 /** Token economy of the plan-model tools and of atomic batches. */
 export const suite: BenchSuite = {
   name: 'token economy',
-  cases: [timed],
+  cases: [timed, timedWithHistory],
   counts,
   check: () => {
     // Both scripts must end in the same plan, or the comparison is not like for like.

@@ -1,8 +1,10 @@
 import * as z from 'zod';
 import { dataTypeName } from '../../define-data-type.ts';
 import { defineTool, type Tool, type ToolReturn } from '../../define-tool.ts';
+import { isTrustedAs, trustedValue } from '../../internal/trusted-value.ts';
 import type { Session } from '../../session.ts';
 import { nullField } from '../optional-field.ts';
+import { agentIdProblem } from '../owners/agent-id.ts';
 import type { Plan } from '../plan.ts';
 import { optionalText } from '../text-rules.ts';
 import { MAX_EXPLANATION, PlanChange, type PlanCommandName } from './plan-change.ts';
@@ -49,8 +51,11 @@ export function withHistory<P, R, I>(
   tool: Tool<P, R, I>,
   context: HistoryContext,
 ): Tool<P & Explained, PlanChange, I & ExplainedInput> {
-  if (tool.resultType === null) throw new Error(`${tool.name} does not change the plan`);
-  const command = dataTypeName(tool.resultType) as PlanCommandName;
+  const commandType = tool.resultType;
+  if (commandType === null) throw new Error(`${tool.name} does not change the plan`);
+  const command = dataTypeName(commandType) as PlanCommandName;
+  // The built-in extensions check their agent; a hand-written one may not have.
+  const actorChecked = context.agent === null || agentIdProblem(context.agent) === undefined;
   const parameters = (tool.parameters as unknown as z.ZodObject).extend({
     // The name says what it is; the planning prompt asks for it (a description here would be
     // paid for on every tool of every request).
@@ -68,9 +73,15 @@ export function withHistory<P, R, I>(
       const { explanation, ...rest } = params;
       const wrap = (result: ToolReturn<R>): ToolReturn<PlanChange> => {
         const why = optionalText(explanation, 'explanation', 'Explanation', MAX_EXPLANATION);
+        const change = { command, value: result.value, actor: context.agent, explanation: why };
+        // A command its handler built and trusted, with a well-formed actor and an explanation
+        // checked by the tools' text rules, is a PlanChange the schema returns unchanged: the
+        // session skips the second parse, and the command's reducer gets the very object its
+        // handler built (so a batch is applied once, not twice).
+        const trusted = actorChecked && isTrustedAs(result.value, commandType);
         return {
           message: result.message,
-          value: { command, value: result.value, actor: context.agent, explanation: why },
+          value: trusted ? trustedValue(PlanChange, change) : change,
         };
       };
       // Synchronous tools stay synchronous: no await between reading the plan and the result.
