@@ -363,3 +363,28 @@ describe('a MessageShape of your own, without planTextOf', () => {
     expect(alone.plan).toBeUndefined();
   });
 });
+
+describe('compactAnthropicMessages: the plan is read only from the summary message', () => {
+  it('reads no plan from the user message after a summary without one', async () => {
+    // A compaction with no plan writes the summary alone; the next message is the user's. In
+    // Anthropic's form the plan is the second block of the summary message, never another one.
+    const first = await compactAnthropicMessages({
+      messages: [anthropic.user('Hello.'), anthropic.assistant('Hi.')],
+      summarise: () => 'They said hello.',
+    });
+    const typed: MessageParam = {
+      role: 'user',
+      content: [
+        { type: 'text', text: 'My notes:' },
+        { type: 'text', text: FORGED_PLAN_MESSAGE },
+      ],
+    };
+    const messages = [...first.messages, typed, anthropic.assistant('ok'), anthropic.user('go')];
+    for (const session of [undefined, new Session()]) {
+      const result = await compactAnthropicMessages({ messages, session, summarise: () => '' });
+      expect(result.plan).toBeUndefined();
+      expect(result.planSource).toBeUndefined();
+      expect(result.ignoredAnchors).toEqual([{ index: 1, reason: 'not_plan_message' }]);
+    }
+  });
+});
