@@ -93,6 +93,13 @@ describe('latestPlan', () => {
     ]);
   });
 
+  it('never throws on a message with more malformed plan parts than a call takes arguments', () => {
+    const parts = Array.from({ length: 300_000 }, () => planPart(null));
+    const reading = latestPlan([message('a1', planPart(first)), { id: 'a2', parts }]);
+    expect(reading.plan?.objective).toBe('Ship the release');
+    expect(reading.warnings).toHaveLength(parts.length);
+  });
+
   it('parses each message once: a re-read returns the same frozen plan', () => {
     const messages = [message('a1', planPart(first))];
     const once = latestPlan(messages).plan;

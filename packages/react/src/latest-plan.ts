@@ -101,7 +101,8 @@ export function latestPlan(messages: readonly PlanMessage[]): PlanReading {
     if (!Array.isArray((message as PlanMessage).parts)) continue;
     const reading = readMessage(message as PlanMessage);
     if (reading === null) continue;
-    warnings.push(...reading.warnings);
+    // One push per warning: a stored chat may hold more bad parts than a call takes arguments.
+    for (const warning of reading.warnings) warnings.push(warning);
     if (reading.plan !== null)
       return Object.freeze({ plan: reading.plan, warnings: Object.freeze(warnings) });
   }

@@ -90,6 +90,30 @@ describe('PlanChecklist markup', () => {
     ).toEqual(['started the draft', 'needs the draft']);
   });
 
+  it('shows markup, links and scripts in plan text as text, never as elements', () => {
+    // Text the tools accept (printable ASCII) that a browser or a markdown renderer would run.
+    const hostile = {
+      objective: '<script>alert(1)</script>',
+      title: '<img src=x onerror=alert(1)>',
+      details: '<a href="javascript:alert(1)">details</a>',
+      note: '[click](javascript:alert(1)) <iframe src=//evil.example>',
+    };
+    const plan = wireView({
+      ...withStep(planOf(1), 0, {
+        title: hostile.title,
+        details: hostile.details,
+        notes: [hostile.note],
+      }),
+      objective: hostile.objective,
+    });
+    const document = parse(html({ plan }));
+    expect(document.querySelectorAll('script, img, a, iframe')).toHaveLength(0);
+    expect(document.querySelector('h2')?.textContent).toBe(hostile.objective);
+    expect(document.querySelector('.plankit-step__title')?.textContent).toBe(hostile.title);
+    expect(document.querySelector('.plankit-step__details')?.textContent).toBe(hostile.details);
+    expect(document.querySelector('.plankit-step__note')?.textContent).toBe(hostile.note);
+  });
+
   it("shows the last revision's explanation from the plan history", async () => {
     const session = new Session();
     const { planning_setup_plan: setup } = createPlanningTools(session, {

@@ -127,4 +127,27 @@ describe('config text in the reports', () => {
       { numRuns: 300 },
     );
   });
+
+  it('a name ending in # keeps it in the title: markdown would drop it as a closing sequence', () => {
+    const host = {
+      kind: 'test',
+      modelId: 'm',
+      runTrial: async () => ({ text: '', stop: 'done' as const, turns: 0 }),
+    };
+    for (const [name, title] of [
+      ['release #', '# Eval report: release \\#'],
+      ['a ## b ##', '# Eval report: a ## b \\##'],
+      ['issue#12', '# Eval report: issue#12'],
+    ]) {
+      const config: EvalConfig = {
+        name,
+        arms: [{ id: 'none', label: 'none', host, planning: false }],
+        tasks: [{ id: 't', prompt: 'p', check: () => true }],
+        repetitions: 1,
+        seed: 1,
+      };
+      const report = buildReport(config, [trial('none', 1, true)], 'completed');
+      expect(renderMarkdown(report).split('\n')[0]).toBe(title);
+    }
+  });
 });

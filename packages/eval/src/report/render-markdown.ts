@@ -13,6 +13,14 @@ export function markdownText(text: string): string {
   return cellText(text).replace(/^[-+#=]/, (char) => `\\${char}`);
 }
 
+/**
+ * Text as a heading: as {@link markdownText}, and a closing run of `#` (which markdown drops
+ * from a heading) starts with an escaped `\#`, so the heading shows it.
+ */
+function headingText(text: string): string {
+  return markdownText(text).replace(/ (#+)$/, ' \\$1');
+}
+
 /** Text as a table cell: as {@link markdownText}, but a cell can start with `-` or `+`. */
 function cellText(text: string): string {
   return text
@@ -28,9 +36,9 @@ function row(cells: readonly string[]): string {
 function block(item: ReportBlock): string[] {
   switch (item.kind) {
     case 'title':
-      return [`# ${markdownText(item.text)}`, ''];
+      return [`# ${headingText(item.text)}`, ''];
     case 'heading':
-      return [`## ${markdownText(item.text)}`, ''];
+      return [`## ${headingText(item.text)}`, ''];
     case 'verdict':
       return [`- ${markdownText(item.text)}`];
     case 'paragraph':

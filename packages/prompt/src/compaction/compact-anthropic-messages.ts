@@ -22,6 +22,8 @@ export interface AnthropicMessageLike {
 interface Block {
   readonly type?: unknown;
   readonly text?: unknown;
+  /** A `tool_result` block's content: a string or blocks. */
+  readonly content?: unknown;
 }
 
 const blocks = (message: AnthropicMessageLike): readonly Block[] =>
@@ -29,18 +31,35 @@ const blocks = (message: AnthropicMessageLike): readonly Block[] =>
     ? message.content.filter((b): b is Block => typeof b === 'object' && b !== null)
     : [];
 
+/**
+ * The text of content blocks, by newlines: `text` blocks, and the content of `tool_result`
+ * blocks (a string, or `text` blocks). A tool result is text nobody vouches for, so an anchor
+ * in it is reported like one in any other message.
+ */
+function blocksText(list: readonly Block[]): string {
+  const texts: string[] = [];
+  for (const block of list) {
+    if (block.type === 'text' && typeof block.text === 'string') texts.push(block.text);
+    else if (block.type === 'tool_result') {
+      const content = block.content;
+      if (typeof content === 'string') texts.push(content);
+      else if (Array.isArray(content))
+        for (const inner of content as readonly unknown[]) {
+          const { type, text } = (inner ?? {}) as Block;
+          if (type === 'text' && typeof text === 'string') texts.push(text);
+        }
+    }
+  }
+  return texts.join('\n');
+}
+
 const anthropicShape: MessageShape<AnthropicMessageLike> = {
   name: 'compactAnthropicMessages',
   isPinned: () => false,
   continuesTurn: (message) =>
     message.role === 'user' && blocks(message).some((block) => block.type === 'tool_result'),
   textOf: (message) =>
-    typeof message.content === 'string'
-      ? message.content
-      : blocks(message)
-          .filter((block) => block.type === 'text' && typeof block.text === 'string')
-          .map((block) => block.text as string)
-          .join('\n'),
+    typeof message.content === 'string' ? message.content : blocksText(blocks(message)),
   // The plan is the second of the two text blocks of the summary message, and nothing else.
   planTextOf: (message) => {
     if (message.role !== 'user' || !Array.isArray(message.content)) return undefined;

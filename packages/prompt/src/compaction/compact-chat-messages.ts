@@ -22,17 +22,70 @@ export interface ChatMessageLike {
 const PINNED = new Set(['system', 'developer']);
 const ANSWERS = new Set(['tool', 'function']);
 
-/** The text of a chat message: its string content, or its text parts joined by newlines. */
+/** The text of JSON a tool returned, or undefined when it is not JSON data. */
+function jsonText(value: unknown): string | undefined {
+  try {
+    return JSON.stringify(value);
+  } catch {
+    return undefined;
+  }
+}
+
+/** The text items of an AI SDK tool result's `content` output, by newlines. */
+function contentText(items: readonly unknown[]): string {
+  const texts: string[] = [];
+  for (const item of items) {
+    const { type, text } = (item ?? {}) as { type?: unknown; text?: unknown };
+    if (type === 'text' && typeof text === 'string') texts.push(text);
+  }
+  return texts.join('\n');
+}
+
+/**
+ * The text of an AI SDK tool result's `output`: the value of `text` and `error-text`, the JSON
+ * of `json` and `error-json`, the text items of `content`. A tool result is text nobody vouches
+ * for, so an anchor in it is reported like one in any other message.
+ */
+function toolOutputText(output: unknown): string | undefined {
+  if (typeof output !== 'object' || output === null) return undefined;
+  const { type, value } = output as { type?: unknown; value?: unknown };
+  switch (type) {
+    case 'text':
+    case 'error-text':
+      return typeof value === 'string' ? value : undefined;
+    case 'json':
+    case 'error-json':
+      return jsonText(value);
+    case 'content':
+      return Array.isArray(value) ? contentText(value) : undefined;
+    default:
+      return undefined;
+  }
+}
+
+/** The text of content parts: text parts, and the output of AI SDK tool results, by newlines. */
+function partsText(parts: readonly unknown[]): string {
+  const texts: string[] = [];
+  for (const part of parts) {
+    if (typeof part !== 'object' || part === null) continue;
+    const { type, text, output } = part as { type?: unknown; text?: unknown; output?: unknown };
+    if (typeof text === 'string') texts.push(text);
+    else if (type === 'tool-result') {
+      const result = toolOutputText(output);
+      if (result !== undefined) texts.push(result);
+    }
+  }
+  return texts.join('\n');
+}
+
+/**
+ * The text of a chat message: its string content, or the text of its parts (text parts, and
+ * the output of the AI SDK's `tool-result` parts) joined by newlines.
+ */
 export function chatText(message: ChatMessageLike): string {
   const content = message.content;
   if (typeof content === 'string') return content;
-  if (!Array.isArray(content)) return '';
-  const texts: string[] = [];
-  for (const part of content) {
-    if (typeof part === 'object' && part !== null && typeof part.text === 'string')
-      texts.push(part.text);
-  }
-  return texts.join('\n');
+  return Array.isArray(content) ? partsText(content) : '';
 }
 
 const chatShape: MessageShape<ChatMessageLike> = {

@@ -49,7 +49,11 @@ export interface MessageShape<M> {
    * position and header are checked but not the role.
    */
   planTextOf?(message: M): string | undefined;
-  /** The messages to put after the pinned ones: the summary, then the plan (or none). */
+  /**
+   * The messages to put after the pinned ones: the summary, then the plan (or none). The plan
+   * goes in the last message it returns (its own message, or a part of the summary message),
+   * and a later compaction reads it from that position only.
+   */
   build(summary: string, plan: string | undefined): M[];
 }
 
@@ -158,10 +162,12 @@ const isEarlierCompaction = (text: string): boolean =>
 
 /**
  * The plan message of the compaction that wrote this context: right after the pinned head,
- * the summary (its text starts with the summary header), and the plan text, in the summary
- * message itself (Anthropic's second block) or the message after it, starting with the plan
- * header and in the form `build` writes. A compaction never keeps a message starting with
- * either header in its tail, so this is where plankit put its own and nowhere else.
+ * the summary (its text starts with the summary header), and the plan text in the message
+ * `build` puts it in (the last it writes: the summary message itself for Anthropic's second
+ * block, the message after it for chat), starting with the plan header and in the form `build`
+ * writes. A compaction never keeps a message starting with either header in its tail, so this
+ * is where plankit put its own and nowhere else. Only that one message is read: after a
+ * summary written without a plan, the next message is the user's, not a plan message.
  */
 function planMessage<M>(
   messages: readonly M[],
@@ -170,15 +176,13 @@ function planMessage<M>(
 ): { readonly index: number; readonly text: string } | undefined {
   const summary = messages[head];
   if (summary === undefined || !shape.textOf(summary).startsWith(SUMMARY_HEADER)) return undefined;
-  const planTextOf = (message: M) =>
-    shape.planTextOf === undefined ? shape.textOf(message) : shape.planTextOf(message);
-  for (const index of [head, head + 1]) {
-    const message = messages[index];
-    if (message === undefined) continue;
-    const text = planTextOf(message);
-    if (typeof text === 'string' && text.startsWith(PLAN_STATE_HEADER)) return { index, text };
-  }
-  return undefined;
+  const index = head + shape.build(SUMMARY_HEADER, PLAN_STATE_HEADER).length - 1;
+  const message = index < head ? undefined : messages[index];
+  if (message === undefined) return undefined;
+  const text = shape.planTextOf === undefined ? shape.textOf(message) : shape.planTextOf(message);
+  return typeof text === 'string' && text.startsWith(PLAN_STATE_HEADER)
+    ? { index, text }
+    : undefined;
 }
 
 const ANCHOR_OPENING = `<${ANCHOR_TAG}`;

@@ -131,7 +131,8 @@ async function plannedSession(): Promise<{ session: Session; plan: Plan }> {
 }
 
 // Every place text nobody vouches for can carry the forged anchor.
-function forgeries<M>(kit: Kit<M>): { messages: M[]; userText: number[] } {
+// `anchored`: every message holding forged text (user and assistant text, tool results).
+function forgeries<M>(kit: Kit<M>): { messages: M[]; anchored: number[] } {
   const messages = [
     kit.user(`Please look at this: ${FORGED_ANCHOR}`),
     ...kit.toolTurn('t1', `Page text.\n${FORGED_ANCHOR}`),
@@ -140,7 +141,7 @@ function forgeries<M>(kit: Kit<M>): { messages: M[]; userText: number[] } {
     kit.assistant(`Quoting the page: ${FORGED_ANCHOR}`),
     kit.user('Carry on.'),
   ];
-  return { messages, userText: [0, 5, 6] };
+  return { messages, anchored: [0, 2, 4, 5, 6] };
 }
 
 const placedText = <M>(kit: Kit<M>, result: CompactionResult<M>): string =>
@@ -153,7 +154,7 @@ function forgedAnchorsAreIgnored<M>(kit: Kit<M>): void {
       ['with a session that has no plan yet (a fresh process)', () => new Session()],
     ] as const) {
       it(`places no plan from a tool result or user text ${label}, and reports each anchor`, async () => {
-        const { messages, userText } = forgeries(kit);
+        const { messages, anchored } = forgeries(kit);
         for (const anchorKey of [undefined, KEY]) {
           const result = await kit.compact({
             messages,
@@ -166,7 +167,7 @@ function forgedAnchorsAreIgnored<M>(kit: Kit<M>): void {
           expect(placedText(kit, result)).not.toContain('attacker.example');
           expect(result.ignoredAnchors.every((a) => a.reason === 'not_plan_message')).toBe(true);
           const reported = result.ignoredAnchors.map((a) => a.index);
-          for (const index of userText) expect(reported).toContain(index);
+          for (const index of anchored) expect(reported).toContain(index);
           expect(Object.isFrozen(result.ignoredAnchors)).toBe(true);
         }
       });
@@ -197,7 +198,7 @@ function forgedAnchorsAreIgnored<M>(kit: Kit<M>): void {
             );
             const offset = first.messages.length;
             const reported = again.ignoredAnchors.map((a) => a.index);
-            for (const index of forgeries(kit).userText) expect(reported).toContain(offset + index);
+            for (const index of forgeries(kit).anchored) expect(reported).toContain(offset + index);
             // The summary and plan this compaction wrote: the plan message holds the genuine plan.
             const written = again.messages.slice(0, kit.compaction('', '').length);
             expect(fromPlanAnchor(written.map(kit.textOf).join('\n'))).toEqual({
@@ -211,10 +212,10 @@ function forgedAnchorsAreIgnored<M>(kit: Kit<M>): void {
 
     it('with a session plan, places it and reports the forged anchors', async () => {
       const { session, plan } = await plannedSession();
-      const { messages, userText } = forgeries(kit);
+      const { messages, anchored } = forgeries(kit);
       const result = await kit.compact({ messages, session, summarise: () => '' });
       expect(result).toMatchObject({ plan, planSource: 'session' });
-      for (const index of userText)
+      for (const index of anchored)
         expect(result.ignoredAnchors).toContainEqual({ index, reason: 'not_plan_message' });
     });
 
@@ -361,5 +362,30 @@ describe('a MessageShape of your own, without planTextOf', () => {
     ]);
     const alone = await compactWithPlan({ messages: lines.slice(3), summarise: () => '' }, shape);
     expect(alone.plan).toBeUndefined();
+  });
+});
+
+describe('compactAnthropicMessages: the plan is read only from the summary message', () => {
+  it('reads no plan from the user message after a summary without one', async () => {
+    // A compaction with no plan writes the summary alone; the next message is the user's. In
+    // Anthropic's form the plan is the second block of the summary message, never another one.
+    const first = await compactAnthropicMessages({
+      messages: [anthropic.user('Hello.'), anthropic.assistant('Hi.')],
+      summarise: () => 'They said hello.',
+    });
+    const typed: MessageParam = {
+      role: 'user',
+      content: [
+        { type: 'text', text: 'My notes:' },
+        { type: 'text', text: FORGED_PLAN_MESSAGE },
+      ],
+    };
+    const messages = [...first.messages, typed, anthropic.assistant('ok'), anthropic.user('go')];
+    for (const session of [undefined, new Session()]) {
+      const result = await compactAnthropicMessages({ messages, session, summarise: () => '' });
+      expect(result.plan).toBeUndefined();
+      expect(result.planSource).toBeUndefined();
+      expect(result.ignoredAnchors).toEqual([{ index: 1, reason: 'not_plan_message' }]);
+    }
   });
 });

@@ -10,6 +10,7 @@ import { snapshotToJSON } from '../../snapshot-to-json.ts';
 import { createPlanningTools } from '../create-planning-tools.ts';
 import { Plan } from '../plan.ts';
 import { findCycle } from './dependency-problem.ts';
+import { planToMermaid } from './plan-to-mermaid.ts';
 
 function planning() {
   const session = new Session({ sessionId: 'p', clock: () => 1_700_000_000_000 });
@@ -117,6 +118,52 @@ describe('dependencies and batches (properties)', () => {
         else expect(batched.plan()).toBe(before);
       }),
       { numRuns: 150 },
+    );
+  });
+
+  it('planToMermaid: every label stays in its quotes, holds no %%, and shows the title as written (property)', () => {
+    // Mermaid's entity escapes, read back as it reads them: `#35;` is `#`, `#quot;` is `"`.
+    const NAMED: Readonly<Record<string, string>> = { quot: '"', lt: '<', gt: '>' };
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: the controls a label shows as spaces
+    const CONTROL = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g;
+    const decode = (label: string): string =>
+      label.replace(/#(\w+);/g, (whole, name: string) =>
+        /^\d+$/.test(name) ? String.fromCharCode(Number(name)) : (NAMED[name] ?? whole),
+      );
+    const text = fc.string({
+      unit: fc.oneof(
+        fc.constantFrom('%', '#', '"', '<', '>', '{', '}', ';', ':', '-', '[', ']', ' '),
+        fc.constantFrom('%%{init: {}}%%', '#quot;', '#37;', '-->', 'click n0 call alert()'),
+        fc.string({ unit: 'binary', minLength: 1, maxLength: 1 }),
+      ),
+      minLength: 1,
+      maxLength: 40,
+    });
+    fc.assert(
+      fc.property(fc.array(text, { minLength: 1, maxLength: 4 }), (titles) => {
+        const plan: Plan = {
+          objective: 'o',
+          status: 'active',
+          steps: titles.map((title, i) => ({
+            step_id: `S00${i + 1}`,
+            title,
+            details: null,
+            status: 'pending',
+            notes: [],
+          })),
+        };
+        const lines = planToMermaid(plan).split('\n');
+        expect(lines).toHaveLength(1 + titles.length + 4);
+        titles.forEach((title, i) => {
+          const match = /^ {2}n(\d+)\["([^"]*)"\]:::pending$/.exec(lines[i + 1] ?? '');
+          expect(match?.[1]).toBe(String(i));
+          const label = match?.[2] ?? '';
+          expect(label).not.toContain('%%');
+          // Control characters (which the tools refuse) show as spaces.
+          expect(decode(label)).toBe(`S00${i + 1} [pending] ${title.replace(CONTROL, ' ')}`);
+        });
+      }),
+      { numRuns: 300 },
     );
   });
 });

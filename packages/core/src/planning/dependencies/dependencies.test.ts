@@ -170,6 +170,24 @@ describe('dependencies option', () => {
     expect(planToMermaid(plan() as Plan)).toContain('  n0 --> n1');
   });
 
+  it('planToMermaid writes no %% from a title, so a title cannot open a Mermaid directive', async () => {
+    // Mermaid reads `%%{init: ...}%%` anywhere in the text (quoted labels included) as a
+    // config directive, taking `'` for `"`: a title the tools accept would restyle the chart.
+    const { call, plan } = planning();
+    const directive = "%%{init: {'theme':'dark','themeCSS':'.node rect{fill:red}'}}%%";
+    expect(
+      (await call('setup', { objective: 'o', initial_steps: [{ title: directive }] })).success,
+    ).toBe(true);
+    const mermaid = planToMermaid(plan() as Plan);
+    expect(mermaid).not.toContain('%%');
+    // `#37;` is Mermaid's escape for `%`: the chart still shows the title as written.
+    expect(mermaid).toContain(
+      `n0["S001 [pending] #37;%{init: {'theme':'dark','themeCSS':'.node rect{fill:red}'}}#37;%"]`,
+    );
+    await call('update', { step_id: 'S001', title: '%%%%% 90% done' });
+    expect(planToMermaid(plan() as Plan)).toContain('] #37;#37;#37;#37;% 90% done"]');
+  });
+
   it('the Plan schema refuses cycles and unknown ids on restore; a valid plan round-trips', async () => {
     const { session, call } = planning();
     await call('setup', chain);

@@ -1,11 +1,16 @@
 import type { Plan, PlanStep } from '../plan.ts';
 
-// Mermaid labels sit inside double quotes; `#quot;` and friends are its entity escapes.
+// Mermaid labels sit inside double quotes; `#quot;` and friends are its entity escapes. A `%`
+// before another is written `#37;`: Mermaid reads `%%{...}%%` anywhere in the text, quoted
+// labels included, as a config directive, so no label may hold `%%`. A lone `%` is unchanged.
 function label(text: string): string {
   let out = '';
+  let index = 0;
   for (const char of text) {
     const code = char.codePointAt(0) as number;
+    index += char.length;
     if (char === '"') out += '#quot;';
+    else if (char === '%') out += text.charCodeAt(index) === 0x25 ? '#37;' : '%';
     else if (char === '#') out += '#35;';
     else if (char === '<') out += '#lt;';
     else if (char === '>') out += '#gt;';
@@ -27,7 +32,9 @@ function label(text: string): string {
  * labelled `<id> [<status>] <title>`, an arrow from each dependency to the step that waits
  * for it, and a class per status (`done`, `in_progress`, `blocked`, `pending`) for styling.
  * Node names are `n0`, `n1`, ... so any step id is safe; quotes, `#`, angle brackets and
- * control characters in titles are escaped.
+ * control characters in titles are escaped, and so is a `%` before another (`%%` would open a
+ * Mermaid directive such as `%%{init: ...}%%`), so a title cannot restyle or reconfigure the
+ * chart.
  *
  * @example
  * ```ts

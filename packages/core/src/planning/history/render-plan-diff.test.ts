@@ -79,4 +79,14 @@ describe('renderPlanDiff', () => {
     });
     expect(renderPlanDiff(undefined, null)).toBe('(no changes)');
   });
+
+  it('renders a step that gained any number of notes, one line each, without overflowing the stack', () => {
+    // A restored plan may hold any number of notes; far more than a call's arguments can take.
+    const step = before.steps[0] as Plan['steps'][number];
+    const notes = Array.from({ length: 300_000 }, (_, n) => `note ${n}`);
+    const grown: Plan = { ...before, steps: [{ ...step, notes }] };
+    const lines = renderPlanDiff({ ...before, steps: [step] }, grown).split('\n');
+    expect(lines).toHaveLength(notes.length);
+    expect(lines.at(-1)).toBe('~ S001 note: + "note 299999"');
+  });
 });

@@ -63,7 +63,9 @@ function diffText(diff: PlanDiff): string {
         lines.push(`- ${bare(change.step_id)} ${quote(change.step.title)}`);
         break;
       case 'edited':
-        for (const field of change.fields) lines.push(...fieldLines(change.step_id, field));
+        // One push per line: a step may gain more notes than a call takes arguments.
+        for (const field of change.fields)
+          for (const line of fieldLines(change.step_id, field)) lines.push(line);
         break;
       default: {
         const unknown: never = change;
