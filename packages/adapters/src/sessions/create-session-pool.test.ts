@@ -162,6 +162,23 @@ describe('createSessionPool', () => {
     for (const id of ['one', 'two']) expect(ok(await store.load(id)).version).toBe(1);
   });
 
+  it('ends a subscription on an evicted copy too: nothing is heard after unsubscribe', async () => {
+    const store = new MemoryStore();
+    const pool = createSessionPool({ store, max: 1 });
+    const heard: number[] = [];
+    const subscribed = ok(pool.subscribe('one', (event) => heard.push(event.revision)));
+    const [one] = await Promise.all([pool.get('one'), pool.get('two')]);
+    // "one" was evicted by the load of "two", in this same turn: still attached, still wired.
+    expect(pool.has('one')).toBe(false);
+    await invokeTool(SETUP, setupArgs('one'), { session: ok(one) });
+    expect(heard).toEqual([1]);
+    subscribed();
+    await invokeTool(MARK, { step_id: 'S001', status: 'done' }, { session: ok(one) });
+    expect(heard).toEqual([1]);
+    ok(await pool.close());
+    expect(ok(await store.load('one')).version).toBe(2);
+  });
+
   it('evicts only sessions not in use by a run: a load waits for a slot while all are held', async () => {
     const pool = createSessionPool({ store: new MemoryStore(), max: 1 });
     let release = () => {};

@@ -447,13 +447,16 @@ class Pool implements SessionPool {
       listeners = new Set();
       this.#listeners.set(id, listeners);
     }
-    // A function subscribed twice is heard once, as on the bus; each handle ends its own.
-    const subscription = (event: SessionCommitted | SessionRolledBack, session: Session): void =>
-      listener(event, session);
+    let ended = false;
+    // Each subscription is its own, as on the bus: a function subscribed twice is heard twice,
+    // and each handle ends its own. An evicted copy stays wired until its detach, so the
+    // subscription itself checks that it has not ended.
+    const subscription = (event: SessionCommitted | SessionRolledBack, session: Session): void => {
+      if (!ended) listener(event, session);
+    };
     listeners.add(subscription);
     const live = this.#live.get(id);
     if (live !== undefined) this.#wire(live, subscription);
-    let ended = false;
     const unsubscribe = (): void => {
       if (ended) return;
       ended = true;
