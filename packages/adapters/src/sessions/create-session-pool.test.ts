@@ -162,6 +162,42 @@ describe('createSessionPool', () => {
     for (const id of ['one', 'two']) expect(ok(await store.load(id)).version).toBe(1);
   });
 
+  it('refuses a tool call on an evicted copy while its last flush is still writing', async () => {
+    const inner = new MemoryStore();
+    let open = () => {};
+    const gate = new Promise<void>((resolve) => {
+      open = resolve;
+    });
+    // Appends wait at the gate: the evicted copy's detach stays in its flush meanwhile.
+    const store = new Proxy(inner, {
+      get(target, key) {
+        const value = Reflect.get(target, key, target);
+        if (key === 'append')
+          return async (...args: Parameters<SessionStore['append']>) => {
+            await gate;
+            return target.append(...args);
+          };
+        return typeof value === 'function' ? value.bind(target) : value;
+      },
+    });
+    const pool = createSessionPool({ store, max: 1 });
+    const heard: number[] = [];
+    ok(pool.subscribe('one', (event) => heard.push(event.revision)));
+    const one = ok(await pool.get('one'));
+    await invokeTool(SETUP, setupArgs('one'), { session: one });
+    const two = pool.get('two');
+    // The eviction's turn has ended: "one" is detached, its flush waiting for the store.
+    await nextTurn();
+    await nextTurn();
+    const late = await invokeTool(MARK, { step_id: 'S001', status: 'done' }, { session: one });
+    expect(late.success).toBe(false);
+    expect(heard).toEqual([1]);
+    open();
+    ok(await two);
+    ok(await pool.close());
+    expect(ok(await inner.load('one')).version).toBe(1);
+  });
+
   it('ends a subscription on an evicted copy too: nothing is heard after unsubscribe', async () => {
     const store = new MemoryStore();
     const pool = createSessionPool({ store, max: 1 });

@@ -805,8 +805,8 @@ class Pool implements SessionPool {
   }
 
   /**
-   * Removes `live` from the pool now; when the current turn ends, detaches it (flushing) and
-   * disposes it. Until then it is still saved and its subscribers still hear it, so a caller
+   * Removes `live` from the pool now; when the current turn ends, detaches and disposes it,
+   * then waits for the flush of what it changed. Until then it is still saved and its subscribers still hear it, so a caller
    * that got it from `get` in this turn and changes it before awaiting I/O loses nothing.
    */
   #evict(live: Live, admit = true): Promise<Result<number, StoreError>> {
@@ -815,9 +815,12 @@ class Pool implements SessionPool {
     this.#forget(live);
     const done = (async () => {
       await new Promise((resolve) => setImmediate(resolve));
-      const flushed = await live.attachment.detach();
+      const flushing = live.attachment.detach();
+      // Disposed before the flush is awaited: a call on the detached copy must fail, not
+      // report a change that is never saved.
       this.#unwire(live);
       live.session.dispose();
+      const flushed = await flushing;
       // A failed flush is the attachment's failure, which onError has been told about.
       return flushed;
     })();
