@@ -460,6 +460,17 @@ describe('createSessionPool', () => {
     expect(ran.ok || ran.error.code).toBe('pool_closed');
   });
 
+  it('refuses a waitTimeoutMs longer than a timer waits, which would refuse every wait at once', async () => {
+    const store = new MemoryStore();
+    expect(() => createSessionPool({ store, waitTimeoutMs: 2 ** 31 })).toThrow(
+      'createSessionPool: options.waitTimeoutMs must be at most 2147483647 (about 24.8 days), the longest a timer waits.',
+    );
+    expect(() => createSessionPool({ store, waitTimeoutMs: -1 })).toThrow(
+      expect.objectContaining({ code: 'argument_invalid', field: 'options.waitTimeoutMs' }),
+    );
+    ok(await createSessionPool({ store, waitTimeoutMs: 2 ** 31 - 1 }).close());
+  });
+
   it('refuses bad options as a programmer error', () => {
     const store = new MemoryStore();
     const bad: unknown[] = [

@@ -66,7 +66,10 @@ export interface SessionPoolOptions {
    * session is held; 1,000 by default, 0 to refuse at once. One more is refused (`pool_full`).
    */
   readonly maxWaiting?: number | undefined;
-  /** How long a request waits for a slot before it is refused (`pool_full`), in ms; 30,000 by default. */
+  /**
+   * How long a request waits for a slot before it is refused (`pool_full`), in ms: an integer
+   * from 0 to 2,147,483,647 (the longest a timer waits); 30,000 by default.
+   */
   readonly waitTimeoutMs?: number | undefined;
   /**
    * Told about failures in the background: an attachment that stopped (a `conflict` with
@@ -251,6 +254,23 @@ function count(value: unknown, field: string, min: number): number {
   return value;
 }
 
+// The longest delay a timer takes: a longer one fires at once (Node sets it to 1 ms).
+const MAX_TIMEOUT_MS = 2_147_483_647;
+
+function timeout(value: unknown, field: string): number {
+  if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 0) {
+    throw invalidArgument(where, field, `must be an integer from 0 to ${MAX_TIMEOUT_MS}`);
+  }
+  if (value > MAX_TIMEOUT_MS) {
+    throw invalidArgument(
+      where,
+      field,
+      `must be at most ${MAX_TIMEOUT_MS} (about 24.8 days), the longest a timer waits`,
+    );
+  }
+  return value;
+}
+
 interface CheckedOptions {
   readonly store: SessionStore;
   readonly max: number;
@@ -282,7 +302,7 @@ function checkOptions(options: SessionPoolOptions): CheckedOptions {
     attach,
     retries: count(retries, 'options.retries', 0),
     maxWaiting: count(maxWaiting, 'options.maxWaiting', 0),
-    waitTimeoutMs: count(waitTimeoutMs, 'options.waitTimeoutMs', 0),
+    waitTimeoutMs: timeout(waitTimeoutMs, 'options.waitTimeoutMs'),
     onError,
   };
 }
