@@ -259,12 +259,41 @@ describe('createSessionPool', () => {
     await new Promise((resolve) => setTimeout(resolve, 30));
     // The slow runs hold both slots: "c" waits, and the store is not read for it meanwhile.
     expect(store.loads).toBe(2);
-    expect(pool.stats()).toMatchObject({ live: 2, held: 2, loading: 1, waiting: 1, loads: 2 });
+    expect(pool.stats()).toMatchObject({ live: 2, held: 2, loading: 0, waiting: 1, loads: 2 });
     release();
     for (const run of slow) ok(await run);
     expect(ok(await waiting).success).toBe(true);
     expect(store.loads).toBe(3);
     expect(pool.stats()).toMatchObject({ live: 2, held: 0, waiting: 0, loads: 3, evictions: 1 });
+    ok(await pool.close());
+  });
+
+  it('counts a request waiting for a slot as waiting, not loading: live + loading stays within max', async () => {
+    let open = () => {};
+    const gate = new Promise<void>((resolve) => {
+      open = resolve;
+    });
+    const inner = new MemoryStore();
+    // Loads wait at the gate, so an admitted load stays in progress.
+    const store = new Proxy(inner, {
+      get(target, key) {
+        const value = Reflect.get(target, key, target);
+        if (key === 'load')
+          return async (...args: Parameters<SessionStore['load']>) => {
+            await gate;
+            return target.load(...args);
+          };
+        return typeof value === 'function' ? value.bind(target) : value;
+      },
+    });
+    const pool = createSessionPool({ store, max: 2 });
+    const requests = ['a', 'b', 'c', 'd'].map((id) => pool.get(id));
+    await nextTurn();
+    // Two loads hold the two slots; the other two requests wait for one.
+    expect(pool.stats()).toMatchObject({ live: 0, loading: 2, waiting: 2, loads: 2 });
+    open();
+    for (const request of requests) ok(await request);
+    expect(pool.stats()).toMatchObject({ live: 2, loading: 0, waiting: 0, loads: 4 });
     ok(await pool.close());
   });
 

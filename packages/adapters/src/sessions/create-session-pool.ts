@@ -404,7 +404,8 @@ class Pool implements SessionPool {
     return Object.freeze({
       live: this.#live.size,
       held,
-      loading: this.#loading.size,
+      // Admitted loads only: a load still waiting for its slot counts as waiting.
+      loading: this.#admitted,
       waiting: this.#waiting,
       loads: this.#loads,
       evictions: this.#evictions,
