@@ -10,6 +10,7 @@ import {
 } from '@plankit/core';
 import { afterEach, describe, expect, it } from 'vitest';
 import * as z from 'zod';
+import { pooledConversations } from '../host/pooled-conversations.ts';
 import { attachStore } from '../persistence/stores/attach-store.ts';
 import { FileStore } from '../persistence/stores/file-store.ts';
 import { MemoryStore } from '../persistence/stores/memory-store.ts';
@@ -294,6 +295,40 @@ describe('createSessionPool', () => {
     open();
     for (const request of requests) ok(await request);
     expect(pool.stats()).toMatchObject({ live: 2, loading: 0, waiting: 0, loads: 4 });
+    ok(await pool.close());
+  });
+
+  it('keeps the model-order keys of idle conversations while over 1,024 others wait for a slot', async () => {
+    let open = () => {};
+    const gate = new Promise<void>((resolve) => {
+      open = resolve;
+    });
+    const inner = new MemoryStore();
+    const store = new Proxy(inner, {
+      get(target, key) {
+        const value = Reflect.get(target, key, target);
+        if (key === 'load')
+          return async (...args: Parameters<SessionStore['load']>) => {
+            await gate;
+            return target.load(...args);
+          };
+        return typeof value === 'function' ? value.bind(target) : value;
+      },
+    });
+    const pool = createSessionPool({ store, max: 1, maxWaiting: 2000 });
+    const conversations = pooledConversations<string>(pool.resolver((id: string) => id));
+    if (conversations === undefined) throw new Error('not a pool resolver');
+    // As the host pipeline does: each call names its conversation, then waits for a slot.
+    const waiting = Array.from({ length: 1100 }, (_, index) => {
+      conversations.keyOf(`busy-${index}`);
+      return pool.get(`busy-${index}`);
+    });
+    const key = conversations.keyOf('late');
+    for (let index = 0; index < 100; index++) conversations.keyOf(`other-${index}`);
+    // The calls of one step find one key, so model order and retried call ids hold.
+    expect(conversations.keyOf('late')).toBe(key);
+    open();
+    for (const request of waiting) ok(await request);
     ok(await pool.close());
   });
 

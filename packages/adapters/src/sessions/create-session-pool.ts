@@ -585,11 +585,13 @@ class Pool implements SessionPool {
     this.#keys.set(id, key);
     this.#lastKeyId = id;
     this.#lastKey = key;
-    if (this.#keys.size > Math.max(MIN_KEPT_KEYS, 4 * this.#options.max)) {
+    // Conversations loading or waiting for a slot keep theirs on top of the idle ones kept, so
+    // a full pool's queue does not crowd out the keys of steps between their calls.
+    if (this.#keys.size > Math.max(MIN_KEPT_KEYS, 4 * this.#options.max) + this.#loading.size) {
       for (const kept of this.#keys.keys()) {
-        if (this.#live.has(kept) || this.#loading.has(kept)) continue;
+        // Never the key just asked for, which the caller is about to use.
+        if (kept === id || this.#live.has(kept) || this.#loading.has(kept)) continue;
         this.#keys.delete(kept);
-        if (kept === this.#lastKeyId) this.#lastKeyId = undefined;
         break;
       }
     }
