@@ -130,11 +130,14 @@ export interface SessionPool {
     fn: (session: Session) => T | Promise<T>,
   ): Promise<Result<Awaited<T>, SessionResolveError>>;
   /**
-   * Waits until every change made so far to the live session of `id` is acknowledged.
+   * Waits until every change made so far to the live session of `id` (or to its copy being
+   * evicted) is acknowledged. Call it right after the change: a copy dropped earlier after a
+   * failed write (reported to `onError`) lost its unsaved changes, and is not live any more.
    *
-   * @returns the acknowledged version (0 when `id` is not live); or `session_conflict` (the
-   *   copy was stale and has been dropped: get it again) or `session_store_failed`, with the
-   *   store's error as `storeError`; or the id's refusal as in {@link SessionPool.get}
+   * @returns the acknowledged version (0 when `id` is not live, which acknowledges nothing);
+   *   or `session_conflict` (the copy was stale and has been dropped: get it again) or
+   *   `session_store_failed`, with the store's error as `storeError`; or the id's refusal as
+   *   in {@link SessionPool.get}
    */
   flush(id: string): Promise<Result<number, SessionResolveError>>;
   /**
