@@ -117,9 +117,11 @@ export interface SessionPool {
   /**
    * Runs `fn` on the session of `id`, holding it (it cannot be evicted) meanwhile, then flushes:
    * resolves `ok` only once every change `fn` made is acknowledged by the store. Runs and tool
-   * calls of one conversation take turns; those of different conversations do not. After a
-   * `conflict` with another process, when none of `fn`'s changes was saved, reloads and runs
-   * `fn` again (up to `retries` times), so `fn` must change nothing but the session.
+   * calls of one conversation take turns; those of different conversations do not, so `fn`
+   * calls tools on the `session` it is given: a `run` or an adapter's tool call of the same
+   * conversation started from inside `fn` waits for `fn`'s turn to end, which never comes.
+   * After a `conflict` with another process, when none of `fn`'s changes was saved, reloads
+   * and runs `fn` again (up to `retries` times), so `fn` must change nothing but the session.
    *
    * @returns what `fn` returned; or `session_conflict`, `session_store_failed`, and the
    *   failures of {@link SessionPool.get}
