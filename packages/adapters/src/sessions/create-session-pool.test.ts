@@ -524,6 +524,31 @@ describe('createSessionPool', () => {
     expect(ran.ok || ran.error.code).toBe('pool_closed');
   });
 
+  it('refuses bad session and attach values when the pool is made, not at every load', () => {
+    const store = new MemoryStore();
+    const bad: [unknown, string][] = [
+      [{ sessionOptions: { clock: 5 } }, 'options.sessionOptions.clock must be a function'],
+      [{ sessionOptions: { bus: {} } }, 'options.sessionOptions.bus must be an EventBus'],
+      [{ attach: { snapshotEvery: 0 } }, 'options.attach.snapshotEvery must be a positive'],
+      [{ attach: { snapshotEvery: '5' } }, 'options.attach.snapshotEvery must be a positive'],
+      [{ attach: { dataTypes: 'Note' } }, 'options.attach.dataTypes must be an array'],
+      [{ attach: { dataTypes: [{}] } }, 'options.attach.dataTypes[0] must be a data type'],
+    ];
+    for (const [options, message] of bad) {
+      expect(() => createSessionPool({ store, ...(options as object) })).toThrow(
+        `createSessionPool: ${message}`,
+      );
+    }
+    const Note = defineDataType('app.Note', z.object({ text: z.string() }));
+    expect(() =>
+      createSessionPool({
+        store,
+        sessionOptions: { bus: undefined, clock: undefined },
+        attach: { snapshotEvery: Number.POSITIVE_INFINITY, dataTypes: [Note] },
+      }),
+    ).not.toThrow();
+  });
+
   it('refuses a waitTimeoutMs longer than a timer waits, which would refuse every wait at once', async () => {
     const store = new MemoryStore();
     expect(() => createSessionPool({ store, waitTimeoutMs: 2 ** 31 })).toThrow(

@@ -1,6 +1,7 @@
 import {
   type Clock,
   type DataType,
+  dataTypeName,
   type EventBus,
   type PlankitEvent,
   type Result,
@@ -276,6 +277,48 @@ function timeout(value: unknown, field: string): number {
   return value;
 }
 
+// Checked here, by the rules `new Session` and `attachStore` apply, so a bad value is refused
+// when the pool is made, not by every load after it.
+function checkSessionOptions({ bus, clock }: PooledSessionOptions): void {
+  if (clock !== undefined && typeof clock !== 'function')
+    throw invalidArgument(where, 'options.sessionOptions.clock', 'must be a function');
+  if (
+    bus !== undefined &&
+    !(isRecord(bus) && typeof bus.subscribe === 'function' && typeof bus.publish === 'function')
+  )
+    throw invalidArgument(where, 'options.sessionOptions.bus', 'must be an EventBus');
+}
+
+function checkAttach({ snapshotEvery, dataTypes }: PooledAttachOptions): void {
+  if (
+    snapshotEvery !== undefined &&
+    !(
+      typeof snapshotEvery === 'number' &&
+      (Number.isSafeInteger(snapshotEvery) || snapshotEvery === Number.POSITIVE_INFINITY) &&
+      snapshotEvery >= 1
+    )
+  )
+    throw invalidArgument(
+      where,
+      'options.attach.snapshotEvery',
+      'must be a positive integer or Infinity',
+    );
+  if (dataTypes === undefined) return;
+  if (!Array.isArray(dataTypes))
+    throw invalidArgument(where, 'options.attach.dataTypes', 'must be an array');
+  for (const [index, dataType] of dataTypes.entries()) {
+    try {
+      dataTypeName(dataType);
+    } catch {
+      throw invalidArgument(
+        where,
+        `options.attach.dataTypes[${index}]`,
+        'must be a data type (defineDataType)',
+      );
+    }
+  }
+}
+
 interface CheckedOptions {
   readonly store: SessionStore;
   readonly max: number;
@@ -294,7 +337,9 @@ function checkOptions(options: SessionPoolOptions): CheckedOptions {
   const { maxWaiting = 1000, waitTimeoutMs = 30_000, onError = () => {} } = options;
   if (!isStore(store)) throw invalidArgument(where, 'options.store', 'must be a SessionStore');
   checkKeys(sessionOptions, SESSION_KEYS, 'options.sessionOptions');
+  checkSessionOptions(sessionOptions);
   checkKeys(attach, ATTACH_KEYS, 'options.attach');
+  checkAttach(attach);
   if (setup !== undefined && typeof setup !== 'function')
     throw invalidArgument(where, 'options.setup', 'must be a function');
   if (typeof onError !== 'function')
