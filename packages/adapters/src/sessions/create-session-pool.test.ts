@@ -1,5 +1,6 @@
 import {
   defineDataType,
+  InProcessEventBus,
   invokeTool,
   PlankitError,
   registerPlanningReducers,
@@ -488,6 +489,25 @@ describe('createSessionPool', () => {
       expect(StoreError.isInstance(got.error.cause)).toBe(true);
     }
     expect(pool.size).toBe(0);
+    ok(await pool.close());
+  });
+
+  it('disposes a copy whose load threw, so a shared bus keeps no listener of it', async () => {
+    const bus = new InProcessEventBus();
+    const inner = new MemoryStore();
+    // A store breaking its contract: it rejects instead of returning a StoreError.
+    const store = new Proxy(inner, {
+      get(target, key) {
+        if (key === 'load') return () => Promise.reject(new Error('socket hang up'));
+        const value = Reflect.get(target, key, target);
+        return typeof value === 'function' ? value.bind(target) : value;
+      },
+    });
+    const pool = createSessionPool({ store, sessionOptions: { bus } });
+    const listeners = () => bus.publish({ type: 'ToolInvoked', sessionId: 'nobody' } as never);
+    await expect(pool.get('c')).rejects.toThrow('socket hang up');
+    expect(pool.stats()).toMatchObject({ live: 0, loading: 0 });
+    expect(listeners().delivered).toBe(0);
     ok(await pool.close());
   });
 

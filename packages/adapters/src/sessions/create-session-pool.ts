@@ -973,15 +973,23 @@ class Pool implements SessionPool {
     if (this.#closing !== undefined) return closedError(id);
     const { store, sessionOptions, setup, attach } = this.#options;
     const session = new Session({ ...sessionOptions, sessionId: id });
-    bindConversationKey(session, this.#keyOf(id));
-    registerPlanningReducers(session);
-    setup?.(session);
     let live: Live | undefined;
-    this.#loads++;
-    const attached = await attachStore(session, store, {
-      ...attach,
-      onError: (error) => this.#attachmentError(live, error),
-    });
+    let attached: Result<SessionAttachment, StoreError>;
+    try {
+      bindConversationKey(session, this.#keyOf(id));
+      registerPlanningReducers(session);
+      setup?.(session);
+      this.#loads++;
+      attached = await attachStore(session, store, {
+        ...attach,
+        onError: (error) => this.#attachmentError(live, error),
+      });
+    } catch (error) {
+      // A programmer error (a throwing setup, a store that rejects): the copy never served,
+      // and must not stay subscribed to a shared bus.
+      session.dispose();
+      throw error;
+    }
     if (!attached.ok) {
       session.dispose();
       return refused(
