@@ -61,6 +61,31 @@ describe('resolveSession', () => {
     expect(odd.code).toBe('session_unresolved');
   });
 
+  it('refuses with session_unresolved when what the resolver returns throws as it is read', async () => {
+    // Defined, not written as a literal: a thenable whose `then` cannot be read.
+    const thenGetter = Object.defineProperty({}, 'then', {
+      get() {
+        throw new Error('then getter');
+      },
+    });
+    const trap = new Proxy(
+      {},
+      {
+        getPrototypeOf() {
+          throw new Error('prototype trap');
+        },
+      },
+    );
+    for (const [returned, reason] of [
+      [thenGetter, 'then getter'],
+      [trap, 'prototype trap'],
+    ] as const) {
+      const error = await refusal(() => returned as unknown as Session);
+      expect(error.code).toBe('session_unresolved');
+      expect(error.message).toContain(reason);
+    }
+  });
+
   it('passes a SessionResolveError the resolver throws through unchanged', async () => {
     const mine = new SessionResolveError('conversation_id_invalid', 'thread_id is bad.');
     expect(
