@@ -333,6 +333,41 @@ describe('createSessionPool', () => {
     ok(await pool.close());
   });
 
+  it('keeps a load that never answers to its own slot: other conversations still load', async () => {
+    const inner = new MemoryStore();
+    const store = new Proxy(inner, {
+      get(target, key) {
+        const value = Reflect.get(target, key, target);
+        if (key === 'load')
+          return (...args: Parameters<SessionStore['load']>) =>
+            args[0] === 'stuck' ? new Promise(() => {}) : target.load(...args);
+        return typeof value === 'function' ? value.bind(target) : value;
+      },
+    });
+    const pool = createSessionPool({ store, max: 2, waitTimeoutMs: 20 });
+    void pool.get('stuck');
+    await nextTurn();
+    for (const id of ['a', 'b', 'c']) {
+      ok(await pool.run(id, (session) => invokeTool(SETUP, setupArgs(id), { session })));
+    }
+    expect(pool.stats()).toMatchObject({ live: 1, loading: 1, waiting: 0 });
+    // With the other slot held too, a request waits its waitTimeoutMs, then is refused.
+    let release = () => {};
+    const held = pool.run(
+      'c',
+      () =>
+        new Promise<void>((resolve) => {
+          release = resolve;
+        }),
+    );
+    await nextTurn();
+    const refused = await pool.get('d');
+    expect(!refused.ok && refused.error.code).toBe('pool_full');
+    release();
+    ok(await held);
+    // Not closed: close() waits for the load in progress, which never answers.
+  });
+
   it('refuses a request with pool_full after waitTimeoutMs, and at once past maxWaiting', async () => {
     const store = countingStore(new MemoryStore());
     const pool = createSessionPool({ store, max: 1, maxWaiting: 1, waitTimeoutMs: 20 });
