@@ -879,8 +879,9 @@ class Pool implements SessionPool {
 
   /**
    * Removes `live` from the pool now; when the current turn ends, detaches and disposes it,
-   * then waits for the flush of what it changed. Until then it is still saved and its subscribers still hear it, so a caller
-   * that got it from `get` in this turn and changes it before awaiting I/O loses nothing.
+   * then waits for the flush of what it changed. Until then it is still saved and its
+   * subscribers still hear it, so a caller that got it from `get` in this turn and changes it
+   * before awaiting I/O loses nothing.
    */
   #evict(live: Live, admit = true): Promise<Result<number, StoreError>> {
     const { id } = live;
