@@ -86,6 +86,15 @@ describe('resolveSession', () => {
     }
   });
 
+  it('clips a long reason without splitting a surrogate pair', async () => {
+    const error = await refusal(() => {
+      throw new Error(`${'x'.repeat(196)}\u{1F600} and more`);
+    });
+    expect(error.code).toBe('session_unresolved');
+    expect(error.message).toMatch(/x\.\.\.$/);
+    expect(error.message).not.toMatch(/\p{Cs}/u);
+  });
+
   it('passes a SessionResolveError the resolver throws through unchanged', async () => {
     const mine = new SessionResolveError('conversation_id_invalid', 'thread_id is bad.');
     expect(
