@@ -1,5 +1,6 @@
 import {
   defineDataType,
+  InProcessEventBus,
   invokeTool,
   PlankitError,
   registerPlanningReducers,
@@ -10,6 +11,7 @@ import {
 } from '@plankit/core';
 import { afterEach, describe, expect, it } from 'vitest';
 import * as z from 'zod';
+import { pooledConversations } from '../host/pooled-conversations.ts';
 import { attachStore } from '../persistence/stores/attach-store.ts';
 import { FileStore } from '../persistence/stores/file-store.ts';
 import { MemoryStore } from '../persistence/stores/memory-store.ts';
@@ -162,6 +164,59 @@ describe('createSessionPool', () => {
     for (const id of ['one', 'two']) expect(ok(await store.load(id)).version).toBe(1);
   });
 
+  it('refuses a tool call on an evicted copy while its last flush is still writing', async () => {
+    const inner = new MemoryStore();
+    let open = () => {};
+    const gate = new Promise<void>((resolve) => {
+      open = resolve;
+    });
+    // Appends wait at the gate: the evicted copy's detach stays in its flush meanwhile.
+    const store = new Proxy(inner, {
+      get(target, key) {
+        const value = Reflect.get(target, key, target);
+        if (key === 'append')
+          return async (...args: Parameters<SessionStore['append']>) => {
+            await gate;
+            return target.append(...args);
+          };
+        return typeof value === 'function' ? value.bind(target) : value;
+      },
+    });
+    const pool = createSessionPool({ store, max: 1 });
+    const heard: number[] = [];
+    ok(pool.subscribe('one', (event) => heard.push(event.revision)));
+    const one = ok(await pool.get('one'));
+    await invokeTool(SETUP, setupArgs('one'), { session: one });
+    const two = pool.get('two');
+    // The eviction's turn has ended: "one" is detached, its flush waiting for the store.
+    await nextTurn();
+    await nextTurn();
+    const late = await invokeTool(MARK, { step_id: 'S001', status: 'done' }, { session: one });
+    expect(late.success).toBe(false);
+    expect(heard).toEqual([1]);
+    open();
+    ok(await two);
+    ok(await pool.close());
+    expect(ok(await inner.load('one')).version).toBe(1);
+  });
+
+  it('ends a subscription on an evicted copy too: nothing is heard after unsubscribe', async () => {
+    const store = new MemoryStore();
+    const pool = createSessionPool({ store, max: 1 });
+    const heard: number[] = [];
+    const subscribed = ok(pool.subscribe('one', (event) => heard.push(event.revision)));
+    const [one] = await Promise.all([pool.get('one'), pool.get('two')]);
+    // "one" was evicted by the load of "two", in this same turn: still attached, still wired.
+    expect(pool.has('one')).toBe(false);
+    await invokeTool(SETUP, setupArgs('one'), { session: ok(one) });
+    expect(heard).toEqual([1]);
+    subscribed();
+    await invokeTool(MARK, { step_id: 'S001', status: 'done' }, { session: ok(one) });
+    expect(heard).toEqual([1]);
+    ok(await pool.close());
+    expect(ok(await store.load('one')).version).toBe(2);
+  });
+
   it('evicts only sessions not in use by a run: a load waits for a slot while all are held', async () => {
     const pool = createSessionPool({ store: new MemoryStore(), max: 1 });
     let release = () => {};
@@ -206,13 +261,111 @@ describe('createSessionPool', () => {
     await new Promise((resolve) => setTimeout(resolve, 30));
     // The slow runs hold both slots: "c" waits, and the store is not read for it meanwhile.
     expect(store.loads).toBe(2);
-    expect(pool.stats()).toMatchObject({ live: 2, held: 2, loading: 1, waiting: 1, loads: 2 });
+    expect(pool.stats()).toMatchObject({ live: 2, held: 2, loading: 0, waiting: 1, loads: 2 });
     release();
     for (const run of slow) ok(await run);
     expect(ok(await waiting).success).toBe(true);
     expect(store.loads).toBe(3);
     expect(pool.stats()).toMatchObject({ live: 2, held: 0, waiting: 0, loads: 3, evictions: 1 });
     ok(await pool.close());
+  });
+
+  it('counts a request waiting for a slot as waiting, not loading: live + loading stays within max', async () => {
+    let open = () => {};
+    const gate = new Promise<void>((resolve) => {
+      open = resolve;
+    });
+    const inner = new MemoryStore();
+    // Loads wait at the gate, so an admitted load stays in progress.
+    const store = new Proxy(inner, {
+      get(target, key) {
+        const value = Reflect.get(target, key, target);
+        if (key === 'load')
+          return async (...args: Parameters<SessionStore['load']>) => {
+            await gate;
+            return target.load(...args);
+          };
+        return typeof value === 'function' ? value.bind(target) : value;
+      },
+    });
+    const pool = createSessionPool({ store, max: 2 });
+    const requests = ['a', 'b', 'c', 'd'].map((id) => pool.get(id));
+    await nextTurn();
+    // Two loads hold the two slots; the other two requests wait for one.
+    expect(pool.stats()).toMatchObject({ live: 0, loading: 2, waiting: 2, loads: 2 });
+    open();
+    for (const request of requests) ok(await request);
+    expect(pool.stats()).toMatchObject({ live: 2, loading: 0, waiting: 0, loads: 4 });
+    ok(await pool.close());
+  });
+
+  it('keeps the model-order keys of idle conversations while over 1,024 others wait for a slot', async () => {
+    let open = () => {};
+    const gate = new Promise<void>((resolve) => {
+      open = resolve;
+    });
+    const inner = new MemoryStore();
+    const store = new Proxy(inner, {
+      get(target, key) {
+        const value = Reflect.get(target, key, target);
+        if (key === 'load')
+          return async (...args: Parameters<SessionStore['load']>) => {
+            await gate;
+            return target.load(...args);
+          };
+        return typeof value === 'function' ? value.bind(target) : value;
+      },
+    });
+    const pool = createSessionPool({ store, max: 1, maxWaiting: 2000 });
+    const conversations = pooledConversations<string>(pool.resolver((id: string) => id));
+    if (conversations === undefined) throw new Error('not a pool resolver');
+    // As the host pipeline does: each call names its conversation, then waits for a slot.
+    const waiting = Array.from({ length: 1100 }, (_, index) => {
+      conversations.keyOf(`busy-${index}`);
+      return pool.get(`busy-${index}`);
+    });
+    const key = conversations.keyOf('late');
+    for (let index = 0; index < 100; index++) conversations.keyOf(`other-${index}`);
+    // The calls of one step find one key, so model order and retried call ids hold.
+    expect(conversations.keyOf('late')).toBe(key);
+    open();
+    for (const request of waiting) ok(await request);
+    ok(await pool.close());
+  });
+
+  it('keeps a load that never answers to its own slot: other conversations still load', async () => {
+    const inner = new MemoryStore();
+    const store = new Proxy(inner, {
+      get(target, key) {
+        const value = Reflect.get(target, key, target);
+        if (key === 'load')
+          return (...args: Parameters<SessionStore['load']>) =>
+            args[0] === 'stuck' ? new Promise(() => {}) : target.load(...args);
+        return typeof value === 'function' ? value.bind(target) : value;
+      },
+    });
+    const pool = createSessionPool({ store, max: 2, waitTimeoutMs: 20 });
+    void pool.get('stuck');
+    await nextTurn();
+    for (const id of ['a', 'b', 'c']) {
+      ok(await pool.run(id, (session) => invokeTool(SETUP, setupArgs(id), { session })));
+    }
+    expect(pool.stats()).toMatchObject({ live: 1, loading: 1, waiting: 0 });
+    // With the other slot held too, a request waits its waitTimeoutMs, then is refused.
+    let release = () => {};
+    const held = pool.run(
+      'c',
+      () =>
+        new Promise<void>((resolve) => {
+          release = resolve;
+        }),
+    );
+    await nextTurn();
+    const refused = await pool.get('d');
+    expect(!refused.ok && refused.error.code).toBe('pool_full');
+    release();
+    ok(await held);
+    // Not closed: close() waits for the load in progress, which never answers.
   });
 
   it('refuses a request with pool_full after waitTimeoutMs, and at once past maxWaiting', async () => {
@@ -374,6 +527,25 @@ describe('createSessionPool', () => {
     ok(await pool.close());
   });
 
+  it('disposes a copy whose load threw, so a shared bus keeps no listener of it', async () => {
+    const bus = new InProcessEventBus();
+    const inner = new MemoryStore();
+    // A store breaking its contract: it rejects instead of returning a StoreError.
+    const store = new Proxy(inner, {
+      get(target, key) {
+        if (key === 'load') return () => Promise.reject(new Error('socket hang up'));
+        const value = Reflect.get(target, key, target);
+        return typeof value === 'function' ? value.bind(target) : value;
+      },
+    });
+    const pool = createSessionPool({ store, sessionOptions: { bus } });
+    const listeners = () => bus.publish({ type: 'ToolInvoked', sessionId: 'nobody' } as never);
+    await expect(pool.get('c')).rejects.toThrow('socket hang up');
+    expect(pool.stats()).toMatchObject({ live: 0, loading: 0 });
+    expect(listeners().delivered).toBe(0);
+    ok(await pool.close());
+  });
+
   it('registers the host reducers with setup, and attaches with the attach options', async () => {
     const Note = defineDataType('test.Note', z.strictObject({ text: z.string() }));
     const store = new MemoryStore();
@@ -405,6 +577,42 @@ describe('createSessionPool', () => {
     expect(got.ok || got.error.code).toBe('pool_closed');
     const ran = await pool.run('c', () => 1);
     expect(ran.ok || ran.error.code).toBe('pool_closed');
+  });
+
+  it('refuses bad session and attach values when the pool is made, not at every load', () => {
+    const store = new MemoryStore();
+    const bad: [unknown, string][] = [
+      [{ sessionOptions: { clock: 5 } }, 'options.sessionOptions.clock must be a function'],
+      [{ sessionOptions: { bus: {} } }, 'options.sessionOptions.bus must be an EventBus'],
+      [{ attach: { snapshotEvery: 0 } }, 'options.attach.snapshotEvery must be a positive'],
+      [{ attach: { snapshotEvery: '5' } }, 'options.attach.snapshotEvery must be a positive'],
+      [{ attach: { dataTypes: 'Note' } }, 'options.attach.dataTypes must be an array'],
+      [{ attach: { dataTypes: [{}] } }, 'options.attach.dataTypes[0] must be a data type'],
+    ];
+    for (const [options, message] of bad) {
+      expect(() => createSessionPool({ store, ...(options as object) })).toThrow(
+        `createSessionPool: ${message}`,
+      );
+    }
+    const Note = defineDataType('app.Note', z.object({ text: z.string() }));
+    expect(() =>
+      createSessionPool({
+        store,
+        sessionOptions: { bus: undefined, clock: undefined },
+        attach: { snapshotEvery: Number.POSITIVE_INFINITY, dataTypes: [Note] },
+      }),
+    ).not.toThrow();
+  });
+
+  it('refuses a waitTimeoutMs longer than a timer waits, which would refuse every wait at once', async () => {
+    const store = new MemoryStore();
+    expect(() => createSessionPool({ store, waitTimeoutMs: 2 ** 31 })).toThrow(
+      'createSessionPool: options.waitTimeoutMs must be at most 2147483647 (about 24.8 days), the longest a timer waits.',
+    );
+    expect(() => createSessionPool({ store, waitTimeoutMs: -1 })).toThrow(
+      expect.objectContaining({ code: 'argument_invalid', field: 'options.waitTimeoutMs' }),
+    );
+    ok(await createSessionPool({ store, waitTimeoutMs: 2 ** 31 - 1 }).close());
   });
 
   it('refuses bad options as a programmer error', () => {

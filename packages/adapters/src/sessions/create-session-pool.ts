@@ -1,6 +1,7 @@
 import {
   type Clock,
   type DataType,
+  dataTypeName,
   type EventBus,
   type PlankitEvent,
   type Result,
@@ -66,7 +67,10 @@ export interface SessionPoolOptions {
    * session is held; 1,000 by default, 0 to refuse at once. One more is refused (`pool_full`).
    */
   readonly maxWaiting?: number | undefined;
-  /** How long a request waits for a slot before it is refused (`pool_full`), in ms; 30,000 by default. */
+  /**
+   * How long a request waits for a slot before it is refused (`pool_full`), in ms: an integer
+   * from 0 to 2,147,483,647 (the longest a timer waits); 30,000 by default.
+   */
   readonly waitTimeoutMs?: number | undefined;
   /**
    * Told about failures in the background: an attachment that stopped (a `conflict` with
@@ -114,9 +118,11 @@ export interface SessionPool {
   /**
    * Runs `fn` on the session of `id`, holding it (it cannot be evicted) meanwhile, then flushes:
    * resolves `ok` only once every change `fn` made is acknowledged by the store. Runs and tool
-   * calls of one conversation take turns; those of different conversations do not. After a
-   * `conflict` with another process, when none of `fn`'s changes was saved, reloads and runs
-   * `fn` again (up to `retries` times), so `fn` must change nothing but the session.
+   * calls of one conversation take turns; those of different conversations do not, so `fn`
+   * calls tools on the `session` it is given: a `run` or an adapter's tool call of the same
+   * conversation started from inside `fn` waits for `fn`'s turn to end, which never comes.
+   * After a `conflict` with another process, when none of `fn`'s changes was saved, reloads
+   * and runs `fn` again (up to `retries` times), so `fn` must change nothing but the session.
    *
    * @returns what `fn` returned; or `session_conflict`, `session_store_failed`, and the
    *   failures of {@link SessionPool.get}
@@ -127,11 +133,14 @@ export interface SessionPool {
     fn: (session: Session) => T | Promise<T>,
   ): Promise<Result<Awaited<T>, SessionResolveError>>;
   /**
-   * Waits until every change made so far to the live session of `id` is acknowledged.
+   * Waits until every change made so far to the live session of `id` (or to its copy being
+   * evicted) is acknowledged. Call it right after the change: a copy dropped earlier after a
+   * failed write (reported to `onError`) lost its unsaved changes, and is not live any more.
    *
-   * @returns the acknowledged version (0 when `id` is not live); or `session_conflict` (the
-   *   copy was stale and has been dropped: get it again) or `session_store_failed`, with the
-   *   store's error as `storeError`; or the id's refusal as in {@link SessionPool.get}
+   * @returns the acknowledged version (0 when `id` is not live, which acknowledges nothing);
+   *   or `session_conflict` (the copy was stale and has been dropped: get it again) or
+   *   `session_store_failed`, with the store's error as `storeError`; or the id's refusal as
+   *   in {@link SessionPool.get}
    */
   flush(id: string): Promise<Result<number, SessionResolveError>>;
   /**
@@ -251,6 +260,65 @@ function count(value: unknown, field: string, min: number): number {
   return value;
 }
 
+// The longest delay a timer takes: a longer one fires at once (Node sets it to 1 ms).
+const MAX_TIMEOUT_MS = 2_147_483_647;
+
+function timeout(value: unknown, field: string): number {
+  if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 0) {
+    throw invalidArgument(where, field, `must be an integer from 0 to ${MAX_TIMEOUT_MS}`);
+  }
+  if (value > MAX_TIMEOUT_MS) {
+    throw invalidArgument(
+      where,
+      field,
+      `must be at most ${MAX_TIMEOUT_MS} (about 24.8 days), the longest a timer waits`,
+    );
+  }
+  return value;
+}
+
+// Checked here, by the rules `new Session` and `attachStore` apply, so a bad value is refused
+// when the pool is made, not by every load after it.
+function checkSessionOptions({ bus, clock }: PooledSessionOptions): void {
+  if (clock !== undefined && typeof clock !== 'function')
+    throw invalidArgument(where, 'options.sessionOptions.clock', 'must be a function');
+  if (
+    bus !== undefined &&
+    !(isRecord(bus) && typeof bus.subscribe === 'function' && typeof bus.publish === 'function')
+  )
+    throw invalidArgument(where, 'options.sessionOptions.bus', 'must be an EventBus');
+}
+
+function checkAttach({ snapshotEvery, dataTypes }: PooledAttachOptions): void {
+  if (
+    snapshotEvery !== undefined &&
+    !(
+      typeof snapshotEvery === 'number' &&
+      (Number.isSafeInteger(snapshotEvery) || snapshotEvery === Number.POSITIVE_INFINITY) &&
+      snapshotEvery >= 1
+    )
+  )
+    throw invalidArgument(
+      where,
+      'options.attach.snapshotEvery',
+      'must be a positive integer or Infinity',
+    );
+  if (dataTypes === undefined) return;
+  if (!Array.isArray(dataTypes))
+    throw invalidArgument(where, 'options.attach.dataTypes', 'must be an array');
+  for (const [index, dataType] of dataTypes.entries()) {
+    try {
+      dataTypeName(dataType);
+    } catch {
+      throw invalidArgument(
+        where,
+        `options.attach.dataTypes[${index}]`,
+        'must be a data type (defineDataType)',
+      );
+    }
+  }
+}
+
 interface CheckedOptions {
   readonly store: SessionStore;
   readonly max: number;
@@ -269,7 +337,9 @@ function checkOptions(options: SessionPoolOptions): CheckedOptions {
   const { maxWaiting = 1000, waitTimeoutMs = 30_000, onError = () => {} } = options;
   if (!isStore(store)) throw invalidArgument(where, 'options.store', 'must be a SessionStore');
   checkKeys(sessionOptions, SESSION_KEYS, 'options.sessionOptions');
+  checkSessionOptions(sessionOptions);
   checkKeys(attach, ATTACH_KEYS, 'options.attach');
+  checkAttach(attach);
   if (setup !== undefined && typeof setup !== 'function')
     throw invalidArgument(where, 'options.setup', 'must be a function');
   if (typeof onError !== 'function')
@@ -282,7 +352,7 @@ function checkOptions(options: SessionPoolOptions): CheckedOptions {
     attach,
     retries: count(retries, 'options.retries', 0),
     maxWaiting: count(maxWaiting, 'options.maxWaiting', 0),
-    waitTimeoutMs: count(waitTimeoutMs, 'options.waitTimeoutMs', 0),
+    waitTimeoutMs: timeout(waitTimeoutMs, 'options.waitTimeoutMs'),
     onError,
   };
 }
@@ -384,7 +454,8 @@ class Pool implements SessionPool {
     return Object.freeze({
       live: this.#live.size,
       held,
-      loading: this.#loading.size,
+      // Admitted loads only: a load still waiting for its slot counts as waiting.
+      loading: this.#admitted,
       waiting: this.#waiting,
       loads: this.#loads,
       evictions: this.#evictions,
@@ -447,13 +518,16 @@ class Pool implements SessionPool {
       listeners = new Set();
       this.#listeners.set(id, listeners);
     }
-    // A function subscribed twice is heard once, as on the bus; each handle ends its own.
-    const subscription = (event: SessionCommitted | SessionRolledBack, session: Session): void =>
-      listener(event, session);
+    let ended = false;
+    // Each subscription is its own, as on the bus: a function subscribed twice is heard twice,
+    // and each handle ends its own. An evicted copy stays wired until its detach, so the
+    // subscription itself checks that it has not ended.
+    const subscription = (event: SessionCommitted | SessionRolledBack, session: Session): void => {
+      if (!ended) listener(event, session);
+    };
     listeners.add(subscription);
     const live = this.#live.get(id);
     if (live !== undefined) this.#wire(live, subscription);
-    let ended = false;
     const unsubscribe = (): void => {
       if (ended) return;
       ended = true;
@@ -561,11 +635,13 @@ class Pool implements SessionPool {
     this.#keys.set(id, key);
     this.#lastKeyId = id;
     this.#lastKey = key;
-    if (this.#keys.size > Math.max(MIN_KEPT_KEYS, 4 * this.#options.max)) {
+    // Conversations loading or waiting for a slot keep theirs on top of the idle ones kept, so
+    // a full pool's queue does not crowd out the keys of steps between their calls.
+    if (this.#keys.size > Math.max(MIN_KEPT_KEYS, 4 * this.#options.max) + this.#loading.size) {
       for (const kept of this.#keys.keys()) {
-        if (this.#live.has(kept) || this.#loading.has(kept)) continue;
+        // Never the key just asked for, which the caller is about to use.
+        if (kept === id || this.#live.has(kept) || this.#loading.has(kept)) continue;
         this.#keys.delete(kept);
-        if (kept === this.#lastKeyId) this.#lastKeyId = undefined;
         break;
       }
     }
@@ -802,9 +878,10 @@ class Pool implements SessionPool {
   }
 
   /**
-   * Removes `live` from the pool now; when the current turn ends, detaches it (flushing) and
-   * disposes it. Until then it is still saved and its subscribers still hear it, so a caller
-   * that got it from `get` in this turn and changes it before awaiting I/O loses nothing.
+   * Removes `live` from the pool now; when the current turn ends, detaches and disposes it,
+   * then waits for the flush of what it changed. Until then it is still saved and its
+   * subscribers still hear it, so a caller that got it from `get` in this turn and changes it
+   * before awaiting I/O loses nothing.
    */
   #evict(live: Live, admit = true): Promise<Result<number, StoreError>> {
     const { id } = live;
@@ -812,9 +889,12 @@ class Pool implements SessionPool {
     this.#forget(live);
     const done = (async () => {
       await new Promise((resolve) => setImmediate(resolve));
-      const flushed = await live.attachment.detach();
+      const flushing = live.attachment.detach();
+      // Disposed before the flush is awaited: a call on the detached copy must fail, not
+      // report a change that is never saved.
       this.#unwire(live);
       live.session.dispose();
+      const flushed = await flushing;
       // A failed flush is the attachment's failure, which onError has been told about.
       return flushed;
     })();
@@ -894,15 +974,23 @@ class Pool implements SessionPool {
     if (this.#closing !== undefined) return closedError(id);
     const { store, sessionOptions, setup, attach } = this.#options;
     const session = new Session({ ...sessionOptions, sessionId: id });
-    bindConversationKey(session, this.#keyOf(id));
-    registerPlanningReducers(session);
-    setup?.(session);
     let live: Live | undefined;
-    this.#loads++;
-    const attached = await attachStore(session, store, {
-      ...attach,
-      onError: (error) => this.#attachmentError(live, error),
-    });
+    let attached: Result<SessionAttachment, StoreError>;
+    try {
+      bindConversationKey(session, this.#keyOf(id));
+      registerPlanningReducers(session);
+      setup?.(session);
+      this.#loads++;
+      attached = await attachStore(session, store, {
+        ...attach,
+        onError: (error) => this.#attachmentError(live, error),
+      });
+    } catch (error) {
+      // A programmer error (a throwing setup, a store that rejects): the copy never served,
+      // and must not stay subscribed to a shared bus.
+      session.dispose();
+      throw error;
+    }
     if (!attached.ok) {
       session.dispose();
       return refused(

@@ -61,6 +61,40 @@ describe('resolveSession', () => {
     expect(odd.code).toBe('session_unresolved');
   });
 
+  it('refuses with session_unresolved when what the resolver returns throws as it is read', async () => {
+    // Defined, not written as a literal: a thenable whose `then` cannot be read.
+    const thenGetter = Object.defineProperty({}, 'then', {
+      get() {
+        throw new Error('then getter');
+      },
+    });
+    const trap = new Proxy(
+      {},
+      {
+        getPrototypeOf() {
+          throw new Error('prototype trap');
+        },
+      },
+    );
+    for (const [returned, reason] of [
+      [thenGetter, 'then getter'],
+      [trap, 'prototype trap'],
+    ] as const) {
+      const error = await refusal(() => returned as unknown as Session);
+      expect(error.code).toBe('session_unresolved');
+      expect(error.message).toContain(reason);
+    }
+  });
+
+  it('clips a long reason without splitting a surrogate pair', async () => {
+    const error = await refusal(() => {
+      throw new Error(`${'x'.repeat(196)}\u{1F600} and more`);
+    });
+    expect(error.code).toBe('session_unresolved');
+    expect(error.message).toMatch(/x\.\.\.$/);
+    expect(error.message).not.toMatch(/\p{Cs}/u);
+  });
+
   it('passes a SessionResolveError the resolver throws through unchanged', async () => {
     const mine = new SessionResolveError('conversation_id_invalid', 'thread_id is bad.');
     expect(

@@ -73,10 +73,11 @@ export async function resolveSession<C>(
   let returned: unknown;
   try {
     returned = source(context);
+    // Reading what came back can throw too: a `then` getter, a proxy's trap.
+    if (!isThenable(returned)) return checked(returned);
   } catch (cause) {
     return unresolved(cause);
   }
-  if (!isThenable(returned)) return checked(returned);
   try {
     return checked(await returned);
   } catch (cause) {

@@ -1,4 +1,5 @@
 import { PlankitError, type PlankitErrorOptions } from '@plankit/core';
+import { clipText } from '@plankit/core/internal';
 import type { StoreError } from '../persistence/stores/store-error.ts';
 
 /**
@@ -84,5 +85,7 @@ export function reasonOf(cause: unknown): string {
   } catch {
     text = typeof cause;
   }
-  return text.length <= MAX_REASON ? text : `${text.slice(0, MAX_REASON - 3)}...`;
+  // Never splits a surrogate pair: a lone surrogate in the text a model reads can make the
+  // model's API refuse the whole request.
+  return clipText(text, MAX_REASON);
 }
