@@ -94,4 +94,28 @@ describe('scanLog', () => {
       ),
     );
   });
+
+  it('calls a line put before an append corrupt, the last append included', () => {
+    fc.assert(
+      fc.property(
+        sizes,
+        fc.nat(),
+        fc.constantFrom('\n', '\u0000\u0000\n', '{"seq":\n'),
+        (appends, pick, junk) => {
+          const { bytes, ends } = logOf(appends);
+          // Before any append: the first line of an append is where the one before it ended.
+          const index = pick % ends.length;
+          const at = index === 0 ? 0 : (ends[index - 1] as number);
+          const edited = Buffer.concat([
+            bytes.subarray(0, at),
+            Buffer.from(junk),
+            bytes.subarray(at),
+          ]);
+          const scan = scanLog(edited, 1, true);
+          expect(scan.corrupt).toContain('cannot be read past event');
+          expect(scan.tornBytes).toBe(0);
+        },
+      ),
+    );
+  });
 });

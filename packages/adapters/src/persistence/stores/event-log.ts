@@ -152,9 +152,11 @@ function checkTail(bytes: Buffer, from: number, version: number | undefined): st
     const line = parseLogLine(bytes, pos, stop);
     if (line !== undefined) {
       // Lines an unfinished append left are in order and all of that one append, which starts
-      // right after the last complete one; anything else was acknowledged once and is damaged.
+      // right after the last complete one, where its first line was written: damage garbles
+      // bytes in place and never puts a line before it. Anything else was acknowledged once.
       if (
         line.seq <= last ||
+        (line.seq === line.start && pos !== from) ||
         (version !== undefined && line.start !== version + 1) ||
         (end !== undefined && line.end !== end)
       ) {

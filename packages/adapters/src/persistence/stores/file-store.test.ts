@@ -609,6 +609,16 @@ describe('FileStore on disk', () => {
       err(await store.load('t'), 'corrupt');
     });
 
+    it('is corrupt, not torn, when a damaged line comes before the last complete append', async () => {
+      ok(await store.append('t', 3, events(1, 4)));
+      const lines = (await readFile(log('t'), 'utf8')).split('\n');
+      lines.splice(3, 0, '');
+      await writeFile(log('t'), lines.join('\n'));
+      // Event 4 was acknowledged: a load must not call it torn and give version 3, which an
+      // append (reading the end of the log) would contradict.
+      err(await store.load('t'), 'corrupt');
+    });
+
     it('of a log holding nothing is an absent session', async () => {
       await writeFile(log('t'), '');
       err(await store.load('t'), 'not_found');
