@@ -118,4 +118,26 @@ describe('scanLog', () => {
       ),
     );
   });
+
+  it('reads a line that is not valid UTF-8 as damaged, never as U+FFFD', () => {
+    fc.assert(
+      fc.property(sizes, fc.nat(), (appends, pick) => {
+        const { bytes, ends, versions } = logOf(appends);
+        // One byte of a line's data string becomes 0xff, which UTF-8 never holds.
+        const index = pick % ends.length;
+        const start = index === 0 ? 0 : (ends[index - 1] as number);
+        const damaged = Buffer.from(bytes);
+        damaged[damaged.indexOf('"text":"', start) + 8] = 0xff;
+        const scan = scanLog(damaged, 1, true);
+        if (index === ends.length - 1) {
+          // In the last append: as a crash could leave it, never acknowledged.
+          expect(scan.corrupt).toBeUndefined();
+          expect(scan.version).toBe(index === 0 ? 0 : versions[index - 1]);
+          expect(scan.tornBytes).toBe(bytes.length - start);
+        } else {
+          expect(scan.corrupt).toContain('cannot be read past event');
+        }
+      }),
+    );
+  });
 });

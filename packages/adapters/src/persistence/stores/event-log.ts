@@ -1,3 +1,4 @@
+import { isUtf8 } from 'node:buffer';
 import type { JsonValue } from './session-store.ts';
 import type { PreparedEvent } from './store-input.ts';
 
@@ -46,9 +47,12 @@ const isCount = (value: unknown): value is number =>
 
 /** Parses the line at `[from, stop)`, or `undefined` when it is not a well-formed log line. */
 export function parseLogLine(bytes: Buffer, from: number, stop: number): LogLine | undefined {
+  const text = bytes.subarray(from, stop);
+  // The store writes only valid UTF-8; decoding damaged bytes would silently put U+FFFD in.
+  if (!isUtf8(text)) return undefined;
   let value: unknown;
   try {
-    value = JSON.parse(bytes.toString('utf8', from, stop));
+    value = JSON.parse(text.toString('utf8'));
   } catch {
     return undefined;
   }

@@ -619,6 +619,14 @@ describe('FileStore on disk', () => {
       err(await store.load('t'), 'corrupt');
     });
 
+    it('is corrupt when an acknowledged line is not valid UTF-8, never read as U+FFFD', async () => {
+      ok(await store.append('t', 3, events(1, 4)));
+      const bytes = await readFile(log('t'));
+      bytes[bytes.indexOf('event 1')] = 0xff;
+      await writeFile(log('t'), bytes);
+      err(await store.load('t'), 'corrupt');
+    });
+
     it('of a log holding nothing is an absent session', async () => {
       await writeFile(log('t'), '');
       err(await store.load('t'), 'not_found');
