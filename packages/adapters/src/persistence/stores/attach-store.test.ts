@@ -400,6 +400,35 @@ describe('attachStore', () => {
     err(await attachStore(noteSession('shape'), store), 'replay_failed');
   });
 
+  it('fails with replay_failed, never a throw, on an event time that is not finite', async () => {
+    ok(
+      await store.append('untimed', 0, [
+        {
+          type: SESSION_COMMITTED_EVENT,
+          at: 1,
+          data: { changes: [{ dataType: 'attachtest.Note', value: { text: 'a' } }] },
+        },
+      ]),
+    );
+    // A host's own store, or a row edited by hand, can give one back.
+    const untimed: SessionStore = {
+      load: async (sessionId, options) => {
+        const loaded = await store.load(sessionId, options);
+        if (!loaded.ok) return loaded;
+        const events = loaded.value.events.map((event) => ({ ...event, at: Number.NaN }));
+        return { ok: true, value: { ...loaded.value, events } };
+      },
+      append: (...args) => store.append(...args),
+      saveSnapshot: (...args) => store.saveSnapshot(...args),
+      list: (...args) => store.list(...args),
+      delete: (...args) => store.delete(...args),
+      close: () => store.close(),
+    };
+    const failure = err(await attachStore(noteSession('untimed'), untimed), 'replay_failed');
+    expect(failure.message).toContain('Event 1');
+    expect(failure.message).toContain('time is NaN');
+  });
+
   describe('what cannot be replayed is refused when written, and replay checks it', () => {
     // A reducer that writes a value its slice's schema refuses, from a value that is valid.
     const Broken = defineDataType('attachtest.Broken', z.strictObject({ text: z.string() }));

@@ -333,6 +333,9 @@ function producedProblem(session: Session, before: Slices, after: Slices): strin
 
 /** Applies one stored event to the session; why it could not be, if it could not. */
 function replay(session: Session, event: StoredEvent, types: DataTypes): string | undefined {
+  // Stores refuse such times on append; one a host's store gives back must not make the
+  // session's dispatch throw.
+  if (!Number.isFinite(event.at)) return `its time is ${event.at}, not a finite number`;
   const start = session.snapshot();
   const before = start.revision;
   const { data } = event;
