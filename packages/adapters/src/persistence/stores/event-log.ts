@@ -60,7 +60,8 @@ export function parseLogLine(bytes: Buffer, from: number, stop: number): LogLine
   const { seq, start, end, type, at, data } = value as Record<string, unknown>;
   if (!isCount(seq) || !isCount(start) || !isCount(end) || start > seq || seq > end)
     return undefined;
-  if (typeof type !== 'string' || typeof at !== 'number' || data === undefined) return undefined;
+  // `1e999` parses to Infinity: the store never writes it (times are finite).
+  if (typeof type !== 'string' || !Number.isFinite(at) || data === undefined) return undefined;
   return value as LogLine;
 }
 

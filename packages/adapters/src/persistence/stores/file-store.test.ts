@@ -627,6 +627,13 @@ describe('FileStore on disk', () => {
       err(await store.load('t'), 'corrupt');
     });
 
+    it("is corrupt when an acknowledged event's time is not a finite number", async () => {
+      ok(await store.append('t', 3, events(1, 4)));
+      const text = await readFile(log('t'), 'utf8');
+      await writeFile(log('t'), text.replace(/"at":\d+/, '"at":1e999'));
+      err(await store.load('t'), 'corrupt');
+    });
+
     it('of a log holding nothing is an absent session', async () => {
       await writeFile(log('t'), '');
       err(await store.load('t'), 'not_found');
