@@ -102,6 +102,21 @@ describe('planning/meeting.jsonl', () => {
     }
   });
 
+  it('reports a line that is not valid UTF-8 as corrupt, never reading it as U+FFFD', async () => {
+    ok(await workspace.appendMeeting([entry(1, 'ab'), entry(2, 'c')]));
+    const bytes = await readFile(file());
+    bytes[bytes.indexOf('"ab"') + 1] = 0xff;
+    await writeFile(file(), bytes);
+    const read = await workspace.readMeeting();
+    expect(read.ok).toBe(false);
+    if (!read.ok) {
+      expect(read.error.code).toBe('corrupt');
+      expect(read.error.message).toBe(
+        'planning/meeting.jsonl line 1 is not valid UTF-8; the transcript is damaged.',
+      );
+    }
+  });
+
   it('checks entries before writing any', async () => {
     const bad = await workspace.appendMeeting([
       entry(1, 'a'),
