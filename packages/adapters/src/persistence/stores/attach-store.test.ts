@@ -347,6 +347,24 @@ describe('attachStore', () => {
     expect(selectAll(second, Note)).toEqual([{ text: 'a' }, { text: 'b' }, { text: 'c' }]);
   });
 
+  it("rebuilds from the log when the snapshot is another session's", async () => {
+    const other = noteSession('other');
+    other.dispatch(Note, { text: 'not ours' });
+    const first = noteSession();
+    const attachment = await attach(first, store, { snapshotEvery: Number.POSITIVE_INFINITY });
+    first.dispatch(Note, { text: 'a' });
+    first.dispatch(Note, { text: 'b' });
+    ok(await attachment.flush());
+    // Copied by hand from another session's row or folder: it fits the slices, not the session.
+    ok(await store.saveSnapshot('notes', { version: 2, data: snapshotToJSON(other.snapshot()) }));
+    const second = noteSession();
+    const resumed = await attach(second, store);
+    expect(resumed.issues).toEqual([
+      { code: 'snapshot_ignored', message: expect.stringContaining('session other') },
+    ]);
+    expect(selectAll(second, Note)).toEqual([{ text: 'a' }, { text: 'b' }]);
+  });
+
   it('fails with replay_failed naming the event that cannot be replayed', async () => {
     ok(
       await store.append('notes', 0, [
