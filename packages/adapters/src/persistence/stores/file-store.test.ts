@@ -642,6 +642,19 @@ describe('FileStore on disk', () => {
     });
   });
 
+  it('names the log when a folder stands in its place', async () => {
+    ok(await store.append('d', 0, events(1)));
+    await rm(log('d'));
+    await mkdir(log('d'));
+    for (const failed of [
+      await store.load('d'),
+      await store.saveSnapshot('d', { version: 1, data: {} }),
+    ]) {
+      expect(err(failed, 'io').message).toContain(`${log('d')} is not a file`);
+    }
+    err(await store.append('d', 1, events(1, 2)), 'io');
+  });
+
   describe('a damaged snapshot', () => {
     beforeEach(async () => {
       ok(await store.append('s', 0, events(4)));
@@ -685,6 +698,19 @@ describe('FileStore on disk', () => {
         expect(ok(await store.load('s')).issues).toEqual([]);
       });
     }
+
+    it('falls back to the log when a folder stands in its place, and replaces the folder', async () => {
+      await rm(snapshotFile('s'));
+      await mkdir(path.join(snapshotFile('s'), 'inner'), { recursive: true });
+      const loaded = ok(await store.load('s'));
+      expect(loaded.snapshot).toBeNull();
+      expect(loaded.events.map((event) => event.sequence)).toEqual([1, 2, 3, 4]);
+      expect(loaded.issues).toEqual([
+        { code: 'snapshot_corrupt', message: expect.stringContaining('a folder, not a file') },
+      ]);
+      expect(ok(await store.saveSnapshot('s', { version: 2, data: {} }))).toBe(true);
+      expect(ok(await store.load('s')).snapshot?.version).toBe(2);
+    });
 
     it('reads the whole log when its recorded offset is wrong', async () => {
       const text = await readFile(snapshotFile('s'), 'utf8');

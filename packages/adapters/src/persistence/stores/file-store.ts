@@ -113,6 +113,8 @@ function groupCommitOf(option: FileStoreOptions['groupCommit']): GroupCommit | u
 }
 const LOG = 'events.jsonl';
 const SNAPSHOT = 'snapshot.jsonl';
+// Why a folder where the snapshot file should be is ignored.
+const FOLDER_SNAPSHOT = 'it is a folder, not a file';
 const DEFAULT_DIRECTORY = '.plankit';
 const TAIL_WINDOW = 4 * 1024;
 // Logs kept open for the known-tail check; the least recently appended are closed past this.
@@ -167,6 +169,20 @@ async function syncDirectory(directory: string): Promise<void> {
   } finally {
     await handle?.close();
   }
+}
+
+/**
+ * Opens a log to read it, or `undefined` when there is none. A folder in its place opens too
+ * (reading it would then fail without naming it): that throws, naming the path.
+ */
+async function openLogToRead(file: string): Promise<FileHandle | undefined> {
+  const handle = await open(file, 'r').catch((error: unknown) => {
+    if (code(error) === 'ENOENT') return undefined;
+    throw error;
+  });
+  if (handle === undefined || (await handle.stat()).isFile()) return handle;
+  await handle.close();
+  throw new Error(`${file} is not a file`);
 }
 
 async function readRange(handle: FileHandle, start: number, end: number): Promise<Buffer> {
@@ -324,10 +340,7 @@ export class FileStore implements SessionStore {
     return this.#life.run(sessionId, () =>
       this.#guard(sessionId, 'save a snapshot of', () =>
         this.#locked(sessionId, false, async (folder) => {
-          const handle = await open(path.join(folder, LOG), 'r').catch((error: unknown) => {
-            if (code(error) === 'ENOENT') return undefined;
-            throw error;
-          });
+          const handle = await openLogToRead(path.join(folder, LOG));
           if (handle === undefined) return notFound(sessionId);
           let tail: LogScan;
           try {
@@ -367,6 +380,9 @@ export class FileStore implements SessionStore {
           );
           const temporary = path.join(folder, `.tmp-${randomUUID()}.snapshot`);
           await writePrivateFile(temporary, bytes, { flag: 'wx', flush: true });
+          // A file cannot be renamed over a folder: one in the snapshot's place goes first.
+          if (existing === FOLDER_SNAPSHOT)
+            await rm(path.join(folder, SNAPSHOT), { recursive: true });
           await rename(temporary, path.join(folder, SNAPSHOT));
           await syncDirectory(folder);
           return { ok: true, value: true };
@@ -565,10 +581,7 @@ export class FileStore implements SessionStore {
       if (typeof stored === 'string') issues.push(this.#snapshotIssue(sessionId, stored));
       else file = stored;
     }
-    const handle = await open(path.join(folder, LOG), 'r').catch((error: unknown) => {
-      if (code(error) === 'ENOENT') return undefined;
-      throw error;
-    });
+    const handle = await openLogToRead(path.join(folder, LOG));
     if (handle === undefined) return notFound(sessionId);
     let scan: LogScan;
     try {
@@ -648,9 +661,13 @@ export class FileStore implements SessionStore {
   ): Promise<SnapshotFile | string | undefined> {
     const bytes = await readFile(path.join(folder, SNAPSHOT)).catch((error: unknown) => {
       if (code(error) === 'ENOENT') return undefined;
+      // Like any unsound snapshot: ignored, and replaced by the next one saved.
+      if (code(error) === 'EISDIR') return FOLDER_SNAPSHOT;
       throw error;
     });
-    return bytes === undefined ? undefined : parseSnapshotFile(bytes, sessionId);
+    return bytes === undefined || typeof bytes === 'string'
+      ? bytes
+      : parseSnapshotFile(bytes, sessionId);
   }
 
   /**
