@@ -499,6 +499,38 @@ describe('FileStore on disk', () => {
       expect((await readFile(log('f'))).equals(before)).toBe(true);
       expect(ok(await store.load('f'))).toMatchObject({ version: 2, issues: [] });
     });
+
+    it('leaves no temporary file behind when a new file cannot be written (a full disk)', async () => {
+      ok(await store.append('f', 0, events(2)));
+      const proto = await handlePrototype();
+      const full = () =>
+        Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC' });
+      const original = proto['writeFile'] as (...args: unknown[]) => Promise<unknown>;
+      // Writes what fits, then fails: a snapshot, a new log, a long id's session-id file.
+      vi.spyOn(proto, 'writeFile').mockImplementation(async function (
+        this: unknown,
+        data: string | Buffer,
+      ) {
+        await original.call(this, Buffer.from(data).subarray(0, 10));
+        throw full();
+      } as never);
+      const long = 'L'.repeat(200);
+      expect(
+        err(await store.saveSnapshot('f', { version: 2, data: { x: 1 } }), 'io').message,
+      ).toContain('ENOSPC');
+      err(await store.append('g', 0, events(1)), 'io');
+      err(await store.append(long, 0, events(1)), 'io');
+      vi.restoreAllMocks();
+      const sessions = path.join(directory, 'sessions');
+      for (const folder of await readdir(sessions)) {
+        const left = (await readdir(path.join(sessions, folder))).filter((name) =>
+          name.startsWith('.tmp-'),
+        );
+        expect(left, folder).toEqual([]);
+      }
+      expect(ok(await store.load('f'))).toMatchObject({ version: 2, snapshot: null, issues: [] });
+      expect(ok(await store.append(long, 0, events(1)))).toBe(1);
+    });
   });
 
   describe('the lock folders kept between writes', () => {

@@ -185,6 +185,27 @@ async function openLogToRead(file: string): Promise<FileHandle | undefined> {
   throw new Error(`${file} is not a file`);
 }
 
+/**
+ * Writes a new file whole and synced under a temporary name in `folder`, then renames it to
+ * `name`. When either step fails, nothing of the temporary file is left (a full disk must not
+ * keep what it could write).
+ */
+async function writeThenRename(
+  folder: string,
+  suffix: string,
+  data: string | Uint8Array,
+  name: string,
+): Promise<void> {
+  const temporary = path.join(folder, `.tmp-${randomUUID()}${suffix}`);
+  try {
+    await writePrivateFile(temporary, data, { flag: 'wx', flush: true });
+    await rename(temporary, path.join(folder, name));
+  } catch (error) {
+    await unlink(temporary).catch(() => {});
+    throw error;
+  }
+}
+
 async function readRange(handle: FileHandle, start: number, end: number): Promise<Buffer> {
   const buffer = Buffer.allocUnsafe(end - start);
   let filled = 0;
@@ -378,12 +399,10 @@ export class FileStore implements SessionStore {
             offset,
             dataText,
           );
-          const temporary = path.join(folder, `.tmp-${randomUUID()}.snapshot`);
-          await writePrivateFile(temporary, bytes, { flag: 'wx', flush: true });
           // A file cannot be renamed over a folder: one in the snapshot's place goes first.
           if (existing === FOLDER_SNAPSHOT)
             await rm(path.join(folder, SNAPSHOT), { recursive: true });
-          await rename(temporary, path.join(folder, SNAPSHOT));
+          await writeThenRename(folder, '.snapshot', bytes, SNAPSHOT);
           await syncDirectory(folder);
           return { ok: true, value: true };
         }),
@@ -694,14 +713,12 @@ export class FileStore implements SessionStore {
   async #createLog(folder: string, sessionId: string, bytes: Buffer): Promise<void> {
     if (isHashedFolderName(path.basename(folder))) {
       // The id goes first: a folder name that is cut and hashed cannot give it back to list().
-      const named = path.join(folder, `.tmp-${randomUUID()}.id`);
-      await writePrivateFile(named, sessionId, { flag: 'wx', flush: true });
-      await rename(named, path.join(folder, SESSION_ID_FILE));
+      await writeThenRename(folder, '.id', sessionId, SESSION_ID_FILE);
       await syncDirectory(folder);
     }
     const temporary = path.join(folder, `.tmp-${randomUUID()}.jsonl`);
-    await writePrivateFile(temporary, bytes, { flag: 'wx', flush: true });
     try {
+      await writePrivateFile(temporary, bytes, { flag: 'wx', flush: true });
       await link(temporary, path.join(folder, LOG));
     } finally {
       await unlink(temporary).catch(() => {});
