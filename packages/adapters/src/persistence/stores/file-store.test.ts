@@ -627,6 +627,8 @@ describe('FileStore on disk', () => {
       lines[1] = '{"seq":2,"start":1,"end":3,"type":"test.Event","at":1,"data":{"n":2}';
       await writeFile(log('t'), lines.join('\n'));
       const error = err(await store.load('t'), 'corrupt');
+      // The file, not only the store's folder: a session's folder name is an encoding of its id.
+      expect(error.message).toContain(log('t'));
       expect(error.message).toContain('cannot be read past event 0');
       expect(error.message).toContain('before event 4');
       // An append reads only the end of the log, which is sound; the damage stays reported.

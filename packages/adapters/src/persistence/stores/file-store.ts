@@ -816,7 +816,7 @@ export class FileStore implements SessionStore {
     return fail(
       'corrupt',
       sessionId,
-      `Session ${sessionId}'s log in ${this.directory} is damaged: ${reason}. Acknowledged events cannot be read safely; restore the folder from a backup.`,
+      `Session ${sessionId}'s log ${path.join(this.#sessions, sessionFolderName(sessionId), LOG)} is damaged: ${reason}. Acknowledged events cannot be read safely; restore its folder from a backup.`,
     );
   }
 
