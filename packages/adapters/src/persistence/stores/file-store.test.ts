@@ -815,6 +815,7 @@ describe('FileStore on disk', () => {
       const lockDir = await holdLock(owner({ host: 'elsewhere', pid: 1 }));
       const busy = err(await store.append('l', 1, events(1, 2)), 'busy');
       expect(busy.message).toContain('200 ms');
+      expect(busy.message).toContain(lockDir);
       err(await store.saveSnapshot('l', { version: 1, data: {} }), 'busy');
       err(await store.delete('l'), 'busy');
       await rm(lockDir, { recursive: true });

@@ -749,7 +749,7 @@ export class FileStore implements SessionStore {
         return fail(
           'busy',
           sessionId,
-          `Another writer held session ${sessionId}'s lock for more than ${this.#lockTimeoutMs} ms.`,
+          `Another writer held session ${sessionId}'s lock ${path.join(folder, 'lock')} for more than ${this.#lockTimeoutMs} ms; its owner still looks alive, so it was not broken.`,
         );
       }
       try {
