@@ -351,7 +351,11 @@ describe.skipIf(POSTGRES_URL === undefined)(`PostgresStore${SKIPPED_WITHOUT_SERV
       const table = (name: string) => `"${schema}".plankit_${name}`;
       const edits: [string, string, string][] = [
         ['a row deleted', `DELETE FROM ${table('events')} WHERE seq = 2`, 'event 2 is missing'],
-        ['the last row deleted', `DELETE FROM ${table('events')} WHERE seq = 4`, 'events 4 to 4'],
+        [
+          'the last row deleted',
+          `DELETE FROM ${table('events')} WHERE seq = 4`,
+          'event 4 is missing (the session',
+        ],
         ['a version raised', `UPDATE ${table('sessions')} SET version = 6`, 'events 5 to 6'],
         ['a version lowered', `UPDATE ${table('sessions')} SET version = 3`, 'event 4 is beyond'],
         [

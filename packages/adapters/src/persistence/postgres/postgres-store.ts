@@ -583,10 +583,9 @@ export class PostgresStore implements SessionStore {
       expected++;
     }
     if (expected <= version) {
-      return this.#corrupt(
-        sessionId,
-        `events ${expected} to ${version} are missing (the session's version is ${version})`,
-      );
+      const missing =
+        expected === version ? `event ${version} is` : `events ${expected} to ${version} are`;
+      return this.#corrupt(sessionId, `${missing} missing (the session's version is ${version})`);
     }
     const loaded: LoadedSession = { sessionId, version, snapshot, events, issues };
     return { ok: true, value: deepFreeze(loaded) };
