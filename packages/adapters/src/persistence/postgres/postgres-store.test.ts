@@ -346,6 +346,60 @@ describe.skipIf(POSTGRES_URL === undefined)(`PostgresStore${SKIPPED_WITHOUT_SERV
       expect(partitions.rows).toEqual([{ n: 16 }]);
     });
 
+    it('refuses rows edited by hand with corrupt: an event missing, added or out of range', async () => {
+      const store = open();
+      const table = (name: string) => `"${schema}".plankit_${name}`;
+      const edits: [string, string, string][] = [
+        ['a row deleted', `DELETE FROM ${table('events')} WHERE seq = 2`, 'event 2 is missing'],
+        [
+          'the last row deleted',
+          `DELETE FROM ${table('events')} WHERE seq = 4`,
+          'event 4 is missing (the session',
+        ],
+        ['a version raised', `UPDATE ${table('sessions')} SET version = 6`, 'events 5 to 6'],
+        ['a version lowered', `UPDATE ${table('sessions')} SET version = 3`, 'event 4 is beyond'],
+        [
+          'a row added',
+          `INSERT INTO ${table('events')} VALUES ('s', 6, 'test.Event', 1, '{}')`,
+          'event 6 is beyond',
+        ],
+        [
+          'a time set to NaN',
+          `UPDATE ${table('events')} SET at = 'NaN' WHERE seq = 3`,
+          "event 3's time is NaN",
+        ],
+      ];
+      for (const [what, edit, reason] of edits) {
+        ok(await store.append('s', 0, events(2)));
+        ok(await store.append('s', 2, events(2, 3)));
+        await admin.query(edit);
+        for (const options of [{}, { snapshot: false }]) {
+          const error = err(await store.load('s', options), 'corrupt');
+          expect(error.message, what).toContain(reason);
+          expect(error.message).toContain(`"${schema}"."plankit_events"`);
+        }
+        ok(await store.delete('s'));
+      }
+    });
+
+    it('reads the whole log past a snapshot edited ahead of its session, and replaces it', async () => {
+      const store = open();
+      ok(await store.append('s', 0, events(3)));
+      ok(await store.saveSnapshot('s', { version: 2, data: { upTo: 2 } }));
+      await admin.query(`UPDATE "${schema}".plankit_snapshots SET version = 9`);
+      const loaded = ok(await store.load('s'));
+      expect(loaded.snapshot).toBeNull();
+      expect(loaded.events.map((event) => event.sequence)).toEqual([1, 2, 3]);
+      expect(loaded.issues).toEqual([
+        { code: 'snapshot_corrupt', message: expect.stringContaining('ahead of the session') },
+      ]);
+      // A damaged snapshot is replaced, never kept as "newer".
+      expect(ok(await store.saveSnapshot('s', { version: 3, data: { upTo: 3 } }))).toBe(true);
+      const again = ok(await store.load('s'));
+      expect(again.snapshot?.data).toEqual({ upTo: 3 });
+      expect(again.issues).toEqual([]);
+    });
+
     it('fails cleanly without its tables when told not to migrate', async () => {
       const store = open({ migrate: false });
       const error = err(await store.load('s'), 'io');

@@ -12,6 +12,7 @@ import type {
   SnapshotInput,
   StoredEvent,
   StoredSnapshot,
+  StoreIssue,
 } from '../stores/session-store.ts';
 import {
   type CheckedSnapshotSchema,
@@ -230,7 +231,8 @@ function statements({ sessions, events, snapshots }: TableNames, prepared: boole
         ON CONFLICT (session_id) DO UPDATE
           SET version = EXCLUDED.version, schema_version = EXCLUDED.schema_version,
               data = EXCLUDED.data, saved_at = now()
-          WHERE stored.version <= EXCLUDED.version
+          -- A snapshot ahead of the session (only an edit by hand makes one) is replaced.
+          WHERE stored.version <= EXCLUDED.version OR stored.version > (SELECT version FROM s)
         RETURNING 1)
       SELECT (SELECT version FROM s) AS head, (SELECT count(*) FROM saved) AS saved`),
     list: statement(`SELECT session_id FROM ${sessions}
@@ -321,7 +323,18 @@ export class PostgresStore implements SessionStore {
       const { rows } = await this.#query<LoadRow>(this.#sql.load, [sessionId, useSnapshot]);
       const row = rows[0];
       if (row === undefined) return this.#notFound(sessionId);
-      return this.#loaded(sessionId, row);
+      if (row.snapshot_version === null || Number(row.snapshot_version) <= Number(row.head)) {
+        return this.#loaded(sessionId, row, []);
+      }
+      // Only an edit by hand puts a snapshot ahead of its session (saving one checks the
+      // version in the same statement): read the whole log instead, as FileStore does.
+      const issue: StoreIssue = {
+        code: 'snapshot_corrupt',
+        message: `Ignored session ${sessionId}'s snapshot because it is of version ${row.snapshot_version}, ahead of the session's ${row.head}; the session was read from its log.`,
+      };
+      const whole = (await this.#query<LoadRow>(this.#sql.load, [sessionId, false])).rows[0];
+      if (whole === undefined) return this.#notFound(sessionId);
+      return this.#loaded(sessionId, whole, [issue]);
     });
   }
 
@@ -527,7 +540,11 @@ export class PostgresStore implements SessionStore {
     }
   }
 
-  #loaded(sessionId: string, row: LoadRow): Result<LoadedSession, StoreError> {
+  #loaded(
+    sessionId: string,
+    row: LoadRow,
+    issues: readonly StoreIssue[],
+  ): Result<LoadedSession, StoreError> {
     let snapshot: StoredSnapshot | null = null;
     if (
       row.snapshot_data !== null &&
@@ -543,21 +560,46 @@ export class PostgresStore implements SessionStore {
         data: upgraded.value,
       };
     }
+    const version = Number(row.head);
     const rows = JSON.parse(row.events) as [number, string, string, JsonValue][];
-    const events: StoredEvent[] = rows.map(([sequence, type, at, data]) => ({
-      sequence,
-      type,
-      at: Buffer.from(at, 'hex').readDoubleBE(0),
-      data,
-    }));
-    const loaded: LoadedSession = {
-      sessionId,
-      version: Number(row.head),
-      snapshot,
-      events,
-      issues: [],
-    };
+    const events: StoredEvent[] = [];
+    // The rows must be exactly the events after the snapshot up to the session's version, as
+    // appends write them: a row deleted, added or renumbered by hand must not pass as history.
+    let expected = (snapshot?.version ?? 0) + 1;
+    for (const [sequence, type, hex, data] of rows) {
+      const at = Buffer.from(hex, 'hex').readDoubleBE(0);
+      if (sequence !== expected || sequence > version) {
+        return this.#corrupt(
+          sessionId,
+          sequence > version
+            ? `event ${sequence} is beyond the session's version ${version}`
+            : `event ${expected} is missing (the next row is event ${sequence})`,
+        );
+      }
+      if (!Number.isFinite(at)) {
+        return this.#corrupt(sessionId, `event ${sequence}'s time is ${at}, not a finite number`);
+      }
+      events.push({ sequence, type, at, data });
+      expected++;
+    }
+    if (expected <= version) {
+      const missing =
+        expected === version ? `event ${version} is` : `events ${expected} to ${version} are`;
+      return this.#corrupt(sessionId, `${missing} missing (the session's version is ${version})`);
+    }
+    const loaded: LoadedSession = { sessionId, version, snapshot, events, issues };
     return { ok: true, value: deepFreeze(loaded) };
+  }
+
+  #corrupt(sessionId: string, reason: string): Err<StoreError> {
+    return {
+      ok: false,
+      error: new StoreError(
+        'corrupt',
+        `Session ${sessionId}'s rows in ${this.#tables.events} are damaged: ${reason}. Acknowledged events cannot be read safely; restore them from a backup.`,
+        { sessionId },
+      ),
+    };
   }
 
   async #conflict(sessionId: string, expectedVersion: number): Promise<Err<StoreError>> {

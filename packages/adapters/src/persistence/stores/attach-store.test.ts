@@ -347,6 +347,24 @@ describe('attachStore', () => {
     expect(selectAll(second, Note)).toEqual([{ text: 'a' }, { text: 'b' }, { text: 'c' }]);
   });
 
+  it("rebuilds from the log when the snapshot is another session's", async () => {
+    const other = noteSession('other');
+    other.dispatch(Note, { text: 'not ours' });
+    const first = noteSession();
+    const attachment = await attach(first, store, { snapshotEvery: Number.POSITIVE_INFINITY });
+    first.dispatch(Note, { text: 'a' });
+    first.dispatch(Note, { text: 'b' });
+    ok(await attachment.flush());
+    // Copied by hand from another session's row or folder: it fits the slices, not the session.
+    ok(await store.saveSnapshot('notes', { version: 2, data: snapshotToJSON(other.snapshot()) }));
+    const second = noteSession();
+    const resumed = await attach(second, store);
+    expect(resumed.issues).toEqual([
+      { code: 'snapshot_ignored', message: expect.stringContaining('session other') },
+    ]);
+    expect(selectAll(second, Note)).toEqual([{ text: 'a' }, { text: 'b' }]);
+  });
+
   it('fails with replay_failed naming the event that cannot be replayed', async () => {
     ok(
       await store.append('notes', 0, [
@@ -398,6 +416,35 @@ describe('attachStore', () => {
       ]),
     );
     err(await attachStore(noteSession('shape'), store), 'replay_failed');
+  });
+
+  it('fails with replay_failed, never a throw, on an event time that is not finite', async () => {
+    ok(
+      await store.append('untimed', 0, [
+        {
+          type: SESSION_COMMITTED_EVENT,
+          at: 1,
+          data: { changes: [{ dataType: 'attachtest.Note', value: { text: 'a' } }] },
+        },
+      ]),
+    );
+    // A host's own store, or a row edited by hand, can give one back.
+    const untimed: SessionStore = {
+      load: async (sessionId, options) => {
+        const loaded = await store.load(sessionId, options);
+        if (!loaded.ok) return loaded;
+        const events = loaded.value.events.map((event) => ({ ...event, at: Number.NaN }));
+        return { ok: true, value: { ...loaded.value, events } };
+      },
+      append: (...args) => store.append(...args),
+      saveSnapshot: (...args) => store.saveSnapshot(...args),
+      list: (...args) => store.list(...args),
+      delete: (...args) => store.delete(...args),
+      close: () => store.close(),
+    };
+    const failure = err(await attachStore(noteSession('untimed'), untimed), 'replay_failed');
+    expect(failure.message).toContain('Event 1');
+    expect(failure.message).toContain('time is NaN');
   });
 
   describe('what cannot be replayed is refused when written, and replay checks it', () => {

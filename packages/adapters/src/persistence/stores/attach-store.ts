@@ -333,6 +333,9 @@ function producedProblem(session: Session, before: Slices, after: Slices): strin
 
 /** Applies one stored event to the session; why it could not be, if it could not. */
 function replay(session: Session, event: StoredEvent, types: DataTypes): string | undefined {
+  // Stores refuse such times on append; one a host's store gives back must not make the
+  // session's dispatch throw.
+  if (!Number.isFinite(event.at)) return `its time is ${event.at}, not a finite number`;
   const start = session.snapshot();
   const before = start.revision;
   const { data } = event;
@@ -373,6 +376,18 @@ function ignoredSnapshot(sessionId: string, reason: string): StoreIssue {
   };
 }
 
+/** Restores a stored snapshot into the session; why it does not fit, if it does not. */
+function restoreSnapshot(session: Session, data: unknown): string | undefined {
+  const snapshot = snapshotFromJSON(data, session);
+  if (!snapshot.ok) return snapshot.error.message;
+  // Rollback restores any session's state: a stored one of another id was copied in by hand.
+  if (snapshot.value.sessionId !== session.sessionId) {
+    return `it is the state of session ${short(snapshot.value.sessionId)}`;
+  }
+  const restored = session.rollback(snapshot.value);
+  return restored.ok ? undefined : restored.error.message;
+}
+
 /** Restores `loaded` into the fresh session: its snapshot if it fits, then its events. */
 async function restore(
   session: Session,
@@ -383,10 +398,9 @@ async function restore(
 ): Promise<Result<number, StoreError>> {
   let loaded = first;
   if (loaded.snapshot !== null) {
-    const snapshot = snapshotFromJSON(loaded.snapshot.data, session);
-    const restored = snapshot.ok ? session.rollback(snapshot.value) : snapshot;
-    if (!restored.ok) {
-      issues.push(ignoredSnapshot(session.sessionId, restored.error.message));
+    const problem = restoreSnapshot(session, loaded.snapshot.data);
+    if (problem !== undefined) {
+      issues.push(ignoredSnapshot(session.sessionId, problem));
       const all = await store.load(session.sessionId, { snapshot: false });
       if (!all.ok) return all;
       loaded = all.value;

@@ -94,4 +94,50 @@ describe('scanLog', () => {
       ),
     );
   });
+
+  it('calls a line put before an append corrupt, the last append included', () => {
+    fc.assert(
+      fc.property(
+        sizes,
+        fc.nat(),
+        fc.constantFrom('\n', '\u0000\u0000\n', '{"seq":\n'),
+        (appends, pick, junk) => {
+          const { bytes, ends } = logOf(appends);
+          // Before any append: the first line of an append is where the one before it ended.
+          const index = pick % ends.length;
+          const at = index === 0 ? 0 : (ends[index - 1] as number);
+          const edited = Buffer.concat([
+            bytes.subarray(0, at),
+            Buffer.from(junk),
+            bytes.subarray(at),
+          ]);
+          const scan = scanLog(edited, 1, true);
+          expect(scan.corrupt).toContain('cannot be read past event');
+          expect(scan.tornBytes).toBe(0);
+        },
+      ),
+    );
+  });
+
+  it('reads a line that is not valid UTF-8 as damaged, never as U+FFFD', () => {
+    fc.assert(
+      fc.property(sizes, fc.nat(), (appends, pick) => {
+        const { bytes, ends, versions } = logOf(appends);
+        // One byte of a line's data string becomes 0xff, which UTF-8 never holds.
+        const index = pick % ends.length;
+        const start = index === 0 ? 0 : (ends[index - 1] as number);
+        const damaged = Buffer.from(bytes);
+        damaged[damaged.indexOf('"text":"', start) + 8] = 0xff;
+        const scan = scanLog(damaged, 1, true);
+        if (index === ends.length - 1) {
+          // In the last append: as a crash could leave it, never acknowledged.
+          expect(scan.corrupt).toBeUndefined();
+          expect(scan.version).toBe(index === 0 ? 0 : versions[index - 1]);
+          expect(scan.tornBytes).toBe(bytes.length - start);
+        } else {
+          expect(scan.corrupt).toContain('cannot be read past event');
+        }
+      }),
+    );
+  });
 });

@@ -1,3 +1,4 @@
+import { isUtf8 } from 'node:buffer';
 import type { JsonValue } from './session-store.ts';
 import type { PreparedEvent } from './store-input.ts';
 
@@ -46,9 +47,12 @@ const isCount = (value: unknown): value is number =>
 
 /** Parses the line at `[from, stop)`, or `undefined` when it is not a well-formed log line. */
 export function parseLogLine(bytes: Buffer, from: number, stop: number): LogLine | undefined {
+  const text = bytes.subarray(from, stop);
+  // The store writes only valid UTF-8; decoding damaged bytes would silently put U+FFFD in.
+  if (!isUtf8(text)) return undefined;
   let value: unknown;
   try {
-    value = JSON.parse(bytes.toString('utf8', from, stop));
+    value = JSON.parse(text.toString('utf8'));
   } catch {
     return undefined;
   }
@@ -56,7 +60,8 @@ export function parseLogLine(bytes: Buffer, from: number, stop: number): LogLine
   const { seq, start, end, type, at, data } = value as Record<string, unknown>;
   if (!isCount(seq) || !isCount(start) || !isCount(end) || start > seq || seq > end)
     return undefined;
-  if (typeof type !== 'string' || typeof at !== 'number' || data === undefined) return undefined;
+  // `1e999` parses to Infinity: the store never writes it (times are finite).
+  if (typeof type !== 'string' || !Number.isFinite(at) || data === undefined) return undefined;
   return value as LogLine;
 }
 
@@ -152,9 +157,11 @@ function checkTail(bytes: Buffer, from: number, version: number | undefined): st
     const line = parseLogLine(bytes, pos, stop);
     if (line !== undefined) {
       // Lines an unfinished append left are in order and all of that one append, which starts
-      // right after the last complete one; anything else was acknowledged once and is damaged.
+      // right after the last complete one, where its first line was written: damage garbles
+      // bytes in place and never puts a line before it. Anything else was acknowledged once.
       if (
         line.seq <= last ||
+        (line.seq === line.start && pos !== from) ||
         (version !== undefined && line.start !== version + 1) ||
         (end !== undefined && line.end !== end)
       ) {

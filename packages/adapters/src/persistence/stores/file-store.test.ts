@@ -499,6 +499,38 @@ describe('FileStore on disk', () => {
       expect((await readFile(log('f'))).equals(before)).toBe(true);
       expect(ok(await store.load('f'))).toMatchObject({ version: 2, issues: [] });
     });
+
+    it('leaves no temporary file behind when a new file cannot be written (a full disk)', async () => {
+      ok(await store.append('f', 0, events(2)));
+      const proto = await handlePrototype();
+      const full = () =>
+        Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC' });
+      const original = proto['writeFile'] as (...args: unknown[]) => Promise<unknown>;
+      // Writes what fits, then fails: a snapshot, a new log, a long id's session-id file.
+      vi.spyOn(proto, 'writeFile').mockImplementation(async function (
+        this: unknown,
+        data: string | Buffer,
+      ) {
+        await original.call(this, Buffer.from(data).subarray(0, 10));
+        throw full();
+      } as never);
+      const long = 'L'.repeat(200);
+      expect(
+        err(await store.saveSnapshot('f', { version: 2, data: { x: 1 } }), 'io').message,
+      ).toContain('ENOSPC');
+      err(await store.append('g', 0, events(1)), 'io');
+      err(await store.append(long, 0, events(1)), 'io');
+      vi.restoreAllMocks();
+      const sessions = path.join(directory, 'sessions');
+      for (const folder of await readdir(sessions)) {
+        const left = (await readdir(path.join(sessions, folder))).filter((name) =>
+          name.startsWith('.tmp-'),
+        );
+        expect(left, folder).toEqual([]);
+      }
+      expect(ok(await store.load('f'))).toMatchObject({ version: 2, snapshot: null, issues: [] });
+      expect(ok(await store.append(long, 0, events(1)))).toBe(1);
+    });
   });
 
   describe('the lock folders kept between writes', () => {
@@ -595,6 +627,8 @@ describe('FileStore on disk', () => {
       lines[1] = '{"seq":2,"start":1,"end":3,"type":"test.Event","at":1,"data":{"n":2}';
       await writeFile(log('t'), lines.join('\n'));
       const error = err(await store.load('t'), 'corrupt');
+      // The file, not only the store's folder: a session's folder name is an encoding of its id.
+      expect(error.message).toContain(log('t'));
       expect(error.message).toContain('cannot be read past event 0');
       expect(error.message).toContain('before event 4');
       // An append reads only the end of the log, which is sound; the damage stays reported.
@@ -609,12 +643,50 @@ describe('FileStore on disk', () => {
       err(await store.load('t'), 'corrupt');
     });
 
+    it('is corrupt, not torn, when a damaged line comes before the last complete append', async () => {
+      ok(await store.append('t', 3, events(1, 4)));
+      const lines = (await readFile(log('t'), 'utf8')).split('\n');
+      lines.splice(3, 0, '');
+      await writeFile(log('t'), lines.join('\n'));
+      // Event 4 was acknowledged: a load must not call it torn and give version 3, which an
+      // append (reading the end of the log) would contradict.
+      err(await store.load('t'), 'corrupt');
+    });
+
+    it('is corrupt when an acknowledged line is not valid UTF-8, never read as U+FFFD', async () => {
+      ok(await store.append('t', 3, events(1, 4)));
+      const bytes = await readFile(log('t'));
+      bytes[bytes.indexOf('event 1')] = 0xff;
+      await writeFile(log('t'), bytes);
+      err(await store.load('t'), 'corrupt');
+    });
+
+    it("is corrupt when an acknowledged event's time is not a finite number", async () => {
+      ok(await store.append('t', 3, events(1, 4)));
+      const text = await readFile(log('t'), 'utf8');
+      await writeFile(log('t'), text.replace(/"at":\d+/, '"at":1e999'));
+      err(await store.load('t'), 'corrupt');
+    });
+
     it('of a log holding nothing is an absent session', async () => {
       await writeFile(log('t'), '');
       err(await store.load('t'), 'not_found');
       expect(ok(await store.list())).toEqual([]);
       expect(ok(await store.append('t', 0, events(1)))).toBe(1);
     });
+  });
+
+  it('names the log when a folder stands in its place', async () => {
+    ok(await store.append('d', 0, events(1)));
+    await rm(log('d'));
+    await mkdir(log('d'));
+    for (const failed of [
+      await store.load('d'),
+      await store.saveSnapshot('d', { version: 1, data: {} }),
+    ]) {
+      expect(err(failed, 'io').message).toContain(`${log('d')} is not a file`);
+    }
+    err(await store.append('d', 1, events(1, 2)), 'io');
   });
 
   describe('a damaged snapshot', () => {
@@ -660,6 +732,19 @@ describe('FileStore on disk', () => {
         expect(ok(await store.load('s')).issues).toEqual([]);
       });
     }
+
+    it('falls back to the log when a folder stands in its place, and replaces the folder', async () => {
+      await rm(snapshotFile('s'));
+      await mkdir(path.join(snapshotFile('s'), 'inner'), { recursive: true });
+      const loaded = ok(await store.load('s'));
+      expect(loaded.snapshot).toBeNull();
+      expect(loaded.events.map((event) => event.sequence)).toEqual([1, 2, 3, 4]);
+      expect(loaded.issues).toEqual([
+        { code: 'snapshot_corrupt', message: expect.stringContaining('a folder, not a file') },
+      ]);
+      expect(ok(await store.saveSnapshot('s', { version: 2, data: {} }))).toBe(true);
+      expect(ok(await store.load('s')).snapshot?.version).toBe(2);
+    });
 
     it('reads the whole log when its recorded offset is wrong', async () => {
       const text = await readFile(snapshotFile('s'), 'utf8');
@@ -730,6 +815,7 @@ describe('FileStore on disk', () => {
       const lockDir = await holdLock(owner({ host: 'elsewhere', pid: 1 }));
       const busy = err(await store.append('l', 1, events(1, 2)), 'busy');
       expect(busy.message).toContain('200 ms');
+      expect(busy.message).toContain(lockDir);
       err(await store.saveSnapshot('l', { version: 1, data: {} }), 'busy');
       err(await store.delete('l'), 'busy');
       await rm(lockDir, { recursive: true });

@@ -113,6 +113,8 @@ function groupCommitOf(option: FileStoreOptions['groupCommit']): GroupCommit | u
 }
 const LOG = 'events.jsonl';
 const SNAPSHOT = 'snapshot.jsonl';
+// Why a folder where the snapshot file should be is ignored.
+const FOLDER_SNAPSHOT = 'it is a folder, not a file';
 const DEFAULT_DIRECTORY = '.plankit';
 const TAIL_WINDOW = 4 * 1024;
 // Logs kept open for the known-tail check; the least recently appended are closed past this.
@@ -166,6 +168,41 @@ async function syncDirectory(directory: string): Promise<void> {
       throw error;
   } finally {
     await handle?.close();
+  }
+}
+
+/**
+ * Opens a log to read it, or `undefined` when there is none. A folder in its place opens too
+ * (reading it would then fail without naming it): that throws, naming the path.
+ */
+async function openLogToRead(file: string): Promise<FileHandle | undefined> {
+  const handle = await open(file, 'r').catch((error: unknown) => {
+    if (code(error) === 'ENOENT') return undefined;
+    throw error;
+  });
+  if (handle === undefined || (await handle.stat()).isFile()) return handle;
+  await handle.close();
+  throw new Error(`${file} is not a file`);
+}
+
+/**
+ * Writes a new file whole and synced under a temporary name in `folder`, then renames it to
+ * `name`. When either step fails, nothing of the temporary file is left (a full disk must not
+ * keep what it could write).
+ */
+async function writeThenRename(
+  folder: string,
+  suffix: string,
+  data: string | Uint8Array,
+  name: string,
+): Promise<void> {
+  const temporary = path.join(folder, `.tmp-${randomUUID()}${suffix}`);
+  try {
+    await writePrivateFile(temporary, data, { flag: 'wx', flush: true });
+    await rename(temporary, path.join(folder, name));
+  } catch (error) {
+    await unlink(temporary).catch(() => {});
+    throw error;
   }
 }
 
@@ -324,10 +361,7 @@ export class FileStore implements SessionStore {
     return this.#life.run(sessionId, () =>
       this.#guard(sessionId, 'save a snapshot of', () =>
         this.#locked(sessionId, false, async (folder) => {
-          const handle = await open(path.join(folder, LOG), 'r').catch((error: unknown) => {
-            if (code(error) === 'ENOENT') return undefined;
-            throw error;
-          });
+          const handle = await openLogToRead(path.join(folder, LOG));
           if (handle === undefined) return notFound(sessionId);
           let tail: LogScan;
           try {
@@ -365,9 +399,10 @@ export class FileStore implements SessionStore {
             offset,
             dataText,
           );
-          const temporary = path.join(folder, `.tmp-${randomUUID()}.snapshot`);
-          await writePrivateFile(temporary, bytes, { flag: 'wx', flush: true });
-          await rename(temporary, path.join(folder, SNAPSHOT));
+          // A file cannot be renamed over a folder: one in the snapshot's place goes first.
+          if (existing === FOLDER_SNAPSHOT)
+            await rm(path.join(folder, SNAPSHOT), { recursive: true });
+          await writeThenRename(folder, '.snapshot', bytes, SNAPSHOT);
           await syncDirectory(folder);
           return { ok: true, value: true };
         }),
@@ -565,10 +600,7 @@ export class FileStore implements SessionStore {
       if (typeof stored === 'string') issues.push(this.#snapshotIssue(sessionId, stored));
       else file = stored;
     }
-    const handle = await open(path.join(folder, LOG), 'r').catch((error: unknown) => {
-      if (code(error) === 'ENOENT') return undefined;
-      throw error;
-    });
+    const handle = await openLogToRead(path.join(folder, LOG));
     if (handle === undefined) return notFound(sessionId);
     let scan: LogScan;
     try {
@@ -648,9 +680,13 @@ export class FileStore implements SessionStore {
   ): Promise<SnapshotFile | string | undefined> {
     const bytes = await readFile(path.join(folder, SNAPSHOT)).catch((error: unknown) => {
       if (code(error) === 'ENOENT') return undefined;
+      // Like any unsound snapshot: ignored, and replaced by the next one saved.
+      if (code(error) === 'EISDIR') return FOLDER_SNAPSHOT;
       throw error;
     });
-    return bytes === undefined ? undefined : parseSnapshotFile(bytes, sessionId);
+    return bytes === undefined || typeof bytes === 'string'
+      ? bytes
+      : parseSnapshotFile(bytes, sessionId);
   }
 
   /**
@@ -677,14 +713,12 @@ export class FileStore implements SessionStore {
   async #createLog(folder: string, sessionId: string, bytes: Buffer): Promise<void> {
     if (isHashedFolderName(path.basename(folder))) {
       // The id goes first: a folder name that is cut and hashed cannot give it back to list().
-      const named = path.join(folder, `.tmp-${randomUUID()}.id`);
-      await writePrivateFile(named, sessionId, { flag: 'wx', flush: true });
-      await rename(named, path.join(folder, SESSION_ID_FILE));
+      await writeThenRename(folder, '.id', sessionId, SESSION_ID_FILE);
       await syncDirectory(folder);
     }
     const temporary = path.join(folder, `.tmp-${randomUUID()}.jsonl`);
-    await writePrivateFile(temporary, bytes, { flag: 'wx', flush: true });
     try {
+      await writePrivateFile(temporary, bytes, { flag: 'wx', flush: true });
       await link(temporary, path.join(folder, LOG));
     } finally {
       await unlink(temporary).catch(() => {});
@@ -715,7 +749,7 @@ export class FileStore implements SessionStore {
         return fail(
           'busy',
           sessionId,
-          `Another writer held session ${sessionId}'s lock for more than ${this.#lockTimeoutMs} ms.`,
+          `Another writer held session ${sessionId}'s lock ${path.join(folder, 'lock')} for more than ${this.#lockTimeoutMs} ms; its owner still looks alive, so it was not broken.`,
         );
       }
       try {
@@ -782,7 +816,7 @@ export class FileStore implements SessionStore {
     return fail(
       'corrupt',
       sessionId,
-      `Session ${sessionId}'s log in ${this.directory} is damaged: ${reason}. Acknowledged events cannot be read safely; restore the folder from a backup.`,
+      `Session ${sessionId}'s log ${path.join(this.#sessions, sessionFolderName(sessionId), LOG)} is damaged: ${reason}. Acknowledged events cannot be read safely; restore its folder from a backup.`,
     );
   }
 

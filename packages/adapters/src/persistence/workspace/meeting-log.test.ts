@@ -1,8 +1,8 @@
-import { appendFile, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { appendFile, mkdtemp, open, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import type { Result } from '@plankit/core';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { MeetingEntry } from './meeting-log.ts';
 import { openWorkspace, type Workspace } from './open-workspace.ts';
 import type { WorkspaceError } from './workspace-error.ts';
@@ -100,6 +100,38 @@ describe('planning/meeting.jsonl', () => {
         'planning/meeting.jsonl line 2 round must be a non-negative integer; the transcript is damaged.',
       );
     }
+  });
+
+  it('reports a line that is not valid UTF-8 as corrupt, never reading it as U+FFFD', async () => {
+    ok(await workspace.appendMeeting([entry(1, 'ab'), entry(2, 'c')]));
+    const bytes = await readFile(file());
+    bytes[bytes.indexOf('"ab"') + 1] = 0xff;
+    await writeFile(file(), bytes);
+    const read = await workspace.readMeeting();
+    expect(read.ok).toBe(false);
+    if (!read.ok) {
+      expect(read.error.code).toBe('corrupt');
+      expect(read.error.message).toBe(
+        'planning/meeting.jsonl line 1 is not valid UTF-8; the transcript is damaged.',
+      );
+    }
+  });
+
+  it('writes the whole line when a write stops short (a disk nearly full)', async () => {
+    const probe = await open(path.join(dir, 'probe'), 'w');
+    await probe.close();
+    const proto = Object.getPrototypeOf(probe) as Record<string, (...args: never[]) => unknown>;
+    const original = proto['write'] as (...args: unknown[]) => Promise<{ bytesWritten: number }>;
+    // The kernel may write part of a buffer and report how much: the rest is still to write.
+    vi.spyOn(proto, 'write').mockImplementationOnce(async function (this: unknown, buffer: Buffer) {
+      return original.call(this, buffer, 0, 10);
+    } as never);
+    try {
+      expect(ok(await workspace.appendMeeting([entry(1, 'whole')])).appended).toBe(1);
+    } finally {
+      vi.restoreAllMocks();
+    }
+    expect(ok(await workspace.readMeeting())).toEqual({ entries: [entry(1, 'whole')], torn: null });
   });
 
   it('checks entries before writing any', async () => {

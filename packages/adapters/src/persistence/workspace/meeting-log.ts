@@ -1,3 +1,4 @@
+import { isUtf8 } from 'node:buffer';
 import type { Result } from '@plankit/core';
 import { unknownOption } from '@plankit/core/internal';
 import { WorkspaceError } from './workspace-error.ts';
@@ -66,13 +67,19 @@ export function parseMeeting(bytes: Buffer, path: string): Result<MeetingRead, W
   let start = 0;
   let line = 1;
   for (let stop = bytes.indexOf(NEWLINE); stop !== -1; stop = bytes.indexOf(NEWLINE, start)) {
+    const text = bytes.subarray(start, stop);
     let value: unknown;
     try {
-      value = JSON.parse(bytes.toString('utf8', start, stop));
+      value = JSON.parse(text.toString('utf8'));
     } catch {
       value = undefined;
     }
-    const problem = value === undefined ? 'is not JSON' : entryProblem(value);
+    // Entries are written as valid UTF-8: decoding damaged bytes would put U+FFFD in silently.
+    const problem = !isUtf8(text)
+      ? 'is not valid UTF-8'
+      : value === undefined
+        ? 'is not JSON'
+        : entryProblem(value);
     if (problem !== null) {
       return {
         ok: false,

@@ -459,7 +459,11 @@ class FolderWorkspace implements Workspace {
       handle = await open(located.value.real, 'a+');
       const repaired = await cutTornLine(handle);
       for (const entry of entries) {
-        await handle.write(formatEntry(entry));
+        const line = formatEntry(entry);
+        // A write may take only part of the line (a disk nearly full): write the rest.
+        for (let written = 0; written < line.length; ) {
+          written += (await handle.write(line, written)).bytesWritten;
+        }
         await handle.datasync();
       }
       if (!located.value.exists) await syncFolder(path.dirname(located.value.real));

@@ -404,6 +404,39 @@ export function describeStoreContract(
       expect(all.events.map((event) => event.sequence)).toEqual([1, 2, 3, 4, 5, 6, 7]);
     });
 
+    it('stores snapshot data exactly: extreme numbers, long text, any key', async () => {
+      ok(await store.append('exact', 0, events(1)));
+      const data = {
+        // jsonb keeps numbers as decimals: each must come back as the same double.
+        numbers: [
+          5e-324,
+          -Number.MAX_VALUE,
+          Number.MAX_VALUE,
+          0.1 + 0.2,
+          1e21,
+          123456789.12345679,
+          Number.MIN_SAFE_INTEGER,
+          2 ** 53 + 2,
+          2.2250738585072014e-308,
+          -0,
+        ],
+        text: `${'héllo 😀 \u2028 '.repeat(20_000)}"\\`,
+        keys: { '': 1, 'ключ 🔑': 2, constructor: 3, 'a.b': 4 },
+      };
+      Object.defineProperty(data.keys, '__proto__', {
+        value: { polluted: true },
+        enumerable: true,
+        configurable: true,
+        writable: true,
+      });
+      ok(await store.saveSnapshot('exact', { version: 1, data }));
+      const stored = ok(await store.load('exact')).snapshot?.data;
+      // JSON has no negative zero: -0 comes back as 0, in every store alike.
+      expect(stored).toEqual(JSON.parse(JSON.stringify(data)));
+      expect(Object.hasOwn((stored as { keys: object }).keys, '__proto__')).toBe(true);
+      expect(({} as { polluted?: boolean }).polluted).toBeUndefined();
+    });
+
     it('refuses a snapshot ahead of the log or holding what jsonb cannot store', async () => {
       ok(await store.append('snap', 0, events(2)));
       const ahead = err(await store.saveSnapshot('snap', { version: 3, data: {} }), 'conflict');
