@@ -148,6 +148,60 @@ describe('invokeTool', () => {
     );
   });
 
+  it('turns a schema that throws on the input (a transform, a refinement) into a failed result, not a throw', async () => {
+    const { session, events } = setup();
+    const before = session.snapshot();
+    const tool = (name: string, parameters: z.ZodType) =>
+      defineTool({
+        name,
+        description: 'Read the data.',
+        parameters,
+        handler: (params) => ({ message: 'read', value: params }),
+      });
+    const json = tool(
+      'read_json',
+      z.strictObject({ data: z.string().transform((text) => JSON.parse(text) as unknown) }),
+    );
+    const refined = tool(
+      'read_refined',
+      z.strictObject({
+        name: z.string().refine((name) => {
+          if (name === 'x')
+            throw new ToolValidationError('Name x is taken.', {
+              code: 'name_taken',
+              field: 'name',
+            });
+          return true;
+        }),
+      }),
+    );
+    const failed = await invokeTool(json, { data: '{not json' }, { session });
+    expect(failed.success).toBe(false);
+    expect(failed.message).toMatch(/^Tool 'read_json' execution failed: .*JSON/);
+    expect(!failed.success && failed.error.code).toBe('tool_execution_failed');
+    const refused = await invokeTool(refined, { name: 'x' }, { session });
+    expect(refused.message).toBe('Tool validation failed: Name x is taken.');
+    expect(!refused.success && refused.error).toMatchObject({ code: 'name_taken', field: 'name' });
+    expect(session.snapshot()).toBe(before);
+    expect(events.map((event) => event.result.success)).toEqual([false, false]);
+  });
+
+  it('parses with a schema that has an asynchronous refinement', async () => {
+    const { session } = setup();
+    const checked = defineTool({
+      name: 'checked',
+      description: 'Check a name.',
+      parameters: z.strictObject({ name: z.string().refine(async (name) => name !== 'taken') }),
+      resultType: Item,
+      handler: ({ name }) => ({ message: `Added ${name}.`, value: { name, tags: [] } }),
+    });
+    const added = await invokeTool(checked, { name: 'pen' }, { session });
+    expect(added).toMatchObject({ success: true, message: 'Added pen.' });
+    const taken = await invokeTool(checked, { name: 'taken' }, { session });
+    expect(taken.message).toBe('Tool validation failed: name: Invalid input');
+    expect(selectAll(session, Item).map((item) => item.name)).toEqual(['pen']);
+  });
+
   it('fails the call and keeps the session when a reducer refuses the result', async () => {
     const { session } = setup();
     session.register(Item, (slice, { value }) => {
