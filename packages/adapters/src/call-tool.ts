@@ -6,6 +6,7 @@ import {
   type ToolResult,
   ToolValidationError,
 } from '@plankit/core';
+import { escapeControl } from '@plankit/core/internal';
 import { conversationKeyOf } from './host/conversation-key.ts';
 import { refusal } from './host/refusal.ts';
 import { runInModelOrder, type ToolCallOrder } from './model-order.ts';
@@ -110,7 +111,9 @@ export async function runCall(
   const name = typeof call?.name === 'string' ? call.name : '';
   const tool = tools.find((candidate) => candidate.name === name);
   if (tool === undefined) {
-    const shown = name.length > MAX_NAME ? `${name.slice(0, MAX_NAME)}...` : name;
+    const clipped = name.length > MAX_NAME ? `${name.slice(0, MAX_NAME)}...` : name;
+    // Escaped, so the model's text stays on the line it is quoted in.
+    const shown = escapeControl(clipped);
     const available = tools.map((candidate) => candidate.name).join(', ');
     const error = new ToolValidationError(
       `Unknown tool '${shown}'. Available tools: ${available}.`,

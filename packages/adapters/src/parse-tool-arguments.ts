@@ -1,4 +1,5 @@
 import { type Result, ToolValidationError } from '@plankit/core';
+import { clipText, escapeControl } from '@plankit/core/internal';
 
 const MAX_REASON = 120;
 
@@ -19,8 +20,10 @@ export function parseToolArguments(
     try {
       value = JSON.parse(raw);
     } catch (cause) {
-      const reason = cause instanceof Error ? cause.message : String(cause);
-      const clipped = reason.length > MAX_REASON ? `${reason.slice(0, MAX_REASON - 3)}...` : reason;
+      // The parser quotes the text it failed on: escaped, so a control character the model
+      // sent cannot start a line of its own in the refusal.
+      const reason = escapeControl(cause instanceof Error ? cause.message : String(cause));
+      const clipped = clipText(reason, MAX_REASON);
       return {
         ok: false,
         error: new ToolValidationError(
