@@ -144,6 +144,14 @@ const cases: [string, string, unknown, RegExp][] = [
     /^Tool validation failed: Objective must be <= 240 characters\.$/,
   ],
   [
+    // A model that encodes its arguments twice sends a JSON string, not an object: refused on
+    // every host, whether the host hands over the text or the value it parsed.
+    'arguments encoded twice (a JSON string holding an object)',
+    'planning_setup_plan',
+    JSON.stringify(JSON.stringify({ objective: 'o' })),
+    /^(Tool validation failed: Arguments must be a JSON object, got a string\.$|MCP refused)/,
+  ],
+  [
     'a __proto__ key',
     'planning_read_plan',
     '{"__proto__":{"polluted":true}}',

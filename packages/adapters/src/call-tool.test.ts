@@ -19,6 +19,15 @@ describe('parseToolArguments', () => {
       expect(result.ok).toBe(false);
       if (!result.ok) expect(result.error.code).toBe('arguments_malformed');
     }
+    // A host that parsed the model's JSON itself hands over a string only when the model sent
+    // one: a string there is refused, never parsed a second time.
+    for (const raw of ['{"a":1}', '', '  ']) {
+      const twice = parseToolArguments(raw, { parsed: true });
+      expect(!twice.ok && twice.error.message).toBe(
+        'Arguments must be a JSON object, got a string.',
+      );
+    }
+    expect(parseToolArguments({ a: 1 }, { parsed: true })).toEqual({ ok: true, value: { a: 1 } });
     const long = parseToolArguments(`{"a":"${'x'.repeat(1_000_000)}`);
     expect(!long.ok && long.error.message.length).toBeLessThan(200);
   });

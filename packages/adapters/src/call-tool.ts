@@ -18,6 +18,11 @@ export interface ToolCallRequest {
   readonly name: string;
   /** The arguments: a JSON string or a parsed value. */
   readonly arguments: unknown;
+  /**
+   * True when the host parsed `arguments` from the model's JSON itself: a string is then refused
+   * as not an object, not parsed again (see {@link parseToolArguments}). False by default.
+   */
+  readonly parsed?: boolean | undefined;
 }
 
 /** Options of {@link callTool}. @public */
@@ -121,7 +126,7 @@ export async function runCall(
     );
     return { tool: undefined, result: refused(error) };
   }
-  const parsed = parseToolArguments(call.arguments);
+  const parsed = parseToolArguments(call.arguments, { parsed: call.parsed });
   if (!parsed.ok) return { tool, result: refused(parsed.error) };
   const args = options.prepare === undefined ? parsed.value : options.prepare(parsed.value, tool);
   return {

@@ -197,7 +197,7 @@ export function toAISDKTools<C = unknown>(
           tools,
           source,
           context: { ok: true, value: toolCallContext<C>(call) },
-          call: { name: definition.name, arguments: input },
+          call: { name: definition.name, arguments: input, parsed: true },
           now: clock?.(),
           prepare,
           order: (conversation) => aisdkCallOrder(conversation, call.messages, call.toolCallId),
