@@ -19,6 +19,10 @@ describe('parseToolArguments', () => {
       expect(result.ok).toBe(false);
       if (!result.ok) expect(result.error.code).toBe('arguments_malformed');
     }
+    // A call without arguments (an OpenAI call whose function has no `arguments`, a
+    // tool_use block without `input`) says it has none.
+    const none = parseToolArguments(undefined);
+    expect(!none.ok && none.error.message).toBe('Arguments must be a JSON object, got none.');
     // A host that parsed the model's JSON itself hands over a string only when the model sent
     // one: a string there is refused, never parsed a second time.
     for (const raw of ['{"a":1}', '', '  ']) {

@@ -47,7 +47,14 @@ export function parseToolArguments(
     }
   }
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-    const kind = value === null ? 'null' : Array.isArray(value) ? 'an array' : `a ${typeof value}`;
+    const kind =
+      value === null
+        ? 'null'
+        : value === undefined
+          ? 'none'
+          : Array.isArray(value)
+            ? 'an array'
+            : `a ${typeof value}`;
     return {
       ok: false,
       error: new ToolValidationError(`Arguments must be a JSON object, got ${kind}.`, {
