@@ -122,6 +122,31 @@ describe('invokeTool', () => {
     expect(session.snapshot().revision).toBe(before.revision + 1);
   });
 
+  it('names an unknown key itself as the field of its refusal, at any depth', async () => {
+    const { session } = setup();
+    const nested = defineTool({
+      name: 'nested',
+      description: 'Take an item.',
+      parameters: z.strictObject({ item: z.strictObject({ name: z.string() }) }),
+      handler: (params) => ({ message: 'ok', value: params }),
+    });
+    const fields = [];
+    for (const [tool, args] of [
+      [addItem, { name: 'x', colour: 'red' }],
+      [addItem, JSON.parse('{"name":"x","__proto__":{"polluted":true}}')],
+      [nested, { item: { name: 'x', size: 1, colour: 'red' } }],
+    ] as const) {
+      const result = await invokeTool(tool, args, { session });
+      fields.push(!result.success && [result.error.code, result.error.field, result.message]);
+    }
+    expect(fields).toEqual([
+      ['schema', 'colour', 'Tool validation failed: Unrecognized key: "colour"'],
+      ['schema', '__proto__', 'Tool validation failed: Unrecognized key: "__proto__"'],
+      ['schema', 'item.size', 'Tool validation failed: item: Unrecognized keys: "size", "colour"'],
+    ]);
+    expect(session.snapshot().revision).toBe(0);
+  });
+
   it('turns a ToolValidationError from the handler into a validation failure', async () => {
     const { session } = setup();
     const result = await invokeTool(addItem, { name: 'bad' }, { session });

@@ -40,6 +40,12 @@ function issueText(issue: ToolIssue): string {
   return escapeControl(issue.path === '' ? issue.message : `${issue.path}: ${issue.message}`);
 }
 
+/** The field an issue is about: its path, or for unknown keys the first key itself. */
+function issueField(issue: z.core.$ZodIssue): string | undefined {
+  const key = issue.code === 'unrecognized_keys' ? issue.keys[0] : undefined;
+  return formatPath(key === undefined ? issue.path : [...issue.path, key]) || undefined;
+}
+
 function schemaError(error: z.ZodError, maxIssues: number): ToolValidationError {
   // Only the issues kept or listed become ToolIssues: 100,000 bad items cost no more than 100.
   const listable = Math.min(error.issues.length, Math.max(maxIssues, ISSUES_BUDGET));
@@ -65,7 +71,7 @@ function schemaError(error: z.ZodError, maxIssues: number): ToolValidationError 
   if (listed < error.issues.length) message += `; and ${error.issues.length - listed} more`;
   return new ToolValidationError(message, {
     code: 'schema',
-    field: issues[0]?.path || undefined,
+    field: error.issues[0] === undefined ? undefined : issueField(error.issues[0]),
     issues,
     issueCount: error.issues.length,
     maxIssues,
