@@ -211,6 +211,27 @@ describe('invokeTool', () => {
     expect(events.map((event) => event.result.success)).toEqual([false, false]);
   });
 
+  it('fails the call, not the host, when a recursive schema meets input nested 10,000 deep', async () => {
+    const { session } = setup();
+    type Node = { readonly child?: Node | undefined };
+    const NodeSchema: z.ZodType<Node> = z.lazy(() =>
+      z.strictObject({ child: NodeSchema.optional() }),
+    );
+    const tree = defineTool({
+      name: 'tree',
+      description: 'Take a tree.',
+      parameters: z.strictObject({ root: NodeSchema }),
+      handler: (params) => ({ message: 'ok', value: params }),
+    });
+    let root: Node = {};
+    for (let i = 0; i < 10_000; i++) root = { child: root };
+    const before = session.snapshot();
+    const result = await invokeTool(tree, { root }, { session });
+    expect(result.success).toBe(false);
+    expect(result.message.length).toBeLessThan(2_000);
+    expect(session.snapshot()).toBe(before);
+  });
+
   it('parses with a schema that has an asynchronous refinement', async () => {
     const { session } = setup();
     const checked = defineTool({
