@@ -223,8 +223,9 @@ function run<R>(
  *
  * Never throws for bad input: a refused call resolves to `success: false` with the message
  * `Tool validation failed: ...` (or `Tool '<name>' execution failed: ...` when the handler, a
- * reducer, or a transform or refinement of the schema broke), under 2,000 characters whatever the input (schema problems are listed, then
- * counted), and leaves the session exactly as it was. The error keeps the first
+ * reducer, or a transform or refinement of the schema broke), under 2,000 characters whatever
+ * the input (schema problems are listed, then counted), and leaves the session exactly as it
+ * was. The error keeps the first
  * `MAX_TOOL_ISSUES` schema problems on `error.issues` and counts them all in
  * `error.issueCount` (the `maxIssues` option keeps more), so a refusal of 100,000 bad items
  * stays small on the host side too.
