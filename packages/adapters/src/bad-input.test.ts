@@ -144,6 +144,38 @@ const cases: [string, string, unknown, RegExp][] = [
     /^Tool validation failed: Objective must be <= 240 characters\.$/,
   ],
   [
+    // A model that encodes its arguments twice sends a JSON string, not an object: refused on
+    // every host, whether the host hands over the text or the value it parsed.
+    'arguments encoded twice (a JSON string holding an object)',
+    'planning_setup_plan',
+    JSON.stringify(JSON.stringify({ objective: 'o' })),
+    /^(Tool validation failed: Arguments must be a JSON object, got a string\.$|MCP refused)/,
+  ],
+  [
+    'JSON with a byte order mark',
+    'planning_setup_plan',
+    '\ufeff{"objective":"o"}',
+    /^(Tool validation failed: Arguments must be a JSON object|MCP refused)/,
+  ],
+  [
+    'JSON with trailing garbage',
+    'planning_setup_plan',
+    '{"objective":"o"} {"objective":"p"}',
+    /^(Tool validation failed: Arguments must be a JSON object|MCP refused)/,
+  ],
+  [
+    'an unknown key nested 10,000 deep, as JSON text',
+    'planning_setup_plan',
+    `{"objective":"o","x":${'{"a":'.repeat(10_000)}1${'}'.repeat(10_000)}}`,
+    /^Tool validation failed: Unrecognized key: "x"$/,
+  ],
+  [
+    'a number that overflows to Infinity',
+    'planning_setup_plan',
+    '{"objective":1e400}',
+    /^Tool validation failed: objective: Invalid input: expected string, received Infinity$/,
+  ],
+  [
     'a __proto__ key',
     'planning_read_plan',
     '{"__proto__":{"polluted":true}}',

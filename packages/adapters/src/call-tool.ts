@@ -6,6 +6,7 @@ import {
   type ToolResult,
   ToolValidationError,
 } from '@plankit/core';
+import { escapeControl } from '@plankit/core/internal';
 import { conversationKeyOf } from './host/conversation-key.ts';
 import { refusal } from './host/refusal.ts';
 import { runInModelOrder, type ToolCallOrder } from './model-order.ts';
@@ -17,6 +18,11 @@ export interface ToolCallRequest {
   readonly name: string;
   /** The arguments: a JSON string or a parsed value. */
   readonly arguments: unknown;
+  /**
+   * True when the host parsed `arguments` from the model's JSON itself: a string is then refused
+   * as not an object, not parsed again (see {@link parseToolArguments}). False by default.
+   */
+  readonly parsed?: boolean | undefined;
 }
 
 /** Options of {@link callTool}. @public */
@@ -110,7 +116,9 @@ export async function runCall(
   const name = typeof call?.name === 'string' ? call.name : '';
   const tool = tools.find((candidate) => candidate.name === name);
   if (tool === undefined) {
-    const shown = name.length > MAX_NAME ? `${name.slice(0, MAX_NAME)}...` : name;
+    const clipped = name.length > MAX_NAME ? `${name.slice(0, MAX_NAME)}...` : name;
+    // Escaped, so the model's text stays on the line it is quoted in.
+    const shown = escapeControl(clipped);
     const available = tools.map((candidate) => candidate.name).join(', ');
     const error = new ToolValidationError(
       `Unknown tool '${shown}'. Available tools: ${available}.`,
@@ -118,7 +126,7 @@ export async function runCall(
     );
     return { tool: undefined, result: refused(error) };
   }
-  const parsed = parseToolArguments(call.arguments);
+  const parsed = parseToolArguments(call.arguments, { parsed: call.parsed });
   if (!parsed.ok) return { tool, result: refused(parsed.error) };
   const args = options.prepare === undefined ? parsed.value : options.prepare(parsed.value, tool);
   return {

@@ -15,6 +15,6 @@ export { callTool } from './call-tool.ts';
 export { formatToolContent } from './format-tool-content.ts';
 export type { ToolCallOrder } from './model-order.ts';
 export { announceToolCalls } from './model-order.ts';
-export { parseToolArguments } from './parse-tool-arguments.ts';
+export { type ParseToolArgumentsOptions, parseToolArguments } from './parse-tool-arguments.ts';
 export type { JsonSchema } from './tool-json-schema.ts';
 export { toolJsonSchema } from './tool-json-schema.ts';

@@ -1,26 +1,42 @@
 import { type Result, ToolValidationError } from '@plankit/core';
+import { clipText, escapeControl } from '@plankit/core/internal';
 
 const MAX_REASON = 120;
 
+/** Options of {@link parseToolArguments}. @public */
+export interface ParseToolArgumentsOptions {
+  /**
+   * True when the host hands over the arguments already parsed from the model's JSON
+   * (Anthropic, MCP, LangChain, the AI SDK, the OpenAI Agents SDK): a string is then a JSON
+   * string the model sent (arguments encoded twice, say), refused as not an object rather than
+   * parsed again. False by default: a string is the JSON text (OpenAI's `arguments`).
+   */
+  readonly parsed?: boolean | undefined;
+}
+
 /**
  * Reads a tool call's arguments as hosts deliver them: a JSON string (OpenAI, raw
- * transcripts) or an already parsed value (Anthropic, MCP, LangChain). A blank string reads as
- * `{}`. Anything that is not a JSON object is refused with `arguments_malformed`, as a value
- * the model can read, never a throw.
+ * transcripts) or an already parsed value (Anthropic, MCP, LangChain; say so with
+ * `{ parsed: true }`, so that a string there is refused, as the same model output is on a host
+ * that delivers text). A blank string reads as `{}`. Anything that is not a JSON object is
+ * refused with `arguments_malformed`, as a value the model can read, never a throw.
  *
  * @public
  */
 export function parseToolArguments(
   raw: unknown,
+  options: ParseToolArgumentsOptions = {},
 ): Result<Readonly<Record<string, unknown>>, ToolValidationError> {
   let value = raw;
-  if (typeof raw === 'string') {
+  if (typeof raw === 'string' && options.parsed !== true) {
     if (raw.trim() === '') return { ok: true, value: {} };
     try {
       value = JSON.parse(raw);
     } catch (cause) {
-      const reason = cause instanceof Error ? cause.message : String(cause);
-      const clipped = reason.length > MAX_REASON ? `${reason.slice(0, MAX_REASON - 3)}...` : reason;
+      // The parser quotes the text it failed on: escaped, so a control character the model
+      // sent cannot start a line of its own in the refusal.
+      const reason = escapeControl(cause instanceof Error ? cause.message : String(cause));
+      const clipped = clipText(reason, MAX_REASON);
       return {
         ok: false,
         error: new ToolValidationError(
@@ -31,7 +47,14 @@ export function parseToolArguments(
     }
   }
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-    const kind = value === null ? 'null' : Array.isArray(value) ? 'an array' : `a ${typeof value}`;
+    const kind =
+      value === null
+        ? 'null'
+        : value === undefined
+          ? 'none'
+          : Array.isArray(value)
+            ? 'an array'
+            : `a ${typeof value}`;
     return {
       ok: false,
       error: new ToolValidationError(`Arguments must be a JSON object, got ${kind}.`, {

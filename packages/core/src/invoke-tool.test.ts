@@ -122,6 +122,31 @@ describe('invokeTool', () => {
     expect(session.snapshot().revision).toBe(before.revision + 1);
   });
 
+  it('names an unknown key itself as the field of its refusal, at any depth', async () => {
+    const { session } = setup();
+    const nested = defineTool({
+      name: 'nested',
+      description: 'Take an item.',
+      parameters: z.strictObject({ item: z.strictObject({ name: z.string() }) }),
+      handler: (params) => ({ message: 'ok', value: params }),
+    });
+    const fields = [];
+    for (const [tool, args] of [
+      [addItem, { name: 'x', colour: 'red' }],
+      [addItem, JSON.parse('{"name":"x","__proto__":{"polluted":true}}')],
+      [nested, { item: { name: 'x', size: 1, colour: 'red' } }],
+    ] as const) {
+      const result = await invokeTool(tool, args, { session });
+      fields.push(!result.success && [result.error.code, result.error.field, result.message]);
+    }
+    expect(fields).toEqual([
+      ['schema', 'colour', 'Tool validation failed: Unrecognized key: "colour"'],
+      ['schema', '__proto__', 'Tool validation failed: Unrecognized key: "__proto__"'],
+      ['schema', 'item.size', 'Tool validation failed: item: Unrecognized keys: "size", "colour"'],
+    ]);
+    expect(session.snapshot().revision).toBe(0);
+  });
+
   it('turns a ToolValidationError from the handler into a validation failure', async () => {
     const { session } = setup();
     const result = await invokeTool(addItem, { name: 'bad' }, { session });
@@ -146,6 +171,81 @@ describe('invokeTool', () => {
     expect((await invokeTool(odd, { name: 'x' }, { session })).message).toBe(
       "Tool 'add_item' execution failed: the handler must return { message, value }",
     );
+  });
+
+  it('turns a schema that throws on the input (a transform, a refinement) into a failed result, not a throw', async () => {
+    const { session, events } = setup();
+    const before = session.snapshot();
+    const tool = (name: string, parameters: z.ZodType) =>
+      defineTool({
+        name,
+        description: 'Read the data.',
+        parameters,
+        handler: (params) => ({ message: 'read', value: params }),
+      });
+    const json = tool(
+      'read_json',
+      z.strictObject({ data: z.string().transform((text) => JSON.parse(text) as unknown) }),
+    );
+    const refined = tool(
+      'read_refined',
+      z.strictObject({
+        name: z.string().refine((name) => {
+          if (name === 'x')
+            throw new ToolValidationError('Name x is taken.', {
+              code: 'name_taken',
+              field: 'name',
+            });
+          return true;
+        }),
+      }),
+    );
+    const failed = await invokeTool(json, { data: '{not json' }, { session });
+    expect(failed.success).toBe(false);
+    expect(failed.message).toMatch(/^Tool 'read_json' execution failed: .*JSON/);
+    expect(!failed.success && failed.error.code).toBe('tool_execution_failed');
+    const refused = await invokeTool(refined, { name: 'x' }, { session });
+    expect(refused.message).toBe('Tool validation failed: Name x is taken.');
+    expect(!refused.success && refused.error).toMatchObject({ code: 'name_taken', field: 'name' });
+    expect(session.snapshot()).toBe(before);
+    expect(events.map((event) => event.result.success)).toEqual([false, false]);
+  });
+
+  it('fails the call, not the host, when a recursive schema meets input nested 10,000 deep', async () => {
+    const { session } = setup();
+    type Node = { readonly child?: Node | undefined };
+    const NodeSchema: z.ZodType<Node> = z.lazy(() =>
+      z.strictObject({ child: NodeSchema.optional() }),
+    );
+    const tree = defineTool({
+      name: 'tree',
+      description: 'Take a tree.',
+      parameters: z.strictObject({ root: NodeSchema }),
+      handler: (params) => ({ message: 'ok', value: params }),
+    });
+    let root: Node = {};
+    for (let i = 0; i < 10_000; i++) root = { child: root };
+    const before = session.snapshot();
+    const result = await invokeTool(tree, { root }, { session });
+    expect(result.success).toBe(false);
+    expect(result.message.length).toBeLessThan(2_000);
+    expect(session.snapshot()).toBe(before);
+  });
+
+  it('parses with a schema that has an asynchronous refinement', async () => {
+    const { session } = setup();
+    const checked = defineTool({
+      name: 'checked',
+      description: 'Check a name.',
+      parameters: z.strictObject({ name: z.string().refine(async (name) => name !== 'taken') }),
+      resultType: Item,
+      handler: ({ name }) => ({ message: `Added ${name}.`, value: { name, tags: [] } }),
+    });
+    const added = await invokeTool(checked, { name: 'pen' }, { session });
+    expect(added).toMatchObject({ success: true, message: 'Added pen.' });
+    const taken = await invokeTool(checked, { name: 'taken' }, { session });
+    expect(taken.message).toBe('Tool validation failed: name: Invalid input');
+    expect(selectAll(session, Item).map((item) => item.name)).toEqual(['pen']);
   });
 
   it('fails the call and keeps the session when a reducer refuses the result', async () => {

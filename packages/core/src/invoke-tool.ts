@@ -1,4 +1,4 @@
-import type * as z from 'zod';
+import * as z from 'zod';
 import { dataTypeName } from './define-data-type.ts';
 import type { AnyTool, Tool, ToolReturn } from './define-tool.ts';
 import { formatPath } from './internal/format-path.ts';
@@ -40,6 +40,12 @@ function issueText(issue: ToolIssue): string {
   return escapeControl(issue.path === '' ? issue.message : `${issue.path}: ${issue.message}`);
 }
 
+/** The field an issue is about: its path, or for unknown keys the first key itself. */
+function issueField(issue: z.core.$ZodIssue): string | undefined {
+  const key = issue.code === 'unrecognized_keys' ? issue.keys[0] : undefined;
+  return formatPath(key === undefined ? issue.path : [...issue.path, key]) || undefined;
+}
+
 function schemaError(error: z.ZodError, maxIssues: number): ToolValidationError {
   // Only the issues kept or listed become ToolIssues: 100,000 bad items cost no more than 100.
   const listable = Math.min(error.issues.length, Math.max(maxIssues, ISSUES_BUDGET));
@@ -65,7 +71,7 @@ function schemaError(error: z.ZodError, maxIssues: number): ToolValidationError 
   if (listed < error.issues.length) message += `; and ${error.issues.length - listed} more`;
   return new ToolValidationError(message, {
     code: 'schema',
-    field: issues[0]?.path || undefined,
+    field: error.issues[0] === undefined ? undefined : issueField(error.issues[0]),
     issues,
     issueCount: error.issues.length,
     maxIssues,
@@ -141,9 +147,26 @@ function thrown<R>(tool: Tool<unknown, R, unknown>, params: unknown, error: unkn
   return { params, result };
 }
 
+type Parsed = z.ZodSafeParseResult<unknown>;
+
+/**
+ * The schema's verdict on `rawArgs`. A schema with an asynchronous refinement or transform
+ * cannot parse synchronously (zod throws `$ZodAsyncError`); it is parsed asynchronously.
+ */
+function parse(tool: Tool<unknown, unknown, unknown>, rawArgs: unknown): Parsed | Promise<Parsed> {
+  try {
+    return tool.parameters.safeParse(rawArgs);
+  } catch (error) {
+    if (error instanceof z.core.$ZodAsyncError) return tool.parameters.safeParseAsync(rawArgs);
+    throw error;
+  }
+}
+
 /**
  * Parses and runs the handler. A synchronous handler's outcome comes back synchronously, so
  * the caller can commit it before any other call runs: the check and the commit are one step.
+ * A schema that throws on the input (a transform or refinement breaking on what the model
+ * sent) fails the call as a throwing handler does.
  */
 function start<R>(
   tool: Tool<unknown, R, unknown>,
@@ -152,7 +175,30 @@ function start<R>(
   now: number,
   maxIssues: number,
 ): Outcome<R> | Promise<Outcome<R>> {
-  const parsed = tool.parameters.safeParse(rawArgs);
+  let parsed: Parsed | Promise<Parsed>;
+  try {
+    parsed = parse(tool, rawArgs);
+  } catch (error) {
+    return thrown(tool, rawArgs, error);
+  }
+  if (parsed instanceof Promise) {
+    return parsed.then(
+      (done) => run(tool, rawArgs, done, session, now, maxIssues),
+      (error: unknown) => thrown(tool, rawArgs, error),
+    );
+  }
+  return run(tool, rawArgs, parsed, session, now, maxIssues);
+}
+
+/** Runs the handler on parameters the schema accepted, or refuses them with its issues. */
+function run<R>(
+  tool: Tool<unknown, R, unknown>,
+  rawArgs: unknown,
+  parsed: Parsed,
+  session: Session,
+  now: number,
+  maxIssues: number,
+): Outcome<R> | Promise<Outcome<R>> {
   if (!parsed.success)
     return { params: rawArgs, result: validationFailure(schemaError(parsed.error, maxIssues)) };
   const params = deepFreeze(parsed.data);
@@ -176,9 +222,10 @@ function start<R>(
  * and returns `{ success, message, value }`.
  *
  * Never throws for bad input: a refused call resolves to `success: false` with the message
- * `Tool validation failed: ...` (or `Tool '<name>' execution failed: ...` when the handler or a
- * reducer broke), under 2,000 characters whatever the input (schema problems are listed, then
- * counted), and leaves the session exactly as it was. The error keeps the first
+ * `Tool validation failed: ...` (or `Tool '<name>' execution failed: ...` when the handler, a
+ * reducer, or a transform or refinement of the schema broke), under 2,000 characters whatever
+ * the input (schema problems are listed, then counted), and leaves the session exactly as it
+ * was. The error keeps the first
  * `MAX_TOOL_ISSUES` schema problems on `error.issues` and counts them all in
  * `error.issueCount` (the `maxIssues` option keeps more), so a refusal of 100,000 bad items
  * stays small on the host side too.

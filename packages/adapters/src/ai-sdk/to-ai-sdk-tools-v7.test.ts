@@ -154,6 +154,20 @@ describe('toAISDKTools with generateText of ai 7 (runs on Node 20)', () => {
     );
   });
 
+  it('answers a call to a name Object.prototype has (constructor, __proto__) as an unavailable tool, without failing the generation', async () => {
+    for (const name of ['constructor', '__proto__']) {
+      const session = new Session();
+      const result = await generateText({
+        model: scripted([[toolCall('c1', name, {})]]),
+        prompt: 'test-input',
+        tools: toAISDKTools(createPlanningTools(session), { session }),
+      });
+      expect(JSON.stringify(result.response.messages[1])).toContain(
+        `Model tried to call unavailable tool '${name}'`,
+      );
+    }
+  });
+
   it('applies a setup before the mark emitted after it when onToolExecutionStart delays the setup', async () => {
     const session = new Session();
     await generateText({

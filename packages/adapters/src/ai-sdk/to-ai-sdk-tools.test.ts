@@ -177,6 +177,27 @@ describe('toAISDKTools with generateText and the AI SDK mock model (ai 6)', () =
     });
   });
 
+  it('answers a call to a name Object.prototype has (constructor, __proto__) as an unavailable tool, without failing the generation', async () => {
+    for (const name of ['constructor', '__proto__', 'toString', 'hasOwnProperty']) {
+      const session = new Session();
+      const before = session.snapshot();
+      const prompts: unknown[] = [];
+      const tools = toAISDKTools(createPlanningTools(session), { session });
+      const result = await generateText({
+        model: scripted([[toolCall('c1', name, {})]], prompts),
+        prompt: 'test-input',
+        tools,
+        stopWhen: stepCountIs(3),
+      });
+      expect(result.text).toBe('All done.');
+      expect(JSON.stringify(prompts[1])).toContain(
+        `Model tried to call unavailable tool '${name}'`,
+      );
+      expect(Object.keys(tools)).toEqual(createPlanningTools(session).map((tool) => tool.name));
+      expect(session.snapshot()).toBe(before);
+    }
+  });
+
   it('applies a setup before the mark emitted after it when an async start hook delays the setup', async () => {
     const session = new Session();
     const result = await generateText({

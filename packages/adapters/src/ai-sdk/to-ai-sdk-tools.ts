@@ -134,6 +134,10 @@ export interface AISDKTool<C = unknown> {
  * each call into its conversation's session. The AI SDK's own input validation is bypassed so
  * plankit's messages reach the model.
  *
+ * The record has no prototype, so a call to a name such as `constructor` or `__proto__` finds
+ * no tool and the SDK answers it as an unavailable tool (spread into a plain object, it has
+ * one again).
+ *
  * @example
  * ```ts
  * const pool = createSessionPool({ store: new FileStore() });
@@ -197,7 +201,7 @@ export function toAISDKTools<C = unknown>(
           tools,
           source,
           context: { ok: true, value: toolCallContext<C>(call) },
-          call: { name: definition.name, arguments: input },
+          call: { name: definition.name, arguments: input, parsed: true },
           now: clock?.(),
           prepare,
           order: (conversation) => aisdkCallOrder(conversation, call.messages, call.toolCallId),
@@ -213,5 +217,10 @@ export function toAISDKTools<C = unknown>(
     };
     return [definition.name, aiTool];
   });
-  return Object.fromEntries(entries);
+  // Without a prototype: the SDK looks a called name up as `tools[name]`, and a model calling
+  // `constructor` or `__proto__` must find no tool there, not Object.prototype's.
+  return Object.assign(
+    Object.create(null) as Record<string, AISDKTool<C>>,
+    Object.fromEntries(entries),
+  );
 }

@@ -242,7 +242,7 @@ export function createAnthropicToolset(
               tools,
               source: run.session,
               context: keyedContext(run.session, run.key),
-              call: { name, arguments: block['input'] },
+              call: { name, arguments: block['input'], parsed: true },
               now: run.now,
               prepare,
             });

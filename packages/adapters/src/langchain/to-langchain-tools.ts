@@ -114,7 +114,7 @@ export function toLangChainTools(
             tools,
             source: options.session,
             context: contextOf(options.session, config),
-            call: { name: definition.name, arguments: input },
+            call: { name: definition.name, arguments: input, parsed: true },
             now: clock?.(),
             order:
               found === undefined || id === undefined

@@ -88,6 +88,22 @@ describe('planningMiddleware with createAgent and MemorySaver', () => {
     expect(statuses(result.plan)).toEqual(['done', 'pending', 'in_progress']);
   });
 
+  it('refuses arguments encoded twice (a JSON string holding an object) without a plan edit, as every host does', async () => {
+    const twice = JSON.stringify({ objective: 'Ship', initial_steps: [{ title: 'Build' }] });
+    const model = new ScriptedChatModel([
+      turn(call('c1', 'planning_setup_plan', twice as unknown as Record<string, unknown>)),
+      new AIMessage('Stopped.'),
+    ]);
+    const result = await agentWith(model).invoke(
+      { messages: [new HumanMessage('Plan the release.')] },
+      { configurable: { thread_id: 'twice' } },
+    );
+    expect(replies(result.messages)).toEqual({
+      c1: ['error', 'Tool validation failed: Arguments must be a JSON object, got a string.'],
+    });
+    expect(result.plan ?? null).toBeNull();
+  });
+
   it('puts the section into the system prompt and the reminder last, after the cached prefix', async () => {
     const model = new ScriptedChatModel([
       turn(setup('s1', 'Ship', ['Build'])),

@@ -231,7 +231,7 @@ function planningTools(
           if (found !== undefined) announceToolCalls(session, found.turn, found.ids);
           const { tool, result } = await callTool(
             definitions,
-            { name: definition.name, arguments: input },
+            { name: definition.name, arguments: input, parsed: true },
             {
               session,
               order: found === undefined || id === undefined ? undefined : { turn: found.turn, id },

@@ -129,7 +129,7 @@ export function addMcpTools(
           tools,
           source: options.session,
           context: mcpCallContext(options.session, extra),
-          call: { name: definition.name, arguments: args },
+          call: { name: definition.name, arguments: args, parsed: true },
           now: clock?.(),
           // Before the call, so the plan resource sees its change and notifies first.
           onConversation: (conversation) => followPlan(server, conversation),

@@ -141,7 +141,7 @@ export function toOpenAIAgentsTools<C = unknown>(
           tools,
           source: options.session,
           context: { ok: true, value: context },
-          call: { name: definition.name, arguments: input },
+          call: { name: definition.name, arguments: input, parsed: true },
           now: clock?.(),
           prepare: converted === undefined ? undefined : (args) => converted.restore(args),
           order: (conversation) =>

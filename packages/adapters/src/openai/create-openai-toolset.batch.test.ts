@@ -183,6 +183,17 @@ describe('a bad host batch never rejects halfway', () => {
     expect(records[2]?.message.content).toBe(
       'Tool validation failed: Tool call 2 has no function name.',
     );
+    const escaped = await toolset.runChatToolCalls(
+      [
+        { id: 'f', type: 'custom', custom: { name: 'x\ny', input: '' } },
+        { id: 'g', type: 'x\u001b[2J', function: { name: 'planning_read_plan' } },
+      ] as never,
+      { session },
+    );
+    expect(escaped.map((record) => record.message.content)).toEqual([
+      "Tool validation failed: Unknown tool 'x\\ny': tool call 0 is a custom tool call; plankit tools take function calls.",
+      "Tool validation failed: Tool call 1 has the type 'x\\u001b[2J'; only 'function' calls run.",
+    ]);
     expect(await toolset.runChatToolCalls('junk' as never, { session })).toEqual([]);
   });
 });

@@ -1,4 +1,5 @@
 import type { AnyTool, ToolFailure, ToolResult } from '@plankit/core';
+import { escapeControl } from '@plankit/core/internal';
 import type {
   ChatCompletionFunctionTool,
   ChatCompletionMessageToolCall,
@@ -109,8 +110,11 @@ function isFunctionCall(item: unknown): item is Record<string, unknown> {
   return type === 'function_call' || (type === undefined && item['call_id'] !== undefined);
 }
 
+/** The model's text as a refusal quotes it: clipped, with control characters escaped. */
 const shortText = (value: unknown): string =>
-  typeof value === 'string' ? (value.length > 64 ? `${value.slice(0, 64)}...` : value) : '';
+  typeof value === 'string'
+    ? escapeControl(value.length > 64 ? `${value.slice(0, 64)}...` : value)
+    : '';
 
 /** Reads one Chat Completions tool call: the id, the name and the raw arguments, or why not. */
 function readChatCall(

@@ -1,6 +1,6 @@
 import * as z from 'zod';
 import { defineTool, type Tool } from '../../define-tool.ts';
-import { clipText, REFUSAL_LIMIT } from '../../internal/refusal-text.ts';
+import { clipText, escapeControl, REFUSAL_LIMIT } from '../../internal/refusal-text.ts';
 import { trustedValue } from '../../internal/trusted-value.ts';
 import { selectLatest } from '../../select-latest.ts';
 import type { Session } from '../../session.ts';
@@ -436,7 +436,9 @@ function appliedMessage(
 }
 
 const label = (raw: Raw, i: number): string => {
-  const id = typeof raw.step_id === 'string' ? ` ${clipText(raw.step_id.trim(), 64)}` : '';
+  // The id as the model wrote it, escaped: the rules that refuse it have not run yet.
+  const id =
+    typeof raw.step_id === 'string' ? ` ${escapeControl(clipText(raw.step_id.trim(), 64))}` : '';
   return `operations[${i}] (${String(raw.op)}${id})`;
 };
 

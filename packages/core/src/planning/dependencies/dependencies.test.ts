@@ -99,6 +99,15 @@ describe('dependencies option', () => {
     expect(plan()).toBe(before);
   });
 
+  it('quotes an unknown id in depends_on with every control character escaped, line separators too', async () => {
+    const { call } = planning();
+    await call('setup', chain);
+    await refused(
+      call('update', { step_id: 'S002', depends_on: ['S001\u2028\u2029\n\u0085'] }),
+      'Step S002 depends on "S001\\u2028\\u2029\\n\\u0085", which is not a step of this plan.',
+    );
+  });
+
   it('refuses starting or finishing a step whose dependencies are open; warn mode allows it', async () => {
     const strict = planning();
     await strict.call('setup', chain);

@@ -1,4 +1,4 @@
-import { clipText } from '../../internal/refusal-text.ts';
+import { clipText, escapeControl } from '../../internal/refusal-text.ts';
 
 // Structural, so plan.ts (whose schema calls dependencyProblem) need not be imported here.
 interface PlanStep {
@@ -25,6 +25,8 @@ export interface DependencyProblem {
 }
 
 const show = (id: string): string => clipText(id, 64);
+// An id the model wrote, quoted: JSON.stringify leaves U+0085, U+2028 and U+2029 as they are.
+const quoted = (id: string): string => escapeControl(JSON.stringify(show(id)));
 
 /** The index of every step by id (ids are unique in a valid plan; the first one wins). */
 export function indexById(steps: readonly PlanStep[]): Map<string, number> {
@@ -181,7 +183,7 @@ export function dependencyProblem(
         return invalid(
           i,
           d,
-          `Step ${show(step.step_id)} depends on ${JSON.stringify(show(target))}, which is not a step of this plan`,
+          `Step ${show(step.step_id)} depends on ${quoted(target)}, which is not a step of this plan`,
         );
       }
       if (listedBy[t] === i + 1) {

@@ -1,0 +1,203 @@
+import type { ToolMessage } from '@langchain/core/messages';
+import { type AnyTool, createPlanningTools, Session } from '@plankit/core';
+import { batch, dependencies, history, owners } from '@plankit/core/plan-model';
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { AISDKToolError } from './ai-sdk/ai-sdk-tool-error.ts';
+import { toAISDKTools } from './ai-sdk/to-ai-sdk-tools.ts';
+import { createAnthropicToolset } from './anthropic/create-anthropic-toolset.ts';
+import { toLangChainTools } from './langchain/to-langchain-tools.ts';
+import { createOpenAIToolset } from './openai/create-openai-toolset.ts';
+
+// The same model output gets the same verdict, in the same words, on every host: whether the
+// host hands over the arguments as JSON text (OpenAI) or as the value it parsed (Anthropic,
+// the AI SDK, LangChain). Strict hosts read a null for an optional field as absent and others
+// do not, so hosts are compared with the same strictness.
+
+/** What the model reads for one call, and whether the plan changed. */
+interface Verdict {
+  readonly text: string;
+  readonly changed: boolean;
+}
+
+type Host = (
+  tools: readonly AnyTool[],
+  session: Session,
+  name: string,
+  text: string,
+) => Promise<string>;
+
+const parse = (text: string): unknown => JSON.parse(text);
+
+const openAIChat =
+  (strict: boolean): Host =>
+  async (tools, session, name, text) => {
+    const [record] = await createOpenAIToolset(tools, { strict }).runChatToolCalls(
+      [{ id: 'c1', type: 'function', function: { name, arguments: text } }],
+      { session },
+    );
+    return String(record?.message.content);
+  };
+
+const strictHosts: Record<string, Host> = {
+  'openai chat': openAIChat(true),
+  'openai responses': async (tools, session, name, text) => {
+    const [record] = await createOpenAIToolset(tools, { strict: true }).runResponsesFunctionCalls(
+      [{ type: 'function_call', call_id: 'c1', name, arguments: text }],
+      { session },
+    );
+    return String(record?.message.output);
+  },
+  anthropic: async (tools, session, name, text) => {
+    const [record] = await createAnthropicToolset(tools, { strict: true }).runToolUses(
+      [{ type: 'tool_use', id: 't1', name, input: parse(text) }],
+      { session },
+    );
+    return String(record?.block.content);
+  },
+  'ai-sdk': async (tools, session, name, text) => {
+    const tool = toAISDKTools(tools, { session, strict: true })[name];
+    if (tool === undefined) throw new Error(`no tool ${name}`);
+    try {
+      const output = await tool.execute(parse(text), { toolCallId: 'a1', messages: [] });
+      return tool.toModelOutput({ output }).value;
+    } catch (error) {
+      if (AISDKToolError.isInstance(error)) return error.message;
+      throw error;
+    }
+  },
+};
+
+const looseHosts: Record<string, Host> = {
+  'openai chat (strict: false)': openAIChat(false),
+  langchain: async (tools, session, name, text) => {
+    const tool = toLangChainTools(tools, { session }).find((candidate) => candidate.name === name);
+    const message = (await tool?.invoke({
+      id: 'l1',
+      name,
+      args: parse(text) as Record<string, unknown>,
+      type: 'tool_call',
+    })) as ToolMessage;
+    return String(message.content);
+  },
+};
+
+const PLAN_SETUP = {
+  objective: 'Ship',
+  initial_steps: [{ title: 'Build' }, { title: 'Test', depends_on: ['S001'] }],
+  explanation: 'start',
+};
+
+/** A session with a two-step plan, and the tools of the whole plan model. */
+async function planned(): Promise<{ session: Session; tools: readonly AnyTool[] }> {
+  const session = new Session({ sessionId: 'verdict', clock: () => 1_700_000_000_000 });
+  const tools = createPlanningTools(session, {
+    extensions: [dependencies(), batch(), history(), owners({ agent: 'lead' })],
+  });
+  await createOpenAIToolset(tools).runChatToolCalls(
+    [
+      {
+        id: 's',
+        type: 'function',
+        function: { name: 'planning_setup_plan', arguments: JSON.stringify(PLAN_SETUP) },
+      },
+    ],
+    { session },
+  );
+  return { session, tools };
+}
+
+async function verdicts(hosts: Record<string, Host>, name: string, text: string) {
+  const out: Record<string, Verdict> = {};
+  for (const [host, run] of Object.entries(hosts)) {
+    const { session, tools } = await planned();
+    const before = session.snapshot();
+    const answer = await run(tools, session, name, text);
+    out[host] = { text: answer, changed: session.snapshot() !== before };
+  }
+  return out;
+}
+
+const NAMES = createPlanningTools(new Session(), {
+  extensions: [dependencies(), batch(), history(), owners({ agent: 'lead' })],
+}).map((tool) => tool.name);
+
+const hostileText = fc.constantFrom(
+  '',
+  ' ',
+  'a\nb',
+  '\u0000',
+  '\ud800',
+  '__proto__',
+  'S001',
+  'S001 ',
+  's001',
+  'S0001',
+  'S9007199254740991',
+  'done',
+  'in_progress',
+  'x'.repeat(600),
+);
+const value: fc.Arbitrary<unknown> = fc.oneof(
+  hostileText,
+  fc.constant(null),
+  fc.integer(),
+  fc.constant([]),
+  fc.array(hostileText, { maxLength: 3 }),
+  fc.array(fc.record({ title: hostileText }, { requiredKeys: [] }), { maxLength: 2 }),
+  fc.array(
+    fc.record({
+      op: fc.constantFrom('mark', 'note', 'add'),
+      step_id: hostileText,
+      note: hostileText,
+    }),
+    { maxLength: 2 },
+  ),
+);
+const keys = fc.constantFrom(
+  'objective',
+  'initial_steps',
+  'steps',
+  'step_id',
+  'status',
+  'note',
+  'title',
+  'details',
+  'depends_on',
+  'operations',
+  'explanation',
+  '__proto__',
+  'constructor',
+);
+/** Arguments as the model writes them: JSON text of an object, or of something else. */
+const argumentsText: fc.Arbitrary<string> = fc.oneof(
+  fc
+    .array(fc.tuple(keys, value), { maxLength: 5 })
+    .map(
+      (entries) =>
+        `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${JSON.stringify(v)}`).join(',')}}`,
+    ),
+  value.map((v) => JSON.stringify(v)),
+);
+
+describe('one verdict per input, whichever host carries it (properties)', () => {
+  for (const [label, hosts] of [
+    ['strict hosts', strictHosts],
+    ['non-strict hosts', looseHosts],
+  ] as const) {
+    it(`${label}: the same arguments get the same answer and the same change`, async () => {
+      await fc.assert(
+        fc.asyncProperty(fc.constantFrom(...NAMES), argumentsText, async (name, text) => {
+          const found = await verdicts(hosts, name, text);
+          const [first, ...rest] = Object.entries(found);
+          for (const [host, verdict] of rest)
+            expect(verdict, `${host} vs ${first?.[0]}: ${name} ${text.slice(0, 120)}`).toEqual(
+              first?.[1],
+            );
+          expect(first?.[1].text.length).toBeLessThan(2_000);
+        }),
+        { numRuns: 150 },
+      );
+    }, 120_000);
+  }
+});
