@@ -150,23 +150,11 @@ function thrown<R>(tool: Tool<unknown, R, unknown>, params: unknown, error: unkn
 type Parsed = z.ZodSafeParseResult<unknown>;
 
 /**
- * The schema's verdict on `rawArgs`. A schema with an asynchronous refinement or transform
- * cannot parse synchronously (zod throws `$ZodAsyncError`); it is parsed asynchronously.
- */
-function parse(tool: Tool<unknown, unknown, unknown>, rawArgs: unknown): Parsed | Promise<Parsed> {
-  try {
-    return tool.parameters.safeParse(rawArgs);
-  } catch (error) {
-    if (error instanceof z.core.$ZodAsyncError) return tool.parameters.safeParseAsync(rawArgs);
-    throw error;
-  }
-}
-
-/**
  * Parses and runs the handler. A synchronous handler's outcome comes back synchronously, so
  * the caller can commit it before any other call runs: the check and the commit are one step.
  * A schema that throws on the input (a transform or refinement breaking on what the model
- * sent) fails the call as a throwing handler does.
+ * sent) fails the call as a throwing handler does; one with an asynchronous refinement or
+ * transform (zod throws `$ZodAsyncError` for those) is parsed asynchronously.
  */
 function start<R>(
   tool: Tool<unknown, R, unknown>,
@@ -175,16 +163,14 @@ function start<R>(
   now: number,
   maxIssues: number,
 ): Outcome<R> | Promise<Outcome<R>> {
-  let parsed: Parsed | Promise<Parsed>;
+  let parsed: Parsed;
   try {
-    parsed = parse(tool, rawArgs);
+    parsed = tool.parameters.safeParse(rawArgs);
   } catch (error) {
-    return thrown(tool, rawArgs, error);
-  }
-  if (parsed instanceof Promise) {
-    return parsed.then(
+    if (!(error instanceof z.core.$ZodAsyncError)) return thrown(tool, rawArgs, error);
+    return tool.parameters.safeParseAsync(rawArgs).then(
       (done) => run(tool, rawArgs, done, session, now, maxIssues),
-      (error: unknown) => thrown(tool, rawArgs, error),
+      (cause: unknown) => thrown(tool, rawArgs, cause),
     );
   }
   return run(tool, rawArgs, parsed, session, now, maxIssues);
@@ -225,10 +211,9 @@ function run<R>(
  * `Tool validation failed: ...` (or `Tool '<name>' execution failed: ...` when the handler, a
  * reducer, or a transform or refinement of the schema broke), under 2,000 characters whatever
  * the input (schema problems are listed, then counted), and leaves the session exactly as it
- * was. The error keeps the first
- * `MAX_TOOL_ISSUES` schema problems on `error.issues` and counts them all in
- * `error.issueCount` (the `maxIssues` option keeps more), so a refusal of 100,000 bad items
- * stays small on the host side too.
+ * was. The error keeps the first `MAX_TOOL_ISSUES` schema problems on `error.issues` and
+ * counts them all in `error.issueCount` (the `maxIssues` option keeps more), so a refusal of
+ * 100,000 bad items stays small on the host side too.
  *
  * Only the session given here reduces the result, even if another session on its bus has the
  * same id; a success means it stored the call. A synchronous handler's result commits before
