@@ -108,6 +108,28 @@ describe('Anthropic toolset: sessions per conversation', () => {
     expect(calls).toEqual([]);
   });
 
+  it('reports a store that throws while loading as a failed execution of that block, not as malformed arguments', async () => {
+    const store = new MemoryStore();
+    const broken = new Proxy(store, {
+      get(target, key) {
+        if (key === 'load') return () => Promise.reject(new Error('disk on fire\nline two'));
+        const value = Reflect.get(target, key, target);
+        return typeof value === 'function' ? value.bind(target) : value;
+      },
+    });
+    const pool = createSessionPool({ store: broken });
+    const toolset = createAnthropicToolset(TOOLS);
+    const records = await toolset.runToolUses([toolUse('toolu_1', 'planning_read_plan', {})], {
+      session: pool.resolver((context: { key: string }) => context.key),
+      key: 'chat-a',
+    });
+    expect(codeOf(records[0])).toBe('tool_execution_failed');
+    expect(records[0]?.block.is_error).toBe(true);
+    expect(records[0]?.block.content).toBe(
+      "Tool 'planning_read_plan' execution failed: disk on fire\\nline two",
+    );
+  });
+
   it('keeps the { session } form working', async () => {
     const toolset = createAnthropicToolset(TOOLS);
     const session = new Session({ sessionId: 'one' });

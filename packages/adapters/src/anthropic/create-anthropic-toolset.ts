@@ -7,7 +7,7 @@ import {
   keyedContext,
   type SessionRefusal,
 } from '../host/keyed-context.ts';
-import { malformedCall } from '../host/refusal.ts';
+import { callFailure, malformedCall } from '../host/refusal.ts';
 import { runHostCall } from '../host/run-host-call.ts';
 import { isRecord } from '../is-record.ts';
 import { type StrictJsonSchema, toStrictJsonSchema } from '../openai/to-strict-json-schema.ts';
@@ -248,11 +248,7 @@ export function createAnthropicToolset(
             });
           } catch (error) {
             // A throw here is a host or tool bug: reported for this block alone.
-            const reason = error instanceof Error ? error.message : String(error);
-            outcome = {
-              tool: undefined,
-              result: refused(`The call could not run: ${reason.slice(0, 120)}`, 'name'),
-            };
+            outcome = { tool: undefined, result: callFailure(name, error) };
           }
         }
         const { tool, result } = outcome;

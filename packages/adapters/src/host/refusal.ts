@@ -1,5 +1,5 @@
-import { type PlankitError, type ToolFailure, ToolValidationError } from '@plankit/core';
-import { refusalText, toolFailure } from '@plankit/core/internal';
+import { PlankitError, type ToolFailure, ToolValidationError } from '@plankit/core';
+import { clipText, escapeControl, refusalText, toolFailure } from '@plankit/core/internal';
 import type { SessionResolveError } from '../sessions/session-resolve-error.ts';
 
 /** What every refusal the model reads starts with, whichever host carries it. */
@@ -30,4 +30,24 @@ export function malformedCall(
   code: 'arguments_malformed' | 'tool_unknown' = 'arguments_malformed',
 ): ToolFailure {
   return refusal(new ToolValidationError(message, { code, field }));
+}
+
+/** The longest part of a tool name or a thrown reason a call failure quotes. */
+const MAX_QUOTED = 500;
+
+/**
+ * A call that broke outside the tool's own checks (a store that threw while loading the
+ * session, a host bug), in `invokeTool`'s form for a tool that broke: `Tool '<name>'
+ * execution failed: <reason>`, code `tool_execution_failed`. The model's arguments were not
+ * at fault, so it is not told they were; both quoted parts are clipped and escaped.
+ */
+export function callFailure(toolName: string, cause: unknown): ToolFailure {
+  const reason = cause instanceof Error ? cause.message : String(cause);
+  const quote = (text: string): string => escapeControl(clipText(text, MAX_QUOTED));
+  const error = new PlankitError(
+    'tool_execution_failed',
+    refusalText(`Tool '${quote(toolName)}' execution failed: ${quote(reason)}`),
+    { cause },
+  );
+  return toolFailure({ success: false, message: error.message, value: null, error });
 }

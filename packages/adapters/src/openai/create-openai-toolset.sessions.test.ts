@@ -147,6 +147,27 @@ describe('OpenAI toolset: sessions per conversation', () => {
     expect(planOf(fixed)?.objective).toBe('Ship');
   });
 
+  it('reports a store that throws while loading as a failed execution of that call, not as malformed arguments', async () => {
+    const store = new MemoryStore();
+    const broken = new Proxy(store, {
+      get(target, key) {
+        if (key === 'load') return () => Promise.reject(new Error('disk on fire\nline two'));
+        const value = Reflect.get(target, key, target);
+        return typeof value === 'function' ? value.bind(target) : value;
+      },
+    });
+    const pool = createSessionPool({ store: broken });
+    const toolset = createOpenAIToolset(TOOLS);
+    const records = await toolset.runChatToolCalls([chatCall('c1', 'planning_read_plan', {})], {
+      session: pool.resolver((context: { key: string }) => context.key),
+      key: 'chat-a',
+    });
+    expect(codeOf(records[0])).toBe('tool_execution_failed');
+    expect(records[0]?.message.content).toBe(
+      "Tool 'planning_read_plan' execution failed: disk on fire\\nline two",
+    );
+  });
+
   it('keeps the { session } form: a Session serves every call, the key is not needed', async () => {
     const toolset = createOpenAIToolset(TOOLS);
     const session = new Session({ sessionId: 'one' });

@@ -13,7 +13,7 @@ import {
   keyedContext,
   type SessionRefusal,
 } from '../host/keyed-context.ts';
-import { malformedCall as malformed } from '../host/refusal.ts';
+import { callFailure, malformedCall as malformed } from '../host/refusal.ts';
 import { runHostCall } from '../host/run-host-call.ts';
 import { isRecord } from '../is-record.ts';
 import type { SessionSource } from '../sessions/resolve-session.ts';
@@ -259,11 +259,7 @@ export function createOpenAIToolset(
     } catch (error) {
       // The pipeline answers what the model sent with results; a throw here is a host or tool
       // bug, reported for this call alone so the rest of the batch still runs.
-      const message = error instanceof Error ? error.message : String(error);
-      return {
-        tool: undefined,
-        result: malformed(`The call could not run: ${shortText(message)}`, 'name'),
-      };
+      return { tool: undefined, result: callFailure(name, error) };
     }
   };
 
