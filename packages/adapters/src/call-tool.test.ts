@@ -81,6 +81,16 @@ describe('callTool', () => {
     expect(result.message.startsWith("Tool validation failed: Unknown tool 'missing'.")).toBe(true);
   });
 
+  it('clips a long unknown tool name without splitting a surrogate pair', async () => {
+    const session = new Session();
+    const tools = createPlanningTools(session);
+    // 63 ASCII characters, then a pair across the 64-unit clip, then more.
+    const name = `${'x'.repeat(63)}\u{1F600}${'y'.repeat(100)}`;
+    const { result } = await callTool(tools, { name, arguments: {} }, { session });
+    expect(result.message).toContain(`Unknown tool '${'x'.repeat(63)}...'`);
+    expect(result.message.isWellFormed()).toBe(true);
+  });
+
   it('quotes what the model sent in its refusals with control characters escaped, on one line', async () => {
     const session = new Session();
     const tools = createPlanningTools(session);

@@ -6,7 +6,7 @@ import {
   type ToolResult,
   ToolValidationError,
 } from '@plankit/core';
-import { escapeControl } from '@plankit/core/internal';
+import { clipText, escapeControl } from '@plankit/core/internal';
 import { conversationKeyOf } from './host/conversation-key.ts';
 import { refusal } from './host/refusal.ts';
 import { runInModelOrder, type ToolCallOrder } from './model-order.ts';
@@ -116,7 +116,8 @@ export async function runCall(
   const name = typeof call?.name === 'string' ? call.name : '';
   const tool = tools.find((candidate) => candidate.name === name);
   if (tool === undefined) {
-    const clipped = name.length > MAX_NAME ? `${name.slice(0, MAX_NAME)}...` : name;
+    // The first MAX_NAME code units and `...`, never splitting a surrogate pair.
+    const clipped = clipText(name, MAX_NAME + 3);
     // Escaped, so the model's text stays on the line it is quoted in.
     const shown = escapeControl(clipped);
     const available = tools.map((candidate) => candidate.name).join(', ');

@@ -1,5 +1,5 @@
 import type { AnyTool, ToolFailure, ToolResult } from '@plankit/core';
-import { escapeControl } from '@plankit/core/internal';
+import { clipText, escapeControl } from '@plankit/core/internal';
 import type {
   ChatCompletionFunctionTool,
   ChatCompletionMessageToolCall,
@@ -112,9 +112,7 @@ function isFunctionCall(item: unknown): item is Record<string, unknown> {
 
 /** The model's text as a refusal quotes it: clipped, with control characters escaped. */
 const shortText = (value: unknown): string =>
-  typeof value === 'string'
-    ? escapeControl(value.length > 64 ? `${value.slice(0, 64)}...` : value)
-    : '';
+  typeof value === 'string' ? escapeControl(clipText(value, 64 + 3)) : '';
 
 /** Reads one Chat Completions tool call: the id, the name and the raw arguments, or why not. */
 function readChatCall(
