@@ -6,6 +6,7 @@ import {
   escapeControl,
   refusalText,
 } from '@plankit/core/internal';
+import * as z from 'zod';
 import { ControllerError } from '../controller-error.ts';
 import { canonicalJson } from '../internal/canonical-json.ts';
 import { controllerArgument, isRecord, isText, isUnit } from '../internal/checks.ts';
@@ -254,7 +255,8 @@ export function createToolExecutor(options: ToolExecutorOptions): ToolExecutor {
     const name = isStageTool(requested) ? requested.name : requested;
     const tool = typeof name === 'string' ? byName.get(name) : undefined;
     if (tool === undefined || (isStageTool(requested) && requested !== tool)) {
-      const label = clipText(typeof name === 'string' ? name : String(name), 200);
+      // Escaped, so a name the model sent stays on the line it is quoted in.
+      const label = escapeControl(clipText(typeof name === 'string' ? name : String(name), 200));
       return failed(label, 'tool_unknown', [`Tool '${label}' is not available here.`], null);
     }
     const missing = tool.prerequisites.filter((artifact) => !present.has(artifact));
@@ -266,7 +268,21 @@ export function createToolExecutor(options: ToolExecutorOptions): ToolExecutor {
         null,
       );
     }
-    const parsed = tool.input.safeParse(input);
+    let parsed: z.ZodSafeParseResult<unknown>;
+    try {
+      try {
+        parsed = tool.input.safeParse(input);
+      } catch (error) {
+        // A schema with an asynchronous refinement or transform parses asynchronously.
+        if (!(error instanceof z.core.$ZodAsyncError)) throw error;
+        parsed = await tool.input.safeParseAsync(input);
+      }
+    } catch (cause) {
+      // A transform or refinement that breaks on the input fails the call as a throwing run.
+      const reason = cause instanceof Error ? cause.message : String(cause);
+      const explanation = refusalText(`Tool '${tool.name}' failed: ${reason}`);
+      return failed(tool.name, 'tool_failed', [explanation], null, cause);
+    }
     if (!parsed.success) {
       // The first MAX_TOOL_ISSUES issues and a count of the rest, as core keeps them: a
       // refusal of 100,000 bad items stays small on the host side too.
