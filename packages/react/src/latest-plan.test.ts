@@ -77,6 +77,16 @@ describe('latestPlan', () => {
     ]);
   });
 
+  it('quotes a message id in the warning line clipped, on one line', () => {
+    const id = `${'m'.repeat(1 << 20)}`;
+    const [long] = latestPlan([message(id, planPart(null))]).warnings;
+    expect(long?.messageId).toBe(id);
+    expect(long?.message.length).toBeLessThan(400);
+    expect(long?.message).toContain(`"${'m'.repeat(200)}..."`);
+    const [odd] = latestPlan([message('a\u2028b\nc', planPart(null))]).warnings;
+    expect(odd?.message).toContain('"a\\u2028b\\nc"');
+  });
+
   it('never throws on what is not a message, and still finds the plan', () => {
     const hostile = [
       message('a1', planPart(first)),

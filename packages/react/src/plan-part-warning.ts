@@ -18,8 +18,21 @@ export interface PlanPartWarning {
   readonly partId: string | null;
   /** Why the parser refused it: the field and the rule. */
   readonly problem: PlanViewProblem;
-  /** One readable line for a log. */
+  /** One readable line for a log (the message id clipped to 200 characters). */
   readonly message: string;
+}
+
+const MAX_QUOTED_ID = 200;
+
+/**
+ * A message id as the log line quotes it: clipped, then JSON-quoted (which escapes controls and
+ * a surrogate half left by the clip), with the line and paragraph separators escaped too.
+ */
+function quotedId(id: string): string {
+  const clipped = id.length > MAX_QUOTED_ID ? `${id.slice(0, MAX_QUOTED_ID)}...` : id;
+  return JSON.stringify(clipped).replace(/[\u2028\u2029]/g, (char) =>
+    char === '\u2028' ? '\\u2028' : '\\u2029',
+  );
 }
 
 /** The warning for a refused part. @internal */
@@ -35,6 +48,6 @@ export function planPartWarning(
     partIndex,
     partId,
     problem,
-    message: `Ignored the data-plan part ${partIndex} of message ${JSON.stringify(messageId)}: ${problem.message}`,
+    message: `Ignored the data-plan part ${partIndex} of message ${quotedId(messageId)}: ${problem.message}`,
   });
 }
