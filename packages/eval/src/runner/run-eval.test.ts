@@ -248,3 +248,49 @@ describe('options', () => {
     });
   }
 });
+
+describe('hostile hosts, checkers and callbacks', () => {
+  const done = async (): Promise<{ text: string; stop: 'done'; turns: number }> => ({
+    text: 'done',
+    stop: 'done',
+    turns: 1,
+  });
+  function custom(
+    runTrial: EvalHost['runTrial'],
+    rest: Partial<EvalConfig> = {},
+    modelId = 'custom',
+  ): EvalConfig {
+    return defineEval({
+      arms: [{ id: 'a', host: { kind: 'custom', modelId, runTrial }, planning: false }],
+      tasks: [{ id: 't', prompt: 'do it', check: () => true }],
+      repetitions: 4,
+      seed: 3,
+      ...rest,
+    });
+  }
+
+  it('a failing onProgress rejects the run only once no trial is in flight', async () => {
+    let inFlight = 0;
+    const config = custom(
+      async () => {
+        inFlight++;
+        await new Promise((resolve) => setTimeout(resolve, 5));
+        inFlight--;
+        return done();
+      },
+      { concurrency: 3, repetitions: 6 },
+    );
+    const store = new MemoryStore();
+    const error = await runEval(config, {
+      store,
+      onProgress: () => {
+        throw new Error('progress failed');
+      },
+    }).then(
+      () => undefined,
+      (caught: unknown) => caught,
+    );
+    expect((error as Error).message).toBe('progress failed');
+    expect(inFlight).toBe(0);
+  });
+});

@@ -263,10 +263,18 @@ export async function runEval(input: EvalConfig, options: RunEvalOptions = {}): 
     };
 
     let next = 0;
+    // A worker that fails (the log cannot be appended, onProgress threw) stops the others, and
+    // the run rejects only once none is in flight: no trial runs or spends after runEval settles.
+    const failures: unknown[] = [];
     const worker = async (): Promise<void> => {
       while (!abort.signal.aborted && next < pending.length) {
         const spec = pending[next++] as TrialSpec;
-        await runOne(spec);
+        try {
+          await runOne(spec);
+        } catch (error) {
+          failures.push(error);
+          abort.abort();
+        }
       }
     };
     const workers = Array.from(
@@ -276,6 +284,7 @@ export async function runEval(input: EvalConfig, options: RunEvalOptions = {}): 
     try {
       await Promise.all(workers);
       await log.flush();
+      if (failures.length > 0) throw failures[0];
     } finally {
       options.signal?.removeEventListener('abort', onAbort);
     }
