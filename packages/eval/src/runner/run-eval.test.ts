@@ -293,4 +293,28 @@ describe('hostile hosts, checkers and callbacks', () => {
     expect((error as Error).message).toBe('progress failed');
     expect(inFlight).toBe(0);
   });
+
+  it('a task tools factory that throws errors its trial, and the run goes on', async () => {
+    const config = custom(done, {
+      tasks: [
+        {
+          id: 't',
+          prompt: 'do it',
+          check: () => true,
+          tools: () => {
+            throw new Error('no tools today');
+          },
+        },
+      ],
+    });
+    const store = new MemoryStore();
+    const run = await runEval(config, { store });
+    expect(run.outcome).toBe('completed');
+    expect(run.trials.map((trial) => [trial.status, trial.error])).toEqual(
+      Array.from({ length: 4 }, () => ['errored', 'no tools today']),
+    );
+    await expect(runEval(config, { store, resume: true })).resolves.toMatchObject({
+      outcome: 'completed',
+    });
+  });
 });

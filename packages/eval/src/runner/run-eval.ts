@@ -333,10 +333,9 @@ async function runTrial(
   const session = new Session({ clock: context.now, bus });
   live = session;
   const files = new Map(Object.entries(spec.task.fixtures ?? {}));
-  const setup = buildArm(spec.arm, spec.task, session, files);
   const transcript: TranscriptEntry[] = [];
   const maxOutputTokens = config.maxOutputTokens ?? 4096;
-  const toolBytes = bytes(setup.tools.map(toolShape));
+  let toolBytes = 0;
   const modelId = spec.arm.host.modelId;
   const prices = config.prices;
   let trialBudget = createBudget({
@@ -393,6 +392,9 @@ async function runTrial(
   let turns = 0;
   let error: string | null = null;
   try {
+    // Inside the try: a task's tools factory that throws errors its trial, not the run.
+    const setup = buildArm(spec.arm, spec.task, session, files);
+    toolBytes = bytes(setup.tools.map(toolShape));
     const output = await spec.arm.host.runTrial({
       system: setup.system,
       prompt: spec.task.prompt,
