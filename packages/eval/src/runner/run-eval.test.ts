@@ -317,4 +317,31 @@ describe('hostile hosts, checkers and callbacks', () => {
       outcome: 'completed',
     });
   });
+
+  it.each([
+    ['a stop resume cannot read', { text: 'x', stop: 'finished', turns: 1 }, /stop "finished"/],
+    [
+      'turns that are not a whole number',
+      { text: 'x', stop: 'done', turns: Number.NaN },
+      /turns NaN/,
+    ],
+    ['text that is not a string', { text: 42, stop: 'done', turns: 1 }, /text 42/],
+    ['nothing', undefined, /resolved to undefined/],
+  ])(
+    'a host that returns %s errors its trial, and the log still resumes',
+    async (_name, output, rule) => {
+      const config = custom(async () => output as never);
+      const store = new MemoryStore();
+      const run = await runEval(config, { store });
+      expect(run.outcome).toBe('completed');
+      for (const trial of run.trials) {
+        expect(trial.status).toBe('errored');
+        expect(trial.stop).toBe('error');
+        expect(trial.error).toMatch(rule);
+      }
+      // The records the run logged pass the checks resume applies.
+      const resumed = await runEval(config, { store, resume: true });
+      expect(resumed.trials).toHaveLength(4);
+    },
+  );
 });

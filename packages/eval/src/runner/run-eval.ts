@@ -413,6 +413,8 @@ async function runTrial(
       reminder: setup.reminder,
       record: (entry) => transcript.push(entry),
     });
+    const problem = hostOutputProblem(output);
+    if (problem !== null) throw new TypeError(`The host's runTrial resolved to ${problem}.`);
     stop = output.stop;
     text = output.text;
     turns = output.turns;
@@ -476,6 +478,36 @@ async function runTrial(
     durationMs: context.now() - startedAt,
     transcript,
   };
+}
+
+const TRIAL_STOPS: readonly TrialStop[] = [
+  'done',
+  'max_turns',
+  'trial_budget',
+  'run_budget',
+  'aborted',
+];
+
+/**
+ * What is wrong with a host's output, or null: a trial is logged only with a `stop` resume can
+ * read back, a whole number of turns and a string answer.
+ */
+function hostOutputProblem(output: unknown): string | null {
+  if (typeof output !== 'object' || output === null)
+    return `${output === null ? 'null' : typeof output}, not { text, stop, turns }`;
+  const { text, stop, turns } = output as Record<string, unknown>;
+  if (typeof stop !== 'string' || !(TRIAL_STOPS as readonly string[]).includes(stop))
+    return `stop ${shown(stop)}, not one of ${TRIAL_STOPS.join(', ')}`;
+  if (typeof turns !== 'number' || !Number.isSafeInteger(turns) || turns < 0)
+    return `turns ${shown(turns)}, not a whole number >= 0`;
+  if (typeof text !== 'string') return `text ${shown(text)}, not a string`;
+  return null;
+}
+
+function shown(value: unknown): string {
+  if (typeof value === 'string')
+    return JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}...` : value);
+  return typeof value === 'number' ? String(value) : value === null ? 'null' : typeof value;
 }
 
 function toolShape(tool: AnyTool): unknown {
