@@ -344,4 +344,14 @@ describe('hostile hosts, checkers and callbacks', () => {
       expect(resumed.trials).toHaveLength(4);
     },
   );
+
+  it('a wall clock that steps back logs no negative duration, so the run still resumes', async () => {
+    let time = 1_000_000;
+    const config = custom(done);
+    const store = new MemoryStore();
+    const run = await runEval(config, { store, clock: () => (time -= 10) });
+    expect(run.trials.every((trial) => trial.durationMs === 0)).toBe(true);
+    const resumed = await runEval(config, { store, resume: true });
+    expect(resumed.trials).toHaveLength(4);
+  });
 });

@@ -475,7 +475,8 @@ async function runTrial(
     tokens: inputTokens + outputTokens,
     usd: Math.round(usd * 1e6) / 1e6,
     plan: planActivity(),
-    durationMs: context.now() - startedAt,
+    // A wall clock can step back; the log's records never hold a negative duration.
+    durationMs: Math.max(0, context.now() - startedAt),
     transcript,
   };
 }
