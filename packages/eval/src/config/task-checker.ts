@@ -158,11 +158,19 @@ export async function runChecker(
   taskPrompt: string,
 ): Promise<CheckOutcome> {
   if (typeof checker === 'function') {
-    const answer = await checker(input);
+    const answer: unknown = await checker(input);
     if (typeof answer === 'boolean')
       return { verdict: { pass: answer, reason: '', by: 'function' }, malformed: false };
+    // The verdict is logged: what resume could not read back is refused here, not there.
+    if (typeof answer !== 'object' || answer === null)
+      throw new TypeError(
+        `the checker must return a boolean or { pass, reason }, got ${answer === null ? 'null' : typeof answer}`,
+      );
+    const { pass, reason = '' } = answer as { pass?: unknown; reason?: unknown };
+    if (typeof reason !== 'string')
+      throw new TypeError(`the checker's reason must be a string, got ${typeof reason}`);
     return {
-      verdict: { pass: answer.pass === true, reason: answer.reason ?? '', by: 'function' },
+      verdict: { pass: pass === true, reason: reason.slice(0, 4000), by: 'function' },
       malformed: false,
     };
   }

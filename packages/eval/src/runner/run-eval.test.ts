@@ -354,4 +354,39 @@ describe('hostile hosts, checkers and callbacks', () => {
     const resumed = await runEval(config, { store, resume: true });
     expect(resumed.trials).toHaveLength(4);
   });
+
+  it.each([
+    ['a reason that is not a string', { pass: true, reason: 5 }, /reason must be a string, got number/],
+    ['nothing', undefined, /got undefined/],
+    ['null', null, /got null/],
+  ])(
+    'a checker that returns %s errors its trial, and the log still resumes',
+    async (_name, answer, rule) => {
+      const config = custom(done, {
+        tasks: [{ id: 't', prompt: 'do it', check: () => answer as never }],
+      });
+      const store = new MemoryStore();
+      const run = await runEval(config, { store });
+      for (const trial of run.trials) {
+        expect(trial.status).toBe('errored');
+        expect(trial.error).toMatch(rule);
+      }
+      await expect(runEval(config, { store, resume: true })).resolves.toMatchObject({
+        outcome: 'completed',
+      });
+    },
+  );
+
+  it("a checker's reason is kept to 4,000 characters, as a judge's is", async () => {
+    const config = custom(done, {
+      tasks: [
+        { id: 't', prompt: 'do it', check: () => ({ pass: true, reason: 'r'.repeat(1 << 20) }) },
+      ],
+    });
+    const run = await runEval(config, { store: new MemoryStore() });
+    for (const trial of run.trials) {
+      expect(trial.pass).toBe(true);
+      expect(trial.verdict?.reason).toHaveLength(4000);
+    }
+  });
 });
