@@ -32,7 +32,11 @@ export interface CallGuard {
    * `maxOutputTokens`. Resolves to a reservation id, or the reason the trial must stop.
    */
   reserve(sent: unknown): { ok: true; id: string } | { ok: false; stop: TrialStop };
-  /** Records the call's real usage against the reservation `id` and releases the hold. */
+  /**
+   * Records the call's real usage against the reservation `id` and releases the hold. A usage
+   * whose counts are not whole numbers >= 0 (NaN, undefined, a fraction) cannot be counted: the
+   * call counts at its reserved worst case and the trial errors, so a cap still holds.
+   */
   settle(id: string, usage: CallUsage): void;
 }
 

@@ -8,6 +8,7 @@ import { defineEval, type EvalConfig } from '../config/define-eval.ts';
 import { aiSdkHost } from '../hosts/ai-sdk-host.ts';
 import type { EvalHost } from '../hosts/eval-host.ts';
 import { PlankitEvalError } from '../plankit-eval-error.ts';
+import { renderMarkdown } from '../report/render-markdown.ts';
 import { scriptedModel } from '../scripted/scripted-model.ts';
 import { runEval } from './run-eval.ts';
 
@@ -356,7 +357,11 @@ describe('hostile hosts, checkers and callbacks', () => {
   });
 
   it.each([
-    ['a reason that is not a string', { pass: true, reason: 5 }, /reason must be a string, got number/],
+    [
+      'a reason that is not a string',
+      { pass: true, reason: 5 },
+      /reason must be a string, got number/,
+    ],
     ['nothing', undefined, /got undefined/],
     ['null', null, /got null/],
   ])(
@@ -389,4 +394,40 @@ describe('hostile hosts, checkers and callbacks', () => {
       expect(trial.verdict?.reason).toHaveLength(4000);
     }
   });
+
+  it.each([
+    ['NaN tokens', () => ({ inputTokens: Number.NaN, outputTokens: 5, cachedInputTokens: 0 })],
+    ['missing tokens', () => ({ outputTokens: 5, cachedInputTokens: 0 }) as never],
+    [
+      'a mapping that throws',
+      () => {
+        throw new Error('no usage in the reply');
+      },
+    ],
+  ])(
+    'a call whose usage is %s counts at its worst case and errors the trial',
+    async (_name, usage) => {
+      const config = custom(
+        async (input) => {
+          const reply = await input.callModel({ messages: ['hi'] }, async () => 'reply', usage);
+          if (!reply.ok) return { text: '', stop: reply.stop, turns: 0 };
+          return { text: reply.value, stop: 'done', turns: 1 };
+        },
+        { repetitions: 2, maxOutputTokens: 100, budget: { totalTokens: 100_000 } },
+      );
+      const store = new MemoryStore();
+      const run = await runEval(config, { store });
+      for (const trial of run.trials) {
+        expect(trial.status).toBe('errored');
+        expect(trial.error).toMatch(/usage|no usage in the reply/);
+        // The reserved worst case: at least maxOutputTokens, never NaN.
+        expect(trial.outputTokens).toBe(100);
+        expect(Number.isSafeInteger(trial.tokens)).toBe(true);
+      }
+      expect(renderMarkdown(run.report)).not.toContain('NaN');
+      await expect(runEval(config, { store, resume: true })).resolves.toMatchObject({
+        outcome: 'completed',
+      });
+    },
+  );
 });

@@ -349,6 +349,9 @@ async function runTrial(
   let inputTokens = 0;
   let outputTokens = 0;
   let usd = 0;
+  // Each held call's worst case, counted instead of a usage that cannot be (NaN, a fraction).
+  const worstCases = new Map<string, CallUsage>();
+  let badUsage: string | null = null;
   const guard: CallGuard = {
     reserve(sent) {
       if (context.signal.aborted) return { ok: false, stop: 'aborted' };
@@ -372,9 +375,18 @@ async function runTrial(
       }
       trialBudget = onTrial.value;
       context.setRunBudget(onRun.value);
+      worstCases.set(id, {
+        inputTokens: estimateIn,
+        outputTokens: maxOutputTokens,
+        cachedInputTokens: 0,
+      });
       return { ok: true, id };
     },
-    settle(id, usage) {
+    settle(id, reported) {
+      const problem = usageProblem(reported);
+      if (problem !== null) badUsage ??= problem;
+      const usage = problem === null ? reported : (worstCases.get(id) ?? NO_USAGE);
+      worstCases.delete(id);
       const cost = costOf(prices, modelId, usage);
       const tokens = usage.inputTokens + usage.outputTokens;
       inputTokens += usage.inputTokens;
@@ -421,6 +433,10 @@ async function runTrial(
   } catch (cause) {
     stop = context.signal.aborted ? 'aborted' : 'error';
     error = cause instanceof Error ? cause.message.slice(0, 2000) : String(cause).slice(0, 2000);
+  }
+  if (badUsage !== null && stop !== 'error') {
+    stop = 'error';
+    error = `The host reported usage ${badUsage}; the call was counted at its reserved worst case.`;
   }
   const cut = stop === 'run_budget' || stop === 'aborted';
   let status: TrialRecord['status'] = cut ? 'cut_short' : stop === 'error' ? 'errored' : 'finished';
@@ -479,6 +495,19 @@ async function runTrial(
     durationMs: Math.max(0, context.now() - startedAt),
     transcript,
   };
+}
+
+const NO_USAGE: CallUsage = { inputTokens: 0, outputTokens: 0, cachedInputTokens: 0 };
+
+/** What is wrong with a call's reported usage, or null: every count a whole number >= 0. */
+function usageProblem(usage: unknown): string | null {
+  if (typeof usage !== 'object' || usage === null) return `${shown(usage)}, not an object`;
+  for (const field of ['inputTokens', 'outputTokens', 'cachedInputTokens'] as const) {
+    const count = (usage as Record<string, unknown>)[field];
+    if (typeof count !== 'number' || !Number.isSafeInteger(count) || count < 0)
+      return `${field} ${shown(count)}, not a whole number >= 0`;
+  }
+  return null;
 }
 
 const TRIAL_STOPS: readonly TrialStop[] = [
