@@ -117,6 +117,27 @@ describe('defineEval', () => {
     }
   });
 
+  it('names a field whose key is 1 MiB long, clipped, and stays under 2,000 characters', () => {
+    const long = 'k'.repeat(1 << 20);
+    for (const [config, field] of [
+      [{ ...base, [long]: 1 }, `["${'k'.repeat(64)}..."]`],
+      [
+        { ...base, tasks: [{ id: 't', prompt: 'p', check: () => true, fixtures: { [long]: 1 } }] },
+        `tasks[0].fixtures["${'k'.repeat(64)}..."]`,
+      ],
+    ] as const) {
+      try {
+        defineEval(config as unknown as EvalConfig);
+        throw new Error('accepted');
+      } catch (error) {
+        if (!PlankitEvalError.isInstance(error)) throw error;
+        expect(error.field).toBe(field);
+        expect(error.message).toContain(`\n- ${field}: `);
+        expect(error.message.length).toBeLessThan(2000);
+      }
+    }
+  });
+
   it('runEval refuses a plain object with the same message, before anything runs', async () => {
     const { runEval } = await import('../runner/run-eval.ts');
     const { MemoryStore } = await import('@plankit/adapters/stores');

@@ -177,14 +177,24 @@ function show(value: unknown): string {
   return value === null ? 'null' : typeof value;
 }
 
-/** A zod path as the config's own notation: `arms[0].planning.strategy`, `fixtures["a.txt"]`. */
+/** A key longer than this is clipped in a field name, so the refusal still names the field. */
+const MAX_KEY = 64;
+
+/**
+ * A zod path as the config's own notation: `arms[0].planning.strategy`, `fixtures["a.txt"]`;
+ * a key over 64 characters is clipped (`"aaa..."`).
+ */
 function fieldOf(path: readonly PropertyKey[]): string {
   let field = '';
-  for (const key of path) {
-    if (typeof key === 'number') field += `[${key}]`;
-    else if (typeof key === 'string' && /^[A-Za-z_$][\w$]*$/.test(key))
+  for (const raw of path) {
+    if (typeof raw === 'number') {
+      field += `[${raw}]`;
+      continue;
+    }
+    const key = String(raw);
+    if (key.length <= MAX_KEY && /^[A-Za-z_$][\w$]*$/.test(key))
       field += field === '' ? key : `.${key}`;
-    else field += `[${JSON.stringify(String(key))}]`;
+    else field += `[${JSON.stringify(key.length > MAX_KEY ? `${key.slice(0, MAX_KEY)}...` : key)}]`;
   }
   return field === '' ? 'config' : field;
 }
