@@ -138,6 +138,15 @@ describe('defineEval', () => {
     }
   });
 
+  it('checks the keys it returns: an inherited arms list is refused, not lost', () => {
+    const config = Object.assign(Object.create({ arms: base.arms }), {
+      tasks: base.tasks,
+      repetitions: 1,
+      seed: 1,
+    });
+    expect(refusal(config)).toEqual({ code: 'config_invalid', field: 'arms' });
+  });
+
   it('runEval refuses a plain object with the same message, before anything runs', async () => {
     const { runEval } = await import('../runner/run-eval.ts');
     const { MemoryStore } = await import('@plankit/adapters/stores');

@@ -230,8 +230,11 @@ function problems(
  * @throws PlankitEvalError `config_invalid`, naming every field at fault and its rule
  */
 export function checkEvalConfig<T>(value: T, caller = 'defineEval'): T {
-  const parsed = schema.safeParse(value, { reportInput: true });
-  if (parsed.success) return Object.freeze({ ...value });
+  // The schema checks the very copy that is returned: its own keys, each read once, so a key
+  // inherited from a prototype (which the copy would drop) is never checked and then lost.
+  const own = isObject(value) && !Array.isArray(value) ? { ...value } : value;
+  const parsed = schema.safeParse(own, { reportInput: true });
+  if (parsed.success) return Object.freeze(own);
   const found = parsed.error.issues.flatMap((issue) => problems(issue));
   const lines = found.map((problem) => problem.line);
   const head = `${caller}: the config is invalid (${lines.length} problem${lines.length === 1 ? '' : 's'}):`;
