@@ -114,6 +114,12 @@ describe('plankit-eval run', () => {
     expect(none.code).toBe(2);
     expect(none.stderr).toContain('Name a command: run or init.');
     expect(none.stderr).toContain('plankit-eval run <config>');
+    for (const value of ['', '--resume']) {
+      const out = await plain(['run', 'examples/eval-planning/eval.config.ts', '--out', value]);
+      expect(out.code).toBe(2);
+      expect(out.stderr).toContain(`--out needs a folder, not ${JSON.stringify(value)}.`);
+      expect(existsSync(join(root, value, 'log'))).toBe(false);
+    }
     const help = await plain(['--help']);
     expect(help.code).toBe(0);
     expect(help.stdout).toContain('plankit-eval init [file]');

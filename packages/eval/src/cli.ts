@@ -89,7 +89,13 @@ function parseArgs(argv: readonly string[]): Command {
     else if (command === 'init' && arg === '--force') force = true;
     else if (command === 'run' && arg === '--out') {
       const value = rest[++i];
-      if (value === undefined) throw new UsageError('--out needs a folder.', help);
+      // An empty folder would fail only after every trial ran (writing the reports); a value
+      // like --resume is the next option, not a folder (write ./-x for a folder named -x).
+      if (value === undefined || value === '' || value.startsWith('-'))
+        throw new UsageError(
+          `--out needs a folder${value === undefined ? '' : `, not ${JSON.stringify(value)}`}.`,
+          help,
+        );
       out = value;
     } else if (arg.startsWith('-')) throw new UsageError(`Unknown option ${arg}.`, help);
     else positional.push(arg);
