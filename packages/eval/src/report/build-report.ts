@@ -218,14 +218,23 @@ function comparePair(a: ArmSummary, b: ArmSummary, comparisons: number): PairCom
 }
 
 function methodLines(comparisons: number): string[] {
-  const confidence = confidenceText(1 - SIGNIFICANCE_LEVEL / comparisons);
   return [
     "A trial counts in its arm's n when it finished: the model stopped, ran out of turns (maxTurns), or was stopped by its own cap (perTrialUsd or perTrialTokens). Each of these is checked as it stands and passes only if the checker passes what it did, so an arm that cannot finish within its cap fails.",
     "Errored trials (the host or the checker threw, or the judge gave no verdict) and trials cut short by the run's total cap or an interruption are not in n; they are counted apart, and their spend is in the totals.",
     'Success rates carry 95% Wilson score intervals.',
+    // One arm has no pair: a confidence of 1 - level / 0 would print as -Infinity%.
+    ...(comparisons === 0
+      ? ['One arm: no pair is compared, so there is no difference, interval or p-value.']
+      : pairLines(comparisons)),
+    "Cost per extra success is the difference in mean USD per trial over the difference in success rate, for the arm with the higher rate; cost per success is the USD of an arm's finished trials over their successes.",
+  ];
+}
+
+function pairLines(comparisons: number): string[] {
+  const confidence = confidenceText(1 - SIGNIFICANCE_LEVEL / comparisons);
+  return [
     `Every pair is compared as B - A, where A is the arm listed first in the config. The difference has Newcombe's hybrid score interval with continuity correction (method 11) at ${confidence} confidence${comparisons > 1 ? `: 1 - ${SIGNIFICANCE_LEVEL} / ${comparisons} for ${comparisons} comparisons (Bonferroni)` : ' (one comparison, so no correction)'}.`,
     `One rule decides a pair: it is significant exactly when that interval leaves out 0. Its p-value is the level at which the same interval starts to leave out 0${comparisons > 1 ? `, times ${comparisons}` : ''}, so p < ${SIGNIFICANCE_LEVEL} and a significant verdict always go together.`,
-    "Cost per extra success is the difference in mean USD per trial over the difference in success rate, for the arm with the higher rate; cost per success is the USD of an arm's finished trials over their successes.",
   ];
 }
 
