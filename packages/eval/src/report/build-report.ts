@@ -149,9 +149,13 @@ export interface JudgeVerdictRow {
  * decisions have no matching intervals, so it corrects by Bonferroni); it is here for your own
  * p-values.
  *
+ * @throws RangeError for a p-value that is not a number from 0 to 1
  * @public
  */
 export function holmAdjust(pValues: readonly number[]): number[] {
+  for (const p of pValues)
+    if (typeof p !== 'number' || !(p >= 0 && p <= 1))
+      throw new RangeError('pValues must be numbers from 0 to 1');
   const m = pValues.length;
   const order = pValues.map((p, index) => ({ p, index })).sort((x, y) => x.p - y.p);
   const adjusted = new Array<number>(m).fill(1);

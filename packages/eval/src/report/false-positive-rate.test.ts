@@ -74,4 +74,9 @@ describe("the report's decision rule over many seeded runs", () => {
     expect(holmAdjust([0.01, 0.04, 0.03])).toEqual([0.03, 0.06, 0.06]);
     expect(holmAdjust([0.5])).toEqual([0.5]);
   });
+
+  it('holmAdjust refuses a p-value that is not one, rather than returning NaN', () => {
+    for (const p of [Number.NaN, -0.1, 2])
+      expect(() => holmAdjust([0.01, p])).toThrow('pValues must be numbers from 0 to 1');
+  });
 });

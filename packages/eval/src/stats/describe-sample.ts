@@ -14,9 +14,15 @@ export interface SampleSummary {
  * Mean, median and 90th percentile of `values` (linear interpolation between closest ranks, as
  * numpy's default). An empty sample summarises to zeros with `count: 0`.
  *
+ * @throws RangeError for a value that is not a finite number
+ *
  * @public
  */
 export function describeSample(values: readonly number[]): SampleSummary {
+  // A NaN would sort anywhere and make every figure NaN; refuse it (a programmer error).
+  for (const value of values)
+    if (typeof value !== 'number' || !Number.isFinite(value))
+      throw new RangeError('values must be finite numbers');
   if (values.length === 0) return { count: 0, mean: 0, p50: 0, p90: 0 };
   const sorted = [...values].sort((x, y) => x - y);
   let sum = 0;

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { describeSample } from './describe-sample.ts';
 import { differenceInterval } from './difference-interval.ts';
 import { fisherExactTest } from './fisher-exact-test.ts';
-import { wilsonInterval } from './wilson-interval.ts';
+import { wilsonInterval, wilsonIntervalCorrected } from './wilson-interval.ts';
 
 describe('wilsonInterval', () => {
   it('matches published values', () => {
@@ -43,6 +43,13 @@ describe('wilsonInterval', () => {
     expect(() => wilsonInterval(3, 2)).toThrow(RangeError);
     expect(() => wilsonInterval(-1, 2)).toThrow(RangeError);
     expect(() => wilsonInterval(1.5, 2)).toThrow(RangeError);
+  });
+
+  it('refuses a z that would make the interval NaN', () => {
+    for (const z of [Number.NaN, Number.POSITIVE_INFINITY, -1.96]) {
+      expect(() => wilsonInterval(1, 3, z)).toThrow('z must be a finite number >= 0');
+      expect(() => wilsonIntervalCorrected(1, 3, z)).toThrow('z must be a finite number >= 0');
+    }
   });
 });
 
@@ -98,5 +105,10 @@ describe('describeSample', () => {
   it('gives mean and interpolated percentiles', () => {
     expect(describeSample([1, 2, 3, 4])).toEqual({ count: 4, mean: 2.5, p50: 2.5, p90: 3.7 });
     expect(describeSample([])).toEqual({ count: 0, mean: 0, p50: 0, p90: 0 });
+  });
+
+  it('refuses a value that would make every figure NaN', () => {
+    for (const value of [Number.NaN, Number.POSITIVE_INFINITY])
+      expect(() => describeSample([1, value, 3])).toThrow('values must be finite numbers');
   });
 });

@@ -14,8 +14,13 @@ export const Z_95 = 1.959963984540054;
 /** With no trials, nothing is known: the whole of [0, 1]. */
 const WHOLE: ProportionInterval = Object.freeze({ estimate: 0, low: 0, high: 1 });
 
-/** Refuses counts that are not whole numbers with 0 <= successes <= trials (a programmer error). */
-function checkCounts(successes: number, trials: number): void {
+/**
+ * Refuses counts that are not whole numbers with 0 <= successes <= trials, and a z that is not a
+ * finite number >= 0 (programmer errors).
+ */
+function checkCounts(successes: number, trials: number, z: number): void {
+  if (typeof z !== 'number' || !Number.isFinite(z) || z < 0)
+    throw new RangeError('z must be a finite number >= 0');
   if (!Number.isInteger(trials) || trials < 0)
     throw new RangeError('trials must be a whole number >= 0');
   if (!Number.isInteger(successes) || successes < 0 || successes > trials)
@@ -34,7 +39,7 @@ export function wilsonInterval(
   trials: number,
   z: number = Z_95,
 ): ProportionInterval {
-  checkCounts(successes, trials);
+  checkCounts(successes, trials, z);
   if (trials === 0) return WHOLE;
   const p = successes / trials;
   const z2 = z * z;
@@ -61,7 +66,7 @@ export function wilsonIntervalCorrected(
   trials: number,
   z: number = Z_95,
 ): ProportionInterval {
-  checkCounts(successes, trials);
+  checkCounts(successes, trials, z);
   if (trials === 0) return WHOLE;
   const n = trials;
   const p = successes / n;
