@@ -151,6 +151,28 @@ describe('plankit-eval run', () => {
     }
   }, 60_000);
 
+  it('a host or config awaiting a promise that never settles exits 1 with a message, not 0', async () => {
+    const folder = await mkdtemp(join(tmpdir(), 'plankit-eval-hung-'));
+    try {
+      const host = join(folder, 'host.config.mjs');
+      await writeFile(
+        host,
+        `const host = { kind: 'custom', modelId: 'm', runTrial: () => new Promise(() => {}) };
+export default { arms: [{ id: 'a', host, planning: false }], tasks: [{ id: 't', prompt: 'p', check: () => true }], repetitions: 1, seed: 1 };
+`,
+      );
+      const module = join(folder, 'module.config.mjs');
+      await writeFile(module, 'await new Promise(() => {});\nexport default {};\n');
+      for (const file of [host, module]) {
+        const hung = await plain(['run', file, '--out', join(folder, 'out')]);
+        expect(hung.code).toBe(1);
+        expect(hung.stderr).toContain('stopped waiting on a promise that can never settle');
+      }
+    } finally {
+      await rm(folder, { recursive: true, force: true });
+    }
+  }, 60_000);
+
   it('init writes the README config; run gives an HTML report offline, with monotonic progress', async () => {
     const folder = await mkdtemp(join(tmpdir(), 'plankit-eval-init-'));
     try {

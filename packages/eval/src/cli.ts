@@ -197,11 +197,25 @@ async function main(): Promise<number> {
   }
 }
 
+// Node exits when nothing is left to wait on, even with main() unsettled: a host, checker or
+// config awaiting a promise that can never settle would otherwise end the process with exit 0,
+// as if the run had finished.
+let settled = false;
+process.once('beforeExit', () => {
+  if (settled) return;
+  process.stderr.write(
+    'plankit-eval: stopped waiting on a promise that can never settle (a host, checker or judge, or the config module, awaits something that never resolves); the run did not finish.\n',
+  );
+  process.exitCode = EXIT.error;
+});
+
 main().then(
   (code) => {
+    settled = true;
     process.exitCode = code;
   },
   (error: unknown) => {
+    settled = true;
     if (error instanceof UsageError) {
       process.stderr.write(`${error.message}\n\n${error.help}`);
       process.exitCode = EXIT.input;
