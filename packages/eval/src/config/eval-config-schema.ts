@@ -18,10 +18,10 @@ const whole = (low: number, high: number) =>
     .min(low, { error: `must be a whole number from ${low} to ${high}` })
     .max(high, { error: `must be a whole number from ${low} to ${high}` });
 
+// zod's number refuses NaN and the infinities.
 const amount = z
   .number({ error: 'must be a finite number >= 0' })
-  .min(0, { error: 'must be a finite number >= 0' })
-  .refine(Number.isFinite, { error: 'must be a finite number >= 0' });
+  .min(0, { error: 'must be a finite number >= 0' });
 
 const id = z.string({ error: 'must match [a-z0-9_-]{1,64}' }).regex(ID, {
   error: 'must match [a-z0-9_-]{1,64}',
@@ -187,14 +187,14 @@ const MAX_KEY = 64;
 function fieldOf(path: readonly PropertyKey[]): string {
   let field = '';
   for (const raw of path) {
-    if (typeof raw === 'number') {
-      field += `[${raw}]`;
-      continue;
+    if (typeof raw === 'number') field += `[${raw}]`;
+    else {
+      // A clipped key ends in "...", so it is always quoted.
+      const key =
+        String(raw).length > MAX_KEY ? `${String(raw).slice(0, MAX_KEY)}...` : String(raw);
+      if (/^[A-Za-z_$][\w$]*$/.test(key)) field += field === '' ? key : `.${key}`;
+      else field += `[${JSON.stringify(key)}]`;
     }
-    const key = String(raw);
-    if (key.length <= MAX_KEY && /^[A-Za-z_$][\w$]*$/.test(key))
-      field += field === '' ? key : `.${key}`;
-    else field += `[${JSON.stringify(key.length > MAX_KEY ? `${key.slice(0, MAX_KEY)}...` : key)}]`;
   }
   return field === '' ? 'config' : field;
 }

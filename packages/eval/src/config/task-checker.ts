@@ -162,13 +162,9 @@ export async function runChecker(
     if (typeof answer === 'boolean')
       return { verdict: { pass: answer, reason: '', by: 'function' }, malformed: false };
     // The verdict is logged: what resume could not read back is refused here, not there.
-    if (typeof answer !== 'object' || answer === null)
-      throw new TypeError(
-        `the checker must return a boolean or { pass, reason }, got ${answer === null ? 'null' : typeof answer}`,
-      );
-    const { pass, reason = '' } = answer as { pass?: unknown; reason?: unknown };
-    if (typeof reason !== 'string')
-      throw new TypeError(`the checker's reason must be a string, got ${typeof reason}`);
+    const { pass, reason = '' } = (answer ?? {}) as { pass?: unknown; reason?: unknown };
+    if (typeof answer !== 'object' || answer === null || typeof reason !== 'string')
+      throw new TypeError('the checker must return a boolean or { pass, reason?: string }');
     return {
       verdict: { pass: pass === true, reason: reason.slice(0, 4000), by: 'function' },
       malformed: false,

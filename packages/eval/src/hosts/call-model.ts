@@ -1,12 +1,5 @@
 import type { CallGuard, CallUsage, ModelCallResult } from './eval-host.ts';
 
-/** A usage no call reports, for a call whose usage mapping threw. */
-const UNKNOWN_USAGE: CallUsage = {
-  inputTokens: Number.NaN,
-  outputTokens: Number.NaN,
-  cachedInputTokens: Number.NaN,
-};
-
 /**
  * One model call through the budget guard: reserve the worst case of `sent`, make the call, and
  * settle its real usage; a call that throws is settled at zero (providers do not bill a request
@@ -29,14 +22,12 @@ export async function callThroughGuard<T>(
     if (signal.aborted) return { ok: false, stop: 'aborted', called: true };
     throw error;
   }
-  let used: CallUsage;
+  let used: CallUsage | undefined;
   try {
     used = usage(value);
-  } catch (error) {
-    // The call was made but its usage is unknown: the guard counts it at its worst case.
-    guard.settle(held.id, UNKNOWN_USAGE);
-    throw error;
+  } finally {
+    // A usage that throws is none: the guard counts the call at its worst case, and refuses it.
+    guard.settle(held.id, used as CallUsage);
   }
-  guard.settle(held.id, used);
   return { ok: true, value };
 }

@@ -35,7 +35,8 @@ export interface CallGuard {
   /**
    * Records the call's real usage against the reservation `id` and releases the hold. A usage
    * whose counts are not whole numbers >= 0 (NaN, undefined, a fraction) cannot be counted: the
-   * call counts at its reserved worst case and the trial errors, so a cap still holds.
+   * call counts at its reserved worst case, so a cap still holds, and `settle` throws a
+   * `TypeError` naming the count (so `callModel` rejects and, uncaught, errors the trial).
    */
   settle(id: string, usage: CallUsage): void;
 }

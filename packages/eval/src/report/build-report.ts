@@ -153,9 +153,8 @@ export interface JudgeVerdictRow {
  * @public
  */
 export function holmAdjust(pValues: readonly number[]): number[] {
-  for (const p of pValues)
-    if (typeof p !== 'number' || !(p >= 0 && p <= 1))
-      throw new RangeError('pValues must be numbers from 0 to 1');
+  if (!pValues.every((p) => p >= 0 && p <= 1))
+    throw new RangeError('pValues must be numbers from 0 to 1');
   const m = pValues.length;
   const order = pValues.map((p, index) => ({ p, index })).sort((x, y) => x.p - y.p);
   const adjusted = new Array<number>(m).fill(1);
@@ -227,9 +226,7 @@ function methodLines(comparisons: number): string[] {
     "Errored trials (the host or the checker threw, or the judge gave no verdict) and trials cut short by the run's total cap or an interruption are not in n; they are counted apart, and their spend is in the totals.",
     'Success rates carry 95% Wilson score intervals.',
     // One arm has no pair: a confidence of 1 - level / 0 would print as -Infinity%.
-    ...(comparisons === 0
-      ? ['One arm: no pair is compared, so there is no difference, interval or p-value.']
-      : pairLines(comparisons)),
+    ...(comparisons === 0 ? ['One arm: no pair is compared.'] : pairLines(comparisons)),
     "Cost per extra success is the difference in mean USD per trial over the difference in success rate, for the arm with the higher rate; cost per success is the USD of an arm's finished trials over their successes.",
   ];
 }

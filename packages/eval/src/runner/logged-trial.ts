@@ -2,7 +2,32 @@ import { z } from 'zod';
 import type { TrialRecord } from './trial-record.ts';
 
 const count = z.number().int().min(0);
-const finite = z.number().min(0).refine(Number.isFinite, { error: 'must be finite' });
+// zod's number refuses NaN and the infinities.
+const finite = z.number().min(0);
+
+const stops = ['done', 'max_turns', 'trial_budget', 'run_budget', 'aborted'] as const;
+
+/** What a host's `runTrial` must resolve to. */
+export const hostOutputSchema: z.ZodType = z.object({
+  text: z.string(),
+  stop: z.enum(stops),
+  turns: count,
+});
+
+/** A model call's usage as a host reports it: whole counts. */
+export const usageSchema: z.ZodType = z.object({
+  inputTokens: count,
+  outputTokens: count,
+  cachedInputTokens: count,
+});
+
+/** The first problem `schema` finds in `value` (`field: rule`), or null. */
+export function problemOf(schema: z.ZodType, value: unknown): string | null {
+  const parsed = schema.safeParse(value);
+  if (parsed.success) return null;
+  const issue = parsed.error.issues[0];
+  return `${issue?.path.map(String).join('.') || 'record'}: ${issue?.message ?? 'is invalid'}`;
+}
 
 /** The shape of an `eval.trial` record; the run-specific rules are checked after it. */
 const recordSchema = z.object({
@@ -13,7 +38,7 @@ const recordSchema = z.object({
   repetition: z.number().int().min(1),
   seed: count,
   status: z.enum(['finished', 'errored', 'cut_short']),
-  stop: z.enum(['done', 'max_turns', 'trial_budget', 'run_budget', 'aborted', 'error']),
+  stop: z.enum([...stops, 'error']),
   pass: z.boolean(),
   verdict: z
     .object({ pass: z.boolean(), reason: z.string(), by: z.enum(['function', 'llm_judge']) })
@@ -49,13 +74,9 @@ export function checkLoggedTrial(
   data: unknown,
   expected: LogExpectations,
 ): { ok: true; record: TrialRecord } | { ok: false; rule: string } {
-  const parsed = recordSchema.safeParse(data);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    const field = issue?.path.map(String).join('.') || 'record';
-    return { ok: false, rule: `${field}: ${issue?.message ?? 'is not a trial record'}` };
-  }
-  const record = parsed.data;
+  const problem = problemOf(recordSchema, data);
+  if (problem !== null) return { ok: false, rule: problem };
+  const record = data as TrialRecord;
   if (record.run !== expected.runId)
     return { ok: false, rule: `run: belongs to another run (${JSON.stringify(record.run)})` };
   if (!expected.arms.has(record.armId))

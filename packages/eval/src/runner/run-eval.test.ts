@@ -320,14 +320,18 @@ describe('hostile hosts, checkers and callbacks', () => {
   });
 
   it.each([
-    ['a stop resume cannot read', { text: 'x', stop: 'finished', turns: 1 }, /stop "finished"/],
+    [
+      'a stop resume cannot read',
+      { text: 'x', stop: 'finished', turns: 1 },
+      /^The host's output is refused: stop: /,
+    ],
     [
       'turns that are not a whole number',
       { text: 'x', stop: 'done', turns: Number.NaN },
-      /turns NaN/,
+      /refused: turns: .*NaN/,
     ],
-    ['text that is not a string', { text: 42, stop: 'done', turns: 1 }, /text 42/],
-    ['nothing', undefined, /resolved to undefined/],
+    ['text that is not a string', { text: 42, stop: 'done', turns: 1 }, /refused: text: .*string/],
+    ['nothing', undefined, /refused: record: .*object/],
   ])(
     'a host that returns %s errors its trial, and the log still resumes',
     async (_name, output, rule) => {
@@ -360,10 +364,10 @@ describe('hostile hosts, checkers and callbacks', () => {
     [
       'a reason that is not a string',
       { pass: true, reason: 5 },
-      /reason must be a string, got number/,
+      /must return a boolean or \{ pass, reason\?: string \}/,
     ],
-    ['nothing', undefined, /got undefined/],
-    ['null', null, /got null/],
+    ['nothing', undefined, /must return a boolean or \{ pass, reason\?: string \}/],
+    ['null', null, /must return a boolean or \{ pass, reason\?: string \}/],
   ])(
     'a checker that returns %s errors its trial, and the log still resumes',
     async (_name, answer, rule) => {

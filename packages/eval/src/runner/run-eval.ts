@@ -26,6 +26,7 @@ import type { CallGuard, CallUsage, TranscriptEntry, TrialStop } from '../hosts/
 import { PlankitEvalError } from '../plankit-eval-error.ts';
 import { buildReport, type EvalReport } from '../report/build-report.ts';
 import { buildArm } from './build-arm.ts';
+import { hostOutputSchema, problemOf, usageSchema } from './logged-trial.ts';
 import type { RunOutcome } from './run-outcome.ts';
 import { deriveSeed, seededShuffle } from './seeded-random.ts';
 import { openTrialLog, type RunFingerprint, runIdOf } from './trial-log.ts';
@@ -349,9 +350,9 @@ async function runTrial(
   let inputTokens = 0;
   let outputTokens = 0;
   let usd = 0;
-  // Each held call's worst case, counted instead of a usage that cannot be (NaN, a fraction).
-  const worstCases = new Map<string, CallUsage>();
-  let badUsage: string | null = null;
+  // The last reserved worst case, counted instead of a usage that cannot be (NaN, a fraction);
+  // hosts call one at a time.
+  let worst: CallUsage = { inputTokens: 0, outputTokens: 0, cachedInputTokens: 0 };
   const guard: CallGuard = {
     reserve(sent) {
       if (context.signal.aborted) return { ok: false, stop: 'aborted' };
@@ -375,18 +376,12 @@ async function runTrial(
       }
       trialBudget = onTrial.value;
       context.setRunBudget(onRun.value);
-      worstCases.set(id, {
-        inputTokens: estimateIn,
-        outputTokens: maxOutputTokens,
-        cachedInputTokens: 0,
-      });
+      worst = { inputTokens: estimateIn, outputTokens: maxOutputTokens, cachedInputTokens: 0 };
       return { ok: true, id };
     },
     settle(id, reported) {
-      const problem = usageProblem(reported);
-      if (problem !== null) badUsage ??= problem;
-      const usage = problem === null ? reported : (worstCases.get(id) ?? NO_USAGE);
-      worstCases.delete(id);
+      const problem = problemOf(usageSchema, reported);
+      const usage = problem === null ? reported : worst;
       const cost = costOf(prices, modelId, usage);
       const tokens = usage.inputTokens + usage.outputTokens;
       inputTokens += usage.inputTokens;
@@ -397,6 +392,9 @@ async function runTrial(
       if (trial.ok) trialBudget = trial.value;
       const run = settleBudget(context.runBudget(), { id, usd: cost, tokens, now: at });
       if (run.ok) context.setRunBudget(run.value);
+      // Counted all the same, so the caps hold; the host's call fails, and with it the trial.
+      if (problem !== null)
+        throw new TypeError(`The host's usage is refused: ${problem}; counted at the worst case.`);
     },
   };
   let stop: TrialStop | 'error';
@@ -425,18 +423,15 @@ async function runTrial(
       reminder: setup.reminder,
       record: (entry) => transcript.push(entry),
     });
-    const problem = hostOutputProblem(output);
-    if (problem !== null) throw new TypeError(`The host's runTrial resolved to ${problem}.`);
+    // A trial is logged only with an output resume can read back.
+    const problem = problemOf(hostOutputSchema, output);
+    if (problem !== null) throw new TypeError(`The host's output is refused: ${problem}.`);
     stop = output.stop;
     text = output.text;
     turns = output.turns;
   } catch (cause) {
     stop = context.signal.aborted ? 'aborted' : 'error';
-    error = cause instanceof Error ? cause.message.slice(0, 2000) : String(cause).slice(0, 2000);
-  }
-  if (badUsage !== null && stop !== 'error') {
-    stop = 'error';
-    error = `The host reported usage ${badUsage}; the call was counted at its reserved worst case.`;
+    error = messageOf(cause).slice(0, 2000);
   }
   const cut = stop === 'run_budget' || stop === 'aborted';
   let status: TrialRecord['status'] = cut ? 'cut_short' : stop === 'error' ? 'errored' : 'finished';
@@ -464,10 +459,7 @@ async function runTrial(
       }
     } catch (cause) {
       status = 'errored';
-      error = `The checker threw: ${cause instanceof Error ? cause.message : String(cause)}`.slice(
-        0,
-        2000,
-      );
+      error = `The checker threw: ${messageOf(cause)}`.slice(0, 2000);
     }
   }
   const toolEntries = transcript.filter((entry) => entry.kind === 'tool');
@@ -497,47 +489,8 @@ async function runTrial(
   };
 }
 
-const NO_USAGE: CallUsage = { inputTokens: 0, outputTokens: 0, cachedInputTokens: 0 };
-
-/** What is wrong with a call's reported usage, or null: every count a whole number >= 0. */
-function usageProblem(usage: unknown): string | null {
-  if (typeof usage !== 'object' || usage === null) return `${shown(usage)}, not an object`;
-  for (const field of ['inputTokens', 'outputTokens', 'cachedInputTokens'] as const) {
-    const count = (usage as Record<string, unknown>)[field];
-    if (typeof count !== 'number' || !Number.isSafeInteger(count) || count < 0)
-      return `${field} ${shown(count)}, not a whole number >= 0`;
-  }
-  return null;
-}
-
-const TRIAL_STOPS: readonly TrialStop[] = [
-  'done',
-  'max_turns',
-  'trial_budget',
-  'run_budget',
-  'aborted',
-];
-
-/**
- * What is wrong with a host's output, or null: a trial is logged only with a `stop` resume can
- * read back, a whole number of turns and a string answer.
- */
-function hostOutputProblem(output: unknown): string | null {
-  if (typeof output !== 'object' || output === null)
-    return `${output === null ? 'null' : typeof output}, not { text, stop, turns }`;
-  const { text, stop, turns } = output as Record<string, unknown>;
-  if (typeof stop !== 'string' || !(TRIAL_STOPS as readonly string[]).includes(stop))
-    return `stop ${shown(stop)}, not one of ${TRIAL_STOPS.join(', ')}`;
-  if (typeof turns !== 'number' || !Number.isSafeInteger(turns) || turns < 0)
-    return `turns ${shown(turns)}, not a whole number >= 0`;
-  if (typeof text !== 'string') return `text ${shown(text)}, not a string`;
-  return null;
-}
-
-function shown(value: unknown): string {
-  if (typeof value === 'string')
-    return JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}...` : value);
-  return typeof value === 'number' ? String(value) : value === null ? 'null' : typeof value;
+function messageOf(cause: unknown): string {
+  return cause instanceof Error ? cause.message : String(cause);
 }
 
 function toolShape(tool: AnyTool): unknown {

@@ -20,9 +20,7 @@ export interface SampleSummary {
  */
 export function describeSample(values: readonly number[]): SampleSummary {
   // A NaN would sort anywhere and make every figure NaN; refuse it (a programmer error).
-  for (const value of values)
-    if (typeof value !== 'number' || !Number.isFinite(value))
-      throw new RangeError('values must be finite numbers');
+  if (!values.every(Number.isFinite)) throw new RangeError('values must be finite numbers');
   if (values.length === 0) return { count: 0, mean: 0, p50: 0, p90: 0 };
   const sorted = [...values].sort((x, y) => x - y);
   let sum = 0;

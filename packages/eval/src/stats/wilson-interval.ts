@@ -19,7 +19,7 @@ const WHOLE: ProportionInterval = Object.freeze({ estimate: 0, low: 0, high: 1 }
  * finite number >= 0 (programmer errors).
  */
 function checkCounts(successes: number, trials: number, z: number): void {
-  if (typeof z !== 'number' || !Number.isFinite(z) || z < 0)
+  if (!(z >= 0 && z < Number.POSITIVE_INFINITY))
     throw new RangeError('z must be a finite number >= 0');
   if (!Number.isInteger(trials) || trials < 0)
     throw new RangeError('trials must be a whole number >= 0');
