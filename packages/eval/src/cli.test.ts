@@ -105,6 +105,28 @@ describe('plankit-eval run', () => {
     }
   }, 120_000);
 
+  it('a SIGINT mid-run exits 3 with readable reports, and --resume finishes the run', async () => {
+    const out = await mkdtemp(join(tmpdir(), 'plankit-eval-sigint-'));
+    try {
+      const first = cli(out, false);
+      const firstExit = exit(first);
+      while ((await loggedEvents(out)) < 12) await new Promise((r) => setTimeout(r, 50));
+      first.kill('SIGINT');
+      expect(await firstExit).toBe(3);
+      const partial = JSON.parse(readFileSync(join(out, 'report.json'), 'utf8'));
+      expect(partial.outcome).toBe('aborted');
+      expect(partial.trials.finished).toBeLessThan(120);
+      expect(readFileSync(join(out, 'report.md'), 'utf8')).toContain('The run stopped early');
+
+      const second = cli(out, true);
+      expect(await exit(second)).toBe(0);
+      const report = JSON.parse(readFileSync(join(out, 'report.json'), 'utf8'));
+      expect(report.trials).toMatchObject({ planned: 120, finished: 120 });
+    } finally {
+      await rm(out, { recursive: true, force: true });
+    }
+  }, 120_000);
+
   it('prints usage and exits 2 on bad arguments; --help on the tool and each command', async () => {
     const walk = await plain(['walk']);
     expect(walk.code).toBe(2);
