@@ -160,6 +160,34 @@ describe('planningMiddleware with createAgent and MemorySaver', () => {
     expect(history.some((plan) => plan.steps[0]?.status === 'done')).toBe(true);
   });
 
+  it('answers a planning call on a plan channel the Plan schema refuses (a damaged checkpoint) as a failed call, writing nothing', async () => {
+    const model = new ScriptedChatModel([
+      turn(setup('d1', 'Ship', ['Build'])),
+      new AIMessage('Planned.'),
+      turn(mark('d2', 'S001')),
+      new AIMessage('Noted.'),
+    ]);
+    const checkpointer = new MemorySaver();
+    const agent = agentWith(model, checkpointer);
+    const config = { configurable: { thread_id: 'damaged' } };
+    await agent.invoke({ messages: [new HumanMessage('Plan.')] }, config);
+    // The checkpoint as a damaged store or a hand edit leaves it, written through the saver.
+    const saved = await checkpointer.getTuple(config);
+    if (saved?.metadata === undefined) throw new Error('no checkpoint');
+    const checkpoint = structuredClone(saved.checkpoint);
+    const damaged = { objective: 'Ship', status: 'active', steps: 'none' };
+    checkpoint.channel_values['plan'] = damaged;
+    await checkpointer.put(saved.config, checkpoint, saved.metadata);
+    const result = await agent.invoke({ messages: [new HumanMessage('Build it.')] }, config);
+    const [status, content] = replies(result.messages)['d2'] ?? [];
+    expect(status).toBe('error');
+    expect(content).toMatch(
+      /^Tool 'planning_mark_step' execution failed: Plan edit refused: not a plan: .*steps/,
+    );
+    expect(content?.length).toBeLessThan(2000);
+    expect((await agent.graph.getState(config)).values.plan).toEqual(damaged);
+  });
+
   it('applies a plan edit given to updateState through the reducers, and refuses a bad one', async () => {
     const model = new ScriptedChatModel([
       turn(setup('u1', 'Ship', ['Build'])),

@@ -17,6 +17,7 @@ import { type AgentMiddleware, createMiddleware } from 'langchain';
 import * as z from 'zod';
 import { callTool } from '../call-tool.ts';
 import { formatToolContent } from '../format-tool-content.ts';
+import { callFailure } from '../host/refusal.ts';
 import { acceptingSchema, type ToolConfig } from '../langchain/accepting-schema.ts';
 import { findLangChainTurn, stateOf } from '../langchain/find-langchain-turn.ts';
 import { langChainContext } from '../langchain/langchain-context.ts';
@@ -43,7 +44,8 @@ export interface PlanningMiddlewareOptions<
   /**
    * Renders the plan reminder added as the LAST message of every model request (after the
    * cached prefix), such as `renderPlanReminder` from `@plankit/prompt`; returning `undefined`
-   * adds nothing. None by default.
+   * adds nothing. It gets `undefined` when the channel holds no plan, or holds what the `Plan`
+   * schema refuses (a damaged checkpoint). None by default.
    */
   readonly reminder?: ((plan: Plan | undefined) => string | undefined) | undefined;
   /** `'single'` refuses a second `in_progress` step; `'any'` (the default) allows it. */
@@ -177,6 +179,20 @@ function planOf(config: unknown): Plan | null {
   return plan === undefined || plan === null ? null : (plan as Plan);
 }
 
+// The reducer writes only plans, but a damaged or foreign checkpoint may hold anything: the
+// reminder gets a plan or nothing. Checked once per value, which stays the same object in a run.
+const checkedPlans = new WeakMap<object, boolean>();
+
+function checkedPlan(value: unknown): Plan | undefined {
+  if (typeof value !== 'object' || value === null) return undefined;
+  let valid = checkedPlans.get(value);
+  if (valid === undefined) {
+    valid = Plan.safeParse(value).success;
+    checkedPlans.set(value, valid);
+  }
+  return valid ? (value as Plan) : undefined;
+}
+
 // Per turn session and call id: the number of the session's newest revision when the call
 // started (it runs alone then), so its own revision is the next one, and the revision as sent.
 const started = new WeakMap<Session, Map<string, number>>();
@@ -224,10 +240,25 @@ function planningTools(
           const found = id === undefined ? undefined : findLangChainTurn(config, id, names);
           const start = planOf(config);
           const recording = history;
-          const session =
-            found === undefined
-              ? planSession(start, recording)
-              : turnSession(config, found.turn, start, recording);
+          let session: Session;
+          try {
+            session =
+              found === undefined
+                ? planSession(start, recording)
+                : turnSession(config, found.turn, start, recording);
+          } catch (error) {
+            // The channel holds what the Plan schema refuses (a damaged or foreign checkpoint):
+            // the call broke, not the model's arguments, and it writes nothing.
+            const content = callFailure(definition.name, error).message;
+            if (id === undefined) return content;
+            const failed = new ToolMessage({
+              content,
+              tool_call_id: id,
+              name: definition.name,
+              status: 'error',
+            });
+            return new Command({ update: { messages: [failed] } });
+          }
           if (found !== undefined) announceToolCalls(session, found.turn, found.ids);
           const { tool, result } = await callTool(
             definitions,
@@ -354,8 +385,7 @@ export function planningMiddleware<const E extends readonly PlanningExtension[] 
         section === undefined
           ? request.systemMessage
           : request.systemMessage.concat(`\n\n${section}`);
-      const plan = (request.state as { plan?: Plan | null }).plan ?? undefined;
-      const text = reminder?.(plan);
+      const text = reminder?.(checkedPlan((request.state as { plan?: unknown }).plan));
       const messages =
         text === undefined ? request.messages : [...request.messages, new HumanMessage(text)];
       return handler({ ...request, systemMessage, messages });
