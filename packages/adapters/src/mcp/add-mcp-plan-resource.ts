@@ -138,6 +138,9 @@ export function addMcpPlanResource(
   let lastRevision: PlanRevision | undefined;
   let stop: Unsubscribe | undefined;
   const subscribed = new Set<string>();
+  // Unsubscribes per URI: a subscribe still resolving when one arrives must not add the URI
+  // back (the SDKs answer requests concurrently, so its answer may come after the unsubscribe).
+  const unsubscribes = new Map<string, number>();
   let closed = false;
   const notify = (changed: string): void => {
     if (!subscribed.has(changed) || !server.isConnected()) return;
@@ -218,10 +221,13 @@ export function addMcpPlanResource(
         throw Object.assign(new Error(`Unknown resource ${requested.slice(0, 200)}`), {
           code: INVALID_PARAMS,
         });
+      const before = unsubscribes.get(requested);
       await resolve(extra);
-      subscribed.add(requested);
+      if (unsubscribes.get(requested) === before) subscribed.add(requested);
     },
     (requested) => {
+      if (requested !== uri && requested !== viewUri) return;
+      unsubscribes.set(requested, (unsubscribes.get(requested) ?? 0) + 1);
       subscribed.delete(requested);
     },
   );

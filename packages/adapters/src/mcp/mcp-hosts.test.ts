@@ -466,6 +466,25 @@ describe.each([V1, V2])(
       expect(log).toEqual(['updated plankit://plan']);
     });
 
+    it('ends unsubscribed when an unsubscribe is sent right behind its subscribe, and subscribed the other way round', async () => {
+      const { client, log } = await major.wire({ resource: true });
+      // Sent without waiting: the server answers the unsubscribe while the subscribe is resolving.
+      await Promise.all([
+        client.subscribeResource({ uri: 'plankit://plan' }),
+        client.unsubscribeResource({ uri: 'plankit://plan' }),
+      ]);
+      await client.callTool({ name: 'planning_setup_plan', arguments: { objective: 'One' } });
+      await settle();
+      expect(log).toEqual([]);
+      await Promise.all([
+        client.unsubscribeResource({ uri: 'plankit://plan/view' }),
+        client.subscribeResource({ uri: 'plankit://plan/view' }),
+      ]);
+      await client.callTool({ name: 'planning_setup_plan', arguments: { objective: 'Two' } });
+      await settle();
+      expect(log).toEqual(['updated plankit://plan/view']);
+    });
+
     it('refuses a subscription to a resource it does not serve with invalid params', async () => {
       const { client } = await major.wire({ resource: true });
       await expect(client.subscribeResource({ uri: 'plankit://other' })).rejects.toMatchObject({
