@@ -161,31 +161,42 @@ describe('planningMiddleware with createAgent and MemorySaver', () => {
   });
 
   it('answers a planning call on a plan channel the Plan schema refuses (a damaged checkpoint) as a failed call, writing nothing', async () => {
-    const model = new ScriptedChatModel([
-      turn(setup('d1', 'Ship', ['Build'])),
-      new AIMessage('Planned.'),
-      turn(mark('d2', 'S001')),
-      new AIMessage('Noted.'),
-    ]);
-    const checkpointer = new MemorySaver();
-    const agent = agentWith(model, checkpointer);
-    const config = { configurable: { thread_id: 'damaged' } };
-    await agent.invoke({ messages: [new HumanMessage('Plan.')] }, config);
-    // The checkpoint as a damaged store or a hand edit leaves it, written through the saver.
-    const saved = await checkpointer.getTuple(config);
-    if (saved?.metadata === undefined) throw new Error('no checkpoint');
-    const checkpoint = structuredClone(saved.checkpoint);
-    const damaged = { objective: 'Ship', status: 'active', steps: 'none' };
-    checkpoint.channel_values['plan'] = damaged;
-    await checkpointer.put(saved.config, checkpoint, saved.metadata);
-    const result = await agent.invoke({ messages: [new HumanMessage('Build it.')] }, config);
-    const [status, content] = replies(result.messages)['d2'] ?? [];
-    expect(status).toBe('error');
-    expect(content).toMatch(
-      /^Tool 'planning_mark_step' execution failed: Plan edit refused: not a plan: .*steps/,
-    );
-    expect(content?.length).toBeLessThan(2000);
-    expect((await agent.graph.getState(config)).values.plan).toEqual(damaged);
+    const damagedValues: unknown[] = [
+      { objective: 'Ship', status: 'active', steps: 'none' },
+      'a plan',
+      [{ step_id: 'S001' }],
+    ];
+    for (const [index, damaged] of damagedValues.entries()) {
+      const model = new ScriptedChatModel([
+        turn(setup('d1', 'Ship', ['Build'])),
+        new AIMessage('Planned.'),
+        turn(mark('d2', 'S001')),
+        new AIMessage('Noted.'),
+      ]);
+      const checkpointer = new MemorySaver();
+      const agent = agentWith(model, checkpointer);
+      const config = { configurable: { thread_id: `damaged-${index}` } };
+      await agent.invoke({ messages: [new HumanMessage('Plan.')] }, config);
+      // The checkpoint as a damaged store or a hand edit leaves it, written through the saver.
+      const saved = await checkpointer.getTuple(config);
+      if (saved?.metadata === undefined) throw new Error('no checkpoint');
+      const checkpoint = structuredClone(saved.checkpoint);
+      checkpoint.channel_values['plan'] = damaged;
+      await checkpointer.put(saved.config, checkpoint, saved.metadata);
+      const result = await agent.invoke({ messages: [new HumanMessage('Build it.')] }, config);
+      const [status, content] = replies(result.messages)['d2'] ?? [];
+      expect(status).toBe('error');
+      expect(content).toMatch(
+        /^Tool 'planning_mark_step' execution failed: Plan edit refused: not a plan: /,
+      );
+      expect(content?.length).toBeLessThan(2000);
+      // No reminder was rendered from the damaged value, and nothing was written.
+      expect(model.requests[2]?.at(-1)?.content).not.toMatch(/^<plan>/);
+      expect((await agent.graph.getState(config)).values.plan).toEqual(damaged);
+      // A valid value repairs the thread.
+      await agent.graph.updateState(config, { plan: null });
+      expect((await agent.graph.getState(config)).values.plan).toBeNull();
+    }
   });
 
   it('applies a plan edit given to updateState through the reducers, and refuses a bad one', async () => {
@@ -237,6 +248,12 @@ describe('planningMiddleware with createAgent and MemorySaver', () => {
         (error: unknown) => error,
       );
     expect((unknownOp as PlanEditError).code).toBe('plan_edit_invalid');
+    const notAnObject = await agent.graph.updateState(config, { plan: 'S001 done' as never }).then(
+      () => undefined,
+      (error: unknown) => error,
+    );
+    expect(PlanEditError.isInstance(notAnObject)).toBe(true);
+    expect((notAnObject as PlanEditError).code).toBe('plan_edit_invalid');
     // No refusal changed the plan.
     expect(statuses((await agent.graph.getState(config)).values.plan)).toEqual([
       'pending',
