@@ -37,6 +37,26 @@ function withoutPlan(revision: PlanRevision): PlanRevision {
 }
 
 /**
+ * Why revisions cannot be appended to `history`, the channel's value, or undefined when they
+ * can: a damaged checkpoint may hold something other than a list, or a newest revision with
+ * no number to number on from.
+ */
+export function appendRefusal(history: unknown): PlanEditError | undefined {
+  if (history === undefined || history === null) return undefined;
+  if (Array.isArray(history)) {
+    const newest: unknown = history[history.length - 1];
+    if (newest === undefined) return undefined;
+    const number = (newest as { revision?: unknown } | null)?.revision;
+    if (Number.isSafeInteger(number)) return undefined;
+  }
+  return new PlanEditError(
+    'plan_edit_refused',
+    'Plan history update refused: the channel holds no list of numbered revisions to append to; replace it with a whole history or null.',
+    { field: 'planHistory' },
+  );
+}
+
+/**
  * The `planHistory` channel's reducer: `{ append }` adds the revisions after the newest one,
  * numbered on from it (so the calls of one step, applied in model order, number in model
  * order), a whole history (checked against the `PlanRevision` schema) replaces it, and `null`
@@ -61,15 +81,19 @@ export function reducePlanHistory(
   const history = current ?? [];
   if (update === undefined) return history;
   if (update === null) return Object.freeze([]);
-  if (Array.isArray(update)) {
-    const whole = checked(update, 'planHistory');
-    if (JSON.stringify(whole) === JSON.stringify(history)) return history;
-    return Object.freeze(whole.slice(-MAX_PLAN_REVISIONS).map(withoutPlan));
-  }
+  // `createAgent` sends the current values back: a value equal to the channel's changes
+  // nothing, even one a damaged checkpoint left there that no update could write.
+  if (update === current || JSON.stringify(update) === JSON.stringify(history)) return history;
+  if (Array.isArray(update))
+    return Object.freeze(
+      checked(update, 'planHistory').slice(-MAX_PLAN_REVISIONS).map(withoutPlan),
+    );
   if (typeof update !== 'object' || unknownOption(update, APPEND_KEYS) !== undefined)
     throw invalid('send { append: revisions }, a whole history, or null.', 'planHistory');
   const added = checked((update as { append?: unknown }).append, 'planHistory.append');
   if (added.length === 0) return history;
+  const refused = appendRefusal(history);
+  if (refused !== undefined) throw refused;
   let number = history[history.length - 1]?.revision ?? 0;
   const next = [
     ...history,
@@ -78,13 +102,8 @@ export function reducePlanHistory(
   return Object.freeze(next.slice(-MAX_PLAN_REVISIONS));
 }
 
-// The reducer checks every update; this only keeps non-objects out of `invoke` input.
-const PlanHistoryUpdateSchema = z
-  .custom<PlanHistoryUpdate>(
-    (value) => value === null || typeof value === 'object',
-    'A plan history update must be { append: revisions }, a list of revisions, or null.',
-  )
-  .optional();
+// The reducer checks every update, and refuses with a typed error; this passes everything on.
+const PlanHistoryUpdateSchema = z.custom<PlanHistoryUpdate>(() => true).optional();
 
 /**
  * The `planHistory` channel `planningMiddleware` adds with the `history()` extension: the plan's

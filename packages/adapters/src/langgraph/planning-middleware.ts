@@ -23,7 +23,11 @@ import { findLangChainTurn, stateOf } from '../langchain/find-langchain-turn.ts'
 import { langChainContext } from '../langchain/langchain-context.ts';
 import { announceToolCalls } from '../model-order.ts';
 import { editOf, type PlanEdit, planSession, reducePlan } from './plan-edit.ts';
-import { type PlanHistoryUpdate, planHistoryChannel } from './plan-history-channel.ts';
+import {
+  appendRefusal,
+  type PlanHistoryUpdate,
+  planHistoryChannel,
+} from './plan-history-channel.ts';
 
 /** A prompt section as {@link planningMiddleware} needs it: `PlanningToolsSection` fits as is. @public */
 export interface PlanningMiddlewareSection {
@@ -174,6 +178,13 @@ function planOf(config: unknown): Plan | null {
   return plan === undefined || plan === null ? null : (plan as Plan);
 }
 
+function historyOf(config: unknown): unknown {
+  const state = stateOf(config);
+  return typeof state === 'object' && state !== null
+    ? (state as { planHistory?: unknown }).planHistory
+    : undefined;
+}
+
 // The reducer writes only plans, but a damaged or foreign checkpoint may hold anything: the
 // reminder gets a plan or nothing. Checked once per value, which stays the same object in a run.
 const checkedPlans = new WeakMap<object, boolean>();
@@ -237,13 +248,16 @@ function planningTools(
           const recording = history;
           let session: Session;
           try {
+            // Checked before the call runs on the turn session, which later calls would see.
+            const unwritable = recording ? appendRefusal(historyOf(config)) : undefined;
+            if (unwritable !== undefined) throw unwritable;
             session =
               found === undefined
                 ? planSession(start, recording)
                 : turnSession(config, found.turn, start, recording);
           } catch (error) {
-            // The channel holds what the Plan schema refuses (a damaged or foreign checkpoint):
-            // the call broke, not the model's arguments, and it writes nothing.
+            // A channel holds what its schema refuses (a damaged or foreign checkpoint): the
+            // call broke, not the model's arguments, and it writes nothing.
             const content = callFailure(definition.name, error).message;
             if (id === undefined) return content;
             const failed = new ToolMessage({
