@@ -71,7 +71,9 @@ export function appendRefusal(history: unknown): PlanEditError | undefined {
  * @param current - the channel's revisions, oldest first
  * @param update - revisions to append, a whole history, or `null`
  * @returns the channel's next revisions
- * @throws PlanEditError `plan_edit_invalid` when the update holds anything but revisions
+ * @throws PlanEditError `plan_edit_invalid` when the update holds anything but revisions, and
+ *   `plan_edit_refused` for an `{ append }` to a `current` that holds no numbered revisions (a
+ *   damaged checkpoint); a value equal to `current` changes nothing, whatever it holds
  * @public
  */
 export function reducePlanHistory(
