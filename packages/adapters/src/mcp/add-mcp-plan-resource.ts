@@ -1,5 +1,5 @@
 import { Plan, Session, selectLatest, type Unsubscribe } from '@plankit/core';
-import { unknownOption } from '@plankit/core/internal';
+import { clipText, unknownOption } from '@plankit/core/internal';
 import { PlanRevision } from '@plankit/core/plan-model';
 import { planView } from '@plankit/core/plan-view';
 import { AdapterError } from '../adapter-error.ts';
@@ -218,7 +218,7 @@ export function addMcpPlanResource(
     low,
     async (requested, extra) => {
       if (requested !== uri && requested !== viewUri)
-        throw Object.assign(new Error(`Unknown resource ${requested.slice(0, 200)}`), {
+        throw Object.assign(new Error(`Unknown resource ${clipText(requested, 203)}`), {
           code: INVALID_PARAMS,
         });
       const before = unsubscribes.get(requested);

@@ -492,6 +492,22 @@ describe.each([V1, V2])(
       });
     });
 
+    it('quotes an unknown URI of a subscription clipped, without splitting a surrogate pair', async () => {
+      const { client } = await major.wire({ resource: true });
+      // 199 code units, then a pair across the 200-unit clip, then a megabyte more.
+      const uri = `plankit://${'x'.repeat(189)}\u{1F600}${'y'.repeat(1 << 20)}`;
+      const error = await client.subscribeResource({ uri }).then(
+        () => undefined,
+        (rejected: unknown) => rejected as { code?: unknown; message?: unknown },
+      );
+      expect(error?.code).toBe(-32602);
+      const message = String(error?.message);
+      expect(message).toContain(`plankit://${'x'.repeat(189)}...`);
+      expect(message.length).toBeLessThan(2_000);
+      // With the u flag a pair is one code point, so only a lone surrogate matches.
+      expect(/\p{Cs}/u.test(message)).toBe(false);
+    });
+
     it('stops following the session once closed, or when the server closes', async () => {
       const { client, log, session, plan, server } = await major.wire({ resource: true });
       const listeners = () =>
