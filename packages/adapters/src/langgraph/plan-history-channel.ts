@@ -81,17 +81,22 @@ export function reducePlanHistory(
   update: PlanHistoryUpdate | undefined,
 ): readonly PlanRevision[] {
   const history = current ?? [];
-  if (update === undefined) return history;
+  if (update === undefined || update === current) return history;
   if (update === null) return Object.freeze([]);
-  // `createAgent` sends the current values back: a value equal to the channel's changes
-  // nothing, even one a damaged checkpoint left there that no update could write.
-  if (update === current || JSON.stringify(update) === JSON.stringify(history)) return history;
-  if (Array.isArray(update))
+  const appending =
+    typeof update === 'object' &&
+    !Array.isArray(update) &&
+    unknownOption(update, APPEND_KEYS) === undefined;
+  if (!appending) {
+    // `createAgent` sends the current values back: a value equal to the channel's changes
+    // nothing, even one a damaged checkpoint left there that no update could write.
+    if (JSON.stringify(update) === JSON.stringify(history)) return history;
+    if (!Array.isArray(update))
+      throw invalid('send { append: revisions }, a whole history, or null.', 'planHistory');
     return Object.freeze(
       checked(update, 'planHistory').slice(-MAX_PLAN_REVISIONS).map(withoutPlan),
     );
-  if (typeof update !== 'object' || unknownOption(update, APPEND_KEYS) !== undefined)
-    throw invalid('send { append: revisions }, a whole history, or null.', 'planHistory');
+  }
   const added = checked((update as { append?: unknown }).append, 'planHistory.append');
   if (added.length === 0) return history;
   const refused = appendRefusal(history);
