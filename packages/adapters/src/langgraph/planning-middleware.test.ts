@@ -88,6 +88,29 @@ describe('planningMiddleware with createAgent and MemorySaver', () => {
     expect(statuses(result.plan)).toEqual(['done', 'pending', 'in_progress']);
   });
 
+  it('keeps each turn whole when more threads run planning turns at once than the turn cache holds', async () => {
+    // 80 concurrent turns, more than the 64 kept: none may lose its session mid-turn.
+    const checkpointer = new MemorySaver();
+    const middleware = planningMiddleware();
+    const runs = Array.from({ length: 80 }, async (_, index) => {
+      const model = new ScriptedChatModel([
+        turn(setup(`a${index}`, `Ship ${index}`, ['Build', 'Test']), mark(`b${index}`, 'S001')),
+        new AIMessage('Planned.'),
+      ]);
+      const agent = createAgent({ model, middleware: [middleware], checkpointer });
+      const result = await agent.invoke(
+        { messages: [new HumanMessage('Plan.')] },
+        { configurable: { thread_id: `busy-${index}` } },
+      );
+      return [statuses(result.plan), Object.values(replies(result.messages)).map(([s]) => s)];
+    });
+    for (const outcome of await Promise.all(runs))
+      expect(outcome).toEqual([
+        ['done', 'pending'],
+        ['success', 'success'],
+      ]);
+  });
+
   it('refuses arguments encoded twice (a JSON string holding an object) without a plan edit, as every host does', async () => {
     const twice = JSON.stringify({ objective: 'Ship', initial_steps: [{ title: 'Build' }] });
     const model = new ScriptedChatModel([

@@ -135,6 +135,8 @@ export function planChannel(options: CheckPlanOptions = {}): ReducedValue<Plan |
 // checkpoint namespace, which names each Send task apart): the turn's planning calls run on it in model order, each seeing the calls before it.
 const MAX_TURNS = 64;
 const turns = new Map<string, Session>();
+// The number of calls running on each turn session, from `turnSession` to `leaveTurn`.
+const inUse = new Map<Session, number>();
 const objectKeys = new WeakMap<object, number>();
 let nextObjectKey = 0;
 
@@ -162,13 +164,24 @@ function turnSession(
   if (session === undefined) {
     session = planSession(plan, history);
     turns.set(key, session);
-    if (turns.size > MAX_TURNS) {
-      const oldest = turns.keys().next().value as string;
-      turns.get(oldest)?.dispose();
-      turns.delete(oldest);
-    }
+  }
+  inUse.set(session, (inUse.get(session) ?? 0) + 1);
+  // The oldest turns no call is running on go first; a turn in use is never disposed, so a
+  // burst of more concurrent turns than MAX_TURNS grows the map until their calls end.
+  for (const [oldKey, oldSession] of turns) {
+    if (turns.size <= MAX_TURNS) break;
+    if (inUse.has(oldSession)) continue;
+    oldSession.dispose();
+    turns.delete(oldKey);
   }
   return session;
+}
+
+/** Ends one call's use of a session `turnSession` gave it. */
+function leaveTurn(session: Session): void {
+  const left = (inUse.get(session) ?? 1) - 1;
+  if (left > 0) inUse.set(session, left);
+  else inUse.delete(session);
 }
 
 function planOf(config: unknown): Plan | null {
@@ -268,41 +281,48 @@ function planningTools(
             });
             return new Command({ update: { messages: [failed] } });
           }
-          if (found !== undefined) announceToolCalls(session, found.turn, found.ids);
-          const { tool, result } = await callTool(
-            definitions,
-            { name: definition.name, arguments: input, parsed: true },
-            {
-              session,
-              order: found === undefined || id === undefined ? undefined : { turn: found.turn, id },
-              orderTimeoutMs: options.orderTimeoutMs,
-              // Runs when the call has the session to itself: note where its revision will go.
-              ...(recording && id !== undefined
-                ? {
-                    prepare: (args: unknown) => {
-                      const newest = planHistory(session).at(-1)?.revision ?? 0;
-                      mapOf(started, session).set(id, newest);
-                      return args;
-                    },
-                  }
-                : {}),
-            },
-          );
-          const content = formatToolContent(result, tool);
-          if (id === undefined) return content;
-          const message = new ToolMessage({
-            content,
-            tool_call_id: id,
-            name: definition.name,
-            status: result.success ? 'success' : 'error',
-          });
-          const edit = result.success ? editOf(definition, result.value) : undefined;
-          if (edit === undefined) return new Command({ update: { messages: [message] } });
-          const revision = recording ? revisionOf(session, id) : undefined;
-          if (revision === undefined)
-            return new Command({ update: { plan: edit, messages: [message] } });
-          const append: PlanHistoryUpdate = { append: [revision] };
-          return new Command({ update: { plan: edit, planHistory: append, messages: [message] } });
+          try {
+            if (found !== undefined) announceToolCalls(session, found.turn, found.ids);
+            const { tool, result } = await callTool(
+              definitions,
+              { name: definition.name, arguments: input, parsed: true },
+              {
+                session,
+                order:
+                  found === undefined || id === undefined ? undefined : { turn: found.turn, id },
+                orderTimeoutMs: options.orderTimeoutMs,
+                // Runs when the call has the session to itself: note where its revision will go.
+                ...(recording && id !== undefined
+                  ? {
+                      prepare: (args: unknown) => {
+                        const newest = planHistory(session).at(-1)?.revision ?? 0;
+                        mapOf(started, session).set(id, newest);
+                        return args;
+                      },
+                    }
+                  : {}),
+              },
+            );
+            const content = formatToolContent(result, tool);
+            if (id === undefined) return content;
+            const message = new ToolMessage({
+              content,
+              tool_call_id: id,
+              name: definition.name,
+              status: result.success ? 'success' : 'error',
+            });
+            const edit = result.success ? editOf(definition, result.value) : undefined;
+            if (edit === undefined) return new Command({ update: { messages: [message] } });
+            const revision = recording ? revisionOf(session, id) : undefined;
+            if (revision === undefined)
+              return new Command({ update: { plan: edit, messages: [message] } });
+            const append: PlanHistoryUpdate = { append: [revision] };
+            return new Command({
+              update: { plan: edit, planHistory: append, messages: [message] },
+            });
+          } finally {
+            if (found !== undefined) leaveTurn(session);
+          }
         },
         {
           name: definition.name,
