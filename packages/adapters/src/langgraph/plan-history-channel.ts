@@ -42,18 +42,18 @@ function withoutPlan(revision: PlanRevision): PlanRevision {
  * no number to number on from.
  */
 export function appendRefusal(history: unknown): PlanEditError | undefined {
-  if (history === undefined || history === null) return undefined;
-  if (Array.isArray(history)) {
-    const newest: unknown = history[history.length - 1];
-    if (newest === undefined) return undefined;
-    const number = (newest as { revision?: unknown } | null)?.revision;
-    if (Number.isSafeInteger(number)) return undefined;
-  }
-  return new PlanEditError(
-    'plan_edit_refused',
-    'Plan history update refused: the channel holds no list of numbered revisions to append to; replace it with a whole history or null.',
-    { field: 'planHistory' },
-  );
+  const appendable =
+    history === undefined ||
+    history === null ||
+    (Array.isArray(history) &&
+      (history.length === 0 || Number.isSafeInteger(history.at(-1)?.revision)));
+  return appendable
+    ? undefined
+    : new PlanEditError(
+        'plan_edit_refused',
+        'Plan history update refused: the channel holds no numbered revisions to append to.',
+        { field: 'planHistory' },
+      );
 }
 
 /**

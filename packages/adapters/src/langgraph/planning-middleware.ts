@@ -136,7 +136,7 @@ export function planChannel(options: CheckPlanOptions = {}): ReducedValue<Plan |
 const MAX_TURNS = 64;
 const turns = new Map<string, Session>();
 // The number of calls running on each turn session, from `turnSession` to `leaveTurn`.
-const inUse = new Map<Session, number>();
+const inUse = new WeakMap<Session, number>();
 const objectKeys = new WeakMap<object, number>();
 let nextObjectKey = 0;
 
@@ -170,7 +170,7 @@ function turnSession(
   // burst of more concurrent turns than MAX_TURNS grows the map until their calls end.
   for (const [oldKey, oldSession] of turns) {
     if (turns.size <= MAX_TURNS) break;
-    if (inUse.has(oldSession)) continue;
+    if ((inUse.get(oldSession) ?? 0) > 0) continue;
     oldSession.dispose();
     turns.delete(oldKey);
   }
@@ -179,9 +179,7 @@ function turnSession(
 
 /** Ends one call's use of a session `turnSession` gave it. */
 function leaveTurn(session: Session): void {
-  const left = (inUse.get(session) ?? 1) - 1;
-  if (left > 0) inUse.set(session, left);
-  else inUse.delete(session);
+  inUse.set(session, (inUse.get(session) ?? 1) - 1);
 }
 
 function planOf(config: unknown): Plan | null {
@@ -191,26 +189,10 @@ function planOf(config: unknown): Plan | null {
   return plan === undefined || plan === null ? null : (plan as Plan);
 }
 
-function historyOf(config: unknown): unknown {
-  const state = stateOf(config);
-  return typeof state === 'object' && state !== null
-    ? (state as { planHistory?: unknown }).planHistory
-    : undefined;
-}
-
 // The reducer writes only plans, but a damaged or foreign checkpoint may hold anything: the
-// reminder gets a plan or nothing. Checked once per value, which stays the same object in a run.
-const checkedPlans = new WeakMap<object, boolean>();
-
-function checkedPlan(value: unknown): Plan | undefined {
-  if (typeof value !== 'object' || value === null) return undefined;
-  let valid = checkedPlans.get(value);
-  if (valid === undefined) {
-    valid = Plan.safeParse(value).success;
-    checkedPlans.set(value, valid);
-  }
-  return valid ? (value as Plan) : undefined;
-}
+// reminder gets a plan or nothing.
+const checkedPlan = (value: unknown): Plan | undefined =>
+  Plan.safeParse(value).success ? (value as Plan) : undefined;
 
 // Per turn session and call id: the number of the session's newest revision when the call
 // started (it runs alone then), so its own revision is the next one, and the revision as sent.
@@ -262,7 +244,9 @@ function planningTools(
           let session: Session;
           try {
             // Checked before the call runs on the turn session, which later calls would see.
-            const unwritable = recording ? appendRefusal(historyOf(config)) : undefined;
+            const unwritable = recording
+              ? appendRefusal((stateOf(config) as { planHistory?: unknown } | null)?.planHistory)
+              : undefined;
             if (unwritable !== undefined) throw unwritable;
             session =
               found === undefined
