@@ -209,7 +209,8 @@ function withinRules(plan: Plan | null, options: CheckPlanOptions): Plan | null 
  * The `plan` channel's reducer: a {@link PlanEdit} (an object with `op`) is applied with
  * {@link applyPlanEdit}; a whole plan (or `null`) replaces the plan once the `Plan` schema
  * accepts it (`createAgent` sends the thread's current values back with every `invoke`, and
- * a caller may seed a plan that way). A plan equal to the current one changes nothing.
+ * a caller may seed a plan that way). A value equal to the current one changes nothing, even
+ * one the `Plan` schema refuses (a damaged checkpoint sent back by `createAgent`).
  *
  * @example
  * ```ts
@@ -230,11 +231,14 @@ export function reducePlan(
 ): Plan | null {
   const plan = current ?? null;
   if (update === undefined || update === null) return update === null ? null : plan;
+  // `createAgent` sends the current values back: a value equal to the channel's changes
+  // nothing, even one a damaged checkpoint left there that no update could write.
+  if (update === current || (plan !== null && JSON.stringify(plan) === JSON.stringify(update)))
+    return plan;
   if (typeof update === 'object' && !Array.isArray(update) && 'op' in update)
     return applyPlanEdit(plan, update, options);
   if (typeof update !== 'object' || Array.isArray(update))
     throw invalid('send a plan edit { op, value } or a whole plan.', 'plan');
-  if (plan !== null && JSON.stringify(plan) === JSON.stringify(update)) return plan;
   const session = planSession(update as Plan);
   try {
     return withinRules(selectLatest(session, Plan) ?? null, options);

@@ -37,6 +37,26 @@ function withoutPlan(revision: PlanRevision): PlanRevision {
 }
 
 /**
+ * Why revisions cannot be appended to `history`, the channel's value, or undefined when they
+ * can: a damaged checkpoint may hold something other than a list, or a newest revision with
+ * no number to number on from.
+ */
+export function appendRefusal(history: unknown): PlanEditError | undefined {
+  const appendable =
+    history === undefined ||
+    history === null ||
+    (Array.isArray(history) &&
+      (history.length === 0 || Number.isSafeInteger(history.at(-1)?.revision)));
+  return appendable
+    ? undefined
+    : new PlanEditError(
+        'plan_edit_refused',
+        'Plan history update refused: the channel holds no numbered revisions to append to.',
+        { field: 'planHistory' },
+      );
+}
+
+/**
  * The `planHistory` channel's reducer: `{ append }` adds the revisions after the newest one,
  * numbered on from it (so the calls of one step, applied in model order, number in model
  * order), a whole history (checked against the `PlanRevision` schema) replaces it, and `null`
@@ -51,7 +71,9 @@ function withoutPlan(revision: PlanRevision): PlanRevision {
  * @param current - the channel's revisions, oldest first
  * @param update - revisions to append, a whole history, or `null`
  * @returns the channel's next revisions
- * @throws PlanEditError `plan_edit_invalid` when the update holds anything but revisions
+ * @throws PlanEditError `plan_edit_invalid` when the update holds anything but revisions, and
+ *   `plan_edit_refused` for an `{ append }` to a `current` that holds no numbered revisions (a
+ *   damaged checkpoint); a value equal to `current` changes nothing, whatever it holds
  * @public
  */
 export function reducePlanHistory(
@@ -59,17 +81,26 @@ export function reducePlanHistory(
   update: PlanHistoryUpdate | undefined,
 ): readonly PlanRevision[] {
   const history = current ?? [];
-  if (update === undefined) return history;
+  if (update === undefined || update === current) return history;
   if (update === null) return Object.freeze([]);
-  if (Array.isArray(update)) {
-    const whole = checked(update, 'planHistory');
-    if (JSON.stringify(whole) === JSON.stringify(history)) return history;
-    return Object.freeze(whole.slice(-MAX_PLAN_REVISIONS).map(withoutPlan));
+  const appending =
+    typeof update === 'object' &&
+    !Array.isArray(update) &&
+    unknownOption(update, APPEND_KEYS) === undefined;
+  if (!appending) {
+    // `createAgent` sends the current values back: a value equal to the channel's changes
+    // nothing, even one a damaged checkpoint left there that no update could write.
+    if (JSON.stringify(update) === JSON.stringify(history)) return history;
+    if (!Array.isArray(update))
+      throw invalid('send { append: revisions }, a whole history, or null.', 'planHistory');
+    return Object.freeze(
+      checked(update, 'planHistory').slice(-MAX_PLAN_REVISIONS).map(withoutPlan),
+    );
   }
-  if (typeof update !== 'object' || unknownOption(update, APPEND_KEYS) !== undefined)
-    throw invalid('send { append: revisions }, a whole history, or null.', 'planHistory');
   const added = checked((update as { append?: unknown }).append, 'planHistory.append');
   if (added.length === 0) return history;
+  const refused = appendRefusal(history);
+  if (refused !== undefined) throw refused;
   let number = history[history.length - 1]?.revision ?? 0;
   const next = [
     ...history,
@@ -78,13 +109,8 @@ export function reducePlanHistory(
   return Object.freeze(next.slice(-MAX_PLAN_REVISIONS));
 }
 
-// The reducer checks every update; this only keeps non-objects out of `invoke` input.
-const PlanHistoryUpdateSchema = z
-  .custom<PlanHistoryUpdate>(
-    (value) => value === null || typeof value === 'object',
-    'A plan history update must be { append: revisions }, a list of revisions, or null.',
-  )
-  .optional();
+// The reducer checks every update, and refuses with a typed error; this passes everything on.
+const PlanHistoryUpdateSchema = z.custom<PlanHistoryUpdate>(() => true).optional();
 
 /**
  * The `planHistory` channel `planningMiddleware` adds with the `history()` extension: the plan's

@@ -1,4 +1,4 @@
-import { AIMessage, HumanMessage } from '@langchain/core/messages';
+import { AIMessage, HumanMessage, ToolMessage } from '@langchain/core/messages';
 import { MemorySaver } from '@langchain/langgraph';
 import {
   formatPlanRevision,
@@ -285,6 +285,48 @@ describe('planningMiddleware with history: the planHistory channel', () => {
     ]);
   });
 
+  it('answers a planning call on a planHistory channel a damaged checkpoint left without numbered revisions as a failed call; the thread runs on', async () => {
+    for (const [index, damaged] of [
+      'a history',
+      { revisions: 1 },
+      [{ revision: 'one' }],
+    ].entries()) {
+      const model = new ScriptedChatModel([
+        turn(
+          call('h1', 'planning_setup_plan', {
+            objective: 'Ship',
+            initial_steps: [{ title: 'Build' }],
+            explanation: 'kick-off',
+          }),
+        ),
+        new AIMessage('Planned.'),
+        turn(mark('h2', 'S001', 'done', 'built')),
+        new AIMessage('Noted.'),
+      ]);
+      const checkpointer = new MemorySaver();
+      const agent = historyAgent(model, checkpointer);
+      const config = { configurable: { thread_id: `damaged-history-${index}` } };
+      await agent.invoke({ messages: [new HumanMessage('Plan.')] }, config);
+      const saved = await checkpointer.getTuple(config);
+      if (saved?.metadata === undefined) throw new Error('no checkpoint');
+      const checkpoint = structuredClone(saved.checkpoint);
+      checkpoint.channel_values['planHistory'] = damaged;
+      await checkpointer.put(saved.config, checkpoint, saved.metadata);
+      const result = await agent.invoke({ messages: [new HumanMessage('Build it.')] }, config);
+      const answer = result.messages.find(
+        (message) => ToolMessage.isInstance(message) && message.tool_call_id === 'h2',
+      ) as ToolMessage | undefined;
+      expect(answer?.status).toBe('error');
+      expect(String(answer?.content)).toMatch(
+        /^Tool 'planning_mark_step' execution failed: Plan history update refused: /,
+      );
+      // Neither the plan nor the history changed.
+      const { values } = await agent.graph.getState(config);
+      expect(values.plan?.steps[0]?.status).toBe('pending');
+      expect(values.planHistory).toEqual(damaged);
+    }
+  });
+
   it('adds no planHistory channel with history off', async () => {
     const model = new ScriptedChatModel([
       turn(call('o1', 'planning_setup_plan', { objective: 'Ship', initial_steps: [] })),
@@ -346,5 +388,16 @@ describe('reducePlanHistory', () => {
     for (const update of bad)
       expect(() => reducePlanHistory(history, update as never)).toThrow(PlanEditError);
     expect(summary(history)).toEqual([[1, 'plankit.MarkStep', 'lead', 'a']]);
+  });
+
+  it('keeps a damaged history sent back as it is, and refuses to number revisions on from it', () => {
+    for (const damaged of ['a history', { revisions: 1 }, [{ revision: 'one' }]]) {
+      const current = damaged as unknown as readonly PlanRevision[];
+      expect(reducePlanHistory(current, structuredClone(damaged) as never)).toBe(current);
+      expect(() => reducePlanHistory(current, { append: [revision('a')] })).toThrow(
+        expect.objectContaining({ code: 'plan_edit_refused', field: 'planHistory' }),
+      );
+      expect(reducePlanHistory(current, null)).toEqual([]);
+    }
   });
 });

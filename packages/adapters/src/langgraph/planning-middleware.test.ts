@@ -88,6 +88,29 @@ describe('planningMiddleware with createAgent and MemorySaver', () => {
     expect(statuses(result.plan)).toEqual(['done', 'pending', 'in_progress']);
   });
 
+  it('keeps each turn whole when more threads run planning turns at once than the turn cache holds', async () => {
+    // 80 concurrent turns, more than the 64 kept: none may lose its session mid-turn.
+    const checkpointer = new MemorySaver();
+    const middleware = planningMiddleware();
+    const runs = Array.from({ length: 80 }, async (_, index) => {
+      const model = new ScriptedChatModel([
+        turn(setup(`a${index}`, `Ship ${index}`, ['Build', 'Test']), mark(`b${index}`, 'S001')),
+        new AIMessage('Planned.'),
+      ]);
+      const agent = createAgent({ model, middleware: [middleware], checkpointer });
+      const result = await agent.invoke(
+        { messages: [new HumanMessage('Plan.')] },
+        { configurable: { thread_id: `busy-${index}` } },
+      );
+      return [statuses(result.plan), Object.values(replies(result.messages)).map(([s]) => s)];
+    });
+    for (const outcome of await Promise.all(runs))
+      expect(outcome).toEqual([
+        ['done', 'pending'],
+        ['success', 'success'],
+      ]);
+  });
+
   it('refuses arguments encoded twice (a JSON string holding an object) without a plan edit, as every host does', async () => {
     const twice = JSON.stringify({ objective: 'Ship', initial_steps: [{ title: 'Build' }] });
     const model = new ScriptedChatModel([
@@ -160,6 +183,45 @@ describe('planningMiddleware with createAgent and MemorySaver', () => {
     expect(history.some((plan) => plan.steps[0]?.status === 'done')).toBe(true);
   });
 
+  it('answers a planning call on a plan channel the Plan schema refuses (a damaged checkpoint) as a failed call, writing nothing', async () => {
+    const damagedValues: unknown[] = [
+      { objective: 'Ship', status: 'active', steps: 'none' },
+      'a plan',
+      [{ step_id: 'S001' }],
+    ];
+    for (const [index, damaged] of damagedValues.entries()) {
+      const model = new ScriptedChatModel([
+        turn(setup('d1', 'Ship', ['Build'])),
+        new AIMessage('Planned.'),
+        turn(mark('d2', 'S001')),
+        new AIMessage('Noted.'),
+      ]);
+      const checkpointer = new MemorySaver();
+      const agent = agentWith(model, checkpointer);
+      const config = { configurable: { thread_id: `damaged-${index}` } };
+      await agent.invoke({ messages: [new HumanMessage('Plan.')] }, config);
+      // The checkpoint as a damaged store or a hand edit leaves it, written through the saver.
+      const saved = await checkpointer.getTuple(config);
+      if (saved?.metadata === undefined) throw new Error('no checkpoint');
+      const checkpoint = structuredClone(saved.checkpoint);
+      checkpoint.channel_values['plan'] = damaged;
+      await checkpointer.put(saved.config, checkpoint, saved.metadata);
+      const result = await agent.invoke({ messages: [new HumanMessage('Build it.')] }, config);
+      const [status, content] = replies(result.messages)['d2'] ?? [];
+      expect(status).toBe('error');
+      expect(content).toMatch(
+        /^Tool 'planning_mark_step' execution failed: Plan edit refused: not a plan: /,
+      );
+      expect(content?.length).toBeLessThan(2000);
+      // No reminder was rendered from the damaged value, and nothing was written.
+      expect(model.requests[2]?.at(-1)?.content).not.toMatch(/^<plan>/);
+      expect((await agent.graph.getState(config)).values.plan).toEqual(damaged);
+      // A valid value repairs the thread.
+      await agent.graph.updateState(config, { plan: null });
+      expect((await agent.graph.getState(config)).values.plan).toBeNull();
+    }
+  });
+
   it('applies a plan edit given to updateState through the reducers, and refuses a bad one', async () => {
     const model = new ScriptedChatModel([
       turn(setup('u1', 'Ship', ['Build'])),
@@ -209,6 +271,12 @@ describe('planningMiddleware with createAgent and MemorySaver', () => {
         (error: unknown) => error,
       );
     expect((unknownOp as PlanEditError).code).toBe('plan_edit_invalid');
+    const notAnObject = await agent.graph.updateState(config, { plan: 'S001 done' as never }).then(
+      () => undefined,
+      (error: unknown) => error,
+    );
+    expect(PlanEditError.isInstance(notAnObject)).toBe(true);
+    expect((notAnObject as PlanEditError).code).toBe('plan_edit_invalid');
     // No refusal changed the plan.
     expect(statuses((await agent.graph.getState(config)).values.plan)).toEqual([
       'pending',

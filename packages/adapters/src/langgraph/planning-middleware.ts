@@ -17,12 +17,17 @@ import { type AgentMiddleware, createMiddleware } from 'langchain';
 import * as z from 'zod';
 import { callTool } from '../call-tool.ts';
 import { formatToolContent } from '../format-tool-content.ts';
+import { callFailure } from '../host/refusal.ts';
 import { acceptingSchema, type ToolConfig } from '../langchain/accepting-schema.ts';
 import { findLangChainTurn, stateOf } from '../langchain/find-langchain-turn.ts';
 import { langChainContext } from '../langchain/langchain-context.ts';
 import { announceToolCalls } from '../model-order.ts';
 import { editOf, type PlanEdit, planSession, reducePlan } from './plan-edit.ts';
-import { type PlanHistoryUpdate, planHistoryChannel } from './plan-history-channel.ts';
+import {
+  appendRefusal,
+  type PlanHistoryUpdate,
+  planHistoryChannel,
+} from './plan-history-channel.ts';
 
 /** A prompt section as {@link planningMiddleware} needs it: `PlanningToolsSection` fits as is. @public */
 export interface PlanningMiddlewareSection {
@@ -43,7 +48,8 @@ export interface PlanningMiddlewareOptions<
   /**
    * Renders the plan reminder added as the LAST message of every model request (after the
    * cached prefix), such as `renderPlanReminder` from `@plankit/prompt`; returning `undefined`
-   * adds nothing. None by default.
+   * adds nothing. It gets `undefined` when the channel holds no plan, or holds what the `Plan`
+   * schema refuses (a damaged checkpoint). None by default.
    */
   readonly reminder?: ((plan: Plan | undefined) => string | undefined) | undefined;
   /** `'single'` refuses a second `in_progress` step; `'any'` (the default) allows it. */
@@ -98,13 +104,8 @@ export type PlanningHistoryMiddleware = AgentMiddleware<
   readonly DynamicStructuredTool[]
 >;
 
-// The reducer checks every update; this only keeps non-objects out of `invoke` input.
-const PlanUpdateSchema = z
-  .custom<PlanUpdate>(
-    (value) => value === null || (typeof value === 'object' && !Array.isArray(value)),
-    'A plan update must be a plan edit { op, value }, a plan, or null.',
-  )
-  .optional();
+// The reducer checks every update, and refuses with a typed error; this passes everything on.
+const PlanUpdateSchema = z.custom<PlanUpdate>(() => true).optional();
 
 /**
  * The `plan` channel: a plan (or `null`), changed by {@link PlanEdit}s applied by plankit's
@@ -134,6 +135,8 @@ export function planChannel(options: CheckPlanOptions = {}): ReducedValue<Plan |
 // checkpoint namespace, which names each Send task apart): the turn's planning calls run on it in model order, each seeing the calls before it.
 const MAX_TURNS = 64;
 const turns = new Map<string, Session>();
+// The number of calls running on each turn session, from `turnSession` to `leaveTurn`.
+const inUse = new WeakMap<Session, number>();
 const objectKeys = new WeakMap<object, number>();
 let nextObjectKey = 0;
 
@@ -161,13 +164,22 @@ function turnSession(
   if (session === undefined) {
     session = planSession(plan, history);
     turns.set(key, session);
-    if (turns.size > MAX_TURNS) {
-      const oldest = turns.keys().next().value as string;
-      turns.get(oldest)?.dispose();
-      turns.delete(oldest);
-    }
+  }
+  inUse.set(session, (inUse.get(session) ?? 0) + 1);
+  // The oldest turns no call is running on go first; a turn in use is never disposed, so a
+  // burst of more concurrent turns than MAX_TURNS grows the map until their calls end.
+  for (const [oldKey, oldSession] of turns) {
+    if (turns.size <= MAX_TURNS) break;
+    if ((inUse.get(oldSession) ?? 0) > 0) continue;
+    oldSession.dispose();
+    turns.delete(oldKey);
   }
   return session;
+}
+
+/** Ends one call's use of a session `turnSession` gave it. */
+function leaveTurn(session: Session): void {
+  inUse.set(session, (inUse.get(session) ?? 1) - 1);
 }
 
 function planOf(config: unknown): Plan | null {
@@ -176,6 +188,11 @@ function planOf(config: unknown): Plan | null {
   const plan = (state as { plan?: unknown }).plan;
   return plan === undefined || plan === null ? null : (plan as Plan);
 }
+
+// The reducer writes only plans, but a damaged or foreign checkpoint may hold anything: the
+// reminder gets a plan or nothing.
+const checkedPlan = (value: unknown): Plan | undefined =>
+  Plan.safeParse(value).success ? (value as Plan) : undefined;
 
 // Per turn session and call id: the number of the session's newest revision when the call
 // started (it runs alone then), so its own revision is the next one, and the revision as sent.
@@ -224,45 +241,72 @@ function planningTools(
           const found = id === undefined ? undefined : findLangChainTurn(config, id, names);
           const start = planOf(config);
           const recording = history;
-          const session =
-            found === undefined
-              ? planSession(start, recording)
-              : turnSession(config, found.turn, start, recording);
-          if (found !== undefined) announceToolCalls(session, found.turn, found.ids);
-          const { tool, result } = await callTool(
-            definitions,
-            { name: definition.name, arguments: input, parsed: true },
-            {
-              session,
-              order: found === undefined || id === undefined ? undefined : { turn: found.turn, id },
-              orderTimeoutMs: options.orderTimeoutMs,
-              // Runs when the call has the session to itself: note where its revision will go.
-              ...(recording && id !== undefined
-                ? {
-                    prepare: (args: unknown) => {
-                      const newest = planHistory(session).at(-1)?.revision ?? 0;
-                      mapOf(started, session).set(id, newest);
-                      return args;
-                    },
-                  }
-                : {}),
-            },
-          );
-          const content = formatToolContent(result, tool);
-          if (id === undefined) return content;
-          const message = new ToolMessage({
-            content,
-            tool_call_id: id,
-            name: definition.name,
-            status: result.success ? 'success' : 'error',
-          });
-          const edit = result.success ? editOf(definition, result.value) : undefined;
-          if (edit === undefined) return new Command({ update: { messages: [message] } });
-          const revision = recording ? revisionOf(session, id) : undefined;
-          if (revision === undefined)
-            return new Command({ update: { plan: edit, messages: [message] } });
-          const append: PlanHistoryUpdate = { append: [revision] };
-          return new Command({ update: { plan: edit, planHistory: append, messages: [message] } });
+          let session: Session;
+          try {
+            // Checked before the call runs on the turn session, which later calls would see.
+            const unwritable = recording
+              ? appendRefusal((stateOf(config) as { planHistory?: unknown } | null)?.planHistory)
+              : undefined;
+            if (unwritable !== undefined) throw unwritable;
+            session =
+              found === undefined
+                ? planSession(start, recording)
+                : turnSession(config, found.turn, start, recording);
+          } catch (error) {
+            // A channel holds what its schema refuses (a damaged or foreign checkpoint): the
+            // call broke, not the model's arguments, and it writes nothing.
+            const content = callFailure(definition.name, error).message;
+            if (id === undefined) return content;
+            const failed = new ToolMessage({
+              content,
+              tool_call_id: id,
+              name: definition.name,
+              status: 'error',
+            });
+            return new Command({ update: { messages: [failed] } });
+          }
+          try {
+            if (found !== undefined) announceToolCalls(session, found.turn, found.ids);
+            const { tool, result } = await callTool(
+              definitions,
+              { name: definition.name, arguments: input, parsed: true },
+              {
+                session,
+                order:
+                  found === undefined || id === undefined ? undefined : { turn: found.turn, id },
+                orderTimeoutMs: options.orderTimeoutMs,
+                // Runs when the call has the session to itself: note where its revision will go.
+                ...(recording && id !== undefined
+                  ? {
+                      prepare: (args: unknown) => {
+                        const newest = planHistory(session).at(-1)?.revision ?? 0;
+                        mapOf(started, session).set(id, newest);
+                        return args;
+                      },
+                    }
+                  : {}),
+              },
+            );
+            const content = formatToolContent(result, tool);
+            if (id === undefined) return content;
+            const message = new ToolMessage({
+              content,
+              tool_call_id: id,
+              name: definition.name,
+              status: result.success ? 'success' : 'error',
+            });
+            const edit = result.success ? editOf(definition, result.value) : undefined;
+            if (edit === undefined) return new Command({ update: { messages: [message] } });
+            const revision = recording ? revisionOf(session, id) : undefined;
+            if (revision === undefined)
+              return new Command({ update: { plan: edit, messages: [message] } });
+            const append: PlanHistoryUpdate = { append: [revision] };
+            return new Command({
+              update: { plan: edit, planHistory: append, messages: [message] },
+            });
+          } finally {
+            if (found !== undefined) leaveTurn(session);
+          }
         },
         {
           name: definition.name,
@@ -354,8 +398,7 @@ export function planningMiddleware<const E extends readonly PlanningExtension[] 
         section === undefined
           ? request.systemMessage
           : request.systemMessage.concat(`\n\n${section}`);
-      const plan = (request.state as { plan?: Plan | null }).plan ?? undefined;
-      const text = reminder?.(plan);
+      const text = reminder?.(checkedPlan((request.state as { plan?: unknown }).plan));
       const messages =
         text === undefined ? request.messages : [...request.messages, new HumanMessage(text)];
       return handler({ ...request, systemMessage, messages });

@@ -1,5 +1,5 @@
 import { Plan, Session, selectLatest, type Unsubscribe } from '@plankit/core';
-import { unknownOption } from '@plankit/core/internal';
+import { clipText, unknownOption } from '@plankit/core/internal';
 import { PlanRevision } from '@plankit/core/plan-model';
 import { planView } from '@plankit/core/plan-view';
 import { AdapterError } from '../adapter-error.ts';
@@ -138,6 +138,9 @@ export function addMcpPlanResource(
   let lastRevision: PlanRevision | undefined;
   let stop: Unsubscribe | undefined;
   const subscribed = new Set<string>();
+  // Unsubscribes per URI: a subscribe still resolving when one arrives must not add the URI
+  // back (the SDKs answer requests concurrently, so its answer may come after the unsubscribe).
+  const unsubscribes = new Map<string, number>();
   let closed = false;
   const notify = (changed: string): void => {
     if (!subscribed.has(changed) || !server.isConnected()) return;
@@ -215,13 +218,16 @@ export function addMcpPlanResource(
     low,
     async (requested, extra) => {
       if (requested !== uri && requested !== viewUri)
-        throw Object.assign(new Error(`Unknown resource ${requested.slice(0, 200)}`), {
+        throw Object.assign(new Error(`Unknown resource ${clipText(requested, 203)}`), {
           code: INVALID_PARAMS,
         });
+      const before = unsubscribes.get(requested);
       await resolve(extra);
-      subscribed.add(requested);
+      if (unsubscribes.get(requested) === before) subscribed.add(requested);
     },
     (requested) => {
+      if (requested !== uri && requested !== viewUri) return;
+      unsubscribes.set(requested, (unsubscribes.get(requested) ?? 0) + 1);
       subscribed.delete(requested);
     },
   );

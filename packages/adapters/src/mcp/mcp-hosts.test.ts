@@ -466,11 +466,46 @@ describe.each([V1, V2])(
       expect(log).toEqual(['updated plankit://plan']);
     });
 
+    it('ends unsubscribed when an unsubscribe is sent right behind its subscribe, and subscribed the other way round', async () => {
+      const { client, log } = await major.wire({ resource: true });
+      // Sent without waiting: the server answers the unsubscribe while the subscribe is resolving.
+      await Promise.all([
+        client.subscribeResource({ uri: 'plankit://plan' }),
+        client.unsubscribeResource({ uri: 'plankit://plan' }),
+      ]);
+      await client.callTool({ name: 'planning_setup_plan', arguments: { objective: 'One' } });
+      await settle();
+      expect(log).toEqual([]);
+      await Promise.all([
+        client.unsubscribeResource({ uri: 'plankit://plan/view' }),
+        client.subscribeResource({ uri: 'plankit://plan/view' }),
+      ]);
+      await client.callTool({ name: 'planning_setup_plan', arguments: { objective: 'Two' } });
+      await settle();
+      expect(log).toEqual(['updated plankit://plan/view']);
+    });
+
     it('refuses a subscription to a resource it does not serve with invalid params', async () => {
       const { client } = await major.wire({ resource: true });
       await expect(client.subscribeResource({ uri: 'plankit://other' })).rejects.toMatchObject({
         code: -32602,
       });
+    });
+
+    it('quotes an unknown URI of a subscription clipped, without splitting a surrogate pair', async () => {
+      const { client } = await major.wire({ resource: true });
+      // 199 code units, then a pair across the 200-unit clip, then a megabyte more.
+      const uri = `plankit://${'x'.repeat(189)}\u{1F600}${'y'.repeat(1 << 20)}`;
+      const error = await client.subscribeResource({ uri }).then(
+        () => undefined,
+        (rejected: unknown) => rejected as { code?: unknown; message?: unknown },
+      );
+      expect(error?.code).toBe(-32602);
+      const message = String(error?.message);
+      expect(message).toContain(`plankit://${'x'.repeat(189)}...`);
+      expect(message.length).toBeLessThan(2_000);
+      // With the u flag a pair is one code point, so only a lone surrogate matches.
+      expect(/\p{Cs}/u.test(message)).toBe(false);
     });
 
     it('stops following the session once closed, or when the server closes', async () => {
