@@ -234,3 +234,20 @@ describe('budget limits and clocks', () => {
     expect(err(reserveBudget(held, { id: 'c2', usd: 0.1, now: NOW })).field).toBe('input.now');
   });
 });
+
+describe('budget times a Date cannot hold', () => {
+  it('refuses a now beyond +-8.64e15 ms with input_invalid instead of throwing RangeError', () => {
+    const budget = createBudget({ now: NOW });
+    expect(err(reserveBudget(budget, { id: 'a', usd: 0.1, now: 1e308 }))).toMatchObject({
+      code: 'input_invalid',
+      field: 'input.now',
+    });
+    const held = ok(reserveBudget(budget, { id: 'a', usd: 0.1, now: NOW }));
+    expect(err(settleBudget(held, { id: 'a', usd: 0.1, now: 1e308 }))).toMatchObject({
+      code: 'input_invalid',
+      field: 'input.now',
+    });
+    const stored = { ...JSON.parse(JSON.stringify(held)), updatedAt: 1e300 };
+    expect(err(budgetFromJSON(stored))).toMatchObject({ field: 'updatedAt' });
+  });
+});

@@ -1,7 +1,15 @@
 import type { Result } from '@plankit/core';
 import type { ControllerError } from '../controller-error.ts';
 import { failure } from '../engine/internal/engine.ts';
-import { isCount, isRecord, isText, isTime, show, unknownKey } from '../internal/checks.ts';
+import {
+  isCount,
+  isRecord,
+  isText,
+  isTime,
+  show,
+  TIME_RULE,
+  unknownKey,
+} from '../internal/checks.ts';
 import { fromMicros, isUsd, toMicros } from '../internal/micro-usd.ts';
 import { trust } from '../internal/trusted-snapshots.ts';
 import { ensureBudget } from './budget-from-json.ts';
@@ -57,8 +65,7 @@ export function settleBudget(budget: Budget, input: SettleInput): Result<Budget,
   if (!isUsd(usd)) return bad('input.usd', `must be a USD amount >= 0, got ${show(usd)}`);
   if (!isCount(tokens))
     return bad('input.tokens', `must be a non-negative integer, got ${show(tokens)}`);
-  if (!isTime(input.now))
-    return bad('input.now', `must be a finite number, got ${show(input.now)}`);
+  if (!isTime(input.now)) return bad('input.now', `${TIME_RULE}, got ${show(input.now)}`);
   // The money was spent whatever the clock says: a clock that stepped back settles at the
   // budget's own time (never before any reservation's), so time never runs backwards here.
   const now = Math.max(input.now, prev.updatedAt);

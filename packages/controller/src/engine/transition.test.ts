@@ -280,8 +280,8 @@ describe('transition', () => {
       /not an event key/,
     ],
     ['a non-string outcome', { outcome: 7, now: 2000 }, 'event.outcome', /must be a string/],
-    ['a missing now', { outcome: 'done' }, 'event.now', /finite number, got undefined/],
-    ['NaN now', { outcome: 'done', now: Number.NaN }, 'event.now', /finite number, got NaN/],
+    ['a missing now', { outcome: 'done' }, 'event.now', /8.64e15, got undefined/],
+    ['NaN now', { outcome: 'done', now: Number.NaN }, 'event.now', /8.64e15, got NaN/],
     [
       'Infinity now',
       { outcome: 'done', now: Number.POSITIVE_INFINITY },
@@ -731,5 +731,17 @@ describe('transition: deep JSON', () => {
       tool: { name: 'writer', args: deep, result: { deep } },
     });
     expect(next.ok).toBe(true);
+  });
+});
+
+describe('transition: times a Date cannot hold', () => {
+  it('refuses a now beyond +-8.64e15 ms, so durations and run time stay finite and storable', () => {
+    expect(() => initialSnapshot(work, { now: -1e308 })).toThrow(/options.now/);
+    const error = err(transition(work, start(), { outcome: 'done', now: 1e308 }));
+    expect(error).toMatchObject({ code: 'input_invalid', field: 'event.now' });
+    expect(error.message).toMatch(/8.64e15, got 1e\+308/);
+    const early = initialSnapshot(work, { now: -8.64e15 });
+    const late = ok(transition(work, early, { outcome: 'done', now: 8.64e15 }));
+    expect(Number.isFinite(late.counters.elapsedMs)).toBe(true);
   });
 });

@@ -18,9 +18,18 @@ export function isCount(value: unknown): value is number {
   return typeof value === 'number' && Number.isSafeInteger(value) && value >= 0;
 }
 
-/** A finite number (epoch milliseconds, for `now`). */
+/** The most milliseconds a `Date` holds either side of 1970. */
+export const MAX_TIME = 8.64e15;
+
+/** What {@link isTime} asks of a `now`, for error messages. */
+export const TIME_RULE = 'must be a finite number of epoch milliseconds within +-8.64e15';
+
+/**
+ * Epoch milliseconds a `Date` can hold (for `now`): beyond them a day has no date, and time
+ * spans no longer fit a finite number.
+ */
 export function isTime(value: unknown): value is number {
-  return typeof value === 'number' && Number.isFinite(value);
+  return typeof value === 'number' && value >= -MAX_TIME && value <= MAX_TIME;
 }
 
 /** A number in [0, 1]. */

@@ -9,6 +9,7 @@ import {
   isTime,
   isUnit,
   show,
+  TIME_RULE,
   unknownKey,
 } from '../../internal/checks.ts';
 import { hashText } from '../../internal/hash-text.ts';
@@ -150,7 +151,7 @@ export function checkNow(
   now: unknown,
   updatedAt: number,
 ): ControllerError | null {
-  if (!isTime(now)) return invalid(where, field, `must be a finite number, got ${show(now)}`).error;
+  if (!isTime(now)) return invalid(where, field, `${TIME_RULE}, got ${show(now)}`).error;
   if (now < updatedAt) {
     return invalid(
       where,

@@ -1,6 +1,7 @@
 import { deepFreeze, unknownOption } from '@plankit/core/internal';
 import type { TodoRange } from '@plankit/prompt';
 import { initialSnapshot } from '../../engine/initial-snapshot.ts';
+import { isTime, TIME_RULE } from '../../internal/checks.ts';
 import {
   argumentError,
   checkOptions,
@@ -165,8 +166,8 @@ export function startPhaseJob(options: PhaseJobOptions): PhaseJob {
   if (typeof jobId !== 'string' || !JOB_ID.test(jobId)) {
     throw argumentError(WHERE, 'options.jobId', `must match ${JOB_ID.source}`);
   }
-  if (typeof now !== 'number' || !Number.isFinite(now)) {
-    throw argumentError(WHERE, 'options.now', 'must be a finite number');
+  if (!isTime(now)) {
+    throw argumentError(WHERE, 'options.now', TIME_RULE);
   }
   const settings = readSettings(options);
   checkStorableOptions(WHERE, options);
