@@ -4,6 +4,7 @@ import type { ControllerError } from '../controller-error.ts';
 import { defineMachine } from './define-machine.ts';
 import { initialSnapshot } from './initial-snapshot.ts';
 import { isWrappingUp } from './is-wrapping-up.ts';
+import { machineSnapshotFromJSON } from './machine-snapshot-from-json.ts';
 import type { MachineSnapshot } from './machine-snapshot.ts';
 import { type MachineEvent, transition } from './transition.ts';
 
@@ -743,5 +744,38 @@ describe('transition: times a Date cannot hold', () => {
     const early = initialSnapshot(work, { now: -8.64e15 });
     const late = ok(transition(work, early, { outcome: 'done', now: 8.64e15 }));
     expect(Number.isFinite(late.counters.elapsedMs)).toBe(true);
+  });
+});
+
+describe('transition: session totals a snapshot cannot store', () => {
+  const open = defineMachine({
+    id: 'open',
+    initial: 'work',
+    caps: { turns: null, retries: null, wallTimeMs: null },
+    onCap: { default: 'end' },
+    states: { work: { on: { again: 'work', stop: 'end' } }, end: { kind: 'final' } },
+  });
+
+  it('refuses tokens or costs that would take a total past what a snapshot reads back', () => {
+    const first = ok(
+      transition(open, initialSnapshot(open, { now: 0 }), {
+        outcome: 'again',
+        now: 1,
+        tokens: Number.MAX_SAFE_INTEGER,
+        costUsd: 1e9,
+      }),
+    );
+    expect(err(transition(open, first, { outcome: 'again', now: 2, tokens: 1 }))).toMatchObject({
+      code: 'input_invalid',
+      field: 'event.tokens',
+    });
+    let snapshot = first;
+    for (let now = 2; now < 10; now++) {
+      snapshot = ok(transition(open, snapshot, { outcome: 'again', now, costUsd: 1e9 }));
+    }
+    expect(snapshot.counters.costUsd).toBe(9e9);
+    const over = err(transition(open, snapshot, { outcome: 'again', now: 10, costUsd: 0.000001 }));
+    expect(over).toMatchObject({ code: 'input_invalid', field: 'event.costUsd' });
+    expect(machineSnapshotFromJSON(open, JSON.stringify(snapshot)).ok).toBe(true);
   });
 });

@@ -13,7 +13,7 @@ import {
   unknownKey,
 } from '../../internal/checks.ts';
 import { hashText } from '../../internal/hash-text.ts';
-import { fromMicros, isUsd, toMicros } from '../../internal/micro-usd.ts';
+import { fromMicros, isUsd, MAX_TOTAL_MICROS, toMicros } from '../../internal/micro-usd.ts';
 import { trust } from '../../internal/trusted-snapshots.ts';
 import { unstorableText } from '../../internal/unstorable-text.ts';
 import {
@@ -720,6 +720,24 @@ export function applyOutcome(
 
   const fresh = prev.status === 'waiting';
   const base = prev.counters;
+  const costMicros =
+    event.costMicros === 0 ? toMicros(base.costUsd) : toMicros(base.costUsd) + event.costMicros;
+  const tokens = base.tokens + event.tokens;
+  // Totals a snapshot could not store back are refused before anything counts.
+  if (costMicros > MAX_TOTAL_MICROS) {
+    return invalid(
+      where,
+      'event.costUsd',
+      `would take the session's cost to ${fromMicros(costMicros)} USD, over the ${fromMicros(MAX_TOTAL_MICROS)} USD a snapshot stores`,
+    );
+  }
+  if (!Number.isSafeInteger(tokens)) {
+    return invalid(
+      where,
+      'event.tokens',
+      `would take the session's tokens past ${Number.MAX_SAFE_INTEGER}, more than a snapshot stores`,
+    );
+  }
   let stall = NO_STALL;
   if (event.signature !== null) {
     const again = event.signature === prev.stall.signature;
@@ -742,9 +760,8 @@ export function applyOutcome(
     retries: fresh ? NO_RETRIES : base.retries,
     elapsedMs:
       (fresh ? 0 : base.elapsedMs) + (state.kind === 'work' ? event.now - prev.updatedAt : 0),
-    costMicros:
-      event.costMicros === 0 ? toMicros(base.costUsd) : toMicros(base.costUsd) + event.costMicros,
-    tokens: base.tokens + event.tokens,
+    costMicros,
+    tokens,
     stall,
     record: event,
     guardSnapshot: prev,
@@ -955,6 +972,7 @@ export function fastOutcome(
   const spentTokens = base.tokens + (tokens ?? 0);
   const elapsedMs = base.elapsedMs + (state.kind === 'work' ? now - prev.updatedAt : 0);
   const turns = base.turns + 1;
+  if (costMicros > MAX_TOTAL_MICROS || !Number.isSafeInteger(spentTokens)) return null;
   if (caps.wallTimeMs !== null && elapsedMs > caps.wallTimeMs) return null;
   if (caps.costUsd !== null && costMicros > toMicros(caps.costUsd)) return null;
   if (caps.tokens !== null && spentTokens > caps.tokens) return null;
