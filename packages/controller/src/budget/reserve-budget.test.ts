@@ -251,3 +251,29 @@ describe('budget times a Date cannot hold', () => {
     expect(err(budgetFromJSON(stored))).toMatchObject({ field: 'updatedAt' });
   });
 });
+
+describe('settleBudget: totals a budget cannot store', () => {
+  it('refuses a settlement that takes spending past what budgetFromJSON reads back, changing nothing', () => {
+    const open = { costUsd: null, dayUsd: null, tokens: null, dayTokens: null };
+    let budget = createBudget({ now: NOW, caps: open });
+    for (let i = 0; i < 9; i++) {
+      budget = ok(reserveBudget(budget, { id: `c${i}`, usd: 0, now: NOW }));
+      budget = ok(settleBudget(budget, { id: `c${i}`, usd: 1e9, now: NOW }));
+    }
+    budget = ok(reserveBudget(budget, { id: 'last', usd: 0, now: NOW }));
+    expect(err(settleBudget(budget, { id: 'last', usd: 1, now: NOW }))).toMatchObject({
+      code: 'input_invalid',
+      field: 'input.usd',
+    });
+    const tokens = ok(
+      settleBudget(budget, { id: 'last', usd: 0, tokens: Number.MAX_SAFE_INTEGER, now: NOW }),
+    );
+    const more = ok(reserveBudget(tokens, { id: 'more', usd: 0, now: NOW }));
+    expect(err(settleBudget(more, { id: 'more', usd: 0, tokens: 1, now: NOW }))).toMatchObject({
+      code: 'input_invalid',
+      field: 'input.tokens',
+    });
+    expect(budget.reservations.map((held) => held.id)).toEqual(['last']);
+    expect(budgetFromJSON(JSON.stringify(tokens)).ok).toBe(true);
+  });
+});
