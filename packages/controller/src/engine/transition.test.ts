@@ -4,8 +4,8 @@ import type { ControllerError } from '../controller-error.ts';
 import { defineMachine } from './define-machine.ts';
 import { initialSnapshot } from './initial-snapshot.ts';
 import { isWrappingUp } from './is-wrapping-up.ts';
-import { machineSnapshotFromJSON } from './machine-snapshot-from-json.ts';
 import type { MachineSnapshot } from './machine-snapshot.ts';
+import { machineSnapshotFromJSON } from './machine-snapshot-from-json.ts';
 import { type MachineEvent, transition } from './transition.ts';
 
 function ok<T>(result: Result<T, ControllerError>): T {
@@ -228,6 +228,37 @@ describe('transition', () => {
     expect(broken.code).toBe('guard_rejected');
     expect(broken.message).toMatch(/a guard of check on boom threw: guard broke/);
     expect((broken.cause as Error).message).toBe('guard broke');
+  });
+
+  it('reports any throw from a guard as guard_rejected, its message under 2,000 characters', () => {
+    const throwing = (cause: unknown) =>
+      defineMachine({
+        id: 'throwing',
+        initial: 'a',
+        onCap: { default: 'end' },
+        states: {
+          a: {
+            on: {
+              go: {
+                target: 'end',
+                guard: () => {
+                  throw cause;
+                },
+              },
+            },
+          },
+          end: { kind: 'final' },
+        },
+      });
+    for (const cause of [Object.create(null), new Error('x'.repeat(1 << 20))]) {
+      const machine = throwing(cause);
+      const error = err(
+        transition(machine, initialSnapshot(machine, { now: 0 }), { outcome: 'go', now: 1 }),
+      );
+      expect(error).toMatchObject({ code: 'guard_rejected', state: 'a' });
+      expect(error.message.length).toBeLessThan(2000);
+      expect(error.cause).toBe(cause);
+    }
   });
 
   it('gives guards the snapshot before the step and the event data', () => {

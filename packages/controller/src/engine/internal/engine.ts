@@ -342,6 +342,15 @@ function stateOf(machine: CompiledMachine, name: string): CompiledState {
   return state;
 }
 
+/** What a guard threw, as text; a value with no text (a null-prototype object) is named. */
+function thrownText(cause: unknown): string {
+  try {
+    return cause instanceof Error ? String(cause.message) : String(cause);
+  } catch {
+    return 'a value that cannot be shown';
+  }
+}
+
 /** The first candidate whose guard passes; null when none does. The guard input is made once, on demand. */
 function resolve(
   machine: CompiledMachine,
@@ -367,10 +376,9 @@ function resolve(
     try {
       passed = guard(input);
     } catch (cause) {
-      const reason = cause instanceof Error ? cause.message : String(cause);
       return failure(
         'guard_rejected',
-        `${machine.id}: a guard of ${state} on ${outcome} threw: ${reason}`,
+        refusalText(`${machine.id}: a guard of ${state} on ${outcome} threw: ${thrownText(cause)}`),
         'guard',
         state,
         cause,
