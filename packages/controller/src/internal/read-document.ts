@@ -7,11 +7,7 @@ import { unstorableText } from './unstorable-text.ts';
 export function formatPath(path: readonly PropertyKey[]): string {
   let out = '';
   for (const part of path) {
-    if (typeof part === 'number') out += `[${part}]`;
-    else {
-      const key = typeof part === 'string' ? keyText(part) : String(part);
-      out += out === '' ? key : `.${key}`;
-    }
+    out += typeof part === 'number' ? `[${part}]` : `${out && '.'}${keyText(String(part))}`;
   }
   return out;
 }

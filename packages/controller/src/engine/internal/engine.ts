@@ -342,15 +342,6 @@ function stateOf(machine: CompiledMachine, name: string): CompiledState {
   return state;
 }
 
-/** What a guard threw, as text; a value with no text (a null-prototype object) is named. */
-function thrownText(cause: unknown): string {
-  try {
-    return cause instanceof Error ? String(cause.message) : String(cause);
-  } catch {
-    return 'a value that cannot be shown';
-  }
-}
-
 /** The first candidate whose guard passes; null when none does. The guard input is made once, on demand. */
 function resolve(
   machine: CompiledMachine,
@@ -378,7 +369,10 @@ function resolve(
     } catch (cause) {
       return failure(
         'guard_rejected',
-        refusalText(`${machine.id}: a guard of ${state} on ${outcome} threw: ${thrownText(cause)}`),
+        refusalText(
+          // show() gives any other value text without calling its toString.
+          `${machine.id}: a guard of ${state} on ${outcome} threw: ${cause instanceof Error ? cause.message : show(cause)}`,
+        ),
         'guard',
         state,
         cause,
@@ -732,18 +726,13 @@ export function applyOutcome(
     event.costMicros === 0 ? toMicros(base.costUsd) : toMicros(base.costUsd) + event.costMicros;
   const tokens = base.tokens + event.tokens;
   // Totals a snapshot could not store back are refused before anything counts.
-  if (costMicros > MAX_TOTAL_MICROS) {
+  const over =
+    costMicros > MAX_TOTAL_MICROS ? 'costUsd' : Number.isSafeInteger(tokens) ? null : 'tokens';
+  if (over !== null) {
     return invalid(
       where,
-      'event.costUsd',
-      `would take the session's cost to ${fromMicros(costMicros)} USD, over the ${fromMicros(MAX_TOTAL_MICROS)} USD a snapshot stores`,
-    );
-  }
-  if (!Number.isSafeInteger(tokens)) {
-    return invalid(
-      where,
-      'event.tokens',
-      `would take the session's tokens past ${Number.MAX_SAFE_INTEGER}, more than a snapshot stores`,
+      `event.${over}`,
+      "would take the session's total past what a snapshot stores",
     );
   }
   let stall = NO_STALL;
