@@ -14,8 +14,8 @@ function label(text: string): string {
  * Renders a machine as a Mermaid `stateDiagram-v2`: the initial arrow, one edge per candidate
  * labelled with its outcome (and `[guard]` when guarded), descriptions, `(waits)` on wait
  * states, and an arrow out of each final state. Descriptions cannot reconfigure or break the
- * diagram: `%`, `#`, `<`, `>` and `"` are written as Mermaid entity codes. Deterministic, so it can be snapshot-tested and
- * pasted into docs.
+ * diagram: `%`, `#`, `<`, `>` and `"` are written as Mermaid entity codes. Deterministic, so
+ * it can be snapshot-tested and pasted into docs.
  *
  * @throws ControllerError `argument_invalid` for a machine not made by `defineMachine`
  * @example
