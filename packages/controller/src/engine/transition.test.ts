@@ -810,3 +810,22 @@ describe('transition: session totals a snapshot cannot store', () => {
     expect(machineSnapshotFromJSON(open, JSON.stringify(snapshot)).ok).toBe(true);
   });
 });
+
+describe('transition: a state with many outcomes', () => {
+  it('keeps outcome_rejected under 2,000 characters however long the list it accepts', () => {
+    const on: Record<string, string> = {};
+    for (let i = 0; i < 60; i++) on[`outcome_${i}_${'x'.repeat(50)}`] = 'end';
+    const machine = defineMachine({
+      id: 'many',
+      initial: 'work',
+      onCap: { default: 'end' },
+      states: { work: { on }, end: { kind: 'final' } },
+    } as never);
+    const error = err(
+      transition(machine, initialSnapshot(machine, { now: 0 }), { outcome: 'nope', now: 1 }),
+    );
+    expect(error).toMatchObject({ code: 'outcome_rejected', field: 'event.outcome' });
+    expect(error.message).toMatch(/^transition: many in work does not accept "nope"; it accepts /);
+    expect(error.message.length).toBeLessThan(2000);
+  });
+});

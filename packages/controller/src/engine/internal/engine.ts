@@ -686,7 +686,9 @@ function rejected(
   const accepted = [...state.on.keys()].join(', ');
   return failure(
     'outcome_rejected',
-    `${where}: ${machine.id} in ${state.name} does not accept ${show(outcome)}; it accepts ${accepted}.`,
+    refusalText(
+      `${where}: ${machine.id} in ${state.name} does not accept ${show(outcome)}; it accepts ${accepted}.`,
+    ),
     'event.outcome',
     state.name,
   );
