@@ -822,7 +822,10 @@ describe('transition: a state with many outcomes', () => {
       states: { work: { on }, end: { kind: 'final' } },
     } as never);
     const error = err(
-      transition(machine, initialSnapshot(machine, { now: 0 }), { outcome: 'nope', now: 1 }),
+      transition(machine, initialSnapshot(machine, { now: 0 }), {
+        outcome: 'nope' as never,
+        now: 1,
+      }),
     );
     expect(error).toMatchObject({ code: 'outcome_rejected', field: 'event.outcome' });
     expect(error.message).toMatch(/^transition: many in work does not accept "nope"; it accepts /);
