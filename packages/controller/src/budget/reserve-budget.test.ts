@@ -276,4 +276,18 @@ describe('settleBudget: totals a budget cannot store', () => {
     expect(budget.reservations.map((held) => held.id)).toEqual(['last']);
     expect(budgetFromJSON(JSON.stringify(tokens)).ok).toBe(true);
   });
+
+  it('still releases a reservation with usd 0 on a stored budget already past that line', () => {
+    const held = ok(
+      reserveBudget(createBudget({ now: NOW, caps: { costUsd: null, dayUsd: null } }), {
+        id: 'a',
+        usd: 0,
+        now: NOW,
+      }),
+    );
+    const stored = JSON.parse(JSON.stringify(held));
+    stored.session.spentUsd = 9_005_000_000;
+    const read = ok(budgetFromJSON(stored));
+    expect(ok(settleBudget(read, { id: 'a', usd: 0, now: NOW })).reservations).toEqual([]);
+  });
 });

@@ -85,7 +85,7 @@ export function settleBudget(budget: Budget, input: SettleInput): Result<Budget,
   // Totals a budget could not store back are refused before anything is recorded.
   const sessionMicros = toMicros(prev.session.spentUsd) + micros;
   const dayMicros = toMicros(day.spentUsd) + micros;
-  if (Math.max(sessionMicros, dayMicros) > MAX_TOTAL_MICROS) {
+  if (micros > 0 && Math.max(sessionMicros, dayMicros) > MAX_TOTAL_MICROS) {
     return bad(
       'input.usd',
       `would take spending past the ${fromMicros(MAX_TOTAL_MICROS)} USD a budget stores`,

@@ -809,6 +809,16 @@ describe('transition: session totals a snapshot cannot store', () => {
     expect(over).toMatchObject({ code: 'input_invalid', field: 'event.costUsd' });
     expect(machineSnapshotFromJSON(open, JSON.stringify(snapshot)).ok).toBe(true);
   });
+
+  it('still takes free events on a stored snapshot whose total is already past that line', () => {
+    const stored = JSON.parse(JSON.stringify(initialSnapshot(open, { now: 0 })));
+    stored.counters.costUsd = 9_005_000_000;
+    const read = ok(machineSnapshotFromJSON(open, stored));
+    expect(ok(transition(open, read, { outcome: 'again', now: 1 })).counters.costUsd).toBe(9.005e9);
+    expect(err(transition(open, read, { outcome: 'again', now: 1, costUsd: 1 }))).toMatchObject({
+      field: 'event.costUsd',
+    });
+  });
 });
 
 describe('transition: a state with many outcomes', () => {

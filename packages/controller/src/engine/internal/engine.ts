@@ -729,7 +729,11 @@ export function applyOutcome(
   const tokens = base.tokens + event.tokens;
   // Totals a snapshot could not store back are refused before anything counts.
   const over =
-    costMicros > MAX_TOTAL_MICROS ? 'costUsd' : Number.isSafeInteger(tokens) ? null : 'tokens';
+    event.costMicros > 0 && costMicros > MAX_TOTAL_MICROS
+      ? 'costUsd'
+      : Number.isSafeInteger(tokens)
+        ? null
+        : 'tokens';
   if (over !== null) {
     return invalid(
       where,
