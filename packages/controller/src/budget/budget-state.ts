@@ -1,5 +1,6 @@
 import { defineDataType } from '@plankit/core';
 import * as z from 'zod';
+import { MAX_TIME } from '../internal/checks.ts';
 import { MICROS_PER_USD } from '../internal/micro-usd.ts';
 import type { Budget } from './create-budget.ts';
 
@@ -7,7 +8,7 @@ import type { Budget } from './create-budget.ts';
 export const MAX_RESERVATIONS = 10_000;
 
 const count = z.number().int().min(0).max(Number.MAX_SAFE_INTEGER);
-const time = z.number().finite();
+const time = z.number().min(-MAX_TIME).max(MAX_TIME);
 const usd = z
   .number()
   .min(0)

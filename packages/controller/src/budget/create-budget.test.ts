@@ -41,6 +41,7 @@ describe('createBudget', () => {
     ['a non-object', null, 'options'],
     ['an unknown option', { now: 0, currency: 'EUR' }, 'options.currency'],
     ['a NaN now', { now: Number.NaN }, 'options.now'],
+    ['a now past what a Date holds', { now: 1e308 }, 'options.now'],
     ['an unknown time zone', { now: 0, timeZone: 'Mars/Olympus' }, 'options.timeZone'],
     ['a non-string time zone', { now: 0, timeZone: 1 }, 'options.timeZone'],
     ['a negative cap', { now: 0, caps: { costUsd: -1 } }, 'options.caps.costUsd'],

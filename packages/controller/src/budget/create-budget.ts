@@ -6,6 +6,7 @@ import {
   isRecord,
   isTime,
   show,
+  TIME_RULE,
   unknownKey,
 } from '../internal/checks.ts';
 import { dayOf, zoneOf } from '../internal/day-of.ts';
@@ -248,7 +249,7 @@ export function createBudget(options: BudgetOptions): Budget {
   if (!isRecord(options)) throw argument('options', 'must be an object');
   checkOptionKeys('createBudget', options, OPTION_KEYS, 'options.', controllerArgument);
   const { now, caps, timeZone = 'UTC', spentTodayUsd = 0, spentTodayTokens = 0 } = options;
-  if (!isTime(now)) throw argument('options.now', `must be a finite number, got ${show(now)}`);
+  if (!isTime(now)) throw argument('options.now', `${TIME_RULE}, got ${show(now)}`);
   const capsIssue = caps === undefined ? null : budgetCapsProblem(caps, 'options.caps');
   if (capsIssue !== null) throw argument(capsIssue.field, capsIssue.rule);
   const zone = typeof timeZone === 'string' ? zoneOf(timeZone) : null;

@@ -234,3 +234,60 @@ describe('budget limits and clocks', () => {
     expect(err(reserveBudget(held, { id: 'c2', usd: 0.1, now: NOW })).field).toBe('input.now');
   });
 });
+
+describe('budget times a Date cannot hold', () => {
+  it('refuses a now beyond +-8.64e15 ms with input_invalid instead of throwing RangeError', () => {
+    const budget = createBudget({ now: NOW });
+    expect(err(reserveBudget(budget, { id: 'a', usd: 0.1, now: 1e308 }))).toMatchObject({
+      code: 'input_invalid',
+      field: 'input.now',
+    });
+    const held = ok(reserveBudget(budget, { id: 'a', usd: 0.1, now: NOW }));
+    expect(err(settleBudget(held, { id: 'a', usd: 0.1, now: 1e308 }))).toMatchObject({
+      code: 'input_invalid',
+      field: 'input.now',
+    });
+    const stored = { ...JSON.parse(JSON.stringify(held)), updatedAt: 1e300 };
+    expect(err(budgetFromJSON(stored))).toMatchObject({ field: 'updatedAt' });
+  });
+});
+
+describe('settleBudget: totals a budget cannot store', () => {
+  it('refuses a settlement that takes spending past what budgetFromJSON reads back, changing nothing', () => {
+    const open = { costUsd: null, dayUsd: null, tokens: null, dayTokens: null };
+    let budget = createBudget({ now: NOW, caps: open });
+    for (let i = 0; i < 9; i++) {
+      budget = ok(reserveBudget(budget, { id: `c${i}`, usd: 0, now: NOW }));
+      budget = ok(settleBudget(budget, { id: `c${i}`, usd: 1e9, now: NOW }));
+    }
+    budget = ok(reserveBudget(budget, { id: 'last', usd: 0, now: NOW }));
+    expect(err(settleBudget(budget, { id: 'last', usd: 1, now: NOW }))).toMatchObject({
+      code: 'input_invalid',
+      field: 'input.usd',
+    });
+    const tokens = ok(
+      settleBudget(budget, { id: 'last', usd: 0, tokens: Number.MAX_SAFE_INTEGER, now: NOW }),
+    );
+    const more = ok(reserveBudget(tokens, { id: 'more', usd: 0, now: NOW }));
+    expect(err(settleBudget(more, { id: 'more', usd: 0, tokens: 1, now: NOW }))).toMatchObject({
+      code: 'input_invalid',
+      field: 'input.tokens',
+    });
+    expect(budget.reservations.map((held) => held.id)).toEqual(['last']);
+    expect(budgetFromJSON(JSON.stringify(tokens)).ok).toBe(true);
+  });
+
+  it('still releases a reservation with usd 0 on a stored budget already past that line', () => {
+    const held = ok(
+      reserveBudget(createBudget({ now: NOW, caps: { costUsd: null, dayUsd: null } }), {
+        id: 'a',
+        usd: 0,
+        now: NOW,
+      }),
+    );
+    const stored = JSON.parse(JSON.stringify(held));
+    stored.session.spentUsd = 9_005_000_000;
+    const read = ok(budgetFromJSON(stored));
+    expect(ok(settleBudget(read, { id: 'a', usd: 0, now: NOW })).reservations).toEqual([]);
+  });
+});

@@ -1,8 +1,16 @@
 import type { Result } from '@plankit/core';
 import type { ControllerError } from '../controller-error.ts';
 import { failure } from '../engine/internal/engine.ts';
-import { isCount, isRecord, isText, isTime, show, unknownKey } from '../internal/checks.ts';
-import { fromMicros, isUsd, toMicros } from '../internal/micro-usd.ts';
+import {
+  isCount,
+  isRecord,
+  isText,
+  isTime,
+  show,
+  TIME_RULE,
+  unknownKey,
+} from '../internal/checks.ts';
+import { fromMicros, isUsd, MAX_TOTAL_MICROS, toMicros } from '../internal/micro-usd.ts';
 import { trust } from '../internal/trusted-snapshots.ts';
 import { ensureBudget } from './budget-from-json.ts';
 import type { Budget, BudgetSignal, Reservation } from './create-budget.ts';
@@ -57,8 +65,7 @@ export function settleBudget(budget: Budget, input: SettleInput): Result<Budget,
   if (!isUsd(usd)) return bad('input.usd', `must be a USD amount >= 0, got ${show(usd)}`);
   if (!isCount(tokens))
     return bad('input.tokens', `must be a non-negative integer, got ${show(tokens)}`);
-  if (!isTime(input.now))
-    return bad('input.now', `must be a finite number, got ${show(input.now)}`);
+  if (!isTime(input.now)) return bad('input.now', `${TIME_RULE}, got ${show(input.now)}`);
   // The money was spent whatever the clock says: a clock that stepped back settles at the
   // budget's own time (never before any reservation's), so time never runs backwards here.
   const now = Math.max(input.now, prev.updatedAt);
@@ -74,6 +81,24 @@ export function settleBudget(budget: Budget, input: SettleInput): Result<Budget,
   }
 
   const micros = toMicros(usd);
+  const day = dayAt(prev, now);
+  // Totals a budget could not store back are refused before anything is recorded.
+  const sessionMicros = toMicros(prev.session.spentUsd) + micros;
+  const dayMicros = toMicros(day.spentUsd) + micros;
+  if (micros > 0 && Math.max(sessionMicros, dayMicros) > MAX_TOTAL_MICROS) {
+    return bad(
+      'input.usd',
+      `would take spending past the ${fromMicros(MAX_TOTAL_MICROS)} USD a budget stores`,
+    );
+  }
+  const sessionTokens = prev.session.spentTokens + tokens;
+  const dayTokens = day.spentTokens + tokens;
+  if (!Number.isSafeInteger(Math.max(sessionTokens, dayTokens))) {
+    return bad(
+      'input.tokens',
+      `would take spending past ${Number.MAX_SAFE_INTEGER} tokens, more than a budget stores`,
+    );
+  }
   const signals: BudgetSignal[] = [];
   if (micros > toMicros(reservation.usd)) {
     signals.push(
@@ -98,7 +123,6 @@ export function settleBudget(budget: Budget, input: SettleInput): Result<Budget,
     }
     turn = Object.freeze({ key: prev.turn.key, spentUsd: fromMicros(spent + micros) });
   }
-  const day = dayAt(prev, now);
   const reservations: Reservation[] = [];
   for (let i = 0; i < prev.reservations.length; i++) {
     const held = prev.reservations[i];
@@ -110,13 +134,13 @@ export function settleBudget(budget: Budget, input: SettleInput): Result<Budget,
       trust<Budget>({
         ...prev,
         session: Object.freeze({
-          spentUsd: fromMicros(toMicros(prev.session.spentUsd) + micros),
-          spentTokens: prev.session.spentTokens + tokens,
+          spentUsd: fromMicros(sessionMicros),
+          spentTokens: sessionTokens,
         }),
         day: Object.freeze({
           date: day.date,
-          spentUsd: fromMicros(toMicros(day.spentUsd) + micros),
-          spentTokens: day.spentTokens + tokens,
+          spentUsd: fromMicros(dayMicros),
+          spentTokens: dayTokens,
         }),
         turn,
         reservations: Object.freeze(reservations),

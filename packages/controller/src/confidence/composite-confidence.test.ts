@@ -96,6 +96,13 @@ describe('compositeConfidence', () => {
     ['a non-object', () => compositeConfidence(null as never), 'scores'],
   ];
 
+  it('gives a score in [0, 1] for huge and subnormal weights (no overflow to NaN, no underflow to 0)', () => {
+    const huge = { llm: 1e308, rules: 1e308, heuristics: 1e308 };
+    expect(compositeConfidence({ llm: 1, rules: 0.5, heuristics: 0 }, huge)).toBe(0.5);
+    const tiny = { llm: Number.MIN_VALUE, rules: 0, heuristics: 0 };
+    expect(compositeConfidence({ llm: 0.5 }, tiny)).toBe(0.5);
+  });
+
   it.each(bad)('throws argument_invalid for %s, naming the field', (_, run, field) => {
     expect(thrown(run)).toMatchObject({ code: 'argument_invalid', field });
   });

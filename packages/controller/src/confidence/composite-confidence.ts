@@ -63,9 +63,8 @@ export function compositeConfidence(
   if (extraScore !== undefined) throw argument(`scores.${extraScore}`, 'is not a score');
   const extraWeight = unknownKey(weights, KEYS);
   if (extraWeight !== undefined) throw argument(`weights.${extraWeight}`, 'is not a weight');
-  let sum = 0;
-  let total = 0;
   let given = 0;
+  let largest = 0;
   for (const name of COMPONENTS) {
     const weight = weights[name];
     if (typeof weight !== 'number' || !Number.isFinite(weight) || weight < 0) {
@@ -75,11 +74,20 @@ export function compositeConfidence(
     if (score === undefined) continue;
     if (!isUnit(score))
       throw argument(`scores.${name}`, `must be a number from 0 to 1, got ${show(score)}`);
-    sum += weight * score;
-    total += weight;
     given++;
+    largest = Math.max(largest, weight);
   }
   if (given === 0) throw argument('scores', 'must give at least one of llm, rules, heuristics');
-  if (total === 0) throw argument('weights', 'of the scores given must not all be 0');
+  if (largest === 0) throw argument('weights', 'of the scores given must not all be 0');
+  // Weights relative to the largest: huge ones cannot overflow, tiny ones cannot underflow.
+  let sum = 0;
+  let total = 0;
+  for (const name of COMPONENTS) {
+    const score = scores[name];
+    if (score === undefined) continue;
+    const weight = (weights[name] as number) / largest;
+    sum += weight * score;
+    total += weight;
+  }
   return Math.round((sum / total) * 1e12) / 1e12;
 }

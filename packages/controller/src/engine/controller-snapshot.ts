@@ -1,5 +1,6 @@
 import { defineDataType } from '@plankit/core';
 import * as z from 'zod';
+import { MAX_TIME } from '../internal/checks.ts';
 import { MICROS_PER_USD } from '../internal/micro-usd.ts';
 import type { INTRODUCED_BY } from './adaptation-log-entry.ts';
 import type { CAP_NAMES } from './default-caps.ts';
@@ -9,7 +10,7 @@ import type { TraceEntry } from './trace-entry.ts';
 
 const name = z.string().regex(/^[A-Za-z][A-Za-z0-9_]{0,63}$/);
 const count = z.number().int().min(0).max(Number.MAX_SAFE_INTEGER);
-const time = z.number().finite();
+const time = z.number().min(-MAX_TIME).max(MAX_TIME);
 // USD amounts are whole micro-dollars.
 const usd = z
   .number()

@@ -192,8 +192,13 @@ function checkDescription(
   return value;
 }
 
+// A function's name is whatever `Object.defineProperty` set: only an identifier (or a bound
+// one) is shown, so a name cannot carry lines or markup into the Mermaid diagram.
+const GUARD_NAME = /^(?:bound )*[A-Za-z_$][\w$]{0,63}$/;
+
 function guardName(guard: (...args: never[]) => unknown): string {
-  return guard.name === '' ? 'guard' : guard.name;
+  const { name } = guard;
+  return typeof name === 'string' && GUARD_NAME.test(name) ? name : 'guard';
 }
 
 interface StateDraft {

@@ -1,6 +1,6 @@
 import { checkOptionKeys } from '@plankit/core/internal';
 import { ControllerError } from '../controller-error.ts';
-import { controllerArgument, isRecord, isTime, show } from '../internal/checks.ts';
+import { controllerArgument, isRecord, isTime, show, TIME_RULE } from '../internal/checks.ts';
 import { trust } from '../internal/trusted-snapshots.ts';
 import type { Caps, SoftLimits } from './default-caps.ts';
 import { compiledOf } from './internal/compiled-machine.ts';
@@ -46,8 +46,7 @@ export function initialSnapshot<S extends string, O extends string>(
   const compiled = compiledOf(machine, 'initialSnapshot');
   if (!isRecord(options)) throw argument('options', 'must be an object');
   checkOptionKeys('initialSnapshot', options, OPTION_KEYS, 'options.', controllerArgument);
-  if (!isTime(options.now))
-    throw argument('options.now', `must be a finite number, got ${show(options.now)}`);
+  if (!isTime(options.now)) throw argument('options.now', `${TIME_RULE}, got ${show(options.now)}`);
   const capsIssue = options.caps === undefined ? null : capsProblem(options.caps, 'options.caps');
   if (capsIssue !== null) throw argument(capsIssue.field, capsIssue.rule);
   const softIssue = options.soft === undefined ? null : softProblem(options.soft, 'options.soft');

@@ -93,6 +93,19 @@ describe('machineSnapshotFromJSON', () => {
       'trace[0].outcome',
     ],
     ['an updatedAt before startedAt', { ...json, updatedAt: -1 }, 'snapshot_invalid', 'updatedAt'],
+    [
+      'an updatedAt before the last step, whose next step replay would refuse',
+      { ...json, updatedAt: 5 },
+      'snapshot_invalid',
+      'updatedAt',
+    ],
+    [
+      'a step before startedAt',
+      { ...json, trace: [{ ...json.trace[0], at: -1 }] },
+      'snapshot_invalid',
+      'trace[0].at',
+    ],
+    ['a time no Date holds', { ...json, startedAt: -1e300 }, 'snapshot_invalid', 'startedAt'],
   ];
 
   it.each(cases)('refuses %s, naming the field', (_, input, code, field) => {

@@ -2,7 +2,10 @@ import type { Result } from '@plankit/core';
 import { describe, expect, it } from 'vitest';
 import type { ControllerError } from '../controller-error.ts';
 import { createPlanningController, planningController } from '../planning/planning-controller.ts';
+import { defineMachine, type MachineDefinition } from './define-machine.ts';
 import { initialSnapshot } from './initial-snapshot.ts';
+import type { Machine } from './machine.ts';
+import { machineSnapshotFromJSON } from './machine-snapshot-from-json.ts';
 import { replay } from './replay.ts';
 import { transition } from './transition.ts';
 
@@ -93,5 +96,31 @@ describe('replay', () => {
     expect(err(replay(planningController, unknown as never, { now: 0 })).message).toMatch(
       /no longer applies.*does not accept "approved"/,
     );
+  });
+});
+
+describe('replay: names that are Object.prototype keys', () => {
+  it('runs, stores and replays a machine whose states and outcomes are named like them', () => {
+    // Typed loosely: a state whose `on` leaves out an outcome named like an Object.prototype
+    // member meets that member's type in the inferred definition.
+    const machine: Machine = defineMachine({
+      id: 'constructor',
+      initial: 'constructor',
+      onCap: { default: 'valueOf' },
+      states: {
+        constructor: { on: { toString: 'hasOwnProperty', constructor: 'constructor' } },
+        hasOwnProperty: { kind: 'wait', on: { valueOf: 'valueOf', isPrototypeOf: 'constructor' } },
+        valueOf: { kind: 'final' },
+      },
+    } as MachineDefinition);
+    let snapshot = initialSnapshot(machine, { now: 0 });
+    const outcomes = ['constructor', 'toString', 'isPrototypeOf', 'toString', 'valueOf'];
+    for (const [index, outcome] of outcomes.entries()) {
+      const next = ok(transition(machine, snapshot, { outcome, now: index + 1 }));
+      snapshot = ok(machineSnapshotFromJSON(machine, JSON.stringify(next)));
+    }
+    expect(snapshot).toMatchObject({ state: 'valueOf', status: 'done' });
+    expect(snapshot.counters).toMatchObject({ run: 3, totalTurns: 5, retries: { valueOf: 0 } });
+    expect(ok(replay(machine, snapshot.trace, { now: 0 }))).toEqual(snapshot);
   });
 });

@@ -2,6 +2,7 @@ import type { Result } from '@plankit/core';
 import { deepEqual } from '@plankit/core/internal';
 import type { ControllerError } from '../controller-error.ts';
 import { toMicros } from '../internal/micro-usd.ts';
+import { formatPath, issueRule } from '../internal/read-document.ts';
 import { TraceEntrySchema } from './controller-snapshot.ts';
 import { type InitialSnapshotOptions, initialSnapshot } from './initial-snapshot.ts';
 import { compiledOf } from './internal/compiled-machine.ts';
@@ -138,10 +139,10 @@ export function replay<S extends string, O extends string>(
     const parsed = TraceEntrySchema.safeParse(raw);
     if (!parsed.success) {
       const issue = parsed.error.issues[0];
-      const path = issue?.path.map(String).join('.') ?? '';
+      const path = issue === undefined ? '' : formatPath(issue.path);
       return failure(
         'snapshot_invalid',
-        `replay: trace[${index}]${path === '' ? '' : `.${path}`} ${issue?.message.toLowerCase() ?? 'is invalid'}.`,
+        `replay: trace[${index}]${path === '' ? '' : `.${path}`} ${issueRule(issue)}.`,
         `trace[${index}]${path === '' ? '' : `.${path}`}`,
       );
     }

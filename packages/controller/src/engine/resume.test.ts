@@ -67,6 +67,17 @@ describe('freeze at a cap', () => {
     });
   });
 
+  it('refuses outcomes to a frozen machine in under 2,000 characters, whatever the host reason', () => {
+    const reason = 'r'.repeat(2000);
+    const frozen = ok(reportCap(machine, start(), { cap: 'costUsd', now: 10, reason }));
+    expect(frozen.frozen?.message).toContain(reason);
+    const error = err(transition(machine, frozen, { outcome: 'done', now: 20 }));
+    expect(error).toMatchObject({ code: 'machine_frozen', state: 'draft' });
+    expect(error.message).toBe(
+      'transition: spend is frozen in draft at its costUsd cap; resume it first.',
+    );
+  });
+
   it('resumes with a raised cap: routes the held event once, not charging it or the frozen time again', () => {
     const frozen = ok(transition(machine, start(), { outcome: 'done', now: 100, costUsd: 1.2 }));
     const resumed = ok(

@@ -38,6 +38,31 @@ describe('toMermaid', () => {
     );
   });
 
+  it('keeps guard names and descriptions from reconfiguring or adding lines to the diagram', () => {
+    const sneaky = () => true;
+    Object.defineProperty(sneaky, 'name', { value: 'x]\n%%{init: {"theme":"dark"}}%%\nA --> B' });
+    const machine = defineMachine({
+      id: 'hostile',
+      initial: 'draft',
+      onCap: { default: 'done' },
+      states: {
+        draft: {
+          description: '%%{init: {"theme":"forest"}}%% <b>"#1"</b>',
+          on: { go: [{ target: 'done', guard: sneaky }, 'draft'] },
+        },
+        done: { kind: 'final' },
+      },
+    });
+    const diagram = toMermaid(machine);
+    expect(diagram.split('\n')).toHaveLength(7);
+    expect(diagram).not.toMatch(/%|<b|"/);
+    expect(diagram).toContain(
+      '  draft: #37;#37;{init: {#34;theme#34;:#34;forest#34;}}#37;#37; #60;b#62;#34;#35;1#34;#60;/b#62;',
+    );
+    expect(diagram).toContain('  draft --> done: go [guard]');
+    expect(machine.states.draft.on.go?.[0]?.guard).toBe('guard');
+  });
+
   it('refuses a value that is not a machine', () => {
     expect(() => toMermaid({ id: 'x' } as never)).toThrow(/must be made by defineMachine/);
   });

@@ -2,10 +2,20 @@ import { compiledOf } from './internal/compiled-machine.ts';
 import type { Machine } from './machine.ts';
 
 /**
+ * Description text with Mermaid's entity codes for the characters Mermaid reads as syntax:
+ * `%` (a `%%{init}%%` directive anywhere reconfigures the diagram), `#` (entity codes), and
+ * the markup characters `<`, `>` and `"`.
+ */
+function label(text: string): string {
+  return text.replace(/[#%<>"]/g, (char) => `#${char.charCodeAt(0)};`);
+}
+
+/**
  * Renders a machine as a Mermaid `stateDiagram-v2`: the initial arrow, one edge per candidate
  * labelled with its outcome (and `[guard]` when guarded), descriptions, `(waits)` on wait
- * states, and an arrow out of each final state. Deterministic, so it can be snapshot-tested and
- * pasted into docs.
+ * states, and an arrow out of each final state. Descriptions cannot reconfigure or break the
+ * diagram: `%`, `#`, `<`, `>` and `"` are written as Mermaid entity codes. Deterministic, so
+ * it can be snapshot-tested and pasted into docs.
  *
  * @throws ControllerError `argument_invalid` for a machine not made by `defineMachine`
  * @example
@@ -25,7 +35,7 @@ export function toMermaid(machine: Machine): string {
     const state = machine.states[name];
     if (state === undefined) continue;
     if (state.description !== null || state.kind === 'wait') {
-      const text = state.description ?? name;
+      const text = state.description === null ? name : label(state.description);
       lines.push(`  ${name}: ${text}${state.kind === 'wait' ? ' (waits)' : ''}`);
     }
     for (const outcome of state.outcomes) {

@@ -5,6 +5,7 @@ import { defineMachine } from './define-machine.ts';
 import { initialSnapshot } from './initial-snapshot.ts';
 import { isWrappingUp } from './is-wrapping-up.ts';
 import type { MachineSnapshot } from './machine-snapshot.ts';
+import { machineSnapshotFromJSON } from './machine-snapshot-from-json.ts';
 import { type MachineEvent, transition } from './transition.ts';
 
 function ok<T>(result: Result<T, ControllerError>): T {
@@ -229,6 +230,37 @@ describe('transition', () => {
     expect((broken.cause as Error).message).toBe('guard broke');
   });
 
+  it('reports any throw from a guard as guard_rejected, its message under 2,000 characters', () => {
+    const throwing = (cause: unknown) =>
+      defineMachine({
+        id: 'throwing',
+        initial: 'a',
+        onCap: { default: 'end' },
+        states: {
+          a: {
+            on: {
+              go: {
+                target: 'end',
+                guard: () => {
+                  throw cause;
+                },
+              },
+            },
+          },
+          end: { kind: 'final' },
+        },
+      });
+    for (const cause of [Object.create(null), new Error('x'.repeat(1 << 20))]) {
+      const machine = throwing(cause);
+      const error = err(
+        transition(machine, initialSnapshot(machine, { now: 0 }), { outcome: 'go', now: 1 }),
+      );
+      expect(error).toMatchObject({ code: 'guard_rejected', state: 'a' });
+      expect(error.message.length).toBeLessThan(2000);
+      expect(error.cause).toBe(cause);
+    }
+  });
+
   it('gives guards the snapshot before the step and the event data', () => {
     const seen: unknown[] = [];
     const machine = defineMachine({
@@ -280,8 +312,8 @@ describe('transition', () => {
       /not an event key/,
     ],
     ['a non-string outcome', { outcome: 7, now: 2000 }, 'event.outcome', /must be a string/],
-    ['a missing now', { outcome: 'done' }, 'event.now', /finite number, got undefined/],
-    ['NaN now', { outcome: 'done', now: Number.NaN }, 'event.now', /finite number, got NaN/],
+    ['a missing now', { outcome: 'done' }, 'event.now', /8.64e15, got undefined/],
+    ['NaN now', { outcome: 'done', now: Number.NaN }, 'event.now', /8.64e15, got NaN/],
     [
       'Infinity now',
       { outcome: 'done', now: Number.POSITIVE_INFINITY },
@@ -731,5 +763,82 @@ describe('transition: deep JSON', () => {
       tool: { name: 'writer', args: deep, result: { deep } },
     });
     expect(next.ok).toBe(true);
+  });
+});
+
+describe('transition: times a Date cannot hold', () => {
+  it('refuses a now beyond +-8.64e15 ms, so durations and run time stay finite and storable', () => {
+    expect(() => initialSnapshot(work, { now: -1e308 })).toThrow(/options.now/);
+    const error = err(transition(work, start(), { outcome: 'done', now: 1e308 }));
+    expect(error).toMatchObject({ code: 'input_invalid', field: 'event.now' });
+    expect(error.message).toMatch(/8.64e15, got 1e\+308/);
+    const early = initialSnapshot(work, { now: -8.64e15 });
+    const late = ok(transition(work, early, { outcome: 'done', now: 8.64e15 }));
+    expect(Number.isFinite(late.counters.elapsedMs)).toBe(true);
+  });
+});
+
+describe('transition: session totals a snapshot cannot store', () => {
+  const open = defineMachine({
+    id: 'open',
+    initial: 'work',
+    caps: { turns: null, retries: null, wallTimeMs: null },
+    onCap: { default: 'end' },
+    states: { work: { on: { again: 'work', stop: 'end' } }, end: { kind: 'final' } },
+  });
+
+  it('refuses tokens or costs that would take a total past what a snapshot reads back', () => {
+    const first = ok(
+      transition(open, initialSnapshot(open, { now: 0 }), {
+        outcome: 'again',
+        now: 1,
+        tokens: Number.MAX_SAFE_INTEGER,
+        costUsd: 1e9,
+      }),
+    );
+    expect(err(transition(open, first, { outcome: 'again', now: 2, tokens: 1 }))).toMatchObject({
+      code: 'input_invalid',
+      field: 'event.tokens',
+    });
+    let snapshot = first;
+    for (let now = 2; now < 10; now++) {
+      snapshot = ok(transition(open, snapshot, { outcome: 'again', now, costUsd: 1e9 }));
+    }
+    expect(snapshot.counters.costUsd).toBe(9e9);
+    const over = err(transition(open, snapshot, { outcome: 'again', now: 10, costUsd: 0.000001 }));
+    expect(over).toMatchObject({ code: 'input_invalid', field: 'event.costUsd' });
+    expect(machineSnapshotFromJSON(open, JSON.stringify(snapshot)).ok).toBe(true);
+  });
+
+  it('still takes free events on a stored snapshot whose total is already past that line', () => {
+    const stored = JSON.parse(JSON.stringify(initialSnapshot(open, { now: 0 })));
+    stored.counters.costUsd = 9_005_000_000;
+    const read = ok(machineSnapshotFromJSON(open, stored));
+    expect(ok(transition(open, read, { outcome: 'again', now: 1 })).counters.costUsd).toBe(9.005e9);
+    expect(err(transition(open, read, { outcome: 'again', now: 1, costUsd: 1 }))).toMatchObject({
+      field: 'event.costUsd',
+    });
+  });
+});
+
+describe('transition: a state with many outcomes', () => {
+  it('keeps outcome_rejected under 2,000 characters however long the list it accepts', () => {
+    const on: Record<string, string> = {};
+    for (let i = 0; i < 60; i++) on[`outcome_${i}_${'x'.repeat(50)}`] = 'end';
+    const machine = defineMachine({
+      id: 'many',
+      initial: 'work',
+      onCap: { default: 'end' },
+      states: { work: { on }, end: { kind: 'final' } },
+    } as never);
+    const error = err(
+      transition(machine, initialSnapshot(machine, { now: 0 }), {
+        outcome: 'nope' as never,
+        now: 1,
+      }),
+    );
+    expect(error).toMatchObject({ code: 'outcome_rejected', field: 'event.outcome' });
+    expect(error.message).toMatch(/^transition: many in work does not accept "nope"; it accepts /);
+    expect(error.message.length).toBeLessThan(2000);
   });
 });

@@ -88,7 +88,8 @@ export function transition<S extends string, O extends string>(
   if (prev.status === 'frozen') {
     return failure(
       'machine_frozen',
-      `transition: ${machine.id} is frozen in ${prev.state} (${prev.frozen?.message ?? 'no reason'}); resume it first.`,
+      // The cap, not the freeze message: that can hold a host's reason of 2,000 characters.
+      `transition: ${machine.id} is frozen in ${prev.state} at its ${prev.frozen?.cap} cap; resume it first.`,
       'snapshot',
       prev.state,
     );

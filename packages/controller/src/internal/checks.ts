@@ -1,3 +1,4 @@
+import { clipText, unknownOption } from '@plankit/core/internal';
 import { ControllerError } from '../controller-error.ts';
 
 /** True for a non-null object that is not an array; keeps the declared type's properties. */
@@ -5,8 +6,21 @@ export function isRecord<T>(value: T): value is T & Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-/** The first own key of `value` not in `allowed`, if any: core's one options checker. */
-export { unknownOption as unknownKey } from '@plankit/core/internal';
+const PLAIN_KEY = /^[A-Za-z0-9_$-]{1,64}$/;
+
+/**
+ * A key as a refusal names it: as it is when plain, else quoted, escaped and clipped, so a key
+ * of any length or content keeps the message short and on one line.
+ */
+export function keyText(key: string): string {
+  return PLAIN_KEY.test(key) ? key : JSON.stringify(clipText(key, 64));
+}
+
+/** The first own key of `value` not in `allowed`, if any, as {@link keyText} names it. */
+export function unknownKey(value: object, allowed: ReadonlySet<string>): string | undefined {
+  const key = unknownOption(value, allowed);
+  return key === undefined ? undefined : keyText(key);
+}
 
 /** `argument_invalid` as a {@link ControllerError}, for core's `checkOptionKeys`. */
 export function controllerArgument(where: string, field: string, rule: string): ControllerError {
@@ -18,9 +32,18 @@ export function isCount(value: unknown): value is number {
   return typeof value === 'number' && Number.isSafeInteger(value) && value >= 0;
 }
 
-/** A finite number (epoch milliseconds, for `now`). */
+/** The most milliseconds a `Date` holds either side of 1970. */
+export const MAX_TIME = 8.64e15;
+
+/** What {@link isTime} asks of a `now`, for error messages. */
+export const TIME_RULE = 'must be a finite number within +-8.64e15';
+
+/**
+ * Epoch milliseconds a `Date` can hold (for `now`): beyond them a day has no date, and time
+ * spans no longer fit a finite number.
+ */
 export function isTime(value: unknown): value is number {
-  return typeof value === 'number' && Number.isFinite(value);
+  return typeof value === 'number' && value >= -MAX_TIME && value <= MAX_TIME;
 }
 
 /** A number in [0, 1]. */

@@ -1,15 +1,25 @@
+import { clipText, escapeControl } from '@plankit/core/internal';
 import type * as z from 'zod';
-import { isRecord } from './checks.ts';
+import { isRecord, keyText } from './checks.ts';
 import { unstorableText } from './unstorable-text.ts';
 
-/** A field path the way a person writes it: `trace[2].outcome`. */
+/** A field path the way a person writes it: `trace[2].outcome`, odd keys as `keyText` quotes them. */
 export function formatPath(path: readonly PropertyKey[]): string {
   let out = '';
   for (const part of path) {
-    if (typeof part === 'number') out += `[${part}]`;
-    else out += out === '' ? String(part) : `.${String(part)}`;
+    out += typeof part === 'number' ? `[${part}]` : `${out && '.'}${keyText(String(part))}`;
   }
   return out;
+}
+
+/**
+ * A zod issue's message as a refusal's rule (lower case unless `lower` is false): on one line,
+ * clipped, lone surrogates replaced, since it may quote keys of any length from the input.
+ */
+export function issueRule(issue: { readonly message: string } | undefined, lower = true): string {
+  if (issue === undefined) return 'is invalid';
+  const text = clipText(lower ? issue.message.toLowerCase() : issue.message, 300);
+  return escapeControl(text).replace(/\p{Cs}/gu, '\ufffd');
 }
 
 /**
@@ -61,7 +71,7 @@ export function readDocument<T>(
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     const field = issue === undefined ? '' : formatPath(issue.path);
-    const rule = issue?.message.toLowerCase() ?? 'is invalid';
+    const rule = issueRule(issue);
     return { ok: false, problem: { kind: 'invalid', field: field === '' ? 'value' : field, rule } };
   }
   // Text JSON.parse accepts (a \u0000 or lone \ud800 escape) that no store can hold.

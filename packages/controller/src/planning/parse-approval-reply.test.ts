@@ -47,6 +47,15 @@ describe('parseApprovalReply', () => {
     expect(parseApprovalReply(text)).toEqual({ outcome: 'no_response', reason });
   });
 
+  it('reads a 1 MiB reply of stops and bangs in linear time', () => {
+    const run = '.!'.repeat(1 << 19);
+    expect(parseApprovalReply(`${run}x`)).toEqual({
+      outcome: 'no_response',
+      reason: 'unrecognized',
+    });
+    expect(parseApprovalReply(`approve${run}`)).toEqual({ outcome: 'approved' });
+  });
+
   it('refuses a value that is not text', () => {
     expect(() => parseApprovalReply(42 as never)).toThrowError(
       expect.objectContaining({ code: 'argument_invalid', field: 'text' }),

@@ -35,6 +35,13 @@ const QUOTES: Readonly<Record<string, string>> = {
 };
 const CHANGES = /^propose\s+changes\s*:\s*([\s\S]*)$/i;
 
+/** `text` without its final run of `.` and `!`: a loop, since `/[.!]+$/` is quadratic on a long run. */
+function trimFinalStops(text: string): string {
+  let end = text.length;
+  while (end > 0 && '.!'.includes(text.charAt(end - 1))) end--;
+  return text.slice(0, end);
+}
+
 function unquote(text: string): string {
   const close = QUOTES[text.charAt(0)];
   return close !== undefined && text.length >= 2 && text.endsWith(close)
@@ -71,7 +78,7 @@ export function parseApprovalReply(text: string | null | undefined): ApprovalRep
   }
   const reply = unquote(text.trim());
   if (reply === '') return Object.freeze({ outcome: 'no_response', reason: 'empty' });
-  const word = unquote(reply.replace(/[.!]+$/, '').trim()).toLowerCase();
+  const word = unquote(trimFinalStops(reply).trim()).toLowerCase();
   if (word === 'approve' || word === 'approved') return Object.freeze({ outcome: 'approved' });
   const changes = CHANGES.exec(reply)?.[1]?.trim();
   if (changes !== undefined && changes !== '')

@@ -1,7 +1,8 @@
 import type { Result } from '@plankit/core';
 import * as z from 'zod';
 import { ControllerError } from '../controller-error.ts';
-import { isRecord, unknownKey } from '../internal/checks.ts';
+import { isRecord, keyText, unknownKey } from '../internal/checks.ts';
+import { formatPath, issueRule } from '../internal/read-document.ts';
 import {
   DEFAULT_INTERACTION_POLICY,
   type InteractionPolicy,
@@ -51,11 +52,11 @@ export function resolvePolicy(
     const parsed = partial.safeParse(value);
     if (!parsed.success) {
       const issue = parsed.error.issues[0];
-      const path = issue?.path.map(String).join('.') ?? '';
-      const keys = issue?.code === 'unrecognized_keys' ? issue.keys.join(', ') : '';
-      const field = keys !== '' ? `${layer}.${keys}` : path === '' ? layer : `${layer}.${path}`;
-      const rule =
-        keys !== '' ? 'is not a policy slider' : (issue?.message.toLowerCase() ?? 'is invalid');
+      const path = issue === undefined ? '' : formatPath(issue.path);
+      const key = issue?.code === 'unrecognized_keys' ? issue.keys[0] : undefined;
+      const field =
+        key !== undefined ? `${layer}.${keyText(key)}` : path === '' ? layer : `${layer}.${path}`;
+      const rule = key !== undefined ? 'is not a policy slider' : issueRule(issue);
       return invalid(field, rule);
     }
     const next: Record<string, unknown> = { ...policy };
@@ -73,11 +74,11 @@ export function checkPolicy(where: string, policy: unknown): InteractionPolicy {
   const parsed = complete.safeParse(policy);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
-    const path = issue?.path.map(String).join('.') ?? '';
+    const path = issue === undefined ? '' : formatPath(issue.path);
     const field = path === '' ? 'policy' : `policy.${path}`;
     throw new ControllerError(
       'argument_invalid',
-      `${where}: ${field} ${issue?.message.toLowerCase() ?? 'is invalid'}; pass a policy from resolvePolicy.`,
+      `${where}: ${field} ${issueRule(issue)}; pass a policy from resolvePolicy.`,
       { field },
     );
   }

@@ -1,7 +1,8 @@
 import type { Result } from '@plankit/core';
 import { checkOptionKeys } from '@plankit/core/internal';
 import { ControllerError } from '../controller-error.ts';
-import { controllerArgument, isRecord } from '../internal/checks.ts';
+import { controllerArgument, isRecord, keyText } from '../internal/checks.ts';
+import { formatPath, issueRule } from '../internal/read-document.ts';
 import { CANONICAL_PATTERNS, PatternSpec } from './pattern-spec.ts';
 
 /** Options of {@link reviewPattern}: the canonical patterns and the feature flags. @public */
@@ -116,10 +117,12 @@ export function reviewPattern(
   const parsed = PatternSpec.safeParse(spec);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
-    const keys = issue?.code === 'unrecognized_keys' ? issue.keys.join(', ') : '';
-    const field = keys !== '' ? keys : (issue?.path.map(String).join('.') ?? '') || 'spec';
-    const rule =
-      keys !== '' ? 'is not a PatternSpec field' : (issue?.message.toLowerCase() ?? 'is invalid');
+    const key = issue?.code === 'unrecognized_keys' ? issue.keys[0] : undefined;
+    const field =
+      key !== undefined
+        ? keyText(key)
+        : (issue === undefined ? '' : formatPath(issue.path)) || 'spec';
+    const rule = key !== undefined ? 'is not a PatternSpec field' : issueRule(issue);
     return {
       ok: false,
       error: new ControllerError('pattern_invalid', `reviewPattern: ${field} ${rule}.`, { field }),

@@ -9,10 +9,11 @@ import {
   isTime,
   isUnit,
   show,
+  TIME_RULE,
   unknownKey,
 } from '../../internal/checks.ts';
 import { hashText } from '../../internal/hash-text.ts';
-import { fromMicros, isUsd, toMicros } from '../../internal/micro-usd.ts';
+import { fromMicros, isUsd, MAX_TOTAL_MICROS, toMicros } from '../../internal/micro-usd.ts';
 import { trust } from '../../internal/trusted-snapshots.ts';
 import { unstorableText } from '../../internal/unstorable-text.ts';
 import {
@@ -150,7 +151,7 @@ export function checkNow(
   now: unknown,
   updatedAt: number,
 ): ControllerError | null {
-  if (!isTime(now)) return invalid(where, field, `must be a finite number, got ${show(now)}`).error;
+  if (!isTime(now)) return invalid(where, field, `${TIME_RULE}, got ${show(now)}`).error;
   if (now < updatedAt) {
     return invalid(
       where,
@@ -366,10 +367,12 @@ function resolve(
     try {
       passed = guard(input);
     } catch (cause) {
-      const reason = cause instanceof Error ? cause.message : String(cause);
       return failure(
         'guard_rejected',
-        `${machine.id}: a guard of ${state} on ${outcome} threw: ${reason}`,
+        refusalText(
+          // show() gives any other value text without calling its toString.
+          `${machine.id}: a guard of ${state} on ${outcome} threw: ${cause instanceof Error ? cause.message : show(cause)}`,
+        ),
         'guard',
         state,
         cause,
@@ -683,7 +686,9 @@ function rejected(
   const accepted = [...state.on.keys()].join(', ');
   return failure(
     'outcome_rejected',
-    `${where}: ${machine.id} in ${state.name} does not accept ${show(outcome)}; it accepts ${accepted}.`,
+    refusalText(
+      `${where}: ${machine.id} in ${state.name} does not accept ${show(outcome)}; it accepts ${accepted}.`,
+    ),
     'event.outcome',
     state.name,
   );
@@ -719,6 +724,23 @@ export function applyOutcome(
 
   const fresh = prev.status === 'waiting';
   const base = prev.counters;
+  const costMicros =
+    event.costMicros === 0 ? toMicros(base.costUsd) : toMicros(base.costUsd) + event.costMicros;
+  const tokens = base.tokens + event.tokens;
+  // Totals a snapshot could not store back are refused before anything counts.
+  const over =
+    event.costMicros > 0 && costMicros > MAX_TOTAL_MICROS
+      ? 'costUsd'
+      : Number.isSafeInteger(tokens)
+        ? null
+        : 'tokens';
+  if (over !== null) {
+    return invalid(
+      where,
+      `event.${over}`,
+      "would take the session's total past what a snapshot stores",
+    );
+  }
   let stall = NO_STALL;
   if (event.signature !== null) {
     const again = event.signature === prev.stall.signature;
@@ -741,9 +763,8 @@ export function applyOutcome(
     retries: fresh ? NO_RETRIES : base.retries,
     elapsedMs:
       (fresh ? 0 : base.elapsedMs) + (state.kind === 'work' ? event.now - prev.updatedAt : 0),
-    costMicros:
-      event.costMicros === 0 ? toMicros(base.costUsd) : toMicros(base.costUsd) + event.costMicros,
-    tokens: base.tokens + event.tokens,
+    costMicros,
+    tokens,
     stall,
     record: event,
     guardSnapshot: prev,
@@ -954,6 +975,7 @@ export function fastOutcome(
   const spentTokens = base.tokens + (tokens ?? 0);
   const elapsedMs = base.elapsedMs + (state.kind === 'work' ? now - prev.updatedAt : 0);
   const turns = base.turns + 1;
+  if (costMicros > MAX_TOTAL_MICROS || !Number.isSafeInteger(spentTokens)) return null;
   if (caps.wallTimeMs !== null && elapsedMs > caps.wallTimeMs) return null;
   if (caps.costUsd !== null && costMicros > toMicros(caps.costUsd)) return null;
   if (caps.tokens !== null && spentTokens > caps.tokens) return null;

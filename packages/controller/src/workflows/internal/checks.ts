@@ -1,6 +1,6 @@
 import type { Err } from '@plankit/core';
 import { clipText, refusalText } from '@plankit/core/internal';
-import { isRecord, isTime, show, unknownKey } from '../../internal/checks.ts';
+import { isRecord, isTime, show, TIME_RULE, unknownKey } from '../../internal/checks.ts';
 import { unstorableText } from '../../internal/unstorable-text.ts';
 import { WorkflowError, type WorkflowErrorCode } from '../workflow-error.ts';
 
@@ -61,8 +61,7 @@ export function inputProblem(
   const extra = unknownKey(input, keys);
   if (extra !== undefined) return inputError(where, `input.${extra}`, 'is not a key');
   const now = input['now'];
-  if (!isTime(now))
-    return inputError(where, 'input.now', `must be a finite number, got ${show(now)}`);
+  if (!isTime(now)) return inputError(where, 'input.now', `${TIME_RULE}, got ${show(now)}`);
   if (now < updatedAt) {
     return inputError(
       where,

@@ -1,6 +1,6 @@
 import type { AnyTool } from '@plankit/core';
-import { unknownOption } from '@plankit/core/internal';
 import type { Phase } from '@plankit/prompt';
+import { unknownKey } from '../../internal/checks.ts';
 import { isRecord } from '../internal/checks.ts';
 import { WorkflowError } from '../workflow-error.ts';
 
@@ -69,7 +69,7 @@ function category(config: PhaseToolConfig, key: keyof PhaseToolConfig): readonly
  */
 export function phaseToolNames(config: PhaseToolConfig, phase: Phase): readonly string[] {
   if (!isRecord(config)) throw configError('tools', 'must be an object');
-  const extra = unknownOption(config, KEYS);
+  const extra = unknownKey(config, KEYS);
   if (extra !== undefined) throw configError(`tools.${extra}`, 'is not a category');
   const workspace = category(config, 'workspace');
   const strategic = category(config, 'strategic');

@@ -1,6 +1,7 @@
-import { deepFreeze, unknownOption } from '@plankit/core/internal';
+import { deepFreeze } from '@plankit/core/internal';
 import type { TodoRange } from '@plankit/prompt';
 import { initialSnapshot } from '../../engine/initial-snapshot.ts';
+import { isTime, TIME_RULE, unknownKey } from '../../internal/checks.ts';
 import {
   argumentError,
   checkOptions,
@@ -93,7 +94,7 @@ function readList(field: string, value: unknown): readonly TodoSpec[] {
 
 function checkOptionsAt(field: string, value: unknown): void {
   if (!isRecord(value)) throw argumentError(WHERE, field, 'must be { id, content }');
-  const extra = unknownOption(value, SPEC_KEYS);
+  const extra = unknownKey(value, SPEC_KEYS);
   if (extra !== undefined) throw argumentError(WHERE, `${field}.${extra}`, 'is not a todo key');
 }
 
@@ -101,7 +102,7 @@ function readTodos(value: unknown, range: TodoRange): PredefinedTodos {
   const defaults = predefinedTodos(range);
   if (value === undefined) return defaults;
   if (!isRecord(value)) throw argumentError(WHERE, 'options.todos', 'must be an object');
-  const extra = unknownOption(value, LIST_KEYS);
+  const extra = unknownKey(value, LIST_KEYS);
   if (extra !== undefined)
     throw argumentError(WHERE, `options.todos.${extra}`, 'is not a todo list');
   const pick = (key: keyof PredefinedTodos): readonly TodoSpec[] =>
@@ -165,8 +166,8 @@ export function startPhaseJob(options: PhaseJobOptions): PhaseJob {
   if (typeof jobId !== 'string' || !JOB_ID.test(jobId)) {
     throw argumentError(WHERE, 'options.jobId', `must match ${JOB_ID.source}`);
   }
-  if (typeof now !== 'number' || !Number.isFinite(now)) {
-    throw argumentError(WHERE, 'options.now', 'must be a finite number');
+  if (!isTime(now)) {
+    throw argumentError(WHERE, 'options.now', TIME_RULE);
   }
   const settings = readSettings(options);
   checkStorableOptions(WHERE, options);

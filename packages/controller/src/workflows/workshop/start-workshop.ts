@@ -1,5 +1,6 @@
 import { deepFreeze } from '@plankit/core/internal';
 import { initialSnapshot } from '../../engine/initial-snapshot.ts';
+import { isTime, TIME_RULE } from '../../internal/checks.ts';
 import { argumentError, checkOptions, checkStorableOptions } from '../internal/checks.ts';
 import { isRelativePath } from '../internal/relative-path.ts';
 import { WorkflowError } from '../workflow-error.ts';
@@ -76,8 +77,8 @@ function readArtifacts(value: unknown): readonly string[] {
 export function startWorkshop(options: WorkshopOptions): WorkshopState {
   checkOptions(WHERE, options, KEYS);
   const { now, brief } = options;
-  if (typeof now !== 'number' || !Number.isFinite(now)) {
-    throw argumentError(WHERE, 'options.now', 'must be a finite number');
+  if (!isTime(now)) {
+    throw argumentError(WHERE, 'options.now', TIME_RULE);
   }
   if (typeof brief !== 'string' || brief.trim() === '' || brief.length > WORKSHOP_LIMITS.brief) {
     throw argumentError(

@@ -1,5 +1,5 @@
 import type { Result } from '@plankit/core';
-import { unknownOption } from '@plankit/core/internal';
+import { unknownKey } from '../../internal/checks.ts';
 import { inputError, inputProblem, isRecord } from '../internal/checks.ts';
 import type { WorkflowError } from '../workflow-error.ts';
 import type { WorkshopOutcome } from './workshop-machine.ts';
@@ -68,7 +68,7 @@ function entriesProblem(entries: unknown): WorkflowError | null {
   }
   for (const [index, entry] of entries.entries()) {
     const at = `input.entries[${index}]`;
-    if (!isRecord(entry) || unknownOption(entry, ENTRY_KEYS) !== undefined) {
+    if (!isRecord(entry) || unknownKey(entry, ENTRY_KEYS) !== undefined) {
       return inputError(WHERE, at, 'must be { actor, content }');
     }
     const { actor, content } = entry;
@@ -102,7 +102,7 @@ function entriesProblem(entries: unknown): WorkflowError | null {
 function signalsProblem(signals: unknown): WorkflowError | null {
   if (signals === undefined) return null;
   if (!isRecord(signals)) return inputError(WHERE, 'input.signals', 'must be an object');
-  const extra = unknownOption(signals, SIGNAL_KEY_SET);
+  const extra = unknownKey(signals, SIGNAL_KEY_SET);
   if (extra !== undefined) {
     return inputError(
       WHERE,

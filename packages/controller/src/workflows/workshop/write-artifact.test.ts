@@ -146,8 +146,14 @@ describe('the workshop invariants', () => {
   it('refuses bad input', () => {
     const state = formalizing();
     expect(refusal(writeArtifact(state, { now: 99, name: 'notes.md', content: 'x' })).message).toBe(
-      'notes.md is not a planning output; the outputs are planning.ai.json, plan.md, plan.files.json.',
+      '"notes.md" is not a planning output; the outputs are planning.ai.json, plan.md, plan.files.json.',
     );
+    const long = refusal(
+      writeArtifact(state, { now: 99, name: `a\n${'x'.repeat(1 << 20)}`, content: 'x' }),
+    );
+    expect(long.code).toBe('artifact_unknown');
+    expect(long.message).toMatch(/^"a\\nx+\.\.\." is not a planning output/);
+    expect(long.message.length).toBeLessThan(2000);
     expect(
       refusal(
         writeArtifact(state, { now: 99, name: 'plan.files.json', content: 'x'.repeat(1_048_577) }),

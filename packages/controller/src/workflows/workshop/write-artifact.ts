@@ -1,6 +1,7 @@
 import type { Result } from '@plankit/core';
 import type * as z from 'zod';
-import { formatPath } from '../../internal/read-document.ts';
+import { show } from '../../internal/checks.ts';
+import { formatPath, issueRule } from '../../internal/read-document.ts';
 import { fail, inputError, inputProblem } from '../internal/checks.ts';
 import type { WorkflowError } from '../workflow-error.ts';
 import { renderPlanMarkdown } from './render-plan-markdown.ts';
@@ -50,7 +51,7 @@ function canonical<T>(
     const at = issue === undefined ? '' : formatPath(issue.path);
     return fail(
       'artifact_invalid',
-      `${name}${at === '' ? '' : ` ${at}`}: ${issue?.message ?? 'is invalid'}.`,
+      `${name}${at === '' ? '' : ` ${at}`}: ${issueRule(issue, false)}.`,
       at === '' ? name : `${name}:${at}`,
     );
   }
@@ -105,7 +106,7 @@ export function writeArtifact(
   if (!state.artifactNames.includes(name)) {
     return fail(
       'artifact_unknown',
-      `${name} is not a planning output; the outputs are ${state.artifactNames.join(', ')}.`,
+      `${show(name)} is not a planning output; the outputs are ${state.artifactNames.join(', ')}.`,
       'name',
     );
   }
