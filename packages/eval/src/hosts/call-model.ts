@@ -1,5 +1,12 @@
 import type { CallGuard, CallUsage, ModelCallResult } from './eval-host.ts';
 
+/** A usage no call reports, for a call whose usage mapping threw: counted at its worst case. */
+const UNKNOWN_USAGE: CallUsage = {
+  inputTokens: Number.NaN,
+  outputTokens: Number.NaN,
+  cachedInputTokens: Number.NaN,
+};
+
 /**
  * One model call through the budget guard: reserve the worst case of `sent`, make the call, and
  * settle its real usage; a call that throws is settled at zero (providers do not bill a request
@@ -22,12 +29,18 @@ export async function callThroughGuard<T>(
     if (signal.aborted) return { ok: false, stop: 'aborted', called: true };
     throw error;
   }
-  let used: CallUsage | undefined;
+  let used: CallUsage;
   try {
     used = usage(value);
-  } finally {
-    // A usage that throws is none: the guard counts the call at its worst case, and refuses it.
-    guard.settle(held.id, used as CallUsage);
+  } catch (error) {
+    // The call was made but its usage is unknown: the guard counts it at its worst case.
+    try {
+      guard.settle(held.id, UNKNOWN_USAGE);
+    } catch {
+      // The guard refuses an unknown usage; the mapping's own error is the one to report.
+    }
+    throw error;
   }
+  guard.settle(held.id, used);
   return { ok: true, value };
 }

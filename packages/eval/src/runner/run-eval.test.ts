@@ -400,17 +400,26 @@ describe('hostile hosts, checkers and callbacks', () => {
   });
 
   it.each([
-    ['NaN tokens', () => ({ inputTokens: Number.NaN, outputTokens: 5, cachedInputTokens: 0 })],
-    ['missing tokens', () => ({ outputTokens: 5, cachedInputTokens: 0 }) as never],
+    [
+      'NaN tokens',
+      () => ({ inputTokens: Number.NaN, outputTokens: 5, cachedInputTokens: 0 }),
+      /usage is refused: inputTokens/,
+    ],
+    [
+      'missing tokens',
+      () => ({ outputTokens: 5, cachedInputTokens: 0 }) as never,
+      /usage is refused: inputTokens/,
+    ],
     [
       'a mapping that throws',
       () => {
         throw new Error('no usage in the reply');
       },
+      /^no usage in the reply$/,
     ],
   ])(
     'a call whose usage is %s counts at its worst case and errors the trial',
-    async (_name, usage) => {
+    async (_name, usage, reason) => {
       const config = custom(
         async (input) => {
           const reply = await input.callModel({ messages: ['hi'] }, async () => 'reply', usage);
@@ -423,7 +432,7 @@ describe('hostile hosts, checkers and callbacks', () => {
       const run = await runEval(config, { store });
       for (const trial of run.trials) {
         expect(trial.status).toBe('errored');
-        expect(trial.error).toMatch(/usage|no usage in the reply/);
+        expect(trial.error).toMatch(reason);
         // The reserved worst case: at least maxOutputTokens, never NaN.
         expect(trial.outputTokens).toBe(100);
         expect(Number.isSafeInteger(trial.tokens)).toBe(true);
@@ -434,4 +443,34 @@ describe('hostile hosts, checkers and callbacks', () => {
       });
     },
   );
+
+  it('counts a call with an unknown usage at its own worst case while another call is held', async () => {
+    const counted = { inputTokens: 7, outputTokens: 3, cachedInputTokens: 0 };
+    const config = custom(
+      async (input) => {
+        // Two calls held at once: a big one whose usage is unknown, a small one that reports.
+        const [big, small] = await Promise.all([
+          input.callModel(
+            { messages: ['x'.repeat(4000)] },
+            async () => 'a',
+            () => {
+              throw new Error('no usage in the reply');
+            },
+          ),
+          input.callModel(
+            { messages: ['hi'] },
+            async () => 'b',
+            () => counted,
+          ),
+        ]);
+        return { text: `${big.ok}${small.ok}`, stop: 'done', turns: 1 };
+      },
+      { repetitions: 1, maxOutputTokens: 100 },
+    );
+    const [trial] = (await runEval(config, { store: new MemoryStore() })).trials;
+    expect(trial?.status).toBe('errored');
+    // The big call's worst case: its 4,000 bytes sent and maxOutputTokens, plus the small call.
+    expect(trial?.inputTokens).toBeGreaterThan(4000 + counted.inputTokens);
+    expect(trial?.outputTokens).toBe(100 + counted.outputTokens);
+  });
 });

@@ -350,9 +350,8 @@ async function runTrial(
   let inputTokens = 0;
   let outputTokens = 0;
   let usd = 0;
-  // The last reserved worst case, counted instead of a usage that cannot be (NaN, a fraction);
-  // hosts call one at a time.
-  let worst: CallUsage = { inputTokens: 0, outputTokens: 0, cachedInputTokens: 0 };
+  // Each held call's worst case, counted instead of a usage that cannot be (NaN, a fraction).
+  const worstCases = new Map<string, CallUsage>();
   const guard: CallGuard = {
     reserve(sent) {
       if (context.signal.aborted) return { ok: false, stop: 'aborted' };
@@ -376,11 +375,17 @@ async function runTrial(
       }
       trialBudget = onTrial.value;
       context.setRunBudget(onRun.value);
-      worst = { inputTokens: estimateIn, outputTokens: maxOutputTokens, cachedInputTokens: 0 };
+      worstCases.set(id, {
+        inputTokens: estimateIn,
+        outputTokens: maxOutputTokens,
+        cachedInputTokens: 0,
+      });
       return { ok: true, id };
     },
     settle(id, reported) {
       const problem = problemOf(usageSchema, reported);
+      const worst = worstCases.get(id) ?? { inputTokens: 0, outputTokens: 0, cachedInputTokens: 0 };
+      worstCases.delete(id);
       const usage = problem === null ? reported : worst;
       const cost = costOf(prices, modelId, usage);
       const tokens = usage.inputTokens + usage.outputTokens;
