@@ -100,6 +100,27 @@ describe('replay', () => {
 });
 
 describe('replay: names that are Object.prototype keys', () => {
+  it('keeps replay_diverged under 2,000 characters when the step it quotes failed at length', () => {
+    const guarded = (guard: () => boolean) =>
+      defineMachine({
+        id: 'guarded',
+        initial: 'a',
+        onCap: { default: 'end' },
+        states: { a: { on: { go: { target: 'end', guard } } }, end: { kind: 'final' } },
+      });
+    const passing = guarded(() => true);
+    const { trace } = ok(
+      transition(passing, initialSnapshot(passing, { now: 0 }), { outcome: 'go', now: 1 }),
+    );
+    const throwing = guarded(() => {
+      throw new Error('x'.repeat(1 << 20));
+    });
+    const error = err(replay(throwing, trace, { now: 0 }));
+    expect(error).toMatchObject({ code: 'replay_diverged', field: 'trace[0]' });
+    expect(error.message).toMatch(/^replay: trace\[0\] no longer applies: guarded: a guard of a/);
+    expect(error.message.length).toBeLessThan(2000);
+  });
+
   it('runs, stores and replays a machine whose states and outcomes are named like them', () => {
     // Typed loosely: a state whose `on` leaves out an outcome named like an Object.prototype
     // member meets that member's type in the inferred definition.

@@ -109,7 +109,11 @@ export function failure(
   state?: string,
   cause?: unknown,
 ): { readonly ok: false; readonly error: ControllerError } {
-  return { ok: false, error: new ControllerError(code, message, { field, state, cause }) };
+  // Clipped here, so no refusal a model reads reaches 2,000 characters, however it was built.
+  return {
+    ok: false,
+    error: new ControllerError(code, refusalText(message), { field, state, cause }),
+  };
 }
 
 function invalid(
@@ -369,10 +373,8 @@ function resolve(
     } catch (cause) {
       return failure(
         'guard_rejected',
-        refusalText(
-          // show() gives any other value text without calling its toString.
-          `${machine.id}: a guard of ${state} on ${outcome} threw: ${cause instanceof Error ? cause.message : show(cause)}`,
-        ),
+        // show() gives any other value text without calling its toString.
+        `${machine.id}: a guard of ${state} on ${outcome} threw: ${cause instanceof Error ? cause.message : show(cause)}`,
         'guard',
         state,
         cause,
@@ -686,9 +688,7 @@ function rejected(
   const accepted = [...state.on.keys()].join(', ');
   return failure(
     'outcome_rejected',
-    refusalText(
-      `${where}: ${machine.id} in ${state.name} does not accept ${show(outcome)}; it accepts ${accepted}.`,
-    ),
+    `${where}: ${machine.id} in ${state.name} does not accept ${show(outcome)}; it accepts ${accepted}.`,
     'event.outcome',
     state.name,
   );
