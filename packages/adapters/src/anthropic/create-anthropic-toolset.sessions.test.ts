@@ -3,7 +3,14 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { MemoryStore } from '../persistence/stores/memory-store.ts';
 import { createSessionPool } from '../sessions/create-session-pool.ts';
 import { HOSTILE_IDS } from '../sessions/testing/hostile-ids.ts';
-import { cleanup, ok, planOf, spyStore, TOOLS } from '../sessions/testing/pool-helpers.ts';
+import {
+  cleanup,
+  ok,
+  planOf,
+  spyStore,
+  storeWith,
+  TOOLS,
+} from '../sessions/testing/pool-helpers.ts';
 import { createAnthropicToolset } from './create-anthropic-toolset.ts';
 
 afterEach(cleanup);
@@ -109,14 +116,11 @@ describe('Anthropic toolset: sessions per conversation', () => {
   });
 
   it('reports a store that throws while loading as a failed execution of that block, not as malformed arguments', async () => {
-    const store = new MemoryStore();
-    const broken = new Proxy(store, {
-      get(target, key) {
-        if (key === 'load') return () => Promise.reject(new Error('disk on fire\nline two'));
-        const value = Reflect.get(target, key, target);
-        return typeof value === 'function' ? value.bind(target) : value;
-      },
-    });
+    const broken = storeWith(
+      new MemoryStore(),
+      'load',
+      () => () => Promise.reject(new Error('disk on fire\nline two')),
+    );
     const pool = createSessionPool({ store: broken });
     const toolset = createAnthropicToolset(TOOLS);
     const records = await toolset.runToolUses([toolUse('toolu_1', 'planning_read_plan', {})], {

@@ -3,7 +3,14 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { MemoryStore } from '../persistence/stores/memory-store.ts';
 import { createSessionPool } from '../sessions/create-session-pool.ts';
 import { HOSTILE_IDS } from '../sessions/testing/hostile-ids.ts';
-import { cleanup, ok, planOf, spyStore, TOOLS } from '../sessions/testing/pool-helpers.ts';
+import {
+  cleanup,
+  ok,
+  planOf,
+  spyStore,
+  storeWith,
+  TOOLS,
+} from '../sessions/testing/pool-helpers.ts';
 import { createOpenAIToolset } from './create-openai-toolset.ts';
 
 afterEach(cleanup);
@@ -148,14 +155,11 @@ describe('OpenAI toolset: sessions per conversation', () => {
   });
 
   it('reports a store that throws while loading as a failed execution of that call, not as malformed arguments', async () => {
-    const store = new MemoryStore();
-    const broken = new Proxy(store, {
-      get(target, key) {
-        if (key === 'load') return () => Promise.reject(new Error('disk on fire\nline two'));
-        const value = Reflect.get(target, key, target);
-        return typeof value === 'function' ? value.bind(target) : value;
-      },
-    });
+    const broken = storeWith(
+      new MemoryStore(),
+      'load',
+      () => () => Promise.reject(new Error('disk on fire\nline two')),
+    );
     const pool = createSessionPool({ store: broken });
     const toolset = createOpenAIToolset(TOOLS);
     const records = await toolset.runChatToolCalls([chatCall('c1', 'planning_read_plan', {})], {

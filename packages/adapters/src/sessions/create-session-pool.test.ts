@@ -25,6 +25,7 @@ import { HOSTILE_IDS } from './testing/hostile-ids.ts';
 import {
   ADD,
   cleanup,
+  gate,
   inParallel,
   MARK,
   ok,
@@ -32,6 +33,7 @@ import {
   READ,
   SETUP,
   spyStore,
+  storeWith,
   tempDirectory,
 } from './testing/pool-helpers.ts';
 
@@ -166,21 +168,11 @@ describe('createSessionPool', () => {
 
   it('refuses a tool call on an evicted copy while its last flush is still writing', async () => {
     const inner = new MemoryStore();
-    let open = () => {};
-    const gate = new Promise<void>((resolve) => {
-      open = resolve;
-    });
+    const { passed, open } = gate();
     // Appends wait at the gate: the evicted copy's detach stays in its flush meanwhile.
-    const store = new Proxy(inner, {
-      get(target, key) {
-        const value = Reflect.get(target, key, target);
-        if (key === 'append')
-          return async (...args: Parameters<SessionStore['append']>) => {
-            await gate;
-            return target.append(...args);
-          };
-        return typeof value === 'function' ? value.bind(target) : value;
-      },
+    const store = storeWith(inner, 'append', (append) => async (...args) => {
+      await passed;
+      return append(...args);
     });
     const pool = createSessionPool({ store, max: 1 });
     const heard: number[] = [];
@@ -271,22 +263,11 @@ describe('createSessionPool', () => {
   });
 
   it('counts a request waiting for a slot as waiting, not loading: live + loading stays within max', async () => {
-    let open = () => {};
-    const gate = new Promise<void>((resolve) => {
-      open = resolve;
-    });
-    const inner = new MemoryStore();
+    const { passed, open } = gate();
     // Loads wait at the gate, so an admitted load stays in progress.
-    const store = new Proxy(inner, {
-      get(target, key) {
-        const value = Reflect.get(target, key, target);
-        if (key === 'load')
-          return async (...args: Parameters<SessionStore['load']>) => {
-            await gate;
-            return target.load(...args);
-          };
-        return typeof value === 'function' ? value.bind(target) : value;
-      },
+    const store = storeWith(new MemoryStore(), 'load', (load) => async (...args) => {
+      await passed;
+      return load(...args);
     });
     const pool = createSessionPool({ store, max: 2 });
     const requests = ['a', 'b', 'c', 'd'].map((id) => pool.get(id));
@@ -300,21 +281,10 @@ describe('createSessionPool', () => {
   });
 
   it('keeps the model-order keys of idle conversations while over 1,024 others wait for a slot', async () => {
-    let open = () => {};
-    const gate = new Promise<void>((resolve) => {
-      open = resolve;
-    });
-    const inner = new MemoryStore();
-    const store = new Proxy(inner, {
-      get(target, key) {
-        const value = Reflect.get(target, key, target);
-        if (key === 'load')
-          return async (...args: Parameters<SessionStore['load']>) => {
-            await gate;
-            return target.load(...args);
-          };
-        return typeof value === 'function' ? value.bind(target) : value;
-      },
+    const { passed, open } = gate();
+    const store = storeWith(new MemoryStore(), 'load', (load) => async (...args) => {
+      await passed;
+      return load(...args);
     });
     const pool = createSessionPool({ store, max: 1, maxWaiting: 2000 });
     const conversations = pooledConversations<string>(pool.resolver((id: string) => id));
@@ -334,16 +304,13 @@ describe('createSessionPool', () => {
   });
 
   it('keeps a load that never answers to its own slot: other conversations still load', async () => {
-    const inner = new MemoryStore();
-    const store = new Proxy(inner, {
-      get(target, key) {
-        const value = Reflect.get(target, key, target);
-        if (key === 'load')
-          return (...args: Parameters<SessionStore['load']>) =>
-            args[0] === 'stuck' ? new Promise(() => {}) : target.load(...args);
-        return typeof value === 'function' ? value.bind(target) : value;
-      },
-    });
+    const store = storeWith(
+      new MemoryStore(),
+      'load',
+      (load) =>
+        (...args) =>
+          args[0] === 'stuck' ? new Promise(() => {}) : load(...args),
+    );
     const pool = createSessionPool({ store, max: 2, waitTimeoutMs: 20 });
     void pool.get('stuck');
     await nextTurn();
@@ -529,15 +496,12 @@ describe('createSessionPool', () => {
 
   it('disposes a copy whose load threw, so a shared bus keeps no listener of it', async () => {
     const bus = new InProcessEventBus();
-    const inner = new MemoryStore();
     // A store breaking its contract: it rejects instead of returning a StoreError.
-    const store = new Proxy(inner, {
-      get(target, key) {
-        if (key === 'load') return () => Promise.reject(new Error('socket hang up'));
-        const value = Reflect.get(target, key, target);
-        return typeof value === 'function' ? value.bind(target) : value;
-      },
-    });
+    const store = storeWith(
+      new MemoryStore(),
+      'load',
+      () => () => Promise.reject(new Error('socket hang up')),
+    );
     const pool = createSessionPool({ store, sessionOptions: { bus } });
     const listeners = () => bus.publish({ type: 'ToolInvoked', sessionId: 'nobody' } as never);
     await expect(pool.get('c')).rejects.toThrow('socket hang up');
@@ -742,20 +706,16 @@ describe('createSessionPool across processes (two pools on one store)', () => {
   });
 
   it('does not retry a store failure other than a conflict', async () => {
-    const inner = new MemoryStore();
     let failAppends = false;
-    const store = new Proxy(inner, {
-      get(target, key, receiver) {
-        if (key === 'append' && failAppends) {
-          return async () => ({
-            ok: false,
-            error: new StoreError('unreachable', 'The server went away.'),
-          });
-        }
-        const value = Reflect.get(target, key, receiver);
-        return typeof value === 'function' ? value.bind(target) : value;
-      },
-    });
+    const store = storeWith(
+      new MemoryStore(),
+      'append',
+      (append) =>
+        async (...args) =>
+          failAppends
+            ? { ok: false, error: new StoreError('unreachable', 'The server went away.') }
+            : append(...args),
+    );
     const pool = createSessionPool({ store });
     ok(await pool.run('c', (session) => invokeTool(SETUP, setupArgs('c'), { session })));
     failAppends = true;

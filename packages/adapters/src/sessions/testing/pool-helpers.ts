@@ -91,3 +91,31 @@ export async function serialPlan(
   }
   return planOf(session);
 }
+
+/**
+ * `inner` with its `load` or `append` replaced by `replace(original)`: a store that breaks its
+ * contract, fails, or holds calls at a gate. Every other member is `inner`'s own.
+ */
+export function storeWith<K extends 'load' | 'append'>(
+  inner: SessionStore,
+  method: K,
+  replace: (original: SessionStore[K]) => SessionStore[K],
+): SessionStore {
+  const replaced = replace(inner[method].bind(inner) as SessionStore[K]);
+  return new Proxy(inner, {
+    get(target, key) {
+      if (key === method) return replaced;
+      const value = Reflect.get(target, key, target);
+      return typeof value === 'function' ? value.bind(target) : value;
+    },
+  });
+}
+
+/** A gate: `passed` resolves once `open` is called. */
+export function gate(): { passed: Promise<void>; open: () => void } {
+  let open = () => {};
+  const passed = new Promise<void>((resolve) => {
+    open = resolve;
+  });
+  return { passed, open };
+}
