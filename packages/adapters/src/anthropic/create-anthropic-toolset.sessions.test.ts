@@ -5,10 +5,11 @@ import { createSessionPool } from '../sessions/create-session-pool.ts';
 import { HOSTILE_IDS } from '../sessions/testing/hostile-ids.ts';
 import {
   cleanup,
+  LOAD_THROWS,
   ok,
   planOf,
+  poolWhoseLoadThrows,
   spyStore,
-  storeWith,
   TOOLS,
 } from '../sessions/testing/pool-helpers.ts';
 import { createAnthropicToolset } from './create-anthropic-toolset.ts';
@@ -116,22 +117,13 @@ describe('Anthropic toolset: sessions per conversation', () => {
   });
 
   it('reports a store that throws while loading as a failed execution of that block, not as malformed arguments', async () => {
-    const broken = storeWith(
-      new MemoryStore(),
-      'load',
-      () => () => Promise.reject(new Error('disk on fire\nline two')),
+    const records = await createAnthropicToolset(TOOLS).runToolUses(
+      [toolUse('toolu_1', 'planning_read_plan', {})],
+      { session: poolWhoseLoadThrows(), key: 'chat-a' },
     );
-    const pool = createSessionPool({ store: broken });
-    const toolset = createAnthropicToolset(TOOLS);
-    const records = await toolset.runToolUses([toolUse('toolu_1', 'planning_read_plan', {})], {
-      session: pool.resolver((context: { key: string }) => context.key),
-      key: 'chat-a',
-    });
     expect(codeOf(records[0])).toBe('tool_execution_failed');
     expect(records[0]?.block.is_error).toBe(true);
-    expect(records[0]?.block.content).toBe(
-      "Tool 'planning_read_plan' execution failed: disk on fire\\nline two",
-    );
+    expect(records[0]?.block.content).toBe(LOAD_THROWS.reported);
   });
 
   it('keeps the { session } form working', async () => {

@@ -5,10 +5,11 @@ import { createSessionPool } from '../sessions/create-session-pool.ts';
 import { HOSTILE_IDS } from '../sessions/testing/hostile-ids.ts';
 import {
   cleanup,
+  LOAD_THROWS,
   ok,
   planOf,
+  poolWhoseLoadThrows,
   spyStore,
-  storeWith,
   TOOLS,
 } from '../sessions/testing/pool-helpers.ts';
 import { createOpenAIToolset } from './create-openai-toolset.ts';
@@ -155,21 +156,12 @@ describe('OpenAI toolset: sessions per conversation', () => {
   });
 
   it('reports a store that throws while loading as a failed execution of that call, not as malformed arguments', async () => {
-    const broken = storeWith(
-      new MemoryStore(),
-      'load',
-      () => () => Promise.reject(new Error('disk on fire\nline two')),
+    const records = await createOpenAIToolset(TOOLS).runChatToolCalls(
+      [chatCall('c1', 'planning_read_plan', {})],
+      { session: poolWhoseLoadThrows(), key: 'chat-a' },
     );
-    const pool = createSessionPool({ store: broken });
-    const toolset = createOpenAIToolset(TOOLS);
-    const records = await toolset.runChatToolCalls([chatCall('c1', 'planning_read_plan', {})], {
-      session: pool.resolver((context: { key: string }) => context.key),
-      key: 'chat-a',
-    });
     expect(codeOf(records[0])).toBe('tool_execution_failed');
-    expect(records[0]?.message.content).toBe(
-      "Tool 'planning_read_plan' execution failed: disk on fire\\nline two",
-    );
+    expect(records[0]?.message.content).toBe(LOAD_THROWS.reported);
   });
 
   it('keeps the { session } form: a Session serves every call, the key is not needed', async () => {

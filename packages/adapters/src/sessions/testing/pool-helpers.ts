@@ -11,7 +11,10 @@ import {
   Session,
   selectLatest,
 } from '@plankit/core';
+import { MemoryStore } from '../../persistence/stores/memory-store.ts';
 import type { SessionStore } from '../../persistence/stores/session-store.ts';
+import { createSessionPool } from '../create-session-pool.ts';
+import type { SessionSource } from '../resolve-session.ts';
 
 /** The six planning tools, built once and used with any pooled session. */
 export const TOOLS: PlanningTools = createPlanningTools(new Session());
@@ -118,4 +121,23 @@ export function gate(): { passed: Promise<void>; open: () => void } {
     open = resolve;
   });
   return { passed, open };
+}
+
+/** What {@link poolWhoseLoadThrows} makes the store throw, and what a host reports for it. */
+export const LOAD_THROWS = {
+  reason: 'disk on fire\nline two',
+  reported: "Tool 'planning_read_plan' execution failed: disk on fire\\nline two",
+} as const;
+
+/**
+ * A pool resolver keyed by `context.key` over a store that breaks its contract: every load
+ * rejects with {@link LOAD_THROWS}'s reason instead of returning a StoreError.
+ */
+export function poolWhoseLoadThrows(): SessionSource<{ key: string }> {
+  const store = storeWith(
+    new MemoryStore(),
+    'load',
+    () => () => Promise.reject(new Error(LOAD_THROWS.reason)),
+  );
+  return createSessionPool({ store }).resolver((context: { key: string }) => context.key);
 }
