@@ -3,7 +3,7 @@ import { packageBuild } from '../../tsup.base.config.ts';
 
 const config: Options = packageBuild([
   'src/index.ts',
-  'src/internal.ts',
+  'src/internal-unstable.ts',
   'src/constants.ts',
   'src/plan-model.ts',
   'src/plan-view.ts',

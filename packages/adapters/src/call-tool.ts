@@ -6,7 +6,7 @@ import {
   type ToolResult,
   ToolValidationError,
 } from '@plankit/core';
-import { clipText, escapeControl } from '@plankit/core/internal';
+import { clipText, escapeControl } from '@plankit/core/internal-unstable';
 import { conversationKeyOf } from './host/conversation-key.ts';
 import { refusal } from './host/refusal.ts';
 import { runInModelOrder, type ToolCallOrder } from './model-order.ts';

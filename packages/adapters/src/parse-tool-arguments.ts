@@ -1,5 +1,5 @@
 import { type Result, ToolValidationError } from '@plankit/core';
-import { clipText, escapeControl } from '@plankit/core/internal';
+import { clipText, escapeControl } from '@plankit/core/internal-unstable';
 
 const MAX_REASON = 120;
 

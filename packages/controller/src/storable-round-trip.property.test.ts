@@ -1,5 +1,5 @@
 import type { Result } from '@plankit/core';
-import { storableProblem } from '@plankit/core/internal';
+import { storableProblem } from '@plankit/core/internal-unstable';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { defineMachine } from './engine/define-machine.ts';

@@ -1,5 +1,5 @@
 import { formatStepId, type Plan, type PlanStep, Session } from '@plankit/core';
-import { deepFreeze } from '@plankit/core/internal';
+import { deepFreeze } from '@plankit/core/internal-unstable';
 import { PlanningStrategy, PlanningToolsSection, renderPlanReminder } from '@plankit/prompt';
 import type { BenchCase, BenchSide, BenchSuite } from '../../../scripts/bench.ts';
 

@@ -1,5 +1,5 @@
 import type { AnyTool } from '@plankit/core';
-import { unknownOption } from '@plankit/core/internal';
+import { unknownOption } from '@plankit/core/internal-unstable';
 import { PromptRenderError } from './prompt-render-error.ts';
 import {
   checkSectionIdentity,

@@ -1,5 +1,5 @@
 import { Plan, type PlanStep, type Result } from '@plankit/core';
-import { deepFreeze } from '@plankit/core/internal';
+import { deepFreeze } from '@plankit/core/internal-unstable';
 import { fnv1a } from './fnv1a.ts';
 import { PlanAnchorError } from './plan-anchor-error.ts';
 

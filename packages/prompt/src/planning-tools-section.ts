@@ -6,7 +6,7 @@ import {
   Session,
 } from '@plankit/core';
 import { inProgressRule, PLANNING_LIMITS, STEP_STATUSES } from '@plankit/core/constants';
-import { movedFlagText, unknownOption } from '@plankit/core/internal';
+import { movedFlagText, unknownOption } from '@plankit/core/internal-unstable';
 import { type PlanModelCopyOptions, planModelLines } from './plan-model-lines.ts';
 import { mindsetLines, PLANNING_STRATEGIES, PlanningStrategy } from './planning-strategy.ts';
 import { PromptRenderError } from './prompt-render-error.ts';

@@ -1,5 +1,5 @@
 import { openSteps, type Plan } from '@plankit/core';
-import { escapeControl } from '@plankit/core/internal';
+import { escapeControl } from '@plankit/core/internal-unstable';
 import { dependencySummary } from '@plankit/core/plan-model';
 
 // A reminder tag spelled in plan text has its `<` written `\u003c`, as the plan anchor does

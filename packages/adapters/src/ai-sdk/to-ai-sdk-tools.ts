@@ -1,5 +1,5 @@
 import { type AnyTool, type Clock, Session, type ToolSuccess } from '@plankit/core';
-import { invalidArgument } from '@plankit/core/internal';
+import { invalidArgument } from '@plankit/core/internal-unstable';
 import { type FlexibleSchema, jsonSchema } from 'ai';
 import { AdapterError } from '../adapter-error.ts';
 import { formatToolContent } from '../format-tool-content.ts';

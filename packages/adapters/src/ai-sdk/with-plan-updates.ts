@@ -1,5 +1,5 @@
 import { Plan, Session, selectLatest } from '@plankit/core';
-import { checkOptionKeys, invalidArgument } from '@plankit/core/internal';
+import { checkOptionKeys, invalidArgument } from '@plankit/core/internal-unstable';
 import { PlanRevision } from '@plankit/core/plan-model';
 import { planView } from '@plankit/core/plan-view';
 import { conversationOf } from '../host/conversation.ts';

@@ -1,6 +1,6 @@
 import type { McpServer, RegisteredTool } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { type AnyTool, Session } from '@plankit/core';
-import { unknownOption } from '@plankit/core/internal';
+import { unknownOption } from '@plankit/core/internal-unstable';
 import { AdapterError } from '../adapter-error.ts';
 import { withContext } from '../host/conversation.ts';
 import { type ConversationKeyContext, keyedContext } from '../host/keyed-context.ts';

@@ -1,5 +1,5 @@
 import type { Clock } from '@plankit/core';
-import { type ArgumentError, invalidArgument } from '@plankit/core/internal';
+import { type ArgumentError, invalidArgument } from '@plankit/core/internal-unstable';
 
 /** A host adapter's time source: `clock`, or `now`, its deprecated name. */
 export interface ClockOptions {

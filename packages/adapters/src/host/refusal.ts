@@ -1,5 +1,5 @@
 import { PlankitError, type ToolFailure, ToolValidationError } from '@plankit/core';
-import { clipText, escapeControl, refusalText, toolFailure } from '@plankit/core/internal';
+import { clipText, escapeControl, refusalText, toolFailure } from '@plankit/core/internal-unstable';
 import type { SessionResolveError } from '../sessions/session-resolve-error.ts';
 
 /** What every refusal the model reads starts with, whichever host carries it. */

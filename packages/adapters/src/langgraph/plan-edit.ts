@@ -18,7 +18,7 @@ import {
   UpdateStep,
   type UpdateStepInput,
 } from '@plankit/core';
-import { unknownOption } from '@plankit/core/internal';
+import { unknownOption } from '@plankit/core/internal-unstable';
 import {
   PLAN_MODEL_COMMANDS,
   registerPlanHistory,

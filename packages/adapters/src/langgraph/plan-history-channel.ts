@@ -1,5 +1,5 @@
 import { ReducedValue } from '@langchain/langgraph';
-import { unknownOption } from '@plankit/core/internal';
+import { unknownOption } from '@plankit/core/internal-unstable';
 import { MAX_PLAN_REVISIONS, PlanRevision } from '@plankit/core/plan-model';
 import * as z from 'zod';
 import { PlanEditError } from './plan-edit.ts';

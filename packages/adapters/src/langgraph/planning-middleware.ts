@@ -11,7 +11,7 @@ import {
   type PlanningExtension,
   type Session,
 } from '@plankit/core';
-import { movedFlagText } from '@plankit/core/internal';
+import { movedFlagText } from '@plankit/core/internal-unstable';
 import { type PlanRevision, planHistory } from '@plankit/core/plan-model';
 import { type AgentMiddleware, createMiddleware } from 'langchain';
 import * as z from 'zod';

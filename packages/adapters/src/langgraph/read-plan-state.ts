@@ -1,5 +1,5 @@
 import { Plan } from '@plankit/core';
-import { deepFreeze } from '@plankit/core/internal';
+import { deepFreeze } from '@plankit/core/internal-unstable';
 import { PlanRevision } from '@plankit/core/plan-model';
 import * as z from 'zod';
 import { AdapterError } from '../adapter-error.ts';

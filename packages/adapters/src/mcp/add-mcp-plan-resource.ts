@@ -1,5 +1,5 @@
 import { Plan, Session, selectLatest, type Unsubscribe } from '@plankit/core';
-import { clipText, unknownOption } from '@plankit/core/internal';
+import { clipText, unknownOption } from '@plankit/core/internal-unstable';
 import { PlanRevision } from '@plankit/core/plan-model';
 import { planView } from '@plankit/core/plan-view';
 import { AdapterError } from '../adapter-error.ts';

@@ -1,4 +1,4 @@
-import { unknownOption } from '@plankit/core/internal';
+import { unknownOption } from '@plankit/core/internal-unstable';
 import { AdapterError } from '../adapter-error.ts';
 import type { McpPromptResult, McpServerLike } from './mcp-server-like.ts';
 

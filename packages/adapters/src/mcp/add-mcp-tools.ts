@@ -1,5 +1,5 @@
 import { type AnyTool, type Clock, Session } from '@plankit/core';
-import { unknownOption } from '@plankit/core/internal';
+import { unknownOption } from '@plankit/core/internal-unstable';
 import * as z from 'zod';
 import { AdapterError } from '../adapter-error.ts';
 import { formatToolContent } from '../format-tool-content.ts';

@@ -1,5 +1,5 @@
 import type { AnyTool, ToolFailure, ToolResult } from '@plankit/core';
-import { clipText, escapeControl } from '@plankit/core/internal';
+import { clipText, escapeControl } from '@plankit/core/internal-unstable';
 import type {
   ChatCompletionFunctionTool,
   ChatCompletionMessageToolCall,

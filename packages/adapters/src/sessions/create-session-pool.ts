@@ -11,7 +11,7 @@ import {
   type SessionRolledBack,
   type Unsubscribe,
 } from '@plankit/core';
-import { checkOptionKeys, invalidArgument } from '@plankit/core/internal';
+import { checkOptionKeys, invalidArgument } from '@plankit/core/internal-unstable';
 import { bindConversationKey } from '../host/conversation-key.ts';
 import {
   type ConversationListener,

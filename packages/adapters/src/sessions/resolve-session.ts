@@ -1,5 +1,5 @@
 import { type Result, Session } from '@plankit/core';
-import { invalidArgument } from '@plankit/core/internal';
+import { invalidArgument } from '@plankit/core/internal-unstable';
 import { reasonOf, SessionResolveError } from './session-resolve-error.ts';
 
 /**

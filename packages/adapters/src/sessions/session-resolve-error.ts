@@ -1,5 +1,5 @@
 import { PlankitError, type PlankitErrorOptions } from '@plankit/core';
-import { clipText } from '@plankit/core/internal';
+import { clipText } from '@plankit/core/internal-unstable';
 import type { StoreError } from '../persistence/stores/store-error.ts';
 
 /**

@@ -1,4 +1,4 @@
-import { checkOptionKeys } from '@plankit/core/internal';
+import { checkOptionKeys } from '@plankit/core/internal-unstable';
 import { ControllerError } from '../controller-error.ts';
 import {
   controllerArgument,

@@ -1,4 +1,4 @@
-import { checkOptionKeys } from '@plankit/core/internal';
+import { checkOptionKeys } from '@plankit/core/internal-unstable';
 import { ControllerError } from '../controller-error.ts';
 import { controllerArgument, isRecord, isTime, show, TIME_RULE } from '../internal/checks.ts';
 import { trust } from '../internal/trusted-snapshots.ts';

@@ -1,5 +1,5 @@
 import type { Result } from '@plankit/core';
-import { deepFreeze } from '@plankit/core/internal';
+import { deepFreeze } from '@plankit/core/internal-unstable';
 import type { ControllerError } from '../controller-error.ts';
 import { isRecord, show } from '../internal/checks.ts';
 import { readDocument } from '../internal/read-document.ts';

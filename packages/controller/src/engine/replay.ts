@@ -1,5 +1,5 @@
 import type { Result } from '@plankit/core';
-import { deepEqual } from '@plankit/core/internal';
+import { deepEqual } from '@plankit/core/internal-unstable';
 import type { ControllerError } from '../controller-error.ts';
 import { toMicros } from '../internal/micro-usd.ts';
 import { formatPath, issueRule } from '../internal/read-document.ts';

@@ -1,4 +1,4 @@
-import { clipText, unknownOption } from '@plankit/core/internal';
+import { clipText, unknownOption } from '@plankit/core/internal-unstable';
 import { ControllerError } from '../controller-error.ts';
 
 /** True for a non-null object that is not an array; keeps the declared type's properties. */

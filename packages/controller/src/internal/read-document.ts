@@ -1,4 +1,4 @@
-import { clipText, escapeControl } from '@plankit/core/internal';
+import { clipText, escapeControl } from '@plankit/core/internal-unstable';
 import type * as z from 'zod';
 import { isRecord, keyText } from './checks.ts';
 import { unstorableText } from './unstorable-text.ts';

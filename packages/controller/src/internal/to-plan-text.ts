@@ -1,4 +1,4 @@
-import { clipText, escapeControl, trimText } from '@plankit/core/internal';
+import { clipText, escapeControl, trimText } from '@plankit/core/internal-unstable';
 
 /**
  * `text` made into text the planning tools could store in a field of at most `max` code

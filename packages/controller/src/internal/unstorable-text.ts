@@ -1,4 +1,4 @@
-import { clipText, type StorableProblem, stringProblem } from '@plankit/core/internal';
+import { clipText, type StorableProblem, stringProblem } from '@plankit/core/internal-unstable';
 
 const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
 

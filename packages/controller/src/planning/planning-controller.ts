@@ -1,4 +1,4 @@
-import { checkOptionKeys } from '@plankit/core/internal';
+import { checkOptionKeys } from '@plankit/core/internal-unstable';
 import { ControllerError } from '../controller-error.ts';
 import type { CapName, Caps, SoftLimits } from '../engine/default-caps.ts';
 import { defineMachine, type StateDefinition } from '../engine/define-machine.ts';

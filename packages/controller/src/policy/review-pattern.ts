@@ -1,5 +1,5 @@
 import type { Result } from '@plankit/core';
-import { checkOptionKeys } from '@plankit/core/internal';
+import { checkOptionKeys } from '@plankit/core/internal-unstable';
 import { ControllerError } from '../controller-error.ts';
 import { controllerArgument, isRecord, keyText } from '../internal/checks.ts';
 import { formatPath, issueRule } from '../internal/read-document.ts';

@@ -5,7 +5,7 @@ import {
   deepFreeze,
   escapeControl,
   refusalText,
-} from '@plankit/core/internal';
+} from '@plankit/core/internal-unstable';
 import * as z from 'zod';
 import { ControllerError } from '../controller-error.ts';
 import { canonicalJson } from '../internal/canonical-json.ts';

@@ -17,7 +17,7 @@ import {
   Session,
   selectLatest,
 } from '@plankit/core';
-import { checkOptionKeys, invalidArgument } from '@plankit/core/internal';
+import { checkOptionKeys, invalidArgument } from '@plankit/core/internal-unstable';
 import type { EvalArm, EvalConfig, EvalTask } from '../config/define-eval.ts';
 import { checkEvalConfig } from '../config/eval-config-schema.ts';
 import { runChecker } from '../config/task-checker.ts';

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { Err, Result } from '@plankit/core';
-import { checkOptionKeys, deepFreeze, invalidArgument } from '@plankit/core/internal';
+import { checkOptionKeys, deepFreeze, invalidArgument } from '@plankit/core/internal-unstable';
 import pg from 'pg';
 import type {
   JsonValue,

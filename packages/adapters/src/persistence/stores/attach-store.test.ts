@@ -18,7 +18,7 @@ import {
   snapshotToJSON,
   ToolCall,
 } from '@plankit/core';
-import { logReads } from '@plankit/core/internal';
+import { logReads } from '@plankit/core/internal-unstable';
 import * as fc from 'fast-check';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import * as z from 'zod';

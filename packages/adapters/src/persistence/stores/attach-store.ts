@@ -18,7 +18,7 @@ import {
   UpdateStep,
 } from '@plankit/core';
 import { SNAPSHOT_VERSION } from '@plankit/core/constants';
-import { appendedLogEntries, checkOptionKeys, invalidArgument } from '@plankit/core/internal';
+import { appendedLogEntries, checkOptionKeys, invalidArgument } from '@plankit/core/internal-unstable';
 import { PLAN_MODEL_COMMANDS } from '@plankit/core/plan-model';
 import { isRecord } from '../../is-record.ts';
 import { toJsonText } from './json-data.ts';

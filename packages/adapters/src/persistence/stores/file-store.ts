@@ -14,7 +14,7 @@ import {
 } from 'node:fs/promises';
 import path from 'node:path';
 import type { Err, Result } from '@plankit/core';
-import { checkOptionKeys, deepFreeze, invalidArgument } from '@plankit/core/internal';
+import { checkOptionKeys, deepFreeze, invalidArgument } from '@plankit/core/internal-unstable';
 import { completeTail, formatLogLines, type LogScan, parseLogLine, scanLog } from './event-log.ts';
 import { acquireFileLock, type FileLock, LockPool, removeLeftovers } from './file-lock.ts';
 import { GroupCommit, syncAppend } from './group-commit.ts';

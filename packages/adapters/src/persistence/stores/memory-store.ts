@@ -1,5 +1,5 @@
 import type { Err, Result } from '@plankit/core';
-import { checkOptionKeys, deepFreeze, invalidArgument } from '@plankit/core/internal';
+import { checkOptionKeys, deepFreeze, invalidArgument } from '@plankit/core/internal-unstable';
 import type {
   JsonValue,
   ListOptions,

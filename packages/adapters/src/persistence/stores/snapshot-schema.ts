@@ -1,5 +1,5 @@
 import type { Result } from '@plankit/core';
-import { deepFreeze, invalidArgument } from '@plankit/core/internal';
+import { deepFreeze, invalidArgument } from '@plankit/core/internal-unstable';
 import { toJsonText } from './json-data.ts';
 import type { JsonValue } from './session-store.ts';
 import { StoreError } from './store-error.ts';

@@ -1,5 +1,5 @@
 import type { Err, Result } from '@plankit/core';
-import { checkOptionKeys, invalidArgument } from '@plankit/core/internal';
+import { checkOptionKeys, invalidArgument } from '@plankit/core/internal-unstable';
 import { isRecord } from '../../is-record.ts';
 import { toJsonText } from './json-data.ts';
 import { sessionIdError } from './session-id.ts';

@@ -1,6 +1,6 @@
 import { isUtf8 } from 'node:buffer';
 import type { Result } from '@plankit/core';
-import { unknownOption } from '@plankit/core/internal';
+import { unknownOption } from '@plankit/core/internal-unstable';
 import { WorkspaceError } from './workspace-error.ts';
 
 /** One entry of `planning/meeting.jsonl` (the planning workshop's log): a round's actor, phase and content. @public */

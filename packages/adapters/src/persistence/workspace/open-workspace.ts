@@ -12,7 +12,7 @@ import {
 } from 'node:fs/promises';
 import path from 'node:path';
 import type { Err, Result } from '@plankit/core';
-import { unknownOption } from '@plankit/core/internal';
+import { unknownOption } from '@plankit/core/internal-unstable';
 import {
   entryProblem,
   formatEntry,

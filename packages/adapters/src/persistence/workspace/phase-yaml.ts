@@ -1,4 +1,4 @@
-import { yamlDuplicateKey, yamlNestingProblem } from '@plankit/core/internal';
+import { yamlDuplicateKey, yamlNestingProblem } from '@plankit/core/internal-unstable';
 import { isMap, isPair, isScalar, isSeq, Lexer, parseDocument, stringify } from 'yaml';
 
 /** A todo as `todos.yaml` holds it. @public */

@@ -1,5 +1,5 @@
 import type { Result } from '@plankit/core';
-import { clipText, refusalText } from '@plankit/core/internal';
+import { clipText, refusalText } from '@plankit/core/internal-unstable';
 import { ControllerError } from '../../controller-error.ts';
 import { canonicalJson } from '../../internal/canonical-json.ts';
 import {

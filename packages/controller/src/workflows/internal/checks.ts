@@ -1,5 +1,5 @@
 import type { Err } from '@plankit/core';
-import { clipText, refusalText } from '@plankit/core/internal';
+import { clipText, refusalText } from '@plankit/core/internal-unstable';
 import { isRecord, isTime, show, TIME_RULE, unknownKey } from '../../internal/checks.ts';
 import { unstorableText } from '../../internal/unstorable-text.ts';
 import { WorkflowError, type WorkflowErrorCode } from '../workflow-error.ts';

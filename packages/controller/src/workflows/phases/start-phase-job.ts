@@ -1,4 +1,4 @@
-import { deepFreeze } from '@plankit/core/internal';
+import { deepFreeze } from '@plankit/core/internal-unstable';
 import type { TodoRange } from '@plankit/prompt';
 import { initialSnapshot } from '../../engine/initial-snapshot.ts';
 import { isTime, TIME_RULE, unknownKey } from '../../internal/checks.ts';

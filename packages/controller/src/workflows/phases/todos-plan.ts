@@ -1,6 +1,6 @@
 import { formatStepId, type Plan, type PlanStep } from '@plankit/core';
 import { PLANNING_LIMITS } from '@plankit/core/constants';
-import { deepFreeze } from '@plankit/core/internal';
+import { deepFreeze } from '@plankit/core/internal-unstable';
 import { toPlanText } from '../../internal/to-plan-text.ts';
 import type { PhaseJob } from './phase-job.ts';
 import { ensureJob } from './phase-step.ts';

@@ -1,5 +1,5 @@
 import type { Result } from '@plankit/core';
-import { stringProblem, yamlDuplicateKey, yamlNestingProblem } from '@plankit/core/internal';
+import { stringProblem, yamlDuplicateKey, yamlNestingProblem } from '@plankit/core/internal-unstable';
 import type { TodoRange } from '@plankit/prompt';
 import { isMap, isPair, isScalar, isSeq, Lexer, parseDocument } from 'yaml';
 import {

@@ -1,4 +1,4 @@
-import { deepFreeze } from '@plankit/core/internal';
+import { deepFreeze } from '@plankit/core/internal-unstable';
 import { initialSnapshot } from '../../engine/initial-snapshot.ts';
 import { isTime, TIME_RULE } from '../../internal/checks.ts';
 import { argumentError, checkOptions, checkStorableOptions } from '../internal/checks.ts';

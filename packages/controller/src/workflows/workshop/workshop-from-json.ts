@@ -1,5 +1,5 @@
 import type { Result } from '@plankit/core';
-import { deepFreeze } from '@plankit/core/internal';
+import { deepFreeze } from '@plankit/core/internal-unstable';
 import { machineSnapshotFromJSON } from '../../engine/machine-snapshot-from-json.ts';
 import { invalid, readState } from '../internal/read-state.ts';
 import type { WorkflowError } from '../workflow-error.ts';

@@ -1,5 +1,5 @@
 import type { Result } from '@plankit/core';
-import { deepFreeze } from '@plankit/core/internal';
+import { deepFreeze } from '@plankit/core/internal-unstable';
 import type { MachineSnapshot } from '../../engine/machine-snapshot.ts';
 import { transition } from '../../engine/transition.ts';
 import { argumentError, clip, fail, isRecord } from '../internal/checks.ts';

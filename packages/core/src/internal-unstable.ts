@@ -4,7 +4,7 @@
  * other plankit packages import it at run time; the guides and the API reference leave it out.
  *
  * @packageDocumentation
- * @module @plankit/core/internal
+ * @module @plankit/core/internal-unstable
  */
 
 export { appendedLogEntries, logReads } from './internal/call-log.ts';
@@ -14,8 +14,11 @@ export {
   unknownOption,
 } from './internal/check-option-keys.ts';
 export { deepEqual } from './internal/deep-equal.ts';
+export { formatPath } from './internal/format-path.ts';
 export { invalidArgument } from './internal/invalid-argument.ts';
+export { isRecord } from './internal/is-record.ts';
 export { movedFlagText } from './internal/moved-flags.ts';
+export { plural } from './internal/plural.ts';
 export { deepFreeze, update } from './internal/produce.ts';
 export {
   clipText,
