@@ -13,8 +13,9 @@ import { type PlanChannels, planView } from '@plankit/core/plan-view';
 import { PlanChecklist } from '@plankit/react';
 import type { Window } from 'happy-dom';
 import { createAgent } from 'langchain';
+import { useEffect } from 'react';
 import { createRoot } from 'react-dom/client';
-import { afterAll, beforeAll, describe, expect, it, onTestFinished, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, onTestFailed, onTestFinished } from 'vitest';
 import { agentStreamHandler } from './agent-stream-handler.ts';
 
 // The client half of the LangGraph path in docs/plan-ui.md: a real createAgent run with
@@ -114,14 +115,19 @@ afterAll(async () => {
 type ChatState = PlanChannels & { messages: Message[] };
 
 describe('useStream reads the plan from a real agent run (FetchStreamTransport)', () => {
+  // The waits below listen for the panel's renders, with no time budget of their own, so a busy
+  // machine makes the run slower, never wrong; the test's timeout only catches a run that hangs.
   it('shows each plan state as the run advances, and the final plan with its revision', {
-    timeout: 60_000,
+    timeout: 120_000,
   }, async () => {
     let threadId: string | null = null;
     let stream: ReturnType<typeof useStream<ChatState>> | undefined;
+    let rendered = () => {};
     const transport = new FetchStreamTransport({ apiUrl });
     function PlanPanel() {
       stream = useStream<ChatState>({ transport, onThreadId: (id) => (threadId = id) });
+      // After every commit: the DOM and `stream` now show this render.
+      useEffect(() => rendered());
       return <PlanChecklist plan={planView(stream.values)} />;
     }
     const host = dom.document.createElement('div');
@@ -135,7 +141,27 @@ describe('useStream reads the plan from a real agent run (FetchStreamTransport)'
         (row) => `${row.getAttribute('data-step-id')} ${row.getAttribute('data-status')}`,
       );
     const text = (selector: string) => host.querySelector(selector)?.textContent;
-    const until = (check: () => void) => vi.waitFor(check, { timeout: 15_000, interval: 20 });
+    // The check that last failed, shown if the run hangs before it passes.
+    let failing: unknown;
+    onTestFailed(() => {
+      if (failing !== undefined) console.error('the last check that failed:', failing);
+    });
+    /** Resolves once `check` passes, checking now and after each render of the panel. */
+    const until = async (check: () => void): Promise<void> => {
+      for (;;) {
+        const next = new Promise<void>((resolve) => {
+          rendered = resolve;
+        });
+        try {
+          check();
+          failing = undefined;
+          return;
+        } catch (error) {
+          failing = error;
+          await next;
+        }
+      }
+    };
 
     await until(() => expect(text('h2')).toBe('No plan yet'));
     const run = stream?.submit({ messages: [{ type: 'human', content: 'Ship v2.' }] });
