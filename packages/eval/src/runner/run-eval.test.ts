@@ -228,8 +228,8 @@ describe('options', () => {
     ],
     ['a clock that is not a function', { store: new MemoryStore(), clock: 5 }, 'options.clock'],
     [
-      'clock and its old name now both',
-      { store: new MemoryStore(), clock: () => 0, now: () => 0 },
+      'now, the removed old name of clock',
+      { store: new MemoryStore(), now: () => 0 },
       'options.now',
     ],
     ['options that are not an object', null, 'options'],

@@ -64,13 +64,6 @@ export interface RunEvalOptions {
   readonly onProgress?: ((progress: EvalProgress) => void) | undefined;
   /** Where time comes from, in epoch milliseconds; `Date.now` by default. */
   readonly clock?: Clock | undefined;
-  /**
-   * Where time comes from.
-   *
-   * @deprecated Renamed `clock`, the name every plankit time source has; `now` is only ever a
-   * number. This alias goes away in the next minor release.
-   */
-  readonly now?: Clock | undefined;
 }
 
 /** What {@link runEval} returns. @public */
@@ -99,7 +92,6 @@ const OPTION_KEYS: ReadonlySet<string> = new Set([
   'signal',
   'onProgress',
   'clock',
-  'now',
 ]);
 
 /** The run's clock, once every option is checked; a bad option is a programmer error. */
@@ -107,7 +99,7 @@ function checkedClock(options: RunEvalOptions): Clock {
   const refuse = (field: string, rule: string) => invalidArgument('runEval', field, rule);
   if (typeof options !== 'object' || options === null) throw refuse('options', 'must be an object');
   checkOptionKeys('runEval', options, OPTION_KEYS);
-  const { out, store, resume, signal, onProgress, clock, now } = options;
+  const { out, store, resume, signal, onProgress, clock } = options;
   if (out !== undefined && typeof out !== 'string') throw refuse('options.out', 'must be a string');
   if (store !== undefined && out !== undefined)
     throw refuse('options.out', 'must not be given with options.store (the log is the store)');
@@ -119,15 +111,9 @@ function checkedClock(options: RunEvalOptions): Clock {
     throw refuse('options.signal', 'must be an AbortSignal');
   if (onProgress !== undefined && typeof onProgress !== 'function')
     throw refuse('options.onProgress', 'must be a function');
-  if (clock !== undefined && now !== undefined)
-    throw refuse('options.now', 'is the old name of options.clock; pass only clock');
-  const chosen = clock ?? now ?? Date.now;
-  if (typeof chosen !== 'function')
-    throw refuse(
-      clock === undefined ? 'options.now' : 'options.clock',
-      'must be a function returning epoch milliseconds',
-    );
-  return chosen;
+  if (clock !== undefined && typeof clock !== 'function')
+    throw refuse('options.clock', 'must be a function returning epoch milliseconds');
+  return clock ?? Date.now;
 }
 
 /**
@@ -140,8 +126,8 @@ function checkedClock(options: RunEvalOptions): Clock {
  * checked by the schema `defineEval` uses before anything runs.
  *
  * @throws PlankitEvalError `config_invalid`, `run_exists`, `resume_mismatch`, `log_invalid`, `store_failed`
- * @throws PlankitError `argument_invalid` for a bad option (an unknown key, a wrong type,
- *   `clock` and its old name `now` both, `out` with `store`), before anything runs
+ * @throws PlankitError `argument_invalid` for a bad option (an unknown key such as the removed
+ *   `now`, a wrong type, `out` with `store`), before anything runs
  * @example
  * ```ts
  * const run = await runEval(config, { out: 'eval-results' });
