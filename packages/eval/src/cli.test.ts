@@ -218,7 +218,9 @@ export default { arms: [{ id: 'a', host, planning: false }], tasks: [{ id: 't', 
         .map(Number);
       expect(counts).toEqual(Array.from({ length: 80 }, (_, i) => i + 1));
       expect(lines.filter((line) => line.startsWith('Run completed:'))).toEqual([
-        expect.stringMatching(/^Run completed: 80\/80 trials finished, \$\d+\.\d+ spent\.$/),
+        expect.stringMatching(
+          /^Run completed: 80\/80 trials finished, \$\d+\.\d+ spent at the config's prices\.$/,
+        ),
       ]);
       expect(run.stdout).toContain('react succeeds more often than none');
       const html = readFileSync(join(folder, 'eval-results', 'report.html'), 'utf8');

@@ -150,7 +150,9 @@ async function run(args: Extract<Command, { kind: 'run' }>): Promise<number> {
       onProgress,
     });
     const trials = result.report.trials;
-    const final = `Run ${result.outcome}: ${trials.finished}/${trials.planned} trials finished, ${dollars(trials.usd)} spent.`;
+    // Offline (scripted models) nothing is billed: the figure is the config's prices applied to
+    // the tokens counted, so the line says so.
+    const final = `Run ${result.outcome}: ${trials.finished}/${trials.planned} trials finished, ${dollars(trials.usd)} spent at the config's prices.`;
     if (bar === undefined) process.stdout.write(`${final}\n`);
     else bar.stop(final);
     const files = await writeReports(result.report, args.out);
