@@ -416,6 +416,34 @@ async function checkShippedFiles(dir, pkgs) {
 }
 
 /**
+ * Outside a bundler (no `*.css` declared by a bundler's types), TypeScript refuses a side-effect
+ * import it cannot resolve to a module or its types. Every stylesheet subpath must type-check
+ * as `import '<subpath>'` under Node's resolution and a bundler's, with this repo's tsc.
+ */
+async function checkStylesheetTypes(dir, pkgs) {
+  const specs = pkgs.flatMap((p) =>
+    stylesheetsOf(p.manifest).map((sub) => `${p.name}/${sub.slice(2)}`),
+  );
+  if (specs.length === 0) return;
+  const file = path.join(dir, 'stylesheets.mts');
+  await writeFile(file, specs.map((spec) => `import ${JSON.stringify(spec)};\n`).join(''));
+  const tsc = path.join(root, 'node_modules/typescript/bin/tsc');
+  for (const [module, resolution] of [
+    ['nodenext', 'nodenext'],
+    ['preserve', 'bundler'],
+  ]) {
+    const project = path.join(dir, `tsconfig.stylesheets.${resolution}.json`);
+    const compilerOptions = { noEmit: true, strict: true, skipLibCheck: true, types: [] };
+    Object.assign(compilerOptions, { module, moduleResolution: resolution });
+    await writeFile(project, JSON.stringify({ compilerOptions, files: [file] }));
+    const result = await run(process.execPath, [tsc, '-p', project], { cwd: dir, timeout: MINUTE });
+    if (!result.ok)
+      fail('(stylesheets)', 'stylesheet types', `tsc (${resolution}):\n${output(result)}`);
+    else console.log(`typed    ${specs.join(', ')}  (tsc, ${resolution} resolution)`);
+  }
+}
+
+/**
  * Bundles each subpath minified, as an app's build does: everything but the host SDKs we name
  * as peers, which the app installs itself. Then runs each bundle (see bundleEntry).
  */
@@ -516,6 +544,7 @@ async function smokeTest(pkgs) {
   }
 
   await checkShippedFiles(dir, pkgs);
+  await checkStylesheetTypes(dir, pkgs);
 
   const jobs = pkgs.flatMap((p) =>
     subpathsOf(p.manifest).map((sub) => ({

@@ -1,3 +1,12 @@
+/**
+ * A live plan checklist for React chat UIs: `usePlan` reads the plan the server streams as
+ * `data-plan` parts in `useChat` messages, `<PlanChecklist>` renders it as an accessible list,
+ * and `@plankit/react/styles.css` is its optional default stylesheet.
+ *
+ * @packageDocumentation
+ * @module @plankit/react
+ */
+
 export {
   latestPlan,
   PLAN_PART_TYPE,
