@@ -1,7 +1,7 @@
-import { createPlanningTools, Plan, Session, selectLatest } from '@plankit/core';
+import { createPlanningTools, Session } from '@plankit/core';
 import { renderPlanReminder } from '@plankit/prompt';
-import { generateText, isStepCount, type ToolSet } from 'ai-v7';
-import { MockLanguageModelV4 } from 'ai-v7/test';
+import { generateText, isStepCount, streamText, type ToolSet } from 'ai-v7';
+import { convertArrayToReadableStream, MockLanguageModelV4 } from 'ai-v7/test';
 import { describe, expect, it, vi } from 'vitest';
 import * as z from 'zod';
 import { MemoryStore } from '../persistence/stores/memory-store.ts';
@@ -11,10 +11,13 @@ import type { AISDKToolError } from './ai-sdk-tool-error.ts';
 import { aisdkContext, aisdkToolsContext } from './ai-sdk-tools-context.ts';
 import { planFinished } from './plan-finished.ts';
 import { planReminderStep } from './plan-reminder-step.ts';
+import { describeAISDKSessions } from './testing/ai-sdk-sessions-cases.ts';
 import { type Call, chatScript, type SeenStep, sleep, usage } from './testing/chat-script.ts';
 import { toAISDKTools as toTools } from './to-ai-sdk-tools.ts';
 
-// The adapter imports `ai`; here it gets ai@7, as in an app that installed only ai@7.
+// The adapter imports `ai`; here it gets ai@7, as in an app that installed only ai@7 (it runs
+// on Node 20 here). The cases both majors share are written once in
+// testing/ai-sdk-sessions-cases.ts; the ones below use what only ai 7 has.
 vi.mock('ai', () => import('ai-v7'));
 
 type Chat = { chatId?: string | undefined };
@@ -57,33 +60,18 @@ function chatPool() {
   return { pool, session, tools: toAISDKTools(TOOLS, { session }) };
 }
 
-describe('toAISDKTools with a session per conversation (ai 7, typed context; runs on Node 20)', () => {
-  it('keeps the plans of two concurrent generateText conversations through one pool apart', async () => {
-    const { pool, tools } = chatPool();
-    const run = (chatId: string, objective: string, delay: number) =>
-      generateText({
-        model: scripted(chatScript(objective, chatId), [], delay),
-        prompt: `Plan ${objective}.`,
-        tools,
-        // ai 7 hands each tool its own entry of toolsContext.
-        toolsContext: aisdkToolsContext(tools, { chatId }) as never,
-        stopWhen: isStepCount(5),
-      });
-    const [a, b] = await Promise.all([run('chat-a', 'Ship A', 7), run('chat-b', 'Ship B', 3)]);
-    expect([a.text, b.text]).toEqual(['Done.', 'Done.']);
-    for (const [id, objective] of [
-      ['chat-a', 'Ship A'],
-      ['chat-b', 'Ship B'],
-    ] as const) {
-      const live = await pool.get(id);
-      if (!live.ok) throw live.error;
-      const plan = selectLatest(live.value, Plan);
-      expect(plan?.objective).toBe(objective);
-      expect(plan?.status).toBe('completed');
-    }
-    await pool.close();
-  });
+describeAISDKSessions({
+  name: 'ai 7, toolsContext and runtimeContext',
+  generateText,
+  streamText,
+  stepCountIs: isStepCount,
+  MockModel: MockLanguageModelV4,
+  convertArrayToReadableStream,
+  system: 'instructions',
+  contexts: (tools, context) => aisdkContext(tools, context),
+});
 
+describe('toAISDKTools with a session per conversation (ai 7 only: contextSchema)', () => {
   it('validates each tool context with contextSchema, and refuses a context naming no conversation', async () => {
     const pool = createSessionPool({ store: new MemoryStore() });
     const seen: SeenStep[] = [];
@@ -120,47 +108,7 @@ describe('toAISDKTools with a session per conversation (ai 7, typed context; run
   });
 });
 
-describe('planReminderStep and planFinished with generateText (ai 7, runtimeContext)', () => {
-  it('keeps one reminder, last, although ai 7 carries prepareStep messages forward; narrows tools; stops when finished', async () => {
-    const { pool, session, tools } = chatPool();
-    const seen: SeenStep[] = [];
-    const steps = chatScript('Ship C', 'c');
-    // A third step before the finishing one, so a carried reminder would show up twice.
-    steps.splice(1, 0, [
-      {
-        type: 'tool-call',
-        toolCallId: 'c-r',
-        toolName: 'planning_read_plan',
-        input: '{}',
-      },
-    ]);
-    const result = await generateText({
-      model: scripted(steps, seen),
-      instructions: 'You plan.',
-      prompt: 'Plan C.',
-      tools,
-      toolsContext: aisdkToolsContext(tools, { chatId: 'chat-c' }) as never,
-      runtimeContext: { chatId: 'chat-c' },
-      prepareStep: planReminderStep({
-        session,
-        render: renderPlanReminder,
-        activeTools: Object.keys(tools),
-      }) as never,
-      stopWhen: [planFinished({ session }), isStepCount(10)],
-    });
-    expect(result.steps).toHaveLength(3);
-    expect(seen[0]?.tools).toEqual(['planning_setup_plan']);
-    for (const step of seen.slice(1)) {
-      const prompt = step.prompt as { role: string; content: { text?: string }[] }[];
-      expect(JSON.stringify(prompt).split('<plan-reminder>')).toHaveLength(2);
-      expect(prompt.at(-1)?.content[0]?.text).toContain('Objective: Ship C');
-      expect(step.tools).toHaveLength(TOOLS.length);
-    }
-    const live = await pool.get('chat-c');
-    expect(live.ok && selectLatest(live.value, Plan)?.status).toBe('completed');
-    await pool.close();
-  });
-
+describe('planReminderStep and planFinished with generateText (ai 7 only: its two contexts)', () => {
   for (const [name, contexts] of [
     [
       'aisdkContext (both contexts at once)',
