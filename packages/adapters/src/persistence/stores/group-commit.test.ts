@@ -1,5 +1,5 @@
 import type { BigIntStats } from 'node:fs';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, onTestFinished, vi } from 'vitest';
 import { GroupCommit, type SyncTarget, syncAppend } from './group-commit.ts';
 
 /** A file whose syncs wait until the test lets them finish, or fail. */
@@ -95,16 +95,24 @@ describe('GroupCommit', () => {
     expect(log.slice(-2)).toEqual(['acked b', 'acked c']);
   });
 
+  // On the fake clock, so a busy machine cannot stretch the 5 ms past the 30 ms window.
   it('waits maxDelayMs for more appends before syncing', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout'] });
+    onTestFinished(() => {
+      vi.useRealTimers();
+    });
     const log: string[] = [];
     const group = new GroupCommit(30);
     const a = fakeFile('a', log);
     const b = fakeFile('b', log);
     const done = [settled(group.sync(a.file, 0), log, 'a')];
-    await new Promise((resolve) => setTimeout(resolve, 5));
+    await vi.advanceTimersByTimeAsync(5);
     done.push(settled(group.sync(b.file, 0), log, 'b'));
+    await vi.advanceTimersByTimeAsync(24);
+    await turn();
     expect(log).toEqual([]);
-    await new Promise((resolve) => setTimeout(resolve, 60));
+    await vi.advanceTimersByTimeAsync(1);
+    await turn();
     expect(log).toEqual(['sync a', 'sync b']);
     a.release();
     b.release();
