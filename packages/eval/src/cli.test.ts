@@ -6,6 +6,7 @@ import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { FileStore } from '@plankit/adapters/stores';
 import { describe, expect, it } from 'vitest';
+import { CLI_HELP, parseCliArgs, UsageError } from './cli-args.ts';
 import { STARTER_CONFIG } from './init/starter-config.ts';
 
 const root = resolve(import.meta.dirname, '../../..');
@@ -127,29 +128,17 @@ describe('plankit-eval run', () => {
     }
   }, 120_000);
 
-  it('prints usage and exits 2 on bad arguments; --help on the tool and each command', async () => {
+  // The parsing itself is checked in-process below; these two spawns prove the wiring of its
+  // two outcomes: a usage error to stderr with exit 2, help to stdout with exit 0.
+  it('prints usage and exits 2 on bad arguments; prints help and exits 0 on --help', async () => {
     const walk = await plain(['walk']);
     expect(walk.code).toBe(2);
-    expect(walk.stderr).toContain('Unknown command "walk".');
-    expect(walk.stderr).toContain('plankit-eval run <config>');
-    const none = await plain([]);
-    expect(none.code).toBe(2);
-    expect(none.stderr).toContain('Name a command: run or init.');
-    expect(none.stderr).toContain('plankit-eval run <config>');
-    for (const value of ['', '--resume']) {
-      const out = await plain(['run', 'examples/eval-planning/eval.config.ts', '--out', value]);
-      expect(out.code).toBe(2);
-      expect(out.stderr).toContain(`--out needs a folder, not ${JSON.stringify(value)}.`);
-      expect(existsSync(join(root, value, 'log'))).toBe(false);
-    }
-    const help = await plain(['--help']);
-    expect(help.code).toBe(0);
-    expect(help.stdout).toContain('plankit-eval init [file]');
+    expect(walk.stderr).toBe(`Unknown command "walk".\n\n${CLI_HELP.main}`);
+    expect(walk.stdout).toBe('');
     const run = await plain(['run', '--help']);
     expect(run.code).toBe(0);
-    expect(run.stdout).toMatch(/^Usage: plankit-eval run <config>/);
-    const init = await plain(['init', '--help']);
-    expect(init.stdout).toMatch(/^Usage: plankit-eval init/);
+    expect(run.stdout).toBe(CLI_HELP.run);
+    expect(run.stderr).toBe('');
   }, 60_000);
 
   it('refuses a plain config object with config_invalid naming each field, exit 2, no stack', async () => {
@@ -230,6 +219,38 @@ export default { arms: [{ id: 'a', host, planning: false }], tasks: [{ id: 't', 
       await rm(folder, { recursive: true, force: true });
     }
   }, 120_000);
+});
+
+describe('plankit-eval arguments', () => {
+  const usage = (argv: readonly string[]) => {
+    try {
+      return { command: parseCliArgs(argv) };
+    } catch (error) {
+      if (!(error instanceof UsageError)) throw error;
+      return { message: error.message, help: error.help };
+    }
+  };
+
+  it('refuses a missing or unknown command, and an --out that is not a folder, with the help to read', () => {
+    expect(usage(['walk'])).toEqual({ message: 'Unknown command "walk".', help: CLI_HELP.main });
+    expect(usage([])).toEqual({ message: 'Name a command: run or init.', help: CLI_HELP.main });
+    expect(CLI_HELP.main).toContain('plankit-eval run <config>');
+    for (const value of ['', '--resume']) {
+      expect(usage(['run', 'examples/eval-planning/eval.config.ts', '--out', value])).toEqual({
+        message: `--out needs a folder, not ${JSON.stringify(value)}.`,
+        help: CLI_HELP.run,
+      });
+    }
+  });
+
+  it('gives the help of the tool and of each command', () => {
+    expect(usage(['--help'])).toEqual({ command: { kind: 'help', text: CLI_HELP.main } });
+    expect(CLI_HELP.main).toContain('plankit-eval init [file]');
+    expect(usage(['run', '--help'])).toEqual({ command: { kind: 'help', text: CLI_HELP.run } });
+    expect(CLI_HELP.run).toMatch(/^Usage: plankit-eval run <config>/);
+    expect(usage(['init', '--help'])).toEqual({ command: { kind: 'help', text: CLI_HELP.init } });
+    expect(CLI_HELP.init).toMatch(/^Usage: plankit-eval init/);
+  });
 });
 
 describe('the README', () => {
