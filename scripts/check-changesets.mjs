@@ -1,5 +1,7 @@
 // Every pending changeset must parse and name only publishable workspace packages: a formatter
-// once rewrote a changeset's frontmatter into a heading, which changesets then refused.
+// once rewrote a changeset's frontmatter into a heading, which changesets then refused. And
+// every publishable package is versioned with the others (a `fixed` group of
+// .changeset/config.json, not ignored), so each release writes its CHANGELOG.md.
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -36,6 +38,20 @@ for (const name of files) {
     );
   }
 }
+const config = JSON.parse(await readFile(path.join(root, '.changeset', 'config.json'), 'utf8'));
+/** A package name pattern of the config (`@plankit/*`) as a RegExp. */
+const pattern = (glob) =>
+  new RegExp(`^${glob.replace(/[.+?^${}()|[\]\\]/g, '\\$&').replaceAll('*', '[^/]*')}$`);
+const matches = (globs, name) => (globs ?? []).some((glob) => pattern(glob).test(name));
+for (const pkg of publishable) {
+  if (matches(config.ignore, pkg))
+    problems.push(`config.json: ${pkg} is ignored, so no release writes its CHANGELOG.md`);
+  if (!(config.fixed ?? []).some((group) => matches(group, pkg)))
+    problems.push(
+      `config.json: ${pkg} is in no fixed group, so it would not version with the others`,
+    );
+}
+
 if (problems.length > 0) {
   console.error(
     `changesets: ${problems.length} problem(s)\n${problems.map((p) => `  ${p}`).join('\n')}`,
