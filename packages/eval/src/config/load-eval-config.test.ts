@@ -137,7 +137,9 @@ async function publishedInstall(): Promise<string> {
   return folder;
 }
 
-describe('plankit-eval run, as published (plain node)', () => {
+// Each run has its own output folder and marker, so the runs go at once (one child process
+// each): the second core works while a test waits on its child.
+describe.concurrent('plankit-eval run, as published (plain node)', () => {
   let folder = '';
   let project = '';
   let cli = '';
@@ -230,7 +232,7 @@ describe('plankit-eval run, as published (plain node)', () => {
   }, 60_000);
 });
 
-describe('plankit-eval run from the sources (under tsx, as in this repo)', () => {
+describe.concurrent('plankit-eval run from the sources (under tsx, as in this repo)', () => {
   let project = '';
   const cliArgs = [
     '--conditions=@plankit/source',
