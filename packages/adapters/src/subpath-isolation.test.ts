@@ -37,7 +37,8 @@ const resolvedPackages = (subpath: string): Promise<string[]> =>
 const sdkOf = (specifier: string) =>
   SDKS.find((sdk) => specifier === sdk || specifier.startsWith(`${sdk}/`));
 
-describe('subpath isolation', () => {
+// Each test imports one subpath in a fresh process and only waits on it, so they run at once.
+describe.concurrent('subpath isolation', () => {
   for (const [subpath, own] of Object.entries(OWN)) {
     it(`importing ${subpath === '.' ? 'the root' : subpath} loads no host SDK other than ${own ?? 'none'}`, async () => {
       const sdks = new Set(

@@ -63,48 +63,55 @@ const PAIRS = [
   { client: 'v2', server: 'v1' },
 ] as const;
 
-describe.each(PAIRS)('MCP over stdio: $client client, $server server', ({ client, server }) => {
-  it('lists, calls, refuses, notifies, reads and prompts across processes', async () => {
-    const { client: mcp, updates } = await connect(client, server);
-    try {
-      const { tools } = await mcp.listTools();
-      expect(tools.find((tool) => tool.name === 'planning_clear_plan')?.annotations).toMatchObject({
-        destructiveHint: true,
-        idempotentHint: true,
-      });
-      await mcp.subscribeResource({ uri: 'plankit://plan' });
-      const refused = await mcp.callTool({
-        name: 'planning_add_step',
-        arguments: { steps: [{ title: 'x' }] },
-      });
-      expect(refused).toEqual({
-        content: [
-          { type: 'text', text: 'Tool validation failed: No plan is currently initialised.' },
-        ],
-        isError: true,
-      });
-      const setup = await mcp.callTool({
-        name: 'planning_setup_plan',
-        arguments: { objective: 'Ship', initial_steps: [{ title: 'Draft' }] },
-      });
-      expect(setup.structuredContent).toEqual({
-        objective: 'Ship',
-        initial_steps: [{ title: 'Draft', details: null }],
-      });
-      // The notification is written before the response, on the same pipe.
-      expect(updates).toEqual(['plankit://plan']);
-      const read = await mcp.readResource({ uri: 'plankit://plan' });
-      expect(JSON.parse(read.contents[0]?.text ?? '')).toMatchObject({
-        objective: 'Ship',
-        steps: [{ step_id: 'S001', title: 'Draft', status: 'pending' }],
-      });
-      const prompt = await mcp.getPrompt({ name: 'planning.tools' });
-      expect(prompt.messages[0]?.content.text).toMatch(/^## Planning Tools\n\n/);
-    } finally {
-      await mcp.close();
-    }
-  }, 60_000);
-});
+// Each test starts its own client and server processes and only waits on them, so they run at
+// once: the second core works while one test waits.
+describe.concurrent.each(PAIRS)(
+  'MCP over stdio: $client client, $server server',
+  ({ client, server }) => {
+    it('lists, calls, refuses, notifies, reads and prompts across processes', async () => {
+      const { client: mcp, updates } = await connect(client, server);
+      try {
+        const { tools } = await mcp.listTools();
+        expect(
+          tools.find((tool) => tool.name === 'planning_clear_plan')?.annotations,
+        ).toMatchObject({
+          destructiveHint: true,
+          idempotentHint: true,
+        });
+        await mcp.subscribeResource({ uri: 'plankit://plan' });
+        const refused = await mcp.callTool({
+          name: 'planning_add_step',
+          arguments: { steps: [{ title: 'x' }] },
+        });
+        expect(refused).toEqual({
+          content: [
+            { type: 'text', text: 'Tool validation failed: No plan is currently initialised.' },
+          ],
+          isError: true,
+        });
+        const setup = await mcp.callTool({
+          name: 'planning_setup_plan',
+          arguments: { objective: 'Ship', initial_steps: [{ title: 'Draft' }] },
+        });
+        expect(setup.structuredContent).toEqual({
+          objective: 'Ship',
+          initial_steps: [{ title: 'Draft', details: null }],
+        });
+        // The notification is written before the response, on the same pipe.
+        expect(updates).toEqual(['plankit://plan']);
+        const read = await mcp.readResource({ uri: 'plankit://plan' });
+        expect(JSON.parse(read.contents[0]?.text ?? '')).toMatchObject({
+          objective: 'Ship',
+          steps: [{ step_id: 'S001', title: 'Draft', status: 'pending' }],
+        });
+        const prompt = await mcp.getPrompt({ name: 'planning.tools' });
+        expect(prompt.messages[0]?.content.text).toMatch(/^## Planning Tools\n\n/);
+      } finally {
+        await mcp.close();
+      }
+    }, 60_000);
+  },
+);
 
 // The Inspector CLI reads its own package.json from `../package.json` relative to the working
 // directory (a bug of 1.0.3), so it runs from src, whose parent holds a package.json.
@@ -117,68 +124,71 @@ async function inspect(server: 'v1' | 'v2', ...method: string[]): Promise<unknow
   return JSON.parse(stdout.slice(stdout.indexOf('{')));
 }
 
-describe.each(['v1', 'v2'] as const)('MCP Inspector CLI against the %s stdio server', (server) => {
-  it('lists the tools with annotations and output schemas, and the prompt and resource', async () => {
-    // Each run is its own client and server process; they mostly wait, so run them together.
-    const [listed, resource, prompt] = (await Promise.all([
-      inspect(server, '--method', 'tools/list'),
-      inspect(server, '--method', 'resources/read', '--uri', 'plankit://plan'),
-      inspect(server, '--method', 'prompts/get', '--prompt-name', 'planning.tools'),
-    ])) as [
-      { tools: { name: string; annotations: unknown; outputSchema: unknown }[] },
-      unknown,
-      { messages: { role: string; content: { text: string } }[] },
-    ];
-    expect(listed.tools.map((tool) => tool.name)).toEqual([
-      'planning_setup_plan',
-      'planning_add_step',
-      'planning_update_step',
-      'planning_mark_step',
-      'planning_clear_plan',
-      'planning_read_plan',
-    ]);
-    expect(listed.tools[5]).toMatchObject({
-      annotations: { readOnlyHint: true },
-      outputSchema: { type: 'object', required: ['objective', 'status', 'steps'] },
-    });
-    expect(resource).toEqual({
-      contents: [{ uri: 'plankit://plan', mimeType: 'application/json', text: 'null' }],
-    });
-    expect(prompt.messages[0]).toMatchObject({ role: 'user' });
-    expect(prompt.messages[0]?.content.text).toContain('planning_setup_plan');
-  }, 120_000);
-
-  it('calls a tool, and gets a refusal as an isError result', async () => {
-    const [accepted, refused] = await Promise.all([
-      inspect(
-        server,
-        '--method',
-        'tools/call',
-        '--tool-name',
+describe.concurrent.each(['v1', 'v2'] as const)(
+  'MCP Inspector CLI against the %s stdio server',
+  (server) => {
+    it('lists the tools with annotations and output schemas, and the prompt and resource', async () => {
+      // Each run is its own client and server process; they mostly wait, so run them together.
+      const [listed, resource, prompt] = (await Promise.all([
+        inspect(server, '--method', 'tools/list'),
+        inspect(server, '--method', 'resources/read', '--uri', 'plankit://plan'),
+        inspect(server, '--method', 'prompts/get', '--prompt-name', 'planning.tools'),
+      ])) as [
+        { tools: { name: string; annotations: unknown; outputSchema: unknown }[] },
+        unknown,
+        { messages: { role: string; content: { text: string } }[] },
+      ];
+      expect(listed.tools.map((tool) => tool.name)).toEqual([
         'planning_setup_plan',
-        '--tool-arg',
-        'objective=Ship',
-      ),
-      inspect(
-        server,
-        '--method',
-        'tools/call',
-        '--tool-name',
+        'planning_add_step',
+        'planning_update_step',
         'planning_mark_step',
-        '--tool-arg',
-        'step_id=S001',
-        'status=done',
-      ),
-    ]);
-    expect(accepted).toEqual({
-      content: [{ type: 'text', text: 'Plan initialised with 0 steps.' }],
-      structuredContent: { objective: 'Ship', initial_steps: [] },
-    });
-    expect(refused).toEqual({
-      content: [
-        { type: 'text', text: 'Tool validation failed: No plan is currently initialised.' },
-      ],
-      isError: true,
-    });
-  }, 120_000);
-});
+        'planning_clear_plan',
+        'planning_read_plan',
+      ]);
+      expect(listed.tools[5]).toMatchObject({
+        annotations: { readOnlyHint: true },
+        outputSchema: { type: 'object', required: ['objective', 'status', 'steps'] },
+      });
+      expect(resource).toEqual({
+        contents: [{ uri: 'plankit://plan', mimeType: 'application/json', text: 'null' }],
+      });
+      expect(prompt.messages[0]).toMatchObject({ role: 'user' });
+      expect(prompt.messages[0]?.content.text).toContain('planning_setup_plan');
+    }, 120_000);
+
+    it('calls a tool, and gets a refusal as an isError result', async () => {
+      const [accepted, refused] = await Promise.all([
+        inspect(
+          server,
+          '--method',
+          'tools/call',
+          '--tool-name',
+          'planning_setup_plan',
+          '--tool-arg',
+          'objective=Ship',
+        ),
+        inspect(
+          server,
+          '--method',
+          'tools/call',
+          '--tool-name',
+          'planning_mark_step',
+          '--tool-arg',
+          'step_id=S001',
+          'status=done',
+        ),
+      ]);
+      expect(accepted).toEqual({
+        content: [{ type: 'text', text: 'Plan initialised with 0 steps.' }],
+        structuredContent: { objective: 'Ship', initial_steps: [] },
+      });
+      expect(refused).toEqual({
+        content: [
+          { type: 'text', text: 'Tool validation failed: No plan is currently initialised.' },
+        ],
+        isError: true,
+      });
+    }, 120_000);
+  },
+);
