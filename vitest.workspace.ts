@@ -3,12 +3,17 @@ import { defineProject, type TestProjectInlineConfiguration } from 'vitest/confi
 // Tests run on the TypeScript sources through the repo-internal export condition.
 const source = { conditions: ['@plankit/source'] };
 
+// Tests wait on events, never on the clock, so a timeout only stops a test that hangs. It is
+// generous so that a test of a few seconds on an idle machine still passes on a busy one.
+const timeouts = { testTimeout: 30_000, hookTimeout: 60_000 };
+
 function packageProject(name: string): TestProjectInlineConfiguration {
   return defineProject({
     resolve: source,
     ssr: { resolve: source },
     test: {
       name,
+      ...timeouts,
       root: `./packages/${name}`,
       include: ['src/**/*.test.{ts,tsx}'],
       // The type tests (`*.test-d.ts`) are checked once, by `npm run typecheck` (tsc over the
@@ -34,7 +39,12 @@ const projects: TestProjectInlineConfiguration[] = [
   defineProject({
     resolve: source,
     ssr: { resolve: source },
-    test: { name: 'examples', root: './examples', include: ['*/src/**/*.test.{ts,tsx}'] },
+    test: {
+      name: 'examples',
+      ...timeouts,
+      root: './examples',
+      include: ['*/src/**/*.test.{ts,tsx}'],
+    },
   }),
 ];
 
