@@ -3,7 +3,7 @@
  * packages/*\/README.md is written to a scratch folder inside the repository (so `@plankit/*`
  * resolves through the workspace with the `@plankit/source` condition), type-checked with one
  * Program per setting (`nodenext`, and `bundler` with `module: esnext`; both strict with
- * exactOptionalPropertyTypes and noUncheckedIndexedAccess), then run with
+ * exactOptionalPropertyTypes and noUncheckedIndexedAccess) and, meanwhile, run with
  * `node --conditions=@plankit/source --import tsx`: one process per markdown file imports its
  * snippets in turn, each file's process under a time limit.
  *
@@ -32,7 +32,9 @@ import ts from 'typescript';
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 // One folder per run, so runs started at the same time never delete each other's files.
 const scratch = path.join(root, '.snippets', String(process.pid));
-const runTimeoutMs = 60_000;
+// Only stops a doc whose snippets hang: they share the cores with the type-check, and a busy
+// machine must not fail a doc that is merely slow.
+const runTimeoutMs = 180_000;
 
 /** One fenced TypeScript block of a markdown file. */
 interface Snippet {
@@ -161,8 +163,11 @@ const ai7Paths: ts.MapLike<string[]> = {
   'ai/test': [path.join(root, 'node_modules', 'ai-v7', 'dist', 'test', 'index.d.ts')],
 };
 
-/** Type-checks the snippets under each setting; returns one line per diagnostic. */
-function typecheck(snippets: readonly Snippet[]): string[] {
+/**
+ * Type-checks the snippets under each setting; returns one line per diagnostic. It yields to the
+ * event loop between files, so the snippets run in their child processes meanwhile.
+ */
+async function typecheck(snippets: readonly Snippet[]): Promise<string[]> {
   const cache = new Map<string, ts.SourceFile | undefined>();
   const failures: string[] = [];
   for (const major of [6, 7] as const) {
@@ -172,18 +177,18 @@ function typecheck(snippets: readonly Snippet[]): string[] {
     for (const setting of settings) {
       const options = { ...setting.options, ...paths };
       const name = major === 7 ? `${setting.name}, ai 7` : setting.name;
-      failures.push(...typecheckWith(mine, name, options, cache));
+      failures.push(...(await typecheckWith(mine, name, options, cache)));
     }
   }
   return failures;
 }
 
-function typecheckWith(
+async function typecheckWith(
   snippets: readonly Snippet[],
   name: string,
   options: ts.CompilerOptions,
   cache: Map<string, ts.SourceFile | undefined>,
-): string[] {
+): Promise<string[]> {
   const byFile = new Map(snippets.map((s) => [s.file, s]));
   const failures: string[] = [];
   {
@@ -206,6 +211,7 @@ function typecheckWith(
     for (const source of program.getSourceFiles()) {
       const snippet = byFile.get(path.resolve(source.fileName));
       if (!snippet) continue;
+      await new Promise((resolve) => setImmediate(resolve));
       const diagnostics = [
         ...program.getSyntacticDiagnostics(source),
         ...program.getSemanticDiagnostics(source),
@@ -358,9 +364,11 @@ async function main(): Promise<number> {
   const started = performance.now();
   const checked = snippets.filter((s) => s.mode !== 'nocheck');
   const runnable = noRun ? [] : snippets.filter((s) => s.mode === 'run');
-  problems.push(...typecheck(checked));
+  // The runs (child processes) and the type-check (this process) overlap; each keeps its order.
+  const running = runAll(runnable);
+  problems.push(...(await typecheck(checked)));
   const checkedIn = seconds(started);
-  problems.push(...(await runAll(runnable)));
+  problems.push(...(await running));
   if (!keep) rmSync(scratch, { recursive: true, force: true });
 
   const count = (mode: Snippet['mode']): number => snippets.filter((s) => s.mode === mode).length;
