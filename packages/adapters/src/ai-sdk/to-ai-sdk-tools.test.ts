@@ -10,7 +10,7 @@ import { generateText, type ModelMessage, stepCountIs, streamText } from 'ai';
 import { convertArrayToReadableStream, MockLanguageModelV3 } from 'ai/test';
 import { describe, expect, it } from 'vitest';
 import * as z from 'zod';
-import { toStrictJsonSchema } from '../openai/to-strict-json-schema.ts';
+import { toStrictJsonSchema } from '../host/strict-schema/to-strict-json-schema.ts';
 import { toolJsonSchema } from '../tool-json-schema.ts';
 import { AISDKToolError } from './ai-sdk-tool-error.ts';
 import { type AISDKToolOutput, toAISDKTools } from './to-ai-sdk-tools.ts';

@@ -12,7 +12,7 @@ import {
 } from '../testing/recording-server.ts';
 import { toolJsonSchema } from '../tool-json-schema.ts';
 import { createOpenAIToolset } from './create-openai-toolset.ts';
-import { strictSchemaProblem } from './strict-schema-problem.ts';
+import { strictSchemaProblem } from '../host/strict-schema/strict-schema-problem.ts';
 
 // Chat Completions responses in the API's wire format, as the openai client receives them.
 const chatResponse = (message: Record<string, unknown>, finish: string) => ({

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { AdapterError } from '../adapter-error.ts';
+import { AdapterError } from '../../adapter-error.ts';
 import { toStrictJsonSchema } from './to-strict-json-schema.ts';
 
 const object = (

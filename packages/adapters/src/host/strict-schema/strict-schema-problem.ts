@@ -1,5 +1,5 @@
-import { isRecord } from '../is-record.ts';
-import { resolvePointer } from './matches-strict-schema.ts';
+import { isRecord } from '@plankit/core/internal-unstable';
+import { resolvePointer } from './json-pointer.ts';
 
 /**
  * OpenAI's documented limits for a strict schema (Structured Outputs, "Supported schemas"):
