@@ -1,11 +1,10 @@
 import { isRecord } from '@plankit/core/internal-unstable';
-import { encodePointerToken, keyTokens, pointerKey, resolvePointer } from './json-pointer.ts';
+import { keyTokens, pointerKey } from './json-pointer.ts';
 import { matchesStrictSchema } from './matches-strict-schema.ts';
 import { definitionsOnly } from './merge-schemas.ts';
 import { SchemaNormaliser } from './normalise-schema.ts';
 import {
   type Converted,
-  canonicalJson,
   identity,
   joinPath,
   jsonCopy,
@@ -46,9 +45,6 @@ export class StrictConverter {
   // definition reaches: to check a reused definition against its new depth.
   private deepest = 0;
   private readonly heights = new Map<string, number>();
-  // `$ref`s to places other than the root and its definitions, to keep or hoist at the end.
-  private readonly pointers: { node: Node; key: string; written: string }[] = [];
-  private output: Node | undefined;
   private readonly converting = (key: string): boolean => this.pending.has(key);
 
   /** The converted root, once it is: what `#` refers to. */
@@ -62,9 +58,9 @@ export class StrictConverter {
 
   /**
    * The output: the converted root beside the root's `$defs` and `definitions`, every entry
-   * converted (referenced or not, as openai-node converts them) under its own name. A `$ref`
-   * to any other place keeps its pointer where the output there is the schema it reached
-   * (the layout unchanged); else its target is hoisted into `$defs`.
+   * converted (referenced or not, as openai-node converts them) under its own name, and every
+   * other schema a `$ref` reached hoisted into `$defs` under the name its references carry:
+   * OpenAI resolves a `$ref` only to `#` or to a definition at the top level.
    */
   finish(root: Node): Node {
     const refs = this.references;
@@ -86,39 +82,20 @@ export class StrictConverter {
       }
       setOwn(out, keyword, converted);
     }
-    // Decided first and applied after, so no decision sees another's result.
-    const keep = new Map<string, boolean>();
-    const canonical = new Map<string, string>();
-    for (const { key, written } of this.pointers) {
-      if (keep.has(written)) continue;
-      const at = resolvePointer(out, written);
-      let target = canonical.get(key);
-      if (target === undefined) {
-        target = canonicalJson(this.done.get(key)?.schema);
-        canonical.set(key, target);
-      }
-      keep.set(written, at !== undefined && canonicalJson(at) === target);
-    }
-    const hoisted = new Set<string>();
-    for (const { node, key, written } of this.pointers)
-      if (keep.get(written) === true) node['$ref'] = written;
-      else hoisted.add(key);
     for (const key of this.order) {
-      if (!hoisted.has(key)) continue;
+      if (refs.rootDefinitions.has(key)) continue;
       if (!isRecord(out['$defs'])) out['$defs'] = {};
       setOwn(out['$defs'] as Node, refs.hoistedName(key), this.done.get(key)?.schema);
     }
-    this.output = out;
     return out;
   }
 
   /**
-   * The converted schema a `$ref` of the output reaches, for matching: through the finished
-   * output once it is built, before that through the table of output definitions.
+   * The converted schema a `$ref` of the output reaches, for matching: the root, or the
+   * definition the table of output definitions names (converted so far).
    */
   readonly lookup = (ref: string): unknown => {
     if (ref === '#') return this.root?.schema;
-    if (this.output !== undefined) return resolvePointer(this.output, ref);
     const key = this.references.outputTarget(ref);
     return key === undefined ? undefined : this.done.get(key)?.schema;
   };
@@ -148,29 +125,10 @@ export class StrictConverter {
   }
 
   /**
-   * Converts a schema; the definitions maps it holds (not the root's) stay in it, each entry
-   * converted, as openai-node keeps them at their own place.
+   * Converts a schema. The definitions maps it holds (not the root's) are left out: they
+   * constrain nothing, and a `$ref` into them reaches a schema hoisted into the root's `$defs`.
    */
   visit(source: unknown, path: string, depth: number, root: boolean): Converted {
-    const converted = this.convert(source, path, depth, root);
-    if (root || !isRecord(source)) return converted;
-    for (const keyword of DEFINITION_KEYWORDS) {
-      const defs = source[keyword];
-      if (!isRecord(defs)) continue;
-      const map: Node = {};
-      for (const name of Object.keys(defs))
-        if (defs[name] !== undefined)
-          setOwn(
-            map,
-            name,
-            this.visit(defs[name], joinPath(path, `${keyword}.${name}`), depth + 1, false).schema,
-          );
-      setOwn(converted.schema, keyword, map);
-    }
-    return converted;
-  }
-
-  private convert(source: unknown, path: string, depth: number, root: boolean): Converted {
     if (depth > MAX_DEPTH) refuse(path, `a schema nested more than ${MAX_DEPTH} levels deep`);
     if (depth > this.deepest) this.deepest = depth;
     if (source === true) refuse(path, "a schema that accepts anything ('true')");
@@ -254,11 +212,10 @@ export class StrictConverter {
       out['$ref'] = '#';
       return { schema: out, restore: (value) => this.rootRestore(value) };
     }
-    if (refs.rootDefinitions.has(key)) out['$ref'] = definitionRef(key);
-    else {
-      out['$ref'] = definitionRef(`/$defs/${encodePointerToken(refs.hoistedName(key))}`);
-      this.pointers.push({ node: out, key, written: node['$ref'] as string });
-    }
+    // Any other place: its schema hoisted into the root's `$defs`, where OpenAI resolves it.
+    out['$ref'] = refs.rootDefinitions.has(key)
+      ? definitionRef(key)
+      : definitionRef(pointerKey(['$defs', refs.hoistedName(key)]));
     this.definition(key, target.depth, path);
     const restore: Restore = (value) => (this.done.get(key)?.restore ?? identity)(value);
     return { schema: out, restore };

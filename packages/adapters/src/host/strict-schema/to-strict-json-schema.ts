@@ -22,23 +22,24 @@ export interface StrictJsonSchema {
  * strict mode's documented rules (checked before returning): an object root without `anyOf`;
  * every object closed (`additionalProperties: false`) with every property required, optional
  * ones made nullable (`{ anyOf: [schema, { type: 'null' }] }`, as openai-agents-js writes
- * them); only supported keywords and formats; `$ref` only to a schema of the output itself
- * (`#`, the root's `$defs` or `definitions`, any other local pointer); at most 10
- * levels of object nesting, 5,000 properties, 1,000 enum values and 120,000 characters of names
- * and values. Linear in the size of the schema.
+ * them); only supported keywords and formats; `$ref` only to the root (`#`) or to a root
+ * definition (`$defs`, `definitions`), the only references OpenAI resolves; at most 10 levels
+ * of object nesting, 5,000 properties, 1,000 enum values and 120,000 characters of names and
+ * values. Linear in the size of the schema.
  *
  * Exact rewrites, as openai-node makes them: `allOf` merged (object branches side by side,
  * closed property sets intersected, through `$ref` chains; other branches keyword by keyword),
- * and distributed over a union branch; `$defs` and `definitions` maps kept where they are,
- * every entry converted (aliases too); a local JSON Pointer `$ref` kept as written where the
- * output at that place is the schema it reached, else its target put in `$defs`
- * (`__openai_strict_ref_N`); a root `$ref` inlined; a redundant `object` or `array` type around an `anyOf` of such branches dropped,
- * other keywords beside `anyOf` distributed into each branch; a `oneOf` whose branches a
- * required literal property tells apart becomes `anyOf`; `false` branches and optional `false`
- * properties are dropped; a `propertyNames` enum closes a record; keywords whose value is
- * `undefined` are absent; `title`, `description`, `$comment` and `examples` are kept, and the
- * root's `$schema` and `$id`; `default`, `deprecated`, `readOnly` and `writeOnly` are dropped. The mapping is
- * reversed by {@link StrictJsonSchema.restore}.
+ * and distributed over a union branch; the root's `$defs` and `definitions` kept, every entry
+ * converted (aliases too) and referenced as written; any other local JSON Pointer `$ref`
+ * (nested `$defs`, `#/properties/x`, an `anyOf` branch) followed and its target put in the
+ * root's `$defs` (`__openai_strict_ref_N`), definitions maps below the root left out; a root
+ * `$ref` inlined; a redundant `object` or `array` type around an `anyOf` of such branches
+ * dropped, other keywords beside `anyOf` distributed into each branch; a `oneOf` whose
+ * branches a required literal property tells apart becomes `anyOf`; `false` branches and
+ * optional `false` properties are dropped; a `propertyNames` enum closes a record; keywords
+ * whose value is `undefined` are absent; `title`, `description`, `$comment` and `examples` are
+ * kept, and the root's `$schema` and `$id`; `default`, `deprecated`, `readOnly` and
+ * `writeOnly` are dropped. The mapping is reversed by {@link StrictJsonSchema.restore}.
  *
  * @throws AdapterError `schema_unsupported` naming the keyword and the path (`a.b[]`,
  *   `a.anyOf[1]`, `$defs.Name.c`) of anything strict mode cannot express exactly: `not`,

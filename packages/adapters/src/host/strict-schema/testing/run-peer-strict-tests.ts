@@ -223,7 +223,7 @@ export default defineConfig({
   },
   ssr: { resolve: { conditions } },
   // openai-node's converter runs beside plankit's on the agents-js cases: slower than alone.
-  test: { root: ${JSON.stringify(dir)}, globals: true, include: ['**/*.test.ts'], testTimeout: 120000 },
+  test: { root: ${JSON.stringify(dir)}, globals: true, include: ['**/*.test.ts'], testTimeout: 600000 },
 });
 `,
 );
