@@ -1,6 +1,6 @@
 import { isRecord } from '@plankit/core/internal-unstable';
 import { pointerTokens, resolvePointer } from './json-pointer.ts';
-import { joinPath } from './schema-node.ts';
+import { joinPath, quoted } from './schema-node.ts';
 
 /**
  * OpenAI's documented limits for a strict schema (Structured Outputs, "Supported schemas"):
@@ -117,22 +117,22 @@ export function strictSchemaProblem(schema: unknown): StrictSchemaProblem | unde
           if (!walk(map[name], joinPath(path, `${key}.${name}`), depth + 1)) return false;
         }
       } else if (!STRICT_KEYWORDS.has(key) && !(node === schema && ROOT_METADATA.has(key)))
-        return fail(path, `the keyword '${key}'`);
+        return fail(path, `the keyword '${quoted(key)}'`);
     }
     const ref = node['$ref'];
     if (ref !== undefined) {
       if (typeof ref !== 'string' || (ref !== '#' && !isRecord(resolvePointer(schema, ref))))
-        return fail(path, `a '$ref' that reaches no schema of this one (${String(ref)})`);
+        return fail(path, `a '$ref' that reaches no schema of this one (${quoted(String(ref))})`);
       const tokens = pointerTokens(ref) ?? [];
       const topLevel =
         tokens.length === 2 && (tokens[0] === '$defs' || tokens[0] === 'definitions');
       if (ref !== '#' && !topLevel)
-        return fail(path, `a '$ref' to a place that is not a root definition (${ref})`);
+        return fail(path, `a '$ref' to a place that is not a root definition (${quoted(ref)})`);
       const others = Object.keys(node).filter(
         (key) =>
           key !== '$ref' && !ANNOTATIONS.has(key) && key !== '$defs' && key !== 'definitions',
       );
-      if (others.length > 0) return fail(path, `'$ref' beside '${others[0]}'`);
+      if (others.length > 0) return fail(path, `'$ref' beside '${quoted(others[0] ?? '')}'`);
       return true;
     }
     const anyOf = node['anyOf'];
