@@ -11,8 +11,8 @@ import { performance } from 'node:perf_hooks';
 import { pathToFileURL } from 'node:url';
 import { Lexer } from 'yaml';
 import { AdapterError } from '../packages/adapters/src/adapter-error.ts';
-import { strictSchemaProblem } from '../packages/adapters/src/openai/strict-schema-problem.ts';
-import { toStrictJsonSchema } from '../packages/adapters/src/openai/to-strict-json-schema.ts';
+import { strictSchemaProblem } from '../packages/adapters/src/host/strict-schema/strict-schema-problem.ts';
+import { toStrictJsonSchema } from '../packages/adapters/src/host/strict-schema/to-strict-json-schema.ts';
 import {
   formatEntry,
   parseMeeting,

@@ -16,7 +16,11 @@ import { PlanningToolsSection } from '@plankit/prompt';
 import { countTokens } from 'gpt-tokenizer/encoding/o200k_base';
 import { TODO_LIST_MIDDLEWARE_SYSTEM_PROMPT, todoListMiddleware } from 'langchain';
 import type { BenchCase, BenchCount, BenchSide, BenchSuite } from '../../../scripts/bench.ts';
-import { definitionTokens } from '../src/testing/definition-tokens.ts';
+import {
+  definitionTokens,
+  type SchemaOf,
+  strictSchemaOf,
+} from '../src/testing/definition-tokens.ts';
 
 // What atomic batches save when an agent works a 10-step plan, what the plan-model tools'
 // definitions cost, and the same plan worked step by step next to LangChain's
@@ -143,12 +147,18 @@ const EXTENSIONS = {
   owners: owners({ agent: 'worker-1' }),
 } as const;
 const ALL_OPTIONS = Object.values(EXTENSIONS);
-const batchToolTokens = (extensions: readonly PlanningExtension[]): number =>
+const batchToolTokens = (extensions: readonly PlanningExtension[], schemaOf?: SchemaOf): number =>
   definitionTokens(
     definitionsWith(extensions).filter((tool) => tool.name === 'planning_apply_batch'),
+    schemaOf,
   );
+// The tools' own schemas, as LangChain, MCP and a tool that is not strict send them.
 const BATCH_BUDGET = 200;
 const ALL_OPTIONS_BUDGET = 1_000;
+// The strict form OpenAI, Anthropic, the AI SDK and the OpenAI Agents SDK send for the planning
+// tools (strict by default): every field required, the optional ones nullable.
+const STRICT_BATCH_BUDGET = 290;
+const STRICT_ALL_OPTIONS_BUDGET = 1_350;
 
 // The peer: LangChain's todoListMiddleware, its real write_todos tool and system prompt. Ten
 // steps worked step by step: the first call writes the list with step 1 in_progress, each next
@@ -245,6 +255,27 @@ const counts: BenchCount[] = [
     what: `o200k tokens of all nine tools' definitions with dependencies, batch, history and owners on vs the ${ALL_OPTIONS_BUDGET}-token budget`,
     plankit: definitionTokens(definitionsWith(ALL_OPTIONS)),
     baseline: ALL_OPTIONS_BUDGET,
+    maxRatio: 1,
+  },
+  {
+    name: 'planning_apply_batch definition tokens, strict hosts vs budget',
+    what: `the batch tool's definition in the strict form OpenAI, Anthropic, the AI SDK and the OpenAI Agents SDK send vs its ${STRICT_BATCH_BUDGET}-token budget`,
+    plankit: batchToolTokens([EXTENSIONS.batch], strictSchemaOf),
+    baseline: STRICT_BATCH_BUDGET,
+    maxRatio: 1,
+  },
+  {
+    name: 'the same with history on, strict hosts',
+    what: `the batch tool's strict definition with its explanation field vs the ${STRICT_BATCH_BUDGET}-token budget`,
+    plankit: batchToolTokens([EXTENSIONS.batch, EXTENSIONS.history], strictSchemaOf),
+    baseline: STRICT_BATCH_BUDGET,
+    maxRatio: 1,
+  },
+  {
+    name: 'definition tokens, every option on, strict hosts vs budget',
+    what: `all nine tools' definitions in the strict form, every option on, vs the ${STRICT_ALL_OPTIONS_BUDGET}-token budget`,
+    plankit: definitionTokens(definitionsWith(ALL_OPTIONS), strictSchemaOf),
+    baseline: STRICT_ALL_OPTIONS_BUDGET,
     maxRatio: 1,
   },
   ...(['dependencies', 'batch', 'history', 'owners'] as const).map(

@@ -6,7 +6,7 @@ import { formatToolContent } from '../format-tool-content.ts';
 import { clockOption } from '../host/clock-option.ts';
 import { conversationOf } from '../host/conversation.ts';
 import { runHostCall } from '../host/run-host-call.ts';
-import { toStrictJsonSchema } from '../openai/to-strict-json-schema.ts';
+import { toStrictJsonSchema } from '../host/strict-schema/to-strict-json-schema.ts';
 import type { SessionSource } from '../sessions/resolve-session.ts';
 import { type JsonSchema, toolJsonSchema } from '../tool-json-schema.ts';
 import { aisdkCallOrder, announceAISDKCall } from './ai-sdk-call-order.ts';

@@ -2,7 +2,7 @@ import Anthropic from '@anthropic-ai/sdk';
 import { createPlanningTools, defineTool, Plan, Session, selectLatest } from '@plankit/core';
 import { afterEach, describe, expect, it } from 'vitest';
 import * as z from 'zod';
-import { toStrictJsonSchema } from '../openai/to-strict-json-schema.ts';
+import { toStrictJsonSchema } from '../host/strict-schema/to-strict-json-schema.ts';
 import {
   type RecordingServer,
   requestBody,

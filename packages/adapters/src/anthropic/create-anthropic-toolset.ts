@@ -10,7 +10,7 @@ import {
 import { callFailure, malformedCall } from '../host/refusal.ts';
 import { runHostCall } from '../host/run-host-call.ts';
 import { isRecord } from '../is-record.ts';
-import { type StrictJsonSchema, toStrictJsonSchema } from '../openai/to-strict-json-schema.ts';
+import { type StrictJsonSchema, toStrictJsonSchema } from '../host/strict-schema/to-strict-json-schema.ts';
 import type { SessionSource } from '../sessions/resolve-session.ts';
 import { type JsonSchema, toolJsonSchema } from '../tool-json-schema.ts';
 

@@ -4,7 +4,7 @@ import { AdapterError } from '../adapter-error.ts';
 import { formatToolContent } from '../format-tool-content.ts';
 import { clockOption } from '../host/clock-option.ts';
 import { runHostCall } from '../host/run-host-call.ts';
-import { toStrictJsonSchema } from '../openai/to-strict-json-schema.ts';
+import { toStrictJsonSchema } from '../host/strict-schema/to-strict-json-schema.ts';
 import type { SessionSource } from '../sessions/resolve-session.ts';
 import { toolJsonSchema } from '../tool-json-schema.ts';
 import { openAIAgentsCallOrder, recordOpenAIAgentsCall } from './openai-agents-call-order.ts';

@@ -7,7 +7,7 @@ import * as z from 'zod';
 import { AdapterError } from '../adapter-error.ts';
 import { toolJsonSchema } from '../tool-json-schema.ts';
 import { createOpenAIToolset } from './create-openai-toolset.ts';
-import { strictSchemaProblem } from './strict-schema-problem.ts';
+import { strictSchemaProblem } from '../host/strict-schema/strict-schema-problem.ts';
 import { describeOpenAIClient } from './testing/openai-client-cases.ts';
 
 // The client cases are written once in testing/openai-client-cases.ts;

@@ -17,5 +17,5 @@ export type {
   OpenAIToolsetOptions,
 } from './create-openai-toolset.ts';
 export { createOpenAIToolset } from './create-openai-toolset.ts';
-export type { StrictJsonSchema } from './to-strict-json-schema.ts';
-export { toStrictJsonSchema } from './to-strict-json-schema.ts';
+export type { StrictJsonSchema } from '../host/strict-schema/to-strict-json-schema.ts';
+export { toStrictJsonSchema } from '../host/strict-schema/to-strict-json-schema.ts';

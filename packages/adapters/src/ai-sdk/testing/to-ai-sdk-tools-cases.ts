@@ -8,7 +8,7 @@ import {
 } from '@plankit/core';
 import { describe, expect, it } from 'vitest';
 import * as z from 'zod';
-import { toStrictJsonSchema } from '../../openai/to-strict-json-schema.ts';
+import { toStrictJsonSchema } from '../../host/strict-schema/to-strict-json-schema.ts';
 import { toolJsonSchema } from '../../tool-json-schema.ts';
 import { AISDKToolError } from '../ai-sdk-tool-error.ts';
 import { type AISDKToolOutput, toAISDKTools } from '../to-ai-sdk-tools.ts';

@@ -1,7 +1,7 @@
 // Runs the peers' own strict-schema test files against plankit's converter and checks the
 // classification in strict-schema-peer-cases.ts against the result: how its numbers were made.
 //
-//   node --import tsx packages/adapters/src/openai/testing/run-peer-strict-tests.ts \
+//   node --import tsx packages/adapters/src/host/strict-schema/testing/run-peer-strict-tests.ts \
 //     <openai-node checkout> <openai-agents-js checkout>
 //
 // The checkouts at the commits strict-schema-peer-cases.ts names (a clone, or `git archive`
@@ -28,7 +28,7 @@ import {
 } from './strict-schema-peer-cases.ts';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
-const repo = path.resolve(here, '../../../../..');
+const repo = path.resolve(here, '../../../../../..');
 const converter = path.join(here, '..', 'to-strict-json-schema.ts');
 const [nodeCheckout, agentsCheckout] = process.argv.slice(2);
 if (nodeCheckout === undefined || agentsCheckout === undefined) {
@@ -223,7 +223,7 @@ export default defineConfig({
   },
   ssr: { resolve: { conditions } },
   // openai-node's converter runs beside plankit's on the agents-js cases: slower than alone.
-  test: { root: ${JSON.stringify(dir)}, globals: true, include: ['**/*.test.ts'], testTimeout: 120000 },
+  test: { root: ${JSON.stringify(dir)}, globals: true, include: ['**/*.test.ts'], testTimeout: 600000 },
 });
 `,
 );

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { AdapterError } from '../adapter-error.ts';
+import { AdapterError } from '../../adapter-error.ts';
+import { strictSchemaProblem } from './strict-schema-problem.ts';
 import { toStrictJsonSchema } from './to-strict-json-schema.ts';
 
 const object = (
@@ -267,6 +268,85 @@ describe('toStrictJsonSchema', () => {
       }),
     });
     expect(restore({ a: 'x', b: 1, c: { n: null } })).toEqual({ a: 'x', b: 1, c: {} });
+  });
+
+  it('points every $ref at the root or a root definition, hoisting any other target', () => {
+    const { schema, restore } = toStrictJsonSchema({
+      type: 'object',
+      properties: {
+        source: { anyOf: [{ type: 'string' }, { type: 'number' }] },
+        alias: { $ref: '#/properties/source/anyOf/0' },
+        nested: { $ref: '#/$defs/Input/$defs/Nested' },
+        encoded: { $ref: '#/$defs/Input%2Fproperties%2Fnote' },
+      },
+      required: ['source', 'alias', 'nested'],
+      $defs: {
+        // A root definition with the name a hoisted target would take first: it keeps it.
+        __openai_strict_ref_0: { type: 'boolean' },
+        Input: {
+          type: 'object',
+          $defs: { Nested: object({ n: { type: 'number' } }) },
+          properties: { note: { type: 'string' } },
+        },
+      },
+    });
+    expect(schema['properties']).toEqual({
+      source: { anyOf: [{ type: 'string' }, { type: 'number' }] },
+      alias: { $ref: '#/$defs/__openai_strict_ref_1' },
+      nested: { $ref: '#/$defs/__openai_strict_ref_2' },
+      encoded: {
+        anyOf: [{ $ref: '#/$defs/__openai_strict_ref_3' }, { type: 'null' }],
+      },
+    });
+    const defs = schema['$defs'] as Record<string, unknown>;
+    expect(defs['__openai_strict_ref_0']).toEqual({ type: 'boolean' });
+    expect(defs['__openai_strict_ref_1']).toEqual({ type: 'string' });
+    expect(defs['__openai_strict_ref_3']).toEqual({ type: 'string' });
+    // Nested definitions maps are left out: nothing refers to them.
+    expect(defs['Input']).not.toHaveProperty('$defs');
+    expect(restore({ source: 'a', alias: 'b', nested: { n: null }, encoded: null })).toEqual({
+      source: 'a',
+      alias: 'b',
+      nested: {},
+    });
+  });
+
+  it('checks that a $ref points at the root or a root definition, as OpenAI resolves them', () => {
+    const closed = (properties: Record<string, unknown>, extra = {}) => ({
+      ...object(properties, Object.keys(properties), { additionalProperties: false }),
+      ...extra,
+    });
+    expect(
+      strictSchemaProblem(closed({ a: { $ref: '#/$defs/Input' }, b: { $ref: '#' } }, {})),
+    ).toEqual({
+      path: 'a',
+      message: "a '$ref' that reaches no schema of this one (#/$defs/Input)",
+    });
+    const input = {
+      Input: { ...closed({ x: { type: 'string' } }), $defs: { Nested: { type: 'string' } } },
+    };
+    expect(strictSchemaProblem(closed({ a: { $ref: '#/$defs/Input' } }, { $defs: input }))).toEqual(
+      { path: '$defs.Input', message: "'$defs' below the root" },
+    );
+    expect(
+      strictSchemaProblem(
+        closed(
+          { a: { $ref: '#/$defs/Input/properties/x' } },
+          {
+            $defs: { Input: closed({ x: { type: 'string' } }) },
+          },
+        ),
+      ),
+    ).toEqual({
+      path: 'a',
+      message: "a '$ref' to a place that is not a root definition (#/$defs/Input/properties/x)",
+    });
+    expect(
+      strictSchemaProblem(closed({ a: { $ref: '#/properties/b' }, b: { type: 'string' } })),
+    ).toEqual({
+      path: 'a',
+      message: "a '$ref' to a place that is not a root definition (#/properties/b)",
+    });
   });
 
   it('merges an allOf beside a union into each branch, and restores through the branch', () => {

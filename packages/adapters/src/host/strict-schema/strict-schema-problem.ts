@@ -1,5 +1,6 @@
-import { isRecord } from '../is-record.ts';
-import { resolvePointer } from './matches-strict-schema.ts';
+import { isRecord } from '@plankit/core/internal-unstable';
+import { pointerTokens, resolvePointer } from './json-pointer.ts';
+import { joinPath, quoted } from './schema-node.ts';
 
 /**
  * OpenAI's documented limits for a strict schema (Structured Outputs, "Supported schemas"):
@@ -76,14 +77,13 @@ export interface StrictSchemaProblem {
   readonly message: string;
 }
 
-const join = (path: string, key: string) => (path === '' ? key : `${path}.${key}`);
-
 /**
  * The first rule of OpenAI strict mode a schema breaks, or `undefined` when it keeps them all:
  * an object root without `anyOf`; every object closed (`additionalProperties: false`) with
- * every property required; only supported keywords and formats; `$ref` only to a schema of
- * this one (`#`, a `$defs` or `definitions` entry, any local JSON Pointer); arrays with
- * `items`; and the size limits of {@link STRICT_LIMITS}.
+ * every property required; only supported keywords and formats; definitions only at the
+ * root, and `$ref` only to the root (`#`) or to one of its definitions (`#/$defs/Name`,
+ * `#/definitions/Name`), the only references OpenAI resolves; arrays with `items`; and the
+ * size limits of {@link STRICT_LIMITS}.
  */
 export function strictSchemaProblem(schema: unknown): StrictSchemaProblem | undefined {
   if (!isRecord(schema)) return { path: '<root>', message: 'a root that is not an object schema' };
@@ -108,25 +108,31 @@ export function strictSchemaProblem(schema: unknown): StrictSchemaProblem | unde
     if (!isRecord(node)) return fail(path, 'a schema that is not an object');
     for (const key of Object.keys(node)) {
       if (key === '$defs' || key === 'definitions') {
-        // Definitions maps, at the root or where a schema keeps its own: each entry a schema.
+        // Definitions maps, at the root only: each entry a schema.
+        if (node !== schema) return fail(path, `'${key}' below the root`);
         const map = node[key];
         if (!isRecord(map)) return fail(path, `'${key}' that is not an object`);
         for (const name of Object.keys(map)) {
           characters += name.length;
-          if (!walk(map[name], join(path, `${key}.${name}`), depth + 1)) return false;
+          if (!walk(map[name], joinPath(path, `${key}.${name}`), depth + 1)) return false;
         }
       } else if (!STRICT_KEYWORDS.has(key) && !(node === schema && ROOT_METADATA.has(key)))
-        return fail(path, `the keyword '${key}'`);
+        return fail(path, `the keyword '${quoted(key)}'`);
     }
     const ref = node['$ref'];
     if (ref !== undefined) {
       if (typeof ref !== 'string' || (ref !== '#' && !isRecord(resolvePointer(schema, ref))))
-        return fail(path, `a '$ref' that reaches no schema of this one (${String(ref)})`);
+        return fail(path, `a '$ref' that reaches no schema of this one (${quoted(String(ref))})`);
+      const tokens = pointerTokens(ref) ?? [];
+      const topLevel =
+        tokens.length === 2 && (tokens[0] === '$defs' || tokens[0] === 'definitions');
+      if (ref !== '#' && !topLevel)
+        return fail(path, `a '$ref' to a place that is not a root definition (${quoted(ref)})`);
       const others = Object.keys(node).filter(
         (key) =>
           key !== '$ref' && !ANNOTATIONS.has(key) && key !== '$defs' && key !== 'definitions',
       );
-      if (others.length > 0) return fail(path, `'$ref' beside '${others[0]}'`);
+      if (others.length > 0) return fail(path, `'$ref' beside '${quoted(others[0] ?? '')}'`);
       return true;
     }
     const anyOf = node['anyOf'];
@@ -187,7 +193,7 @@ export function strictSchemaProblem(schema: unknown): StrictSchemaProblem | unde
         return fail(path, 'an object whose properties are not all required');
       for (const key of keys) {
         characters += key.length;
-        if (!walk(props[key], join(path, key), depth + 1)) return false;
+        if (!walk(props[key], joinPath(path, key), depth + 1)) return false;
       }
     } else if (node['properties'] !== undefined || node['required'] !== undefined)
       return fail(path, "object keywords on a schema that is not type 'object'");

@@ -40,6 +40,7 @@ export type StrictSchemaDifference =
   | 'trueSchemas'
   | 'peersDisagree'
   | 'bareRefCycle'
+  | 'pointers'
   | 'typeless';
 
 /**
@@ -74,6 +75,11 @@ export const STRICT_SCHEMA_DIFFERENCES: Readonly<
     row: 'Peers disagree: tuples, open objects, `true` schemas, 10 nested objects',
     form: false,
     otherPeer: true,
+  },
+  pointers: {
+    row: 'References below the root definitions (form only)',
+    form: true,
+    otherPeer: false,
   },
   typeless: { row: 'Typeless objects (form only)', form: true, otherPeer: false },
 };
@@ -330,14 +336,14 @@ export const STRICT_SCHEMA_PEER_CASES: readonly PeerCase[] = [
   [
     'node',
     'preserves nested $defs maps at their original pointer scope when inlining a root local ref',
-    'exact',
-    'preserves nested $defs maps at their original pointer scope when inlining a root local ref',
+    'pointers',
+    'preserves nested $defs maps at their original pointer scope when inlining a root local ref (the nested target hoisted)',
   ],
   [
     'node',
     'preserves nested definitions maps at their original pointer scope when inlining a root local ref',
-    'exact',
-    'preserves nested definitions maps at their original pointer scope when inlining a root local ref',
+    'pointers',
+    'preserves nested definitions maps at their original pointer scope when inlining a root local ref (the nested target hoisted)',
   ],
   ['node', 'rejects cyclic root local ref chains', 'exact', 'rejects cyclic root local ref chains'],
   [
@@ -500,8 +506,8 @@ export const STRICT_SCHEMA_PEER_CASES: readonly PeerCase[] = [
   [
     'node',
     'decodes complete URI fragments before splitting pointer tokens',
-    'exact',
-    'decodes complete URI fragments before splitting pointer tokens',
+    'pointers',
+    'decodes complete URI fragments before splitting pointer tokens (the target hoisted)',
   ],
   [
     'node',
@@ -530,8 +536,8 @@ export const STRICT_SCHEMA_PEER_CASES: readonly PeerCase[] = [
   [
     'node',
     'allows local refs into traversed schema array locations',
-    'exact',
-    'allows local refs into traversed schema array locations',
+    'pointers',
+    'allows local refs into traversed schema array locations (the target hoisted)',
   ],
   [
     'node',
@@ -542,14 +548,14 @@ export const STRICT_SCHEMA_PEER_CASES: readonly PeerCase[] = [
   [
     'node',
     'retains nested $defs maps beside local refs at their original pointer scope',
-    'exact',
-    'retains nested $defs maps beside local refs at their original pointer scope',
+    'pointers',
+    'retains nested $defs maps beside local refs (the target hoisted)',
   ],
   [
     'node',
     'retains nested definitions maps beside local refs at their original pointer scope',
-    'exact',
-    'retains nested definitions maps beside local refs at their original pointer scope',
+    'pointers',
+    'retains nested definitions maps beside local refs (the target hoisted)',
   ],
   [
     'node',
@@ -1113,14 +1119,14 @@ export const STRICT_SCHEMA_PEER_CASES: readonly PeerCase[] = [
   [
     'node',
     'inlines a singleton allOf while preserving scoped $defs maps',
-    'exact',
-    'inlines a singleton allOf while preserving scoped $defs maps',
+    'pointers',
+    'inlines a singleton allOf while preserving scoped $defs maps (the target hoisted)',
   ],
   [
     'node',
     'inlines a singleton allOf while preserving scoped definitions maps',
-    'exact',
-    'inlines a singleton allOf while preserving scoped definitions maps',
+    'pointers',
+    'inlines a singleton allOf while preserving scoped definitions maps (the target hoisted)',
   ],
   [
     'node',
@@ -1227,14 +1233,14 @@ export const STRICT_SCHEMA_PEER_CASES: readonly PeerCase[] = [
   [
     'node',
     'merges ref-backed object allOf variants with scoped $defs maps',
-    'exact',
-    'merges ref-backed object allOf variants with scoped $defs maps',
+    'pointers',
+    'merges ref-backed object allOf variants with scoped $defs maps (the nested target hoisted to $defs)',
   ],
   [
     'node',
     'merges ref-backed object allOf variants with scoped definitions maps',
-    'exact',
-    'merges ref-backed object allOf variants with scoped definitions maps',
+    'pointers',
+    'merges ref-backed object allOf variants with scoped definitions maps (the nested target hoisted to $defs)',
   ],
   [
     'node',

@@ -8,7 +8,7 @@ import { Ajv } from 'ajv';
 import Type, { type TSchema } from 'typebox';
 import Value from 'typebox/value';
 import { describe, expect, it } from 'vitest';
-import { AdapterError } from '../adapter-error.ts';
+import { AdapterError } from '../../adapter-error.ts';
 import { expectStrictRoundTrips } from './testing/expect-strict-round-trips.ts';
 import { toStrictJsonSchema } from './to-strict-json-schema.ts';
 

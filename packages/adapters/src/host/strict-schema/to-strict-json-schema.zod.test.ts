@@ -6,7 +6,7 @@
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { describe, expect, it } from 'vitest';
 import * as z from 'zod';
-import { AdapterError } from '../adapter-error.ts';
+import { AdapterError } from '../../adapter-error.ts';
 import { expectStrictRoundTrips } from './testing/expect-strict-round-trips.ts';
 import { toStrictJsonSchema } from './to-strict-json-schema.ts';
 

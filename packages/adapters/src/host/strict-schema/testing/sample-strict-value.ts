@@ -1,4 +1,5 @@
-import { matchesStrictSchema, pointerTokens, resolvePointer } from '../matches-strict-schema.ts';
+import { pointerTokens, resolvePointer } from '../json-pointer.ts';
+import { matchesStrictSchema } from '../matches-strict-schema.ts';
 
 type Node = Record<string, unknown>;
 

@@ -3,7 +3,7 @@ import fc from 'fast-check';
 import { toStrictJsonSchema as openaiStrict } from 'openai/lib/transform';
 import { describe, expect, it } from 'vitest';
 import * as z from 'zod';
-import { AdapterError } from '../adapter-error.ts';
+import { AdapterError } from '../../adapter-error.ts';
 import { strictSchemaProblem } from './strict-schema-problem.ts';
 import { NO_VALUE, sampleStrictValue, seededRandom } from './testing/sample-strict-value.ts';
 import { toStrictJsonSchema } from './to-strict-json-schema.ts';
