@@ -6,7 +6,8 @@ import {
   type PooledConversations,
   registerPooledResolver,
 } from '../host/pooled-conversations.ts';
-import { attachStore, type SessionAttachment } from '../persistence/stores/attach-store.ts';
+import { attachStore } from '../persistence/stores/attach-store.ts';
+import type { SessionAttachment } from '../persistence/stores/session-attachment.ts';
 import type { StoreError } from '../persistence/stores/store-error.ts';
 import { Admission } from './pool/admission.ts';
 import { type LiveSession, type Loading, releaseUse, takeTurn } from './pool/live-session.ts';

@@ -1,6 +1,6 @@
 import type { Result, Session, Unsubscribe } from '@plankit/core';
 import type { ConversationListener } from '../../host/pooled-conversations.ts';
-import type { SessionAttachment } from '../../persistence/stores/attach-store.ts';
+import type { SessionAttachment } from '../../persistence/stores/session-attachment.ts';
 import type { SessionResolveError } from '../session-resolve-error.ts';
 
 /** One conversation's live copy: its session, its attachment and who holds it. */
