@@ -16,7 +16,6 @@ export type { MemoryStoreOptions } from './memory-store.ts';
 export { MemoryStore } from './memory-store.ts';
 export { SESSION_COMMITTED_EVENT, SESSION_ROLLED_BACK_EVENT } from './replay-rules.ts';
 export type { SessionAttachment } from './session-attachment.ts';
-export { isSessionId } from './session-id.ts';
 export type {
   JsonValue,
   ListOptions,

@@ -27,9 +27,8 @@ export function preview(value: unknown): string {
  * paragraph separator (U+2028, U+2029), no lone surrogate, and no `.` or `..` path segment
  * (between `/` or `\` separators). Anything a host generates passes: nanoid, UUID, ULID,
  * base64 and base64url, `conv_…`, emails, `org/chat`. Each store maps the id to a key it can
- * keep; `FileStore` encodes it into a folder name.
- *
- * @public
+ * keep; `FileStore` encodes it into a folder name. Hosts check an id with its public name,
+ * `isConversationId` (`@plankit/adapters/sessions`): a conversation's id is its session's id.
  */
 export function isSessionId(value: unknown): value is string {
   return (
