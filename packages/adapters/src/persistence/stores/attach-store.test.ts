@@ -419,6 +419,26 @@ describe('attachStore', () => {
     err(await attachStore(noteSession('shape'), store), 'replay_failed');
   });
 
+  it('names where a stored change breaks its schema as a model writes a path', async () => {
+    const Items = defineDataType(
+      'attachtest.Items',
+      z.strictObject({ items: z.array(z.strictObject({ title: z.string() })) }),
+    );
+    ok(
+      await store.append('items', 0, [
+        {
+          type: SESSION_COMMITTED_EVENT,
+          at: 1,
+          data: { changes: [{ dataType: 'attachtest.Items', value: { items: [{ title: 1 }] } }] },
+        },
+      ]),
+    );
+    const session = new Session({ sessionId: 'items' });
+    session.register(Items, append);
+    const refused = err(await attachStore(session, store), 'replay_failed');
+    expect(refused.message).toContain('does not match its schema at items[0].title');
+  });
+
   it('fails with replay_failed, never a throw, on an event time that is not finite', async () => {
     ok(
       await store.append('untimed', 0, [

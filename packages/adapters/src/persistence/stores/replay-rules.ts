@@ -13,7 +13,12 @@ import {
   UpdateStep,
 } from '@plankit/core';
 import { SNAPSHOT_VERSION } from '@plankit/core/constants';
-import { appendedLogEntries, clipText, isRecord } from '@plankit/core/internal-unstable';
+import {
+  appendedLogEntries,
+  clipText,
+  formatPath,
+  isRecord,
+} from '@plankit/core/internal-unstable';
 import { PLAN_MODEL_COMMANDS } from '@plankit/core/plan-model';
 import { toJsonText } from './json-data.ts';
 import type { StoredEvent } from './session-store.ts';
@@ -126,7 +131,7 @@ export function changeProblem(
   const check = dataType.safeParse(value);
   if (!check.success) {
     const issue = check.error.issues[0];
-    const where = issue && issue.path.length > 0 ? ` at ${issue.path.join('.')}` : '';
+    const where = issue && issue.path.length > 0 ? ` at ${formatPath(issue.path)}` : '';
     return {
       problem: `change ${index} (${name}) does not match its schema${where}: ${issue?.message ?? 'invalid'}`,
     };

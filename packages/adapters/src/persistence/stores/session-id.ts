@@ -1,3 +1,4 @@
+import { clipText } from '@plankit/core/internal-unstable';
 import { StoreError } from './store-error.ts';
 
 /** The longest session id, in UTF-16 code units (a JavaScript string's `length`). */
@@ -17,8 +18,8 @@ const RULE = `must be 1-${MAX_SESSION_ID} characters with no control character, 
 /** Shows a hostile value briefly: an id can be 10 KB or hold control characters. */
 export function preview(value: unknown): string {
   if (typeof value !== 'string') return typeof value;
-  const shown = value.length > 40 ? `${value.slice(0, 40)}...` : value;
-  return JSON.stringify(shown);
+  // At most 40 characters, ending in `...` when cut (a surrogate pair is never split).
+  return JSON.stringify(clipText(value, 40));
 }
 
 /**
