@@ -31,9 +31,10 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { reducePlan } from './langgraph/plan-edit.ts';
 import { reducePlanHistory } from './langgraph/plan-history-channel.ts';
-import { attachStore, SESSION_COMMITTED_EVENT } from './persistence/stores/attach-store.ts';
+import { attachStore } from './persistence/stores/attach-store.ts';
 import { FileStore } from './persistence/stores/file-store.ts';
 import { MemoryStore } from './persistence/stores/memory-store.ts';
+import { SESSION_COMMITTED_EVENT } from './persistence/stores/replay-rules.ts';
 
 // One set of text rules, wherever a value enters. Each hostile value is put into one
 // field and sent through every path a value can enter by; every path must accept exactly the

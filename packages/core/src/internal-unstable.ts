@@ -28,7 +28,9 @@ export {
 } from './internal/refusal-text.ts';
 export {
   STORABLE_DEPTH,
+  type StorableKind,
   type StorableProblem,
+  type StorableRules,
   storableProblem,
   stringProblem,
 } from './internal/storable-problem.ts';

@@ -79,6 +79,19 @@ describe('conversation ids', () => {
     }
   });
 
+  it('quote at most 40 characters of a refused id, never splitting a surrogate pair', () => {
+    for (let at = 30; at <= 45; at++) {
+      const id = `${'a'.repeat(at)}\u{1F600}${'b'.repeat(300)}`;
+      const refused = parseConversationId(id);
+      expect(refused.ok).toBe(false);
+      if (refused.ok) continue;
+      const quoted = /got "([^"]*)"/.exec(refused.error.message)?.[1] ?? '';
+      expect(quoted.length).toBeLessThanOrEqual(40);
+      expect(quoted.endsWith('...')).toBe(true);
+      expect(hasLoneSurrogate(refused.error.message)).toBe(false);
+    }
+  });
+
   it('are exactly the session ids every store accepts (one rule)', () => {
     fc.assert(
       fc.property(fc.oneof(fc.string(), fc.string({ unit: 'binary' }), fc.anything()), (value) => {

@@ -11,14 +11,13 @@
 
 export type { ConversationListener } from '../host/pooled-conversations.ts';
 export { isConversationId, parseConversationId } from './conversation-id.ts';
+export type { SessionPool, SessionPoolStats } from './create-session-pool.ts';
+export { createSessionPool } from './create-session-pool.ts';
 export type {
   PooledAttachOptions,
   PooledSessionOptions,
-  SessionPool,
   SessionPoolOptions,
-  SessionPoolStats,
-} from './create-session-pool.ts';
-export { createSessionPool } from './create-session-pool.ts';
+} from './pool/session-pool-options.ts';
 export type { SessionSource } from './resolve-session.ts';
 export { resolveSession } from './resolve-session.ts';
 export type {

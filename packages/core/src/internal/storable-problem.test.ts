@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { STORABLE_DEPTH, storableProblem } from './storable-problem.ts';
+import { STORABLE_DEPTH, type StorableRules, storableProblem } from './storable-problem.ts';
 
 describe('storableProblem', () => {
   it('accepts plain JSON data, and undefined properties JSON drops', () => {
@@ -59,5 +59,34 @@ describe('storableProblem', () => {
       path: `${'[0]'.repeat(STORABLE_DEPTH)}`,
       rule: `is nested too deep (more than ${STORABLE_DEPTH} levels)`,
     });
+  });
+
+  it('words problems by the rules given, and exact rules refuse what a depth bound cannot tell', () => {
+    const rules: StorableRules = {
+      depth: 3,
+      exact: true,
+      text: (text, key) => (text === 'bad' ? (key ? 'bad key' : 'bad text') : undefined),
+      rule: (kind) => `broke ${kind}`,
+    };
+    const cycle: unknown[] = [];
+    cycle.push(cycle);
+    const cases: [unknown, string, string][] = [
+      [Number.NaN, '', 'broke number'],
+      [{ a: 'bad' }, 'a', 'bad text'],
+      [{ bad: 1 }, 'bad', 'bad key'],
+      [[1, undefined], '[1]', 'broke item_undefined'],
+      // biome-ignore lint/suspicious/noSparseArray: the hole is the point
+      [[1, , 3], '[1]', 'broke hole'],
+      [{ d: new Date(0) }, 'd', 'broke not_plain_object'],
+      [new (class List extends Array {})(), '', 'broke not_plain_array'],
+      [{ [Symbol('k')]: 1 }, '', 'broke symbol_keys'],
+      [{ c: cycle }, 'c[0]', 'broke cycle'],
+      [[[[[1]]]], '[0][0][0]', 'broke too_deep'],
+      [() => 1, '', 'broke type'],
+    ];
+    for (const [value, path, rule] of cases)
+      expect(storableProblem(value, rules)).toEqual({ path, rule });
+    // Strings core refuses pass when the rules say so, and a cycle is not refused twice.
+    expect(storableProblem({ a: '\u0000', b: [{ c: 1 }, { c: 1 }] }, rules)).toBe(undefined);
   });
 });

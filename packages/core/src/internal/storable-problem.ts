@@ -39,6 +39,72 @@ const keyPath = (path: string, key: string): string => {
     : `${path}[${JSON.stringify(safe)}]`;
 };
 
+/**
+ * The kinds of value a walk refuses, which {@link StorableRules.rule} words: a number that is
+ * not finite, a type JSON lacks (`undefined` itself, a function, a bigint, a symbol), an array
+ * item that is `undefined` or a hole, an object or array with another prototype, symbol keys,
+ * a cycle, and nesting past {@link StorableRules.depth}.
+ */
+export type StorableKind =
+  | 'number'
+  | 'type'
+  | 'item_undefined'
+  | 'hole'
+  | 'not_plain_object'
+  | 'not_plain_array'
+  | 'symbol_keys'
+  | 'cycle'
+  | 'too_deep';
+
+/**
+ * How a walk words and bounds what it refuses: core's own rules by default; a store passes
+ * its rules to word its refusals its own way over the same walk.
+ */
+export interface StorableRules {
+  /** Deepest nesting allowed; past it the walk stops with `too_deep`. */
+  readonly depth: number;
+  /**
+   * Also refuse cycles, symbol keys and arrays with another prototype, which a walk bounded
+   * by its depth need not tell apart.
+   */
+  readonly exact: boolean;
+  /** The rule a string breaks (`key` when it is an object key), or undefined. */
+  text(text: string, key: boolean): string | undefined;
+  /** The rule broken by `value`, a value of the given kind. */
+  rule(kind: StorableKind, value: unknown): string;
+}
+
+const CORE_RULES: StorableRules = {
+  depth: STORABLE_DEPTH,
+  exact: false,
+  text: (text, key) => {
+    const rule = stringProblem(text);
+    return rule !== undefined && key ? `key ${rule}` : rule;
+  },
+  rule: (kind, value) => {
+    switch (kind) {
+      case 'number':
+        return 'must be a finite number';
+      case 'item_undefined':
+      case 'hole':
+        return 'must not be undefined';
+      case 'too_deep':
+        return `is nested too deep (more than ${STORABLE_DEPTH} levels)`;
+      case 'not_plain_object':
+      case 'not_plain_array':
+      case 'symbol_keys':
+      case 'cycle':
+        return 'must be plain JSON data (an object, array, string, ...)';
+      case 'type':
+        return `must be JSON data, not ${typeof value}`;
+      default: {
+        const unknown: never = kind;
+        return unknown;
+      }
+    }
+  },
+};
+
 /** A problem {@link problemIn} found: the keys and indexes leading to it, innermost first. */
 interface Found {
   readonly at: (string | number)[];
@@ -51,9 +117,14 @@ interface Found {
  * lone surrogates, arrays without holes or `undefined`, and plain objects (whose `undefined`
  * properties JSON drops, as reading them back as absent does) nested at most
  * {@link STORABLE_DEPTH} deep. Linear in the size of the value.
+ *
+ * @param rules - how problems are worded and bounded; core's rules (above) by default
  */
-export function storableProblem(value: unknown): StorableProblem | undefined {
-  const found = problemIn(value, 0);
+export function storableProblem(
+  value: unknown,
+  rules: StorableRules = CORE_RULES,
+): StorableProblem | undefined {
+  const found = problemIn(value, 0, rules, rules.exact ? new Set() : undefined);
   if (found === undefined) return undefined;
   // Most values are fine: the walk builds no paths, only a failure pays for one.
   let path = '';
@@ -67,64 +138,107 @@ export function storableProblem(value: unknown): StorableProblem | undefined {
 /**
  * The first problem of `value` (the rules of {@link storableProblem}), or undefined. Each
  * array or object is checked itself (holes, keys) before its children. Recursive,
- * but never deeper than {@link STORABLE_DEPTH}, where it stops.
+ * but never deeper than the rules' depth, where it stops. `ancestors` holds the arrays and
+ * objects being walked when the rules refuse cycles.
  */
-function problemIn(value: unknown, depth: number): Found | undefined {
+function problemIn(
+  value: unknown,
+  depth: number,
+  rules: StorableRules,
+  ancestors: Set<object> | undefined,
+): Found | undefined {
   let rule: string | undefined;
   switch (typeof value) {
     case 'boolean':
       return undefined;
     case 'number':
       if (Number.isFinite(value)) return undefined;
-      rule = 'must be a finite number';
+      rule = rules.rule('number', value);
       break;
     case 'string':
-      rule = stringProblem(value);
+      rule = rules.text(value, false);
       if (rule === undefined) return undefined;
       break;
     case 'object': {
       if (value === null) return undefined;
-      if (depth >= STORABLE_DEPTH) {
-        rule = `is nested too deep (more than ${STORABLE_DEPTH} levels)`;
+      if (depth >= rules.depth) {
+        rule = rules.rule('too_deep', value);
         break;
       }
-      if (Array.isArray(value)) {
-        for (let i = value.length - 1; i >= 0; i--)
-          if (!(i in value) || value[i] === undefined)
-            return { at: [i], rule: 'must not be undefined' };
-        for (let i = 0; i < value.length; i++) {
-          const found = problemIn(value[i], depth + 1);
-          if (found !== undefined) {
-            found.at.push(i);
-            return found;
-          }
-        }
-        return undefined;
+      if (ancestors !== undefined) {
+        rule = exactProblem(value, ancestors, rules);
+        if (rule !== undefined) break;
+        ancestors.add(value);
       }
-      const proto = Object.getPrototypeOf(value);
-      if (proto !== Object.prototype && proto !== null) {
-        rule = 'must be plain JSON data (an object, array, string, ...)';
-        break;
-      }
-      const keys = Object.keys(value);
-      for (const key of keys) {
-        const keyRule = stringProblem(key);
-        if (keyRule !== undefined) return { at: [key], rule: `key ${keyRule}` };
-      }
-      // Children last key first: the order of the path-building walk this one replaced.
-      for (let i = keys.length - 1; i >= 0; i--) {
-        const key = keys[i] as string;
-        const child = (value as Record<string, unknown>)[key];
-        const found = child === undefined ? undefined : problemIn(child, depth + 1);
-        if (found !== undefined) {
-          found.at.push(key);
-          return found;
-        }
-      }
-      return undefined;
+      const found = Array.isArray(value)
+        ? arrayProblem(value, depth, rules, ancestors)
+        : objectProblem(value, depth, rules, ancestors);
+      ancestors?.delete(value);
+      return found;
     }
     default:
-      rule = `must be JSON data, not ${typeof value}`;
+      rule = rules.rule('type', value);
   }
   return { at: [], rule };
+}
+
+/** What exact rules refuse of an array or object itself: a cycle, symbol keys, a prototype. */
+function exactProblem(
+  value: object,
+  ancestors: Set<object>,
+  rules: StorableRules,
+): string | undefined {
+  if (ancestors.has(value)) return rules.rule('cycle', value);
+  if (Object.getOwnPropertySymbols(value).length > 0) return rules.rule('symbol_keys', value);
+  if (Array.isArray(value) && Object.getPrototypeOf(value) !== Array.prototype)
+    return rules.rule('not_plain_array', value);
+  return undefined;
+}
+
+function arrayProblem(
+  value: readonly unknown[],
+  depth: number,
+  rules: StorableRules,
+  ancestors: Set<object> | undefined,
+): Found | undefined {
+  for (let i = value.length - 1; i >= 0; i--) {
+    if (!(i in value)) return { at: [i], rule: rules.rule('hole', undefined) };
+    if (value[i] === undefined) return { at: [i], rule: rules.rule('item_undefined', undefined) };
+  }
+  for (let i = 0; i < value.length; i++) {
+    const found = problemIn(value[i], depth + 1, rules, ancestors);
+    if (found !== undefined) {
+      found.at.push(i);
+      return found;
+    }
+  }
+  return undefined;
+}
+
+function objectProblem(
+  value: object,
+  depth: number,
+  rules: StorableRules,
+  ancestors: Set<object> | undefined,
+): Found | undefined {
+  const proto = Object.getPrototypeOf(value);
+  if (proto !== Object.prototype && proto !== null) {
+    return { at: [], rule: rules.rule('not_plain_object', value) };
+  }
+  const keys = Object.keys(value);
+  for (const key of keys) {
+    const keyRule = rules.text(key, true);
+    if (keyRule !== undefined) return { at: [key], rule: keyRule };
+  }
+  // Children last key first: the order of the path-building walk this one replaced.
+  for (let i = keys.length - 1; i >= 0; i--) {
+    const key = keys[i] as string;
+    const child = (value as Record<string, unknown>)[key];
+    const found = child === undefined ? undefined : problemIn(child, depth + 1, rules, ancestors);
+    if (found !== undefined) {
+      found.at.push(key);
+      return found;
+    }
+  }
+  return undefined;
 }

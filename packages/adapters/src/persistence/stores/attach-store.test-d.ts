@@ -1,8 +1,9 @@
 import type { Result } from '@plankit/core';
 import { Session } from '@plankit/core';
 import { describe, expectTypeOf, it } from 'vitest';
-import { attachStore, type SessionAttachment } from './attach-store.ts';
+import { attachStore } from './attach-store.ts';
 import { MemoryStore } from './memory-store.ts';
+import type { SessionAttachment } from './session-attachment.ts';
 import type { StoreError } from './store-error.ts';
 
 describe('attachStore types', () => {

@@ -22,9 +22,10 @@ import { logReads } from '@plankit/core/internal-unstable';
 import * as fc from 'fast-check';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import * as z from 'zod';
-import { attachStore, SESSION_COMMITTED_EVENT, SESSION_ROLLED_BACK_EVENT } from './attach-store.ts';
+import { attachStore } from './attach-store.ts';
 import { FileStore } from './file-store.ts';
 import { MemoryStore } from './memory-store.ts';
+import { SESSION_COMMITTED_EVENT, SESSION_ROLLED_BACK_EVENT } from './replay-rules.ts';
 import type { SessionStore } from './session-store.ts';
 import { StoreError } from './store-error.ts';
 import { err, ok } from './testing/store-contract.ts';
@@ -416,6 +417,26 @@ describe('attachStore', () => {
       ]),
     );
     err(await attachStore(noteSession('shape'), store), 'replay_failed');
+  });
+
+  it('names where a stored change breaks its schema as a model writes a path', async () => {
+    const Items = defineDataType(
+      'attachtest.Items',
+      z.strictObject({ items: z.array(z.strictObject({ title: z.string() })) }),
+    );
+    ok(
+      await store.append('items', 0, [
+        {
+          type: SESSION_COMMITTED_EVENT,
+          at: 1,
+          data: { changes: [{ dataType: 'attachtest.Items', value: { items: [{ title: 1 }] } }] },
+        },
+      ]),
+    );
+    const session = new Session({ sessionId: 'items' });
+    session.register(Items, append);
+    const refused = err(await attachStore(session, store), 'replay_failed');
+    expect(refused.message).toContain('does not match its schema at items[0].title');
   });
 
   it('fails with replay_failed, never a throw, on an event time that is not finite', async () => {

@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import type { BigIntStats } from 'node:fs';
 import {
   chmod,
   type FileHandle,
@@ -13,12 +12,26 @@ import {
   unlink,
 } from 'node:fs/promises';
 import path from 'node:path';
-import type { Err, Result } from '@plankit/core';
-import { checkOptionKeys, deepFreeze, invalidArgument } from '@plankit/core/internal-unstable';
-import { completeTail, formatLogLines, type LogScan, parseLogLine, scanLog } from './event-log.ts';
+import type { Result } from '@plankit/core';
+import { checkOptionKeys, invalidArgument } from '@plankit/core/internal-unstable';
+import { formatLogLines, type LogScan } from './event-log.ts';
+import { errorCode, openLogToRead, syncDirectory, writeAll, writeThenRename } from './file-io.ts';
 import { acquireFileLock, type FileLock, LockPool, removeLeftovers } from './file-lock.ts';
-import { GroupCommit, syncAppend } from './group-commit.ts';
+import { type GroupCommit, groupCommitOf, syncAppend } from './group-commit.ts';
+import { type KnownTail, KnownTails, knownTail, readTail, sameFile } from './log-tail.ts';
 import { FOLDER_MODE, makePrivateFolders, writePrivateFile } from './private-files.ts';
+import {
+  checkOwner,
+  corruptLog,
+  FOLDER_SNAPSHOT,
+  fail,
+  LOG,
+  notFound,
+  readSessionFolder,
+  readSnapshotFile,
+  SNAPSHOT,
+  type StoreFolders,
+} from './read-session-folder.ts';
 import {
   isHashedFolderName,
   SESSION_ID_FILE,
@@ -33,16 +46,12 @@ import type {
   NewEvent,
   SessionStore,
   SnapshotInput,
-  StoredEvent,
-  StoredSnapshot,
-  StoreIssue,
 } from './session-store.ts';
-import { formatSnapshotFile, parseSnapshotFile, type SnapshotFile } from './snapshot-file.ts';
+import { formatSnapshotFile } from './snapshot-file.ts';
 import {
   type CheckedSnapshotSchema,
   checkSnapshotSchema,
   type SnapshotSchema,
-  upgradeSnapshot,
 } from './snapshot-schema.ts';
 import { StoreError } from './store-error.ts';
 import {
@@ -85,175 +94,7 @@ const OPTION_KEYS: ReadonlySet<string> = new Set([
   'lockTimeoutMs',
   'groupCommit',
 ]);
-const GROUP_COMMIT_KEYS: ReadonlySet<string> = new Set(['maxDelayMs']);
-const MAX_GROUP_DELAY_MS = 1_000;
-
-/** The group committer the `groupCommit` option asks for, if any. */
-function groupCommitOf(option: FileStoreOptions['groupCommit']): GroupCommit | undefined {
-  if (option === undefined || option === false) return undefined;
-  if (option === true) return new GroupCommit(0);
-  if (typeof option !== 'object' || option === null || Array.isArray(option)) {
-    throw invalidArgument('new FileStore', 'groupCommit', 'must be a boolean or { maxDelayMs }');
-  }
-  checkOptionKeys('new FileStore', option, GROUP_COMMIT_KEYS, 'groupCommit.');
-  const { maxDelayMs = 0 } = option;
-  if (
-    typeof maxDelayMs !== 'number' ||
-    !Number.isFinite(maxDelayMs) ||
-    maxDelayMs < 0 ||
-    maxDelayMs > MAX_GROUP_DELAY_MS
-  ) {
-    throw invalidArgument(
-      'new FileStore',
-      'groupCommit.maxDelayMs',
-      `must be a number from 0 to ${MAX_GROUP_DELAY_MS}`,
-    );
-  }
-  return new GroupCommit(maxDelayMs);
-}
-const LOG = 'events.jsonl';
-const SNAPSHOT = 'snapshot.jsonl';
-// Why a folder where the snapshot file should be is ignored.
-const FOLDER_SNAPSHOT = 'it is a folder, not a file';
 const DEFAULT_DIRECTORY = '.plankit';
-const TAIL_WINDOW = 4 * 1024;
-// Logs kept open for the known-tail check; the least recently appended are closed past this.
-const OPEN_LOGS = 256;
-
-/**
- * What this store last wrote to a session's log: the open file, the version, and what `stat`
- * said right after the write. While the log's path still stats the same, nobody else has
- * written to it and the tail need not be read.
- */
-interface KnownTail {
-  readonly handle: FileHandle;
-  readonly version: number;
-  readonly dev: bigint;
-  readonly ino: bigint;
-  readonly size: bigint;
-  readonly mtimeNs: bigint;
-  readonly ctimeNs: bigint;
-}
-
-const sameFile = (known: KnownTail, now: BigIntStats): boolean =>
-  now.dev === known.dev &&
-  now.ino === known.ino &&
-  now.size === known.size &&
-  now.mtimeNs === known.mtimeNs &&
-  now.ctimeNs === known.ctimeNs;
-
-const code = (error: unknown): string | undefined => (error as NodeJS.ErrnoException).code;
-
-function fail(
-  code: StoreError['code'],
-  sessionId: string | undefined,
-  message: string,
-  cause?: unknown,
-): Err<StoreError> {
-  return { ok: false, error: new StoreError(code, message, { sessionId, cause }) };
-}
-
-const notFound = (sessionId: string) =>
-  fail('not_found', sessionId, `Session ${sessionId} is not in the store.`);
-
-/** Makes a rename or link durable: the new directory entry is written when this returns. */
-async function syncDirectory(directory: string): Promise<void> {
-  let handle: FileHandle | undefined;
-  try {
-    handle = await open(directory, 'r');
-    await handle.sync();
-  } catch (error) {
-    // Some platforms cannot open or sync a directory; the entry is then as durable as they allow.
-    if (!['EISDIR', 'EINVAL', 'EPERM', 'EACCES', 'ENOTSUP'].includes(code(error) ?? ''))
-      throw error;
-  } finally {
-    await handle?.close();
-  }
-}
-
-/**
- * Opens a log to read it, or `undefined` when there is none. A folder in its place opens too
- * (reading it would then fail without naming it): that throws, naming the path.
- */
-async function openLogToRead(file: string): Promise<FileHandle | undefined> {
-  const handle = await open(file, 'r').catch((error: unknown) => {
-    if (code(error) === 'ENOENT') return undefined;
-    throw error;
-  });
-  if (handle === undefined || (await handle.stat()).isFile()) return handle;
-  await handle.close();
-  throw new Error(`${file} is not a file`);
-}
-
-/**
- * Writes a new file whole and synced under a temporary name in `folder`, then renames it to
- * `name`. When either step fails, nothing of the temporary file is left (a full disk must not
- * keep what it could write).
- */
-async function writeThenRename(
-  folder: string,
-  suffix: string,
-  data: string | Uint8Array,
-  name: string,
-): Promise<void> {
-  const temporary = path.join(folder, `.tmp-${randomUUID()}${suffix}`);
-  try {
-    await writePrivateFile(temporary, data, { flag: 'wx', flush: true });
-    await rename(temporary, path.join(folder, name));
-  } catch (error) {
-    await unlink(temporary).catch(() => {});
-    throw error;
-  }
-}
-
-async function readRange(handle: FileHandle, start: number, end: number): Promise<Buffer> {
-  const buffer = Buffer.allocUnsafe(end - start);
-  let filled = 0;
-  while (filled < buffer.length) {
-    const { bytesRead } = await handle.read(buffer, filled, buffer.length - filled, start + filled);
-    if (bytesRead === 0) break;
-    filled += bytesRead;
-  }
-  return filled === buffer.length ? buffer : buffer.subarray(0, filled);
-}
-
-async function writeAll(handle: FileHandle, bytes: Buffer, position: number): Promise<void> {
-  let written = 0;
-  while (written < bytes.length) {
-    const result = await handle.write(bytes, written, bytes.length - written, position + written);
-    written += result.bytesWritten;
-  }
-}
-
-/**
- * The end of a log: its version and where the last complete append ends. Reads backwards
- * from the end in growing windows until one holds a complete append.
- */
-async function readTail(handle: FileHandle, size: number): Promise<LogScan> {
-  for (let window = TAIL_WINDOW; ; window *= 4) {
-    const start = Math.max(0, size - window);
-    const bytes = await readRange(handle, start, size);
-    const complete = completeTail(bytes, start === 0);
-    if (typeof complete === 'number') {
-      return { lines: [], version: complete, cleanEnd: size, tornBytes: 0, corrupt: undefined };
-    }
-    if (complete === 'more') continue;
-    // Start at a line boundary: the first bytes of a window may be the end of a longer line.
-    const skip = start === 0 ? 0 : bytes.indexOf(0x0a) + 1;
-    if (start > 0 && skip === 0) continue;
-    const scan = scanLog(bytes.subarray(skip), start === 0 ? 1 : undefined, false);
-    if (scan.version !== undefined || start === 0) {
-      return { ...scan, cleanEnd: start + skip + scan.cleanEnd };
-    }
-  }
-}
-
-function tornIssue(sessionId: string, bytes: number): StoreIssue {
-  return {
-    code: 'torn_tail',
-    message: `Ignored the last ${bytes} bytes of session ${sessionId}'s log: an append that was never acknowledged (a crash, or an append still in progress).`,
-  };
-}
 
 /**
  * The embedded {@link SessionStore}: one folder per session under `<directory>/sessions`,
@@ -289,9 +130,10 @@ export class FileStore implements SessionStore {
   // Writers of one session in this process queue here instead of polling the lock.
   readonly #queues = new Map<string, Promise<unknown>>();
   // The known tails, least recently used first; an append takes its entry out while it runs.
-  readonly #tails = new Map<string, KnownTail>();
+  readonly #tails = new KnownTails();
   readonly #locks: LockPool;
   readonly #group: GroupCommit | undefined;
+  readonly #folders: StoreFolders;
   #ready: Promise<void> | undefined;
 
   /**
@@ -320,6 +162,7 @@ export class FileStore implements SessionStore {
     this.#schema = checkSnapshotSchema('new FileStore', options.snapshotSchema);
     this.#lockTimeoutMs = lockTimeoutMs;
     this.#group = groupCommitOf(options.groupCommit);
+    this.#folders = { directory: this.directory, sessions: this.#sessions, schema: this.#schema };
   }
 
   /** {@inheritDoc SessionStore.load} */
@@ -328,7 +171,9 @@ export class FileStore implements SessionStore {
     const id = checkSessionId(sessionId);
     if (!id.ok) return id;
     return this.#life.run(sessionId, () =>
-      this.#guard(sessionId, 'load', () => this.#load(sessionId, useSnapshot)),
+      this.#guard(sessionId, 'load', () =>
+        readSessionFolder(this.#folders, sessionId, useSnapshot),
+      ),
     );
   }
 
@@ -369,7 +214,8 @@ export class FileStore implements SessionStore {
           } finally {
             await handle.close();
           }
-          if (tail.corrupt !== undefined) return this.#corrupt(sessionId, tail.corrupt);
+          if (tail.corrupt !== undefined)
+            return corruptLog(this.#sessions, sessionId, tail.corrupt);
           const current = tail.version ?? 0;
           if (current === 0) return notFound(sessionId);
           if (version > current) {
@@ -383,7 +229,7 @@ export class FileStore implements SessionStore {
             };
           }
           // Keep the stored snapshot only if it is newer and sound: a damaged one is replaced.
-          const existing = await this.#readSnapshot(folder, sessionId);
+          const existing = await readSnapshotFile(folder, sessionId);
           if (
             typeof existing === 'object' &&
             existing.header.version > version &&
@@ -416,7 +262,7 @@ export class FileStore implements SessionStore {
     return this.#life.run(undefined, () =>
       this.#guard(undefined, 'list the sessions of', async () => {
         const names = await readdir(this.#sessions).catch((error: unknown) => {
-          if (code(error) === 'ENOENT') return [] as string[];
+          if (errorCode(error) === 'ENOENT') return [] as string[];
           throw error;
         });
         const ids = await Promise.all(
@@ -456,7 +302,7 @@ export class FileStore implements SessionStore {
           // One rename takes the session out of sight, lock included; writers waiting for the
           // lock then find no folder and start afresh.
           const trash = path.join(this.#sessions, `.trash-${randomUUID()}`);
-          await this.#forget(sessionId);
+          await this.#tails.forget(sessionId);
           await rename(folder, trash);
           await syncDirectory(this.#sessions);
           await rm(trash, { recursive: true, force: true }).catch(() => {});
@@ -471,8 +317,7 @@ export class FileStore implements SessionStore {
   /** {@inheritDoc SessionStore.close} */
   async close(): Promise<void> {
     await this.#life.close();
-    const open = [...this.#tails.keys()];
-    await Promise.all(open.map((id) => this.#forget(id)));
+    await this.#tails.forgetAll();
     await this.#locks.close();
   }
 
@@ -484,8 +329,7 @@ export class FileStore implements SessionStore {
     lines: readonly PreparedEvent[],
   ): Promise<Result<number, StoreError>> {
     const log = path.join(folder, LOG);
-    const known = this.#tails.get(sessionId);
-    this.#tails.delete(sessionId);
+    const known = this.#tails.take(sessionId);
     let handle: FileHandle | undefined;
     let version: number;
     let cleanEnd: number;
@@ -499,7 +343,7 @@ export class FileStore implements SessionStore {
     } else {
       await known?.handle.close().catch(() => {});
       handle = await open(log, 'r+').catch((error: unknown) => {
-        if (code(error) === 'ENOENT') return undefined;
+        if (errorCode(error) === 'ENOENT') return undefined;
         throw error;
       });
       if (handle === undefined) {
@@ -515,7 +359,7 @@ export class FileStore implements SessionStore {
         }
         if (tail.corrupt !== undefined) {
           await handle.close();
-          return this.#corrupt(sessionId, tail.corrupt);
+          return corruptLog(this.#sessions, sessionId, tail.corrupt);
         }
         version = tail.version ?? 0;
         cleanEnd = tail.cleanEnd;
@@ -529,7 +373,7 @@ export class FileStore implements SessionStore {
         if (unchanged) keep = known;
         else if (handle !== undefined && tornBytes === 0) {
           const stats = await handle.stat({ bigint: true });
-          if (stats.size === BigInt(cleanEnd)) keep = this.#known(handle, version, stats);
+          if (stats.size === BigInt(cleanEnd)) keep = knownTail(handle, version, stats);
         }
         return {
           ok: false,
@@ -557,156 +401,12 @@ export class FileStore implements SessionStore {
       }
       // Durable alone or with a group; a failed sync cuts the write off again and throws.
       const after = await (this.#group?.sync(handle, cleanEnd) ?? syncAppend(handle, cleanEnd));
-      if (after.size === BigInt(cleanEnd + bytes.length)) keep = this.#known(handle, next, after);
+      if (after.size === BigInt(cleanEnd + bytes.length)) keep = knownTail(handle, next, after);
       return { ok: true, value: next };
     } finally {
-      if (keep !== undefined) this.#remember(sessionId, keep);
+      if (keep !== undefined) this.#tails.remember(sessionId, keep);
       else await handle?.close();
     }
-  }
-
-  #known(handle: FileHandle, version: number, stats: BigIntStats): KnownTail {
-    const { dev, ino, size, mtimeNs, ctimeNs } = stats;
-    return { handle, version, dev, ino, size, mtimeNs, ctimeNs };
-  }
-
-  /** Keeps a session's known tail, closing the least recently used log past the limit. */
-  #remember(sessionId: string, known: KnownTail): void {
-    this.#tails.set(sessionId, known);
-    for (const [id, old] of this.#tails) {
-      if (this.#tails.size <= OPEN_LOGS) break;
-      this.#tails.delete(id);
-      old.handle.close().catch(() => {});
-    }
-  }
-
-  /** Forgets a session's known tail and closes its log. */
-  async #forget(sessionId: string): Promise<void> {
-    const known = this.#tails.get(sessionId);
-    this.#tails.delete(sessionId);
-    await known?.handle.close().catch(() => {});
-  }
-
-  async #load(sessionId: string, useSnapshot: boolean): Promise<Result<LoadedSession, StoreError>> {
-    const folder = path.join(this.#sessions, sessionFolderName(sessionId));
-    const owner = await this.#checkOwner(folder, sessionId);
-    if (owner !== undefined) return owner;
-    const issues: StoreIssue[] = [];
-    // The snapshot first: it is only ever saved for events already in the log, so a log read
-    // afterwards holds at least the events it covers.
-    let file: SnapshotFile | undefined;
-    if (useSnapshot) {
-      const stored = await this.#readSnapshot(folder, sessionId);
-      if (typeof stored === 'string') issues.push(this.#snapshotIssue(sessionId, stored));
-      else file = stored;
-    }
-    const handle = await openLogToRead(path.join(folder, LOG));
-    if (handle === undefined) return notFound(sessionId);
-    let scan: LogScan;
-    try {
-      const size = (await handle.stat()).size;
-      scan =
-        (file && (await this.#readAfter(handle, size, file))) ??
-        scanLog(await readRange(handle, 0, size), 1, true);
-    } finally {
-      await handle.close();
-    }
-    if (scan.corrupt !== undefined) return this.#corrupt(sessionId, scan.corrupt);
-    const version = scan.version ?? 0;
-    if (version === 0) return notFound(sessionId);
-    if (scan.tornBytes > 0) issues.push(tornIssue(sessionId, scan.tornBytes));
-    let snapshot: StoredSnapshot | null = null;
-    if (file !== undefined) {
-      if (file.header.version > version) {
-        issues.push(
-          this.#snapshotIssue(
-            sessionId,
-            `it is of version ${file.header.version}, ahead of the log's ${version}`,
-          ),
-        );
-      } else {
-        const { schemaVersion } = file.header;
-        const upgraded = upgradeSnapshot(
-          deepFreeze(file.data),
-          schemaVersion,
-          this.#schema,
-          sessionId,
-        );
-        if (!upgraded.ok) return upgraded;
-        snapshot = {
-          version: file.header.version,
-          schemaVersion: this.#schema.version,
-          data: upgraded.value,
-        };
-      }
-    }
-    const after = snapshot?.version ?? 0;
-    const events: StoredEvent[] = [];
-    for (const line of scan.lines) {
-      if (line.seq <= after) continue;
-      events.push({ sequence: line.seq, type: line.type, at: line.at, data: line.data });
-    }
-    const loaded: LoadedSession = { sessionId, version, snapshot, events, issues };
-    return { ok: true, value: deepFreeze(loaded) };
-  }
-
-  /**
-   * Reads the events after a snapshot from the offset it recorded. `undefined` when the offset
-   * cannot be trusted (not a line boundary, or not followed by the next event): the caller
-   * then reads the whole log.
-   */
-  async #readAfter(
-    handle: FileHandle,
-    size: number,
-    file: SnapshotFile,
-  ): Promise<LogScan | undefined> {
-    const { offset, version } = file.header;
-    if (offset === null || offset === 0 || offset > size) return undefined;
-    const bytes = await readRange(handle, offset - 1, size);
-    if (bytes[0] !== 0x0a) return undefined;
-    const rest = bytes.subarray(1);
-    if (rest.length > 0) {
-      const stop = rest.indexOf(0x0a);
-      const next = stop === -1 ? undefined : parseLogLine(rest, 0, stop);
-      if (next?.seq !== version + 1) return undefined;
-    }
-    return scanLog(rest, version + 1, true);
-  }
-
-  /** The stored snapshot, or `undefined` when there is none; a string says why it is unsound. */
-  async #readSnapshot(
-    folder: string,
-    sessionId: string,
-  ): Promise<SnapshotFile | string | undefined> {
-    const bytes = await readFile(path.join(folder, SNAPSHOT)).catch((error: unknown) => {
-      if (code(error) === 'ENOENT') return undefined;
-      // Like any unsound snapshot: ignored, and replaced by the next one saved.
-      if (code(error) === 'EISDIR') return FOLDER_SNAPSHOT;
-      throw error;
-    });
-    return bytes === undefined || typeof bytes === 'string'
-      ? bytes
-      : parseSnapshotFile(bytes, sessionId);
-  }
-
-  /**
-   * A hashed folder's {@link SESSION_ID_FILE} when it names another session: the SHA-256
-   * prefix collided, which no one has ever seen, but it is cheap to catch (long ids only).
-   */
-  async #checkOwner(folder: string, sessionId: string): Promise<Err<StoreError> | undefined> {
-    if (!isHashedFolderName(path.basename(folder))) return undefined;
-    const text = await readFile(path.join(folder, SESSION_ID_FILE), 'utf8').catch(
-      (error: unknown) => {
-        if (code(error) === 'ENOENT') return undefined;
-        throw error;
-      },
-    );
-    if (text === undefined || text === sessionId) return undefined;
-    return fail(
-      'io',
-      sessionId,
-      `FileStore's folder ${path.basename(folder)} for session ${sessionId} in ${this.directory} holds another session; nothing was read or written.`,
-    );
   }
 
   /** Writes the first append of a session: complete and synced before the log exists. */
@@ -754,7 +454,7 @@ export class FileStore implements SessionStore {
       }
       try {
         if (lock.recovered) await removeLeftovers(folder);
-        const owner = await this.#checkOwner(folder, sessionId);
+        const owner = await checkOwner(this.directory, folder, sessionId);
         if (owner !== undefined) return owner;
         return await write(folder);
       } finally {
@@ -810,20 +510,5 @@ export class FileStore implements SessionStore {
         sessionId === undefined ? this.directory : `session ${sessionId} in ${this.directory}`;
       return fail('io', sessionId, `FileStore could not ${action} ${what}: ${reason}`, cause);
     }
-  }
-
-  #corrupt(sessionId: string, reason: string): Err<StoreError> {
-    return fail(
-      'corrupt',
-      sessionId,
-      `Session ${sessionId}'s log ${path.join(this.#sessions, sessionFolderName(sessionId), LOG)} is damaged: ${reason}. Acknowledged events cannot be read safely; restore its folder from a backup.`,
-    );
-  }
-
-  #snapshotIssue(sessionId: string, reason: string): StoreIssue {
-    return {
-      code: 'snapshot_corrupt',
-      message: `Ignored session ${sessionId}'s snapshot because ${reason}; the session was read from its log.`,
-    };
   }
 }

@@ -1,5 +1,6 @@
 import type { BigIntStats } from 'node:fs';
 import type { FileHandle } from 'node:fs/promises';
+import { checkOptionKeys, invalidArgument } from '@plankit/core/internal-unstable';
 
 /** What a group needs of a written log: the file handle's sync, stat and truncate. */
 export type SyncTarget = Pick<FileHandle, 'datasync' | 'stat' | 'truncate'>;
@@ -117,4 +118,33 @@ export class GroupCommit {
       );
     });
   }
+}
+
+const GROUP_COMMIT_KEYS: ReadonlySet<string> = new Set(['maxDelayMs']);
+const MAX_GROUP_DELAY_MS = 1_000;
+
+/** The group committer `FileStore`'s `groupCommit` option asks for, if any. */
+export function groupCommitOf(
+  option: boolean | { readonly maxDelayMs?: number | undefined } | undefined,
+): GroupCommit | undefined {
+  if (option === undefined || option === false) return undefined;
+  if (option === true) return new GroupCommit(0);
+  if (typeof option !== 'object' || option === null || Array.isArray(option)) {
+    throw invalidArgument('new FileStore', 'groupCommit', 'must be a boolean or { maxDelayMs }');
+  }
+  checkOptionKeys('new FileStore', option, GROUP_COMMIT_KEYS, 'groupCommit.');
+  const { maxDelayMs = 0 } = option;
+  if (
+    typeof maxDelayMs !== 'number' ||
+    !Number.isFinite(maxDelayMs) ||
+    maxDelayMs < 0 ||
+    maxDelayMs > MAX_GROUP_DELAY_MS
+  ) {
+    throw invalidArgument(
+      'new FileStore',
+      'groupCommit.maxDelayMs',
+      `must be a number from 0 to ${MAX_GROUP_DELAY_MS}`,
+    );
+  }
+  return new GroupCommit(maxDelayMs);
 }

@@ -8,17 +8,14 @@
  * @module @plankit/adapters/stores
  */
 
-export type { AttachStoreOptions, SessionAttachment } from './attach-store.ts';
-export {
-  attachStore,
-  SESSION_COMMITTED_EVENT,
-  SESSION_ROLLED_BACK_EVENT,
-} from './attach-store.ts';
+export type { AttachStoreOptions } from './attach-store.ts';
+export { attachStore } from './attach-store.ts';
 export type { FileStoreOptions } from './file-store.ts';
 export { FileStore } from './file-store.ts';
 export type { MemoryStoreOptions } from './memory-store.ts';
 export { MemoryStore } from './memory-store.ts';
-export { isSessionId } from './session-id.ts';
+export { SESSION_COMMITTED_EVENT, SESSION_ROLLED_BACK_EVENT } from './replay-rules.ts';
+export type { SessionAttachment } from './session-attachment.ts';
 export type {
   JsonValue,
   ListOptions,

@@ -1,3 +1,4 @@
+import { clipText } from '@plankit/core/internal-unstable';
 import { StoreError } from './store-error.ts';
 
 /** The longest session id, in UTF-16 code units (a JavaScript string's `length`). */
@@ -17,8 +18,8 @@ const RULE = `must be 1-${MAX_SESSION_ID} characters with no control character, 
 /** Shows a hostile value briefly: an id can be 10 KB or hold control characters. */
 export function preview(value: unknown): string {
   if (typeof value !== 'string') return typeof value;
-  const shown = value.length > 40 ? `${value.slice(0, 40)}...` : value;
-  return JSON.stringify(shown);
+  // At most 40 characters, ending in `...` when cut (a surrogate pair is never split).
+  return JSON.stringify(clipText(value, 40));
 }
 
 /**
@@ -27,9 +28,8 @@ export function preview(value: unknown): string {
  * paragraph separator (U+2028, U+2029), no lone surrogate, and no `.` or `..` path segment
  * (between `/` or `\` separators). Anything a host generates passes: nanoid, UUID, ULID,
  * base64 and base64url, `conv_…`, emails, `org/chat`. Each store maps the id to a key it can
- * keep; `FileStore` encodes it into a folder name.
- *
- * @public
+ * keep; `FileStore` encodes it into a folder name. Hosts check an id with its public name,
+ * `isConversationId` (`@plankit/adapters/sessions`): a conversation's id is its session's id.
  */
 export function isSessionId(value: unknown): value is string {
   return (

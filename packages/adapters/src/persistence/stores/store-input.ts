@@ -1,6 +1,5 @@
 import type { Err, Result } from '@plankit/core';
-import { checkOptionKeys, invalidArgument } from '@plankit/core/internal-unstable';
-import { isRecord } from '../../is-record.ts';
+import { checkOptionKeys, invalidArgument, isRecord } from '@plankit/core/internal-unstable';
 import { toJsonText } from './json-data.ts';
 import { sessionIdError } from './session-id.ts';
 import type { ListOptions, LoadOptions, NewEvent, SnapshotInput } from './session-store.ts';

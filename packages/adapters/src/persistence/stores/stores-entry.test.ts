@@ -12,7 +12,6 @@ describe('the store entry points', () => {
       'SESSION_ROLLED_BACK_EVENT',
       'StoreError',
       'attachStore',
-      'isSessionId',
     ]);
     expect(Object.keys(postgres)).toEqual(['PostgresStore']);
   });

@@ -9,6 +9,17 @@ describe('pathSegments', () => {
     expect(pathSegments('..a/b..')).toEqual({ ok: true, value: ['..a', 'b..'] });
   });
 
+  it('quotes a long refused path briefly, never splitting a surrogate pair', () => {
+    for (let at = 70; at <= 80; at++) {
+      const result = pathSegments(`${'a'.repeat(at)}\u{1F600}${'/..'.repeat(400)}`);
+      expect(result.ok).toBe(false);
+      if (result.ok) continue;
+      const quoted = /^Path (".*") is/.exec(result.error.message)?.[1] ?? '""';
+      expect((JSON.parse(quoted) as string).length).toBeLessThanOrEqual(80);
+      expect(result.error.message).not.toMatch(/\p{Cs}/u);
+    }
+  });
+
   it('refuses what could leave the root, naming the rule', () => {
     const cases: [unknown, string][] = [
       ['../etc/passwd', 'contains "..", which could leave the workspace'],

@@ -1,11 +1,12 @@
 import type { Result } from '@plankit/core';
+import { clipText } from '@plankit/core/internal-unstable';
 import { WorkspaceError } from './workspace-error.ts';
 
 /** The longest workspace path, in characters. */
 export const MAX_PATH = 1024;
 
 function invalid(path: string, rule: string): Result<never, WorkspaceError> {
-  const shown = JSON.stringify(path.length > 80 ? `${path.slice(0, 77)}...` : path);
+  const shown = JSON.stringify(clipText(path, 80));
   return {
     ok: false,
     error: new WorkspaceError('path_invalid', `Path ${shown} ${rule}.`, { path, field: 'path' }),
