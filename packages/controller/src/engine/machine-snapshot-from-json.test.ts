@@ -108,6 +108,20 @@ describe('machineSnapshotFromJSON', () => {
     ['a time no Date holds', { ...json, startedAt: -1e300 }, 'snapshot_invalid', 'startedAt'],
   ];
 
+  it('words each time-order rule on its own', () => {
+    const message = (input: unknown) =>
+      err(machineSnapshotFromJSON(planningController, input)).message;
+    expect(message({ ...json, updatedAt: -1 })).toMatch(
+      /updatedAt must not be earlier than startedAt\.$/,
+    );
+    expect(message({ ...json, updatedAt: 5 })).toMatch(
+      /updatedAt must not be earlier than the last step in the trace\.$/,
+    );
+    expect(message({ ...json, trace: [{ ...json.trace[0], at: -1 }] })).toMatch(
+      /trace\[0\]\.at must not be earlier than startedAt or the step before\.$/,
+    );
+  });
+
   it.each(cases)('refuses %s, naming the field', (_, input, code, field) => {
     const error = err(machineSnapshotFromJSON(planningController, input));
     expect(error.code).toBe(code);

@@ -53,13 +53,15 @@ function checkAgainst(machine: CompiledMachine, data: MachineSnapshot, where: st
     if (!machine.states.has(name))
       return invalid(where, `counters.retries.${name}`, 'is not a state of the machine');
   }
+  if (data.updatedAt < data.startedAt)
+    return invalid(where, 'updatedAt', 'must not be earlier than startedAt');
   // Steps are in time order and the snapshot is as late as its last one, or the next step
   // would write a trace that replay refuses.
   let previous = data.startedAt;
   for (const [index, entry] of data.trace.entries()) {
     const field = `trace[${index}]`;
     if (entry.at < previous) {
-      return invalid(where, `${field}.at`, 'is out of time order');
+      return invalid(where, `${field}.at`, 'must not be earlier than startedAt or the step before');
     }
     previous = entry.at;
     for (const key of ['stage', 'from', 'to'] as const) {
@@ -70,7 +72,8 @@ function checkAgainst(machine: CompiledMachine, data: MachineSnapshot, where: st
       return invalid(where, `${field}.outcome`, 'is not an outcome of the machine');
     }
   }
-  if (data.updatedAt < previous) return invalid(where, 'updatedAt', 'is out of time order');
+  if (data.updatedAt < previous)
+    return invalid(where, 'updatedAt', 'must not be earlier than the last step in the trace');
   return null;
 }
 

@@ -36,7 +36,7 @@ export function isCount(value: unknown): value is number {
 export const MAX_TIME = 8.64e15;
 
 /** What {@link isTime} asks of a `now`, for error messages. */
-export const TIME_RULE = 'must be a finite number within +-8.64e15';
+export const TIME_RULE = 'must be a finite number of epoch milliseconds within +-8.64e15';
 
 /**
  * Epoch milliseconds a `Date` can hold (for `now`): beyond them a day has no date, and time

@@ -346,6 +346,15 @@ function stateOf(machine: CompiledMachine, name: string): CompiledState {
   return state;
 }
 
+/** What a guard threw, as text; a value with no text (a null-prototype object) is named. */
+function thrownText(cause: unknown): string {
+  try {
+    return cause instanceof Error ? String(cause.message) : String(cause);
+  } catch {
+    return 'a value that cannot be shown';
+  }
+}
+
 /** The first candidate whose guard passes; null when none does. The guard input is made once, on demand. */
 function resolve(
   machine: CompiledMachine,
@@ -373,8 +382,7 @@ function resolve(
     } catch (cause) {
       return failure(
         'guard_rejected',
-        // show() gives any other value text without calling its toString.
-        `${machine.id}: a guard of ${state} on ${outcome} threw: ${cause instanceof Error ? cause.message : show(cause)}`,
+        `${machine.id}: a guard of ${state} on ${outcome} threw: ${thrownText(cause)}`,
         'guard',
         state,
         cause,
@@ -728,17 +736,20 @@ export function applyOutcome(
     event.costMicros === 0 ? toMicros(base.costUsd) : toMicros(base.costUsd) + event.costMicros;
   const tokens = base.tokens + event.tokens;
   // Totals a snapshot could not store back are refused before anything counts.
-  const over =
-    event.costMicros > 0 && costMicros > MAX_TOTAL_MICROS
-      ? 'costUsd'
-      : Number.isSafeInteger(tokens)
-        ? null
-        : 'tokens';
-  if (over !== null) {
+  // Only a step that adds cost is refused: a stored total already past the line still takes
+  // free events.
+  if (event.costMicros > 0 && costMicros > MAX_TOTAL_MICROS) {
     return invalid(
       where,
-      `event.${over}`,
-      "would take the session's total past what a snapshot stores",
+      'event.costUsd',
+      `would take the session's cost to ${fromMicros(costMicros)} USD, over the ${fromMicros(MAX_TOTAL_MICROS)} USD a snapshot stores`,
+    );
+  }
+  if (!Number.isSafeInteger(tokens)) {
+    return invalid(
+      where,
+      'event.tokens',
+      `would take the session's tokens past ${Number.MAX_SAFE_INTEGER}, more than a snapshot stores`,
     );
   }
   let stall = NO_STALL;
