@@ -1,8 +1,9 @@
 import type { Result } from '@plankit/core';
-import { deepEqual } from '@plankit/core/internal-unstable';
+import { deepEqual, formatPath } from '@plankit/core/internal-unstable';
 import type { ControllerError } from '../controller-error.ts';
+import { keyText } from '../internal/checks.ts';
 import { toMicros } from '../internal/micro-usd.ts';
-import { formatPath, issueRule } from '../internal/read-document.ts';
+import { issueRule } from '../internal/read-document.ts';
 import { TraceEntrySchema } from './controller-snapshot.ts';
 import { type InitialSnapshotOptions, initialSnapshot } from './initial-snapshot.ts';
 import { compiledOf } from './internal/compiled-machine.ts';
@@ -139,7 +140,7 @@ export function replay<S extends string, O extends string>(
     const parsed = TraceEntrySchema.safeParse(raw);
     if (!parsed.success) {
       const issue = parsed.error.issues[0];
-      const path = issue === undefined ? '' : formatPath(issue.path);
+      const path = issue === undefined ? '' : formatPath(issue.path, keyText);
       return failure(
         'snapshot_invalid',
         `replay: trace[${index}]${path === '' ? '' : `.${path}`} ${issueRule(issue)}.`,

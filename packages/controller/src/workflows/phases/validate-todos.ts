@@ -1,5 +1,9 @@
 import type { Result } from '@plankit/core';
-import { stringProblem, yamlDuplicateKey, yamlNestingProblem } from '@plankit/core/internal-unstable';
+import {
+  stringProblem,
+  yamlDuplicateKey,
+  yamlNestingProblem,
+} from '@plankit/core/internal-unstable';
 import type { TodoRange } from '@plankit/prompt';
 import { isMap, isPair, isScalar, isSeq, Lexer, parseDocument } from 'yaml';
 import {
