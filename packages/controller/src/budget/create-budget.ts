@@ -1,9 +1,8 @@
-import { checkOptionKeys } from '@plankit/core/internal-unstable';
+import { checkOptionKeys, isRecord } from '@plankit/core/internal-unstable';
 import { ControllerError } from '../controller-error.ts';
 import {
   controllerArgument,
   isCount,
-  isRecord,
   isTime,
   show,
   TIME_RULE,

@@ -1,6 +1,6 @@
-import { checkOptionKeys } from '@plankit/core/internal-unstable';
+import { checkOptionKeys, isRecord } from '@plankit/core/internal-unstable';
 import { ControllerError } from '../controller-error.ts';
-import { controllerArgument, isRecord, isTime, show, TIME_RULE } from '../internal/checks.ts';
+import { controllerArgument, isTime, show, TIME_RULE } from '../internal/checks.ts';
 import { trust } from '../internal/trusted-snapshots.ts';
 import type { Caps, SoftLimits } from './default-caps.ts';
 import { compiledOf } from './internal/compiled-machine.ts';

@@ -1,7 +1,7 @@
 import type { Result } from '@plankit/core';
-import { deepFreeze } from '@plankit/core/internal-unstable';
+import { deepFreeze, isRecord } from '@plankit/core/internal-unstable';
 import type { ControllerError } from '../controller-error.ts';
-import { isRecord, show } from '../internal/checks.ts';
+import { show } from '../internal/checks.ts';
 import { readDocument } from '../internal/read-document.ts';
 import { isTrusted, trust } from '../internal/trusted-snapshots.ts';
 import { ControllerSnapshot } from './controller-snapshot.ts';

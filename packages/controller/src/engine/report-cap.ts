@@ -1,6 +1,7 @@
 import type { Result } from '@plankit/core';
+import { isRecord } from '@plankit/core/internal-unstable';
 import { ControllerError } from '../controller-error.ts';
-import { isRecord, show, unknownKey } from '../internal/checks.ts';
+import { show, unknownKey } from '../internal/checks.ts';
 import { CAP_NAMES, type CapName } from './default-caps.ts';
 import { compiledOf } from './internal/compiled-machine.ts';
 import { applyCapReport, checkNow, checkReason, failure } from './internal/engine.ts';

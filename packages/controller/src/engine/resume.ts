@@ -1,6 +1,7 @@
 import type { Result } from '@plankit/core';
+import { isRecord } from '@plankit/core/internal-unstable';
 import { ControllerError } from '../controller-error.ts';
-import { isRecord, unknownKey } from '../internal/checks.ts';
+import { unknownKey } from '../internal/checks.ts';
 import type { Caps, SoftLimits } from './default-caps.ts';
 import { compiledOf } from './internal/compiled-machine.ts';
 import { applyResume, checkNow, checkReason, failure } from './internal/engine.ts';

@@ -1,11 +1,6 @@
 import { clipText, unknownOption } from '@plankit/core/internal-unstable';
 import { ControllerError } from '../controller-error.ts';
 
-/** True for a non-null object that is not an array; keeps the declared type's properties. */
-export function isRecord<T>(value: T): value is T & Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
 const PLAIN_KEY = /^[A-Za-z0-9_$-]{1,64}$/;
 
 /**

@@ -1,6 +1,6 @@
-import { clipText, escapeControl, formatPath } from '@plankit/core/internal-unstable';
+import { clipText, escapeControl, formatPath, isRecord } from '@plankit/core/internal-unstable';
 import type * as z from 'zod';
-import { isRecord, keyText } from './checks.ts';
+import { keyText } from './checks.ts';
 import { unstorableText } from './unstorable-text.ts';
 
 /**

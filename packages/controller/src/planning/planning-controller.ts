@@ -1,9 +1,9 @@
-import { checkOptionKeys } from '@plankit/core/internal-unstable';
+import { checkOptionKeys, isRecord } from '@plankit/core/internal-unstable';
 import { ControllerError } from '../controller-error.ts';
 import type { CapName, Caps, SoftLimits } from '../engine/default-caps.ts';
 import { defineMachine, type StateDefinition } from '../engine/define-machine.ts';
 import type { CapTargets, Machine } from '../engine/machine.ts';
-import { controllerArgument, isRecord } from '../internal/checks.ts';
+import { controllerArgument } from '../internal/checks.ts';
 import { APPROVAL_POLICIES, type ApprovalPolicy, approvalPauses } from './approval-cadence.ts';
 import type { PlanningOutcome, PlanningStage } from './planning-stage.ts';
 

@@ -1,6 +1,6 @@
+import { isRecord } from '@plankit/core/internal-unstable';
 import { ControllerError } from '../controller-error.ts';
 import type { MachineSnapshot } from '../engine/machine-snapshot.ts';
-import { isRecord } from '../internal/checks.ts';
 import { APPROVAL_PAUSES } from './approval-cadence.ts';
 import { APPROVAL_CTA } from './parse-approval-reply.ts';
 import { planningController } from './planning-controller.ts';

@@ -1,8 +1,8 @@
 import type { Result } from '@plankit/core';
-import { formatPath } from '@plankit/core/internal-unstable';
+import { formatPath, isRecord } from '@plankit/core/internal-unstable';
 import * as z from 'zod';
 import { ControllerError } from '../controller-error.ts';
-import { isRecord, keyText, unknownKey } from '../internal/checks.ts';
+import { keyText, unknownKey } from '../internal/checks.ts';
 import { issueRule } from '../internal/read-document.ts';
 import {
   DEFAULT_INTERACTION_POLICY,

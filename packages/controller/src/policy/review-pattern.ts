@@ -1,7 +1,7 @@
 import type { Result } from '@plankit/core';
-import { checkOptionKeys, formatPath } from '@plankit/core/internal-unstable';
+import { checkOptionKeys, formatPath, isRecord } from '@plankit/core/internal-unstable';
 import { ControllerError } from '../controller-error.ts';
-import { controllerArgument, isRecord, keyText } from '../internal/checks.ts';
+import { controllerArgument, keyText } from '../internal/checks.ts';
 import { issueRule } from '../internal/read-document.ts';
 import { CANONICAL_PATTERNS, PatternSpec } from './pattern-spec.ts';
 

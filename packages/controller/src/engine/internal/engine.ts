@@ -1,10 +1,9 @@
 import type { Result } from '@plankit/core';
-import { clipText, refusalText } from '@plankit/core/internal-unstable';
+import { clipText, isRecord, refusalText } from '@plankit/core/internal-unstable';
 import { ControllerError } from '../../controller-error.ts';
 import { canonicalJson } from '../../internal/canonical-json.ts';
 import {
   isCount,
-  isRecord,
   isText,
   isTime,
   isUnit,

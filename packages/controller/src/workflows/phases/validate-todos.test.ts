@@ -225,7 +225,7 @@ describe('validateTodos', () => {
     expect(() => validateTodos(yaml(5), { range: { min: 0, max: 3 } })).toThrow(/options.range/);
     expect(() => validateTodos(yaml(5), { maxBytes: 0 })).toThrow(/options.maxBytes/);
     expect(() => validateTodos(yaml(5), { strict: true } as never)).toThrow(
-      /options.strict is not a key/,
+      /options.strict is not an option/,
     );
     expect(() => validateTodos(42 as never)).toThrow(/source must be/);
   });
