@@ -1,7 +1,7 @@
 import type { Result } from '@plankit/core';
 import { deepFreeze, isRecord } from '@plankit/core/internal-unstable';
 import type { ControllerError } from '../controller-error.ts';
-import { failure } from '../engine/internal/engine.ts';
+import { failure } from '../engine/internal/failure.ts';
 import { show } from '../internal/checks.ts';
 import { zoneOf } from '../internal/day-of.ts';
 import { readDocument } from '../internal/read-document.ts';

@@ -4,7 +4,7 @@ import { controllerArgument, isTime, show, TIME_RULE } from '../internal/checks.
 import { trust } from '../internal/trusted-snapshots.ts';
 import type { Caps, SoftLimits } from './default-caps.ts';
 import { compiledOf } from './internal/compiled-machine.ts';
-import { statusOf } from './internal/engine.ts';
+import { statusOf } from './internal/finish-step.ts';
 import { capsProblem, mergeLimits, softProblem } from './internal/limit-problems.ts';
 import { withTraceOf } from './internal/trace-log.ts';
 import type { Machine } from './machine.ts';

@@ -6,7 +6,7 @@ import { readDocument } from '../internal/read-document.ts';
 import { isTrusted, trust } from '../internal/trusted-snapshots.ts';
 import { ControllerSnapshot } from './controller-snapshot.ts';
 import { type CompiledMachine, compiledOf } from './internal/compiled-machine.ts';
-import { failure } from './internal/engine.ts';
+import { failure } from './internal/failure.ts';
 import { withTraceOf } from './internal/trace-log.ts';
 import type { Machine } from './machine.ts';
 import { MACHINE_SNAPSHOT_VERSION, type MachineSnapshot } from './machine-snapshot.ts';

@@ -6,14 +6,10 @@ import { toMicros } from '../internal/micro-usd.ts';
 import { issueRule } from '../internal/read-document.ts';
 import { TraceEntrySchema } from './controller-snapshot.ts';
 import { type InitialSnapshotOptions, initialSnapshot } from './initial-snapshot.ts';
+import { applyCapReport, applyOutcome, applyResume } from './internal/apply-step.ts';
 import { compiledOf } from './internal/compiled-machine.ts';
-import {
-  applyCapReport,
-  applyOutcome,
-  applyResume,
-  failure,
-  type NormalizedEvent,
-} from './internal/engine.ts';
+import { failure } from './internal/failure.ts';
+import type { NormalizedEvent } from './internal/normalize-event.ts';
 import { latestEntry } from './internal/trace-log.ts';
 import type { Machine } from './machine.ts';
 import type { MachineSnapshot } from './machine-snapshot.ts';
