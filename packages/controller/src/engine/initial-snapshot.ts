@@ -35,7 +35,8 @@ function argument(field: string, rule: string): ControllerError {
  *   options (a non-finite `now`, unknown keys, bad limits), naming the option
  * @example
  * ```ts
- * let snapshot = initialSnapshot(planningController, { now: Date.now(), caps: { turns: 12 } });
+ * const planningMachine = createPlanningController();
+ * let snapshot = initialSnapshot(planningMachine, { now: Date.now(), caps: { turns: 12 } });
  * ```
  * @public
  */

@@ -129,9 +129,10 @@ export function ensureSnapshot(machine: CompiledMachine, snapshot: unknown, wher
  *   does not have) naming the field, or `snapshot_version_unknown`
  * @example
  * ```ts
+ * const planningMachine = createPlanningController();
  * await writeFile('controller.json', JSON.stringify(snapshot));
  * // later, anywhere:
- * const read = machineSnapshotFromJSON(planningController, await readFile('controller.json', 'utf8'));
+ * const read = machineSnapshotFromJSON(planningMachine, await readFile('controller.json', 'utf8'));
  * if (read.ok) snapshot = read.value;
  * ```
  * @public

@@ -120,7 +120,8 @@ function firstDifference(recorded: TraceEntry, recomputed: TraceEntry | undefine
  *   options (as {@link initialSnapshot})
  * @example
  * ```ts
- * const rebuilt = replay(planningController, snapshot.trace, { now: snapshot.startedAt });
+ * const planningMachine = createPlanningController();
+ * const rebuilt = replay(planningMachine, snapshot.trace, { now: snapshot.startedAt });
  * ```
  * @public
  */

@@ -57,7 +57,8 @@ export interface MachineEvent<O extends string = string> {
  * @throws ControllerError `argument_invalid` when `machine` was not made by `defineMachine`
  * @example
  * ```ts
- * const next = transition(planningController, snapshot, {
+ * const planningMachine = createPlanningController();
+ * const next = transition(planningMachine, snapshot, {
  *   outcome: 'success',
  *   now: Date.now(),
  *   confidence: 0.82,
