@@ -1,6 +1,6 @@
 import type { Err } from '@plankit/core';
-import { checkOptionKeys, clipText, isRecord, refusalText } from '@plankit/core/internal-unstable';
-import { isTime, show, TIME_RULE, unknownKey } from '../../internal/checks.ts';
+import { clipText, isRecord, refusalText, unknownOption } from '@plankit/core/internal-unstable';
+import { isTime, keyText, show, TIME_RULE, unknownKey } from '../../internal/checks.ts';
 import { unstorableText } from '../../internal/unstorable-text.ts';
 import { WorkflowError, type WorkflowErrorCode } from '../workflow-error.ts';
 
@@ -104,7 +104,10 @@ export function checkOptions(
   name = 'options',
 ): void {
   if (!isRecord(options)) throw argumentError(where, name, 'must be an object');
-  checkOptionKeys(where, options, keys, `${name}.`, argumentError);
+  // Core's words for an unknown option; the key quoted and clipped as every controller
+  // refusal names one, so a key of any length keeps the message short.
+  const key = unknownOption(options, keys);
+  if (key !== undefined) throw argumentError(where, `${name}.${keyText(key)}`, 'is not an option');
 }
 
 /** An integer in `[min, max]`. */

@@ -229,4 +229,18 @@ describe('validateTodos', () => {
     );
     expect(() => validateTodos(42 as never)).toThrow(/source must be/);
   });
+
+  it('names an unknown option key of any length quoted, clipped and on one line', () => {
+    const key = `k\n${'x'.repeat(1 << 20)}`;
+    let thrown: unknown;
+    try {
+      validateTodos(yaml(5), { [key]: true } as never);
+    } catch (error) {
+      thrown = error;
+    }
+    const { message, field } = thrown as { message: string; field: string };
+    expect(message).toMatch(/^validateTodos: options\."k\\nxxx.*\.\.\." is not an option\.$/);
+    expect(message.length).toBeLessThan(200);
+    expect(field.length).toBeLessThan(100);
+  });
 });
