@@ -858,6 +858,27 @@ describe('transition: session totals a snapshot cannot store', () => {
   });
 });
 
+describe('transition: quoting what it refuses', () => {
+  it('clips a long outcome it quotes without splitting a surrogate pair', () => {
+    const machine = defineMachine({
+      id: 'short',
+      initial: 'work',
+      onCap: { default: 'end' },
+      states: { work: { on: { done: 'end' } }, end: { kind: 'final' } },
+    });
+    // The pair sits where a 40-character quote is cut (code units 36 and 37).
+    const outcome = `${'a'.repeat(36)}\u{1F600}${'b'.repeat(20)}`;
+    const error = err(
+      transition(machine, initialSnapshot(machine, { now: 0 }), {
+        outcome: outcome as never,
+        now: 1,
+      }),
+    );
+    expect(error.message).toContain(`does not accept "${'a'.repeat(36)}..."`);
+    expect(error.message).not.toMatch(/\\ud83d/);
+  });
+});
+
 describe('transition: a state with many outcomes', () => {
   it('keeps outcome_rejected under 2,000 characters however long the list it accepts', () => {
     const on: Record<string, string> = {};

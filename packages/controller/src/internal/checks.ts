@@ -54,8 +54,7 @@ export function isText(value: unknown, max: number): value is string {
 /** A short, safe rendering of a value for an error message. */
 export function show(value: unknown): string {
   if (typeof value === 'string') {
-    const clipped = value.length > 40 ? `${value.slice(0, 37)}...` : value;
-    return JSON.stringify(clipped);
+    return JSON.stringify(clipText(value, 40));
   }
   if (typeof value === 'number' || typeof value === 'boolean' || value === null) {
     return String(value);
