@@ -1,12 +1,12 @@
 import {
   APPROVAL_CTA,
   ControllerSnapshot,
+  createPlanningController,
   initialSnapshot,
   type MachineSnapshot,
   type PlanningOutcome,
   type PlanningStage,
   parseApprovalReply,
-  planningController,
   planningResult,
   registerControllerReducers,
   transition,
@@ -36,6 +36,8 @@ import {
   Prompt,
   renderPlanReminder,
 } from '@plankit/prompt';
+
+const planningMachine = createPlanningController();
 
 /** One tool call a model made during a turn, as the job reports it. */
 export interface CallReport {
@@ -189,7 +191,7 @@ export async function runPlanningJob(options: PlanningJobOptions): Promise<Plann
   const { driver, session, print, clock, approvalReply } = options;
   const prices = options.prices ?? EXAMPLE_PRICES;
   const live = driver.live;
-  let snapshot = initialSnapshot(planningController, {
+  let snapshot = initialSnapshot(planningMachine, {
     now: clock(),
     caps: live ? { wallTimeMs: 600_000 } : undefined,
   });
@@ -269,7 +271,7 @@ export async function runPlanningJob(options: PlanningJobOptions): Promise<Plann
       outcome = checked.outcome;
       calls = `(${checked.note})`;
     }
-    const next = transition(planningController, snapshot, {
+    const next = transition(planningMachine, snapshot, {
       outcome,
       now: clock(),
       costUsd,

@@ -1,6 +1,8 @@
-import { planningController, replay } from '@plankit/controller';
+import { createPlanningController, replay } from '@plankit/controller';
 import { expect, it } from 'vitest';
 import { runExample } from './run-example.ts';
+
+const planningMachine = createPlanningController();
 
 it('drives the planning controller through a retry, a rejection and completion', async () => {
   const lines: string[] = [];
@@ -17,7 +19,7 @@ it('drives the planning controller through a retry, a rejection and completion',
   expect(snapshot.counters.retries).toEqual({ COMPLETE: 0 });
   expect(snapshot.trace.map((entry) => entry.outcome)).toContain('rejected');
   // The printed trace is the real one: replaying it gives the same snapshot.
-  expect(replay(planningController, snapshot.trace, { now: snapshot.startedAt })).toEqual({
+  expect(replay(planningMachine, snapshot.trace, { now: snapshot.startedAt })).toEqual({
     ok: true,
     value: snapshot,
   });

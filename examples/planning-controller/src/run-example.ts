@@ -1,13 +1,13 @@
 import {
+  createPlanningController,
   initialSnapshot,
   type MachineSnapshot,
   machineSnapshotFromJSON,
   type PlanningOutcome,
   type PlanningStage,
   parseApprovalReply,
-  planningController,
   planningResult,
-  toMermaid,
+  renderMachineMermaid,
   transition,
 } from '@plankit/controller';
 import {
@@ -21,6 +21,8 @@ import {
 } from '@plankit/controller/budget';
 import { classifyConfidence, compositeConfidence } from '@plankit/controller/policy';
 import type { Result } from '@plankit/core';
+
+const planningMachine = createPlanningController();
 
 type Snapshot = MachineSnapshot<PlanningStage, PlanningOutcome>;
 
@@ -153,14 +155,14 @@ export interface ExampleOptions {
 }
 
 /**
- * Drives `planningController` with a scripted agent, as a host would from its own loop: a
+ * Drives `planningMachine` with a scripted agent, as a host would from its own loop: a
  * validation failure and retry, a rejected plan that is redrafted in a new run, then approval.
  * Every line of output goes to `print`: each transition and a summary, plus the trace and the
  * diagram with `verbose`.
  */
 export function runExample(print: (line: string) => void, options: ExampleOptions = {}): Snapshot {
   let now = START;
-  let snapshot: Snapshot = initialSnapshot(planningController, { now });
+  let snapshot: Snapshot = initialSnapshot(planningMachine, { now });
   let budget: Budget = createBudget({ now, timeZone: 'Europe/Berlin' });
   const attempts = new Map<PlanningStage, number>();
   const replies = [...REPLIES];
@@ -176,7 +178,7 @@ export function runExample(print: (line: string) => void, options: ExampleOption
       // The host stores both values as JSON and ends the request; the reply comes later, and
       // is handled by another process that reads them back.
       const stored = { controller: JSON.stringify(snapshot), budget: JSON.stringify(budget) };
-      snapshot = ok(machineSnapshotFromJSON(planningController, stored.controller));
+      snapshot = ok(machineSnapshotFromJSON(planningMachine, stored.controller));
       budget = ok(budgetFromJSON(stored.budget));
       print(
         `   stored ${stored.controller.length + stored.budget.length} bytes of JSON; a later process reads them back`,
@@ -186,7 +188,7 @@ export function runExample(print: (line: string) => void, options: ExampleOption
       print(`   reply ${JSON.stringify(text)} -> ${reply.outcome}`);
       now += 6 * 3600 * 1000;
       snapshot = ok(
-        transition(planningController, snapshot, {
+        transition(planningMachine, snapshot, {
           outcome: reply.outcome,
           now,
           reason: reply.outcome === 'rejected' ? reply.changes : null,
@@ -227,7 +229,7 @@ export function runExample(print: (line: string) => void, options: ExampleOption
     const confidence = step.scores === undefined ? null : compositeConfidence(step.scores);
     const outcome = step.verdict ?? draftOutcome(confidence ?? 0);
     snapshot = ok(
-      transition(planningController, snapshot, {
+      transition(planningMachine, snapshot, {
         outcome,
         now,
         confidence,
@@ -275,7 +277,7 @@ export function runExample(print: (line: string) => void, options: ExampleOption
   }
   print('');
   print('```mermaid');
-  print(toMermaid(planningController).trimEnd());
+  print(renderMachineMermaid(planningMachine).trimEnd());
   print('```');
   return snapshot;
 }

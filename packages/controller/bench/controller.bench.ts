@@ -1,16 +1,18 @@
 import {
+  createPlanningController,
   defineMachine,
   initialSnapshot,
   type MachineSnapshot,
   type PlanningOutcome,
   type PlanningStage,
-  planningController,
   transition,
 } from '@plankit/controller';
 import { type Budget, createBudget, reserveBudget, settleBudget } from '@plankit/controller/budget';
 import type { Result } from '@plankit/core';
 import { createMachine, initialTransition, transition as xstateTransition } from 'xstate';
 import type { BenchCase, BenchSide, BenchSuite } from '../../../scripts/bench.ts';
+
+const planningMachine = createPlanningController();
 
 // A fixed clock keeps every run identical.
 const NOW = 1_700_000_000_000;
@@ -23,8 +25,8 @@ function expectOk<T, E>(result: Result<T, E>): T {
 /** The planning controller's definition as an XState v5 machine: same states, outcomes, targets. */
 function xstatePlanning() {
   const states: Record<string, { on?: Record<string, string>; type?: 'final' }> = {};
-  for (const name of planningController.stateNames) {
-    const state = planningController.states[name];
+  for (const name of planningMachine.stateNames) {
+    const state = planningMachine.states[name];
     if (state.kind === 'final') {
       states[name] = { type: 'final' };
       continue;
@@ -36,7 +38,7 @@ function xstatePlanning() {
     }
     states[name] = { on };
   }
-  return createMachine({ id: planningController.id, initial: planningController.initial, states });
+  return createMachine({ id: planningMachine.id, initial: planningMachine.initial, states });
 }
 
 const HAPPY_PATH: readonly PlanningOutcome[] = [
@@ -52,14 +54,11 @@ const HAPPY_PATH: readonly PlanningOutcome[] = [
 
 /** The planning controller two steps in, at VALIDATE_OUTLINE, as both libraries hold it. */
 function atValidateOutline() {
-  let snapshot: MachineSnapshot<PlanningStage, PlanningOutcome> = initialSnapshot(
-    planningController,
-    { now: NOW },
-  );
+  let snapshot: MachineSnapshot<PlanningStage, PlanningOutcome> = initialSnapshot(planningMachine, {
+    now: NOW,
+  });
   for (const [index, outcome] of HAPPY_PATH.slice(0, 2).entries()) {
-    snapshot = expectOk(
-      transition(planningController, snapshot, { outcome, now: NOW + index + 1 }),
-    );
+    snapshot = expectOk(transition(planningMachine, snapshot, { outcome, now: NOW + index + 1 }));
   }
   const machine = xstatePlanning();
   let [xsnapshot] = initialTransition(machine);
@@ -75,8 +74,8 @@ const TRANSITIONS_PER_SAMPLE = 1000;
 const RUNS_PER_SAMPLE = 100;
 
 const transitionCase: BenchCase = {
-  name: `planningController transition, ${TRANSITIONS_PER_SAMPLE} per sample`,
-  what: `${TRANSITIONS_PER_SAMPLE} x transition(planningController, VALIDATE_OUTLINE, valid) vs as many XState v5 transition() calls on the same definition; target 40x faster`,
+  name: `planning controller transition, ${TRANSITIONS_PER_SAMPLE} per sample`,
+  what: `${TRANSITIONS_PER_SAMPLE} x transition(planning controller, VALIDATE_OUTLINE, valid) vs as many XState v5 transition() calls on the same definition; target 40x faster`,
   maxRatio: 1 / 40,
   plankit: (): BenchSide => {
     const { snapshot } = atValidateOutline();
@@ -85,7 +84,7 @@ const transitionCase: BenchCase = {
       run: () => {
         let last: MachineSnapshot<PlanningStage, PlanningOutcome> | undefined;
         for (let i = 0; i < TRANSITIONS_PER_SAMPLE; i++) {
-          last = expectOk(transition(planningController, snapshot, event));
+          last = expectOk(transition(planningMachine, snapshot, event));
         }
         return last;
       },
@@ -106,11 +105,11 @@ const transitionCase: BenchCase = {
 };
 
 const runCase: BenchCase = {
-  name: `planningController run, 8 transitions, ${RUNS_PER_SAMPLE} per sample`,
+  name: `planning controller run, 8 transitions, ${RUNS_PER_SAMPLE} per sample`,
   what: `${RUNS_PER_SAMPLE} x COLLECT_CONTEXT to COMPLETE, plankit vs XState v5 transition() on the same definition; target 40x faster`,
   maxRatio: 1 / 40,
   plankit: (): BenchSide => {
-    const start = initialSnapshot(planningController, { now: NOW });
+    const start = initialSnapshot(planningMachine, { now: NOW });
     return {
       run: () => {
         let snapshot = start;
@@ -119,7 +118,7 @@ const runCase: BenchCase = {
           for (let i = 0; i < HAPPY_PATH.length; i++) {
             const outcome = HAPPY_PATH[i] as PlanningOutcome;
             snapshot = expectOk(
-              transition(planningController, snapshot, { outcome, now: NOW + i + 1 }),
+              transition(planningMachine, snapshot, { outcome, now: NOW + i + 1 }),
             );
           }
         }
@@ -272,12 +271,10 @@ function budgetCase(timeZone: string): BenchCase {
 function check(): void {
   const machine = xstatePlanning();
   let [xsnapshot] = initialTransition(machine);
-  let snapshot = initialSnapshot(planningController, { now: NOW });
+  let snapshot = initialSnapshot(planningMachine, { now: NOW });
   for (const [index, outcome] of HAPPY_PATH.entries()) {
     [xsnapshot] = xstateTransition(machine, xsnapshot, { type: outcome });
-    snapshot = expectOk(
-      transition(planningController, snapshot, { outcome, now: NOW + index + 1 }),
-    );
+    snapshot = expectOk(transition(planningMachine, snapshot, { outcome, now: NOW + index + 1 }));
     if (xsnapshot.value !== snapshot.state) {
       throw new Error(
         `XState is in ${String(xsnapshot.value)}, plankit in ${snapshot.state} after ${outcome}`,

@@ -15,14 +15,16 @@
  */
 import { createMachine, initialTransition, transition as xstateTransition } from 'xstate';
 import {
+  createPlanningController,
   defineMachine,
   initialSnapshot,
   type MachineSnapshot,
   type PlanningOutcome,
   type PlanningStage,
-  planningController,
   transition,
 } from '../src/index.ts';
+
+const planningMachine = createPlanningController();
 
 const NOW = 1_700_000_000_000;
 const N = Number(process.env['N'] ?? 20_000);
@@ -31,8 +33,8 @@ const ROUNDS = Number(process.env['ROUNDS'] ?? 9);
 /** The planning controller as an XState v5 machine: same states, outcomes and targets. */
 function xstatePlanning() {
   const states: Record<string, { on?: Record<string, string>; type?: 'final' }> = {};
-  for (const name of planningController.stateNames) {
-    const state = planningController.states[name];
+  for (const name of planningMachine.stateNames) {
+    const state = planningMachine.states[name];
     if (state.kind === 'final') {
       states[name] = { type: 'final' };
       continue;
@@ -44,17 +46,16 @@ function xstatePlanning() {
     }
     states[name] = { on };
   }
-  return createMachine({ id: planningController.id, initial: planningController.initial, states });
+  return createMachine({ id: planningMachine.id, initial: planningMachine.initial, states });
 }
 
-let snapshot: MachineSnapshot<PlanningStage, PlanningOutcome> = initialSnapshot(
-  planningController,
-  { now: NOW },
-);
+let snapshot: MachineSnapshot<PlanningStage, PlanningOutcome> = initialSnapshot(planningMachine, {
+  now: NOW,
+});
 const machine = xstatePlanning();
 let [xsnapshot] = initialTransition(machine);
 for (const [index, outcome] of (['sufficient_context', 'success'] as const).entries()) {
-  const next = transition(planningController, snapshot, { outcome, now: NOW + index + 1 });
+  const next = transition(planningMachine, snapshot, { outcome, now: NOW + index + 1 });
   if (!next.ok) throw next.error;
   snapshot = next.value;
   [xsnapshot] = xstateTransition(machine, xsnapshot, { type: outcome });
@@ -100,7 +101,7 @@ function compare(label: string, plankitSide: () => number, xstateSide: () => num
 
 compare(
   'one step',
-  () => time(() => transition(planningController, snapshot, event)),
+  () => time(() => transition(planningMachine, snapshot, event)),
   () => time(() => xstateTransition(machine, xsnapshot, { type: 'valid' })),
 );
 

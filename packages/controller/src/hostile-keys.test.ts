@@ -10,11 +10,13 @@ import { machineSnapshotFromJSON } from './engine/machine-snapshot-from-json.ts'
 import { replay } from './engine/replay.ts';
 import { reportCap } from './engine/report-cap.ts';
 import { transition } from './engine/transition.ts';
-import { planningController } from './planning/planning-controller.ts';
+import { createPlanningController } from './planning/planning-controller.ts';
 import { resolvePolicy } from './policy/resolve-policy.ts';
 import { reviewPattern } from './policy/review-pattern.ts';
 import { formalizing } from './workflows/testing/workshop-steps.ts';
 import { workshopRound } from './workflows/workshop/workshop-round.ts';
+
+const planningMachine = createPlanningController();
 
 // A key of 1 MiB with newlines and a lone surrogate: what a model's tool call can hold.
 const KEY = `k\n\ud800${'x'.repeat(1 << 20)}`;
@@ -32,32 +34,29 @@ function refusalOf(run: () => unknown): ControllerError | { message: string; fie
 }
 
 describe('an unknown key of any length or content', () => {
-  const snapshot = initialSnapshot(planningController, { now: 0 });
+  const snapshot = initialSnapshot(planningMachine, { now: 0 });
   const stored = JSON.parse(JSON.stringify(snapshot));
   const cases: [string, () => unknown][] = [
-    [
-      'transition',
-      () => transition(planningController, snapshot, withKey({ outcome: 'x', now: 1 })),
-    ],
+    ['transition', () => transition(planningMachine, snapshot, withKey({ outcome: 'x', now: 1 }))],
     [
       'transition tool',
       () =>
-        transition(planningController, snapshot, {
+        transition(planningMachine, snapshot, {
           outcome: 'sufficient_context',
           now: 1,
           tool: withKey({ name: 'probe' }),
         }),
     ],
-    ['reportCap', () => reportCap(planningController, snapshot, withKey({ cap: 'turns', now: 1 }))],
+    ['reportCap', () => reportCap(planningMachine, snapshot, withKey({ cap: 'turns', now: 1 }))],
     [
       'machineSnapshotFromJSON',
       () =>
-        machineSnapshotFromJSON(planningController, {
+        machineSnapshotFromJSON(planningMachine, {
           ...stored,
           counters: { ...stored.counters, retries: withKey({}) },
         }),
     ],
-    ['replay', () => replay(planningController, [withKey({})], { now: 0 })],
+    ['replay', () => replay(planningMachine, [withKey({})], { now: 0 })],
     ['usageCost', () => usageCost({}, withKey({ model: 'm', inputTokens: 1, outputTokens: 1 }))],
     [
       'reserveBudget',

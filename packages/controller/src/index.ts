@@ -55,11 +55,11 @@ export type {
 } from './engine/machine-snapshot.ts';
 export { machineSnapshotFromJSON } from './engine/machine-snapshot-from-json.ts';
 export type { MachineStatus } from './engine/machine-status.ts';
+export { renderMachineMermaid } from './engine/render-machine-mermaid.ts';
 export { replay } from './engine/replay.ts';
 export { type ReportCapInput, reportCap } from './engine/report-cap.ts';
 export { type ResumeInput, resume } from './engine/resume.ts';
 export type { CapReachedSignal, Signal, StalledSignal, WrapUpSignal } from './engine/signal.ts';
-export { toMermaid } from './engine/to-mermaid.ts';
 export type { CapAction, CapHit, TraceEntry, TraceKind } from './engine/trace-entry.ts';
 export { type MachineEvent, type ToolCallRecord, transition } from './engine/transition.ts';
 // The planning controller: a ready-made machine from context to approved roadmap.
@@ -77,7 +77,6 @@ export {
 export {
   createPlanningController,
   type PlanningControllerOptions,
-  planningController,
 } from './planning/planning-controller.ts';
 export {
   type PlanningResult,

@@ -15,8 +15,10 @@ import { reserveBudget } from './budget/reserve-budget.ts';
 import { ControllerSnapshot } from './engine/controller-snapshot.ts';
 import { initialSnapshot } from './engine/initial-snapshot.ts';
 import { transition } from './engine/transition.ts';
-import { planningController } from './planning/planning-controller.ts';
+import { createPlanningController } from './planning/planning-controller.ts';
 import { registerControllerReducers } from './register-controller-reducers.ts';
+
+const planningMachine = createPlanningController();
 
 describe('registerControllerReducers', () => {
   it('keeps the plan, the controller and the budget in one session snapshot that reads back', async () => {
@@ -30,7 +32,7 @@ describe('registerControllerReducers', () => {
       { objective: 'Launch v2', initial_steps: [{ title: 'Draft' }] },
       { session },
     );
-    const step = transition(planningController, initialSnapshot(planningController, { now: 0 }), {
+    const step = transition(planningMachine, initialSnapshot(planningMachine, { now: 0 }), {
       outcome: 'sufficient_context',
       now: 5,
     });
@@ -53,7 +55,7 @@ describe('registerControllerReducers', () => {
     // The restored controller snapshot keeps working in this process.
     const restored = selectLatest(other, ControllerSnapshot);
     if (restored === undefined) throw new Error('no controller snapshot');
-    const next = transition(planningController, restored as typeof step.value, {
+    const next = transition(planningMachine, restored as typeof step.value, {
       outcome: 'success',
       now: 6,
     });

@@ -41,17 +41,18 @@ describe('budget cap names', () => {
     });
   });
 
-  it('still takes the deprecated names sessionUsd and sessionTokens as input', () => {
-    const budget = createBudget({ now: 0, caps: { sessionUsd: 3, sessionTokens: 40 } });
-    expect(budget.caps).toMatchObject({ costUsd: 3, tokens: 40 });
-    const raised = setBudgetCaps(budget, { sessionUsd: 4 });
-    expect(raised.ok && raised.value.caps.costUsd).toBe(4);
-    expect(() => createBudget({ now: 0, caps: { sessionUsd: 3, costUsd: 3 } })).toThrow(
-      /options\.caps\.sessionUsd is the old name of costUsd/,
+  it('refuses the version-1 names sessionUsd and sessionTokens as input', () => {
+    expect(() => createBudget({ now: 0, caps: { sessionUsd: 3 } as never })).toThrow(
+      /options\.caps\.sessionUsd is not a budget cap/,
     );
-    expect(() => createBudget({ now: 0, caps: { sessionUsd: -1 } })).toThrow(
-      /options\.caps\.sessionUsd must be null or a USD amount/,
+    expect(() => createBudget({ now: 0, caps: { sessionTokens: 40 } as never })).toThrow(
+      /options\.caps\.sessionTokens is not a budget cap/,
     );
+    const raised = setBudgetCaps(createBudget({ now: 0 }), { sessionUsd: 4 } as never);
+    expect(raised.ok ? undefined : raised.error).toMatchObject({
+      code: 'input_invalid',
+      field: 'caps.sessionUsd',
+    });
   });
 
   it('reads a version-1 budget as version 2, as JSON and in a session slice', () => {

@@ -1,8 +1,8 @@
 import type { Result } from '@plankit/core';
-import { deepFreeze } from '@plankit/core/internal-unstable';
+import { deepFreeze, isRecord } from '@plankit/core/internal-unstable';
 import type { ControllerError } from '../controller-error.ts';
-import { failure } from '../engine/internal/engine.ts';
-import { isRecord, show } from '../internal/checks.ts';
+import { failure } from '../engine/internal/failure.ts';
+import { show } from '../internal/checks.ts';
 import { zoneOf } from '../internal/day-of.ts';
 import { readDocument } from '../internal/read-document.ts';
 import { isTrusted, trust } from '../internal/trusted-snapshots.ts';

@@ -1,9 +1,8 @@
-import { checkOptionKeys } from '@plankit/core/internal-unstable';
+import { checkOptionKeys, isRecord } from '@plankit/core/internal-unstable';
 import { ControllerError } from '../controller-error.ts';
 import {
   controllerArgument,
   isCount,
-  isRecord,
   isTime,
   show,
   TIME_RULE,
@@ -36,17 +35,11 @@ export interface BudgetCaps {
 export type BudgetCapName = keyof BudgetCaps;
 
 /**
- * Budget caps as a caller may still write them: {@link BudgetCaps}, or the names version 1
- * used for the whole-session caps.
+ * Budget caps as a caller writes them: any of {@link BudgetCaps}; the rest keep their values.
  *
  * @public
  */
-export interface BudgetCapsInput extends Partial<BudgetCaps> {
-  /** @deprecated Renamed `costUsd`; this name goes away in the next minor release. */
-  readonly sessionUsd?: number | null | undefined;
-  /** @deprecated Renamed `tokens`; this name goes away in the next minor release. */
-  readonly sessionTokens?: number | null | undefined;
-}
+export type BudgetCapsInput = Partial<BudgetCaps>;
 
 /**
  * The default budget: 2 USD per session, 5 USD per day, a soft ceiling of 0.30 USD per turn,
@@ -174,20 +167,6 @@ const OPTION_KEYS: ReadonlySet<string> = new Set([
 ]);
 const CAP_KEYS: ReadonlySet<string> = new Set(Object.keys(DEFAULT_BUDGET_CAPS));
 const USD_CAPS: ReadonlySet<string> = new Set(['costUsd', 'dayUsd', 'turnSoftUsd']);
-// The deprecated names a caller may still write, and the caps they now are.
-const OLD_CAP_NAMES: Readonly<Record<string, BudgetCapName>> = Object.freeze({
-  sessionUsd: 'costUsd',
-  sessionTokens: 'tokens',
-});
-const INPUT_CAP_KEYS: ReadonlySet<string> = new Set([...CAP_KEYS, ...Object.keys(OLD_CAP_NAMES)]);
-
-function capValue(caps: Record<string, unknown>, key: string): { key: string; value: unknown } {
-  if (caps[key] !== undefined) return { key, value: caps[key] };
-  for (const [old, name] of Object.entries(OLD_CAP_NAMES)) {
-    if (name === key && caps[old] !== undefined) return { key: old, value: caps[old] };
-  }
-  return { key, value: undefined };
-}
 const EMPTY: readonly never[] = Object.freeze([]);
 
 /** Checks partial budget caps; the field and rule of the first problem, or null. */
@@ -196,20 +175,15 @@ export function budgetCapsProblem(
   prefix: string,
 ): { field: string; rule: string } | null {
   if (!isRecord(caps)) return { field: prefix, rule: 'must be an object' };
-  const extra = unknownKey(caps, INPUT_CAP_KEYS);
+  const extra = unknownKey(caps, CAP_KEYS);
   if (extra !== undefined) return { field: `${prefix}.${extra}`, rule: 'is not a budget cap' };
-  for (const [old, name] of Object.entries(OLD_CAP_NAMES)) {
-    if (caps[old] !== undefined && caps[name] !== undefined) {
-      return { field: `${prefix}.${old}`, rule: `is the old name of ${name}; give only ${name}` };
-    }
-  }
   for (const cap of CAP_KEYS) {
-    const { key, value } = capValue(caps, cap);
+    const value = caps[cap];
     if (value === undefined || value === null) continue;
     const ok = USD_CAPS.has(cap) ? isUsd(value) : isCount(value);
     if (!ok) {
       const kind = USD_CAPS.has(cap) ? 'a USD amount >= 0' : 'a non-negative integer';
-      return { field: `${prefix}.${key}`, rule: `must be null or ${kind}, got ${show(value)}` };
+      return { field: `${prefix}.${cap}`, rule: `must be null or ${kind}, got ${show(value)}` };
     }
   }
   return null;
@@ -219,10 +193,7 @@ export function budgetCapsProblem(
 export function mergeBudgetCaps(caps: BudgetCaps, patch: BudgetCapsInput | undefined): BudgetCaps {
   const out: Record<string, number | null> = { ...caps };
   for (const key of CAP_KEYS) {
-    const value =
-      patch === undefined
-        ? undefined
-        : (capValue(patch as Record<string, unknown>, key).value as number | null | undefined);
+    const value = patch === undefined ? undefined : patch[key as BudgetCapName];
     if (value === undefined) continue;
     out[key] = value !== null && USD_CAPS.has(key) ? fromMicros(toMicros(value)) : value;
   }

@@ -1,7 +1,9 @@
 import type { Result } from '@plankit/core';
+import { isRecord } from '@plankit/core/internal-unstable';
 import { ControllerError } from '../controller-error.ts';
-import { checkNow, failure, unstorableError } from '../engine/internal/engine.ts';
-import { isCount, isRecord, isText, show, unknownKey } from '../internal/checks.ts';
+import { failure, unstorableError } from '../engine/internal/failure.ts';
+import { checkNow } from '../engine/internal/normalize-event.ts';
+import { isCount, isText, show, unknownKey } from '../internal/checks.ts';
 import { fromMicros, isUsd, toMicros } from '../internal/micro-usd.ts';
 import { trust } from '../internal/trusted-snapshots.ts';
 import { ensureBudget } from './budget-from-json.ts';

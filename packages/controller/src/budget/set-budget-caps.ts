@@ -1,6 +1,6 @@
 import type { Result } from '@plankit/core';
 import type { ControllerError } from '../controller-error.ts';
-import { failure } from '../engine/internal/engine.ts';
+import { failure } from '../engine/internal/failure.ts';
 import { trust } from '../internal/trusted-snapshots.ts';
 import { ensureBudget } from './budget-from-json.ts';
 import {

@@ -1,15 +1,8 @@
 import type { Result } from '@plankit/core';
+import { isRecord } from '@plankit/core/internal-unstable';
 import type { ControllerError } from '../controller-error.ts';
-import { failure } from '../engine/internal/engine.ts';
-import {
-  isCount,
-  isRecord,
-  isText,
-  isTime,
-  show,
-  TIME_RULE,
-  unknownKey,
-} from '../internal/checks.ts';
+import { failure } from '../engine/internal/failure.ts';
+import { isCount, isText, isTime, show, TIME_RULE, unknownKey } from '../internal/checks.ts';
 import { fromMicros, isUsd, MAX_TOTAL_MICROS, toMicros } from '../internal/micro-usd.ts';
 import { trust } from '../internal/trusted-snapshots.ts';
 import { ensureBudget } from './budget-from-json.ts';

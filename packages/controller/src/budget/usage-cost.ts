@@ -1,7 +1,8 @@
 import type { Result } from '@plankit/core';
+import { isRecord } from '@plankit/core/internal-unstable';
 import type { ControllerError } from '../controller-error.ts';
-import { failure } from '../engine/internal/engine.ts';
-import { isCount, isRecord, isText, show, unknownKey } from '../internal/checks.ts';
+import { failure } from '../engine/internal/failure.ts';
+import { isCount, isText, show, unknownKey } from '../internal/checks.ts';
 import { fromMicros, isUsd } from '../internal/micro-usd.ts';
 
 /** USD per million tokens for one model. No vendor prices are built in. @public */

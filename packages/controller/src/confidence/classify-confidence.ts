@@ -1,5 +1,6 @@
+import { isRecord } from '@plankit/core/internal-unstable';
 import { ControllerError } from '../controller-error.ts';
-import { isRecord, isUnit, show, unknownKey } from '../internal/checks.ts';
+import { isUnit, show, unknownKey } from '../internal/checks.ts';
 
 /** What to do with a stage's result. @public */
 export type ConfidenceClass = 'continue' | 'retry' | 'escalate';

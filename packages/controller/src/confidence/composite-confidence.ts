@@ -1,5 +1,6 @@
+import { isRecord } from '@plankit/core/internal-unstable';
 import { ControllerError } from '../controller-error.ts';
-import { isRecord, isUnit, show, unknownKey } from '../internal/checks.ts';
+import { isUnit, show, unknownKey } from '../internal/checks.ts';
 
 /** The three scores a composite combines, each in [0, 1]; leave out what a stage lacks. @public */
 export interface ConfidenceScores {

@@ -1,10 +1,12 @@
 import type { Result } from '@plankit/core';
 import { describe, expect, it } from 'vitest';
 import type { ControllerError } from '../controller-error.ts';
-import { planningController } from '../planning/planning-controller.ts';
+import { createPlanningController } from '../planning/planning-controller.ts';
 import { adaptationLog } from './adaptation-log.ts';
 import { initialSnapshot } from './initial-snapshot.ts';
 import { transition } from './transition.ts';
+
+const planningMachine = createPlanningController();
 
 function ok<T>(result: Result<T, ControllerError>): T {
   if (!result.ok) throw result.error;
@@ -13,10 +15,10 @@ function ok<T>(result: Result<T, ControllerError>): T {
 
 describe('adaptationLog', () => {
   it('lists the adaptations of every step, oldest first, with when and where', () => {
-    let snapshot = initialSnapshot(planningController, { now: 0 });
+    let snapshot = initialSnapshot(planningMachine, { now: 0 });
     expect(adaptationLog(snapshot)).toEqual([]);
     snapshot = ok(
-      transition(planningController, snapshot, {
+      transition(planningMachine, snapshot, {
         outcome: 'sufficient_context',
         now: 5,
         adaptations: [
@@ -28,9 +30,9 @@ describe('adaptationLog', () => {
         ],
       }),
     );
-    snapshot = ok(transition(planningController, snapshot, { outcome: 'success', now: 6 }));
+    snapshot = ok(transition(planningMachine, snapshot, { outcome: 'success', now: 6 }));
     snapshot = ok(
-      transition(planningController, snapshot, {
+      transition(planningMachine, snapshot, {
         outcome: 'invalid_retryable',
         now: 7,
         adaptations: [

@@ -1,11 +1,13 @@
 import type { Result } from '@plankit/core';
 import { describe, expect, it } from 'vitest';
 import type { ControllerError } from '../controller-error.ts';
-import { createPlanningController, planningController } from '../planning/planning-controller.ts';
+import { createPlanningController } from '../planning/planning-controller.ts';
 import { allowedOutcomes } from './allowed-outcomes.ts';
 import { initialSnapshot } from './initial-snapshot.ts';
 import { reportCap } from './report-cap.ts';
 import { transition } from './transition.ts';
+
+const planningMachine = createPlanningController();
 
 function ok<T>(result: Result<T, ControllerError>): T {
   if (!result.ok) throw result.error;
@@ -14,8 +16,8 @@ function ok<T>(result: Result<T, ControllerError>): T {
 
 describe('allowedOutcomes', () => {
   it('lists what the current state accepts, in definition order', () => {
-    const snapshot = initialSnapshot(planningController, { now: 0 });
-    expect(allowedOutcomes(planningController, snapshot)).toEqual([
+    const snapshot = initialSnapshot(planningMachine, { now: 0 });
+    expect(allowedOutcomes(planningMachine, snapshot)).toEqual([
       'sufficient_context',
       'needs_clarification',
       'fatal_error',
@@ -24,9 +26,9 @@ describe('allowedOutcomes', () => {
   });
 
   it('is empty when done or frozen', () => {
-    const start = initialSnapshot(planningController, { now: 0 });
-    const done = ok(transition(planningController, start, { outcome: 'fatal_error', now: 1 }));
-    expect(allowedOutcomes(planningController, done)).toEqual([]);
+    const start = initialSnapshot(planningMachine, { now: 0 });
+    const done = ok(transition(planningMachine, start, { outcome: 'fatal_error', now: 1 }));
+    expect(allowedOutcomes(planningMachine, done)).toEqual([]);
     const freezing = createPlanningController({ freezeOn: ['costUsd'] });
     const frozen = ok(
       reportCap(freezing, initialSnapshot(freezing, { now: 0 }), { cap: 'costUsd', now: 1 }),
@@ -35,7 +37,7 @@ describe('allowedOutcomes', () => {
   });
 
   it('throws for a snapshot of another machine', () => {
-    const other = { ...initialSnapshot(planningController, { now: 0 }), machine: 'other' };
-    expect(() => allowedOutcomes(planningController, other)).toThrow(/belongs to machine "other"/);
+    const other = { ...initialSnapshot(planningMachine, { now: 0 }), machine: 'other' };
+    expect(() => allowedOutcomes(planningMachine, other)).toThrow(/belongs to machine "other"/);
   });
 });

@@ -13,7 +13,8 @@ const NONE: readonly never[] = Object.freeze([]);
  *   `snapshot_invalid` for a snapshot that does not belong to it
  * @example
  * ```ts
- * allowedOutcomes(planningController, snapshot); // ['sufficient_context', 'needs_clarification', ...]
+ * const planningMachine = createPlanningController();
+ * allowedOutcomes(planningMachine, snapshot); // ['sufficient_context', 'needs_clarification', ...]
  * ```
  * @public
  */

@@ -4,7 +4,7 @@ import { MAX_TIME } from '../internal/checks.ts';
 import { MICROS_PER_USD } from '../internal/micro-usd.ts';
 import type { INTRODUCED_BY } from './adaptation-log-entry.ts';
 import type { CAP_NAMES } from './default-caps.ts';
-import { EVENT_LIMITS } from './internal/engine.ts';
+import { EVENT_LIMITS } from './internal/normalize-event.ts';
 import type { MachineSnapshot } from './machine-snapshot.ts';
 import type { TraceEntry } from './trace-entry.ts';
 

@@ -7,9 +7,9 @@ import { type CapCoverage, defineMachine, type MachineDefinition } from './defin
 import { initialSnapshot } from './initial-snapshot.ts';
 import type { Machine } from './machine.ts';
 import type { MachineSnapshot } from './machine-snapshot.ts';
+import { renderMachineMermaid } from './render-machine-mermaid.ts';
 import { replay } from './replay.ts';
 import { resume } from './resume.ts';
-import { toMermaid } from './to-mermaid.ts';
 import { transition } from './transition.ts';
 
 const review = defineMachine({
@@ -85,7 +85,7 @@ describe('defineMachine types', () => {
 
   it('lets a specific machine go where any machine is expected', () => {
     expectTypeOf(review).toExtend<Machine>();
-    expectTypeOf(toMermaid(review)).toEqualTypeOf<string>();
+    expectTypeOf(renderMachineMermaid(review)).toEqualTypeOf<string>();
   });
 });
 

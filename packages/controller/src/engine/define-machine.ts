@@ -1,5 +1,6 @@
+import { isRecord } from '@plankit/core/internal-unstable';
 import { ControllerError } from '../controller-error.ts';
-import { isCount, isRecord, NAME, show, unknownKey } from '../internal/checks.ts';
+import { isCount, NAME, show, unknownKey } from '../internal/checks.ts';
 import {
   CAP_NAMES,
   type CapName,

@@ -1,10 +1,10 @@
-import { checkOptionKeys } from '@plankit/core/internal-unstable';
+import { checkOptionKeys, isRecord } from '@plankit/core/internal-unstable';
 import { ControllerError } from '../controller-error.ts';
-import { controllerArgument, isRecord, isTime, show, TIME_RULE } from '../internal/checks.ts';
+import { controllerArgument, isTime, show, TIME_RULE } from '../internal/checks.ts';
 import { trust } from '../internal/trusted-snapshots.ts';
 import type { Caps, SoftLimits } from './default-caps.ts';
 import { compiledOf } from './internal/compiled-machine.ts';
-import { statusOf } from './internal/engine.ts';
+import { statusOf } from './internal/finish-step.ts';
 import { capsProblem, mergeLimits, softProblem } from './internal/limit-problems.ts';
 import { withTraceOf } from './internal/trace-log.ts';
 import type { Machine } from './machine.ts';
@@ -35,7 +35,8 @@ function argument(field: string, rule: string): ControllerError {
  *   options (a non-finite `now`, unknown keys, bad limits), naming the option
  * @example
  * ```ts
- * let snapshot = initialSnapshot(planningController, { now: Date.now(), caps: { turns: 12 } });
+ * const planningMachine = createPlanningController();
+ * let snapshot = initialSnapshot(planningMachine, { now: Date.now(), caps: { turns: 12 } });
  * ```
  * @public
  */

@@ -1,5 +1,5 @@
+import { isRecord } from '@plankit/core/internal-unstable';
 import { ControllerError } from '../controller-error.ts';
-import { isRecord } from '../internal/checks.ts';
 import { toMicros } from '../internal/micro-usd.ts';
 import type { MachineSnapshot } from './machine-snapshot.ts';
 

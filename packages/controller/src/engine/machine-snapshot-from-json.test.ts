@@ -1,10 +1,12 @@
 import type { Result } from '@plankit/core';
 import { describe, expect, it } from 'vitest';
 import type { ControllerError } from '../controller-error.ts';
-import { planningController } from '../planning/planning-controller.ts';
+import { createPlanningController } from '../planning/planning-controller.ts';
 import { initialSnapshot } from './initial-snapshot.ts';
 import { machineSnapshotFromJSON } from './machine-snapshot-from-json.ts';
 import { transition } from './transition.ts';
+
+const planningMachine = createPlanningController();
 
 function ok<T>(result: Result<T, ControllerError>): T {
   if (!result.ok) throw result.error;
@@ -17,7 +19,7 @@ function err<T>(result: Result<T, ControllerError>): ControllerError {
 }
 
 const snapshot = ok(
-  transition(planningController, initialSnapshot(planningController, { now: 0 }), {
+  transition(planningMachine, initialSnapshot(planningMachine, { now: 0 }), {
     outcome: 'sufficient_context',
     now: 10,
     tool: { name: 'probe', args: {}, result: null },
@@ -27,13 +29,13 @@ const json = JSON.parse(JSON.stringify(snapshot));
 
 describe('machineSnapshotFromJSON', () => {
   it('reads back text and parsed JSON as an equal, frozen snapshot that keeps working', () => {
-    const fromText = ok(machineSnapshotFromJSON(planningController, JSON.stringify(snapshot)));
+    const fromText = ok(machineSnapshotFromJSON(planningMachine, JSON.stringify(snapshot)));
     expect(fromText).toEqual(snapshot);
     expect(Object.isFrozen(fromText.counters.retries)).toBe(true);
-    expect(ok(machineSnapshotFromJSON(planningController, json))).toEqual(snapshot);
-    expect(
-      ok(transition(planningController, fromText, { outcome: 'success', now: 20 })).state,
-    ).toBe('VALIDATE_OUTLINE');
+    expect(ok(machineSnapshotFromJSON(planningMachine, json))).toEqual(snapshot);
+    expect(ok(transition(planningMachine, fromText, { outcome: 'success', now: 20 })).state).toBe(
+      'VALIDATE_OUTLINE',
+    );
   });
 
   const cases: [string, unknown, string, string][] = [
@@ -108,15 +110,29 @@ describe('machineSnapshotFromJSON', () => {
     ['a time no Date holds', { ...json, startedAt: -1e300 }, 'snapshot_invalid', 'startedAt'],
   ];
 
+  it('words each time-order rule on its own', () => {
+    const message = (input: unknown) =>
+      err(machineSnapshotFromJSON(planningMachine, input)).message;
+    expect(message({ ...json, updatedAt: -1 })).toMatch(
+      /updatedAt must not be earlier than startedAt\.$/,
+    );
+    expect(message({ ...json, updatedAt: 5 })).toMatch(
+      /updatedAt must not be earlier than the last step in the trace\.$/,
+    );
+    expect(message({ ...json, trace: [{ ...json.trace[0], at: -1 }] })).toMatch(
+      /trace\[0\]\.at must not be earlier than startedAt or the step before\.$/,
+    );
+  });
+
   it.each(cases)('refuses %s, naming the field', (_, input, code, field) => {
-    const error = err(machineSnapshotFromJSON(planningController, input));
+    const error = err(machineSnapshotFromJSON(planningMachine, input));
     expect(error.code).toBe(code);
     expect(error.field).toBe(field);
   });
 
   it('never lets a __proto__ key reach a prototype', () => {
     const read = machineSnapshotFromJSON(
-      planningController,
+      planningMachine,
       JSON.stringify(json).replace(
         '"COLLECT_CONTEXT":0',
         '"__proto__":{"polluted":1},"COLLECT_CONTEXT":0',

@@ -1,12 +1,12 @@
 import type { Result } from '@plankit/core';
-import { deepFreeze } from '@plankit/core/internal-unstable';
+import { deepFreeze, isRecord } from '@plankit/core/internal-unstable';
 import type { ControllerError } from '../controller-error.ts';
-import { isRecord, show } from '../internal/checks.ts';
+import { show } from '../internal/checks.ts';
 import { readDocument } from '../internal/read-document.ts';
 import { isTrusted, trust } from '../internal/trusted-snapshots.ts';
 import { ControllerSnapshot } from './controller-snapshot.ts';
 import { type CompiledMachine, compiledOf } from './internal/compiled-machine.ts';
-import { failure } from './internal/engine.ts';
+import { failure } from './internal/failure.ts';
 import { withTraceOf } from './internal/trace-log.ts';
 import type { Machine } from './machine.ts';
 import { MACHINE_SNAPSHOT_VERSION, type MachineSnapshot } from './machine-snapshot.ts';
@@ -53,13 +53,15 @@ function checkAgainst(machine: CompiledMachine, data: MachineSnapshot, where: st
     if (!machine.states.has(name))
       return invalid(where, `counters.retries.${name}`, 'is not a state of the machine');
   }
+  if (data.updatedAt < data.startedAt)
+    return invalid(where, 'updatedAt', 'must not be earlier than startedAt');
   // Steps are in time order and the snapshot is as late as its last one, or the next step
   // would write a trace that replay refuses.
   let previous = data.startedAt;
   for (const [index, entry] of data.trace.entries()) {
     const field = `trace[${index}]`;
     if (entry.at < previous) {
-      return invalid(where, `${field}.at`, 'is out of time order');
+      return invalid(where, `${field}.at`, 'must not be earlier than startedAt or the step before');
     }
     previous = entry.at;
     for (const key of ['stage', 'from', 'to'] as const) {
@@ -70,7 +72,8 @@ function checkAgainst(machine: CompiledMachine, data: MachineSnapshot, where: st
       return invalid(where, `${field}.outcome`, 'is not an outcome of the machine');
     }
   }
-  if (data.updatedAt < previous) return invalid(where, 'updatedAt', 'is out of time order');
+  if (data.updatedAt < previous)
+    return invalid(where, 'updatedAt', 'must not be earlier than the last step in the trace');
   return null;
 }
 
@@ -126,9 +129,10 @@ export function ensureSnapshot(machine: CompiledMachine, snapshot: unknown, wher
  *   does not have) naming the field, or `snapshot_version_unknown`
  * @example
  * ```ts
+ * const planningMachine = createPlanningController();
  * await writeFile('controller.json', JSON.stringify(snapshot));
  * // later, anywhere:
- * const read = machineSnapshotFromJSON(planningController, await readFile('controller.json', 'utf8'));
+ * const read = machineSnapshotFromJSON(planningMachine, await readFile('controller.json', 'utf8'));
  * if (read.ok) snapshot = read.value;
  * ```
  * @public

@@ -1,13 +1,15 @@
 import type { Result } from '@plankit/core';
 import { describe, expect, it } from 'vitest';
 import type { ControllerError } from '../controller-error.ts';
-import { createPlanningController, planningController } from '../planning/planning-controller.ts';
+import { createPlanningController } from '../planning/planning-controller.ts';
 import { defineMachine, type MachineDefinition } from './define-machine.ts';
 import { initialSnapshot } from './initial-snapshot.ts';
 import type { Machine } from './machine.ts';
 import { machineSnapshotFromJSON } from './machine-snapshot-from-json.ts';
 import { replay } from './replay.ts';
 import { transition } from './transition.ts';
+
+const planningMachine = createPlanningController();
 
 function ok<T>(result: Result<T, ControllerError>): T {
   if (!result.ok) throw result.error;
@@ -20,7 +22,7 @@ function err<T>(result: Result<T, ControllerError>): ControllerError {
 }
 
 function planned() {
-  let snapshot = initialSnapshot(planningController, { now: 0 });
+  let snapshot = initialSnapshot(planningMachine, { now: 0 });
   const events = [
     {
       outcome: 'sufficient_context',
@@ -38,25 +40,25 @@ function planned() {
     { outcome: 'invalid_retryable', now: 3000, violations: ['L1: phase without milestone'] },
     { outcome: 'success', now: 4000, reason: 'fixed' },
   ] as const;
-  for (const event of events) snapshot = ok(transition(planningController, snapshot, event));
+  for (const event of events) snapshot = ok(transition(planningMachine, snapshot, event));
   return snapshot;
 }
 
 describe('replay', () => {
   it('rebuilds an equal snapshot from the trace and the initial options', () => {
     const snapshot = planned();
-    const rebuilt = ok(replay(planningController, snapshot.trace, { now: 0 }));
+    const rebuilt = ok(replay(planningMachine, snapshot.trace, { now: 0 }));
     expect(rebuilt).toEqual(snapshot);
     expect(Object.isFrozen(rebuilt)).toBe(true);
-    expect(ok(replay(planningController, [], { now: 0 }))).toEqual(
-      initialSnapshot(planningController, { now: 0 }),
+    expect(ok(replay(planningMachine, [], { now: 0 }))).toEqual(
+      initialSnapshot(planningMachine, { now: 0 }),
     );
   });
 
   it('replays a trace read back from JSON', () => {
     const snapshot = planned();
     const trace = JSON.parse(JSON.stringify(snapshot.trace));
-    expect(ok(replay(planningController, trace, { now: 0 }))).toEqual(snapshot);
+    expect(ok(replay(planningMachine, trace, { now: 0 }))).toEqual(snapshot);
   });
 
   it('names the first entry an edit makes diverge', () => {
@@ -64,7 +66,7 @@ describe('replay', () => {
     const edited = trace.map((entry, index) =>
       index === 2 ? { ...entry, to: 'DRAFT_ROADMAP' as const } : entry,
     );
-    const error = err(replay(planningController, edited, { now: 0 }));
+    const error = err(replay(planningMachine, edited, { now: 0 }));
     expect(error).toMatchObject({ code: 'replay_diverged', field: 'trace[2]' });
     expect(error.message).toBe('replay: trace[2] differs from its recomputation in to.');
   });
@@ -73,27 +75,25 @@ describe('replay', () => {
     const { trace } = planned();
     const stricter = createPlanningController({ caps: { retries: 0 } });
     expect(err(replay(stricter, trace, { now: 0 })).field).toBe('trace[2]');
-    expect(err(replay(planningController, trace, { now: 500 })).message).toMatch(
+    expect(err(replay(planningMachine, trace, { now: 500 })).message).toMatch(
       /trace\[0\] differs .* in duration_ms/,
     );
   });
 
   it('refuses malformed entries and out-of-order times', () => {
     const { trace } = planned();
-    expect(err(replay(planningController, 'trace' as never, { now: 0 })).code).toBe(
-      'input_invalid',
-    );
+    expect(err(replay(planningMachine, 'trace' as never, { now: 0 })).code).toBe('input_invalid');
     const broken = [{ ...trace[0], cost_delta: -1 }];
-    expect(err(replay(planningController, broken as never, { now: 0 }))).toMatchObject({
+    expect(err(replay(planningMachine, broken as never, { now: 0 }))).toMatchObject({
       code: 'snapshot_invalid',
       field: 'trace[0].cost_delta',
     });
     const early = [trace[0], { ...trace[1], at: 10 }];
-    expect(err(replay(planningController, early as never, { now: 0 })).message).toMatch(
+    expect(err(replay(planningMachine, early as never, { now: 0 })).message).toMatch(
       /earlier than the step before/,
     );
     const unknown = [{ ...trace[0], outcome: 'approved' }];
-    expect(err(replay(planningController, unknown as never, { now: 0 })).message).toMatch(
+    expect(err(replay(planningMachine, unknown as never, { now: 0 })).message).toMatch(
       /no longer applies.*does not accept "approved"/,
     );
   });

@@ -1,18 +1,15 @@
 import type { Result } from '@plankit/core';
-import { deepEqual } from '@plankit/core/internal-unstable';
+import { deepEqual, formatPath } from '@plankit/core/internal-unstable';
 import type { ControllerError } from '../controller-error.ts';
+import { keyText } from '../internal/checks.ts';
 import { toMicros } from '../internal/micro-usd.ts';
-import { formatPath, issueRule } from '../internal/read-document.ts';
+import { issueRule } from '../internal/read-document.ts';
 import { TraceEntrySchema } from './controller-snapshot.ts';
 import { type InitialSnapshotOptions, initialSnapshot } from './initial-snapshot.ts';
+import { applyCapReport, applyOutcome, applyResume } from './internal/apply-step.ts';
 import { compiledOf } from './internal/compiled-machine.ts';
-import {
-  applyCapReport,
-  applyOutcome,
-  applyResume,
-  failure,
-  type NormalizedEvent,
-} from './internal/engine.ts';
+import { failure } from './internal/failure.ts';
+import type { NormalizedEvent } from './internal/normalize-event.ts';
 import { latestEntry } from './internal/trace-log.ts';
 import type { Machine } from './machine.ts';
 import type { MachineSnapshot } from './machine-snapshot.ts';
@@ -123,7 +120,8 @@ function firstDifference(recorded: TraceEntry, recomputed: TraceEntry | undefine
  *   options (as {@link initialSnapshot})
  * @example
  * ```ts
- * const rebuilt = replay(planningController, snapshot.trace, { now: snapshot.startedAt });
+ * const planningMachine = createPlanningController();
+ * const rebuilt = replay(planningMachine, snapshot.trace, { now: snapshot.startedAt });
  * ```
  * @public
  */
@@ -139,7 +137,7 @@ export function replay<S extends string, O extends string>(
     const parsed = TraceEntrySchema.safeParse(raw);
     if (!parsed.success) {
       const issue = parsed.error.issues[0];
-      const path = issue === undefined ? '' : formatPath(issue.path);
+      const path = issue === undefined ? '' : formatPath(issue.path, keyText);
       return failure(
         'snapshot_invalid',
         `replay: trace[${index}]${path === '' ? '' : `.${path}`} ${issueRule(issue)}.`,

@@ -1,9 +1,12 @@
 import type { Result } from '@plankit/core';
+import { isRecord } from '@plankit/core/internal-unstable';
 import { ControllerError } from '../controller-error.ts';
-import { isRecord, show, unknownKey } from '../internal/checks.ts';
+import { show, unknownKey } from '../internal/checks.ts';
 import { CAP_NAMES, type CapName } from './default-caps.ts';
+import { applyCapReport } from './internal/apply-step.ts';
 import { compiledOf } from './internal/compiled-machine.ts';
-import { applyCapReport, checkNow, checkReason, failure } from './internal/engine.ts';
+import { failure } from './internal/failure.ts';
+import { checkNow, checkReason } from './internal/normalize-event.ts';
 import type { Machine } from './machine.ts';
 import type { MachineSnapshot } from './machine-snapshot.ts';
 import { ensureSnapshot } from './machine-snapshot-from-json.ts';

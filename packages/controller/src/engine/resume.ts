@@ -1,10 +1,13 @@
 import type { Result } from '@plankit/core';
+import { isRecord } from '@plankit/core/internal-unstable';
 import { ControllerError } from '../controller-error.ts';
-import { isRecord, unknownKey } from '../internal/checks.ts';
+import { unknownKey } from '../internal/checks.ts';
 import type { Caps, SoftLimits } from './default-caps.ts';
+import { applyResume } from './internal/apply-step.ts';
 import { compiledOf } from './internal/compiled-machine.ts';
-import { applyResume, checkNow, checkReason, failure } from './internal/engine.ts';
+import { failure } from './internal/failure.ts';
 import { capsProblem, mergeLimits, softProblem } from './internal/limit-problems.ts';
+import { checkNow, checkReason } from './internal/normalize-event.ts';
 import type { Machine } from './machine.ts';
 import type { MachineSnapshot } from './machine-snapshot.ts';
 import { ensureSnapshot } from './machine-snapshot-from-json.ts';

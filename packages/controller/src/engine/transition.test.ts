@@ -261,6 +261,39 @@ describe('transition', () => {
     }
   });
 
+  it('quotes what a guard threw in full when it is short, and names a value with no text', () => {
+    const throwing = (cause: unknown) =>
+      defineMachine({
+        id: 'throwing',
+        initial: 'a',
+        onCap: { default: 'end' },
+        states: {
+          a: {
+            on: {
+              go: {
+                target: 'end',
+                guard: () => {
+                  throw cause;
+                },
+              },
+            },
+          },
+          end: { kind: 'final' },
+        },
+      });
+    const message = (cause: unknown) => {
+      const machine = throwing(cause);
+      return err(
+        transition(machine, initialSnapshot(machine, { now: 0 }), { outcome: 'go', now: 1 }),
+      ).message;
+    };
+    const long = `broke ${'y'.repeat(100)}`;
+    expect(message(long)).toBe(`throwing: a guard of a on go threw: ${long}`);
+    expect(message(Object.create(null))).toBe(
+      'throwing: a guard of a on go threw: a value that cannot be shown',
+    );
+  });
+
   it('gives guards the snapshot before the step and the event data', () => {
     const seen: unknown[] = [];
     const machine = defineMachine({
@@ -771,7 +804,7 @@ describe('transition: times a Date cannot hold', () => {
     expect(() => initialSnapshot(work, { now: -1e308 })).toThrow(/options.now/);
     const error = err(transition(work, start(), { outcome: 'done', now: 1e308 }));
     expect(error).toMatchObject({ code: 'input_invalid', field: 'event.now' });
-    expect(error.message).toMatch(/8.64e15, got 1e\+308/);
+    expect(error.message).toMatch(/epoch milliseconds within \+-8.64e15, got 1e\+308/);
     const early = initialSnapshot(work, { now: -8.64e15 });
     const late = ok(transition(work, early, { outcome: 'done', now: 8.64e15 }));
     expect(Number.isFinite(late.counters.elapsedMs)).toBe(true);
@@ -796,10 +829,11 @@ describe('transition: session totals a snapshot cannot store', () => {
         costUsd: 1e9,
       }),
     );
-    expect(err(transition(open, first, { outcome: 'again', now: 2, tokens: 1 }))).toMatchObject({
-      code: 'input_invalid',
-      field: 'event.tokens',
-    });
+    const tokens = err(transition(open, first, { outcome: 'again', now: 2, tokens: 1 }));
+    expect(tokens).toMatchObject({ code: 'input_invalid', field: 'event.tokens' });
+    expect(tokens.message).toBe(
+      "transition: event.tokens would take the session's tokens past 9007199254740991, more than a snapshot stores.",
+    );
     let snapshot = first;
     for (let now = 2; now < 10; now++) {
       snapshot = ok(transition(open, snapshot, { outcome: 'again', now, costUsd: 1e9 }));
@@ -807,6 +841,9 @@ describe('transition: session totals a snapshot cannot store', () => {
     expect(snapshot.counters.costUsd).toBe(9e9);
     const over = err(transition(open, snapshot, { outcome: 'again', now: 10, costUsd: 0.000001 }));
     expect(over).toMatchObject({ code: 'input_invalid', field: 'event.costUsd' });
+    expect(over.message).toMatch(
+      /^transition: event\.costUsd would take the session's cost to 9000000000\.\d+ USD, over the 9000000000 USD a snapshot stores\.$/,
+    );
     expect(machineSnapshotFromJSON(open, JSON.stringify(snapshot)).ok).toBe(true);
   });
 
@@ -818,6 +855,27 @@ describe('transition: session totals a snapshot cannot store', () => {
     expect(err(transition(open, read, { outcome: 'again', now: 1, costUsd: 1 }))).toMatchObject({
       field: 'event.costUsd',
     });
+  });
+});
+
+describe('transition: quoting what it refuses', () => {
+  it('clips a long outcome it quotes without splitting a surrogate pair', () => {
+    const machine = defineMachine({
+      id: 'short',
+      initial: 'work',
+      onCap: { default: 'end' },
+      states: { work: { on: { done: 'end' } }, end: { kind: 'final' } },
+    });
+    // The pair sits where a 40-character quote is cut (code units 36 and 37).
+    const outcome = `${'a'.repeat(36)}\u{1F600}${'b'.repeat(20)}`;
+    const error = err(
+      transition(machine, initialSnapshot(machine, { now: 0 }), {
+        outcome: outcome as never,
+        now: 1,
+      }),
+    );
+    expect(error.message).toContain(`does not accept "${'a'.repeat(36)}..."`);
+    expect(error.message).not.toMatch(/\\ud83d/);
   });
 });
 

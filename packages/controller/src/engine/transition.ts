@@ -1,8 +1,11 @@
 import type { Result } from '@plankit/core';
 import type { ControllerError } from '../controller-error.ts';
 import type { AdaptationInput } from './adaptation-log-entry.ts';
+import { applyOutcome } from './internal/apply-step.ts';
 import { compiledOf } from './internal/compiled-machine.ts';
-import { applyOutcome, failure, fastOutcome, normalizeEvent } from './internal/engine.ts';
+import { failure } from './internal/failure.ts';
+import { fastOutcome } from './internal/fast-outcome.ts';
+import { normalizeEvent } from './internal/normalize-event.ts';
 import type { Machine } from './machine.ts';
 import type { MachineSnapshot } from './machine-snapshot.ts';
 import { ensureSnapshot, trustedSnapshot } from './machine-snapshot-from-json.ts';
@@ -54,7 +57,8 @@ export interface MachineEvent<O extends string = string> {
  * @throws ControllerError `argument_invalid` when `machine` was not made by `defineMachine`
  * @example
  * ```ts
- * const next = transition(planningController, snapshot, {
+ * const planningMachine = createPlanningController();
+ * const next = transition(planningMachine, snapshot, {
  *   outcome: 'success',
  *   now: Date.now(),
  *   confidence: 0.82,

@@ -1,11 +1,6 @@
 import { clipText, unknownOption } from '@plankit/core/internal-unstable';
 import { ControllerError } from '../controller-error.ts';
 
-/** True for a non-null object that is not an array; keeps the declared type's properties. */
-export function isRecord<T>(value: T): value is T & Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
 const PLAIN_KEY = /^[A-Za-z0-9_$-]{1,64}$/;
 
 /**
@@ -36,7 +31,7 @@ export function isCount(value: unknown): value is number {
 export const MAX_TIME = 8.64e15;
 
 /** What {@link isTime} asks of a `now`, for error messages. */
-export const TIME_RULE = 'must be a finite number within +-8.64e15';
+export const TIME_RULE = 'must be a finite number of epoch milliseconds within +-8.64e15';
 
 /**
  * Epoch milliseconds a `Date` can hold (for `now`): beyond them a day has no date, and time
@@ -59,8 +54,7 @@ export function isText(value: unknown, max: number): value is string {
 /** A short, safe rendering of a value for an error message. */
 export function show(value: unknown): string {
   if (typeof value === 'string') {
-    const clipped = value.length > 40 ? `${value.slice(0, 37)}...` : value;
-    return JSON.stringify(clipped);
+    return JSON.stringify(clipText(value, 40));
   }
   if (typeof value === 'number' || typeof value === 'boolean' || value === null) {
     return String(value);

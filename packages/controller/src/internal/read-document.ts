@@ -1,16 +1,7 @@
-import { clipText, escapeControl } from '@plankit/core/internal-unstable';
+import { clipText, escapeControl, formatPath, isRecord } from '@plankit/core/internal-unstable';
 import type * as z from 'zod';
-import { isRecord, keyText } from './checks.ts';
+import { keyText } from './checks.ts';
 import { unstorableText } from './unstorable-text.ts';
-
-/** A field path the way a person writes it: `trace[2].outcome`, odd keys as `keyText` quotes them. */
-export function formatPath(path: readonly PropertyKey[]): string {
-  let out = '';
-  for (const part of path) {
-    out += typeof part === 'number' ? `[${part}]` : `${out && '.'}${keyText(String(part))}`;
-  }
-  return out;
-}
 
 /**
  * A zod issue's message as a refusal's rule (lower case unless `lower` is false): on one line,
@@ -70,7 +61,7 @@ export function readDocument<T>(
   const parsed = schema.safeParse(data);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
-    const field = issue === undefined ? '' : formatPath(issue.path);
+    const field = issue === undefined ? '' : formatPath(issue.path, keyText);
     const rule = issueRule(issue);
     return { ok: false, problem: { kind: 'invalid', field: field === '' ? 'value' : field, rule } };
   }

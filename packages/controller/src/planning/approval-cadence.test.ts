@@ -7,7 +7,7 @@ import { initialSnapshot } from '../engine/initial-snapshot.ts';
 import type { Machine } from '../engine/machine.ts';
 import type { MachineSnapshot } from '../engine/machine-snapshot.ts';
 import { machineSnapshotFromJSON } from '../engine/machine-snapshot-from-json.ts';
-import { toMermaid } from '../engine/to-mermaid.ts';
+import { renderMachineMermaid } from '../engine/render-machine-mermaid.ts';
 import { transition } from '../engine/transition.ts';
 import { approvalRequired } from '../policy/approval-required.ts';
 import { DEFAULT_INTERACTION_POLICY } from '../policy/interaction-policy.ts';
@@ -18,9 +18,11 @@ import {
   approvalPauses,
 } from './approval-cadence.ts';
 import { parseApprovalReply } from './parse-approval-reply.ts';
-import { createPlanningController, planningController } from './planning-controller.ts';
+import { createPlanningController } from './planning-controller.ts';
 import { planningResult } from './planning-result.ts';
 import type { PlanningOutcome, PlanningStage } from './planning-stage.ts';
+
+const planningMachine = createPlanningController();
 
 type Controller = Machine<PlanningStage, PlanningOutcome>;
 type Snap = MachineSnapshot<PlanningStage, PlanningOutcome>;
@@ -110,9 +112,11 @@ describe('approval cadence', () => {
     }
   });
 
-  it('keeps the default controller as it was: single_final is planningController', () => {
-    expect(toMermaid(controllers.single_final)).toBe(toMermaid(planningController));
-    expect(controllers.single_final.id).toBe(planningController.id);
+  it('keeps the default controller as it was: single_final is what createPlanningController() builds', () => {
+    expect(renderMachineMermaid(controllers.single_final)).toBe(
+      renderMachineMermaid(planningMachine),
+    );
+    expect(controllers.single_final.id).toBe(planningMachine.id);
     expect(controllers.milestone_approvals.id).toBe('planning-controller.milestone_approvals');
     expect(controllers.strict_every_step.id).toBe('planning-controller.strict_every_step');
   });
@@ -144,7 +148,7 @@ describe('approval cadence', () => {
         for (const outcome of after.outcomes) {
           if (outcome === row.outcome) continue;
           expect(after.on[outcome]).toEqual(
-            planningController.states[row.after as PlanningStage].on[outcome],
+            planningMachine.states[row.after as PlanningStage].on[outcome],
           );
         }
       }
@@ -251,10 +255,10 @@ describe('approval cadence', () => {
     );
   });
 
-  it('is drawn in docs/controller.md, per cadence, exactly as toMermaid renders it', () => {
+  it('is drawn in docs/controller.md, per cadence, exactly as renderMachineMermaid renders it', () => {
     const docs = readFileSync(new URL('../../../../docs/controller.md', import.meta.url), 'utf8');
     for (const policy of APPROVAL_POLICIES) {
-      expect(docs).toContain(`\`\`\`mermaid\n${toMermaid(controllers[policy])}\`\`\``);
+      expect(docs).toContain(`\`\`\`mermaid\n${renderMachineMermaid(controllers[policy])}\`\`\``);
     }
   });
 });
@@ -331,7 +335,7 @@ describe('approval cadence properties', () => {
     for (const policy of APPROVAL_POLICIES) {
       for (const stage of WORK) {
         expect(controllers[policy].states[stage].outcomes).toEqual(
-          planningController.states[stage].outcomes,
+          planningMachine.states[stage].outcomes,
         );
       }
     }

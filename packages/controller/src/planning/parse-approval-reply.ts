@@ -38,7 +38,7 @@ const CHANGES = /^propose\s+changes\s*:\s*([\s\S]*)$/i;
 /** `text` without its final run of `.` and `!`: a loop, since `/[.!]+$/` is quadratic on a long run. */
 function trimFinalStops(text: string): string {
   let end = text.length;
-  while (end > 0 && '.!'.includes(text.charAt(end - 1))) end--;
+  while (end > 0 && (text.charCodeAt(end - 1) === 0x2e || text.charCodeAt(end - 1) === 0x21)) end--;
   return text.slice(0, end);
 }
 

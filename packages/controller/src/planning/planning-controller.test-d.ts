@@ -11,15 +11,17 @@ import type { Machine } from '../engine/machine.ts';
 import { createToolExecutor, type StageToolResult } from '../stage-tools/create-tool-executor.ts';
 import { defineStageTool } from '../stage-tools/define-stage-tool.ts';
 import { type ApprovalReply, parseApprovalReply } from './parse-approval-reply.ts';
-import { planningController } from './planning-controller.ts';
+import { createPlanningController } from './planning-controller.ts';
 import { type PlanningResult, planningResult } from './planning-result.ts';
 import type { PlanningOutcome, PlanningStage } from './planning-stage.ts';
 
+const planningMachine = createPlanningController();
+
 describe('planning controller types', () => {
   it('is a machine of the seed stages and outcomes', () => {
-    expectTypeOf(planningController).toEqualTypeOf<Machine<PlanningStage, PlanningOutcome>>();
+    expectTypeOf(planningMachine).toEqualTypeOf<Machine<PlanningStage, PlanningOutcome>>();
     expectTypeOf(
-      planningResult(initialSnapshot(planningController, { now: 0 })),
+      planningResult(initialSnapshot(planningMachine, { now: 0 })),
     ).toEqualTypeOf<PlanningResult | null>();
   });
 

@@ -4,12 +4,16 @@ import { describe, expect, it } from 'vitest';
 import type { ControllerError } from '../controller-error.ts';
 import { initialSnapshot } from '../engine/initial-snapshot.ts';
 import type { MachineSnapshot } from '../engine/machine-snapshot.ts';
+import { renderMachineMermaid } from '../engine/render-machine-mermaid.ts';
 import { reportCap } from '../engine/report-cap.ts';
 import { resume } from '../engine/resume.ts';
-import { toMermaid } from '../engine/to-mermaid.ts';
 import { transition } from '../engine/transition.ts';
-import { createPlanningController, planningController } from './planning-controller.ts';
+import * as root from '../index.ts';
+import { APPROVAL_POLICIES } from './approval-cadence.ts';
+import { createPlanningController, isPlanningStage } from './planning-controller.ts';
 import type { PlanningOutcome, PlanningStage } from './planning-stage.ts';
+
+const planningMachine = createPlanningController();
 
 function ok<T>(result: Result<T, ControllerError>): T {
   if (!result.ok) throw result.error;
@@ -66,22 +70,22 @@ const PATHS: Record<BaseStage, readonly PlanningOutcome[]> = {
 };
 
 function reach(stage: PlanningStage): Snap {
-  let snapshot: Snap = initialSnapshot(planningController, { now: 0 });
+  let snapshot: Snap = initialSnapshot(planningMachine, { now: 0 });
   for (const [index, outcome] of PATHS[stage as BaseStage].entries()) {
-    snapshot = ok(transition(planningController, snapshot, { outcome, now: (index + 1) * 100 }));
+    snapshot = ok(transition(planningMachine, snapshot, { outcome, now: (index + 1) * 100 }));
   }
   expect(snapshot.state).toBe(stage);
   return snapshot;
 }
 
-describe('planningController', () => {
+describe('createPlanningController()', () => {
   it('has exactly the stages and exits of seed 000', () => {
-    expect(planningController.stateNames).toEqual(Object.keys(PATHS));
+    expect(planningMachine.stateNames).toEqual(Object.keys(PATHS));
     expect(
-      planningController.stateNames.filter((s) => planningController.states[s].kind === 'final'),
+      planningMachine.stateNames.filter((s) => planningMachine.states[s].kind === 'final'),
     ).toEqual(['COMPLETE', 'NEEDS_CLARIFICATION', 'NEEDS_SCHED_ESCALATION', 'ABORTED']);
-    expect(planningController.states.SEEK_APPROVAL.kind).toBe('wait');
-    expect(planningController.caps).toEqual({
+    expect(planningMachine.states.SEEK_APPROVAL.kind).toBe('wait');
+    expect(planningMachine.caps).toEqual({
       turns: 10,
       retries: 2,
       wallTimeMs: 45_000,
@@ -89,28 +93,28 @@ describe('planningController', () => {
       tokens: null,
       stall: 3,
     });
-    expect(planningController.soft).toEqual({ turns: 8, costUsd: 1.6 });
+    expect(planningMachine.soft).toEqual({ turns: 8, costUsd: 1.6 });
   });
 
   it('matches the table in specs/controller-planning.md, row for row', () => {
     expect(rows).toHaveLength(38);
-    const fromCode = planningController.stateNames.flatMap((stage) =>
-      planningController.states[stage].outcomes.map((outcome) => [
+    const fromCode = planningMachine.stateNames.flatMap((stage) =>
+      planningMachine.states[stage].outcomes.map((outcome) => [
         stage,
         outcome,
-        planningController.states[stage].on[outcome]?.[0]?.target,
+        planningMachine.states[stage].on[outcome]?.[0]?.target,
       ]),
     );
     expect(fromCode).toEqual(rows);
   });
 
-  const pairs = planningController.stateNames.flatMap((stage) =>
-    planningController.outcomes.map((outcome) => [stage, outcome] as const),
+  const pairs = planningMachine.stateNames.flatMap((stage) =>
+    planningMachine.outcomes.map((outcome) => [stage, outcome] as const),
   );
 
   it.each(pairs)('%s + %s: goes where the table says, or is refused', (stage, outcome) => {
     const snapshot = reach(stage);
-    const result = transition(planningController, snapshot, { outcome, now: 10_000 });
+    const result = transition(planningMachine, snapshot, { outcome, now: 10_000 });
     const target = table.get(`${stage} ${outcome}`);
     if (target !== undefined) {
       expect(ok(result).state).toBe(target);
@@ -118,7 +122,7 @@ describe('planningController', () => {
     }
     expect(result.ok).toBe(false);
     if (result.ok) return;
-    const final = planningController.states[stage].kind === 'final';
+    const final = planningMachine.states[stage].kind === 'final';
     expect(result.error.code).toBe(final ? 'machine_done' : 'outcome_rejected');
     expect(result.error.state).toBe(stage);
   });
@@ -127,18 +131,18 @@ describe('planningController', () => {
     let snapshot = reach('VALIDATE_OUTLINE');
     for (let round = 0; round < 2; round++) {
       snapshot = ok(
-        transition(planningController, snapshot, {
+        transition(planningMachine, snapshot, {
           outcome: 'invalid_retryable',
           now: 1000 + round * 2,
         }),
       );
       snapshot = ok(
-        transition(planningController, snapshot, { outcome: 'success', now: 1001 + round * 2 }),
+        transition(planningMachine, snapshot, { outcome: 'success', now: 1001 + round * 2 }),
       );
     }
     expect(snapshot.counters.retries.DRAFT_OUTLINE).toBe(2);
     const third = ok(
-      transition(planningController, snapshot, { outcome: 'invalid_retryable', now: 2000 }),
+      transition(planningMachine, snapshot, { outcome: 'invalid_retryable', now: 2000 }),
     );
     expect(third.state).toBe('ABORTED');
     expect(third.trace.at(-1)?.cap?.name).toBe('retries');
@@ -148,7 +152,7 @@ describe('planningController', () => {
     const waiting = reach('SEEK_APPROVAL');
     expect(waiting.counters.turns).toBe(7);
     const rejected = ok(
-      transition(planningController, waiting, {
+      transition(planningMachine, waiting, {
         outcome: 'rejected',
         now: 90_000_000,
         reason: 'shorter',
@@ -184,8 +188,25 @@ describe('planningController', () => {
     ).toThrow(/onCap also sends/);
   });
 
-  it('is drawn in the docs exactly as toMermaid renders it', () => {
+  it('is drawn in the docs exactly as renderMachineMermaid renders it', () => {
     const docs = readFileSync(new URL('../../../../docs/controller.md', import.meta.url), 'utf8');
-    expect(docs).toContain(`\`\`\`mermaid\n${toMermaid(planningController)}\`\`\``);
+    expect(docs).toContain(`\`\`\`mermaid\n${renderMachineMermaid(planningMachine)}\`\`\``);
+  });
+});
+
+describe('one way to build the planning controller', () => {
+  it('is createPlanningController: the root exports no prebuilt machine', () => {
+    expect(Object.keys(root)).toContain('createPlanningController');
+    expect(Object.keys(root)).not.toContain('planningController');
+  });
+
+  it('knows the stages of every cadence, and no other name', () => {
+    for (const approval_policy of APPROVAL_POLICIES) {
+      for (const stage of createPlanningController({ approval_policy }).stateNames) {
+        expect(isPlanningStage(stage)).toBe(true);
+      }
+    }
+    expect(isPlanningStage('toString')).toBe(false);
+    expect(isPlanningStage('DREAMING')).toBe(false);
   });
 });

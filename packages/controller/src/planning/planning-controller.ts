@@ -1,10 +1,15 @@
-import { checkOptionKeys } from '@plankit/core/internal-unstable';
+import { checkOptionKeys, isRecord } from '@plankit/core/internal-unstable';
 import { ControllerError } from '../controller-error.ts';
 import type { CapName, Caps, SoftLimits } from '../engine/default-caps.ts';
 import { defineMachine, type StateDefinition } from '../engine/define-machine.ts';
 import type { CapTargets, Machine } from '../engine/machine.ts';
-import { controllerArgument, isRecord } from '../internal/checks.ts';
-import { APPROVAL_POLICIES, type ApprovalPolicy, approvalPauses } from './approval-cadence.ts';
+import { controllerArgument } from '../internal/checks.ts';
+import {
+  APPROVAL_PAUSES,
+  APPROVAL_POLICIES,
+  type ApprovalPolicy,
+  approvalPauses,
+} from './approval-cadence.ts';
 import type { PlanningOutcome, PlanningStage } from './planning-stage.ts';
 
 /** Options of {@link createPlanningController}. @public */
@@ -152,13 +157,17 @@ const PLANNING_CAPS: Caps = Object.freeze({
 const PLANNING_SOFT: SoftLimits = Object.freeze({ turns: 8, costUsd: 1.6 });
 
 /**
- * Builds the planning controller with other limits or cap policies; the stages and the
- * transition table (see `specs/controller-planning.md`) are always the same.
+ * Builds the planning controller: COLLECT_CONTEXT, the outline, roadmap and schedule each
+ * drafted then validated, SEEK_APPROVAL (a wait state), and the exits COMPLETE,
+ * NEEDS_CLARIFICATION, NEEDS_SCHED_ESCALATION and ABORTED. Options change its limits, cap
+ * policies or approval cadence; the transition table (see `specs/controller-planning.md`) is
+ * always the same.
  *
  * @throws ControllerError `argument_invalid` for unknown options, `definition_invalid` for bad
  *   limits or targets
  * @example
  * ```ts
+ * const planningMachine = createPlanningController();
  * // Freeze for a person's review when the money runs out, instead of aborting.
  * const controller = createPlanningController({ freezeOn: ['costUsd'] });
  * ```
@@ -216,12 +225,9 @@ export function createPlanningController(
 }
 
 /**
- * The planning controller: COLLECT_CONTEXT, the outline, roadmap and schedule each
- * drafted then validated, SEEK_APPROVAL (a wait state), and the exits COMPLETE,
- * NEEDS_CLARIFICATION, NEEDS_SCHED_ESCALATION and ABORTED. The full transition table is in
- * `specs/controller-planning.md`.
- *
- * @public
+ * True for a stage some planning controller has: a stage of the default cadence or an approval
+ * pause of another one.
  */
-export const planningController: Machine<PlanningStage, PlanningOutcome> =
-  createPlanningController();
+export function isPlanningStage(name: string): boolean {
+  return Object.hasOwn(BASE_STATES, name) || APPROVAL_PAUSES.some((p) => p.stage === name);
+}

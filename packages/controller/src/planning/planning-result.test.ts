@@ -5,9 +5,11 @@ import { initialSnapshot } from '../engine/initial-snapshot.ts';
 import type { MachineSnapshot } from '../engine/machine-snapshot.ts';
 import { reportCap } from '../engine/report-cap.ts';
 import { type MachineEvent, transition } from '../engine/transition.ts';
-import { createPlanningController, planningController } from './planning-controller.ts';
+import { createPlanningController } from './planning-controller.ts';
 import { planningResult } from './planning-result.ts';
 import type { PlanningOutcome, PlanningStage } from './planning-stage.ts';
+
+const planningMachine = createPlanningController();
 
 function ok<T>(result: Result<T, ControllerError>): T {
   if (!result.ok) throw result.error;
@@ -17,9 +19,9 @@ function ok<T>(result: Result<T, ControllerError>): T {
 type Snap = MachineSnapshot<PlanningStage, PlanningOutcome>;
 
 function drive(events: readonly Omit<MachineEvent<PlanningOutcome>, 'now'>[]): Snap {
-  let snapshot: Snap = initialSnapshot(planningController, { now: 0 });
+  let snapshot: Snap = initialSnapshot(planningMachine, { now: 0 });
   for (const [index, event] of events.entries()) {
-    snapshot = ok(transition(planningController, snapshot, { ...event, now: index + 1 }));
+    snapshot = ok(transition(planningMachine, snapshot, { ...event, now: index + 1 }));
   }
   return snapshot;
 }

@@ -1,9 +1,9 @@
+import { isRecord } from '@plankit/core/internal-unstable';
 import { ControllerError } from '../controller-error.ts';
 import type { MachineSnapshot } from '../engine/machine-snapshot.ts';
-import { isRecord } from '../internal/checks.ts';
 import { APPROVAL_PAUSES } from './approval-cadence.ts';
 import { APPROVAL_CTA } from './parse-approval-reply.ts';
-import { planningController } from './planning-controller.ts';
+import { isPlanningStage } from './planning-controller.ts';
 import type { PlanningOutcome, PlanningStage } from './planning-stage.ts';
 
 /** The host-facing status of the planning node (`planning_status` on the wire). @public */
@@ -94,8 +94,7 @@ export function planningResult(
   if (
     !isRecord(snapshot) ||
     typeof snapshot.state !== 'string' ||
-    (!Object.hasOwn(planningController.states, snapshot.state) &&
-      !APPROVAL_PAUSES.some((p) => p.stage === snapshot.state)) ||
+    !isPlanningStage(snapshot.state) ||
     !Array.isArray(snapshot.trace)
   ) {
     throw new ControllerError(

@@ -1,8 +1,9 @@
 import type { Result } from '@plankit/core';
+import { formatPath, isRecord } from '@plankit/core/internal-unstable';
 import * as z from 'zod';
 import { ControllerError } from '../controller-error.ts';
-import { isRecord, keyText, unknownKey } from '../internal/checks.ts';
-import { formatPath, issueRule } from '../internal/read-document.ts';
+import { keyText, unknownKey } from '../internal/checks.ts';
+import { issueRule } from '../internal/read-document.ts';
 import {
   DEFAULT_INTERACTION_POLICY,
   type InteractionPolicy,
@@ -52,7 +53,7 @@ export function resolvePolicy(
     const parsed = partial.safeParse(value);
     if (!parsed.success) {
       const issue = parsed.error.issues[0];
-      const path = issue === undefined ? '' : formatPath(issue.path);
+      const path = issue === undefined ? '' : formatPath(issue.path, keyText);
       const key = issue?.code === 'unrecognized_keys' ? issue.keys[0] : undefined;
       const field =
         key !== undefined ? `${layer}.${keyText(key)}` : path === '' ? layer : `${layer}.${path}`;
@@ -74,7 +75,7 @@ export function checkPolicy(where: string, policy: unknown): InteractionPolicy {
   const parsed = complete.safeParse(policy);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
-    const path = issue === undefined ? '' : formatPath(issue.path);
+    const path = issue === undefined ? '' : formatPath(issue.path, keyText);
     const field = path === '' ? 'policy' : `policy.${path}`;
     throw new ControllerError(
       'argument_invalid',

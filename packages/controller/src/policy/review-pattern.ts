@@ -1,8 +1,8 @@
 import type { Result } from '@plankit/core';
-import { checkOptionKeys } from '@plankit/core/internal-unstable';
+import { checkOptionKeys, formatPath, isRecord } from '@plankit/core/internal-unstable';
 import { ControllerError } from '../controller-error.ts';
-import { controllerArgument, isRecord, keyText } from '../internal/checks.ts';
-import { formatPath, issueRule } from '../internal/read-document.ts';
+import { controllerArgument, keyText } from '../internal/checks.ts';
+import { issueRule } from '../internal/read-document.ts';
 import { CANONICAL_PATTERNS, PatternSpec } from './pattern-spec.ts';
 
 /** Options of {@link reviewPattern}: the canonical patterns and the feature flags. @public */
@@ -121,7 +121,7 @@ export function reviewPattern(
     const field =
       key !== undefined
         ? keyText(key)
-        : (issue === undefined ? '' : formatPath(issue.path)) || 'spec';
+        : (issue === undefined ? '' : formatPath(issue.path, keyText)) || 'spec';
     const rule = key !== undefined ? 'is not a PatternSpec field' : issueRule(issue);
     return {
       ok: false,

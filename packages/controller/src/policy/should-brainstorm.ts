@@ -1,10 +1,11 @@
+import { isRecord } from '@plankit/core/internal-unstable';
 import {
   type ConfidenceThresholds,
   classifyConfidence,
   DEFAULT_CONFIDENCE_THRESHOLDS,
 } from '../confidence/classify-confidence.ts';
 import { ControllerError } from '../controller-error.ts';
-import { isRecord, unknownKey } from '../internal/checks.ts';
+import { unknownKey } from '../internal/checks.ts';
 import type { InteractionPolicy } from './interaction-policy.ts';
 import { checkPolicy } from './resolve-policy.ts';
 

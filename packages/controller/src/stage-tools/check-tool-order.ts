@@ -1,6 +1,6 @@
-import { checkOptionKeys } from '@plankit/core/internal-unstable';
+import { checkOptionKeys, isRecord } from '@plankit/core/internal-unstable';
 import { ControllerError } from '../controller-error.ts';
-import { controllerArgument, isRecord } from '../internal/checks.ts';
+import { controllerArgument } from '../internal/checks.ts';
 import { type AnyStageTool, isStageTool } from './define-stage-tool.ts';
 
 /** A prerequisite no tool produces and the host does not supply. @public */

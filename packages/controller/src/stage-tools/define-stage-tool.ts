@@ -1,6 +1,7 @@
+import { isRecord } from '@plankit/core/internal-unstable';
 import * as z from 'zod';
 import { ControllerError } from '../controller-error.ts';
-import { isRecord, unknownKey } from '../internal/checks.ts';
+import { unknownKey } from '../internal/checks.ts';
 import type { InteractionPolicy } from '../policy/interaction-policy.ts';
 
 /**

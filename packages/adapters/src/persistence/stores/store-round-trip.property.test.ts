@@ -12,10 +12,10 @@ import path from 'node:path';
 import {
   allowedOutcomes,
   ControllerSnapshot,
+  createPlanningController,
   initialSnapshot,
   type MachineSnapshot,
   machineSnapshotFromJSON,
-  planningController,
   registerControllerReducers,
   transition,
 } from '@plankit/controller';
@@ -72,6 +72,8 @@ import { MemoryStore } from './memory-store.ts';
 import type { SessionStore } from './session-store.ts';
 import type { StoreError } from './store-error.ts';
 import { ok } from './testing/store-contract.ts';
+
+const planningMachine = createPlanningController();
 
 warnWhenSkipped('The PostgresStore round-trip properties');
 
@@ -462,14 +464,14 @@ function applyControllerStep(
       const outcomes =
         attempt(
           () =>
-            ({ ok: true, value: allowedOutcomes(planningController, values.machine) }) as Result<
+            ({ ok: true, value: allowedOutcomes(planningMachine, values.machine) }) as Result<
               readonly string[],
               Error
             >,
         ) ?? [];
       const outcome = outcomes[step.pick % Math.max(1, outcomes.length)] ?? 'success';
       const machine = attempt(() =>
-        transition(planningController, values.machine, {
+        transition(planningMachine, values.machine, {
           outcome: outcome as never,
           now,
           costUsd: step.cost,
@@ -536,7 +538,7 @@ function expectOwnFromJSON(values: ControllerValues): void {
   again('budget', budgetFromJSON(JSON.stringify(values.budget)), values.budget);
   again(
     'machine',
-    machineSnapshotFromJSON(planningController, JSON.stringify(values.machine)),
+    machineSnapshotFromJSON(planningMachine, JSON.stringify(values.machine)),
     values.machine,
   );
   again('job', phaseJobFromJSON(JSON.stringify(values.job)), values.job);
@@ -595,7 +597,7 @@ for (const kind of STORES) {
             }
             const values: ControllerValues = {
               budget: createBudget({ now: NOW, caps: { costUsd: 5, turnSoftUsd: 1 } }),
-              machine: initialSnapshot(planningController, { now: NOW }),
+              machine: initialSnapshot(planningMachine, { now: NOW }),
               job: startPhaseJob({ jobId: session.sessionId, now: NOW, interactive }),
               workshop,
             };

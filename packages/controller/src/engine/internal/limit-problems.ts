@@ -1,4 +1,5 @@
-import { isCount, isRecord, show, unknownKey } from '../../internal/checks.ts';
+import { isRecord } from '@plankit/core/internal-unstable';
+import { isCount, show, unknownKey } from '../../internal/checks.ts';
 import { isUsd } from '../../internal/micro-usd.ts';
 import { CAP_NAMES } from '../default-caps.ts';
 

@@ -1,10 +1,10 @@
 import type { Err } from '@plankit/core';
-import { clipText, refusalText } from '@plankit/core/internal-unstable';
-import { isRecord, isTime, show, TIME_RULE, unknownKey } from '../../internal/checks.ts';
+import { clipText, isRecord, refusalText, unknownOption } from '@plankit/core/internal-unstable';
+import { isTime, keyText, show, TIME_RULE, unknownKey } from '../../internal/checks.ts';
 import { unstorableText } from '../../internal/unstorable-text.ts';
 import { WorkflowError, type WorkflowErrorCode } from '../workflow-error.ts';
 
-export { isRecord, show };
+export { show };
 
 /** A failed result carrying a {@link WorkflowError}. */
 export function fail(
@@ -93,7 +93,10 @@ export function checkStorableOptions(where: string, options: unknown): void {
     throw new WorkflowError('argument_invalid', problem.message, { field: problem.field });
 }
 
-/** Throws unless `options` is an object with only `keys` (`name` is how messages call it). */
+/**
+ * Throws unless `options` is an object with only `keys` (`name` is how messages call it), an
+ * unknown key in core's words (`is not an option`).
+ */
 export function checkOptions(
   where: string,
   options: unknown,
@@ -101,18 +104,10 @@ export function checkOptions(
   name = 'options',
 ): void {
   if (!isRecord(options)) throw argumentError(where, name, 'must be an object');
-  const extra = unknownKey(options, keys);
-  if (extra !== undefined) throw argumentError(where, `${name}.${extra}`, 'is not a key');
-}
-
-/** `text` cut to `max` characters, with `...` when cut. */
-export function clip(text: string, max: number): string {
-  return text.length <= max ? text : `${text.slice(0, max - 3)}...`;
-}
-
-/** `1 todo`, `2 todos`. */
-export function plural(n: number, word: string): string {
-  return `${n} ${word}${n === 1 ? '' : 's'}`;
+  // Core's words for an unknown option; the key quoted and clipped as every controller
+  // refusal names one, so a key of any length keeps the message short.
+  const key = unknownOption(options, keys);
+  if (key !== undefined) throw argumentError(where, `${name}.${keyText(key)}`, 'is not an option');
 }
 
 /** An integer in `[min, max]`. */

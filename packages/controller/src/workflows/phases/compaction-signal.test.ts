@@ -58,7 +58,7 @@ describe('compactionSignal', () => {
     expect(() => compactionSignal(job, { contextTokens: -1 })).toThrow(/contextTokens/);
     expect(() => compactionSignal(job, { contextTokens: 1, plan: {} as never })).toThrow(/plan/);
     expect(() => compactionSignal(job, { tokens: 1 } as never)).toThrow(
-      /input.tokens is not a key/,
+      /input.tokens is not an option/,
     );
   });
 });

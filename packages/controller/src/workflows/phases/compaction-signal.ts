@@ -1,6 +1,7 @@
 import type { Plan } from '@plankit/core';
+import { isRecord } from '@plankit/core/internal-unstable';
 import { toPlanAnchor } from '@plankit/prompt';
-import { argumentError, checkOptions, isInteger, isRecord } from '../internal/checks.ts';
+import { argumentError, checkOptions, isInteger } from '../internal/checks.ts';
 import type { PhaseJob } from './phase-job.ts';
 import { ensureJob } from './phase-step.ts';
 import { todosPlan } from './todos-plan.ts';

@@ -1,5 +1,6 @@
 import type { Result } from '@plankit/core';
-import { fail, inputError, inputProblem, isInteger, isRecord } from '../internal/checks.ts';
+import { isRecord } from '@plankit/core/internal-unstable';
+import { fail, inputError, inputProblem, isInteger } from '../internal/checks.ts';
 import type { WorkflowError } from '../workflow-error.ts';
 import type { PhaseJob } from './phase-job.ts';
 import type { PhaseSignal, TodosConsumedSignal } from './phase-signal.ts';

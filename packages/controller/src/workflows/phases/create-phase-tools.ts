@@ -8,9 +8,10 @@ import {
   type ToolValidationCode,
   ToolValidationError,
 } from '@plankit/core';
+import { isRecord, plural } from '@plankit/core/internal-unstable';
 import * as z from 'zod';
 import { canonicalJson } from '../../internal/canonical-json.ts';
-import { argumentError, checkOptions, isRecord, plural } from '../internal/checks.ts';
+import { argumentError, checkOptions } from '../internal/checks.ts';
 import type { WorkflowError } from '../workflow-error.ts';
 import { completeJob } from './complete-job.ts';
 import { completeTodo } from './complete-todo.ts';

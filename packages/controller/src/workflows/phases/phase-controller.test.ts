@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { toMermaid } from '../../engine/to-mermaid.ts';
+import { renderMachineMermaid } from '../../engine/render-machine-mermaid.ts';
 import { specTable, workflowsDoc } from '../testing/spec-table.ts';
 import { phaseController } from './phase-controller.ts';
 
@@ -29,7 +29,9 @@ describe('phaseController', () => {
     expect(Object.values(phaseController.caps).every((limit) => limit === null)).toBe(true);
   });
 
-  it('is drawn in the docs exactly as toMermaid renders it', () => {
-    expect(workflowsDoc()).toContain(`\`\`\`mermaid\n${toMermaid(phaseController)}\`\`\``);
+  it('is drawn in the docs exactly as renderMachineMermaid renders it', () => {
+    expect(workflowsDoc()).toContain(
+      `\`\`\`mermaid\n${renderMachineMermaid(phaseController)}\`\`\``,
+    );
   });
 });

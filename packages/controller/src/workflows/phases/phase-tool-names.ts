@@ -1,7 +1,7 @@
 import type { AnyTool } from '@plankit/core';
+import { isRecord } from '@plankit/core/internal-unstable';
 import type { Phase } from '@plankit/prompt';
 import { unknownKey } from '../../internal/checks.ts';
-import { isRecord } from '../internal/checks.ts';
 import { WorkflowError } from '../workflow-error.ts';
 
 /**

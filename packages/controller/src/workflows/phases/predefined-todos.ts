@@ -1,5 +1,6 @@
+import { isRecord } from '@plankit/core/internal-unstable';
 import type { TodoRange } from '@plankit/prompt';
-import { argumentError, isInteger, isRecord } from '../internal/checks.ts';
+import { argumentError, isInteger } from '../internal/checks.ts';
 
 /** A todo as written in `todos.yaml` or predefined: an integer id and what to do. @public */
 export interface TodoSpec {

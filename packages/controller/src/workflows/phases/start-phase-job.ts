@@ -1,4 +1,4 @@
-import { deepFreeze } from '@plankit/core/internal-unstable';
+import { deepFreeze, isRecord } from '@plankit/core/internal-unstable';
 import type { TodoRange } from '@plankit/prompt';
 import { initialSnapshot } from '../../engine/initial-snapshot.ts';
 import { isTime, TIME_RULE, unknownKey } from '../../internal/checks.ts';
@@ -7,7 +7,6 @@ import {
   checkOptions,
   checkStorableOptions,
   isInteger,
-  isRecord,
 } from '../internal/checks.ts';
 import { phaseController } from './phase-controller.ts';
 import { JOB_ID, type PhaseJob, type PhaseSettings, type TodosOnHandoff } from './phase-job.ts';

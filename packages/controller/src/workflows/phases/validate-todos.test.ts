@@ -225,8 +225,22 @@ describe('validateTodos', () => {
     expect(() => validateTodos(yaml(5), { range: { min: 0, max: 3 } })).toThrow(/options.range/);
     expect(() => validateTodos(yaml(5), { maxBytes: 0 })).toThrow(/options.maxBytes/);
     expect(() => validateTodos(yaml(5), { strict: true } as never)).toThrow(
-      /options.strict is not a key/,
+      /options.strict is not an option/,
     );
     expect(() => validateTodos(42 as never)).toThrow(/source must be/);
+  });
+
+  it('names an unknown option key of any length quoted, clipped and on one line', () => {
+    const key = `k\n${'x'.repeat(1 << 20)}`;
+    let thrown: unknown;
+    try {
+      validateTodos(yaml(5), { [key]: true } as never);
+    } catch (error) {
+      thrown = error;
+    }
+    const { message, field } = thrown as { message: string; field: string };
+    expect(message).toMatch(/^validateTodos: options\."k\\nxxx.*\.\.\." is not an option\.$/);
+    expect(message.length).toBeLessThan(200);
+    expect(field.length).toBeLessThan(100);
   });
 });

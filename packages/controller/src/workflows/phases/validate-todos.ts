@@ -1,16 +1,14 @@
 import type { Result } from '@plankit/core';
-import { stringProblem, yamlDuplicateKey, yamlNestingProblem } from '@plankit/core/internal-unstable';
+import {
+  clipText,
+  isRecord,
+  stringProblem,
+  yamlDuplicateKey,
+  yamlNestingProblem,
+} from '@plankit/core/internal-unstable';
 import type { TodoRange } from '@plankit/prompt';
 import { isMap, isPair, isScalar, isSeq, Lexer, parseDocument } from 'yaml';
-import {
-  argumentError,
-  checkOptions,
-  clip,
-  fail,
-  isInteger,
-  isRecord,
-  show,
-} from '../internal/checks.ts';
+import { argumentError, checkOptions, fail, isInteger, show } from '../internal/checks.ts';
 import type { WorkflowError } from '../workflow-error.ts';
 import { DEFAULT_TODO_RANGE, type TodoSpec } from './predefined-todos.ts';
 
@@ -252,7 +250,7 @@ function parseSource(source: TodosSource, maxBytes: number): Result<unknown, Wor
   });
   const error = document.errors[0];
   if (error !== undefined) {
-    const reason = `${clip(error.message.trim(), MAX_YAML_ERROR)}${position(source, error.pos[0])}`;
+    const reason = `${clipText(error.message.trim(), MAX_YAML_ERROR)}${position(source, error.pos[0])}`;
     return fail('todos_yaml_invalid', `Invalid YAML: ${reason}`, 'todos', error);
   }
   const duplicate = yamlDuplicateKey(document.contents, YAML_NODES);
@@ -266,7 +264,7 @@ function parseSource(source: TodosSource, maxBytes: number): Result<unknown, Wor
     const reason = cause instanceof Error ? cause.message : String(cause);
     return fail(
       'todos_yaml_invalid',
-      `Invalid YAML: ${clip(reason, MAX_YAML_ERROR)}`,
+      `Invalid YAML: ${clipText(reason, MAX_YAML_ERROR)}`,
       'todos',
       cause,
     );

@@ -1,6 +1,7 @@
 import { defineTool, type Result, type Tool, ToolValidationError } from '@plankit/core';
+import { clipText, isRecord, plural } from '@plankit/core/internal-unstable';
 import * as z from 'zod';
-import { argumentError, checkOptions, clip, isRecord, plural } from '../internal/checks.ts';
+import { argumentError, checkOptions } from '../internal/checks.ts';
 import type { WorkspaceProblem } from '../phases/create-phase-tools.ts';
 import type { PhaseJob } from '../phases/phase-job.ts';
 import type { Todo } from '../phases/todo.ts';
@@ -210,7 +211,7 @@ export function createInspectionTools(options: InspectionToolsOptions): Inspecti
       }
       for (const entry of review.feedback) {
         lines.push(
-          `Feedback, cycle ${entry.cycle} (${when(entry.at)}): ${clip(entry.feedback, 2000)}`,
+          `Feedback, cycle ${entry.cycle} (${when(entry.at)}): ${clipText(entry.feedback, 2000)}`,
         );
       }
       return answer(`Job ${job.jobId}: ${jobStatus(job)}.`, lines.join('\n'));
@@ -274,7 +275,7 @@ export function createInspectionTools(options: InspectionToolsOptions): Inspecti
       const lines: string[] = [];
       for (const [index, entry] of shown.entries()) {
         const reason =
-          entry.reason === null ? '' : `: ${clip(entry.reason.replace(/\s+/g, ' '), 300)}`;
+          entry.reason === null ? '' : `: ${clipText(entry.reason.replace(/\s+/g, ' '), 300)}`;
         lines.push(
           `${first + index + 1}. ${when(entry.at)} ${entry.from} --${entry.outcome ?? entry.kind}--> ${entry.to}${reason}`,
         );
@@ -367,7 +368,7 @@ export function createInspectionTools(options: InspectionToolsOptions): Inspecti
         if (!text.ok || typeof text.value !== 'string') continue;
         for (const [index, line] of text.value.split('\n').entries()) {
           if (!line.toLowerCase().includes(needle)) continue;
-          matches.push(`${entry.path}:${index + 1}: ${clip(line.trim(), 200)}`);
+          matches.push(`${entry.path}:${index + 1}: ${clipText(line.trim(), 200)}`);
           if (matches.length === SEARCH_MATCHES) break;
         }
       }

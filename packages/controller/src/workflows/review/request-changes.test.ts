@@ -17,6 +17,17 @@ function stored(job: PhaseJob): PhaseJob {
 }
 
 describe('requestChanges', () => {
+  it('clips long feedback in the trace without splitting a surrogate pair', () => {
+    // A pair straddles the cut at 1,997 code units, where the clipped reason ends before "...".
+    const feedback = `${'a'.repeat(1996)}\u{1F600}${'b'.repeat(100)}`;
+    const job = stored(
+      unwrap(requestChanges(stored(waitingJob(T0)), { now: T0 + HOUR, feedback })),
+    );
+    const reason = job.machine.trace.at(-1)?.reason ?? '';
+    expect(reason).toBe(`${'a'.repeat(1996)}...`);
+    expect(reason).not.toMatch(/\p{Cs}/u);
+  });
+
   it('runs two rounds of feedback then approval, through a JSON snapshot between every step', () => {
     let memory = '# Workspace\n\nThe job extracts requirements.\n';
     let job = stored(waitingJob(T0));

@@ -1,5 +1,6 @@
 import type { Result } from '@plankit/core';
-import { clip, inputError, inputProblem } from '../internal/checks.ts';
+import { clipText } from '@plankit/core/internal-unstable';
+import { inputError, inputProblem } from '../internal/checks.ts';
 import { FEEDBACK_LIMIT, type PhaseJob } from '../phases/phase-job.ts';
 import type { PhaseSignal } from '../phases/phase-signal.ts';
 import { ensureJob, enterPhase, nextJob, step } from '../phases/phase-step.ts';
@@ -69,7 +70,7 @@ export function requestChanges(
   const refused = waitingProblem(WHERE, job);
   if (refused !== null) return refused;
   const cycle = job.review.cycles + 1;
-  const machine = step(WHERE, job, 'changes_requested', now, clip(feedback, 2000));
+  const machine = step(WHERE, job, 'changes_requested', now, clipText(feedback, 2000));
   if (!machine.ok) return machine;
   const { fields, started } = enterPhase(job, 'revision', job.settings.todos.revision);
   const signals: PhaseSignal[] = [

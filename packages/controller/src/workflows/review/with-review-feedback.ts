@@ -1,4 +1,5 @@
-import { argumentError, isInteger, isRecord } from '../internal/checks.ts';
+import { isRecord } from '@plankit/core/internal-unstable';
+import { argumentError, isInteger } from '../internal/checks.ts';
 
 /** One change request, as {@link withReviewFeedback} writes it. @public */
 export interface FeedbackEntry {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { toMermaid } from '../../engine/to-mermaid.ts';
+import { renderMachineMermaid } from '../../engine/render-machine-mermaid.ts';
 import { specTable, workflowsDoc } from '../testing/spec-table.ts';
 import { workshopMachine } from './workshop-machine.ts';
 
@@ -35,7 +35,9 @@ describe('workshopMachine', () => {
     expect(workshopMachine.states.review_ready.kind).toBe('final');
   });
 
-  it('is drawn in the docs exactly as toMermaid renders it', () => {
-    expect(workflowsDoc()).toContain(`\`\`\`mermaid\n${toMermaid(workshopMachine)}\`\`\``);
+  it('is drawn in the docs exactly as renderMachineMermaid renders it', () => {
+    expect(workflowsDoc()).toContain(
+      `\`\`\`mermaid\n${renderMachineMermaid(workshopMachine)}\`\`\``,
+    );
   });
 });

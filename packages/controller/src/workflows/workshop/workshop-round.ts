@@ -1,6 +1,7 @@
 import type { Result } from '@plankit/core';
+import { isRecord } from '@plankit/core/internal-unstable';
 import { unknownKey } from '../../internal/checks.ts';
-import { inputError, inputProblem, isRecord } from '../internal/checks.ts';
+import { inputError, inputProblem } from '../internal/checks.ts';
 import type { WorkflowError } from '../workflow-error.ts';
 import type { WorkshopOutcome } from './workshop-machine.ts';
 import { WORKSHOP_SIGNAL_NAMES } from './workshop-signals.ts';

@@ -1,8 +1,8 @@
 import type { Result } from '@plankit/core';
-import { deepFreeze } from '@plankit/core/internal-unstable';
+import { clipText, deepFreeze, isRecord } from '@plankit/core/internal-unstable';
 import type { MachineSnapshot } from '../../engine/machine-snapshot.ts';
 import { transition } from '../../engine/transition.ts';
-import { argumentError, clip, fail, isRecord } from '../internal/checks.ts';
+import { argumentError, fail } from '../internal/checks.ts';
 import type { WorkflowError } from '../workflow-error.ts';
 import { checkFilePlan } from './check-file-plan.ts';
 import { renderPlanMarkdown } from './render-plan-markdown.ts';
@@ -48,7 +48,7 @@ export function stepWorkshop(
   const next = transition(workshopMachine, state.machine, {
     outcome,
     now,
-    reason: reason === null ? null : clip(reason, 2000),
+    reason: reason === null ? null : clipText(reason, 2000),
   });
   if (!next.ok) {
     return fail(

@@ -1,7 +1,8 @@
 import type { Result } from '@plankit/core';
+import { formatPath } from '@plankit/core/internal-unstable';
 import type * as z from 'zod';
-import { show } from '../../internal/checks.ts';
-import { formatPath, issueRule } from '../../internal/read-document.ts';
+import { keyText, show } from '../../internal/checks.ts';
+import { issueRule } from '../../internal/read-document.ts';
 import { fail, inputError, inputProblem } from '../internal/checks.ts';
 import type { WorkflowError } from '../workflow-error.ts';
 import { renderPlanMarkdown } from './render-plan-markdown.ts';
@@ -48,7 +49,7 @@ function canonical<T>(
   const parsed = schema.safeParse(data);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
-    const at = issue === undefined ? '' : formatPath(issue.path);
+    const at = issue === undefined ? '' : formatPath(issue.path, keyText);
     return fail(
       'artifact_invalid',
       `${name}${at === '' ? '' : ` ${at}`}: ${issueRule(issue, false)}.`,

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { defineMachine } from './define-machine.ts';
-import { toMermaid } from './to-mermaid.ts';
+import { renderMachineMermaid } from './render-machine-mermaid.ts';
 
-describe('toMermaid', () => {
+describe('renderMachineMermaid', () => {
   it('renders a stateDiagram-v2 with guards, descriptions, wait states and exits', () => {
     function confident() {
       return true;
@@ -21,7 +21,7 @@ describe('toMermaid', () => {
         aborted: { kind: 'final' },
       },
     });
-    expect(toMermaid(machine)).toBe(
+    expect(renderMachineMermaid(machine)).toBe(
       [
         'stateDiagram-v2',
         '  [*] --> draft',
@@ -53,7 +53,7 @@ describe('toMermaid', () => {
         done: { kind: 'final' },
       },
     });
-    const diagram = toMermaid(machine);
+    const diagram = renderMachineMermaid(machine);
     expect(diagram.split('\n')).toHaveLength(7);
     expect(diagram).not.toMatch(/%|<b|"/);
     expect(diagram).toContain(
@@ -64,6 +64,8 @@ describe('toMermaid', () => {
   });
 
   it('refuses a value that is not a machine', () => {
-    expect(() => toMermaid({ id: 'x' } as never)).toThrow(/must be made by defineMachine/);
+    expect(() => renderMachineMermaid({ id: 'x' } as never)).toThrow(
+      /must be made by defineMachine/,
+    );
   });
 });

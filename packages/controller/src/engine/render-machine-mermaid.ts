@@ -20,7 +20,8 @@ function label(text: string): string {
  * @throws ControllerError `argument_invalid` for a machine not made by `defineMachine`
  * @example
  * ```ts
- * console.log(toMermaid(planningController));
+ * const planningMachine = createPlanningController();
+ * console.log(renderMachineMermaid(planningMachine));
  * // stateDiagram-v2
  * //   [*] --> COLLECT_CONTEXT
  * //   COLLECT_CONTEXT --> DRAFT_OUTLINE: sufficient_context
@@ -28,8 +29,8 @@ function label(text: string): string {
  * ```
  * @public
  */
-export function toMermaid(machine: Machine): string {
-  compiledOf(machine, 'toMermaid');
+export function renderMachineMermaid(machine: Machine): string {
+  compiledOf(machine, 'renderMachineMermaid');
   const lines = ['stateDiagram-v2', `  [*] --> ${machine.initial}`];
   for (const name of machine.stateNames) {
     const state = machine.states[name];

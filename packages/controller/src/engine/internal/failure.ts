@@ -1,0 +1,46 @@
+import { clipText, refusalText } from '@plankit/core/internal-unstable';
+import { ControllerError } from '../../controller-error.ts';
+import { unstorableText } from '../../internal/unstorable-text.ts';
+
+/** A failed result. */
+export function failure(
+  code: ControllerError['code'],
+  message: string,
+  field?: string,
+  state?: string,
+  cause?: unknown,
+): { readonly ok: false; readonly error: ControllerError } {
+  // Clipped here, so no refusal a model reads reaches 2,000 characters, however it was built.
+  return {
+    ok: false,
+    error: new ControllerError(code, refusalText(message), { field, state, cause }),
+  };
+}
+
+/** A failed `input_invalid` result: `${where}: ${field} ${rule}.`, naming the field. */
+export function invalid(
+  where: string,
+  field: string,
+  rule: string,
+): { ok: false; error: ControllerError } {
+  return failure('input_invalid', `${where}: ${field} ${rule}.`, field);
+}
+
+/**
+ * An `input_invalid` error for text in `value` (at `field`) that no store can hold: U+0000 or
+ * a lone surrogate. Null when every string in it is storable.
+ */
+export function unstorableError(
+  where: string,
+  field: string,
+  value: unknown,
+): ControllerError | null {
+  const problem = unstorableText(value, field);
+  if (problem === undefined) return null;
+  const path = clipText(problem.path, 400);
+  return new ControllerError(
+    'input_invalid',
+    refusalText(`${where}: ${path} ${problem.rule}, so no store could hold it.`),
+    { field: path },
+  );
+}
