@@ -5,6 +5,7 @@ import { toStrictJsonSchema as openaiStrict } from 'openai/lib/transform';
 import { afterEach, describe, expect, it } from 'vitest';
 import * as z from 'zod';
 import { AdapterError } from '../adapter-error.ts';
+import { strictSchemaProblem } from '../host/strict-schema/strict-schema-problem.ts';
 import {
   type RecordingServer,
   requestBody,
@@ -12,7 +13,6 @@ import {
 } from '../testing/recording-server.ts';
 import { toolJsonSchema } from '../tool-json-schema.ts';
 import { createOpenAIToolset } from './create-openai-toolset.ts';
-import { strictSchemaProblem } from '../host/strict-schema/strict-schema-problem.ts';
 
 // Chat Completions responses in the API's wire format, as the openai client receives them.
 const chatResponse = (message: Record<string, unknown>, finish: string) => ({
