@@ -9,8 +9,11 @@ import {
 } from '../host/keyed-context.ts';
 import { callFailure, malformedCall } from '../host/refusal.ts';
 import { runHostCall } from '../host/run-host-call.ts';
+import {
+  type StrictJsonSchema,
+  toStrictJsonSchema,
+} from '../host/strict-schema/to-strict-json-schema.ts';
 import { isRecord } from '../is-record.ts';
-import { type StrictJsonSchema, toStrictJsonSchema } from '../host/strict-schema/to-strict-json-schema.ts';
 import type { SessionSource } from '../sessions/resolve-session.ts';
 import { type JsonSchema, toolJsonSchema } from '../tool-json-schema.ts';
 

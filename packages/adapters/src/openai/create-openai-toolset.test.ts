@@ -5,9 +5,9 @@ import { toStrictJsonSchema as openaiStrict } from 'openai/lib/transform';
 import { describe, expect, it } from 'vitest';
 import * as z from 'zod';
 import { AdapterError } from '../adapter-error.ts';
+import { strictSchemaProblem } from '../host/strict-schema/strict-schema-problem.ts';
 import { toolJsonSchema } from '../tool-json-schema.ts';
 import { createOpenAIToolset } from './create-openai-toolset.ts';
-import { strictSchemaProblem } from '../host/strict-schema/strict-schema-problem.ts';
 import { describeOpenAIClient } from './testing/openai-client-cases.ts';
 
 // The client cases are written once in testing/openai-client-cases.ts;

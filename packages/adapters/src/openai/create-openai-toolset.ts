@@ -15,10 +15,13 @@ import {
 } from '../host/keyed-context.ts';
 import { callFailure, malformedCall as malformed } from '../host/refusal.ts';
 import { runHostCall } from '../host/run-host-call.ts';
+import {
+  type StrictJsonSchema,
+  toStrictJsonSchema,
+} from '../host/strict-schema/to-strict-json-schema.ts';
 import { isRecord } from '../is-record.ts';
 import type { SessionSource } from '../sessions/resolve-session.ts';
 import { type JsonSchema, toolJsonSchema } from '../tool-json-schema.ts';
-import { type StrictJsonSchema, toStrictJsonSchema } from '../host/strict-schema/to-strict-json-schema.ts';
 
 /** Options of {@link createOpenAIToolset}. @public */
 export interface OpenAIToolsetOptions {

@@ -9,6 +9,8 @@
 
 export type { ConversationKeyContext, SessionRefusal } from '../host/keyed-context.ts';
 export { strictByDefault } from '../host/strict-by-default.ts';
+export type { StrictJsonSchema } from '../host/strict-schema/to-strict-json-schema.ts';
+export { toStrictJsonSchema } from '../host/strict-schema/to-strict-json-schema.ts';
 export type {
   FunctionCallOutput,
   OpenAICallRecord,
@@ -17,5 +19,3 @@ export type {
   OpenAIToolsetOptions,
 } from './create-openai-toolset.ts';
 export { createOpenAIToolset } from './create-openai-toolset.ts';
-export type { StrictJsonSchema } from '../host/strict-schema/to-strict-json-schema.ts';
-export { toStrictJsonSchema } from '../host/strict-schema/to-strict-json-schema.ts';
