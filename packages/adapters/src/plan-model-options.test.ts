@@ -19,7 +19,7 @@ import {
   type ClaudeAgentSdkServer,
   registerClaudeAgentTools,
 } from './claude-agent-sdk/register-claude-agent-tools.ts';
-import { strictByDefault } from './host/strict-by-default.ts';
+import { isStrict } from './host/host-tool-options.ts';
 import { toLangChainTools } from './langchain/to-langchain-tools.ts';
 import { registerMcpTools as registerV1 } from './mcp/register-mcp-tools.ts';
 import { registerMcpTools as registerV2 } from './mcp/v2/register-mcp-tools.ts';
@@ -210,11 +210,13 @@ describe('every plan-model option through every adapter', () => {
       tools.planning_release_step,
     ]) {
       expect(tool.traits.strict).toBe(true);
-      // The deprecated alias reads the same trait.
-      expect(strictByDefault(tool)).toBe(true);
+      // The adapters' one rule reads the trait when no strict option is given.
+      expect(isStrict(tool, undefined)).toBe(true);
     }
     // A name is not a trait: a look-alike without the trait is not strict.
-    expect(strictByDefault({ name: 'planning_apply_batch', traits: {} } as AnyTool)).toBe(false);
+    expect(isStrict({ name: 'planning_apply_batch', traits: {} } as AnyTool, undefined)).toBe(
+      false,
+    );
   });
 
   it("AI SDK planReminderStep shows the Ready and Blocked lines with renderPlanReminder's dependencies option", async () => {

@@ -1,4 +1,4 @@
-import { announceInConversation, type ToolCallOrder } from '../model-order.ts';
+import { announceInConversation, type ToolCallOrder } from '../host/model-order.ts';
 
 /** The turn of one step: a fresh key, and the ids announced in it. */
 interface StepTurn {

@@ -5,9 +5,9 @@ import {
   type SessionRolledBack,
   type Unsubscribe,
 } from '@plankit/core';
-import { oneAtATime } from '../call-tool.ts';
 import { resolveSession, type SessionSource } from '../sessions/resolve-session.ts';
 import type { SessionResolveError } from '../sessions/session-resolve-error.ts';
+import { oneAtATime } from './call-tool.ts';
 import { conversationKeyOf } from './conversation-key.ts';
 import {
   type ConversationListener,

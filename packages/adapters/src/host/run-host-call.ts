@@ -1,15 +1,15 @@
 import type { AnyTool, Result, ToolResult } from '@plankit/core';
+import type { SessionSource } from '../sessions/resolve-session.ts';
+import type { SessionResolveError } from '../sessions/session-resolve-error.ts';
 import {
   type CallToolOptions,
   DEFAULT_ORDER_TIMEOUT_MS,
   runCall,
   type ToolCallOutcome,
   type ToolCallRequest,
-} from '../call-tool.ts';
-import { runInModelOrder, type ToolCallOrder } from '../model-order.ts';
-import type { SessionSource } from '../sessions/resolve-session.ts';
-import type { SessionResolveError } from '../sessions/session-resolve-error.ts';
+} from './call-tool.ts';
 import { type Conversation, conversationOf } from './conversation.ts';
+import { runInModelOrder, type ToolCallOrder } from './model-order.ts';
 import { refusal } from './refusal.ts';
 
 /** One tool call as a host adapter hands it to the pipeline. */

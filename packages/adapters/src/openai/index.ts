@@ -8,7 +8,6 @@
  */
 
 export type { ConversationKeyContext, SessionRefusal } from '../host/keyed-context.ts';
-export { strictByDefault } from '../host/strict-by-default.ts';
 export type {
   FunctionCallOutput,
   OpenAICallRecord,

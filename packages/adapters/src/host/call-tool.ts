@@ -7,10 +7,10 @@ import {
   ToolValidationError,
 } from '@plankit/core';
 import { clipText, escapeControl } from '@plankit/core/internal-unstable';
-import { conversationKeyOf } from './host/conversation-key.ts';
-import { refusal } from './host/refusal.ts';
+import { conversationKeyOf } from './conversation-key.ts';
 import { runInModelOrder, type ToolCallOrder } from './model-order.ts';
 import { parseToolArguments } from './parse-tool-arguments.ts';
+import { refusal } from './refusal.ts';
 
 /** A tool call in host-neutral form. @public */
 export interface ToolCallRequest {
