@@ -14,6 +14,7 @@ import { MockLanguageModelV3 } from 'ai/test';
 import { describe, expect, it } from 'vitest';
 import { planReminderStep } from './ai-sdk/plan-reminder-step.ts';
 import { aiSdkHostRun } from './ai-sdk/testing/ai-sdk-host-run.ts';
+import { toAISDKTools } from './ai-sdk/to-ai-sdk-tools.ts';
 import { createAnthropicToolset } from './anthropic/create-anthropic-toolset.ts';
 import {
   type ClaudeAgentSdkServer,
@@ -248,7 +249,7 @@ describe('every plan-model option through every adapter', () => {
     const step = planReminderStep({
       session,
       render: () => undefined,
-      activeTools: [...names(tools), 'search_web'],
+      activeTools: { ...toAISDKTools([...tools], { session }), search_web: {} },
     });
     const before = await step({ messages: [] });
     expect(before.activeTools?.sort()).toEqual([
@@ -297,6 +298,16 @@ describe('every plan-model option through every adapter', () => {
     expect(planningApprovalCheckpoint({ name: 'search_web', traits: {} } as AnyTool)).toBe(
       undefined,
     );
+  });
+
+  it('OpenAI Agents planningApprovalCheckpoint reads the plan trait, never the name', () => {
+    const tool = (name: string, traits: AnyTool['traits']) => ({ name, traits }) as AnyTool;
+    // A planning_ name without the trait is not a planning tool.
+    expect(planningApprovalCheckpoint(tool('planning_clear_plan', {}))).toBeUndefined();
+    // Your own tools are placed by their trait, whatever their names.
+    expect(planningApprovalCheckpoint(tool('wipe', { plan: 'clear' }))).toBe('milestone');
+    expect(planningApprovalCheckpoint(tool('tick', { plan: 'edit' }))).toBe('step');
+    expect(planningApprovalCheckpoint(tool('show', { plan: 'read' }))).toBeUndefined();
   });
 
   for (const [host, run] of Object.entries(HOSTS)) {

@@ -1,3 +1,5 @@
+import { isPlanningToolName } from './plankit-tool-of.ts';
+
 /**
  * What a session resolver of the AI SDK adapter gets for one call: the app's own context,
  * where the host put it.
@@ -40,9 +42,7 @@ const isEmptyObject = (value: unknown): boolean =>
 function toolsEntry(toolsContext: unknown): unknown {
   if (typeof toolsContext !== 'object' || toolsContext === null) return undefined;
   const entries = Object.entries(toolsContext);
-  const planning = entries.find(
-    ([name, value]) => name.startsWith('planning_') && value !== undefined,
-  );
+  const planning = entries.find(([name, value]) => isPlanningToolName(name) && value !== undefined);
   return (planning ?? entries.find(([, value]) => value !== undefined))?.[1];
 }
 

@@ -144,7 +144,7 @@ describe('planReminderStep and planFinished with generateText (ai 7, runtimeCont
       prepareStep: planReminderStep({
         session,
         render: renderPlanReminder,
-        activeTools: Object.keys(tools),
+        activeTools: tools,
       }) as never,
       stopWhen: [planFinished({ session }), isStepCount(10)],
     });

@@ -10,6 +10,7 @@ import type { SessionSource } from '../sessions/resolve-session.ts';
 import { aisdkCallOrder, announceAISDKCall } from './ai-sdk-call-order.ts';
 import { type AISDKContext, toolCallContext } from './ai-sdk-context.ts';
 import { AISDKToolError } from './ai-sdk-tool-error.ts';
+import { rememberPlankitTool } from './plankit-tool-of.ts';
 
 // The AI SDK's JSON Schema type, without depending on @types/json-schema.
 type AISDKJsonSchema = Exclude<
@@ -187,6 +188,7 @@ export function toAISDKTools<C = unknown>(
         value: output.content,
       }),
     };
+    rememberPlankitTool(aiTool, definition);
     return [definition.name, aiTool];
   });
   // Without a prototype: the SDK looks a called name up as `tools[name]`, and a model calling

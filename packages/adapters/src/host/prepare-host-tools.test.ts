@@ -6,7 +6,7 @@ import { toolJsonSchema } from '../tool-json-schema.ts';
 import { prepareHostTools } from './prepare-host-tools.ts';
 
 const KEYS: ReadonlySet<string> = new Set(['strict', 'clock']);
-const planning = Object.values(createPlanningTools(new Session())) as AnyTool[];
+const planning: readonly AnyTool[] = [...createPlanningTools(new Session())];
 const lookup = defineTool({
   name: 'lookup',
   description: 'Looks a word up.',

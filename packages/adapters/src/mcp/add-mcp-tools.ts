@@ -32,7 +32,7 @@ export interface McpToolsOptions extends Pick<HostToolOptions, 'clock'> {
   readonly annotations?: Readonly<Record<string, McpToolAnnotations>> | undefined;
   /**
    * The zod schema of a tool's `structuredContent` by tool name, or `null` for none. By
-   * default a tool's `resultType` (and the plan for `planning_read_plan`); only object
+   * default a tool's `resultType` (and the plan for a tool whose `plan` trait is `'read'`); only object
    * schemas are used, since MCP's structured content is an object.
    */
   readonly outputSchemas?: Readonly<Record<string, z.ZodType | null>> | undefined;
