@@ -5,7 +5,7 @@ import { isPlanningToolName } from './plankit-tool-of.ts';
  * where the host put it.
  *
  * - In a tool's `execute` (and `onInputAvailable`): `experimental_context` in `ai` 6; the
- *   tool's typed `context` in `ai` 7 (its `toolsContext` entry, see {@link aisdkToolsContext}).
+ *   tool's typed `context` in `ai` 7 (its `toolsContext` entry, see {@link toAISDKToolsContext}).
  * - In {@link planReminderStep} and {@link planFinished}: `experimental_context` in `ai` 6;
  *   `runtimeContext` in `ai` 7.
  *

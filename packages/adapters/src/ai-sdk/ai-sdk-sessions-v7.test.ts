@@ -8,10 +8,10 @@ import { MemoryStore } from '../persistence/stores/memory-store.ts';
 import { createSessionPool } from '../sessions/create-session-pool.ts';
 import type { AISDKContext } from './ai-sdk-context.ts';
 import type { AISDKToolError } from './ai-sdk-tool-error.ts';
-import { aisdkContext, aisdkToolsContext } from './ai-sdk-tools-context.ts';
 import { planFinished } from './plan-finished.ts';
 import { planReminderStep } from './plan-reminder-step.ts';
 import { type Call, chatScript, type SeenStep, sleep, usage } from './testing/chat-script.ts';
+import { toAISDKContext, toAISDKToolsContext } from './to-ai-sdk-context.ts';
 import { toAISDKTools as toTools } from './to-ai-sdk-tools.ts';
 
 // The adapter imports `ai`; here it gets ai@7, as in an app that installed only ai@7.
@@ -66,7 +66,7 @@ describe('toAISDKTools with a session per conversation (ai 7, typed context; run
         prompt: `Plan ${objective}.`,
         tools,
         // ai 7 hands each tool its own entry of toolsContext.
-        toolsContext: aisdkToolsContext(tools, { chatId }) as never,
+        toolsContext: toAISDKToolsContext(tools, { chatId }) as never,
         stopWhen: isStepCount(5),
       });
     const [a, b] = await Promise.all([run('chat-a', 'Ship A', 7), run('chat-b', 'Ship B', 3)]);
@@ -95,7 +95,7 @@ describe('toAISDKTools with a session per conversation (ai 7, typed context; run
       model: scripted(chatScript('Orphan', 'o'), seen),
       prompt: 'Plan.',
       tools,
-      toolsContext: aisdkToolsContext(tools, {}) as never,
+      toolsContext: toAISDKToolsContext(tools, {}) as never,
       stopWhen: isStepCount(2),
     });
     const part = result.steps[0]?.content.find((p) => p.type === 'tool-error');
@@ -112,7 +112,7 @@ describe('toAISDKTools with a session per conversation (ai 7, typed context; run
         model: scripted(chatScript('Bad', 'b')),
         prompt: 'Plan.',
         tools,
-        toolsContext: aisdkToolsContext(tools, { chatId: 42 }) as never,
+        toolsContext: toAISDKToolsContext(tools, { chatId: 42 }) as never,
       }),
     ).rejects.toThrow(/tool context/i);
     expect(pool.size).toBe(0);
@@ -139,7 +139,7 @@ describe('planReminderStep and planFinished with generateText (ai 7, runtimeCont
       instructions: 'You plan.',
       prompt: 'Plan C.',
       tools,
-      toolsContext: aisdkToolsContext(tools, { chatId: 'chat-c' }) as never,
+      toolsContext: toAISDKToolsContext(tools, { chatId: 'chat-c' }) as never,
       runtimeContext: { chatId: 'chat-c' },
       prepareStep: planReminderStep({
         session,
@@ -163,12 +163,12 @@ describe('planReminderStep and planFinished with generateText (ai 7, runtimeCont
 
   for (const [name, contexts] of [
     [
-      'aisdkContext (both contexts at once)',
-      (tools: ToolSet) => aisdkContext(tools, { chatId: 'chat-d' }),
+      'toAISDKContext (both contexts at once)',
+      (tools: ToolSet) => toAISDKContext(tools, { chatId: 'chat-d' }),
     ],
     [
       'toolsContext alone',
-      (tools: ToolSet) => ({ toolsContext: aisdkToolsContext(tools, { chatId: 'chat-d' }) }),
+      (tools: ToolSet) => ({ toolsContext: toAISDKToolsContext(tools, { chatId: 'chat-d' }) }),
     ],
   ] as const) {
     it(`names the conversation to the step helpers through ${name}`, async () => {

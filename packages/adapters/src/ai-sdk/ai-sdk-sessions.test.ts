@@ -259,7 +259,11 @@ describe('planReminderStep and planFinished with generateText (ai 6)', () => {
       'planning_setup_plan',
     ]);
     expect(() =>
-      planReminderStep({ session, render: () => undefined, activeTools: Object.keys(tools) }),
+      planReminderStep({
+        session,
+        render: () => undefined,
+        activeTools: Object.keys(tools) as never,
+      }),
     ).toThrow(/planReminderStep: options\.activeTools must be the record of tools/);
     expect(() =>
       planReminderStep({ session, render: () => undefined, activTools: tools } as never),

@@ -7,7 +7,7 @@ import type { HostToolOptions } from '../host/host-tool-options.ts';
 import { prepareHostTools } from '../host/prepare-host-tools.ts';
 import { runHostCall } from '../host/run-host-call.ts';
 import type { SessionSource } from '../sessions/resolve-session.ts';
-import { aisdkCallOrder, announceAISDKCall } from './ai-sdk-call-order.ts';
+import { announceAISDKCall, orderOfAISDKCall } from './ai-sdk-call-order.ts';
 import { type AISDKContext, toolCallContext } from './ai-sdk-context.ts';
 import { AISDKToolError } from './ai-sdk-tool-error.ts';
 import { rememberPlankitTool } from './plankit-tool-of.ts';
@@ -112,7 +112,7 @@ export interface AISDKTool<C = unknown> {
  *
  * The session is `options.session`, or what its resolver returns for the call's context
  * (`experimental_context` in `ai` 6; in `ai` 7 the tool's `context`, see
- * {@link aisdkToolsContext}); a call it cannot serve is refused as an {@link AISDKToolError}
+ * {@link toAISDKToolsContext}); a call it cannot serve is refused as an {@link AISDKToolError}
  * (`session_unresolved`, ...), never run against a shared session.
  *
  * The calls of one step apply in the order the model emitted them, whatever order the SDK
@@ -177,7 +177,7 @@ export function toAISDKTools<C = unknown>(
           call: { name: definition.name, arguments: input, parsed: true },
           now: clock?.(),
           prepare,
-          order: (conversation) => aisdkCallOrder(conversation, call.messages, call.toolCallId),
+          order: (conversation) => orderOfAISDKCall(conversation, call.messages, call.toolCallId),
           orderTimeoutMs: options.orderTimeoutMs,
         });
         if (!result.success) throw new AISDKToolError(result);
