@@ -270,6 +270,12 @@ describe('planReminderStep and planFinished with generateText (ai 6)', () => {
     ).toThrow('planReminderStep: options.activTools is not an option.');
   });
 
+  it('refuses an option planFinished does not take, in the same words', () => {
+    expect(() => planFinished({ session: new Session(), onErorr: () => {} } as never)).toThrow(
+      'planFinished: options.onErorr is not an option.',
+    );
+  });
+
   it('gives an unresolved step no reminder and no stop, and says why', async () => {
     const { pool, session, tools } = chatPool();
     const errors: string[] = [];
