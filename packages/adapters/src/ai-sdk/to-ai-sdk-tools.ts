@@ -4,6 +4,7 @@ import { type FlexibleSchema, jsonSchema } from 'ai';
 import { conversationOf } from '../host/conversation.ts';
 import { formatToolContent } from '../host/format-tool-content.ts';
 import type { HostToolOptions } from '../host/host-tool-options.ts';
+import { openAIStrictSchema } from '../host/openai-strict-schema.ts';
 import { prepareHostTools } from '../host/prepare-host-tools.ts';
 import { runHostCall } from '../host/run-host-call.ts';
 import type { SessionSource } from '../sessions/resolve-session.ts';
@@ -145,6 +146,7 @@ export function toAISDKTools<C = unknown>(
   const { offered, clock, prepare } = prepareHostTools(tools, options, {
     where: 'toAISDKTools',
     keys: OPTION_KEYS,
+    strictSchema: openAIStrictSchema,
   });
   const source = options.session;
   if (!(source instanceof Session) && typeof source !== 'function')

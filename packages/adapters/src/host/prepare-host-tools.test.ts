@@ -3,9 +3,11 @@ import { describe, expect, it } from 'vitest';
 import * as z from 'zod';
 import { AdapterError } from '../adapter-error.ts';
 import { toolJsonSchema } from '../tool-json-schema.ts';
+import { openAIStrictSchema } from './openai-strict-schema.ts';
 import { prepareHostTools } from './prepare-host-tools.ts';
 
 const KEYS: ReadonlySet<string> = new Set(['strict', 'clock']);
+const HOST = { where: 'f', keys: KEYS, strictSchema: openAIStrictSchema };
 const planning: readonly AnyTool[] = [...createPlanningTools(new Session())];
 const lookup = defineTool({
   name: 'lookup',
@@ -16,11 +18,11 @@ const lookup = defineTool({
 
 describe('prepareHostTools', () => {
   it("offers each tool strict by its trait unless the option decides, with the schema's strict form", () => {
-    const { offered } = prepareHostTools([...planning, lookup], {}, { where: 'f', keys: KEYS });
+    const { offered } = prepareHostTools([...planning, lookup], {}, HOST);
     const byName = new Map(offered.map((entry) => [entry.tool.name, entry]));
     expect(byName.get('planning_setup_plan')?.strict).toBe(true);
     expect(byName.get('lookup')).toMatchObject({ strict: false, schema: toolJsonSchema(lookup) });
-    const strict = prepareHostTools([lookup], { strict: true }, { where: 'f', keys: KEYS });
+    const strict = prepareHostTools([lookup], { strict: true }, HOST);
     expect(strict.offered[0]?.schema).toMatchObject({
       required: ['word', 'lang'],
       additionalProperties: false,
@@ -28,9 +30,9 @@ describe('prepareHostTools', () => {
   });
 
   it("reads strict mode's nulls back as absent for the tool that runs the call, and only for it", () => {
-    const { prepare } = prepareHostTools([lookup], { strict: true }, { where: 'f', keys: KEYS });
+    const { prepare } = prepareHostTools([lookup], { strict: true }, HOST);
     expect(prepare({ word: 'a', lang: null }, lookup)).toEqual({ word: 'a' });
-    const loose = prepareHostTools([lookup], { strict: false }, { where: 'f', keys: KEYS });
+    const loose = prepareHostTools([lookup], { strict: false }, HOST);
     expect(loose.prepare({ word: 'a', lang: null }, lookup)).toEqual({ word: 'a', lang: null });
   });
 
@@ -45,15 +47,15 @@ describe('prepareHostTools', () => {
   });
 
   it('refuses a list that is not an array, an unknown option and a bad clock, naming the adapter', () => {
-    expect(() => prepareHostTools({} as never, {}, { where: 'f', keys: KEYS })).toThrow(
+    expect(() => prepareHostTools({} as never, {}, HOST)).toThrow(
       new AdapterError('tools_invalid', 'f: tools must be an array of plankit tools.', {
         field: 'tools',
       }),
     );
-    expect(() =>
-      prepareHostTools([], { stict: true } as never, { where: 'f', keys: KEYS }),
-    ).toThrow('f: options.stict is not an option.');
-    const { clock } = prepareHostTools([], { clock: () => 7 }, { where: 'f', keys: KEYS });
+    expect(() => prepareHostTools([], { stict: true } as never, HOST)).toThrow(
+      'f: options.stict is not an option.',
+    );
+    const { clock } = prepareHostTools([], { clock: () => 7 }, HOST);
     expect(clock?.()).toBe(7);
   });
 
@@ -66,7 +68,7 @@ describe('prepareHostTools', () => {
     });
     let thrown: unknown;
     try {
-      prepareHostTools([tuple], { strict: true }, { where: 'f', keys: KEYS });
+      prepareHostTools([tuple], { strict: true }, HOST);
     } catch (error) {
       thrown = error;
     }

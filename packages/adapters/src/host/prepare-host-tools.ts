@@ -1,7 +1,7 @@
 import type { AnyTool, Clock } from '@plankit/core';
 import type { ArgumentError } from '@plankit/core/internal-unstable';
 import { AdapterError } from '../adapter-error.ts';
-import { type StrictJsonSchema, toStrictJsonSchema } from '../openai/to-strict-json-schema.ts';
+import type { StrictJsonSchema } from '../openai/to-strict-json-schema.ts';
 import { type JsonSchema, toolJsonSchema } from '../tool-json-schema.ts';
 import { checkHostOptions, type HostToolOptions, isStrict } from './host-tool-options.ts';
 
@@ -36,34 +36,17 @@ export interface HostPreparation {
   /** Every option key the adapter takes, declared once; any other key is refused. */
   readonly keys: ReadonlySet<string>;
   /**
-   * The strict form of a tool's schema in this host, throwing `AdapterError`
-   * `schema_unsupported` when the host cannot express it; OpenAI's form by default. `null` for
-   * a host without strict mode: every tool is offered with its own schema.
+   * The strict form of a tool's schema in this host (such as `openAIStrictSchema`), throwing
+   * `AdapterError` `schema_unsupported` when the host cannot express it. `null` for a host
+   * without strict mode: every tool is offered with its own schema, and the strict converter
+   * stays out of that host's bundle.
    */
-  readonly strictSchema?: ((tool: AnyTool) => StrictJsonSchema) | null | undefined;
+  readonly strictSchema: ((tool: AnyTool) => StrictJsonSchema) | null;
   /** Builds the error for a bad option; `PlankitError` `argument_invalid` by default. */
   readonly error?: ArgumentError | undefined;
 }
 
 const unchanged = (args: unknown): unknown => args;
-
-/**
- * The OpenAI strict form of `tool`'s schema; a schema it cannot express is refused naming the
- * tool.
- *
- * @throws AdapterError `schema_unsupported`
- */
-export function openAIStrictSchema(tool: AnyTool): StrictJsonSchema {
-  try {
-    return toStrictJsonSchema(toolJsonSchema(tool));
-  } catch (error) {
-    if (!AdapterError.isInstance(error)) throw error;
-    throw new AdapterError('schema_unsupported', `Tool '${tool.name}': ${error.message}`, {
-      field: error.field,
-      cause: error,
-    });
-  }
-}
 
 /**
  * The one preparation every host adapter makes when it is built: it checks the tool list and
@@ -87,7 +70,7 @@ export function prepareHostTools(
       { field: 'tools' },
     );
   const clock = checkHostOptions(host.where, options, host.keys, host.error);
-  const toStrict = host.strictSchema === undefined ? openAIStrictSchema : host.strictSchema;
+  const toStrict = host.strictSchema;
   const restorers = new Map<AnyTool, HostTool['restore']>();
   const offered = tools.map((tool): HostTool => {
     if (toStrict === null || !isStrict(tool, options.strict))

@@ -2,6 +2,7 @@ import { type FunctionTool, type RunContext, tool } from '@openai/agents';
 import type { AnyTool, ToolFailure } from '@plankit/core';
 import { formatToolContent } from '../host/format-tool-content.ts';
 import type { HostToolOptions } from '../host/host-tool-options.ts';
+import { openAIStrictSchema } from '../host/openai-strict-schema.ts';
 import { prepareHostTools } from '../host/prepare-host-tools.ts';
 import { runHostCall } from '../host/run-host-call.ts';
 import type { SessionSource } from '../sessions/resolve-session.ts';
@@ -84,6 +85,7 @@ export function toOpenAIAgentsTools<C = unknown>(
   const { offered, clock, prepare } = prepareHostTools(tools, options, {
     where: 'toOpenAIAgentsTools',
     keys: OPTION_KEYS,
+    strictSchema: openAIStrictSchema,
   });
   return offered.map(({ tool: definition, strict, schema, restore }): FunctionTool<C> => {
     const decide = options.needsApproval;

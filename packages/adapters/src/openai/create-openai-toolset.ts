@@ -13,6 +13,7 @@ import {
   keyedContext,
   type SessionRefusal,
 } from '../host/keyed-context.ts';
+import { openAIStrictSchema } from '../host/openai-strict-schema.ts';
 import { prepareHostTools } from '../host/prepare-host-tools.ts';
 import { callFailure, malformedCall as malformed } from '../host/refusal.ts';
 import { runHostCall } from '../host/run-host-call.ts';
@@ -185,6 +186,7 @@ export function createOpenAIToolset(
   const { offered, prepare } = prepareHostTools(tools, options, {
     where: 'createOpenAIToolset',
     keys: OPTION_KEYS,
+    strictSchema: openAIStrictSchema,
   });
   const chatTools = offered.map(
     ({ tool, strict, schema }): ChatCompletionFunctionTool => ({
