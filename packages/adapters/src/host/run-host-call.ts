@@ -1,4 +1,4 @@
-import type { AnyTool, Result, ToolResult } from '@plankit/core';
+import type { AnyTool, Result } from '@plankit/core';
 import type { SessionSource } from '../sessions/resolve-session.ts';
 import type { SessionResolveError } from '../sessions/session-resolve-error.ts';
 import {
@@ -37,15 +37,9 @@ export interface HostCall<C> {
   readonly onConversation?: ((conversation: Conversation) => void) | undefined;
 }
 
-/** What the pipeline returns: the tool that ran (if any) and its result, or a refusal. */
-export interface HostCallOutcome {
-  /** The tool found by name; `undefined` for an unknown name or a call no session serves. */
-  readonly tool: AnyTool | undefined;
-  /** The result; every failure is a value the model reads. */
-  readonly result: ToolResult<unknown>;
-}
-
-function refused(error: SessionResolveError): HostCallOutcome {
+// What the pipeline returns is what `callTool` returns: the tool found by name (`undefined` for
+// an unknown name or a call no session serves) and its result, every failure a value.
+function refused(error: SessionResolveError): ToolCallOutcome {
   return { tool: undefined, result: refusal(error) };
 }
 
@@ -55,7 +49,7 @@ function refused(error: SessionResolveError): HostCallOutcome {
  * conversation's session, so a step's calls all apply to one copy of it. Never throws for what
  * the model or the host sent: a call no session serves comes back as a refusal.
  */
-export async function runHostCall<C>(host: HostCall<C>): Promise<HostCallOutcome> {
+export async function runHostCall<C>(host: HostCall<C>): Promise<ToolCallOutcome> {
   if (!host.context.ok) return refused(host.context.error);
   const found = await conversationOf(host.source, host.context.value);
   if (!found.ok) return refused(found.error);
@@ -63,7 +57,9 @@ export async function runHostCall<C>(host: HostCall<C>): Promise<HostCallOutcome
   host.onConversation?.(conversation);
   const order = host.order?.(conversation.key);
   const run = (): Promise<Result<ToolCallOutcome, SessionResolveError>> =>
-    holdAndRun(conversation, host);
+    conversation.hold((session) =>
+      runCall(host.tools, host.call, { session, now: host.now, prepare: host.prepare }),
+    );
   const held =
     order === undefined
       ? await run()
@@ -74,13 +70,4 @@ export async function runHostCall<C>(host: HostCall<C>): Promise<HostCallOutcome
           run,
         );
   return held.ok ? held.value : refused(held.error);
-}
-
-function holdAndRun<C>(
-  conversation: Conversation,
-  host: HostCall<C>,
-): Promise<Result<ToolCallOutcome, SessionResolveError>> {
-  return conversation.hold((session) =>
-    runCall(host.tools, host.call, { session, now: host.now, prepare: host.prepare }),
-  );
 }
