@@ -45,6 +45,25 @@ describe('checkHostOptions', () => {
     );
   });
 
+  it('refuses a strict option that is neither a boolean nor a function', () => {
+    const keys: ReadonlySet<string> = new Set(['strict']);
+    expect(checkHostOptions('f', { strict: (tool: unknown) => tool !== null }, keys)).toBe(
+      undefined,
+    );
+    expect(() => checkHostOptions('f', { strict: 'yes' }, keys)).toThrow(
+      'f: options.strict must be a boolean or a function of the tool.',
+    );
+  });
+
+  it('refuses an order timeout a timer cannot wait', () => {
+    const keys: ReadonlySet<string> = new Set(['orderTimeoutMs']);
+    expect(checkHostOptions('f', { orderTimeoutMs: 0 }, keys)).toBeUndefined();
+    for (const orderTimeoutMs of [-1, Number.NaN, 2 ** 31, '30000'])
+      expect(() => checkHostOptions('f', { orderTimeoutMs }, keys)).toThrow(
+        'f: options.orderTimeoutMs must be a number of milliseconds from 0 to 2^31 - 1.',
+      );
+  });
+
   it("words the refusal through the caller's own error", () => {
     const error = (where: string, field: string, rule: string) =>
       new RangeError(`${where}|${field}|${rule}`);

@@ -38,10 +38,14 @@ export interface HostToolOptions {
   readonly orderTimeoutMs?: number | undefined;
 }
 
+// The longest delay a timer takes: past it, setTimeout fires at once.
+const MAX_TIMEOUT = 2 ** 31 - 1;
+
 /**
  * Checks a host adapter's options once, when it is built: every key is one `declared` (the
- * adapter's own set), and `clock` is a function. `now`, which is only ever a number, gets its
- * own refusal pointing at `clock`. Returns the clock (`undefined`: the session's decides).
+ * adapter's own set), `clock` is a function, `strict` a boolean or a function, and
+ * `orderTimeoutMs` a non-negative number. `now`, which is only ever a number, gets its own
+ * refusal pointing at `clock`. Returns the clock (`undefined`: the session's decides).
  *
  * @throws the `error` (a `PlankitError` `argument_invalid` by default) naming the field
  */
@@ -54,9 +58,20 @@ export function checkHostOptions(
   if (Object.hasOwn(options, 'now') && !declared.has('now'))
     throw error(where, 'options.now', 'is not an option; a time source is options.clock');
   checkOptionKeys(where, options, declared, 'options.', error);
-  const { clock } = options as HostToolOptions;
+  const { clock, strict, orderTimeoutMs } = options as HostToolOptions;
   if (clock !== undefined && typeof clock !== 'function')
     throw error(where, 'options.clock', 'must be a function returning epoch milliseconds');
+  if (strict !== undefined && typeof strict !== 'boolean' && typeof strict !== 'function')
+    throw error(where, 'options.strict', 'must be a boolean or a function of the tool');
+  if (
+    orderTimeoutMs !== undefined &&
+    !(typeof orderTimeoutMs === 'number' && orderTimeoutMs >= 0 && orderTimeoutMs <= MAX_TIMEOUT)
+  )
+    throw error(
+      where,
+      'options.orderTimeoutMs',
+      'must be a number of milliseconds from 0 to 2^31 - 1',
+    );
   return clock;
 }
 
