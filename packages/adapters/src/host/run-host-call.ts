@@ -6,13 +6,12 @@ import {
   type ToolResult,
   ToolValidationError,
 } from '@plankit/core';
-import { clipText, escapeControl } from '@plankit/core/internal-unstable';
 import type { SessionSource } from '../sessions/resolve-session.ts';
 import type { SessionResolveError } from '../sessions/session-resolve-error.ts';
 import { type Conversation, conversationOf } from './conversation.ts';
 import { runInModelOrder, type ToolCallOrder } from './model-order.ts';
 import { parseToolArguments } from './parse-tool-arguments.ts';
-import { refusal } from './refusal.ts';
+import { quotedName, refusal } from './refusal.ts';
 
 /** A tool call in host-neutral form. @public */
 export interface ToolCallRequest {
@@ -101,8 +100,6 @@ export async function runHostCall<C>(host: HostCall<C>): Promise<ToolCallOutcome
   return held.ok ? held.value : refused(held.error);
 }
 
-const MAX_NAME = 64;
-
 /** Finds a tool by name, parses the arguments, invokes it: `callTool` without ordering. */
 export async function runCall(
   tools: readonly AnyTool[],
@@ -116,10 +113,7 @@ export async function runCall(
   const name = typeof call?.name === 'string' ? call.name : '';
   const tool = tools.find((candidate) => candidate.name === name);
   if (tool === undefined) {
-    // The first MAX_NAME code units and `...`, never splitting a surrogate pair.
-    const clipped = clipText(name, MAX_NAME + 3);
-    // Escaped, so the model's text stays on the line it is quoted in.
-    const shown = escapeControl(clipped);
+    const shown = quotedName(name);
     const available = tools.map((candidate) => candidate.name).join(', ');
     const error = new ToolValidationError(
       `Unknown tool '${shown}'. Available tools: ${available}.`,

@@ -1,5 +1,5 @@
 import type { AnyTool, ToolFailure, ToolResult } from '@plankit/core';
-import { clipText, escapeControl, isRecord } from '@plankit/core/internal-unstable';
+import { isRecord } from '@plankit/core/internal-unstable';
 import type {
   ChatCompletionFunctionTool,
   ChatCompletionMessageToolCall,
@@ -15,7 +15,7 @@ import {
 } from '../host/keyed-context.ts';
 import { openAIStrictSchema } from '../host/openai-strict-schema.ts';
 import { prepareHostTools } from '../host/prepare-host-tools.ts';
-import { callFailure, malformedCall as malformed } from '../host/refusal.ts';
+import { callFailure, malformedCall as malformed, quotedName } from '../host/refusal.ts';
 import { runHostCall } from '../host/run-host-call.ts';
 import type { SessionSource } from '../sessions/resolve-session.ts';
 
@@ -105,8 +105,7 @@ function isFunctionCall(item: unknown): item is Record<string, unknown> {
 }
 
 /** The model's text as a refusal quotes it: clipped, with control characters escaped. */
-const shortText = (value: unknown): string =>
-  typeof value === 'string' ? escapeControl(clipText(value, 64 + 3)) : '';
+const shortText = (value: unknown): string => (typeof value === 'string' ? quotedName(value) : '');
 
 /** Reads one Chat Completions tool call: the id, the name and the raw arguments, or why not. */
 function readChatCall(
