@@ -71,7 +71,7 @@ export function createChatServer({ pool, modelFor }: ChatServerOptions): Server 
       prepareStep: planReminderStep({
         session,
         render: renderPlanReminder,
-        activeTools: Object.keys(tools),
+        activeTools: tools,
       }),
       stopWhen: [planFinished({ session }), stepCountIs(8)],
     });

@@ -16,7 +16,7 @@ import { registerMcpTools as registerMcpToolsV2 } from './mcp/v2/register-mcp-to
 import { toOpenAIAgentsTools } from './openai-agents/to-openai-agents-tools.ts';
 
 // Every host adapter that reads the time once per call takes it as `clock`, the name of every
-// plankit time source; `now`, its old name, works for one more release.
+// plankit time source; `now`, which is only ever a number, is refused with a pointer to it.
 
 const Pinged = defineDataType('test.pinged', z.strictObject({ n: z.number() }));
 const ping = defineTool({
@@ -33,7 +33,7 @@ const loggedAt = (session: Session): unknown[] =>
     (call) => call.at,
   );
 
-type TimeOption = { clock: Clock } | { now: Clock } | { clock: Clock; now: Clock };
+type TimeOption = { clock: Clock } | { now: Clock } | { clock: Clock; clok: Clock };
 
 interface Host {
   readonly name: string;
@@ -153,22 +153,22 @@ describe.each(hosts)('$name', (host) => {
     expect(loggedAt(session)).toEqual([1000, 2000]);
   });
 
-  it('still takes the deprecated options.now as the clock', async () => {
+  it('refuses options.now, pointing at clock, when the tools are built', async () => {
     const session = new Session({ clock: () => 7 });
-    const call = await host.build(session, { now: ticking() });
-    await call(1);
-    await call(2);
-    expect(loggedAt(session)).toEqual([1000, 2000]);
-  });
-
-  it('refuses clock and now together when the tools are built', async () => {
-    const session = new Session();
-    const refused = host.build(session, { clock: ticking(), now: ticking() });
+    const refused = host.build(session, { now: ticking() });
     await expect(refused).rejects.toThrow(
-      /options\.now is the old name of options\.clock; pass only clock\./,
+      /options\.now is not an option; a time source is options\.clock\./,
     );
     const error = await refused.catch((caught: unknown) => caught);
     expect(PlankitError.isInstance(error)).toBe(true);
+    expect((error as PlankitError).code).toBe(host.code);
+  });
+
+  it('refuses an option it does not take when the tools are built', async () => {
+    const session = new Session();
+    const refused = host.build(session, { clock: ticking(), clok: ticking() });
+    await expect(refused).rejects.toThrow(/options\.clok is not an option\./);
+    const error = await refused.catch((caught: unknown) => caught);
     expect((error as PlankitError).code).toBe(host.code);
   });
 

@@ -10,11 +10,13 @@
 
 export type { AdapterErrorCode } from './adapter-error.ts';
 export { AdapterError } from './adapter-error.ts';
-export type { CallToolOptions, ToolCallOutcome, ToolCallRequest } from './call-tool.ts';
-export { callTool } from './call-tool.ts';
-export { formatToolContent } from './format-tool-content.ts';
-export type { ToolCallOrder } from './model-order.ts';
-export { announceToolCalls } from './model-order.ts';
-export { type ParseToolArgumentsOptions, parseToolArguments } from './parse-tool-arguments.ts';
+export type { CallToolOptions } from './host/call-tool.ts';
+export { callTool } from './host/call-tool.ts';
+export { formatToolContent } from './host/format-tool-content.ts';
+export type { HostToolOptions, StrictOption } from './host/host-tool-options.ts';
+export type { ToolCallOrder } from './host/model-order.ts';
+export { announceToolCalls } from './host/model-order.ts';
+export { type ParseToolArgumentsOptions, parseToolArguments } from './host/parse-tool-arguments.ts';
+export type { ToolCallOutcome, ToolCallRequest } from './host/run-host-call.ts';
 export type { JsonSchema } from './tool-json-schema.ts';
 export { toolJsonSchema } from './tool-json-schema.ts';

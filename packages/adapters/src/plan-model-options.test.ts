@@ -14,12 +14,13 @@ import { MockLanguageModelV3 } from 'ai/test';
 import { describe, expect, it } from 'vitest';
 import { planReminderStep } from './ai-sdk/plan-reminder-step.ts';
 import { aiSdkHostRun } from './ai-sdk/testing/ai-sdk-host-run.ts';
+import { toAISDKTools } from './ai-sdk/to-ai-sdk-tools.ts';
 import { createAnthropicToolset } from './anthropic/create-anthropic-toolset.ts';
 import {
   type ClaudeAgentSdkServer,
   registerClaudeAgentTools,
 } from './claude-agent-sdk/register-claude-agent-tools.ts';
-import { strictByDefault } from './host/strict-by-default.ts';
+import { isStrict } from './host/host-tool-options.ts';
 import { toLangChainTools } from './langchain/to-langchain-tools.ts';
 import { registerMcpTools as registerV1 } from './mcp/register-mcp-tools.ts';
 import { registerMcpTools as registerV2 } from './mcp/v2/register-mcp-tools.ts';
@@ -210,11 +211,13 @@ describe('every plan-model option through every adapter', () => {
       tools.planning_release_step,
     ]) {
       expect(tool.traits.strict).toBe(true);
-      // The deprecated alias reads the same trait.
-      expect(strictByDefault(tool)).toBe(true);
+      // The adapters' one rule reads the trait when no strict option is given.
+      expect(isStrict(tool, undefined)).toBe(true);
     }
     // A name is not a trait: a look-alike without the trait is not strict.
-    expect(strictByDefault({ name: 'planning_apply_batch', traits: {} } as AnyTool)).toBe(false);
+    expect(isStrict({ name: 'planning_apply_batch', traits: {} } as AnyTool, undefined)).toBe(
+      false,
+    );
   });
 
   it("AI SDK planReminderStep shows the Ready and Blocked lines with renderPlanReminder's dependencies option", async () => {
@@ -246,7 +249,7 @@ describe('every plan-model option through every adapter', () => {
     const step = planReminderStep({
       session,
       render: () => undefined,
-      activeTools: [...names(tools), 'search_web'],
+      activeTools: { ...toAISDKTools([...tools], { session }), search_web: {} },
     });
     const before = await step({ messages: [] });
     expect(before.activeTools?.sort()).toEqual([
@@ -295,6 +298,16 @@ describe('every plan-model option through every adapter', () => {
     expect(planningApprovalCheckpoint({ name: 'search_web', traits: {} } as AnyTool)).toBe(
       undefined,
     );
+  });
+
+  it('OpenAI Agents planningApprovalCheckpoint reads the plan trait, never the name', () => {
+    const tool = (name: string, traits: AnyTool['traits']) => ({ name, traits }) as AnyTool;
+    // A planning_ name without the trait is not a planning tool.
+    expect(planningApprovalCheckpoint(tool('planning_clear_plan', {}))).toBeUndefined();
+    // Your own tools are placed by their trait, whatever their names.
+    expect(planningApprovalCheckpoint(tool('wipe', { plan: 'clear' }))).toBe('milestone');
+    expect(planningApprovalCheckpoint(tool('tick', { plan: 'edit' }))).toBe('step');
+    expect(planningApprovalCheckpoint(tool('show', { plan: 'read' }))).toBeUndefined();
   });
 
   for (const [host, run] of Object.entries(HOSTS)) {

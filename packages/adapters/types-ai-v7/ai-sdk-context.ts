@@ -3,11 +3,11 @@
 // carry their context type, so ai 7 takes `toolsContext` for them without a cast.
 import {
   type AISDKContext,
-  aisdkContext,
-  aisdkToolsContext,
   planFinished,
   planReminderStep,
+  toAISDKContext,
   toAISDKTools,
+  toAISDKToolsContext,
 } from '@plankit/adapters/ai-sdk';
 import { createSessionPool } from '@plankit/adapters/sessions';
 import { MemoryStore } from '@plankit/adapters/stores';
@@ -28,7 +28,7 @@ void generateText({
   model,
   prompt: 'Plan.',
   tools,
-  ...aisdkContext(tools, { chatId: 'chat-1' }),
+  ...toAISDKContext(tools, { chatId: 'chat-1' }),
   prepareStep: planReminderStep({ session, render: renderPlanReminder }),
   stopWhen: [planFinished({ session }), isStepCount(10)],
 });
@@ -37,7 +37,7 @@ void streamText({
   model,
   prompt: 'Plan.',
   tools,
-  toolsContext: aisdkToolsContext(tools, { chatId: 'chat-1' }),
+  toolsContext: toAISDKToolsContext(tools, { chatId: 'chat-1' }),
 });
 
 const validated = toAISDKTools(createPlanningTools(new Session()), {
@@ -48,7 +48,7 @@ void generateText({
   model,
   prompt: 'Plan.',
   tools: validated,
-  ...aisdkContext(validated, { chatId: 'chat-2' }),
+  ...toAISDKContext(validated, { chatId: 'chat-2' }),
 });
 
 void generateText({
@@ -56,5 +56,5 @@ void generateText({
   prompt: 'Plan.',
   tools,
   // @ts-expect-error the tools' context is { chatId: string }
-  toolsContext: aisdkToolsContext(tools, { threadId: 'x' }),
+  toolsContext: toAISDKToolsContext(tools, { threadId: 'x' }),
 });

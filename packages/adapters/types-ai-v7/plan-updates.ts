@@ -4,9 +4,9 @@
 // `createUIMessageStream` with the writer typed for that message, without a cast.
 import {
   type AISDKContext,
-  aisdkContext,
   type PlanDataTypes,
   planDataPartSchemas,
+  toAISDKContext,
   toAISDKTools,
   withPlanUpdates,
 } from '@plankit/adapters/ai-sdk';
@@ -56,7 +56,7 @@ void createUIMessageStream<ChatMessage>({
         model,
         prompt: 'Plan.',
         tools,
-        ...aisdkContext(tools, { chatId: 'c1' }),
+        ...toAISDKContext(tools, { chatId: 'c1' }),
       }).toUIMessageStream<ChatMessage>(),
     );
   }),

@@ -103,6 +103,16 @@ describe('defineTool traits', () => {
     expect(Object.isFrozen(tool.traits)).toBe(true);
   });
 
+  it("carries a planning tool's plan trait and refuses a role it does not know", () => {
+    expect(defineTool({ ...base, traits: { plan: 'read', readOnly: true } }).traits).toEqual({
+      plan: 'read',
+      readOnly: true,
+    });
+    expect(() => defineTool({ ...base, traits: { plan: 'write' } as never })).toThrow(
+      "defineTool: traits.plan must be 'read', 'start', 'edit' or 'clear'.",
+    );
+  });
+
   it('drops undefined traits', () => {
     const tool = defineTool({ ...base, traits: { strict: undefined, title: 'Echo' } as never });
     expect(tool.traits).toEqual({ title: 'Echo' });

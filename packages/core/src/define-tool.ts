@@ -55,6 +55,13 @@ export interface ToolTraits {
   readonly idempotent?: boolean;
   /** The tool reaches outside the session (the web, other systems). */
   readonly openWorld?: boolean;
+  /**
+   * What a planning tool does with the session's plan, so hosts can narrow, gate or describe
+   * planning tools without knowing their names: `'read'` shows it (its value is the plan),
+   * `'start'` can begin one, `'edit'` works on its open steps, `'clear'` abandons it. Absent:
+   * the tool is not a planning tool.
+   */
+  readonly plan?: 'read' | 'start' | 'edit' | 'clear';
 }
 
 /**
@@ -119,6 +126,7 @@ const KEYS = new Set([
 const FLAGS = ['strict', 'readOnly', 'destructive', 'idempotent', 'openWorld'] as const;
 // biome-ignore lint/suspicious/noControlCharactersInRegex: the rule is about control characters
 const TITLE = /^[^\u0000-\u001f\u007f]{1,100}$/u;
+const PLAN_ROLES = ['read', 'start', 'edit', 'clear'];
 const NO_TRAITS: ToolTraits = Object.freeze({});
 
 function definitionError(field: string, rule: string): PlankitError {
@@ -138,6 +146,9 @@ function checkTraits(traits: unknown, hasResult: boolean): ToolTraits {
           'traits.title',
           'must be 1-100 characters without control characters',
         );
+    } else if (key === 'plan') {
+      if (typeof value !== 'string' || !PLAN_ROLES.includes(value))
+        throw definitionError('traits.plan', "must be 'read', 'start', 'edit' or 'clear'");
     } else if (!(FLAGS as readonly string[]).includes(key)) {
       throw definitionError(`traits.${key}`, 'is not a known trait');
     } else if (typeof value !== 'boolean') {

@@ -1,4 +1,4 @@
-import { announceInConversation, type ToolCallOrder } from '../model-order.ts';
+import { announceInConversation, type ToolCallOrder } from '../host/model-order.ts';
 
 /** The turn of one step: a fresh key, and the ids announced in it. */
 interface StepTurn {
@@ -54,7 +54,11 @@ export function announceAISDKCall(conversation: object, messages: object, id: st
  * The place of a call in its step, for `callTool`: the turn it was announced in, else (the SDK
  * ran it without `onInputAvailable`) its messages array's turn, where it takes the next place.
  */
-export function aisdkCallOrder(conversation: object, messages: object, id: string): ToolCallOrder {
+export function orderOfAISDKCall(
+  conversation: object,
+  messages: object,
+  id: string,
+): ToolCallOrder {
   const turns = turnsOf(conversation);
   const turn = turns.announced.get(id) ?? turns.steps.get(messages)?.key ?? messages;
   return { turn, id };

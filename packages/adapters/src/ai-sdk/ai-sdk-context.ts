@@ -1,9 +1,11 @@
+import { isPlanningToolName } from './plankit-tool-of.ts';
+
 /**
  * What a session resolver of the AI SDK adapter gets for one call: the app's own context,
  * where the host put it.
  *
  * - In a tool's `execute` (and `onInputAvailable`): `experimental_context` in `ai` 6; the
- *   tool's typed `context` in `ai` 7 (its `toolsContext` entry, see {@link aisdkToolsContext}).
+ *   tool's typed `context` in `ai` 7 (its `toolsContext` entry, see {@link toAISDKToolsContext}).
  * - In {@link planReminderStep} and {@link planFinished}: `experimental_context` in `ai` 6;
  *   `runtimeContext` in `ai` 7.
  *
@@ -40,9 +42,7 @@ const isEmptyObject = (value: unknown): boolean =>
 function toolsEntry(toolsContext: unknown): unknown {
   if (typeof toolsContext !== 'object' || toolsContext === null) return undefined;
   const entries = Object.entries(toolsContext);
-  const planning = entries.find(
-    ([name, value]) => name.startsWith('planning_') && value !== undefined,
-  );
+  const planning = entries.find(([name, value]) => isPlanningToolName(name) && value !== undefined);
   return (planning ?? entries.find(([, value]) => value !== undefined))?.[1];
 }
 

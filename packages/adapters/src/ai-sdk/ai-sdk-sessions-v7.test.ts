@@ -8,11 +8,11 @@ import { MemoryStore } from '../persistence/stores/memory-store.ts';
 import { createSessionPool } from '../sessions/create-session-pool.ts';
 import type { AISDKContext } from './ai-sdk-context.ts';
 import type { AISDKToolError } from './ai-sdk-tool-error.ts';
-import { aisdkContext, aisdkToolsContext } from './ai-sdk-tools-context.ts';
 import { planFinished } from './plan-finished.ts';
 import { planReminderStep } from './plan-reminder-step.ts';
 import { describeAISDKSessions } from './testing/ai-sdk-sessions-cases.ts';
 import { type Call, chatScript, type SeenStep, sleep, usage } from './testing/chat-script.ts';
+import { toAISDKContext, toAISDKToolsContext } from './to-ai-sdk-context.ts';
 import { toAISDKTools as toTools } from './to-ai-sdk-tools.ts';
 
 // The adapter imports `ai`; here it gets ai@7, as in an app that installed only ai@7 (it runs
@@ -68,7 +68,7 @@ describeAISDKSessions({
   MockModel: MockLanguageModelV4,
   convertArrayToReadableStream,
   system: 'instructions',
-  contexts: (tools, context) => aisdkContext(tools, context),
+  contexts: (tools, context) => toAISDKContext(tools, context),
 });
 
 describe('toAISDKTools with a session per conversation (ai 7 only: contextSchema)', () => {
@@ -83,7 +83,7 @@ describe('toAISDKTools with a session per conversation (ai 7 only: contextSchema
       model: scripted(chatScript('Orphan', 'o'), seen),
       prompt: 'Plan.',
       tools,
-      toolsContext: aisdkToolsContext(tools, {}) as never,
+      toolsContext: toAISDKToolsContext(tools, {}) as never,
       stopWhen: isStepCount(2),
     });
     const part = result.steps[0]?.content.find((p) => p.type === 'tool-error');
@@ -100,7 +100,7 @@ describe('toAISDKTools with a session per conversation (ai 7 only: contextSchema
         model: scripted(chatScript('Bad', 'b')),
         prompt: 'Plan.',
         tools,
-        toolsContext: aisdkToolsContext(tools, { chatId: 42 }) as never,
+        toolsContext: toAISDKToolsContext(tools, { chatId: 42 }) as never,
       }),
     ).rejects.toThrow(/tool context/i);
     expect(pool.size).toBe(0);
@@ -111,12 +111,12 @@ describe('toAISDKTools with a session per conversation (ai 7 only: contextSchema
 describe('planReminderStep and planFinished with generateText (ai 7 only: its two contexts)', () => {
   for (const [name, contexts] of [
     [
-      'aisdkContext (both contexts at once)',
-      (tools: ToolSet) => aisdkContext(tools, { chatId: 'chat-d' }),
+      'toAISDKContext (both contexts at once)',
+      (tools: ToolSet) => toAISDKContext(tools, { chatId: 'chat-d' }),
     ],
     [
       'toolsContext alone',
-      (tools: ToolSet) => ({ toolsContext: aisdkToolsContext(tools, { chatId: 'chat-d' }) }),
+      (tools: ToolSet) => ({ toolsContext: toAISDKToolsContext(tools, { chatId: 'chat-d' }) }),
     ],
   ] as const) {
     it(`names the conversation to the step helpers through ${name}`, async () => {

@@ -11,8 +11,6 @@
 
 export type { AISDKContext } from './ai-sdk-context.ts';
 export { AISDKToolError } from './ai-sdk-tool-error.ts';
-export type { AISDKContexts } from './ai-sdk-tools-context.ts';
-export { aisdkContext, aisdkToolsContext } from './ai-sdk-tools-context.ts';
 export type { PlanDataChunk, PlanDataTypes } from './plan-data-part.ts';
 export { PlanViewSchema, planDataPartSchemas } from './plan-data-part.ts';
 export type { PlanFinishedOptions, PlanFinishedStep } from './plan-finished.ts';
@@ -23,6 +21,8 @@ export type {
   PlanReminderStepResult,
 } from './plan-reminder-step.ts';
 export { planReminderStep } from './plan-reminder-step.ts';
+export type { AISDKContexts } from './to-ai-sdk-context.ts';
+export { toAISDKContext, toAISDKToolsContext } from './to-ai-sdk-context.ts';
 export type {
   AISDKCallOptions,
   AISDKTool,

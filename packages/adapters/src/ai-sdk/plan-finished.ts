@@ -1,4 +1,5 @@
 import { Plan, selectLatest } from '@plankit/core';
+import { checkOptionKeys } from '@plankit/core/internal-unstable';
 import { resolveSession, type SessionSource } from '../sessions/resolve-session.ts';
 import type { SessionResolveError } from '../sessions/session-resolve-error.ts';
 import { type AISDKContext, stepContext } from './ai-sdk-context.ts';
@@ -13,6 +14,8 @@ export interface PlanFinishedOptions<C = unknown> {
   /** Told when the session cannot be resolved; the loop then does not stop on this condition. */
   readonly onError?: ((error: SessionResolveError) => void) | undefined;
 }
+
+const OPTION_KEYS: ReadonlySet<string> = new Set(['session', 'onError']);
 
 /** What {@link planFinished}'s condition reads from each step, in `ai` 6 and 7. @public */
 export interface PlanFinishedStep {
@@ -36,11 +39,13 @@ export interface PlanFinishedStep {
  * const result = await generateText({ model, prompt, tools, stopWhen: [planFinished({ session }), stepCountIs(20)] });
  * ```
  * @returns the stop condition
+ * @throws PlankitError `argument_invalid` for an option it does not take
  * @public
  */
 export function planFinished<C = unknown>(
   options: PlanFinishedOptions<C>,
 ): (options: { readonly steps: readonly PlanFinishedStep[] }) => Promise<boolean> {
+  checkOptionKeys('planFinished', options, OPTION_KEYS);
   const { session: source, onError } = options;
   return async ({ steps }) => {
     const resolved = await resolveSession(source, stepContext<C>(steps.at(-1)));

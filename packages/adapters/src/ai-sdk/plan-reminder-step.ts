@@ -1,8 +1,10 @@
 import { Plan, selectLatest } from '@plankit/core';
+import { checkOptionKeys, invalidArgument } from '@plankit/core/internal-unstable';
 import type { ModelMessage } from 'ai';
 import { resolveSession, type SessionSource } from '../sessions/resolve-session.ts';
 import type { SessionResolveError } from '../sessions/session-resolve-error.ts';
 import { type AISDKContext, stepContext } from './ai-sdk-context.ts';
+import { plankitToolOf } from './plankit-tool-of.ts';
 
 /** Options of {@link planReminderStep}; `C` is the app's context type. @public */
 export interface PlanReminderStepOptions<C = unknown> {
@@ -17,16 +19,17 @@ export interface PlanReminderStepOptions<C = unknown> {
    */
   readonly render: (plan: Plan | undefined) => string | undefined;
   /**
-   * Narrows the step's `activeTools` by the plan. Either the names of all your tools (the
-   * keys of the record you pass as `tools`), narrowed by the default rule: with no plan (or
-   * an abandoned one) the only planning tools offered are the ones that can start a plan,
-   * `planning_setup_plan` and `planning_apply_batch`; with a finished plan the tools that work
-   * on open steps are left out (add, mark, update, claim, release); tools whose names do not
-   * start with `planning_` are always offered. Or a function of the plan giving
-   * the active tools (`undefined`: all). Absent: `activeTools` is left alone.
+   * Narrows the step's `activeTools` by the plan. Either the record of tools you pass the SDK
+   * as `tools`, narrowed by each plankit tool's `plan` trait: with no plan (or an abandoned
+   * one) the only planning tools offered are the ones that can start a plan (`plan: 'start'`:
+   * `planning_setup_plan`, `planning_apply_batch`); with a finished plan the tools that work on
+   * open steps (`plan: 'edit'`: add, mark, update, claim, release) are left out; tools that
+   * are not planning tools (no `plan` trait, or not built by `toAISDKTools`) are always
+   * offered. Or a function of the plan giving the active tools (`undefined`: all). Absent:
+   * `activeTools` is left alone.
    */
   readonly activeTools?:
-    | readonly string[]
+    | Readonly<Record<string, unknown>>
     | ((plan: Plan | undefined) => readonly string[] | undefined)
     | undefined;
   /** Told when the session of a step cannot be resolved; that step gets no reminder. */
@@ -57,23 +60,20 @@ export interface PlanReminderStepResult {
 // next step, so the previous reminder is taken out before the fresh one goes last.
 const reminders = new WeakSet<object>();
 
-const PLANNING = 'planning_';
-// The planning tools that can start a plan: a batch may begin with a `setup` operation.
-const STARTS_PLAN = new Set(['planning_setup_plan', 'planning_apply_batch']);
-// The planning tools a finished plan refuses or has no use for: each works on open steps.
-const NEEDS_OPEN_PLAN = new Set([
-  'planning_add_step',
-  'planning_mark_step',
-  'planning_update_step',
-  'planning_claim_step',
-  'planning_release_step',
-]);
+const OPTION_KEYS: ReadonlySet<string> = new Set(['session', 'render', 'activeTools', 'onError']);
 
-function narrowed(plan: Plan | undefined, names: readonly string[]): string[] {
-  if (plan === undefined || plan.status === 'abandoned')
-    return names.filter((name) => !name.startsWith(PLANNING) || STARTS_PLAN.has(name));
-  if (plan.status === 'completed') return names.filter((name) => !NEEDS_OPEN_PLAN.has(name));
-  return [...names];
+/** The names of `tools` offered with `plan`, by each tool's `plan` trait. */
+function narrowed(plan: Plan | undefined, tools: Readonly<Record<string, unknown>>): string[] {
+  const names: string[] = [];
+  for (const [name, aiTool] of Object.entries(tools)) {
+    const role = plankitToolOf(aiTool)?.traits?.plan;
+    // No plan yet (or an abandoned one): of the planning tools, only those that can start one.
+    if (plan === undefined || plan.status === 'abandoned') {
+      if (role === undefined || role === 'start') names.push(name);
+      // A finished plan refuses, or has no use for, the tools that work on open steps.
+    } else if (plan.status !== 'completed' || role !== 'edit') names.push(name);
+  }
+  return names;
 }
 
 /**
@@ -89,15 +89,24 @@ function narrowed(plan: Plan | undefined, names: readonly string[]): string[] {
  * ```ts
  * const result = await generateText({
  *   model, prompt, tools, experimental_context: { chatId },
- *   prepareStep: planReminderStep({ session, render: renderPlanReminder, activeTools: Object.keys(tools) }),
+ *   prepareStep: planReminderStep({ session, render: renderPlanReminder, activeTools: tools }),
  * });
  * ```
  * @returns the `prepareStep` function
+ * @throws PlankitError `argument_invalid` for an option it does not take, or `activeTools`
+ *   given as a list of names (names do not say which tools are planning tools)
  * @public
  */
 export function planReminderStep<C = unknown>(
   options: PlanReminderStepOptions<C>,
 ): (step: PlanReminderStepInput) => Promise<PlanReminderStepResult> {
+  checkOptionKeys('planReminderStep', options, OPTION_KEYS);
+  if (Array.isArray(options.activeTools))
+    throw invalidArgument(
+      'planReminderStep',
+      'options.activeTools',
+      'must be the record of tools given to the SDK, or a function of the plan; a list of names does not say which tools are planning tools',
+    );
   const { session: source, render, activeTools, onError } = options;
   return async (step) => {
     const kept = step.messages.filter((message) => !reminders.has(message));

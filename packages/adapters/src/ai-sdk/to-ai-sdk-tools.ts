@@ -1,17 +1,17 @@
-import { type AnyTool, type Clock, Session, type ToolSuccess } from '@plankit/core';
+import { type AnyTool, Session, type ToolSuccess } from '@plankit/core';
 import { invalidArgument } from '@plankit/core/internal-unstable';
 import { type FlexibleSchema, jsonSchema } from 'ai';
-import { AdapterError } from '../adapter-error.ts';
-import { formatToolContent } from '../format-tool-content.ts';
-import { clockOption } from '../host/clock-option.ts';
 import { conversationOf } from '../host/conversation.ts';
+import { formatToolContent } from '../host/format-tool-content.ts';
+import type { HostToolOptions } from '../host/host-tool-options.ts';
+import { openAIStrictSchema } from '../host/openai-strict-schema.ts';
+import { prepareHostTools } from '../host/prepare-host-tools.ts';
 import { runHostCall } from '../host/run-host-call.ts';
-import { toStrictJsonSchema } from '../host/strict-schema/to-strict-json-schema.ts';
 import type { SessionSource } from '../sessions/resolve-session.ts';
-import { type JsonSchema, toolJsonSchema } from '../tool-json-schema.ts';
-import { aisdkCallOrder, announceAISDKCall } from './ai-sdk-call-order.ts';
+import { announceAISDKCall, orderOfAISDKCall } from './ai-sdk-call-order.ts';
 import { type AISDKContext, toolCallContext } from './ai-sdk-context.ts';
 import { AISDKToolError } from './ai-sdk-tool-error.ts';
+import { rememberPlankitTool } from './plankit-tool-of.ts';
 
 // The AI SDK's JSON Schema type, without depending on @types/json-schema.
 type AISDKJsonSchema = Exclude<
@@ -20,7 +20,7 @@ type AISDKJsonSchema = Exclude<
 >;
 
 /** Options of {@link toAISDKTools}; `C` is the app's context type. @public */
-export interface AISDKToolsOptions<C = unknown> {
+export interface AISDKToolsOptions<C = unknown> extends HostToolOptions {
   /**
    * The session the tools run against: one `Session` (one conversation), or a resolver called
    * for each call with the app's context (`experimental_context` in `ai` 6, the tool's
@@ -37,28 +37,15 @@ export interface AISDKToolsOptions<C = unknown> {
    * refused as `session_unresolved` instead. `ai` 6 ignores it.
    */
   readonly contextSchema?: FlexibleSchema<C> | undefined;
-  /** Where each call's time comes from, in epoch milliseconds; the session's clock by default. */
-  readonly clock?: Clock | undefined;
-  /**
-   * Where each call's time comes from.
-   *
-   * @deprecated Renamed `clock`, the name every plankit time source has; `now` is only ever a
-   * number. This alias goes away in the next minor release.
-   */
-  readonly now?: Clock | undefined;
-  /**
-   * Strict mode, for all tools or per tool: the tool carries `strict: true` and a schema
-   * rewritten for it (every key required, optional ones nullable, objects closed), and the
-   * model's `null` for an optional field is read back as absent. By default the tool's own
-   * `strict` trait (plankit's planning tools declare it), off for tools that declare none.
-   */
-  readonly strict?: boolean | ((tool: AnyTool) => boolean) | undefined;
-  /**
-   * How long a call waits for an earlier call of its step that the SDK announced but has not
-   * run (one awaiting approval, for example), in milliseconds; 30,000 by default.
-   */
-  readonly orderTimeoutMs?: number | undefined;
 }
+
+const OPTION_KEYS: ReadonlySet<string> = new Set([
+  'session',
+  'contextSchema',
+  'strict',
+  'clock',
+  'orderTimeoutMs',
+]);
 
 /** What an AI SDK tool built by {@link toAISDKTools} returns from `execute`. @public */
 export interface AISDKToolOutput {
@@ -126,7 +113,7 @@ export interface AISDKTool<C = unknown> {
  *
  * The session is `options.session`, or what its resolver returns for the call's context
  * (`experimental_context` in `ai` 6; in `ai` 7 the tool's `context`, see
- * {@link aisdkToolsContext}); a call it cannot serve is refused as an {@link AISDKToolError}
+ * {@link toAISDKToolsContext}); a call it cannot serve is refused as an {@link AISDKToolError}
  * (`session_unresolved`, ...), never run against a shared session.
  *
  * The calls of one step apply in the order the model emitted them, whatever order the SDK
@@ -147,7 +134,7 @@ export interface AISDKTool<C = unknown> {
  * const result = await generateText({ model, prompt, tools, experimental_context: { chatId: 'chat-1' } });
  * ```
  * @throws PlankitError `argument_invalid` when `options.session` is neither a Session nor a
- *   function, or `options.clock` (or `now`) is not a function, or both are given
+ *   function, `options.clock` is not a function, or an option is not one it takes
  * @throws AdapterError `tools_invalid` when `tools` is not an array; `schema_unsupported`
  *   when a strict tool's schema cannot be expressed in strict mode
  * @public
@@ -156,11 +143,11 @@ export function toAISDKTools<C = unknown>(
   tools: readonly AnyTool[],
   options: AISDKToolsOptions<C>,
 ): Record<string, AISDKTool<C>> {
-  if (!Array.isArray(tools))
-    throw new AdapterError(
-      'tools_invalid',
-      'toAISDKTools: tools must be an array of plankit tools.',
-    );
+  const { offered, clock, prepare } = prepareHostTools(tools, options, {
+    where: 'toAISDKTools',
+    keys: OPTION_KEYS,
+    strictSchema: openAIStrictSchema,
+  });
   const source = options.session;
   if (!(source instanceof Session) && typeof source !== 'function')
     throw invalidArgument(
@@ -168,20 +155,8 @@ export function toAISDKTools<C = unknown>(
       'options.session',
       'must be a Session or a resolver function',
     );
-  const clock = clockOption('toAISDKTools', options);
   const { contextSchema } = options;
-  const strictOf = (tool: AnyTool): boolean =>
-    typeof options.strict === 'function'
-      ? options.strict(tool)
-      : (options.strict ?? tool.traits?.strict === true);
-  const entries = tools.map((definition): [string, AISDKTool<C>] => {
-    const strict = strictOf(definition);
-    const converted = strict ? toStrictJsonSchema(toolJsonSchema(definition)) : undefined;
-    const schema: JsonSchema = converted?.schema ?? toolJsonSchema(definition);
-    const prepare =
-      converted === undefined
-        ? undefined
-        : (args: Readonly<Record<string, unknown>>) => converted.restore(args);
+  const entries = offered.map(({ tool: definition, strict, schema }): [string, AISDKTool<C>] => {
     const title = definition.traits?.title;
     const aiTool: AISDKTool<C> = {
       description: definition.description,
@@ -204,7 +179,7 @@ export function toAISDKTools<C = unknown>(
           call: { name: definition.name, arguments: input, parsed: true },
           now: clock?.(),
           prepare,
-          order: (conversation) => aisdkCallOrder(conversation, call.messages, call.toolCallId),
+          order: (conversation) => orderOfAISDKCall(conversation, call.messages, call.toolCallId),
           orderTimeoutMs: options.orderTimeoutMs,
         });
         if (!result.success) throw new AISDKToolError(result);
@@ -215,6 +190,7 @@ export function toAISDKTools<C = unknown>(
         value: output.content,
       }),
     };
+    rememberPlankitTool(aiTool, definition);
     return [definition.name, aiTool];
   });
   // Without a prototype: the SDK looks a called name up as `tools[name]`, and a model calling

@@ -55,23 +55,26 @@ interface Lane {
   readonly controller: ReadableStreamDefaultController;
 }
 
+/** How the writer follows a lane: see {@link tracked}. */
+interface LaneHooks {
+  /** Told each chunk that passes; returns the plan held back to send around it. */
+  readonly pass: (lane: Lane, chunk: unknown) => Around;
+  /** Called once, when the lane leaves the set: drained, errored or cancelled. */
+  readonly settle: (lane: Lane) => void;
+}
+
 /**
  * `stream` as a lane, in `lanes` until the writer has drained it, it errors, or it is
- * cancelled; then `settle` is called, once. Each chunk that passes goes through `pass`, with
- * the plan held back around it. Its high-water mark is 0, so it reads only when the writer asks
+ * cancelled; then `hooks.settle` is called, once. Each chunk that passes goes through
+ * `hooks.pass`, with the plan held back around it. Its high-water mark is 0, so it reads only when the writer asks
  * for the next chunk: by then the writer has passed on every chunk before, and a plan written
  * directly once the lane has settled cannot overtake one of its chunks.
  */
-function tracked(
-  stream: ReadableStream,
-  lanes: Set<Lane>,
-  pass: (lane: Lane, chunk: unknown) => Around,
-  settle: (lane: Lane) => void,
-): ReadableStream {
+function tracked(stream: ReadableStream, lanes: Set<Lane>, hooks: LaneHooks): ReadableStream {
   const reader = stream.getReader();
   let lane!: Lane;
   const end = (): void => {
-    if (lanes.delete(lane)) settle(lane);
+    if (lanes.delete(lane)) hooks.settle(lane);
   };
   return new ReadableStream(
     {
@@ -87,7 +90,7 @@ function tracked(
             controller.close();
             return;
           }
-          const [before, after] = pass(lane, value);
+          const [before, after] = hooks.pass(lane, value);
           if (before !== undefined) controller.enqueue(before);
           controller.enqueue(value);
           if (after !== undefined) controller.enqueue(after);
@@ -240,12 +243,15 @@ export function withPlanUpdates<W extends PlanUpdatesWriter, C = unknown>(
             merged.push(
               new Promise<void>((resolve) => {
                 writer.merge(
-                  tracked(stream, lanes, around, (lane) => {
-                    if (carrier === lane) carrier = undefined;
-                    resolve();
-                    // The last stream mid-answer has ended: a change held for its next chunk
-                    // goes now, not when `execute` returns.
-                    flush();
+                  tracked(stream, lanes, {
+                    pass: around,
+                    settle: (lane) => {
+                      if (carrier === lane) carrier = undefined;
+                      resolve();
+                      // The last stream mid-answer has ended: a change held for its next
+                      // chunk goes now, not when `execute` returns.
+                      flush();
+                    },
                   }),
                 );
               }),

@@ -7,8 +7,8 @@ import {
 } from 'ai-v7';
 import { MockLanguageModelV4 } from 'ai-v7/test';
 import { vi } from 'vitest';
-import { aisdkContext } from './ai-sdk-tools-context.ts';
 import { describePlanUpdates } from './testing/plan-updates-cases.ts';
+import { toAISDKContext } from './to-ai-sdk-context.ts';
 
 // The adapter imports `ai`; here it gets ai@7, as in an app that installed only ai@7.
 vi.mock('ai', () => import('ai-v7'));
@@ -21,5 +21,5 @@ describePlanUpdates({
   stepCountIs: isStepCount,
   validateUIMessages,
   MockModel: MockLanguageModelV4,
-  contextOptions: (tools, context) => aisdkContext(tools, context),
+  contextOptions: (tools, context) => toAISDKContext(tools, context),
 });

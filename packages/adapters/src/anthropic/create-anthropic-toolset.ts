@@ -1,31 +1,25 @@
 import type { Tool, ToolResultBlockParam } from '@anthropic-ai/sdk/resources/messages';
 import type { AnyTool, ToolFailure, ToolResult } from '@plankit/core';
+import { isRecord } from '@plankit/core/internal-unstable';
 import { AdapterError } from '../adapter-error.ts';
-import { formatToolContent } from '../format-tool-content.ts';
+import { formatToolContent } from '../host/format-tool-content.ts';
+import type { HostToolOptions } from '../host/host-tool-options.ts';
 import {
   type ConversationKeyContext,
   keyedContext,
   type SessionRefusal,
 } from '../host/keyed-context.ts';
+import { prepareHostTools } from '../host/prepare-host-tools.ts';
 import { callFailure, malformedCall } from '../host/refusal.ts';
 import { runHostCall } from '../host/run-host-call.ts';
-import {
-  type StrictJsonSchema,
-  toStrictJsonSchema,
-} from '../host/strict-schema/to-strict-json-schema.ts';
-import { isRecord } from '../is-record.ts';
+import { type StrictJsonSchema, toStrictJsonSchema } from '../host/strict-schema/to-strict-json-schema.ts';
 import type { SessionSource } from '../sessions/resolve-session.ts';
-import { type JsonSchema, toolJsonSchema } from '../tool-json-schema.ts';
+import { toolJsonSchema } from '../tool-json-schema.ts';
 
 /** Options of {@link createAnthropicToolset}. @public */
-export interface AnthropicToolsetOptions {
-  /**
-   * Strict tool use (`strict: true` on the tool definition: grammar-constrained inputs) for
-   * every tool, or per tool. By default the tool's own
-   * `strict` trait (plankit's planning tools declare it), off for tools that declare none.
-   */
-  readonly strict?: boolean | ((tool: AnyTool) => boolean) | undefined;
-}
+export interface AnthropicToolsetOptions extends Pick<HostToolOptions, 'strict'> {}
+
+const OPTION_KEYS: ReadonlySet<string> = new Set(['strict']);
 
 /** Options of {@link AnthropicToolset.runToolUses}. @public */
 export interface AnthropicRunOptions {
@@ -191,37 +185,30 @@ function strictSchemaFor(tool: AnyTool): StrictJsonSchema {
  * const session = pool.resolver((context: { key: string }) => context.key);
  * const results = await toolset.runToolUses(reply.content, { session, key: chatId });
  * ```
+ * @throws AdapterError `tools_invalid` when `tools` is not an array; `schema_unsupported` when a
+ *   strict tool's schema cannot be expressed in Anthropic's strict tool use
+ * @throws PlankitError `argument_invalid` for an option it does not take
  * @public
  */
 export function createAnthropicToolset(
   tools: readonly AnyTool[],
   options: AnthropicToolsetOptions = {},
 ): AnthropicToolset {
-  if (!Array.isArray(tools))
-    throw new AdapterError(
-      'tools_invalid',
-      'createAnthropicToolset: tools must be an array of plankit tools.',
-    );
-  const strictSchemas = new Map<string, StrictJsonSchema>();
-  for (const tool of tools) {
-    const strict =
-      typeof options.strict === 'function'
-        ? options.strict(tool)
-        : (options.strict ?? tool.traits?.strict === true);
-    if (strict) strictSchemas.set(tool.name, strictSchemaFor(tool));
-  }
-  const definitions = tools.map((tool): Tool => {
-    const strict = strictSchemas.get(tool.name);
-    const schema: JsonSchema = strict?.schema ?? toolJsonSchema(tool);
-    return {
+  // Strict tool use (`strict: true` on the definition) constrains the model's input by the
+  // schema's grammar; Anthropic's form of the schema is checked and trimmed for it.
+  const { offered, prepare } = prepareHostTools(tools, options, {
+    where: 'createAnthropicToolset',
+    keys: OPTION_KEYS,
+    strictSchema: strictSchemaFor,
+  });
+  const definitions = offered.map(
+    ({ tool, strict, schema }): Tool => ({
       name: tool.name,
       description: tool.description,
       input_schema: schema as Tool['input_schema'],
-      ...(strict === undefined ? {} : { strict: true }),
-    };
-  });
-  const prepare = (args: Readonly<Record<string, unknown>>, tool: AnyTool): unknown =>
-    strictSchemas.get(tool.name)?.restore(args) ?? args;
+      ...(strict ? { strict: true } : {}),
+    }),
+  );
   const toolset: AnthropicToolset = {
     tools: Object.freeze(definitions),
     async runToolUses(content, run) {

@@ -1,8 +1,8 @@
 import type { McpServer, RegisteredTool } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { type AnyTool, Session } from '@plankit/core';
-import { unknownOption } from '@plankit/core/internal-unstable';
 import { AdapterError } from '../adapter-error.ts';
 import { withContext } from '../host/conversation.ts';
+import { checkHostOptions } from '../host/host-tool-options.ts';
 import { type ConversationKeyContext, keyedContext } from '../host/keyed-context.ts';
 import type { McpToolsOptions } from '../mcp/add-mcp-tools.ts';
 import type { McpContext } from '../mcp/mcp-context.ts';
@@ -44,20 +44,19 @@ export interface ClaudeAgentToolsOptions {
   readonly key?: string | undefined;
   /** Where each call's time comes from, in epoch milliseconds; the session's clock by default. */
   readonly clock?: McpToolsOptions['clock'];
-  /**
-   * Where each call's time comes from.
-   *
-   * @deprecated Renamed `clock`, the name every plankit time source has; `now` is only ever a
-   * number. This alias goes away in the next minor release.
-   */
-  readonly now?: McpToolsOptions['clock'];
   /** Annotations by tool name, merged over plankit's own (see `registerMcpTools`). */
   readonly annotations?: McpToolsOptions['annotations'];
   /** The zod schema of a tool's `structuredContent` by tool name (see `registerMcpTools`). */
   readonly outputSchemas?: McpToolsOptions['outputSchemas'];
 }
 
-const OPTION_KEYS = new Set(['session', 'key', 'clock', 'now', 'annotations', 'outputSchemas']);
+const OPTION_KEYS: ReadonlySet<string> = new Set([
+  'session',
+  'key',
+  'clock',
+  'annotations',
+  'outputSchemas',
+]);
 
 function invalid(message: string, field: string): AdapterError {
   return new AdapterError('tools_invalid', `registerClaudeAgentTools: ${message}`, { field });
@@ -87,8 +86,8 @@ function invalid(message: string, field: string): AdapterError {
  * ```
  * @returns the registered tools, for the host to disable or remove later
  * @throws AdapterError `tools_invalid` for a server that is not a `createSdkMcpServer` config,
- *   a missing session, an unknown option, a clock that is not a function (or both `clock` and
- *   `now`), or options naming tools that are not in the list
+ *   a missing session, an unknown option, a clock that is not a function, or options naming
+ *   tools that are not in the list
  * @public
  */
 export function registerClaudeAgentTools(
@@ -101,8 +100,9 @@ export function registerClaudeAgentTools(
     throw invalid('server must be what createSdkMcpServer returns (type "sdk").', 'server');
   if (typeof options !== 'object' || options === null)
     throw invalid('options must be an object with a session.', 'options');
-  const extra = unknownOption(options, OPTION_KEYS);
-  if (extra !== undefined) throw invalid(`options.${extra} is not an option.`, extra);
+  checkHostOptions('registerClaudeAgentTools', options, OPTION_KEYS, (_where, field, rule) =>
+    invalid(`${field} ${rule}.`, field.slice('options.'.length)),
+  );
   const { session, key, ...rest } = options;
   if (!(session instanceof Session) && typeof session !== 'function')
     throw invalid('options.session must be a Session or a resolver function.', 'session');

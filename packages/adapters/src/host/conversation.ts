@@ -5,7 +5,6 @@ import {
   type SessionRolledBack,
   type Unsubscribe,
 } from '@plankit/core';
-import { oneAtATime } from '../call-tool.ts';
 import { resolveSession, type SessionSource } from '../sessions/resolve-session.ts';
 import type { SessionResolveError } from '../sessions/session-resolve-error.ts';
 import { conversationKeyOf } from './conversation-key.ts';
@@ -32,6 +31,21 @@ export interface Conversation {
   /** The conversation's session when it is live now (nothing is loaded), else `undefined`. */
   peek(): Session | undefined;
 }
+
+/** Runs `work` on `session` after the work queued on it before: calls on one session never interleave. */
+export function oneAtATime<T>(session: Session, work: () => Promise<T>): Promise<T> {
+  const previous = queues.get(session) ?? Promise.resolve();
+  const next = previous.then(work);
+  queues.set(
+    session,
+    next.catch(() => undefined),
+  );
+  return next;
+}
+
+// Hosts such as the AI SDK and LangGraph run a step's tool calls concurrently, but planning
+// calls depend on order (a setup must commit before the mark after it is checked).
+const queues = new WeakMap<Session, Promise<unknown>>();
 
 /** The conversation of one fixed `Session`: the session is its only copy. */
 export function sessionConversation(session: Session): Conversation {

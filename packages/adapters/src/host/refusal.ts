@@ -32,6 +32,17 @@ export function malformedCall(
   return refusal(new ToolValidationError(message, { code, field }));
 }
 
+/** The longest tool name a refusal quotes whole: longer ones keep this many code units. */
+const MAX_NAME = 64;
+
+/**
+ * A name the model sent, as a refusal quotes it: the first 64 code units and `...` (never
+ * splitting a surrogate pair), control characters escaped so it stays on its line.
+ */
+export function quotedName(name: string): string {
+  return escapeControl(clipText(name, MAX_NAME + 3));
+}
+
 /** The longest part of a tool name or a thrown reason a call failure quotes. */
 const MAX_QUOTED = 500;
 

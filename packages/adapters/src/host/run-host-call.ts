@@ -1,16 +1,44 @@
-import type { AnyTool, Result, ToolResult } from '@plankit/core';
 import {
-  type CallToolOptions,
-  DEFAULT_ORDER_TIMEOUT_MS,
-  runCall,
-  type ToolCallOutcome,
-  type ToolCallRequest,
-} from '../call-tool.ts';
-import { runInModelOrder, type ToolCallOrder } from '../model-order.ts';
+  type AnyTool,
+  invokeTool,
+  type Result,
+  type Session,
+  type ToolResult,
+  ToolValidationError,
+} from '@plankit/core';
 import type { SessionSource } from '../sessions/resolve-session.ts';
 import type { SessionResolveError } from '../sessions/session-resolve-error.ts';
 import { type Conversation, conversationOf } from './conversation.ts';
-import { refusal } from './refusal.ts';
+import { runInModelOrder, type ToolCallOrder } from './model-order.ts';
+import { parseToolArguments } from './parse-tool-arguments.ts';
+import { quotedName, refusal } from './refusal.ts';
+
+/** A tool call in host-neutral form. @public */
+export interface ToolCallRequest {
+  /** The tool name the model asked for. */
+  readonly name: string;
+  /** The arguments: a JSON string or a parsed value. */
+  readonly arguments: unknown;
+  /**
+   * True when the host parsed `arguments` from the model's JSON itself: a string is then refused
+   * as not an object, not parsed again (see {@link parseToolArguments}). False by default.
+   */
+  readonly parsed?: boolean | undefined;
+}
+
+/** What `callTool` returns: the tool that ran (if any) and its result. @public */
+export interface ToolCallOutcome {
+  /** The tool found by name, or `undefined` for an unknown name. */
+  readonly tool: AnyTool | undefined;
+  /** The result; failures are values the model can read, never throws. */
+  readonly result: ToolResult<unknown>;
+}
+
+/** Rewrites a call's parsed arguments for the tool before validation. */
+export type ArgumentsPrepare = (args: Readonly<Record<string, unknown>>, tool: AnyTool) => unknown;
+
+/** How long a call waits for an announced earlier call of its turn, by default. */
+export const DEFAULT_ORDER_TIMEOUT_MS = 30_000;
 
 /** One tool call as a host adapter hands it to the pipeline. */
 export interface HostCall<C> {
@@ -25,7 +53,7 @@ export interface HostCall<C> {
   /** When, in epoch milliseconds; the session's clock by default. */
   readonly now?: number | undefined;
   /** Rewrites parsed arguments before validation (strict mode's nulls back to absent). */
-  readonly prepare?: CallToolOptions['prepare'];
+  readonly prepare?: ArgumentsPrepare | undefined;
   /**
    * The call's place in the model's response, given its conversation's model-order key (the
    * adapter may announce the turn's calls there first); `undefined` to apply in arrival order.
@@ -37,15 +65,9 @@ export interface HostCall<C> {
   readonly onConversation?: ((conversation: Conversation) => void) | undefined;
 }
 
-/** What the pipeline returns: the tool that ran (if any) and its result, or a refusal. */
-export interface HostCallOutcome {
-  /** The tool found by name; `undefined` for an unknown name or a call no session serves. */
-  readonly tool: AnyTool | undefined;
-  /** The result; every failure is a value the model reads. */
-  readonly result: ToolResult<unknown>;
-}
-
-function refused(error: SessionResolveError): HostCallOutcome {
+// What the pipeline returns is what `callTool` returns: the tool found by name (`undefined` for
+// an unknown name or a call no session serves) and its result, every failure a value.
+function refused(error: SessionResolveError): ToolCallOutcome {
   return { tool: undefined, result: refusal(error) };
 }
 
@@ -55,7 +77,7 @@ function refused(error: SessionResolveError): HostCallOutcome {
  * conversation's session, so a step's calls all apply to one copy of it. Never throws for what
  * the model or the host sent: a call no session serves comes back as a refusal.
  */
-export async function runHostCall<C>(host: HostCall<C>): Promise<HostCallOutcome> {
+export async function runHostCall<C>(host: HostCall<C>): Promise<ToolCallOutcome> {
   if (!host.context.ok) return refused(host.context.error);
   const found = await conversationOf(host.source, host.context.value);
   if (!found.ok) return refused(found.error);
@@ -63,7 +85,9 @@ export async function runHostCall<C>(host: HostCall<C>): Promise<HostCallOutcome
   host.onConversation?.(conversation);
   const order = host.order?.(conversation.key);
   const run = (): Promise<Result<ToolCallOutcome, SessionResolveError>> =>
-    holdAndRun(conversation, host);
+    conversation.hold((session) =>
+      runCall(host.tools, host.call, { session, now: host.now, prepare: host.prepare }),
+    );
   const held =
     order === undefined
       ? await run()
@@ -76,11 +100,32 @@ export async function runHostCall<C>(host: HostCall<C>): Promise<HostCallOutcome
   return held.ok ? held.value : refused(held.error);
 }
 
-function holdAndRun<C>(
-  conversation: Conversation,
-  host: HostCall<C>,
-): Promise<Result<ToolCallOutcome, SessionResolveError>> {
-  return conversation.hold((session) =>
-    runCall(host.tools, host.call, { session, now: host.now, prepare: host.prepare }),
-  );
+/** Finds a tool by name, parses the arguments, invokes it: `callTool` without ordering. */
+export async function runCall(
+  tools: readonly AnyTool[],
+  call: ToolCallRequest,
+  options: {
+    readonly session: Session;
+    readonly now?: number | undefined;
+    readonly prepare?: ArgumentsPrepare | undefined;
+  },
+): Promise<ToolCallOutcome> {
+  const name = typeof call?.name === 'string' ? call.name : '';
+  const tool = tools.find((candidate) => candidate.name === name);
+  if (tool === undefined) {
+    const shown = quotedName(name);
+    const available = tools.map((candidate) => candidate.name).join(', ');
+    const error = new ToolValidationError(
+      `Unknown tool '${shown}'. Available tools: ${available}.`,
+      { code: 'tool_unknown', field: 'name' },
+    );
+    return { tool: undefined, result: refusal(error) };
+  }
+  const parsed = parseToolArguments(call.arguments, { parsed: call.parsed });
+  if (!parsed.ok) return { tool, result: refusal(parsed.error) };
+  const args = options.prepare === undefined ? parsed.value : options.prepare(parsed.value, tool);
+  return {
+    tool,
+    result: await invokeTool(tool, args, { session: options.session, now: options.now }),
+  };
 }

@@ -1,3 +1,5 @@
+import { isRecord } from '@plankit/core/internal-unstable';
+
 /**
  * Where a LangChain tool call stands in its model turn, read from what LangGraph hands the tool.
  * Kept apart from the tool wrapper so the lookup is plain data walking, testable on its own.
@@ -25,8 +27,9 @@ interface Fields {
   readonly name?: unknown;
 }
 
-function isRecord(value: unknown): value is Fields {
-  return typeof value === 'object' && value !== null;
+/** A plain object, read through the fields a LangChain value may have. */
+function hasFields(value: unknown): value is Fields {
+  return isRecord(value);
 }
 
 /**
@@ -35,33 +38,33 @@ function isRecord(value: unknown): value is Fields {
  * task input where LangGraph's `getCurrentTaskInput()` reads it.
  */
 export function stateOf(config: unknown): unknown {
-  if (!isRecord(config)) return undefined;
+  if (!hasFields(config)) return undefined;
   if (config.state !== undefined && config.state !== null) return config.state;
   const configurable = config.configurable;
-  if (!isRecord(configurable)) return undefined;
+  if (!hasFields(configurable)) return undefined;
   const scratchpad = configurable.__pregel_scratchpad;
-  return isRecord(scratchpad) ? scratchpad.currentTaskInput : undefined;
+  return hasFields(scratchpad) ? scratchpad.currentTaskInput : undefined;
 }
 
 function messagesOf(state: unknown): readonly unknown[] | undefined {
   if (Array.isArray(state)) return state;
-  if (isRecord(state) && Array.isArray(state.messages)) return state.messages;
+  if (hasFields(state) && Array.isArray(state.messages)) return state.messages;
   return undefined;
 }
 
 function toolCallsOf(message: unknown): readonly unknown[] | undefined {
-  if (!isRecord(message)) return undefined;
+  if (!hasFields(message)) return undefined;
   return Array.isArray(message.tool_calls) ? message.tool_calls : undefined;
 }
 
 function isToolMessage(message: unknown): message is { readonly tool_call_id: string } {
-  if (!isRecord(message) || typeof message.tool_call_id !== 'string') return false;
+  if (!hasFields(message) || typeof message.tool_call_id !== 'string') return false;
   const getType = message.getType;
   return typeof getType !== 'function' || getType.call(message) === 'tool';
 }
 
 function idOf(call: unknown): string | undefined {
-  return isRecord(call) && typeof call.id === 'string' ? call.id : undefined;
+  return hasFields(call) && typeof call.id === 'string' ? call.id : undefined;
 }
 
 /**
@@ -91,13 +94,13 @@ export function findLangChainTurn(
     const ids: string[] = [];
     for (const call of calls) {
       const callId = idOf(call);
-      if (callId === undefined || !isRecord(call) || typeof call.name !== 'string') continue;
+      if (callId === undefined || !hasFields(call) || typeof call.name !== 'string') continue;
       if (!names.has(call.name)) continue;
       // The ToolNode skips calls the state already answers; announcing them would hold the rest.
       if (callId !== id && answered.has(callId)) continue;
       ids.push(callId);
     }
-    const messageId = isRecord(message) ? message.id : undefined;
+    const messageId = hasFields(message) ? message.id : undefined;
     const turn =
       typeof messageId === 'string' && messageId !== ''
         ? `langchain:${messageId}`

@@ -1,11 +1,11 @@
 import { ToolMessage } from '@langchain/core/messages';
 import { type DynamicStructuredTool, tool as langChainTool } from '@langchain/core/tools';
-import type { AnyTool, Clock, Result } from '@plankit/core';
-import { AdapterError } from '../adapter-error.ts';
-import { formatToolContent } from '../format-tool-content.ts';
-import { clockOption } from '../host/clock-option.ts';
+import type { AnyTool, Result } from '@plankit/core';
+import { formatToolContent } from '../host/format-tool-content.ts';
+import type { HostToolOptions } from '../host/host-tool-options.ts';
+import { announceInConversation } from '../host/model-order.ts';
+import { prepareHostTools } from '../host/prepare-host-tools.ts';
 import { runHostCall } from '../host/run-host-call.ts';
-import { announceInConversation } from '../model-order.ts';
 import type { SessionSource } from '../sessions/resolve-session.ts';
 import { SessionResolveError } from '../sessions/session-resolve-error.ts';
 import { acceptingSchema, type ToolConfig } from './accepting-schema.ts';
@@ -13,7 +13,7 @@ import { findLangChainTurn } from './find-langchain-turn.ts';
 import { type LangChainContext, langChainContext } from './langchain-context.ts';
 
 /** Options of {@link toLangChainTools}. @public */
-export interface LangChainToolsOptions {
+export interface LangChainToolsOptions extends Pick<HostToolOptions, 'clock' | 'orderTimeoutMs'> {
   /**
    * Where each call's session comes from: one `Session` (one conversation), or a resolver
    * called per call with the call's {@link LangChainContext} (its `thread_id` and checkpoint),
@@ -22,21 +22,14 @@ export interface LangChainToolsOptions {
    * (`session_unresolved`, `conversation_id_invalid`, ...): never run on a shared default.
    */
   readonly session: SessionSource<LangChainContext>;
-  /** Where each call's time comes from, in epoch milliseconds; the session's clock by default. */
-  readonly clock?: Clock | undefined;
-  /**
-   * Where each call's time comes from.
-   *
-   * @deprecated Renamed `clock`, the name every plankit time source has; `now` is only ever a
-   * number. This alias goes away in the next minor release.
-   */
-  readonly now?: Clock | undefined;
   /**
    * How long a call waits for an earlier call of its `AIMessage` that the host has not started
    * (a middleware answered it instead, or a hook holds it), in milliseconds; 30,000 by default.
    */
   readonly orderTimeoutMs?: number | undefined;
 }
+
+const OPTION_KEYS: ReadonlySet<string> = new Set(['session', 'clock', 'orderTimeoutMs']);
 
 /** The context of a call, or the refusal the model reads. */
 function contextOf(
@@ -89,20 +82,19 @@ function contextOf(
  * );
  * ```
  * @throws AdapterError `tools_invalid` when `tools` is not an array
- * @throws PlankitError `argument_invalid` when `options.clock` (or `now`) is not a function, or
- *   both are given
+ * @throws PlankitError `argument_invalid` when `options.clock` is not a function, or an option
+ *   is not one it takes
  * @public
  */
 export function toLangChainTools(
   tools: readonly AnyTool[],
   options: LangChainToolsOptions,
 ): DynamicStructuredTool[] {
-  if (!Array.isArray(tools))
-    throw new AdapterError(
-      'tools_invalid',
-      'toLangChainTools: tools must be an array of plankit tools.',
-    );
-  const clock = clockOption('toLangChainTools', options);
+  const { clock } = prepareHostTools(tools, options, {
+    where: 'toLangChainTools',
+    keys: OPTION_KEYS,
+    strictSchema: null,
+  });
   const names = new Set(tools.map((tool) => tool.name));
   return tools.map(
     (definition) =>

@@ -15,13 +15,13 @@ import { movedFlagText } from '@plankit/core/internal-unstable';
 import { type PlanRevision, planHistory } from '@plankit/core/plan-model';
 import { type AgentMiddleware, createMiddleware } from 'langchain';
 import * as z from 'zod';
-import { callTool } from '../call-tool.ts';
-import { formatToolContent } from '../format-tool-content.ts';
+import { callTool } from '../host/call-tool.ts';
+import { formatToolContent } from '../host/format-tool-content.ts';
+import { announceToolCalls } from '../host/model-order.ts';
 import { callFailure } from '../host/refusal.ts';
 import { acceptingSchema, type ToolConfig } from '../langchain/accepting-schema.ts';
 import { findLangChainTurn, stateOf } from '../langchain/find-langchain-turn.ts';
 import { langChainContext } from '../langchain/langchain-context.ts';
-import { announceToolCalls } from '../model-order.ts';
 import { editOf, type PlanEdit, planSession, reducePlan } from './plan-edit.ts';
 import {
   appendRefusal,

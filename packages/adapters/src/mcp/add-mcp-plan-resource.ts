@@ -1,5 +1,5 @@
 import { Plan, Session, selectLatest, type Unsubscribe } from '@plankit/core';
-import { clipText, unknownOption } from '@plankit/core/internal-unstable';
+import { checkOptionKeys, clipText } from '@plankit/core/internal-unstable';
 import { PlanRevision } from '@plankit/core/plan-model';
 import { planView } from '@plankit/core/plan-view';
 import { AdapterError } from '../adapter-error.ts';
@@ -88,8 +88,10 @@ function checkArguments(server: unknown, options: unknown): void {
     throw invalid('server must be an McpServer.', 'server');
   if (typeof options !== 'object' || options === null)
     throw invalid('options must be an object with a session.', 'options');
-  const extra = unknownOption(options, OPTION_KEYS);
-  if (extra !== undefined) throw invalid(`options.${extra} is not an option.`, extra);
+  // The unknown key is named bare as the error's field, as every other field here is.
+  checkOptionKeys('', options, OPTION_KEYS, 'options.', (_where, field, rule) =>
+    invalid(`${field} ${rule}.`, field.slice('options.'.length)),
+  );
   const { session, uri, name, viewUri } = options as McpPlanResourceOptions;
   if (!(session instanceof Session) && typeof session !== 'function')
     throw invalid('options.session must be a Session or a resolver function.', 'session');

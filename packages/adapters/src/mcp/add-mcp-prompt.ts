@@ -1,4 +1,4 @@
-import { unknownOption } from '@plankit/core/internal-unstable';
+import { checkOptionKeys } from '@plankit/core/internal-unstable';
 import { AdapterError } from '../adapter-error.ts';
 import type { McpPromptResult, McpServerLike } from './mcp-server-like.ts';
 
@@ -43,8 +43,10 @@ function checkArguments(server: unknown, section: unknown, options: unknown): vo
     throw invalid('section must be a prompt section (key, title, render).', 'section');
   if (typeof options !== 'object' || options === null)
     throw invalid('options must be an object.', 'options');
-  const extra = unknownOption(options, OPTION_KEYS);
-  if (extra !== undefined) throw invalid(`options.${extra} is not an option.`, extra);
+  // The unknown key is named bare as the error's field, as every other field here is.
+  checkOptionKeys('', options, OPTION_KEYS, 'options.', (_where, field, rule) =>
+    invalid(`${field} ${rule}.`, field.slice('options.'.length)),
+  );
   const { name, description } = options as McpPromptOptions;
   if (name !== undefined && (typeof name !== 'string' || name.trim() === ''))
     throw invalid('options.name must be a non-empty string.', 'name');

@@ -1,12 +1,12 @@
-import { type AnyTool, type Clock, Session } from '@plankit/core';
-import { unknownOption } from '@plankit/core/internal-unstable';
+import { type AnyTool, Session } from '@plankit/core';
+import { isRecord } from '@plankit/core/internal-unstable';
 import * as z from 'zod';
 import { AdapterError } from '../adapter-error.ts';
-import { formatToolContent } from '../format-tool-content.ts';
 import { advertisedSchema } from '../host/advertised-schema.ts';
-import { clockOption } from '../host/clock-option.ts';
+import { formatToolContent } from '../host/format-tool-content.ts';
+import { checkHostOptions, type HostToolOptions } from '../host/host-tool-options.ts';
+import { prepareHostTools } from '../host/prepare-host-tools.ts';
 import { runHostCall } from '../host/run-host-call.ts';
-import { isRecord } from '../is-record.ts';
 import type { SessionSource } from '../sessions/resolve-session.ts';
 import { followPlan } from './add-mcp-plan-resource.ts';
 import { type McpContext, mcpCallContext } from './mcp-context.ts';
@@ -14,7 +14,7 @@ import type { McpCallToolResult, McpServerLike } from './mcp-server-like.ts';
 import { type McpToolAnnotations, mcpOutputSchema, mcpToolAnnotations } from './mcp-tool-traits.ts';
 
 /** Options of `registerMcpTools` (`/mcp` and `/mcp-v2`). @public */
-export interface McpToolsOptions {
+export interface McpToolsOptions extends Pick<HostToolOptions, 'clock'> {
   /**
    * The session the tools run against: a `Session` (every client shares its plan), or a
    * resolver called once per `tools/call` with the request's {@link McpContext} (v1: the
@@ -24,15 +24,6 @@ export interface McpToolsOptions {
    * (`session_unresolved`, `conversation_id_invalid`, ...) and changes nothing.
    */
   readonly session: SessionSource<McpContext>;
-  /** Where each call's time comes from, in epoch milliseconds; the session's clock by default. */
-  readonly clock?: Clock | undefined;
-  /**
-   * Where each call's time comes from.
-   *
-   * @deprecated Renamed `clock`, the name every plankit time source has; `now` is only ever a
-   * number. This alias goes away in the next minor release.
-   */
-  readonly now?: Clock | undefined;
   /**
    * Annotations by tool name, merged over the ones each tool's traits give (`title`,
    * `readOnly`, `destructive`, `idempotent`, `openWorld`; `readOnlyHint` for a tool without a
@@ -41,13 +32,22 @@ export interface McpToolsOptions {
   readonly annotations?: Readonly<Record<string, McpToolAnnotations>> | undefined;
   /**
    * The zod schema of a tool's `structuredContent` by tool name, or `null` for none. By
-   * default a tool's `resultType` (and the plan for `planning_read_plan`); only object
+   * default a tool's `resultType` (and the plan for a tool whose `plan` trait is `'read'`); only object
    * schemas are used, since MCP's structured content is an object.
    */
   readonly outputSchemas?: Readonly<Record<string, z.ZodType | null>> | undefined;
 }
 
-const OPTION_KEYS = new Set(['session', 'clock', 'now', 'annotations', 'outputSchemas']);
+const OPTION_KEYS: ReadonlySet<string> = new Set([
+  'session',
+  'clock',
+  'annotations',
+  'outputSchemas',
+]);
+
+/** An option refused in `registerMcpTools`' own words: the field named bare. */
+const invalidOption = (_where: string, field: string, rule: string): AdapterError =>
+  invalid(`${field} ${rule}.`, field.slice('options.'.length));
 
 function invalid(message: string, field: string): AdapterError {
   return new AdapterError('tools_invalid', `registerMcpTools: ${message}`, { field });
@@ -76,8 +76,7 @@ function checkArguments(server: unknown, tools: unknown, options: unknown): void
     throw invalid('server must be an McpServer.', 'server');
   if (typeof options !== 'object' || options === null)
     throw invalid('options must be an object with a session.', 'options');
-  const extra = unknownOption(options, OPTION_KEYS);
-  if (extra !== undefined) throw invalid(`options.${extra} is not an option.`, extra);
+  checkHostOptions('registerMcpTools', options, OPTION_KEYS, invalidOption);
   const session = (options as McpToolsOptions).session;
   if (!(session instanceof Session) && typeof session !== 'function')
     throw invalid('options.session must be a Session or a resolver function.', 'session');
@@ -110,9 +109,12 @@ export function addMcpTools(
   options: McpToolsOptions,
 ): unknown[] {
   checkArguments(server, tools, options);
-  const clock = clockOption('registerMcpTools', options, (_where, field, rule) =>
-    invalid(`${field} ${rule}.`, field.slice('options.'.length)),
-  );
+  const { clock } = prepareHostTools(tools, options, {
+    where: 'registerMcpTools',
+    keys: OPTION_KEYS,
+    strictSchema: null,
+    error: invalidOption,
+  });
   return tools.map((definition) => {
     const outputSchema = mcpOutputSchema(definition, options.outputSchemas?.[definition.name]);
     const annotations = mcpToolAnnotations(definition, options.annotations?.[definition.name]);

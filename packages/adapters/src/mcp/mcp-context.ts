@@ -1,6 +1,6 @@
 import type { Result } from '@plankit/core';
+import { isRecord } from '@plankit/core/internal-unstable';
 import { type Conversation, conversationOf } from '../host/conversation.ts';
-import { isRecord } from '../is-record.ts';
 import { parseConversationId } from '../sessions/conversation-id.ts';
 import type { SessionSource } from '../sessions/resolve-session.ts';
 import type { SessionResolveError } from '../sessions/session-resolve-error.ts';

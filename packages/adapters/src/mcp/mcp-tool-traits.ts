@@ -57,8 +57,8 @@ function isObjectSchema(schema: z.ZodType): boolean {
 
 /**
  * The schema of a tool's `structuredContent`: the host's `override` (`null` for none), else
- * the tool's `resultType` (what a successful call's value is), else the plan for
- * `planning_read_plan`. Only object schemas qualify.
+ * the tool's `resultType` (what a successful call's value is), else the plan for a tool that
+ * reads it (`plan: 'read'` trait, `planning_read_plan`). Only object schemas qualify.
  */
 export function mcpOutputSchema(
   tool: AnyTool,
@@ -67,6 +67,6 @@ export function mcpOutputSchema(
   const schema =
     override !== undefined
       ? override
-      : (tool.resultType ?? (tool.name === 'planning_read_plan' ? Plan : null));
+      : (tool.resultType ?? (tool.traits?.plan === 'read' ? Plan : null));
   return schema !== null && isObjectSchema(schema) ? schema : undefined;
 }

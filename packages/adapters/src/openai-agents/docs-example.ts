@@ -7,7 +7,7 @@ import {
   RunState,
   Usage,
 } from '@openai/agents';
-import { toOpenAIAgentsTools } from '@plankit/adapters/openai-agents';
+import { planningApprovalCheckpoint, toOpenAIAgentsTools } from '@plankit/adapters/openai-agents';
 import { createSessionPool } from '@plankit/adapters/sessions';
 import { MemoryStore } from '@plankit/adapters/stores';
 import { approvalRequired, InteractionPolicy } from '@plankit/controller/policy';
@@ -23,9 +23,12 @@ const pool = createSessionPool({ store: new MemoryStore() });
 const policy = InteractionPolicy.parse({ approval_policy: 'milestone_approvals' });
 const tools = toOpenAIAgentsTools<Chat>(createPlanningTools(new Session()), {
   session: pool.resolver((run: RunContext<Chat>) => run.context.conversationId),
-  // Under milestone_approvals, clearing the plan waits for a person.
-  needsApproval: ({ tool }) =>
-    tool.name === 'planning_clear_plan' && approvalRequired(policy, 'milestone'),
+  // Under milestone_approvals, clearing the plan waits for a person: the tool's plan trait
+  // places it at the milestone checkpoint.
+  needsApproval: ({ tool }) => {
+    const checkpoint = planningApprovalCheckpoint(tool);
+    return checkpoint !== undefined && approvalRequired(policy, checkpoint);
+  },
 });
 
 // Stands in for your model: two calls in one response, then a clear, then an answer.

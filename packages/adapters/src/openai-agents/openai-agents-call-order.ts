@@ -1,4 +1,4 @@
-import { announceInConversation, type ToolCallOrder } from '../model-order.ts';
+import { announceInConversation, type ToolCallOrder } from '../host/model-order.ts';
 
 /**
  * One model response as the adapter sees it: the calls of its function call items, in the

@@ -1,12 +1,11 @@
 import { type FunctionTool, type RunContext, tool } from '@openai/agents';
-import type { AnyTool, Clock, ToolFailure } from '@plankit/core';
-import { AdapterError } from '../adapter-error.ts';
-import { formatToolContent } from '../format-tool-content.ts';
-import { clockOption } from '../host/clock-option.ts';
+import type { AnyTool, ToolFailure } from '@plankit/core';
+import { formatToolContent } from '../host/format-tool-content.ts';
+import type { HostToolOptions } from '../host/host-tool-options.ts';
+import { openAIStrictSchema } from '../host/openai-strict-schema.ts';
+import { prepareHostTools } from '../host/prepare-host-tools.ts';
 import { runHostCall } from '../host/run-host-call.ts';
-import { toStrictJsonSchema } from '../host/strict-schema/to-strict-json-schema.ts';
 import type { SessionSource } from '../sessions/resolve-session.ts';
-import { toolJsonSchema } from '../tool-json-schema.ts';
 import { openAIAgentsCallOrder, recordOpenAIAgentsCall } from './openai-agents-call-order.ts';
 import { OpenAIAgentsToolError } from './openai-agents-tool-error.ts';
 
@@ -23,7 +22,7 @@ export interface OpenAIAgentsApprovalRequest<C> {
 }
 
 /** Options of {@link toOpenAIAgentsTools}. @public */
-export interface OpenAIAgentsToolsOptions<C> {
+export interface OpenAIAgentsToolsOptions<C> extends HostToolOptions {
   /**
    * Where each call's session comes from: one `Session` (one conversation), or a resolver
    * called per call with the run's `RunContext`, whose `context` names the conversation (a
@@ -32,22 +31,6 @@ export interface OpenAIAgentsToolsOptions<C> {
    * shared default.
    */
   readonly session: SessionSource<RunContext<C>>;
-  /** Where each call's time comes from, in epoch milliseconds; the session's clock by default. */
-  readonly clock?: Clock | undefined;
-  /**
-   * Where each call's time comes from.
-   *
-   * @deprecated Renamed `clock`, the name every plankit time source has; `now` is only ever a
-   * number. This alias goes away in the next minor release.
-   */
-  readonly now?: Clock | undefined;
-  /**
-   * Strict mode, for all tools or per tool: the tool is `strict` with a schema rewritten for it
-   * (every key required, optional ones nullable, objects closed), and the model's `null` for an
-   * optional field is read back as absent. By default the tool's own
-   * `strict` trait (plankit's planning tools declare it), off for tools that declare none.
-   */
-  readonly strict?: boolean | ((tool: AnyTool) => boolean) | undefined;
   /**
    * Whether a call waits for a person's approval: the SDK then ends the run with an
    * interruption, and the call runs after `state.approve(item)` and a new `run(agent, state)`
@@ -60,13 +43,15 @@ export interface OpenAIAgentsToolsOptions<C> {
     | boolean
     | ((request: OpenAIAgentsApprovalRequest<C>) => boolean)
     | undefined;
-  /**
-   * How long a call waits for an earlier call of its response that the Runner started but
-   * that has not reached the tool (a tool input guardrail refused it, or still holds it), in
-   * milliseconds; 30,000 by default.
-   */
-  readonly orderTimeoutMs?: number | undefined;
 }
+
+const OPTION_KEYS: ReadonlySet<string> = new Set([
+  'session',
+  'strict',
+  'clock',
+  'needsApproval',
+  'orderTimeoutMs',
+]);
 
 function refusal(failure: ToolFailure): OpenAIAgentsToolError {
   return new OpenAIAgentsToolError(failure.error, failure.message);
@@ -89,30 +74,20 @@ function refusal(failure: ToolFailure): OpenAIAgentsToolError {
  * ```
  * @throws AdapterError `tools_invalid` when `tools` is not an array; `schema_unsupported`
  *   when a strict tool's schema cannot be expressed in strict mode
- * @throws PlankitError `argument_invalid` when `options.clock` (or `now`) is not a function, or
- *   both are given
+ * @throws PlankitError `argument_invalid` when `options.clock` is not a function, or an option
+ *   is not one it takes
  * @public
  */
 export function toOpenAIAgentsTools<C = unknown>(
   tools: readonly AnyTool[],
   options: OpenAIAgentsToolsOptions<C>,
 ): FunctionTool<C>[] {
-  if (!Array.isArray(tools))
-    throw new AdapterError(
-      'tools_invalid',
-      'toOpenAIAgentsTools: tools must be an array of plankit tools.',
-    );
-  const clock = clockOption('toOpenAIAgentsTools', options);
-  const strictOf = (definition: AnyTool): boolean =>
-    typeof options.strict === 'function'
-      ? options.strict(definition)
-      : (options.strict ?? definition.traits?.strict === true);
-  return tools.map((definition): FunctionTool<C> => {
-    const strict = strictOf(definition);
-    const converted = strict ? toStrictJsonSchema(toolJsonSchema(definition)) : undefined;
-    const schema = converted?.schema ?? toolJsonSchema(definition);
-    const restore = (args: unknown): unknown =>
-      converted === undefined ? args : converted.restore(args);
+  const { offered, clock, prepare } = prepareHostTools(tools, options, {
+    where: 'toOpenAIAgentsTools',
+    keys: OPTION_KEYS,
+    strictSchema: openAIStrictSchema,
+  });
+  return offered.map(({ tool: definition, strict, schema, restore }): FunctionTool<C> => {
     const decide = options.needsApproval;
     const built = tool<never, C>({
       name: definition.name,
@@ -143,7 +118,7 @@ export function toOpenAIAgentsTools<C = unknown>(
           context: { ok: true, value: context },
           call: { name: definition.name, arguments: input, parsed: true },
           now: clock?.(),
-          prepare: converted === undefined ? undefined : (args) => converted.restore(args),
+          prepare,
           order: (conversation) =>
             openAIAgentsCallOrder(conversation, context, details?.toolCall?.callId),
           orderTimeoutMs: options.orderTimeoutMs,

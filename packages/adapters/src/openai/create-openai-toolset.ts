@@ -1,37 +1,28 @@
 import type { AnyTool, ToolFailure, ToolResult } from '@plankit/core';
-import { clipText, escapeControl } from '@plankit/core/internal-unstable';
+import { isRecord } from '@plankit/core/internal-unstable';
 import type {
   ChatCompletionFunctionTool,
   ChatCompletionMessageToolCall,
   ChatCompletionToolMessageParam,
 } from 'openai/resources/chat/completions';
 import type { FunctionTool, ResponseInputItem } from 'openai/resources/responses/responses';
-import { AdapterError } from '../adapter-error.ts';
-import { formatToolContent } from '../format-tool-content.ts';
+import { formatToolContent } from '../host/format-tool-content.ts';
+import type { HostToolOptions } from '../host/host-tool-options.ts';
 import {
   type ConversationKeyContext,
   keyedContext,
   type SessionRefusal,
 } from '../host/keyed-context.ts';
-import { callFailure, malformedCall as malformed } from '../host/refusal.ts';
+import { openAIStrictSchema } from '../host/openai-strict-schema.ts';
+import { prepareHostTools } from '../host/prepare-host-tools.ts';
+import { callFailure, malformedCall as malformed, quotedName } from '../host/refusal.ts';
 import { runHostCall } from '../host/run-host-call.ts';
-import {
-  type StrictJsonSchema,
-  toStrictJsonSchema,
-} from '../host/strict-schema/to-strict-json-schema.ts';
-import { isRecord } from '../is-record.ts';
 import type { SessionSource } from '../sessions/resolve-session.ts';
-import { type JsonSchema, toolJsonSchema } from '../tool-json-schema.ts';
 
 /** Options of {@link createOpenAIToolset}. @public */
-export interface OpenAIToolsetOptions {
-  /**
-   * Strict mode (Structured Outputs for function calling) for every tool, or per tool.
-   * By default the tool's own `strict` trait (plankit's planning tools declare it), off for
-   * tools that declare none.
-   */
-  readonly strict?: boolean | ((tool: AnyTool) => boolean) | undefined;
-}
+export interface OpenAIToolsetOptions extends Pick<HostToolOptions, 'strict'> {}
+
+const OPTION_KEYS: ReadonlySet<string> = new Set(['strict']);
 
 /** Options of the run methods of an {@link OpenAIToolset}. @public */
 export interface OpenAIRunOptions {
@@ -114,8 +105,7 @@ function isFunctionCall(item: unknown): item is Record<string, unknown> {
 }
 
 /** The model's text as a refusal quotes it: clipped, with control characters escaped. */
-const shortText = (value: unknown): string =>
-  typeof value === 'string' ? escapeControl(clipText(value, 64 + 3)) : '';
+const shortText = (value: unknown): string => (typeof value === 'string' ? quotedName(value) : '');
 
 /** Reads one Chat Completions tool call: the id, the name and the raw arguments, or why not. */
 function readChatCall(
@@ -183,64 +173,35 @@ function readChatCall(
  * const session = pool.resolver((context: { key: string }) => context.key);
  * const replies = await toolset.runChatToolCalls(message.tool_calls, { session, key: chatId });
  * ```
- * @throws AdapterError when a strict tool's schema cannot be expressed in strict mode
+ * @throws AdapterError `tools_invalid` when `tools` is not an array; `schema_unsupported` when a
+ *   strict tool's schema cannot be expressed in strict mode
+ * @throws PlankitError `argument_invalid` for an option it does not take
  * @public
  */
 export function createOpenAIToolset(
   tools: readonly AnyTool[],
   options: OpenAIToolsetOptions = {},
 ): OpenAIToolset {
-  if (!Array.isArray(tools))
-    throw new AdapterError(
-      'tools_invalid',
-      'createOpenAIToolset: tools must be an array of plankit tools.',
-    );
-  const strictOf = (tool: AnyTool): boolean =>
-    typeof options.strict === 'function'
-      ? options.strict(tool)
-      : (options.strict ?? tool.traits?.strict === true);
-  const strictSchemas = new Map<string, StrictJsonSchema>();
-  const parameters = new Map<string, JsonSchema>();
-  for (const tool of tools) {
-    if (strictOf(tool)) {
-      let converted: StrictJsonSchema;
-      try {
-        converted = toStrictJsonSchema(toolJsonSchema(tool));
-      } catch (error) {
-        if (!AdapterError.isInstance(error)) throw error;
-        throw new AdapterError('schema_unsupported', `Tool '${tool.name}': ${error.message}`, {
-          field: error.field,
-          cause: error,
-        });
-      }
-      strictSchemas.set(tool.name, converted);
-      parameters.set(tool.name, converted.schema);
-    } else parameters.set(tool.name, toolJsonSchema(tool));
-  }
-  const params = (tool: AnyTool): Record<string, unknown> =>
-    parameters.get(tool.name) as Record<string, unknown>;
-  const chatTools = tools.map(
-    (tool): ChatCompletionFunctionTool => ({
+  const { offered, prepare } = prepareHostTools(tools, options, {
+    where: 'createOpenAIToolset',
+    keys: OPTION_KEYS,
+    strictSchema: openAIStrictSchema,
+  });
+  const chatTools = offered.map(
+    ({ tool, strict, schema }): ChatCompletionFunctionTool => ({
       type: 'function',
-      function: {
-        name: tool.name,
-        description: tool.description,
-        parameters: params(tool),
-        strict: strictSchemas.has(tool.name),
-      },
+      function: { name: tool.name, description: tool.description, parameters: schema, strict },
     }),
   );
-  const responsesTools = tools.map(
-    (tool): FunctionTool => ({
+  const responsesTools = offered.map(
+    ({ tool, strict, schema }): FunctionTool => ({
       type: 'function',
       name: tool.name,
       description: tool.description,
-      parameters: params(tool),
-      strict: strictSchemas.has(tool.name),
+      parameters: schema,
+      strict,
     }),
   );
-  const prepare = (args: Readonly<Record<string, unknown>>, tool: AnyTool): unknown =>
-    strictSchemas.get(tool.name)?.restore(args) ?? args;
 
   const run = async (
     name: string,

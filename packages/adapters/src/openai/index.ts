@@ -8,9 +8,6 @@
  */
 
 export type { ConversationKeyContext, SessionRefusal } from '../host/keyed-context.ts';
-export { strictByDefault } from '../host/strict-by-default.ts';
-export type { StrictJsonSchema } from '../host/strict-schema/to-strict-json-schema.ts';
-export { toStrictJsonSchema } from '../host/strict-schema/to-strict-json-schema.ts';
 export type {
   FunctionCallOutput,
   OpenAICallRecord,
@@ -19,3 +16,5 @@ export type {
   OpenAIToolsetOptions,
 } from './create-openai-toolset.ts';
 export { createOpenAIToolset } from './create-openai-toolset.ts';
+export type { StrictJsonSchema } from '../host/strict-schema/to-strict-json-schema.ts';
+export { toStrictJsonSchema } from '../host/strict-schema/to-strict-json-schema.ts';

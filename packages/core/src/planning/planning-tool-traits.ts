@@ -4,10 +4,11 @@ import type { ToolTraits } from '../define-tool.ts';
 // the reasons). Every planning tool is strict and works on the session only, so none is
 // open-world. Idempotency is about the plan; the session's call log still records every call.
 // The dependency-aware and history-wrapped tools keep the traits of the tool they extend;
-// the tools extensions add declare their own beside them, with this helper.
-/** A planning tool's traits: strict and not open-world, plus `own`. @internal */
+// the tools extensions add declare their own beside them, with this helper. A planning tool
+// works on the plan's open steps unless it says otherwise (its `plan` trait).
+/** A planning tool's traits: strict, editing the plan and not open-world, plus `own`. @internal */
 export const planningToolTraits = (own: ToolTraits): ToolTraits =>
-  Object.freeze({ strict: true, ...own, openWorld: false });
+  Object.freeze({ strict: true, plan: 'edit', ...own, openWorld: false });
 
 const traits = planningToolTraits;
 
@@ -23,6 +24,7 @@ export const PLANNING_TOOL_TRAITS: {
   // Replaces any current plan; the same arguments rebuild the same plan (ids restart at S001).
   setup: traits({
     title: 'Set up the plan',
+    plan: 'start',
     readOnly: false,
     destructive: true,
     idempotent: true,
@@ -44,6 +46,12 @@ export const PLANNING_TOOL_TRAITS: {
     idempotent: false,
   }),
   // Abandons the plan and drops its steps; a second clear is refused and changes nothing.
-  clear: traits({ title: 'Clear the plan', readOnly: false, destructive: true, idempotent: true }),
-  read: traits({ title: 'Read the plan', readOnly: true }),
+  clear: traits({
+    title: 'Clear the plan',
+    plan: 'clear',
+    readOnly: false,
+    destructive: true,
+    idempotent: true,
+  }),
+  read: traits({ title: 'Read the plan', plan: 'read', readOnly: true }),
 });

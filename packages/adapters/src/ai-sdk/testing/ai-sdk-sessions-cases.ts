@@ -217,7 +217,7 @@ export function describeAISDKSessions(major: SessionsMajor): void {
         prepareStep: planReminderStep({
           session,
           render: renderPlanReminder,
-          activeTools: Object.keys(all),
+          activeTools: all,
         }),
         stopWhen: [planFinished({ session }), stepCountIs(10)],
       });
@@ -258,7 +258,7 @@ export function describeAISDKSessions(major: SessionsMajor): void {
         prepareStep: planReminderStep({
           session,
           render: renderPlanReminder,
-          activeTools: Object.keys(tools),
+          activeTools: tools,
         }),
         stopWhen: [planFinished({ session }), stepCountIs(10)],
       });
@@ -288,7 +288,7 @@ export function describeAISDKSessions(major: SessionsMajor): void {
         prepareStep: planReminderStep({
           session,
           render: renderPlanReminder,
-          activeTools: [...Object.keys(tools), 'search_web'],
+          activeTools: { ...tools, search_web: {} },
         }),
         stopWhen: stepCountIs(3),
       });
@@ -297,6 +297,39 @@ export function describeAISDKSessions(major: SessionsMajor): void {
       expect(seen[2]?.tools).toContain('planning_read_plan');
       // renderPlanReminder shows nothing once no step is open.
       expect(JSON.stringify(seen[2]?.prompt)).not.toContain('plan-reminder');
+    });
+
+    it("narrows by each tool's plan trait, not by its name, and refuses a list of names", async () => {
+      const session = new Session();
+      const lookalike = defineTool({
+        name: 'planning_notes',
+        description: 'Keeps notes.',
+        parameters: z.object({}),
+        handler: () => ({ message: 'ok', value: null }),
+      });
+      const tools = toAISDKTools([...TOOLS, lookalike], { session });
+      const step = planReminderStep({ session, render: () => undefined, activeTools: tools });
+      // No plan: the tools that start one, and the tool without a plan trait, whatever its name.
+      expect((await step({ messages: [] })).activeTools?.sort()).toEqual([
+        'planning_notes',
+        'planning_setup_plan',
+      ]);
+      expect(() =>
+        planReminderStep({
+          session,
+          render: () => undefined,
+          activeTools: Object.keys(tools) as never,
+        }),
+      ).toThrow(/planReminderStep: options\.activeTools must be the record of tools/);
+      expect(() =>
+        planReminderStep({ session, render: () => undefined, activTools: tools } as never),
+      ).toThrow('planReminderStep: options.activTools is not an option.');
+    });
+
+    it('refuses an option planFinished does not take, in the same words', () => {
+      expect(() => planFinished({ session: new Session(), onErorr: () => {} } as never)).toThrow(
+        'planFinished: options.onErorr is not an option.',
+      );
     });
 
     it('gives an unresolved step no reminder and no stop, and says why', async () => {

@@ -95,9 +95,11 @@ function fields(needs: readonly Field[], may: readonly Field[]) {
   return { needs, may, takes: new Set<string>(['op', ...needs, ...may]) };
 }
 
-// A batch may mark and edit (overwrites) and add notes or steps (appends).
+// A batch may mark and edit (overwrites) and add notes or steps (appends); it may begin with a
+// setup, so it can start a plan.
 const BATCH_TRAITS = planningToolTraits({
   title: 'Apply a batch of plan changes',
+  plan: 'start',
   readOnly: false,
   destructive: true,
   idempotent: false,

@@ -1,10 +1,10 @@
 import { createPlanningTools, defineTool, Plan, Session, selectLatest } from '@plankit/core';
 import { describe, expect, it } from 'vitest';
 import * as z from 'zod';
+import { toolJsonSchema } from '../tool-json-schema.ts';
 import { callTool } from './call-tool.ts';
 import { formatToolContent } from './format-tool-content.ts';
 import { parseToolArguments } from './parse-tool-arguments.ts';
-import { toolJsonSchema } from './tool-json-schema.ts';
 
 describe('parseToolArguments', () => {
   it('accepts JSON object text, parsed objects, and a blank string as {}', () => {

@@ -1,5 +1,5 @@
 import type { Session } from '@plankit/core';
-import { conversationKeyOf } from './host/conversation-key.ts';
+import { conversationKeyOf } from './conversation-key.ts';
 
 /**
  * Where a tool call stands in the model's response: the turn it belongs to and its id there.

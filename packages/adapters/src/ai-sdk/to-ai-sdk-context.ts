@@ -5,14 +5,14 @@
  *
  * @example
  * ```ts
- * const result = await generateText({ model, prompt, tools, toolsContext: aisdkToolsContext(tools, { chatId }) });
+ * const result = await generateText({ model, prompt, tools, toolsContext: toAISDKToolsContext(tools, { chatId }) });
  * ```
  * @param tools - the tools given to `generateText` / `streamText`
  * @param context - the app's context of the call, such as `{ chatId }`
  * @returns `{ [toolName]: context }` for every tool
  * @public
  */
-export function aisdkToolsContext<C>(
+export function toAISDKToolsContext<C>(
   tools: Readonly<Record<string, unknown>>,
   context: C,
 ): Record<string, C> {
@@ -20,7 +20,7 @@ export function aisdkToolsContext<C>(
   return Object.fromEntries(entries);
 }
 
-/** The contexts `ai` 7 takes for one conversation: see {@link aisdkContext}. @public */
+/** The contexts `ai` 7 takes for one conversation: see {@link toAISDKContext}. @public */
 export interface AISDKContexts<C> {
   /** Every tool's entry: the context each tool's resolver gets. */
   readonly toolsContext: Record<string, C>;
@@ -36,16 +36,16 @@ export interface AISDKContexts<C> {
  *
  * @example
  * ```ts
- * const result = await generateText({ model, prompt, tools, ...aisdkContext(tools, { chatId }), prepareStep });
+ * const result = await generateText({ model, prompt, tools, ...toAISDKContext(tools, { chatId }), prepareStep });
  * ```
  * @param tools - the tools given to `generateText` / `streamText`
  * @param context - the app's context of the conversation, such as `{ chatId }`
  * @returns `{ toolsContext, runtimeContext }`
  * @public
  */
-export function aisdkContext<C>(
+export function toAISDKContext<C>(
   tools: Readonly<Record<string, unknown>>,
   context: C,
 ): AISDKContexts<C> {
-  return { toolsContext: aisdkToolsContext(tools, context), runtimeContext: context };
+  return { toolsContext: toAISDKToolsContext(tools, context), runtimeContext: context };
 }
