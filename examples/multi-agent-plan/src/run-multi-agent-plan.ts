@@ -6,7 +6,7 @@ import {
   history,
   owners,
   planHistory,
-  planToMermaid,
+  renderPlanMermaid,
   readySteps,
   renderPlanDiff,
 } from '@plankit/core/plan-model';
@@ -187,7 +187,7 @@ export async function runMultiAgentPlan(
   print('From the plan as set up to the plan now:');
   print(renderPlanDiff(planned, selectLatest(lead.session, Plan)));
   print('');
-  print(planToMermaid(selectLatest(lead.session, Plan) as Plan));
+  print(renderPlanMermaid(selectLatest(lead.session, Plan) as Plan));
   await lead.attachment.detach();
   await store.close();
 }

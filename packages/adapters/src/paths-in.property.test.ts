@@ -22,7 +22,7 @@ import {
   PlanChange,
   type PlanRevision,
   planHistory,
-  planToMermaid,
+  renderPlanMermaid,
   registerPlanHistory,
   registerPlanModelReducers,
   renderPlanDiff,
@@ -355,7 +355,7 @@ function expectLineSafePlan(plan: Plan, plain: Plan): void {
     lines(renderPlan(plain, { dependencies: true })),
   );
   expect(lines(renderPlanDiff(null, plan))).toBe(lines(renderPlanDiff(null, plain)));
-  expect(lines(planToMermaid(plan))).toBe(lines(planToMermaid(plain)));
+  expect(lines(renderPlanMermaid(plan))).toBe(lines(renderPlanMermaid(plain)));
   expect(lines(renderPlanDiff(plain, plan))).toBeLessThanOrEqual(
     lines(renderPlanDiff(null, plain)),
   );

@@ -88,7 +88,7 @@ export { formatStepId, highestStepNumber } from './planning/step-id.ts';
 export type { Reducer, ReducerEvent } from './reducer.ts';
 export { replaceLatest } from './replace-latest.ts';
 export type { Err, Ok, Result } from './result.ts';
-export type { SessionOrSnapshot, SessionSource } from './select-all.ts';
+export type { SessionOrSnapshot } from './select-all.ts';
 export { selectAll } from './select-all.ts';
 export { selectLatest } from './select-latest.ts';
 export { selectWhere } from './select-where.ts';

@@ -41,11 +41,9 @@ export type {
 } from './planning/dependencies/dependency-options.ts';
 export { MAX_DEPENDENCIES } from './planning/dependencies/dependency-problem.ts';
 export { dependencySummary } from './planning/dependencies/dependency-summary.ts';
-export { planToMermaid } from './planning/dependencies/plan-to-mermaid.ts';
+export { renderPlanMermaid } from './planning/dependencies/render-plan-mermaid.ts';
 export type { BlockedStep } from './planning/dependencies/ready-steps.ts';
 export { blockedSteps, readySteps } from './planning/dependencies/ready-steps.ts';
-export type { PlanModelFlags } from './planning/extensions-from-flags.ts';
-export { extensionsFromFlags } from './planning/extensions-from-flags.ts';
 export type {
   PlanDiff,
   StepChange,
@@ -64,7 +62,7 @@ export {
   planHistory,
   registerPlanHistory,
 } from './planning/history/plan-history.ts';
-export { formatPlanDiff, renderPlanDiff } from './planning/history/render-plan-diff.ts';
+export { renderPlanDiff } from './planning/history/render-plan-diff.ts';
 export type { Explained, ExplainedInput, WithHistory } from './planning/history/with-history.ts';
 export { MAX_AGENT_ID } from './planning/owners/agent-id.ts';
 export {

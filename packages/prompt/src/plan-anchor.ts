@@ -1,5 +1,5 @@
 import { Plan, type PlanStep, type Result } from '@plankit/core';
-import { deepFreeze } from '@plankit/core/internal-unstable';
+import { clipText, deepFreeze } from '@plankit/core/internal-unstable';
 import { fnv1a } from './fnv1a.ts';
 import { PlanAnchorError } from './plan-anchor-error.ts';
 
@@ -135,7 +135,7 @@ export function readAnchorBlock(text: string): Result<AnchorBlock, PlanAnchorErr
   ) {
     return fail(
       'anchor_version_unknown',
-      `Plan anchor version ${version.slice(0, 16)} is unknown; this build reads versions ${PLAN_ANCHOR_VERSION} and ${AUTHENTICATED_PLAN_ANCHOR_VERSION}.`,
+      `Plan anchor version ${clipText(version, 16)} is unknown; this build reads versions ${PLAN_ANCHOR_VERSION} and ${AUTHENTICATED_PLAN_ANCHOR_VERSION}.`,
       'version',
     );
   }

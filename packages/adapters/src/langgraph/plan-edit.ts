@@ -18,7 +18,7 @@ import {
   UpdateStep,
   type UpdateStepInput,
 } from '@plankit/core';
-import { unknownOption } from '@plankit/core/internal-unstable';
+import { clipText, unknownOption } from '@plankit/core/internal-unstable';
 import {
   PLAN_MODEL_COMMANDS,
   registerPlanHistory,
@@ -98,7 +98,7 @@ function commandOf(value: unknown): { type: DataType; value: unknown } {
     throw invalid('a command edit takes { type, value }.', 'value');
   const extra = unknownOption(value, COMMAND_EDIT_KEYS);
   if (extra !== undefined)
-    throw invalid(`${JSON.stringify(extra.slice(0, 40))} is not a key of a command edit.`, extra);
+    throw invalid(`${JSON.stringify(clipText(extra, 40))} is not a key of a command edit.`, extra);
   const { type, value: inner } = value as { type?: unknown; value?: unknown };
   const found = typeof type === 'string' ? PLAN_MODEL_TYPES.get(type) : undefined;
   if (found === undefined)
@@ -139,7 +139,7 @@ function checkedEdit(edit: unknown): { op: PlanEditOp; value: unknown } {
     );
   const extra = unknownOption(edit, PLAN_EDIT_KEYS);
   if (extra !== undefined)
-    throw invalid(`${JSON.stringify(extra.slice(0, 40))} is not a key of a plan edit.`, extra);
+    throw invalid(`${JSON.stringify(clipText(extra, 40))} is not a key of a plan edit.`, extra);
   const { op, value } = edit as { op?: unknown; value?: unknown };
   if (op === 'command') return { op, value };
   if (typeof op !== 'string' || !Object.hasOwn(COMMANDS, op))

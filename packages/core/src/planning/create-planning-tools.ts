@@ -2,6 +2,7 @@ import { type AnyTool, defineTool, type Tool } from '../define-tool.ts';
 import { checkOptionKeys } from '../internal/check-option-keys.ts';
 import { invalidArgument } from '../internal/invalid-argument.ts';
 import { movedFlagText } from '../internal/moved-flags.ts';
+import { plural } from '../internal/plural.ts';
 import { trustedValue } from '../internal/trusted-value.ts';
 import { Session } from '../session.ts';
 import { ToolValidationError } from '../tool-validation-error.ts';
@@ -63,16 +64,6 @@ export interface PlanningToolsOptions<
    * `batch()`, `history()`, `owners({ agent })`. None by default: the reference tools.
    */
   readonly extensions?: E | undefined;
-  /** @deprecated Pass `extensions: [dependencies()]` from `@plankit/core/plan-model`. */
-  readonly dependencies?: undefined;
-  /** @deprecated Pass `extensions: [batch()]` from `@plankit/core/plan-model`. */
-  readonly batch?: undefined;
-  /** @deprecated Pass `extensions: [history()]` from `@plankit/core/plan-model`. */
-  readonly history?: undefined;
-  /** @deprecated Pass `extensions: [owners({ agent })]` from `@plankit/core/plan-model`. */
-  readonly owners?: undefined;
-  /** @deprecated Pass the agent to `owners({ agent })` or `history({ agent })`. */
-  readonly agent?: undefined;
 }
 
 /** `planning_claim_step`. @public */
@@ -165,8 +156,6 @@ export type PlanningToolsFor<N extends string> = PlanningToolset<PlanningToolsBy
 
 /** The six reference planning tools: what {@link createPlanningTools} returns by default. @public */
 export type PlanningTools = PlanningToolset<PlanningToolsByName>;
-
-const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? '' : 's'}`;
 
 function normaliseSteps(steps: readonly NewPlanStep[], field: string): NewPlanStep[] {
   return steps.map((step, i) => ({

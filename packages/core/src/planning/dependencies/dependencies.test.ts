@@ -11,7 +11,7 @@ import type { PlanningExtension } from '../planning-extension.ts';
 import { renderPlan } from '../render-plan.ts';
 import { shortToolNames } from '../testing/short-tool-names.ts';
 import { criticalPath } from './critical-path.ts';
-import { planToMermaid } from './plan-to-mermaid.ts';
+import { renderPlanMermaid } from './render-plan-mermaid.ts';
 import { blockedSteps, readySteps } from './ready-steps.ts';
 
 function planning(extensions: readonly PlanningExtension[] = [dependencies()]) {
@@ -167,19 +167,19 @@ describe('dependencies option', () => {
     expect(readySteps(undefined)).toEqual([]);
   });
 
-  it('planToMermaid draws the graph and escapes titles', async () => {
+  it('renderPlanMermaid draws the graph and escapes titles', async () => {
     const { call, plan } = planning();
     await call('setup', {
       objective: 'o',
       initial_steps: [{ title: 'say "hi" <b>' }, { title: 'b', depends_on: ['S001'] }],
     });
-    expect(planToMermaid(plan() as Plan)).toContain(
+    expect(renderPlanMermaid(plan() as Plan)).toContain(
       'n0["S001 [pending] say #quot;hi#quot; #lt;b#gt;"]:::pending',
     );
-    expect(planToMermaid(plan() as Plan)).toContain('  n0 --> n1');
+    expect(renderPlanMermaid(plan() as Plan)).toContain('  n0 --> n1');
   });
 
-  it('planToMermaid writes no %% from a title, so a title cannot open a Mermaid directive', async () => {
+  it('renderPlanMermaid writes no %% from a title, so a title cannot open a Mermaid directive', async () => {
     // Mermaid reads `%%{init: ...}%%` anywhere in the text (quoted labels included) as a
     // config directive, taking `'` for `"`: a title the tools accept would restyle the chart.
     const { call, plan } = planning();
@@ -187,14 +187,14 @@ describe('dependencies option', () => {
     expect(
       (await call('setup', { objective: 'o', initial_steps: [{ title: directive }] })).success,
     ).toBe(true);
-    const mermaid = planToMermaid(plan() as Plan);
+    const mermaid = renderPlanMermaid(plan() as Plan);
     expect(mermaid).not.toContain('%%');
     // `#37;` is Mermaid's escape for `%`: the chart still shows the title as written.
     expect(mermaid).toContain(
       `n0["S001 [pending] #37;%{init: {'theme':'dark','themeCSS':'.node rect{fill:red}'}}#37;%"]`,
     );
     await call('update', { step_id: 'S001', title: '%%%%% 90% done' });
-    expect(planToMermaid(plan() as Plan)).toContain('] #37;#37;#37;#37;% 90% done"]');
+    expect(renderPlanMermaid(plan() as Plan)).toContain('] #37;#37;#37;#37;% 90% done"]');
   });
 
   it('the Plan schema refuses cycles and unknown ids on restore; a valid plan round-trips', async () => {
