@@ -1,6 +1,6 @@
 import * as z from 'zod';
-import { PlankitError } from './plankit-error.ts';
 import { clipText } from './internal/refusal-text.ts';
+import { PlankitError } from './plankit-error.ts';
 
 /**
  * A named zod schema. Sessions key their slices and route dispatched values by data type; the

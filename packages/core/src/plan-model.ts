@@ -8,6 +8,7 @@
  * @module @plankit/core/plan-model
  */
 
+export type { BatchExtension, BatchToolByName, PlanBatchTool } from './planning/batch/batch.ts';
 export { batch } from './planning/batch/batch.ts';
 export type {
   BatchOperationInput,
@@ -22,6 +23,10 @@ export type {
 } from './planning/batch/plan-batch.ts';
 export { MAX_BATCH_OPERATIONS, PlanBatch, planBatchReducer } from './planning/batch/plan-batch.ts';
 export { criticalPath } from './planning/dependencies/critical-path.ts';
+export type {
+  DependenciesExtension,
+  DependentPlanningToolsByName,
+} from './planning/dependencies/dependencies.ts';
 export { dependencies } from './planning/dependencies/dependencies.ts';
 export type {
   AddStepWithDependenciesInput,
@@ -41,9 +46,9 @@ export type {
 } from './planning/dependencies/dependency-options.ts';
 export { MAX_DEPENDENCIES } from './planning/dependencies/dependency-problem.ts';
 export { dependencySummary } from './planning/dependencies/dependency-summary.ts';
-export { renderPlanMermaid } from './planning/dependencies/render-plan-mermaid.ts';
 export type { BlockedStep } from './planning/dependencies/ready-steps.ts';
 export { blockedSteps, readySteps } from './planning/dependencies/ready-steps.ts';
+export { renderPlanMermaid } from './planning/dependencies/render-plan-mermaid.ts';
 export type {
   PlanDiff,
   StepChange,
@@ -51,7 +56,7 @@ export type {
   ValueChange,
 } from './planning/history/diff-plans.ts';
 export { diffPlans } from './planning/history/diff-plans.ts';
-export type { HistoryOptions } from './planning/history/history.ts';
+export type { HistoryExtension, HistoryOptions } from './planning/history/history.ts';
 export { history } from './planning/history/history.ts';
 export type { PlanCommandName } from './planning/history/plan-change.ts';
 export { MAX_EXPLANATION, PlanChange, planChangeReducer } from './planning/history/plan-change.ts';
@@ -63,7 +68,12 @@ export {
   registerPlanHistory,
 } from './planning/history/plan-history.ts';
 export { renderPlanDiff } from './planning/history/render-plan-diff.ts';
-export type { Explained, ExplainedInput, WithHistory } from './planning/history/with-history.ts';
+export type {
+  Explained,
+  ExplainedInput,
+  ToolsByNameWithHistory,
+  WithHistory,
+} from './planning/history/with-history.ts';
 export { MAX_AGENT_ID } from './planning/owners/agent-id.ts';
 export {
   ClaimStep,
@@ -72,9 +82,16 @@ export {
   releaseStepReducer,
 } from './planning/owners/owner-commands.ts';
 export type { OwnedStepInput } from './planning/owners/owner-tools.ts';
-export type { OwnersOptions } from './planning/owners/owners.ts';
+export type {
+  ClaimStepTool,
+  OwnersExtension,
+  OwnersOptions,
+  OwnerToolsByName,
+  ReleaseStepTool,
+} from './planning/owners/owners.ts';
 export { owners } from './planning/owners/owners.ts';
 export {
   PLAN_MODEL_COMMANDS,
   registerPlanModelReducers,
 } from './planning/register-plan-model-reducers.ts';
+export { registerPlanningExtensions } from './planning/register-planning-extensions.ts';

@@ -1,5 +1,5 @@
-import { clipText, refusalText } from '../internal/refusal-text.ts';
 import { isRecord } from '../internal/is-record.ts';
+import { clipText, refusalText } from '../internal/refusal-text.ts';
 import { MAX_DEPENDENCIES } from '../planning/dependencies/dependency-problem.ts';
 import { agentIdProblem } from '../planning/owners/agent-id.ts';
 import type { PlanStatus, StepStatus } from '../planning/plan.ts';

@@ -7,11 +7,8 @@ import type { Session } from '../../session.ts';
 import { ToolValidationError } from '../../tool-validation-error.ts';
 import { type NewDependentStep, normaliseDependsOn } from '../dependencies/dependency-commands.ts';
 import type { ResolvedDependencies } from '../dependencies/dependency-options.ts';
-import { openDependencyRule } from '../dependencies/open-dependency-rule.ts';
-import { heldByOther } from '../owners/owner-commands.ts';
 import { Plan, type PlanStep, StepStatus } from '../plan.ts';
 import { ensureStatus, stepIndex } from '../plan-checks.ts';
-import type { NewPlanStep } from '../plan-commands.ts';
 import { planningToolTraits } from '../planning-tool-traits.ts';
 import { optionalText, PLANNING_LIMITS, requiredText, stepIdText } from '../text-rules.ts';
 import {
@@ -28,13 +25,14 @@ import {
 export interface BatchToolContext {
   readonly acceptsOverrides: boolean;
   readonly prepare: (session: Session) => Session;
-  readonly normaliseSteps: (steps: readonly NewPlanStep[], field: string) => NewPlanStep[];
   /** The in-progress rule sentence, or `null` when any number may be in progress. */
   readonly singleRule: string | null;
-  /** The `dependencies()` extension, or `null` when off. */
+  /** The `dependencies()` extension's rule, or `null` when off: operations take `depends_on`. */
   readonly dependencies: ResolvedDependencies | null;
-  /** With the `owners()` extension, the agent the tools act for; `null` when off. */
-  readonly owner?: string | null | undefined;
+  /** Every extension's checks of a step about to be marked or noted. */
+  readonly checkMarkTarget: (step: PlanStep) => void;
+  /** Every extension's checks of a mark, after the reference ones: their warnings, or `null`. */
+  readonly checkMark: (plan: Plan, index: number, status: StepStatus) => string | null;
 }
 
 /** One operation as the model sends it: one flat object per operation, named by `op`. @public */
@@ -318,9 +316,7 @@ function toolRules(
 ): string | null {
   if (operation.op !== 'mark' && operation.op !== 'note') return null;
   const index = stepIndex(plan, operation.step_id);
-  const holder = (plan.steps[index] as PlanStep).owner;
-  if (context.owner != null && holder !== undefined && holder !== context.owner)
-    throw heldByOther(operation.step_id, holder, `only ${holder} can mark it`);
+  context.checkMarkTarget(plan.steps[index] as PlanStep);
   if (operation.op !== 'mark') return null;
   if (context.singleRule !== null && operation.status === 'in_progress') {
     let other: PlanStep | undefined;
@@ -335,8 +331,7 @@ function toolRules(
       );
     }
   }
-  if (context.dependencies === null) return null;
-  return openDependencyRule(plan, index, operation.status, context.dependencies.onOpenDependency);
+  return context.checkMark(plan, index, operation.status);
 }
 
 /**

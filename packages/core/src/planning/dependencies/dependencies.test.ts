@@ -11,8 +11,8 @@ import type { PlanningExtension } from '../planning-extension.ts';
 import { renderPlan } from '../render-plan.ts';
 import { shortToolNames } from '../testing/short-tool-names.ts';
 import { criticalPath } from './critical-path.ts';
-import { renderPlanMermaid } from './render-plan-mermaid.ts';
 import { blockedSteps, readySteps } from './ready-steps.ts';
+import { renderPlanMermaid } from './render-plan-mermaid.ts';
 
 function planning(extensions: readonly PlanningExtension[] = [dependencies()]) {
   const session = new Session({ sessionId: 'deps', clock: () => 1_700_000_000_000 });

@@ -1,6 +1,6 @@
 import { defineTool, type Tool } from '../../define-tool.ts';
-import { clipText } from '../../internal/refusal-text.ts';
 import { plural } from '../../internal/plural.ts';
+import { clipText } from '../../internal/refusal-text.ts';
 import type { Session } from '../../session.ts';
 import { ToolValidationError } from '../../tool-validation-error.ts';
 import type { Plan } from '../plan.ts';

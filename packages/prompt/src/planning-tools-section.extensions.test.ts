@@ -3,7 +3,6 @@ import { batch, dependencies, history, owners } from '@plankit/core/plan-model';
 import { countTokens } from 'gpt-tokenizer/encoding/o200k_base';
 import { describe, expect, it } from 'vitest';
 import * as z from 'zod';
-import { planModelLines } from './plan-model-lines.ts';
 import { PLANNING_STRATEGIES } from './planning-strategy.ts';
 import { PlanningToolsSection } from './planning-tools-section.ts';
 
@@ -36,7 +35,7 @@ const section = (
     extensions: extensionsFor(on),
   });
 
-describe('plan-model rule lines in the planning copy', () => {
+describe('the prompt lines extensions declare, in the planning copy', () => {
   for (const strategy of PLANNING_STRATEGIES) {
     for (const inProgress of ['any', 'single'] as const) {
       for (const on of subsets) {
@@ -53,14 +52,6 @@ describe('plan-model rule lines in the planning copy', () => {
 
   it('adds nothing with every option off: the reference body, byte for byte', () => {
     for (const strategy of PLANNING_STRATEGIES) {
-      expect(
-        planModelLines(strategy, {
-          dependencies: false,
-          batch: false,
-          history: false,
-          owners: false,
-        }),
-      ).toEqual([]);
       const reference = new PlanningToolsSection({ session: new Session(), strategy });
       const off = new PlanningToolsSection({ session: new Session(), strategy, extensions: [] });
       expect(off.render()).toBe(reference.render());
