@@ -94,4 +94,7 @@ export {
   PLAN_MODEL_COMMANDS,
   registerPlanModelReducers,
 } from './planning/register-plan-model-reducers.ts';
-export { registerPlanningExtensions } from './planning/register-planning-extensions.ts';
+export {
+  planningCommandsOf,
+  registerPlanningExtensions,
+} from './planning/register-planning-extensions.ts';

@@ -65,6 +65,8 @@ export interface PlanningExtensionTypes {
   readonly tools?: object;
   /** True when every tool that changes the plan takes an `explanation` (see `WithHistory`). */
   readonly explained?: boolean;
+  /** True when it records the plan history (`planHistory`), so hosts keep it too. */
+  readonly planHistory?: boolean;
 }
 
 /**

@@ -4,9 +4,9 @@ import { BATCH_COMMANDS } from './batch/batch.ts';
 import { DEPENDENCY_COMMANDS } from './dependencies/dependencies.ts';
 import { HISTORY_COMMANDS } from './history/history.ts';
 import { OWNER_COMMANDS } from './owners/owners.ts';
-import { Plan } from './plan.ts';
 import type { AnyPlanningCommand } from './planning-extension.ts';
 import { registerPlanningReducers } from './planning-reducers.ts';
+import { registerPlanningCommands } from './register-planning-extensions.ts';
 
 // What plankit's own extensions declare, in one list: the plan model's commands.
 const COMMANDS: readonly AnyPlanningCommand[] = [
@@ -27,15 +27,15 @@ const COMMANDS: readonly AnyPlanningCommand[] = [
  */
 export function registerPlanModelReducers(session: Session): void {
   registerPlanningReducers(session);
-  for (const command of COMMANDS)
-    session.register(command.dataType, command.reducer, { slice: Plan });
+  registerPlanningCommands(session, COMMANDS);
 }
 
 /**
  * The commands of plankit's opt-in plan model (what `dependencies()`, `batch()`, `owners()`
  * and `history()` declare), which write the plan slice rather than a slice of their own. A
- * store attached to a session replays the commands the session has reducers for; a store of
- * your own that replays commands by hand needs this list (and your extensions' `commands`).
+ * store attached to a session replays the commands its extensions registered
+ * (`planningCommandsOf`); a store of your own that replays commands by hand needs this list
+ * (and your extensions' `commands`).
  *
  * @public
  */

@@ -1,3 +1,4 @@
+import { type DataType, dataTypeName } from '../define-data-type.ts';
 import { deepEqual } from '../internal/deep-equal.ts';
 import { invalidArgument } from '../internal/invalid-argument.ts';
 import { clipText } from '../internal/refusal-text.ts';
@@ -32,6 +33,37 @@ export function checkExtensions(
     names.add(name);
   }
   return value as readonly PlanningExtension[];
+}
+
+// The commands registered on each session through its extensions, by name, for its stores.
+const declared = new WeakMap<Session, Map<string, DataType>>();
+const NONE: ReadonlyMap<string, DataType> = new Map();
+
+/**
+ * The commands the planning extensions registered on `session` (through
+ * `createPlanningTools`, {@link registerPlanningExtensions} or `registerPlanModelReducers`),
+ * by data type name: what a store attached to the session replays besides its slices.
+ *
+ * @public
+ */
+export function planningCommandsOf(session: Session): ReadonlyMap<string, DataType> {
+  return declared.get(session) ?? NONE;
+}
+
+/** Registers `commands` on the plan slice of `session`, and records them for its stores. @internal */
+export function registerPlanningCommands(
+  session: Session,
+  commands: readonly AnyPlanningCommand[],
+): void {
+  let known = declared.get(session);
+  if (known === undefined) {
+    known = new Map();
+    declared.set(session, known);
+  }
+  for (const command of commands) {
+    session.register(command.dataType, command.reducer, { slice: Plan });
+    known.set(dataTypeName(command.dataType), command.dataType);
+  }
 }
 
 const show = (value: unknown): string => clipText(JSON.stringify(value) ?? String(value), 200);
@@ -88,7 +120,6 @@ export function registerPlanningExtensions(
   registerPlanningReducers(session);
   const commands: AnyPlanningCommand[] = [];
   for (const extension of checked) commands.push(...(extension.commands ?? []));
-  for (const command of commands)
-    session.register(command.dataType, command.reducer, { slice: Plan });
+  registerPlanningCommands(session, commands);
   for (const extension of checked) extension.register?.(session, commands);
 }

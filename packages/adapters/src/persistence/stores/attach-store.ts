@@ -19,7 +19,7 @@ import {
 } from '@plankit/core';
 import { SNAPSHOT_VERSION } from '@plankit/core/constants';
 import { appendedLogEntries, checkOptionKeys, invalidArgument } from '@plankit/core/internal-unstable';
-import { PLAN_MODEL_COMMANDS } from '@plankit/core/plan-model';
+import { planningCommandsOf } from '@plankit/core/plan-model';
 import { isRecord } from '../../is-record.ts';
 import { toJsonText } from './json-data.ts';
 import type {
@@ -143,16 +143,9 @@ function releaseId(session: Session): void {
   if (ids?.get(session.sessionId) === session) ids.delete(session.sessionId);
 }
 
-// The opt-in plan model's commands write the plan slice too, so a reload replays them without
-// the host having to list them (the session still needs the reducers that the options register).
-const PLANNING_COMMANDS: readonly DataType[] = [
-  SetupPlan,
-  AddStep,
-  UpdateStep,
-  MarkStep,
-  ClearPlan,
-  ...PLAN_MODEL_COMMANDS,
-];
+// The planning commands write the plan slice, not one of their own; so do the commands the
+// planning extensions declare, which core records on the session as the tools register them.
+const PLANNING_COMMANDS: readonly DataType[] = [SetupPlan, AddStep, UpdateStep, MarkStep, ClearPlan];
 
 interface CheckedOptions {
   readonly snapshotEvery: number;
@@ -225,7 +218,10 @@ function failure(
   return { ok: false, error: new StoreError(code, message, { sessionId, cause }) };
 }
 
-/** Resolves data type names for replay: the session's slices, then the given types. */
+/**
+ * Resolves data type names for replay: the session's slices, the given types, then the
+ * commands the session's planning extensions declared.
+ */
 class DataTypes {
   readonly #session: Session;
   readonly #extra = new Map<string, DataType>();
@@ -237,7 +233,11 @@ class DataTypes {
   }
 
   get(name: string): DataType | undefined {
-    return this.#session.sliceTypes().get(name) ?? this.#extra.get(name);
+    return (
+      this.#session.sliceTypes().get(name) ??
+      this.#extra.get(name) ??
+      planningCommandsOf(this.#session).get(name)
+    );
   }
 }
 

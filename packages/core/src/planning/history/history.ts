@@ -13,7 +13,10 @@ export interface HistoryOptions {
 }
 
 /** What {@link history} returns. @public */
-export type HistoryExtension = PlanningExtension<'history', { readonly explained: true }>;
+export type HistoryExtension = PlanningExtension<
+  'history',
+  { readonly explained: true; readonly planHistory: true }
+>;
 
 const OPTION_KEYS: ReadonlySet<string> = new Set(['agent']);
 
