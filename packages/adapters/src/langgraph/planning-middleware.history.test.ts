@@ -400,4 +400,55 @@ describe('reducePlanHistory', () => {
       expect(reducePlanHistory(current, null)).toEqual([]);
     }
   });
+  it('stamps each revision sent with the clock option, not the wall clock', async () => {
+    const model = new ScriptedChatModel([
+      turn(
+        call('k1', 'planning_setup_plan', {
+          objective: 'Ship',
+          initial_steps: [{ title: 'Build' }],
+        }),
+        mark('k2', 'S001', 'in_progress'),
+      ),
+      new AIMessage('Planned.'),
+    ]);
+    let now = 1_000;
+    const agent = createAgent({
+      model,
+      middleware: [
+        planningMiddleware({ extensions: [history({ agent: 'lead' })], clock: () => now++ }),
+      ],
+      checkpointer: new MemorySaver(),
+    });
+    const result = await agent.invoke(
+      { messages: [new HumanMessage('Plan.')] },
+      { configurable: { thread_id: 'clocked' } },
+    );
+    expect(result.planHistory.map((revision: PlanRevision) => revision.at)).toEqual([1_000, 1_001]);
+  });
+
+  it('refuses an append to a history without numbered revisions, saying to replace it with a whole history or null', () => {
+    for (const damaged of [{ revisions: 1 }, [{ revision: 'one' }]]) {
+      expect(() =>
+        reducePlanHistory(damaged as never, { append: [] as PlanRevision[] }),
+      ).not.toThrow();
+      const revision = reducePlanHistory([], {
+        append: [
+          {
+            revision: 1,
+            at: 1,
+            command: 'plankit.ClearPlan',
+            actor: null,
+            explanation: null,
+            diff: null,
+          },
+        ],
+      })[0] as PlanRevision;
+      expect(() => reducePlanHistory(damaged as never, { append: [revision] })).toThrow(
+        new PlanEditError(
+          'plan_edit_refused',
+          'Plan history update refused: the channel holds no list of numbered revisions to append to; replace it with a whole history or null.',
+        ).message,
+      );
+    }
+  });
 });
