@@ -13,7 +13,7 @@ export { batch } from './planning/batch/batch.ts';
 export type {
   BatchOperationInput,
   PlanBatchInput,
-} from './planning/batch/create-batch-tool.ts';
+} from './planning/batch/batch-operation-input.ts';
 export type {
   BatchAdd,
   BatchMark,

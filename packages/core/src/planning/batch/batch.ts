@@ -1,7 +1,8 @@
 import type { Tool } from '../../define-tool.ts';
 import { dependencySetting } from '../dependencies/dependency-options.ts';
 import type { AnyPlanningCommand, PlanningExtension } from '../planning-extension.ts';
-import { createBatchTool, type PlanBatchInput } from './create-batch-tool.ts';
+import type { PlanBatchInput } from './batch-operation-input.ts';
+import { createBatchTool } from './create-batch-tool.ts';
 import { PlanBatch, planBatchReducer } from './plan-batch.ts';
 
 /** `planning_apply_batch`. @public */
