@@ -1,5 +1,5 @@
 import { Plan, type PlanStep, type Result } from '@plankit/core';
-import { clipText, deepFreeze } from '@plankit/core/internal-unstable';
+import { clipText, deepFreeze, formatPath } from '@plankit/core/internal-unstable';
 import { fnv1a } from './fnv1a.ts';
 import { PlanAnchorError } from './plan-anchor-error.ts';
 
@@ -173,7 +173,7 @@ export function planOfBody(body: string): Result<Plan, PlanAnchorError> {
   const parsed = Plan.safeParse({ ...head, steps });
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
-    const field = issue?.path.join('.') ?? '';
+    const field = issue === undefined ? '' : formatPath(issue.path);
     return fail(
       'anchor_invalid',
       `The plan anchor holds an invalid plan${field ? ` at ${field}` : ''}: ${issue?.message}.`,

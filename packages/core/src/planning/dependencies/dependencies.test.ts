@@ -1,10 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import { invokeTool } from '../../invoke-tool.ts';
-import { dependencies } from '../../plan-model.ts';
+import {
+  AddStepWithDependencies,
+  dependencies,
+  registerPlanModelReducers,
+  SetupPlanWithDependencies,
+} from '../../plan-model.ts';
 import { selectLatest } from '../../select-latest.ts';
 import { Session } from '../../session.ts';
 import { snapshotFromJSON } from '../../snapshot-from-json.ts';
 import { snapshotToJSON } from '../../snapshot-to-json.ts';
+import type { ToolValidationError } from '../../tool-validation-error.ts';
 import { createPlanningTools } from '../create-planning-tools.ts';
 import { Plan } from '../plan.ts';
 import type { PlanningExtension } from '../planning-extension.ts';
@@ -195,6 +201,21 @@ describe('dependencies option', () => {
     );
     await call('update', { step_id: 'S001', title: '%%%%% 90% done' });
     expect(renderPlanMermaid(plan() as Plan)).toContain('] #37;#37;#37;#37;% 90% done"]');
+  });
+
+  it('a reducer refusal names the field as every refusal does: steps[1].depends_on[0]', () => {
+    const session = new Session();
+    registerPlanModelReducers(session);
+    session.dispatch(SetupPlanWithDependencies, {
+      objective: 'Ship',
+      initial_steps: [{ title: 'Build', details: null, depends_on: [] }],
+    });
+    const added = session.dispatch(AddStepWithDependencies, {
+      steps: [{ title: 'Test', details: null, depends_on: ['S009'] }],
+    });
+    expect(added.ok).toBe(false);
+    if (!added.ok)
+      expect((added.error.cause as ToolValidationError).field).toBe('steps[1].depends_on[0]');
   });
 
   it('the Plan schema refuses cycles and unknown ids on restore; a valid plan round-trips', async () => {
