@@ -121,6 +121,31 @@ describe('the prompt lines extensions declare, in the planning copy', () => {
     expect(copy.render()).toBe(full.render());
   });
 
+  it('renders the lines any extension declares, given the strategy, in the order listed', () => {
+    const own = (name: string): PlanningExtension => ({
+      name,
+      promptLines: (strategy) => [`- ${name} for ${strategy}.`],
+    });
+    const body = new PlanningToolsSection({
+      session: new Session(),
+      strategy: PLANNING_STRATEGIES[1],
+      extensions: [own('second'), batch(), own('first')],
+    }).originalBodyTemplate();
+    const lines = body.split('\n');
+    const clear = lines.findIndex((line) => line.includes('planning_clear_plan'));
+    expect(lines.slice(clear + 1, clear + 4)).toEqual([
+      `- second for ${PLANNING_STRATEGIES[1]}.`,
+      expect.stringContaining('`planning_apply_batch`'),
+      `- first for ${PLANNING_STRATEGIES[1]}.`,
+    ]);
+    const broken: PlanningExtension = { name: 'broken', promptLines: () => 'one line' as never };
+    expect(
+      () => new PlanningToolsSection({ session: new Session(), extensions: [broken] }),
+    ).toThrow(
+      "PlanningToolsSection: the broken extension's promptLines must return an array of strings.",
+    );
+  });
+
   it('refuses the flags that became extensions, naming the replacement', () => {
     expect(
       () => new PlanningToolsSection({ session: new Session(), batch: true } as never),
