@@ -25,8 +25,10 @@ export interface PlanningCommand<E> {
  *
  * @public
  */
-// biome-ignore lint/suspicious/noExplicitAny: each command's reducer takes its own value type
-export type AnyPlanningCommand = PlanningCommand<any>;
+export type AnyPlanningCommand = PlanningCommand<
+  // biome-ignore lint/suspicious/noExplicitAny: each command's reducer takes its own value type
+  any
+>;
 
 /**
  * What {@link createPlanningTools} hands every extension: the settings all the extensions
