@@ -2,13 +2,13 @@ import { attachStore, FileStore, type SessionAttachment } from '@plankit/adapter
 import { createPlanningTools, invokeTool, Plan, Session, selectLatest } from '@plankit/core';
 import {
   dependencies,
-  formatPlanRevision,
   history,
   owners,
   planHistory,
-  renderPlanMermaid,
   readySteps,
   renderPlanDiff,
+  renderPlanMermaid,
+  renderPlanRevision,
 } from '@plankit/core/plan-model';
 
 const SESSION_ID = 'release-plan';
@@ -182,7 +182,7 @@ export async function runMultiAgentPlan(
   print('The lead reads the history (who changed what, and why):');
   const lead = await open('lead');
   const history = planHistory(lead.session);
-  for (const revision of history) print(formatPlanRevision(revision));
+  for (const revision of history) print(renderPlanRevision(revision));
   print('');
   print('From the plan as set up to the plan now:');
   print(renderPlanDiff(planned, selectLatest(lead.session, Plan)));

@@ -16,16 +16,16 @@ import {
 } from '@plankit/core';
 import { MAX_STEP_NUMBER } from '@plankit/core/constants';
 import {
-  formatPlanRevision,
   history,
   owners,
   PlanChange,
   type PlanRevision,
   planHistory,
-  renderPlanMermaid,
   registerPlanHistory,
   registerPlanModelReducers,
   renderPlanDiff,
+  renderPlanMermaid,
+  renderPlanRevision,
 } from '@plankit/core/plan-model';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -362,7 +362,7 @@ function expectLineSafePlan(plan: Plan, plain: Plan): void {
 }
 
 function expectLineSafeRevision(revision: PlanRevision, plain: PlanRevision): void {
-  expect(lines(formatPlanRevision(revision))).toBe(lines(formatPlanRevision(plain)));
+  expect(lines(renderPlanRevision(revision))).toBe(lines(renderPlanRevision(plain)));
 }
 
 describe('one set of text rules on every path in (properties)', () => {

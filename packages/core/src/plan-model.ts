@@ -61,11 +61,11 @@ export { history } from './planning/history/history.ts';
 export type { PlanCommandName } from './planning/history/plan-change.ts';
 export { MAX_EXPLANATION, PlanChange, planChangeReducer } from './planning/history/plan-change.ts';
 export {
-  formatPlanRevision,
   MAX_PLAN_REVISIONS,
   PlanRevision,
   planHistory,
   registerPlanHistory,
+  renderPlanRevision,
 } from './planning/history/plan-history.ts';
 export { renderPlanDiff } from './planning/history/render-plan-diff.ts';
 export type {

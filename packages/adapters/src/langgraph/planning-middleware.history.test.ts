@@ -1,10 +1,10 @@
 import { AIMessage, HumanMessage, ToolMessage } from '@langchain/core/messages';
 import { MemorySaver } from '@langchain/langgraph';
 import {
-  formatPlanRevision,
   history,
   MAX_PLAN_REVISIONS,
   type PlanRevision,
+  renderPlanRevision,
 } from '@plankit/core/plan-model';
 import { createAgent } from 'langchain';
 import { describe, expect, it } from 'vitest';
@@ -83,7 +83,7 @@ describe('planningMiddleware with history: the planHistory channel', () => {
         fields: [{ field: 'status', before: 'pending', after: 'in_progress' }],
       },
     ]);
-    expect(formatPlanRevision(history[1] as PlanRevision)).toMatch(
+    expect(renderPlanRevision(history[1] as PlanRevision)).toMatch(
       /^#2 plankit\.MarkStep by lead: "building first"\n {2}/,
     );
     // Storable: plain JSON, no plan copies, a time stamp.
@@ -278,7 +278,7 @@ describe('planningMiddleware with history: the planHistory channel', () => {
     // Nothing changed.
     expect((await agent.graph.getState(config)).values).toEqual(before);
     // Were such a revision rendered anyway, its actor stays on the header line.
-    const forged = formatPlanRevision({ ...revision, actor: 'op\n#9 forged' });
+    const forged = renderPlanRevision({ ...revision, actor: 'op\n#9 forged' });
     expect(forged.split('\n')).toEqual([
       '#1 plankit.MarkStep by op\\n#9 forged: "by hand"',
       '  (changes not recorded: the plan before is not known)',

@@ -435,7 +435,7 @@ function planningTools(
  * ```ts
  * const agent = createAgent({ model, middleware: [planningMiddleware({ extensions: [history({ agent: 'lead' })] })], checkpointer });
  * const { planHistory } = readPlanState((await agent.graph.getState(config)).values);
- * planHistory.map(formatPlanRevision); // ['#1 plankit.SetupPlan by lead: "kick-off"\n  + S001 ...', ...]
+ * planHistory.map(renderPlanRevision); // ['#1 plankit.SetupPlan by lead: "kick-off"\n  + S001 ...', ...]
  * ```
  * @throws PlankitError `argument_invalid` for an unknown option (a flag that became an
  *   extension names it), or a clock that is not a function

@@ -236,7 +236,7 @@ export function registerPlanHistory(
  *
  * @example
  * ```ts
- * for (const revision of planHistory(session)) console.log(formatPlanRevision(revision));
+ * for (const revision of planHistory(session)) console.log(renderPlanRevision(revision));
  * ```
  * @public
  */
@@ -253,7 +253,7 @@ export function planHistory(session: Session): readonly PlanRevision[] {
  *
  * @public
  */
-export function formatPlanRevision(revision: PlanRevision): string {
+export function renderPlanRevision(revision: PlanRevision): string {
   const why =
     revision.explanation === null ? '' : `: ${escapeControl(JSON.stringify(revision.explanation))}`;
   const actor = revision.actor === null ? '(unknown)' : escapeControl(revision.actor);
