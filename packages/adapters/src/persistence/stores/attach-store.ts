@@ -145,7 +145,13 @@ function releaseId(session: Session): void {
 
 // The planning commands write the plan slice, not one of their own; so do the commands the
 // planning extensions declare, which core records on the session as the tools register them.
-const PLANNING_COMMANDS: readonly DataType[] = [SetupPlan, AddStep, UpdateStep, MarkStep, ClearPlan];
+const PLANNING_COMMANDS: readonly DataType[] = [
+  SetupPlan,
+  AddStep,
+  UpdateStep,
+  MarkStep,
+  ClearPlan,
+];
 
 interface CheckedOptions {
   readonly snapshotEvery: number;
