@@ -54,7 +54,8 @@ export interface PlanningToolsOptions<
   readonly acceptsOverrides?: boolean | undefined;
   /**
    * Parts of the plan model to add, from `@plankit/core/plan-model`: `dependencies()`,
-   * `batch()`, `history()`, `owners({ agent })`. None by default: the reference tools.
+   * `batch()`, `history()`, `owners({ agent })`, or your own {@link PlanningExtension}s. None
+   * by default: the reference tools.
    */
   readonly extensions?: E | undefined;
 }
