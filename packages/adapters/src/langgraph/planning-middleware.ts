@@ -11,7 +11,7 @@ import {
   type PlanningExtension,
   type Session,
 } from '@plankit/core';
-import { checkOptionKeys, movedFlagText } from '@plankit/core/internal-unstable';
+import { checkOptionKeys, invalidArgument, movedFlagText } from '@plankit/core/internal-unstable';
 import { PlanRevision, planHistory } from '@plankit/core/plan-model';
 import { type AgentMiddleware, createMiddleware } from 'langchain';
 import * as z from 'zod';
@@ -455,13 +455,7 @@ export function planningMiddleware<const E extends readonly PlanningExtension[] 
   checkOptionKeys('planningMiddleware', options, OPTION_KEYS);
   const clock = options.clock ?? Date.now;
   if (typeof clock !== 'function')
-    throw new PlankitError(
-      'argument_invalid',
-      'planningMiddleware: options.clock must be a function.',
-      {
-        field: 'options.clock',
-      },
-    );
+    throw invalidArgument('planningMiddleware', 'options.clock', 'must be a function');
   const extensions: readonly PlanningExtension[] = options.extensions ?? [];
   const recording = recordsPlanHistory(extensions);
   const section =
