@@ -290,6 +290,9 @@ describe('planningMiddleware with createAgent and MemorySaver', () => {
     expect(() => planningMiddleware({ clock: 5 } as never)).toThrow(
       'planningMiddleware: options.clock must be a function.',
     );
+    expect(() => planningMiddleware({ extensions: [{}] } as never)).toThrow(
+      'planningMiddleware: options.extensions[0] must be a planning extension, such as batch() from @plankit/core/plan-model.',
+    );
     expect(() => planningMiddleware({ history: true } as never)).toThrow(
       /planningMiddleware: options.history moved to an extension/,
     );

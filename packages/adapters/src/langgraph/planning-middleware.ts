@@ -11,7 +11,12 @@ import {
   type PlanningExtension,
   type Session,
 } from '@plankit/core';
-import { checkOptionKeys, invalidArgument, movedFlagText } from '@plankit/core/internal-unstable';
+import {
+  checkExtensions,
+  checkOptionKeys,
+  invalidArgument,
+  movedFlagText,
+} from '@plankit/core/internal-unstable';
 import { PlanRevision, planHistory } from '@plankit/core/plan-model';
 import { type AgentMiddleware, createMiddleware } from 'langchain';
 import * as z from 'zod';
@@ -456,7 +461,11 @@ export function planningMiddleware<const E extends readonly PlanningExtension[] 
   const clock = options.clock ?? Date.now;
   if (typeof clock !== 'function')
     throw invalidArgument('planningMiddleware', 'options.clock', 'must be a function');
-  const extensions: readonly PlanningExtension[] = options.extensions ?? [];
+  const extensions = checkExtensions(
+    'planningMiddleware',
+    'options.extensions',
+    options.extensions,
+  );
   const recording = recordsPlanHistory(extensions);
   const section =
     options.section === undefined
