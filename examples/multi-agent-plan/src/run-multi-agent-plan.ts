@@ -2,13 +2,13 @@ import { attachStore, FileStore, type SessionAttachment } from '@plankit/adapter
 import { createPlanningTools, invokeTool, Plan, Session, selectLatest } from '@plankit/core';
 import {
   dependencies,
-  formatPlanRevision,
   history,
   owners,
   planHistory,
-  planToMermaid,
   readySteps,
   renderPlanDiff,
+  renderPlanMermaid,
+  renderPlanRevision,
 } from '@plankit/core/plan-model';
 
 const SESSION_ID = 'release-plan';
@@ -182,12 +182,12 @@ export async function runMultiAgentPlan(
   print('The lead reads the history (who changed what, and why):');
   const lead = await open('lead');
   const history = planHistory(lead.session);
-  for (const revision of history) print(formatPlanRevision(revision));
+  for (const revision of history) print(renderPlanRevision(revision));
   print('');
   print('From the plan as set up to the plan now:');
   print(renderPlanDiff(planned, selectLatest(lead.session, Plan)));
   print('');
-  print(planToMermaid(selectLatest(lead.session, Plan) as Plan));
+  print(renderPlanMermaid(selectLatest(lead.session, Plan) as Plan));
   await lead.attachment.detach();
   await store.close();
 }

@@ -16,16 +16,16 @@ import {
 } from '@plankit/core';
 import { MAX_STEP_NUMBER } from '@plankit/core/constants';
 import {
-  formatPlanRevision,
   history,
   owners,
   PlanChange,
   type PlanRevision,
   planHistory,
-  planToMermaid,
   registerPlanHistory,
   registerPlanModelReducers,
   renderPlanDiff,
+  renderPlanMermaid,
+  renderPlanRevision,
 } from '@plankit/core/plan-model';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -356,14 +356,14 @@ function expectLineSafePlan(plan: Plan, plain: Plan): void {
     lines(renderPlan(plain, { dependencies: true })),
   );
   expect(lines(renderPlanDiff(null, plan))).toBe(lines(renderPlanDiff(null, plain)));
-  expect(lines(planToMermaid(plan))).toBe(lines(planToMermaid(plain)));
+  expect(lines(renderPlanMermaid(plan))).toBe(lines(renderPlanMermaid(plain)));
   expect(lines(renderPlanDiff(plain, plan))).toBeLessThanOrEqual(
     lines(renderPlanDiff(null, plain)),
   );
 }
 
 function expectLineSafeRevision(revision: PlanRevision, plain: PlanRevision): void {
-  expect(lines(formatPlanRevision(revision))).toBe(lines(formatPlanRevision(plain)));
+  expect(lines(renderPlanRevision(revision))).toBe(lines(renderPlanRevision(plain)));
 }
 
 describe('one set of text rules on every path in (properties)', () => {

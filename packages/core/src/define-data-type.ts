@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { clipText } from './internal/refusal-text.ts';
 import { PlankitError } from './plankit-error.ts';
 
 /**
@@ -30,7 +31,7 @@ export function defineDataType<S extends z.ZodType>(name: string, schema: S): S 
   if (typeof name !== 'string' || !NAME.test(name)) {
     throw new PlankitError(
       'data_type_invalid',
-      `defineDataType: name must match ${NAME.source}, got ${JSON.stringify(String(name)).slice(0, 80)}.`,
+      `defineDataType: name must match ${NAME.source}, got ${clipText(JSON.stringify(String(name)), 80)}.`,
       { field: 'name' },
     );
   }

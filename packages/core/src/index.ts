@@ -42,19 +42,12 @@ export type {
 export type { CheckPlanOptions } from './planning/check-plan.ts';
 export { checkPlan } from './planning/check-plan.ts';
 export type {
-  BatchToolByName,
-  ClaimStepTool,
-  DependentPlanningToolsByName,
-  OwnerToolsByName,
-  PlanBatchTool,
   PlanningTools,
   PlanningToolsByName,
   PlanningToolsByNameFor,
   PlanningToolset,
   PlanningToolsFor,
   PlanningToolsOptions,
-  ReleaseStepTool,
-  ToolsByNameWithHistory,
 } from './planning/create-planning-tools.ts';
 export { createPlanningTools } from './planning/create-planning-tools.ts';
 export type { InProgressMode } from './planning/in-progress-rule.ts';
@@ -77,8 +70,10 @@ export {
   UpdateStep,
 } from './planning/plan-commands.ts';
 export type {
+  AnyPlanningCommand,
+  PlanningCommand,
   PlanningExtension,
-  PlanningExtensionSettings,
+  PlanningExtensionTypes,
   PlanningToolsContext,
 } from './planning/planning-extension.ts';
 export { registerPlanningReducers } from './planning/planning-reducers.ts';
@@ -88,7 +83,7 @@ export { formatStepId, highestStepNumber } from './planning/step-id.ts';
 export type { Reducer, ReducerEvent } from './reducer.ts';
 export { replaceLatest } from './replace-latest.ts';
 export type { Err, Ok, Result } from './result.ts';
-export type { SessionOrSnapshot, SessionSource } from './select-all.ts';
+export type { SessionOrSnapshot } from './select-all.ts';
 export { selectAll } from './select-all.ts';
 export { selectLatest } from './select-latest.ts';
 export { selectWhere } from './select-where.ts';

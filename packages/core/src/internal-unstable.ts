@@ -42,4 +42,5 @@ export {
   type YamlNodeTests,
   yamlDuplicateKey,
 } from './internal/yaml-nesting-keys.ts';
+export { checkExtensions } from './planning/register-planning-extensions.ts';
 export { trimText } from './planning/text-rules.ts';

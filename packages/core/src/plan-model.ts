@@ -8,11 +8,12 @@
  * @module @plankit/core/plan-model
  */
 
+export type { BatchExtension, BatchToolByName, PlanBatchTool } from './planning/batch/batch.ts';
 export { batch } from './planning/batch/batch.ts';
 export type {
   BatchOperationInput,
   PlanBatchInput,
-} from './planning/batch/create-batch-tool.ts';
+} from './planning/batch/batch-operation-input.ts';
 export type {
   BatchAdd,
   BatchMark,
@@ -22,6 +23,10 @@ export type {
 } from './planning/batch/plan-batch.ts';
 export { MAX_BATCH_OPERATIONS, PlanBatch, planBatchReducer } from './planning/batch/plan-batch.ts';
 export { criticalPath } from './planning/dependencies/critical-path.ts';
+export type {
+  DependenciesExtension,
+  DependentPlanningToolsByName,
+} from './planning/dependencies/dependencies.ts';
 export { dependencies } from './planning/dependencies/dependencies.ts';
 export type {
   AddStepWithDependenciesInput,
@@ -41,11 +46,9 @@ export type {
 } from './planning/dependencies/dependency-options.ts';
 export { MAX_DEPENDENCIES } from './planning/dependencies/dependency-problem.ts';
 export { dependencySummary } from './planning/dependencies/dependency-summary.ts';
-export { planToMermaid } from './planning/dependencies/plan-to-mermaid.ts';
 export type { BlockedStep } from './planning/dependencies/ready-steps.ts';
 export { blockedSteps, readySteps } from './planning/dependencies/ready-steps.ts';
-export type { PlanModelFlags } from './planning/extensions-from-flags.ts';
-export { extensionsFromFlags } from './planning/extensions-from-flags.ts';
+export { renderPlanMermaid } from './planning/dependencies/render-plan-mermaid.ts';
 export type {
   PlanDiff,
   StepChange,
@@ -53,19 +56,24 @@ export type {
   ValueChange,
 } from './planning/history/diff-plans.ts';
 export { diffPlans } from './planning/history/diff-plans.ts';
-export type { HistoryOptions } from './planning/history/history.ts';
+export type { HistoryExtension, HistoryOptions } from './planning/history/history.ts';
 export { history } from './planning/history/history.ts';
 export type { PlanCommandName } from './planning/history/plan-change.ts';
 export { MAX_EXPLANATION, PlanChange, planChangeReducer } from './planning/history/plan-change.ts';
 export {
-  formatPlanRevision,
   MAX_PLAN_REVISIONS,
   PlanRevision,
   planHistory,
   registerPlanHistory,
+  renderPlanRevision,
 } from './planning/history/plan-history.ts';
-export { formatPlanDiff, renderPlanDiff } from './planning/history/render-plan-diff.ts';
-export type { Explained, ExplainedInput, WithHistory } from './planning/history/with-history.ts';
+export { renderPlanDiff } from './planning/history/render-plan-diff.ts';
+export type {
+  Explained,
+  ExplainedInput,
+  ToolsByNameWithHistory,
+  WithHistory,
+} from './planning/history/with-history.ts';
 export { MAX_AGENT_ID } from './planning/owners/agent-id.ts';
 export {
   ClaimStep,
@@ -74,9 +82,19 @@ export {
   releaseStepReducer,
 } from './planning/owners/owner-commands.ts';
 export type { OwnedStepInput } from './planning/owners/owner-tools.ts';
-export type { OwnersOptions } from './planning/owners/owners.ts';
+export type {
+  ClaimStepTool,
+  OwnersExtension,
+  OwnersOptions,
+  OwnerToolsByName,
+  ReleaseStepTool,
+} from './planning/owners/owners.ts';
 export { owners } from './planning/owners/owners.ts';
 export {
   PLAN_MODEL_COMMANDS,
   registerPlanModelReducers,
 } from './planning/register-plan-model-reducers.ts';
+export {
+  planningCommandsOf,
+  registerPlanningExtensions,
+} from './planning/register-planning-extensions.ts';

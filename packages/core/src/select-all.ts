@@ -6,15 +6,6 @@ import type { SessionSnapshot } from './session-snapshot.ts';
 /** A live session or one of its snapshots: selectors read either. @public */
 export type SessionOrSnapshot = Session | SessionSnapshot;
 
-/**
- * A live session or one of its snapshots.
- *
- * @deprecated Renamed {@link SessionOrSnapshot}: `@plankit/adapters`' `SessionSource` (a
- * session or a resolver) keeps the name. This alias goes away in the next minor release.
- * @public
- */
-export type SessionSource = SessionOrSnapshot;
-
 const EMPTY: readonly never[] = Object.freeze([]);
 
 /**

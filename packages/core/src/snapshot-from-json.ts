@@ -1,3 +1,4 @@
+import { isRecord } from './internal/is-record.ts';
 import { deepFreeze } from './internal/produce.ts';
 import { clipText, refusalText, unregisteredSliceText } from './internal/refusal-text.ts';
 import { checkedSnapshots } from './internal/tool-delivery.ts';
@@ -19,9 +20,6 @@ function fail(
     error: new SessionError(code, refusalText(message), { field, sessionId: session.sessionId }),
   };
 }
-
-const isRecord = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /**
  * Reads a snapshot written by {@link snapshotToJSON} (as text or parsed), checking it against

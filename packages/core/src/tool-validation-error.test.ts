@@ -33,15 +33,14 @@ describe('ToolValidationError', () => {
     expect(Object.isFrozen(error.issues)).toBe(true);
   });
 
-  it('still reads the deprecated code-first form', () => {
-    const error = new ToolValidationError('step_unknown', 'Step S9 does not exist.', {
-      field: 'step_id',
-    });
-    expect(error).toMatchObject({
-      code: 'step_unknown',
-      message: 'Step S9 does not exist.',
-      field: 'step_id',
-    });
+  it('refuses the code-first form, naming the message-first one', () => {
+    const codeFirst = ToolValidationError as unknown as new (
+      code: string,
+      message: string,
+    ) => ToolValidationError;
+    expect(() => new codeFirst('step_unknown', 'Step S9 does not exist.')).toThrow(
+      'ToolValidationError: options must be an object: pass the message first, new ToolValidationError(message, { code })',
+    );
   });
 
   it('is recognised across copies of the package by its brand', () => {

@@ -83,30 +83,19 @@ export class ToolValidationError extends PlankitError<ToolValidationErrorCode> {
    * @param message - the message the model reads
    * @param options - the stable code (default `'invalid'`), the field at fault, schema issues
    *   (the first `maxIssues` kept, and how many were found) and the cause
-   * @throws PlankitError `argument_invalid` when `maxIssues` is not a whole number >= 0
+   * @throws PlankitError `argument_invalid` when `maxIssues` is not a whole number >= 0, or
+   *   `options` is not an object (a code passed first)
    */
-  constructor(message: string, options?: ToolValidationErrorOptions);
-  /**
-   * Creates the error, code first.
-   *
-   * @deprecated Pass the message first: `new ToolValidationError(message, { code, ...options })`.
-   * This form goes away in the next minor release.
-   * @param code - the stable reason
-   * @param message - the message the model reads
-   * @param options - the field at fault, schema issues and the cause
-   */
-  constructor(code: ToolValidationErrorCode, message: string, options?: ToolValidationErrorOptions);
-  constructor(
-    first: string,
-    second?: string | ToolValidationErrorOptions,
-    third?: ToolValidationErrorOptions,
-  ) {
-    // Two leading strings can only be the deprecated code-first form.
-    const legacy = typeof second === 'string';
-    const options = (legacy ? third : second) ?? {};
-    const message = legacy ? second : first;
-    const code = legacy ? first : (options.code ?? 'invalid');
-    super(code, message, options);
+  constructor(message: string, options: ToolValidationErrorOptions = {}) {
+    // A second string is the code-first form this class no longer takes: refused rather than
+    // read as options, which would drop the code and the message the caller meant.
+    if (typeof options !== 'object' || options === null)
+      throw invalidArgument(
+        'ToolValidationError',
+        'options',
+        'must be an object: pass the message first, new ToolValidationError(message, { code })',
+      );
+    super(options.code ?? 'invalid', message, options);
     const max = options.maxIssues ?? MAX_TOOL_ISSUES;
     if (!(max === Number.POSITIVE_INFINITY || (Number.isSafeInteger(max) && max >= 0)))
       throw invalidArgument(

@@ -1,5 +1,5 @@
 import { Plan, type PlanStep, type Result } from '@plankit/core';
-import { deepFreeze } from '@plankit/core/internal-unstable';
+import { clipText, deepFreeze, formatPath } from '@plankit/core/internal-unstable';
 import { fnv1a } from './fnv1a.ts';
 import { PlanAnchorError } from './plan-anchor-error.ts';
 
@@ -135,7 +135,7 @@ export function readAnchorBlock(text: string): Result<AnchorBlock, PlanAnchorErr
   ) {
     return fail(
       'anchor_version_unknown',
-      `Plan anchor version ${version.slice(0, 16)} is unknown; this build reads versions ${PLAN_ANCHOR_VERSION} and ${AUTHENTICATED_PLAN_ANCHOR_VERSION}.`,
+      `Plan anchor version ${clipText(version, 16)} is unknown; this build reads versions ${PLAN_ANCHOR_VERSION} and ${AUTHENTICATED_PLAN_ANCHOR_VERSION}.`,
       'version',
     );
   }
@@ -173,7 +173,7 @@ export function planOfBody(body: string): Result<Plan, PlanAnchorError> {
   const parsed = Plan.safeParse({ ...head, steps });
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
-    const field = issue?.path.join('.') ?? '';
+    const field = issue === undefined ? '' : formatPath(issue.path);
     return fail(
       'anchor_invalid',
       `The plan anchor holds an invalid plan${field ? ` at ${field}` : ''}: ${issue?.message}.`,

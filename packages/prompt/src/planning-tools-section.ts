@@ -6,8 +6,7 @@ import {
   Session,
 } from '@plankit/core';
 import { inProgressRule, PLANNING_LIMITS, STEP_STATUSES } from '@plankit/core/constants';
-import { movedFlagText, unknownOption } from '@plankit/core/internal-unstable';
-import { type PlanModelCopyOptions, planModelLines } from './plan-model-lines.ts';
+import { clipText, movedFlagText, unknownOption } from '@plankit/core/internal-unstable';
 import { mindsetLines, PLANNING_STRATEGIES, PlanningStrategy } from './planning-strategy.ts';
 import { PromptRenderError } from './prompt-render-error.ts';
 import { type PromptSection, renderHeading, type SectionRenderOptions } from './prompt-section.ts';
@@ -25,9 +24,10 @@ export interface PlanningToolsSectionOptions<
   /** Whether hosts may override the copy and tool descriptions; `false` by default. */
   readonly acceptsOverrides?: boolean | undefined;
   /**
-   * Parts of the plan model, from `@plankit/core/plan-model` (`dependencies()`, `batch()`,
-   * `history()`, `owners({ agent })`), passed to `createPlanningTools`; each of plankit's own
-   * adds its short rule lines to the copy. None by default: the reference copy and tools.
+   * Parts of the plan model, such as `dependencies()`, `batch()`, `history()` and
+   * `owners({ agent })` from `@plankit/core/plan-model`, or your own, passed to
+   * `createPlanningTools`; the copy gets the lines each declares (`promptLines`), in the
+   * order listed. None by default: the reference copy and tools.
    */
   readonly extensions?: E | undefined;
 }
@@ -42,7 +42,7 @@ const OPTION_KEYS = new Set([
 function planningBody(
   strategy: PlanningStrategy,
   inProgress: InProgressMode,
-  planModel: PlanModelCopyOptions,
+  extensionLines: readonly string[],
 ): string {
   const { objective, title, details } = PLANNING_LIMITS;
   const rule = inProgressRule(inProgress);
@@ -56,16 +56,36 @@ function planningBody(
     `- Track progress via \`planning_mark_step\` (${STEP_STATUSES.join(', ')}).${rule === null ? '' : ` ${rule}`}`,
     '- Inspect the latest plan using `planning_read_plan`.',
     '- Use `planning_clear_plan` only when abandoning the objective.',
-    ...planModelLines(strategy, planModel),
+    ...extensionLines,
     'Stay brief, ASCII-only, and skip planning for trivial single-step tasks.',
   ].join('\n');
+}
+
+/** The lines the extensions declare for `strategy`, in the order they are listed. */
+function extensionLines(
+  extensions: readonly PlanningExtension[],
+  strategy: PlanningStrategy,
+): readonly string[] {
+  const lines: string[] = [];
+  for (const extension of extensions) {
+    const own: unknown = extension.promptLines?.(strategy) ?? [];
+    if (!Array.isArray(own) || own.some((line) => typeof line !== 'string')) {
+      throw new PromptRenderError(
+        'section_invalid',
+        `PlanningToolsSection: the ${clipText(extension.name, 64)} extension's promptLines must return an array of strings.`,
+        { field: 'extensions' },
+      );
+    }
+    lines.push(...(own as readonly string[]));
+  }
+  return lines;
 }
 
 /**
  * The planning section: the instructions for the six planning tools, in one of three
  * strategies, and the tools themselves bound to a session. Plan-model extensions are passed
- * to `createPlanningTools`, and each of plankit's own adds its short rule lines to the copy;
- * without them the copy is the reference copy, byte for byte.
+ * to `createPlanningTools`, and the copy gets the rule lines each declares, after the
+ * reference bullets; without them the copy is the reference copy, byte for byte.
  *
  * @example
  * ```ts
@@ -95,7 +115,7 @@ export class PlanningToolsSection<const E extends readonly PlanningExtension[] =
   readonly acceptsOverrides: boolean;
   /** The plan-model extensions the tools were built with. */
   readonly extensions: E;
-  readonly #tools: PlanningToolsFor<E[number]['name']>;
+  readonly #tools: PlanningToolsFor<E>;
   readonly #body: string;
 
   /**
@@ -131,7 +151,7 @@ export class PlanningToolsSection<const E extends readonly PlanningExtension[] =
     const inProgress = options.inProgress ?? 'any';
     const acceptsOverrides = options.acceptsOverrides ?? false;
     const extensions = (options.extensions ?? []) as E;
-    let tools: PlanningToolsFor<E[number]['name']>;
+    let tools: PlanningToolsFor<E>;
     try {
       tools = createPlanningTools(options.session, { inProgress, acceptsOverrides, extensions });
     } catch (cause) {
@@ -144,13 +164,7 @@ export class PlanningToolsSection<const E extends readonly PlanningExtension[] =
     this.acceptsOverrides = acceptsOverrides;
     this.extensions = extensions;
     this.#tools = tools;
-    const named: ReadonlySet<string> = new Set(extensions.map((extension) => extension.name));
-    this.#body = planningBody(strategy, inProgress, {
-      dependencies: named.has('dependencies'),
-      batch: named.has('batch'),
-      history: named.has('history'),
-      owners: named.has('owners'),
-    });
+    this.#body = planningBody(strategy, inProgress, extensionLines(extensions, strategy));
   }
 
   /**
@@ -159,7 +173,7 @@ export class PlanningToolsSection<const E extends readonly PlanningExtension[] =
    * the tools `createPlanningTools` built for this section (the one way to get them), exposed as
    * every prompt section exposes its tools, so `prompt.render().tools` can collect them.
    */
-  tools(): PlanningToolsFor<E[number]['name']> {
+  tools(): PlanningToolsFor<E> {
     return this.#tools;
   }
 

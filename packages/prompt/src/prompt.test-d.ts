@@ -1,14 +1,17 @@
 import {
-  type BatchToolByName,
-  type DependentPlanningToolsByName,
   type Plan,
-  type PlanBatchTool,
   type PlanningTools,
   type PlanningToolset,
   type Result,
   Session,
 } from '@plankit/core';
-import { batch, dependencies } from '@plankit/core/plan-model';
+import {
+  type BatchToolByName,
+  batch,
+  type DependentPlanningToolsByName,
+  dependencies,
+  type PlanBatchTool,
+} from '@plankit/core/plan-model';
 import { describe, expectTypeOf, it } from 'vitest';
 import { MarkdownSection } from './markdown-section.ts';
 import { PhaseSection } from './phase-section.ts';

@@ -9,7 +9,12 @@
  * @module @plankit/adapters/langgraph
  */
 
-export type { PlanEdit, PlanEditErrorCode, PlanEditOp } from './plan-edit.ts';
+export type {
+  PlanChannelOptions,
+  PlanEdit,
+  PlanEditErrorCode,
+  PlanEditOp,
+} from './plan-edit.ts';
 export { applyPlanEdit, PlanEditError, reducePlan } from './plan-edit.ts';
 export type { PlanHistoryUpdate } from './plan-history-channel.ts';
 export { planHistoryChannel, reducePlanHistory } from './plan-history-channel.ts';

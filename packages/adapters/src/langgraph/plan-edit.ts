@@ -11,6 +11,7 @@ import {
   type MarkStepInput,
   Plan,
   PlankitError,
+  type PlanningExtension,
   Session,
   SetupPlan,
   type SetupPlanInput,
@@ -18,11 +19,11 @@ import {
   UpdateStep,
   type UpdateStepInput,
 } from '@plankit/core';
-import { unknownOption } from '@plankit/core/internal-unstable';
+import { clipText, unknownOption } from '@plankit/core/internal-unstable';
 import {
   PLAN_MODEL_COMMANDS,
-  registerPlanHistory,
   registerPlanModelReducers,
+  registerPlanningExtensions,
 } from '@plankit/core/plan-model';
 
 /**
@@ -42,8 +43,9 @@ export type PlanEdit =
       readonly op: 'command';
       /**
        * A command of the opt-in plan model (core's `PLAN_MODEL_COMMANDS`: setup, add and
-       * update with dependencies, batches, claims, releases and attributed changes), by its
-       * data type name (`plankit.PlanBatch`), with its value.
+       * update with dependencies, batches, claims, releases and attributed changes) or one
+       * the channel's extensions declare, by its data type name (`plankit.PlanBatch`), with
+       * its value.
        */
       readonly value: { readonly type: string; readonly value: unknown };
     };
@@ -84,25 +86,63 @@ const COMMANDS: Readonly<Record<Exclude<PlanEditOp, 'command'>, DataType>> = {
   clear_plan: ClearPlan,
 };
 
+/**
+ * Options of {@link planChannel}, {@link reducePlan} and {@link applyPlanEdit}: the tools'
+ * `inProgress` rule, and the extensions whose commands `command` edits may carry besides
+ * plankit's plan model.
+ *
+ * @public
+ */
+export interface PlanChannelOptions extends CheckPlanOptions {
+  /** Extensions whose declared commands the channel takes; none by default. */
+  readonly extensions?: readonly PlanningExtension[] | undefined;
+}
+
+const NO_EXTENSIONS: readonly PlanningExtension[] = Object.freeze([]);
+
 /** The plan-model commands a `command` edit may carry, by data type name. */
 const PLAN_MODEL_TYPES: ReadonlyMap<string, DataType> = new Map(
   PLAN_MODEL_COMMANDS.map((type) => [dataTypeName(type), type]),
 );
 
+// Built once per list of extensions: the channel's reducer runs for every edit.
+const commandTypes = new WeakMap<readonly PlanningExtension[], ReadonlyMap<string, DataType>>();
+
+/** The commands a `command` edit may carry with `extensions`, by data type name. */
+function commandTypesOf(extensions: readonly PlanningExtension[]): ReadonlyMap<string, DataType> {
+  if (extensions.length === 0) return PLAN_MODEL_TYPES;
+  let types = commandTypes.get(extensions);
+  if (types === undefined) {
+    const all = new Map(PLAN_MODEL_TYPES);
+    for (const extension of extensions)
+      for (const command of extension.commands ?? [])
+        all.set(dataTypeName(command.dataType), command.dataType);
+    types = all;
+    commandTypes.set(extensions, types);
+  }
+  return types;
+}
+
 const COMMAND_EDIT_KEYS: ReadonlySet<string> = new Set(['type', 'value']);
 const PLAN_EDIT_KEYS: ReadonlySet<string> = new Set(['op', 'value']);
 
 /** The data type a `command` edit names, or why not. */
-function commandOf(value: unknown): { type: DataType; value: unknown } {
+function commandOf(
+  value: unknown,
+  types: ReadonlyMap<string, DataType>,
+): { type: DataType; value: unknown } {
   if (typeof value !== 'object' || value === null || Array.isArray(value))
     throw invalid('a command edit takes { type, value }.', 'value');
   const extra = unknownOption(value, COMMAND_EDIT_KEYS);
   if (extra !== undefined)
-    throw invalid(`${JSON.stringify(extra.slice(0, 40))} is not a key of a command edit.`, extra);
+    throw invalid(`${JSON.stringify(clipText(extra, 40))} is not a key of a command edit.`, extra);
   const { type, value: inner } = value as { type?: unknown; value?: unknown };
-  const found = typeof type === 'string' ? PLAN_MODEL_TYPES.get(type) : undefined;
+  const found = typeof type === 'string' ? types.get(type) : undefined;
   if (found === undefined)
-    throw invalid(`type must be one of ${[...PLAN_MODEL_TYPES.keys()].join(', ')}.`, 'value.type');
+    throw invalid(
+      clipText(`type must be one of ${[...types.keys()].join(', ')}.`, 600),
+      'value.type',
+    );
   return { type: found, value: inner };
 }
 
@@ -117,15 +157,22 @@ const OP_OF = new Map<DataType, Exclude<PlanEditOp, 'command'>>(
 /**
  * The {@link PlanEdit} a planning tool's successful result makes: its reference op when the
  * tool dispatches one of the six reference commands (unchanged wire form), a `command` edit
- * when it dispatches a plan-model command, or undefined for a tool that only reads.
+ * when it dispatches a plan-model command or one `extensions` declare, or undefined for a
+ * tool that only reads.
  */
-export function editOf(tool: AnyTool, value: unknown): PlanEdit | undefined {
+export function editOf(
+  tool: AnyTool,
+  value: unknown,
+  extensions: readonly PlanningExtension[] = NO_EXTENSIONS,
+): PlanEdit | undefined {
   const type: DataType | null = tool.resultType;
   if (type === null) return undefined;
   const op = OP_OF.get(type);
   if (op !== undefined) return { op, value } as PlanEdit;
   const name = dataTypeName(type);
-  return PLAN_MODEL_TYPES.has(name) ? { op: 'command', value: { type: name, value } } : undefined;
+  return commandTypesOf(extensions).has(name)
+    ? { op: 'command', value: { type: name, value } }
+    : undefined;
 }
 
 const invalid = (message: string, field: string): PlanEditError =>
@@ -139,7 +186,7 @@ function checkedEdit(edit: unknown): { op: PlanEditOp; value: unknown } {
     );
   const extra = unknownOption(edit, PLAN_EDIT_KEYS);
   if (extra !== undefined)
-    throw invalid(`${JSON.stringify(extra.slice(0, 40))} is not a key of a plan edit.`, extra);
+    throw invalid(`${JSON.stringify(clipText(extra, 40))} is not a key of a plan edit.`, extra);
   const { op, value } = edit as { op?: unknown; value?: unknown };
   if (op === 'command') return { op, value };
   if (typeof op !== 'string' || !Object.hasOwn(COMMANDS, op))
@@ -164,7 +211,8 @@ function checkedEdit(edit: unknown): { op: PlanEditOp; value: unknown } {
  * @param plan - the current plan, or `null` when there is none
  * @param edit - the edit; anything else is refused
  * @param options - the tools' `inProgress` option: with `'single'`, an edit that leaves two
- *   steps `in_progress` is refused, as `planning_mark_step` refuses it
+ *   steps `in_progress` is refused, as `planning_mark_step` refuses it; and `extensions`,
+ *   whose declared commands a `command` edit may carry
  * @returns the plan after the edit
  * @throws PlanEditError `plan_edit_invalid` or `plan_edit_refused` (the reducers' message)
  * @public
@@ -172,11 +220,13 @@ function checkedEdit(edit: unknown): { op: PlanEditOp; value: unknown } {
 export function applyPlanEdit(
   plan: Plan | null | undefined,
   edit: PlanEdit,
-  options: CheckPlanOptions = {},
+  options: PlanChannelOptions = {},
 ): Plan | null {
+  const extensions = options.extensions ?? NO_EXTENSIONS;
   const { op, value } = checkedEdit(edit);
-  const command = op === 'command' ? commandOf(value) : { type: COMMANDS[op], value };
-  const session = planSession(plan ?? null);
+  const command =
+    op === 'command' ? commandOf(value, commandTypesOf(extensions)) : { type: COMMANDS[op], value };
+  const session = planSession(plan ?? null, extensions);
   try {
     const applied = session.dispatch(command.type, command.value, { now: 0 });
     if (!applied.ok)
@@ -197,7 +247,7 @@ export function applyPlanEdit(
 function withinRules(plan: Plan | null, options: CheckPlanOptions): Plan | null {
   if (plan === null || options.inProgress === undefined || options.inProgress === 'any')
     return plan;
-  const checked = checkPlan(plan, options);
+  const checked = checkPlan(plan, { inProgress: options.inProgress });
   if (checked.ok) return plan;
   throw new PlanEditError('plan_edit_refused', `Plan edit refused: ${checked.error.message}`, {
     field: checked.error.field ?? 'plan',
@@ -219,7 +269,8 @@ function withinRules(plan: Plan | null, options: CheckPlanOptions): Plan | null 
  * ```
  * @param current - the channel's plan, or `null`
  * @param update - a plan edit, a plan, or `null`
- * @param options - the tools' `inProgress` option, which edits and whole plans are held to
+ * @param options - the tools' `inProgress` option, which edits and whole plans are held to,
+ *   and the extensions whose commands `command` edits may carry
  * @returns the channel's next plan
  * @throws PlanEditError when the update is refused; the channel keeps its plan
  * @public
@@ -227,7 +278,7 @@ function withinRules(plan: Plan | null, options: CheckPlanOptions): Plan | null 
 export function reducePlan(
   current: Plan | null | undefined,
   update: PlanEdit | Plan | null | undefined,
-  options: CheckPlanOptions = {},
+  options: PlanChannelOptions = {},
 ): Plan | null {
   const plan = current ?? null;
   if (update === undefined || update === null) return update === null ? null : plan;
@@ -248,14 +299,18 @@ export function reducePlan(
 }
 
 /**
- * A session holding `plan` and the planning reducers, for one turn or one edit. A plan that
- * breaks the `Plan` schema is refused. With `history`, the plan history is recorded from the
- * start, so the restored plan is its first revision and every later change diffs against it.
+ * A session holding `plan` and the planning reducers, plankit's plan model's and what
+ * `extensions` declare, for one turn or one edit. A plan that breaks the `Plan` schema is
+ * refused. When the extensions record the plan history, it is recorded from the start, so the
+ * restored plan is its first revision and every later change diffs against it.
  */
-export function planSession(plan: Plan | null, history = false): Session {
+export function planSession(
+  plan: Plan | null,
+  extensions: readonly PlanningExtension[] = NO_EXTENSIONS,
+): Session {
   const session = new Session({ sessionId: 'langgraph-plan', clock: () => 0 });
   registerPlanModelReducers(session);
-  if (history) registerPlanHistory(session);
+  registerPlanningExtensions(session, extensions);
   if (plan !== null) {
     const restored = session.dispatch(Plan, plan, { now: 0 });
     if (!restored.ok) {

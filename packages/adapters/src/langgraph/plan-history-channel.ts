@@ -42,18 +42,19 @@ function withoutPlan(revision: PlanRevision): PlanRevision {
  * no number to number on from.
  */
 export function appendRefusal(history: unknown): PlanEditError | undefined {
-  const appendable =
-    history === undefined ||
-    history === null ||
-    (Array.isArray(history) &&
-      (history.length === 0 || Number.isSafeInteger(history.at(-1)?.revision)));
-  return appendable
-    ? undefined
-    : new PlanEditError(
-        'plan_edit_refused',
-        'Plan history update refused: the channel holds no numbered revisions to append to.',
-        { field: 'planHistory' },
-      );
+  if (history === undefined || history === null) return undefined;
+  if (Array.isArray(history)) {
+    const newest: unknown = history[history.length - 1];
+    if (newest === undefined) return undefined;
+    const number = (newest as { revision?: unknown } | null)?.revision;
+    if (Number.isSafeInteger(number)) return undefined;
+  }
+  // Says what to do as well as what is wrong: the channel takes a whole history or null.
+  return new PlanEditError(
+    'plan_edit_refused',
+    'Plan history update refused: the channel holds no list of numbered revisions to append to; replace it with a whole history or null.',
+    { field: 'planHistory' },
+  );
 }
 
 /**
@@ -113,7 +114,8 @@ export function reducePlanHistory(
 const PlanHistoryUpdateSchema = z.custom<PlanHistoryUpdate>(() => true).optional();
 
 /**
- * The `planHistory` channel `planningMiddleware` adds with the `history()` extension: the plan's
+ * The `planHistory` channel `planningMiddleware` adds when its extensions record the plan
+ * history (`history()` does): the plan's
  * revisions (core's `PlanRevision`: who, why, a structured diff), oldest first, the newest
  * {@link MAX_PLAN_REVISIONS}, reduced by {@link reducePlanHistory}. Plain JSON, so every
  * checkpointer stores it, and a fork from an earlier checkpoint sees the history as it was.

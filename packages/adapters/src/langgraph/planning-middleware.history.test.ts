@@ -1,10 +1,10 @@
 import { AIMessage, HumanMessage, ToolMessage } from '@langchain/core/messages';
 import { MemorySaver } from '@langchain/langgraph';
 import {
-  formatPlanRevision,
   history,
   MAX_PLAN_REVISIONS,
   type PlanRevision,
+  renderPlanRevision,
 } from '@plankit/core/plan-model';
 import { createAgent } from 'langchain';
 import { describe, expect, it } from 'vitest';
@@ -83,7 +83,7 @@ describe('planningMiddleware with history: the planHistory channel', () => {
         fields: [{ field: 'status', before: 'pending', after: 'in_progress' }],
       },
     ]);
-    expect(formatPlanRevision(history[1] as PlanRevision)).toMatch(
+    expect(renderPlanRevision(history[1] as PlanRevision)).toMatch(
       /^#2 plankit\.MarkStep by lead: "building first"\n {2}/,
     );
     // Storable: plain JSON, no plan copies, a time stamp.
@@ -278,7 +278,7 @@ describe('planningMiddleware with history: the planHistory channel', () => {
     // Nothing changed.
     expect((await agent.graph.getState(config)).values).toEqual(before);
     // Were such a revision rendered anyway, its actor stays on the header line.
-    const forged = formatPlanRevision({ ...revision, actor: 'op\n#9 forged' });
+    const forged = renderPlanRevision({ ...revision, actor: 'op\n#9 forged' });
     expect(forged.split('\n')).toEqual([
       '#1 plankit.MarkStep by op\\n#9 forged: "by hand"',
       '  (changes not recorded: the plan before is not known)',
@@ -398,6 +398,57 @@ describe('reducePlanHistory', () => {
         expect.objectContaining({ code: 'plan_edit_refused', field: 'planHistory' }),
       );
       expect(reducePlanHistory(current, null)).toEqual([]);
+    }
+  });
+  it('stamps each revision sent with the clock option, not the wall clock', async () => {
+    const model = new ScriptedChatModel([
+      turn(
+        call('k1', 'planning_setup_plan', {
+          objective: 'Ship',
+          initial_steps: [{ title: 'Build' }],
+        }),
+        mark('k2', 'S001', 'in_progress'),
+      ),
+      new AIMessage('Planned.'),
+    ]);
+    let now = 1_000;
+    const agent = createAgent({
+      model,
+      middleware: [
+        planningMiddleware({ extensions: [history({ agent: 'lead' })], clock: () => now++ }),
+      ],
+      checkpointer: new MemorySaver(),
+    });
+    const result = await agent.invoke(
+      { messages: [new HumanMessage('Plan.')] },
+      { configurable: { thread_id: 'clocked' } },
+    );
+    expect(result.planHistory.map((revision: PlanRevision) => revision.at)).toEqual([1_000, 1_001]);
+  });
+
+  it('refuses an append to a history without numbered revisions, saying to replace it with a whole history or null', () => {
+    for (const damaged of [{ revisions: 1 }, [{ revision: 'one' }]]) {
+      expect(() =>
+        reducePlanHistory(damaged as never, { append: [] as PlanRevision[] }),
+      ).not.toThrow();
+      const revision = reducePlanHistory([], {
+        append: [
+          {
+            revision: 1,
+            at: 1,
+            command: 'plankit.ClearPlan',
+            actor: null,
+            explanation: null,
+            diff: null,
+          },
+        ],
+      })[0] as PlanRevision;
+      expect(() => reducePlanHistory(damaged as never, { append: [revision] })).toThrow(
+        new PlanEditError(
+          'plan_edit_refused',
+          'Plan history update refused: the channel holds no list of numbered revisions to append to; replace it with a whole history or null.',
+        ).message,
+      );
     }
   });
 });

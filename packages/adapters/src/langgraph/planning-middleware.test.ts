@@ -7,12 +7,12 @@ import {
   ToolMessage,
 } from '@langchain/core/messages';
 import { MemorySaver } from '@langchain/langgraph';
-import type { Plan } from '@plankit/core';
+import { Plan } from '@plankit/core';
 import { createAgent } from 'langchain';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { HoldToolStart } from '../testing/hold-tool-start.ts';
 import { ScriptedChatModel } from '../testing/scripted-chat-model.ts';
-import { PlanEditError } from './plan-edit.ts';
+import { applyPlanEdit, PlanEditError } from './plan-edit.ts';
 import { planningMiddleware } from './planning-middleware.ts';
 
 type IdentifiedCall = ToolCall & { id: string };
@@ -282,5 +282,44 @@ describe('planningMiddleware with createAgent and MemorySaver', () => {
       'pending',
       'pending',
     ]);
+  });
+  it('refuses an unknown option in the words every plankit function uses', () => {
+    expect(() => planningMiddleware({ reminders: reminder } as never)).toThrow(
+      'planningMiddleware: options.reminders is not an option.',
+    );
+    expect(() => planningMiddleware({ clock: 5 } as never)).toThrow(
+      'planningMiddleware: options.clock must be a function.',
+    );
+    expect(() => planningMiddleware({ extensions: [{}] } as never)).toThrow(
+      'planningMiddleware: options.extensions[0] must be a planning extension, such as batch() from @plankit/core/plan-model.',
+    );
+    expect(() => planningMiddleware({ history: true } as never)).toThrow(
+      /planningMiddleware: options.history moved to an extension/,
+    );
+  });
+
+  it('checks the channel\u2019s plan once for the reminder, not on every model call', () => {
+    const middleware = planningMiddleware({ reminder });
+    const plan = applyPlanEdit(null, {
+      op: 'setup_plan',
+      value: { objective: 'Ship', initial_steps: [{ title: 'Build' }] },
+    });
+    const parse = vi.spyOn(Plan, 'safeParse');
+    try {
+      const texts: unknown[] = [];
+      for (let call = 0; call < 3; call++) {
+        middleware.wrapModelCall?.(
+          { systemMessage: new SystemMessage('s'), messages: [], state: { plan } } as never,
+          ((request: { messages: BaseMessage[] }) => {
+            texts.push(request.messages.at(-1)?.content);
+            return new AIMessage('ok');
+          }) as never,
+        );
+      }
+      expect(texts).toEqual(Array(3).fill('<plan>Ship: pending</plan>'));
+      expect(parse.mock.calls.filter(([value]) => value === plan)).toHaveLength(1);
+    } finally {
+      parse.mockRestore();
+    }
   });
 });

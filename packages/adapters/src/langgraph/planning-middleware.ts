@@ -3,16 +3,21 @@ import { type DynamicStructuredTool, tool as langChainTool } from '@langchain/co
 import { Command, ReducedValue, StateSchema } from '@langchain/langgraph';
 import {
   type AnyTool,
-  type CheckPlanOptions,
   createPlanningTools,
+  dataTypeName,
   type InProgressMode,
   Plan,
   PlankitError,
   type PlanningExtension,
   type Session,
 } from '@plankit/core';
-import { movedFlagText } from '@plankit/core/internal-unstable';
-import { type PlanRevision, planHistory } from '@plankit/core/plan-model';
+import {
+  checkExtensions,
+  checkOptionKeys,
+  invalidArgument,
+  movedFlagText,
+} from '@plankit/core/internal-unstable';
+import { PlanRevision, planHistory } from '@plankit/core/plan-model';
 import { type AgentMiddleware, createMiddleware } from 'langchain';
 import * as z from 'zod';
 import { callTool } from '../host/call-tool.ts';
@@ -22,7 +27,13 @@ import { callFailure } from '../host/refusal.ts';
 import { acceptingSchema, type ToolConfig } from '../langchain/accepting-schema.ts';
 import { findLangChainTurn, stateOf } from '../langchain/find-langchain-turn.ts';
 import { langChainContext } from '../langchain/langchain-context.ts';
-import { editOf, type PlanEdit, planSession, reducePlan } from './plan-edit.ts';
+import {
+  editOf,
+  type PlanChannelOptions,
+  type PlanEdit,
+  planSession,
+  reducePlan,
+} from './plan-edit.ts';
 import {
   appendRefusal,
   type PlanHistoryUpdate,
@@ -55,13 +66,16 @@ export interface PlanningMiddlewareOptions<
   /** `'single'` refuses a second `in_progress` step; `'any'` (the default) allows it. */
   readonly inProgress?: InProgressMode | undefined;
   /**
-   * Parts of the plan model, from `@plankit/core/plan-model`, passed to `createPlanningTools`.
-   * With `history()`, mutations take an `explanation`, and the state gets a second channel,
-   * `planHistory` ({@link planHistoryChannel}): each change a planning call makes, as core's
-   * `PlanRevision` (actor, explanation, diff), in model order, the newest `MAX_PLAN_REVISIONS`.
-   * Checkpointers persist it with the plan. None by default.
+   * Parts of the plan model, such as those of `@plankit/core/plan-model`, or your own, passed
+   * to `createPlanningTools`; the `plan` channel takes the commands they declare. When they
+   * record the plan history (`history()` does), mutations take an `explanation`, and the
+   * state gets a second channel, `planHistory` ({@link planHistoryChannel}): each change a
+   * planning call makes, as core's `PlanRevision` (actor, explanation, diff), in model order,
+   * the newest `MAX_PLAN_REVISIONS`. Checkpointers persist it with the plan. None by default.
    */
   readonly extensions?: E | undefined;
+  /** The time source of the revisions sent to `planHistory` (`at`); `Date.now` by default. */
+  readonly clock?: (() => number) | undefined;
   /**
    * How long a call waits for an earlier planning call of its `AIMessage` that has not started
    * (a middleware answered it, a hook holds it), in milliseconds; 30,000 by default.
@@ -75,8 +89,8 @@ export type PlanningStateSchema = StateSchema<{
 }>;
 
 /**
- * The state {@link planningMiddleware} adds with the `history()` extension: the `plan` and `planHistory`
- * channels.
+ * The state {@link planningMiddleware} adds when its extensions record the plan history
+ * (`history()`): the `plan` and `planHistory` channels.
  *
  * @public
  */
@@ -96,13 +110,45 @@ export type PlanningMiddleware = AgentMiddleware<
   readonly DynamicStructuredTool[]
 >;
 
-/** What {@link planningMiddleware} returns with the `history()` extension. @public */
+/** What {@link planningMiddleware} returns when its extensions record the plan history. @public */
 export type PlanningHistoryMiddleware = AgentMiddleware<
   PlanningHistoryStateSchema,
   undefined,
   unknown,
   readonly DynamicStructuredTool[]
 >;
+
+const OPTION_KEYS: ReadonlySet<string> = new Set([
+  'section',
+  'reminder',
+  'inProgress',
+  'extensions',
+  'orderTimeoutMs',
+  'clock',
+]);
+
+/** True when one of the extensions `E` declares that it records the plan history. */
+type RecordsPlanHistory<E extends readonly PlanningExtension[]> = true extends {
+  [K in keyof E]: E[K] extends PlanningExtension<string, infer T>
+    ? T extends { readonly planHistory: true }
+      ? true
+      : false
+    : false;
+}[number]
+  ? true
+  : false;
+
+const PLAN_REVISION = dataTypeName(PlanRevision);
+
+/** Whether `extensions` record the plan history: a session they set up has its slice. */
+function recordsPlanHistory(extensions: readonly PlanningExtension[]): boolean {
+  const session = planSession(null, extensions);
+  try {
+    return session.sliceTypes().has(PLAN_REVISION);
+  } finally {
+    session.dispose();
+  }
+}
 
 // The reducer checks every update, and refuses with a typed error; this passes everything on.
 const PlanUpdateSchema = z.custom<PlanUpdate>(() => true).optional();
@@ -111,19 +157,25 @@ const PlanUpdateSchema = z.custom<PlanUpdate>(() => true).optional();
  * The `plan` channel: a plan (or `null`), changed by {@link PlanEdit}s applied by plankit's
  * planning reducers, or replaced by a whole plan the `Plan` schema accepts ({@link reducePlan}).
  * Edits and plans are held to the tools' rules, including `inProgress` (`'single'`: never two
- * steps `in_progress`; `planningMiddleware` passes its own option). A refused update throws
- * {@link PlanEditError}, so LangGraph refuses it and nothing changes.
+ * steps `in_progress`; `planningMiddleware` passes its own option), and `command` edits to the
+ * commands of plankit's plan model and of `extensions` (`planningMiddleware` passes its own).
+ * A refused update throws {@link PlanEditError}, so LangGraph refuses it and nothing changes.
  *
  * @example
  * ```ts
  * const State = new StateSchema({ messages: MessagesValue, plan: planChannel() });
  * ```
- * @param options - the tools' `inProgress` option the channel holds plans to (`'any'` by default)
+ * @param options - the tools' `inProgress` option the channel holds plans to (`'any'` by
+ *   default), and the extensions whose commands it takes
  * @public
  */
-export function planChannel(options: CheckPlanOptions = {}): ReducedValue<Plan | null, PlanUpdate> {
-  const rules: CheckPlanOptions =
-    options.inProgress === undefined ? {} : { inProgress: options.inProgress };
+export function planChannel(
+  options: PlanChannelOptions = {},
+): ReducedValue<Plan | null, PlanUpdate> {
+  const rules: PlanChannelOptions = {
+    ...(options.inProgress === undefined ? {} : { inProgress: options.inProgress }),
+    ...(options.extensions === undefined ? {} : { extensions: options.extensions }),
+  };
   return new ReducedValue(Plan.nullable().default(null), {
     // Optional at run time, so an `invoke` input without `plan` passes langchain's check.
     inputSchema: PlanUpdateSchema as unknown as z.ZodType<PlanUpdate>,
@@ -144,7 +196,7 @@ function turnSession(
   config: unknown,
   turn: object | string,
   plan: Plan | null,
-  history: boolean,
+  extensions: readonly PlanningExtension[],
 ): Session {
   const context = langChainContext(config);
   let turnKey: string;
@@ -159,10 +211,10 @@ function turnSession(
   }
   // The plan at the step's start belongs in the key: a fork re-running the same AIMessage from
   // another plan must not reuse this turn's outcomes.
-  const key = JSON.stringify([context.threadId ?? '', turnKey, plan, history]);
+  const key = JSON.stringify([context.threadId ?? '', turnKey, plan, extensionsKey(extensions)]);
   let session = turns.get(key);
   if (session === undefined) {
-    session = planSession(plan, history);
+    session = planSession(plan, extensions);
     turns.set(key, session);
   }
   inUse.set(session, (inUse.get(session) ?? 0) + 1);
@@ -189,10 +241,40 @@ function planOf(config: unknown): Plan | null {
   return plan === undefined || plan === null ? null : (plan as Plan);
 }
 
+// Each list of extensions gets a number, so turn keys tell apart middlewares built with
+// different extensions (two agents in one process) without serialising the extensions.
+const extensionKeys = new WeakMap<readonly PlanningExtension[], number>();
+let nextExtensionKey = 0;
+function extensionsKey(extensions: readonly PlanningExtension[]): number {
+  let key = extensionKeys.get(extensions);
+  if (key === undefined) {
+    key = nextExtensionKey++;
+    extensionKeys.set(extensions, key);
+  }
+  return key;
+}
+
+function historyOf(config: unknown): unknown {
+  const state = stateOf(config);
+  return typeof state === 'object' && state !== null
+    ? (state as { planHistory?: unknown }).planHistory
+    : undefined;
+}
+
 // The reducer writes only plans, but a damaged or foreign checkpoint may hold anything: the
-// reminder gets a plan or nothing.
-const checkedPlan = (value: unknown): Plan | undefined =>
-  Plan.safeParse(value).success ? (value as Plan) : undefined;
+// reminder gets a plan or nothing. Checked once per value: the channel's plan stays the same
+// object until an update replaces it, so a long plan is not parsed again on every model call.
+const checkedPlans = new WeakMap<object, boolean>();
+
+function checkedPlan(value: unknown): Plan | undefined {
+  if (typeof value !== 'object' || value === null) return undefined;
+  let valid = checkedPlans.get(value);
+  if (valid === undefined) {
+    valid = Plan.safeParse(value).success;
+    checkedPlans.set(value, valid);
+  }
+  return valid ? (value as Plan) : undefined;
+}
 
 // Per turn session and call id: the number of the session's newest revision when the call
 // started (it runs alone then), so its own revision is the next one, and the revision as sent.
@@ -209,7 +291,7 @@ function mapOf<V>(maps: WeakMap<Session, Map<string, V>>, session: Session): Map
 }
 
 /** The revision call `id` recorded on `session`, stamped once with the time it is first sent. */
-function revisionOf(session: Session, id: string): PlanRevision | undefined {
+function revisionOf(session: Session, id: string, clock: () => number): PlanRevision | undefined {
   const known = mapOf(sent, session).get(id);
   if (known !== undefined) return known;
   const before = started.get(session)?.get(id);
@@ -217,7 +299,7 @@ function revisionOf(session: Session, id: string): PlanRevision | undefined {
   const recorded = planHistory(session).find((revision) => revision.revision === before + 1);
   if (recorded === undefined) return undefined;
   const { plan: _plan, ...rest } = recorded;
-  const revision: PlanRevision = { ...rest, at: Date.now() };
+  const revision: PlanRevision = { ...rest, at: clock() };
   mapOf(sent, session).set(id, revision);
   return revision;
 }
@@ -225,10 +307,11 @@ function revisionOf(session: Session, id: string): PlanRevision | undefined {
 function planningTools(
   options: PlanningMiddlewareOptions,
   extensions: readonly PlanningExtension[],
-  history: boolean,
+  recording: boolean,
+  clock: () => number,
 ): DynamicStructuredTool[] {
   const { inProgress } = options;
-  const definitions: readonly AnyTool[] = createPlanningTools(planSession(null), {
+  const definitions: readonly AnyTool[] = createPlanningTools(planSession(null, extensions), {
     ...(inProgress === undefined ? {} : { inProgress }),
     extensions,
   });
@@ -240,18 +323,15 @@ function planningTools(
           const id = config?.toolCall?.id;
           const found = id === undefined ? undefined : findLangChainTurn(config, id, names);
           const start = planOf(config);
-          const recording = history;
           let session: Session;
           try {
             // Checked before the call runs on the turn session, which later calls would see.
-            const unwritable = recording
-              ? appendRefusal((stateOf(config) as { planHistory?: unknown } | null)?.planHistory)
-              : undefined;
+            const unwritable = recording ? appendRefusal(historyOf(config)) : undefined;
             if (unwritable !== undefined) throw unwritable;
             session =
               found === undefined
-                ? planSession(start, recording)
-                : turnSession(config, found.turn, start, recording);
+                ? planSession(start, extensions)
+                : turnSession(config, found.turn, start, extensions);
           } catch (error) {
             // A channel holds what its schema refuses (a damaged or foreign checkpoint): the
             // call broke, not the model's arguments, and it writes nothing.
@@ -295,9 +375,9 @@ function planningTools(
               name: definition.name,
               status: result.success ? 'success' : 'error',
             });
-            const edit = result.success ? editOf(definition, result.value) : undefined;
+            const edit = result.success ? editOf(definition, result.value, extensions) : undefined;
             if (edit === undefined) return new Command({ update: { messages: [message] } });
-            const revision = recording ? revisionOf(session, id) : undefined;
+            const revision = recording ? revisionOf(session, id, clock) : undefined;
             if (revision === undefined)
               return new Command({ update: { plan: edit, messages: [message] } });
             const append: PlanHistoryUpdate = { append: [revision] };
@@ -330,7 +410,7 @@ function planningTools(
  *   plan the calls before it left, and the channel's reducer applies their edits in that same
  *   order through plankit's planning reducers: parallel calls merge, never an InvalidUpdateError;
  * - `section` joins the system prompt; `reminder` goes last in every model request;
- * - with the `history()` extension, a second channel, `planHistory` ({@link planHistoryChannel}), keeps
+ * - when the extensions record the plan history (`history()`), a second channel, `planHistory` ({@link planHistoryChannel}), keeps
  *   each change the planning calls made as core's `PlanRevision` (actor, explanation, diff),
  *   in model order, so resumes and forks carry the history with the plan.
  *
@@ -360,13 +440,15 @@ function planningTools(
  * ```ts
  * const agent = createAgent({ model, middleware: [planningMiddleware({ extensions: [history({ agent: 'lead' })] })], checkpointer });
  * const { planHistory } = readPlanState((await agent.graph.getState(config)).values);
- * planHistory.map(formatPlanRevision); // ['#1 plankit.SetupPlan by lead: "kick-off"\n  + S001 ...', ...]
+ * planHistory.map(renderPlanRevision); // ['#1 plankit.SetupPlan by lead: "kick-off"\n  + S001 ...', ...]
  * ```
+ * @throws PlankitError `argument_invalid` for an unknown option (a flag that became an
+ *   extension names it), or a clock that is not a function
  * @public
  */
 export function planningMiddleware<const E extends readonly PlanningExtension[] = readonly []>(
   options: PlanningMiddlewareOptions<E> = {},
-): 'history' extends E[number]['name'] ? PlanningHistoryMiddleware : PlanningMiddleware {
+): RecordsPlanHistory<E> extends true ? PlanningHistoryMiddleware : PlanningMiddleware {
   for (const key of Object.keys(options)) {
     const moved = movedFlagText(key);
     if (moved !== undefined) {
@@ -375,8 +457,16 @@ export function planningMiddleware<const E extends readonly PlanningExtension[] 
       });
     }
   }
-  const extensions: readonly PlanningExtension[] = options.extensions ?? [];
-  const history = extensions.some((extension) => extension.name === 'history');
+  checkOptionKeys('planningMiddleware', options, OPTION_KEYS);
+  const clock = options.clock ?? Date.now;
+  if (typeof clock !== 'function')
+    throw invalidArgument('planningMiddleware', 'options.clock', 'must be a function');
+  const extensions = checkExtensions(
+    'planningMiddleware',
+    'options.extensions',
+    options.extensions,
+  );
+  const recording = recordsPlanHistory(extensions);
   const section =
     options.section === undefined
       ? undefined
@@ -384,15 +474,17 @@ export function planningMiddleware<const E extends readonly PlanningExtension[] 
         ? options.section
         : options.section.render();
   const reminder = options.reminder;
-  const rules: CheckPlanOptions =
-    options.inProgress === undefined ? {} : { inProgress: options.inProgress };
-  const stateSchema: PlanningStateSchema | PlanningHistoryStateSchema = history
+  const rules: PlanChannelOptions = {
+    ...(options.inProgress === undefined ? {} : { inProgress: options.inProgress }),
+    extensions,
+  };
+  const stateSchema: PlanningStateSchema | PlanningHistoryStateSchema = recording
     ? new StateSchema({ plan: planChannel(rules), planHistory: planHistoryChannel() })
     : new StateSchema({ plan: planChannel(rules) });
   return createMiddleware({
     name: 'planningMiddleware',
     stateSchema,
-    tools: planningTools(options, extensions, history),
+    tools: planningTools(options, extensions, recording, clock),
     wrapModelCall: (request, handler) => {
       const systemMessage =
         section === undefined
@@ -403,7 +495,7 @@ export function planningMiddleware<const E extends readonly PlanningExtension[] 
         text === undefined ? request.messages : [...request.messages, new HumanMessage(text)];
       return handler({ ...request, systemMessage, messages });
     },
-  }) as PlanningMiddleware as 'history' extends E[number]['name']
+  }) as PlanningMiddleware as RecordsPlanHistory<E> extends true
     ? PlanningHistoryMiddleware
     : PlanningMiddleware;
 }

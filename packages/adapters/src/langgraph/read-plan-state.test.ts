@@ -1,6 +1,6 @@
 import { AIMessage, HumanMessage } from '@langchain/core/messages';
 import { MemorySaver } from '@langchain/langgraph';
-import { formatPlanRevision, history } from '@plankit/core/plan-model';
+import { history, renderPlanRevision } from '@plankit/core/plan-model';
 import { createAgent } from 'langchain';
 import { describe, expect, it } from 'vitest';
 import { AdapterError } from '../adapter-error.ts';
@@ -53,7 +53,7 @@ describe('readPlanState', () => {
     expect(state.plan).toEqual(result.plan);
     expect(state.plan?.steps.map((step) => step.title)).toEqual(['Build']);
     expect(state.planHistory).toEqual(result.planHistory);
-    expect(state.planHistory.map(formatPlanRevision)[0]).toMatch(
+    expect(state.planHistory.map(renderPlanRevision)[0]).toMatch(
       /^#1 plankit\.SetupPlan by lead: "kick-off"/,
     );
     expect(Object.isFrozen(state)).toBe(true);

@@ -42,7 +42,7 @@ const refused = (message: string, field: string): AdapterError =>
  * ```ts
  * const { plan, planHistory } = readPlanState((await agent.graph.getState(config)).values);
  * plan?.steps.map((step) => step.title);
- * planHistory.map(formatPlanRevision);
+ * planHistory.map(renderPlanRevision);
  * ```
  * @param values - the state's values (`getState(config).values`, or what `invoke` returns)
  * @returns the plan (or `null`) and its revisions (empty without the `planHistory` channel)

@@ -12,6 +12,12 @@ describe('isRecord', () => {
   it('accepts plain and null-prototype objects, refuses null, arrays and primitives', () => {
     expect(isRecord({})).toBe(true);
     expect(isRecord(Object.create(null))).toBe(true);
-    expect([null, [], 'x', 1, undefined].map(isRecord)).toEqual([false, false, false, false, false]);
+    expect([null, [], 'x', 1, undefined].map(isRecord)).toEqual([
+      false,
+      false,
+      false,
+      false,
+      false,
+    ]);
   });
 });

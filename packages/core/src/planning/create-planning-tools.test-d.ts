@@ -2,7 +2,7 @@ import { describe, expectTypeOf, it } from 'vitest';
 import type { AnyTool, Tool } from '../define-tool.ts';
 import { batch, dependencies, owners } from '../plan-model.ts';
 import { Session } from '../session.ts';
-import type { PlanBatchInput } from './batch/create-batch-tool.ts';
+import type { PlanBatchInput } from './batch/batch-operation-input.ts';
 import type { PlanBatch } from './batch/plan-batch.ts';
 import {
   createPlanningTools,

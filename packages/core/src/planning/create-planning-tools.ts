@@ -2,24 +2,13 @@ import { type AnyTool, defineTool, type Tool } from '../define-tool.ts';
 import { checkOptionKeys } from '../internal/check-option-keys.ts';
 import { invalidArgument } from '../internal/invalid-argument.ts';
 import { movedFlagText } from '../internal/moved-flags.ts';
+import { plural } from '../internal/plural.ts';
 import { trustedValue } from '../internal/trusted-value.ts';
 import { Session } from '../session.ts';
 import { ToolValidationError } from '../tool-validation-error.ts';
-import type { PlanBatchInput } from './batch/create-batch-tool.ts';
-import type { PlanBatch } from './batch/plan-batch.ts';
-import type {
-  AddStepWithDependencies,
-  AddStepWithDependenciesInput,
-  SetupPlanWithDependencies,
-  SetupPlanWithDependenciesInput,
-  UpdateStepWithDependencies,
-  UpdateStepWithDependenciesInput,
-} from './dependencies/dependency-commands.ts';
-import type { WithHistory } from './history/with-history.ts';
+import type { ToolsByNameWithHistory } from './history/with-history.ts';
 import { IN_PROGRESS_MODES, type InProgressMode, inProgressRule } from './in-progress-rule.ts';
-import type { ClaimStep, ReleaseStep } from './owners/owner-commands.ts';
-import type { OwnedStepInput } from './owners/owner-tools.ts';
-import type { Plan, PlanStep } from './plan.ts';
+import type { Plan, PlanStep, StepStatus } from './plan.ts';
 import {
   ensureActive,
   ensureClearable,
@@ -44,8 +33,13 @@ import {
   type UpdateStepInput,
 } from './plan-commands.ts';
 import type { PlanningExtension, PlanningToolsContext } from './planning-extension.ts';
-import { ensureIdRoom, registerPlanningReducers } from './planning-reducers.ts';
+import { ensureIdRoom } from './planning-reducers.ts';
 import { PLANNING_TOOL_TRAITS } from './planning-tool-traits.ts';
+import {
+  agreedSettings,
+  checkExtensions,
+  registerPlanningExtensions,
+} from './register-planning-extensions.ts';
 import { suffixNumber } from './step-id.ts';
 import { optionalText, PLANNING_LIMITS, requiredText, stepIdText } from './text-rules.ts';
 import { withToolNames } from './with-tool-names.ts';
@@ -60,32 +54,11 @@ export interface PlanningToolsOptions<
   readonly acceptsOverrides?: boolean | undefined;
   /**
    * Parts of the plan model to add, from `@plankit/core/plan-model`: `dependencies()`,
-   * `batch()`, `history()`, `owners({ agent })`. None by default: the reference tools.
+   * `batch()`, `history()`, `owners({ agent })`, or your own {@link PlanningExtension}s. None
+   * by default: the reference tools.
    */
   readonly extensions?: E | undefined;
-  /** @deprecated Pass `extensions: [dependencies()]` from `@plankit/core/plan-model`. */
-  readonly dependencies?: undefined;
-  /** @deprecated Pass `extensions: [batch()]` from `@plankit/core/plan-model`. */
-  readonly batch?: undefined;
-  /** @deprecated Pass `extensions: [history()]` from `@plankit/core/plan-model`. */
-  readonly history?: undefined;
-  /** @deprecated Pass `extensions: [owners({ agent })]` from `@plankit/core/plan-model`. */
-  readonly owners?: undefined;
-  /** @deprecated Pass the agent to `owners({ agent })` or `history({ agent })`. */
-  readonly agent?: undefined;
 }
-
-/** `planning_claim_step`. @public */
-export type ClaimStepTool = Tool<ClaimStep, ClaimStep, OwnedStepInput>;
-
-/** `planning_release_step`. @public */
-export type ReleaseStepTool = Tool<ReleaseStep, ReleaseStep, OwnedStepInput>;
-
-/** `planning_apply_batch`. @public */
-export type PlanBatchTool = Tool<PlanBatchInput, PlanBatch, PlanBatchInput>;
-
-/** Maps each tool of a by-name record through {@link WithHistory}. @public */
-export type ToolsByNameWithHistory<T> = { readonly [K in keyof T]: WithHistory<T[K]> };
 
 /** The six planning tools, by name. @public */
 export interface PlanningToolsByName {
@@ -97,59 +70,54 @@ export interface PlanningToolsByName {
   readonly planning_read_plan: Tool<ReadPlan, Plan>;
 }
 
-/** The six planning tools with the dependencies extension, by name. @public */
-export interface DependentPlanningToolsByName {
-  readonly planning_setup_plan: Tool<
-    SetupPlanWithDependencies,
-    SetupPlanWithDependencies,
-    SetupPlanWithDependenciesInput
-  >;
-  readonly planning_add_step: Tool<
-    AddStepWithDependencies,
-    AddStepWithDependencies,
-    AddStepWithDependenciesInput
-  >;
-  readonly planning_update_step: Tool<
-    UpdateStepWithDependencies,
-    UpdateStepWithDependencies,
-    UpdateStepWithDependenciesInput
-  >;
-  readonly planning_mark_step: Tool<MarkStep, MarkStep, MarkStepInput>;
-  readonly planning_clear_plan: Tool<ClearPlan, ClearPlan>;
-  readonly planning_read_plan: Tool<ReadPlan, Plan>;
-}
+/** The tools one extension declares it adds or replaces (its `types.tools`), by name. */
+type DeclaredTools<X> =
+  X extends PlanningExtension<string, infer T>
+    ? T extends { readonly tools: infer Tools extends object }
+      ? Tools
+      : unknown
+    : unknown;
 
-/** The tool the batch extension adds, by name. @public */
-export interface BatchToolByName {
-  readonly planning_apply_batch: PlanBatchTool;
-}
+/** `tools` with `declared` added, or put in place of the tools of the same names. */
+type Merged<Tools, Declared> = [keyof Tools & keyof Declared] extends [never]
+  ? Tools & Declared
+  : [keyof Tools] extends [keyof Declared]
+    ? Declared
+    : Omit<Tools, keyof Declared> & Declared;
 
-/** The tools the owners extension adds, by name. @public */
-export interface OwnerToolsByName {
-  readonly planning_claim_step: ClaimStepTool;
-  readonly planning_release_step: ReleaseStepTool;
-}
+/** `tools`, with those `extensions` declare added or put in place of the same names. */
+type WithDeclaredTools<E extends readonly unknown[], Tools> = E extends readonly [
+  infer First,
+  ...infer Rest,
+]
+  ? WithDeclaredTools<Rest, Merged<Tools, DeclaredTools<First>>>
+  : Tools;
 
-type UnwrappedToolsByName<N extends string> = ('dependencies' extends N
-  ? DependentPlanningToolsByName
-  : PlanningToolsByName) &
-  ('batch' extends N ? BatchToolByName : unknown) &
-  ('owners' extends N ? OwnerToolsByName : unknown);
+/** True when one of `extensions` declares that every change takes an explanation. */
+type Explained<E extends readonly unknown[]> = true extends {
+  [K in keyof E]: E[K] extends PlanningExtension<string, infer T>
+    ? T extends { readonly explained: true }
+      ? true
+      : false
+    : false;
+}[number]
+  ? true
+  : false;
 
 /**
- * The tools for the extensions named `N`, by name: the six (dependency-aware with
- * `dependencies`), `planning_apply_batch` with `batch`, `planning_claim_step` and
- * `planning_release_step` with `owners`; with `history`, every tool that changes the plan
- * takes an `explanation` and dispatches a `PlanChange`. Extensions whose names are not known
- * to the type system add nothing here.
+ * The tools for the extensions `E`, by name: the six, then what each extension declares in
+ * its `types` (in the order listed: an extension's tool takes the place of an earlier one of
+ * the same name), every tool that changes the plan taking an `explanation` when one declares
+ * `explained`. A list whose extensions are not known one by one (not a tuple) gives the six.
  *
  * @public
  */
-export type PlanningToolsByNameFor<N extends string> = string extends N
-  ? PlanningToolsByName
-  : 'history' extends N
-    ? ToolsByNameWithHistory<UnwrappedToolsByName<N>>
-    : UnwrappedToolsByName<N>;
+export type PlanningToolsByNameFor<E extends readonly PlanningExtension[]> =
+  number extends E['length']
+    ? PlanningToolsByName
+    : Explained<E> extends true
+      ? ToolsByNameWithHistory<WithDeclaredTools<E, PlanningToolsByName>>
+      : WithDeclaredTools<E, PlanningToolsByName>;
 
 /**
  * What {@link createPlanningTools} returns: a frozen array of the tools in a stable order for
@@ -160,13 +128,13 @@ export type PlanningToolsByNameFor<N extends string> = string extends N
  */
 export type PlanningToolset<T> = readonly AnyTool[] & T;
 
-/** The tools {@link createPlanningTools} returns for the extensions named `N`. @public */
-export type PlanningToolsFor<N extends string> = PlanningToolset<PlanningToolsByNameFor<N>>;
+/** The tools {@link createPlanningTools} returns for the extensions `E`. @public */
+export type PlanningToolsFor<E extends readonly PlanningExtension[]> = PlanningToolset<
+  PlanningToolsByNameFor<E>
+>;
 
 /** The six reference planning tools: what {@link createPlanningTools} returns by default. @public */
 export type PlanningTools = PlanningToolset<PlanningToolsByName>;
-
-const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? '' : 's'}`;
 
 function normaliseSteps(steps: readonly NewPlanStep[], field: string): NewPlanStep[] {
   return steps.map((step, i) => ({
@@ -188,49 +156,6 @@ function checkOptions(options: object): void {
     if (moved !== undefined) throw invalidArgument('createPlanningTools', `options.${key}`, moved);
   }
   checkOptionKeys('createPlanningTools', options, OPTION_KEYS);
-}
-
-function checkExtensions(value: unknown): readonly PlanningExtension[] {
-  if (value === undefined) return [];
-  if (!Array.isArray(value))
-    throw invalidArgument('createPlanningTools', 'options.extensions', 'must be an array');
-  const names = new Set<string>();
-  for (let i = 0; i < value.length; i++) {
-    const extension: unknown = value[i];
-    const name = (extension as { name?: unknown } | null)?.name;
-    if (typeof extension !== 'object' || extension === null || typeof name !== 'string') {
-      throw invalidArgument(
-        'createPlanningTools',
-        `options.extensions[${i}]`,
-        'must be a planning extension, such as batch() from @plankit/core/plan-model',
-      );
-    }
-    if (names.has(name))
-      throw invalidArgument('createPlanningTools', `options.extensions[${i}]`, `repeats ${name}`);
-    names.add(name);
-  }
-  return value as readonly PlanningExtension[];
-}
-
-/** One setting the extensions agree on, or the argument error naming the two that differ. */
-function agreed<K extends 'owner' | 'agent'>(
-  extensions: readonly PlanningExtension[],
-  key: K,
-): string | null {
-  let value: string | null = null;
-  for (const extension of extensions) {
-    const own = extension.settings?.[key];
-    if (own === undefined) continue;
-    if (value !== null && value !== own) {
-      throw invalidArgument(
-        'createPlanningTools',
-        'options.extensions',
-        `must agree on the agent: ${JSON.stringify(value)} and ${JSON.stringify(own)} differ`,
-      );
-    }
-    value = own;
-  }
-  return value;
 }
 
 /**
@@ -268,13 +193,13 @@ function agreed<K extends 'owner' | 'agent'>(
  * );
  * ```
  * @throws PlankitError `argument_invalid` for a missing session, unknown options, the flags
- *   that became extensions, or extensions that repeat or disagree on the agent
+ *   that became extensions, or extensions that repeat or disagree on a setting (the agent)
  * @public
  */
 export function createPlanningTools<const E extends readonly PlanningExtension[] = readonly []>(
   session: Session,
   options: PlanningToolsOptions<E> = {},
-): PlanningToolsFor<E[number]['name']> {
+): PlanningToolsFor<E> {
   if (!(session instanceof Session))
     throw invalidArgument('createPlanningTools', 'session', 'must be a Session');
   if (typeof options !== 'object' || options === null) {
@@ -293,21 +218,34 @@ export function createPlanningTools<const E extends readonly PlanningExtension[]
   if (typeof acceptsOverrides !== 'boolean') {
     throw invalidArgument('createPlanningTools', 'options.acceptsOverrides', 'must be a boolean');
   }
-  const extensions = checkExtensions(options.extensions);
+  const extensions = checkExtensions(
+    'createPlanningTools',
+    'options.extensions',
+    options.extensions,
+  );
   const singleRule = inProgressRule(mode);
-  const owner = agreed(extensions, 'owner');
-  const agent = agreed(extensions, 'agent');
-  const registers = extensions.flatMap((e) => (e.register === undefined ? [] : [e.register]));
+  const settings = agreedSettings(extensions);
+  const commands = extensions.flatMap((e) => e.commands ?? []);
   const targetChecks = extensions.flatMap((e) =>
     e.checkMarkTarget === undefined ? [] : [e.checkMarkTarget],
   );
   const markChecks = extensions.flatMap((e) => (e.checkMark === undefined ? [] : [e.checkMark]));
+  const checkMarkTarget = (step: PlanStep): void => {
+    for (const check of targetChecks) check(step);
+  };
+  const checkMark = (plan: Plan, index: number, status: StepStatus): string | null => {
+    let warnings: string | null = null;
+    for (const check of markChecks) {
+      const warning = check(plan, index, status);
+      if (warning !== null) warnings = warnings === null ? warning : `${warnings} ${warning}`;
+    }
+    return warnings;
+  };
   const prepared = new WeakSet<Session>();
   // Handlers run against the session they are invoked with; make sure it reduces plans too.
   const planningSession = (target: Session): Session => {
     if (!prepared.has(target)) {
-      registerPlanningReducers(target);
-      for (const register of registers) register(target);
+      registerPlanningExtensions(target, extensions);
       prepared.add(target);
     }
     return target;
@@ -405,7 +343,7 @@ export function createPlanningTools<const E extends readonly PlanningExtension[]
       // Searched in an unfrozen copy (faster on Node 20), which the reducer then takes over.
       const steps = [...plan.steps];
       const index = stepIndexIn(steps, step_id);
-      for (const check of targetChecks) check(steps[index] as PlanStep);
+      checkMarkTarget(steps[index] as PlanStep);
       const status = ensureStatus(params.status);
       const note = optionalText(params.note, 'note', 'Note', PLANNING_LIMITS.note, true);
       if (singleRule !== null && status === 'in_progress') {
@@ -419,13 +357,9 @@ export function createPlanningTools<const E extends readonly PlanningExtension[]
           );
         }
       }
-      let message = `Step ${step_id} marked as ${status}.`;
-      for (const check of markChecks) {
-        const warning = check(plan, index, status);
-        if (warning !== null) message = `${message} ${warning}`;
-      }
+      const warnings = checkMark(plan, index, status);
       return {
-        message,
+        message: `Step ${step_id} marked as ${status}.${warnings === null ? '' : ` ${warnings}`}`,
         value: trustedValue(MarkStep, withStepHint({ step_id, status, note }, plan, index, steps)),
       };
     },
@@ -460,17 +394,16 @@ export function createPlanningTools<const E extends readonly PlanningExtension[]
     },
   });
 
-  const dependencies = extensions.find((e) => e.settings?.dependencies !== undefined)?.settings
-    ?.dependencies;
-  const context: PlanningToolsContext = {
+  const context: PlanningToolsContext = Object.freeze({
     acceptsOverrides,
     prepare: planningSession,
     normaliseSteps,
     singleRule,
-    dependencies: dependencies ?? null,
-    owner,
-    agent,
-  };
+    settings,
+    commands: Object.freeze(commands),
+    checkMarkTarget,
+    checkMark,
+  });
   const tools: AnyTool[] = [setup, add, updateTool, mark, clear, read];
   for (const extension of extensions) {
     const own = extension.tools?.(context);
@@ -501,5 +434,5 @@ export function createPlanningTools<const E extends readonly PlanningExtension[]
     if (wrap === undefined) continue;
     for (let i = 0; i < tools.length; i++) tools[i] = wrap(tools[i] as AnyTool, context);
   }
-  return withToolNames(tools) as unknown as PlanningToolsFor<E[number]['name']>;
+  return withToolNames(tools) as unknown as PlanningToolsFor<E>;
 }

@@ -1,13 +1,39 @@
+import type { DataType } from '../define-data-type.ts';
 import type { AnyTool } from '../define-tool.ts';
+import type { Reducer } from '../reducer.ts';
 import type { Session } from '../session.ts';
-import type { OpenDependencyMode } from './dependencies/dependency-options.ts';
 import type { Plan, PlanStep, StepStatus } from './plan.ts';
 import type { NewPlanStep } from './plan-commands.ts';
 
 /**
+ * A command an extension's tools dispatch, with the reducer that applies it to the plan
+ * slice. `createPlanningTools` registers every declared command on the sessions its tools run
+ * on; a store attached to such a session replays them, and LangGraph's `plan` channel takes
+ * them as `command` edits. Declaring a command is what makes it part of the plan model.
+ *
+ * @public
+ */
+export interface PlanningCommand<E> {
+  /** The command's data type (from `defineDataType`); its name is what stores record. */
+  readonly dataType: DataType<E>;
+  /** Applies one command to the plan slice; throws a `ToolValidationError` to refuse it. */
+  readonly reducer: Reducer<Plan, E>;
+}
+
+/**
+ * The planning commands of a list of extensions, for code that does not know their types.
+ *
+ * @public
+ */
+export type AnyPlanningCommand = PlanningCommand<
+  // biome-ignore lint/suspicious/noExplicitAny: each command's reducer takes its own value type
+  any
+>;
+
+/**
  * What {@link createPlanningTools} hands every extension: the settings all the extensions
- * passed in agree on, and the helpers the reference tools use, so extension tools check
- * text and register reducers exactly as the six do.
+ * passed in agree on, the checks they declare, and the helpers the reference tools use, so
+ * extension tools check text, marks and reducers exactly as the six do.
  *
  * @public
  */
@@ -20,41 +46,65 @@ export interface PlanningToolsContext {
   readonly normaliseSteps: (steps: readonly NewPlanStep[], field: string) => NewPlanStep[];
   /** The in-progress rule sentence, or `null` when any number of steps may be in progress. */
   readonly singleRule: string | null;
-  /** The dependency rule when an extension gives one, or `null`. */
-  readonly dependencies: { readonly onOpenDependency: OpenDependencyMode } | null;
-  /** The agent whose claims the tools respect and make, or `null` without owners. */
-  readonly owner: string | null;
-  /** The agent the tools act for (recorded by history), or `null`. */
-  readonly agent: string | null;
+  /** Every extension's settings, merged: a key two extensions give holds the value they agree on. */
+  readonly settings: Readonly<Record<string, unknown>>;
+  /** Every extension's commands, in the order the extensions are listed. */
+  readonly commands: readonly AnyPlanningCommand[];
+  /** Runs every extension's `checkMarkTarget` on a step about to be marked or noted. */
+  readonly checkMarkTarget: (step: PlanStep) => void;
+  /** Runs every extension's `checkMark`: their warnings joined by spaces, or `null`. */
+  readonly checkMark: (plan: Plan, index: number, status: StepStatus) => string | null;
 }
 
-/** What an extension asks of the others and of the tools' settings. @public */
-export interface PlanningExtensionSettings {
-  /** The dependency rule the tools apply. */
-  readonly dependencies?: { readonly onOpenDependency: OpenDependencyMode } | undefined;
-  /** The agent whose claims the tools respect and make. */
-  readonly owner?: string | undefined;
-  /** The agent the tools act for. */
-  readonly agent?: string | undefined;
+/**
+ * What an extension does to the types of the tools `createPlanningTools` returns. Only the
+ * type checker reads it; an extension never sets it at run time.
+ *
+ * @public
+ */
+export interface PlanningExtensionTypes {
+  /** The tools it adds or replaces, by name. */
+  readonly tools?: object;
+  /** True when every tool that changes the plan takes an `explanation` (see `WithHistory`). */
+  readonly explained?: boolean;
+  /** True when it records the plan history (`planHistory`), so hosts keep it too. */
+  readonly planHistory?: boolean;
 }
 
 /**
  * One opt-in part of the plan model, passed to {@link createPlanningTools} in `extensions`.
+ * An extension declares everything it adds, and the tools, the prompt copy, the stores and the
+ * hosts use what it declares: its commands (replayed by stores, accepted by LangGraph's plan
+ * channel), its tools, its mark checks, its settings and its lines of the planning prompt.
  * plankit's own are `dependencies()`, `batch()`, `history()` and `owners()` from
- * `@plankit/core/plan-model`; an app that does not import one does not bundle it.
+ * `@plankit/core/plan-model`, written on this same interface; an app that does not import one
+ * does not bundle it.
  *
  * Each hook is optional and runs once per `createPlanningTools` call, except `register`
  * (once per session a tool runs on) and the mark checks (once per mark).
  *
  * @public
  */
-export interface PlanningExtension<Name extends string = string> {
+export interface PlanningExtension<
+  Name extends string = string,
+  Types extends PlanningExtensionTypes = PlanningExtensionTypes,
+> {
   /** A unique name: two extensions of one name are refused. */
   readonly name: Name;
-  /** Settings the tools and the other extensions read; two that disagree are refused. */
-  readonly settings?: PlanningExtensionSettings | undefined;
-  /** Registers this extension's reducers on a session; must be idempotent. */
-  readonly register?: ((session: Session) => void) | undefined;
+  /**
+   * Settings the tools and the other extensions read (`context.settings`); two extensions
+   * that give one key different values are refused.
+   */
+  readonly settings?: Readonly<Record<string, unknown>> | undefined;
+  /** The commands its tools dispatch to the plan slice, with their reducers. */
+  readonly commands?: readonly AnyPlanningCommand[] | undefined;
+  /**
+   * Registers reducers of other slices on a session (the plan history's, say); must be
+   * idempotent. It gets every extension's commands, so it can cover them too.
+   */
+  readonly register?:
+    | ((session: Session, commands: readonly AnyPlanningCommand[]) => void)
+    | undefined;
   /**
    * The tools this extension brings: `replace` swaps reference tools of the same name,
    * `add` appends new ones after the six, in the order the extensions are listed.
@@ -76,4 +126,13 @@ export interface PlanningExtension<Name extends string = string> {
     | undefined;
   /** Wraps every tool that changes the plan, after all tools are built. */
   readonly wrap?: ((tool: AnyTool, context: PlanningToolsContext) => AnyTool) | undefined;
+  /**
+   * The lines it adds to the planning prompt (`PlanningToolsSection` of `@plankit/prompt`),
+   * after the reference bullets, for the coached strategy: `'react'`, `'plan_act_reflect'`
+   * or `'goal_decompose_route_synthesise'`. Say when to use what; what a tool does is said in
+   * its description.
+   */
+  readonly promptLines?: ((strategy: string) => readonly string[]) | undefined;
+  /** Type only: what it does to the tools' types. Never set. */
+  readonly types?: Types | undefined;
 }

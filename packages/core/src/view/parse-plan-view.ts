@@ -1,3 +1,4 @@
+import { isRecord } from '../internal/is-record.ts';
 import { clipText, refusalText } from '../internal/refusal-text.ts';
 import { MAX_DEPENDENCIES } from '../planning/dependencies/dependency-problem.ts';
 import { agentIdProblem } from '../planning/owners/agent-id.ts';
@@ -67,8 +68,8 @@ const PLAN_STATUS: Readonly<Record<PlanStatus, true>> = {
 type PlainObject = Readonly<Record<string, unknown>>;
 
 /** A plain object (not an array, a class instance or a function). */
-function isRecord(value: unknown): value is PlainObject {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
+function isPlainObject(value: unknown): value is PlainObject {
+  if (!isRecord(value)) return false;
   const proto: unknown = Object.getPrototypeOf(value);
   return proto === Object.prototype || proto === null;
 }
@@ -146,7 +147,7 @@ function count(value: unknown, field: string): number {
 }
 
 function record(value: unknown, field: string): PlainObject {
-  if (!isRecord(value)) refuse(field, `must be an object, not ${describe(value)}`);
+  if (!isPlainObject(value)) refuse(field, `must be an object, not ${describe(value)}`);
   return value;
 }
 
@@ -244,11 +245,11 @@ function checkAgreement(
 }
 
 function readView(value: unknown): PlanView {
-  if (!isRecord(value) || own(value, 'kind') !== 'plankit.plan') {
+  if (!isPlainObject(value) || own(value, 'kind') !== 'plankit.plan') {
     throw new Refusal(
       problem(
         'plan_view_foreign',
-        isRecord(value) ? 'kind' : '',
+        isPlainObject(value) ? 'kind' : '',
         'Not a plan view: expected an object with kind "plankit.plan".',
       ),
     );

@@ -1,5 +1,5 @@
 import { Plan, renderPlan, Session, selectLatest } from '@plankit/core';
-import { formatPlanRevision, MAX_PLAN_REVISIONS, planHistory } from '@plankit/core/plan-model';
+import { MAX_PLAN_REVISIONS, planHistory, renderPlanRevision } from '@plankit/core/plan-model';
 import {
   anchorKeyProblem,
   importAnchorKey,
@@ -87,7 +87,7 @@ export interface CompactionOptions<M> {
   /**
    * How many of the session's newest plan revisions (core's `planHistory`, with the `history`
    * option: who changed what and why) to write after the plan state, each as
-   * `formatPlanRevision` gives it; 0 by default. The explanations live in the session, not in
+   * `renderPlanRevision` gives it; 0 by default. The explanations live in the session, not in
    * the plan, so they are shown for the model to read, not carried by the anchor.
    */
   readonly history?: number | undefined;
@@ -307,7 +307,7 @@ export async function compactWithPlan<M>(
     const changes =
       revisions.length === 0
         ? ''
-        : `${RECENT_CHANGES_HEADER}\n${revisions.map(formatPlanRevision).join('\n')}\n\n`;
+        : `${RECENT_CHANGES_HEADER}\n${revisions.map(renderPlanRevision).join('\n')}\n\n`;
     const anchor = key === undefined ? toPlanAnchor(placed) : await signedAnchor(placed, key);
     planText = `${PLAN_STATE_HEADER}\n\n${state}\n\n${changes}${anchor}`;
   }

@@ -19,7 +19,7 @@ import {
   formatPath,
   isRecord,
 } from '@plankit/core/internal-unstable';
-import { PLAN_MODEL_COMMANDS } from '@plankit/core/plan-model';
+import { planningCommandsOf } from '@plankit/core/plan-model';
 import { toJsonText } from './json-data.ts';
 import type { StoredEvent } from './session-store.ts';
 
@@ -32,18 +32,20 @@ export const SESSION_COMMITTED_EVENT = 'plankit.session.committed';
 /** The event type `attachStore` logs a session rollback as: data `{ slices }`. @public */
 export const SESSION_ROLLED_BACK_EVENT = 'plankit.session.rolled_back';
 
-// The opt-in plan model's commands write the plan slice too, so a reload replays them without
-// the host having to list them (the session still needs the reducers that the options register).
+// The planning commands write the plan slice, not one of their own; so do the commands the
+// planning extensions declare, which core records on the session as the tools register them.
 const PLANNING_COMMANDS: readonly DataType[] = [
   SetupPlan,
   AddStep,
   UpdateStep,
   MarkStep,
   ClearPlan,
-  ...PLAN_MODEL_COMMANDS,
 ];
 
-/** Resolves data type names for replay: the session's slices, then the given types. */
+/**
+ * Resolves data type names for replay: the session's slices, the given types, then the
+ * commands the session's planning extensions declared.
+ */
 export class DataTypes {
   readonly #session: Session;
   readonly #extra = new Map<string, DataType>();
@@ -55,7 +57,11 @@ export class DataTypes {
   }
 
   get(name: string): DataType | undefined {
-    return this.#session.sliceTypes().get(name) ?? this.#extra.get(name);
+    return (
+      this.#session.sliceTypes().get(name) ??
+      this.#extra.get(name) ??
+      planningCommandsOf(this.#session).get(name)
+    );
   }
 }
 

@@ -1,12 +1,31 @@
-import type { Session } from '../../session.ts';
-import { Plan } from '../plan.ts';
-import type { PlanningExtension } from '../planning-extension.ts';
+import type { Tool } from '../../define-tool.ts';
+import { dependencySetting } from '../dependencies/dependency-options.ts';
+import type { AnyPlanningCommand, PlanningExtension } from '../planning-extension.ts';
+import type { PlanBatchInput } from './batch-operation-input.ts';
 import { createBatchTool } from './create-batch-tool.ts';
 import { PlanBatch, planBatchReducer } from './plan-batch.ts';
 
-/** Registers the batch reducer on the plan slice. @internal */
-export function registerBatchReducer(session: Session): void {
-  session.register(PlanBatch, planBatchReducer, { slice: Plan });
+/** `planning_apply_batch`. @public */
+export type PlanBatchTool = Tool<PlanBatchInput, PlanBatch, PlanBatchInput>;
+
+/** The tool the batch extension adds, by name. @public */
+export interface BatchToolByName {
+  readonly planning_apply_batch: PlanBatchTool;
+}
+
+/** What {@link batch} returns. @public */
+export type BatchExtension = PlanningExtension<'batch', { readonly tools: BatchToolByName }>;
+
+/** What {@link batch} declares: its command and reducer, on the plan slice. @internal */
+export const BATCH_COMMANDS: readonly AnyPlanningCommand[] = Object.freeze([
+  { dataType: PlanBatch, reducer: planBatchReducer },
+]);
+
+/** The line {@link batch} adds to the planning prompt. @internal */
+export function batchPromptLines(): readonly string[] {
+  return [
+    "- Make each turn's plan changes in one `planning_apply_batch` call; the first can set up the plan and start its first step.",
+  ];
 }
 
 /**
@@ -24,10 +43,13 @@ export function registerBatchReducer(session: Session): void {
  * ```
  * @public
  */
-export function batch(): PlanningExtension<'batch'> {
-  return Object.freeze<PlanningExtension<'batch'>>({
+export function batch(): BatchExtension {
+  return Object.freeze<BatchExtension>({
     name: 'batch',
-    register: registerBatchReducer,
-    tools: (context) => ({ add: [createBatchTool(context)] }),
+    commands: BATCH_COMMANDS,
+    promptLines: batchPromptLines,
+    tools: (context) => ({
+      add: [createBatchTool({ ...context, dependencies: dependencySetting(context.settings) })],
+    }),
   });
 }

@@ -1,19 +1,22 @@
-import * as z from 'zod';
 import { defineTool, type Tool } from '../../define-tool.ts';
 import { clipText, escapeControl, REFUSAL_LIMIT } from '../../internal/refusal-text.ts';
 import { trustedValue } from '../../internal/trusted-value.ts';
 import { selectLatest } from '../../select-latest.ts';
 import type { Session } from '../../session.ts';
 import { ToolValidationError } from '../../tool-validation-error.ts';
-import { type NewDependentStep, normaliseDependsOn } from '../dependencies/dependency-commands.ts';
+import type { NewDependentStep } from '../dependencies/dependency-commands.ts';
 import type { ResolvedDependencies } from '../dependencies/dependency-options.ts';
-import { openDependencyRule } from '../dependencies/open-dependency-rule.ts';
-import { heldByOther } from '../owners/owner-commands.ts';
-import { Plan, type PlanStep, StepStatus } from '../plan.ts';
-import { ensureStatus, stepIndex } from '../plan-checks.ts';
-import type { NewPlanStep } from '../plan-commands.ts';
+import { Plan, type PlanStep, type StepStatus } from '../plan.ts';
+import { stepIndex } from '../plan-checks.ts';
 import { planningToolTraits } from '../planning-tool-traits.ts';
-import { optionalText, PLANNING_LIMITS, requiredText, stepIdText } from '../text-rules.ts';
+import { appliedMessage, type Change, pushChange } from './applied-batch-message.ts';
+import {
+  batchParameters,
+  normaliseBatchOperation,
+  type PlanBatchInput,
+  pathsOf,
+  type Raw,
+} from './batch-operation-input.ts';
 import {
   applyBatchOperation,
   type BatchAdd,
@@ -28,71 +31,14 @@ import {
 export interface BatchToolContext {
   readonly acceptsOverrides: boolean;
   readonly prepare: (session: Session) => Session;
-  readonly normaliseSteps: (steps: readonly NewPlanStep[], field: string) => NewPlanStep[];
   /** The in-progress rule sentence, or `null` when any number may be in progress. */
   readonly singleRule: string | null;
-  /** The `dependencies()` extension, or `null` when off. */
+  /** The `dependencies()` extension's rule, or `null` when off: operations take `depends_on`. */
   readonly dependencies: ResolvedDependencies | null;
-  /** With the `owners()` extension, the agent the tools act for; `null` when off. */
-  readonly owner?: string | null | undefined;
-}
-
-/** One operation as the model sends it: one flat object per operation, named by `op`. @public */
-export type BatchOperationInput =
-  | { readonly op: 'setup'; readonly objective: string }
-  | {
-      readonly op: 'add';
-      readonly title: string;
-      readonly details?: string | null | undefined;
-      /** Only with the `dependencies()` extension. */
-      readonly depends_on?: readonly string[] | null | undefined;
-    }
-  | {
-      readonly op: 'update';
-      readonly step_id: string;
-      readonly title?: string | null | undefined;
-      readonly details?: string | null | undefined;
-      /** Only with the `dependencies()` extension: replaces the step's dependencies. */
-      readonly depends_on?: readonly string[] | null | undefined;
-    }
-  | {
-      readonly op: 'mark';
-      readonly step_id: string;
-      readonly status: StepStatus;
-      readonly note?: string | null | undefined;
-    }
-  | { readonly op: 'note'; readonly step_id: string; readonly note: string };
-
-/** `planning_apply_batch`'s parameters, as the model sends them. @public */
-export interface PlanBatchInput {
-  /** The operations, applied in order. */
-  readonly operations: readonly BatchOperationInput[];
-}
-
-type Op = BatchOperationInput['op'];
-type Field = 'step_id' | 'status' | 'note' | 'objective' | 'title' | 'details' | 'depends_on';
-
-const OPS = ['setup', 'add', 'update', 'mark', 'note'] as const satisfies readonly Op[];
-
-// The fields each operation takes, required first. The wire schema is one flat object (a
-// union of five objects costs the model about twice the tokens), so these are checked here.
-const TAKES: {
-  readonly [K in Op]: {
-    readonly needs: readonly Field[];
-    readonly may: readonly Field[];
-    /** Every field it takes, `op` included. */
-    readonly takes: ReadonlySet<string>;
-  };
-} = {
-  setup: fields(['objective'], []),
-  add: fields(['title'], ['details', 'depends_on']),
-  update: fields(['step_id'], ['title', 'details', 'depends_on']),
-  mark: fields(['step_id', 'status'], ['note']),
-  note: fields(['step_id', 'note'], []),
-};
-
-function fields(needs: readonly Field[], may: readonly Field[]) {
-  return { needs, may, takes: new Set<string>(['op', ...needs, ...may]) };
+  /** Every extension's checks of a step about to be marked or noted. */
+  readonly checkMarkTarget: (step: PlanStep) => void;
+  /** Every extension's checks of a mark, after the reference ones: their warnings, or `null`. */
+  readonly checkMark: (plan: Plan, index: number, status: StepStatus) => string | null;
 }
 
 // A batch may mark and edit (overwrites) and add notes or steps (appends); it may begin with a
@@ -111,207 +57,6 @@ const BATCH_TRAITS = planningToolTraits({
 const DESCRIPTION =
   'Apply plan changes in order, all or none. To advance, mark a step done and the next in_progress.';
 
-function opDescription(dependencies: boolean): string {
-  const deps = dependencies ? ', depends_on' : '';
-  return `setup (objective; new plan), add (title, details${deps}), update (step_id, title, details${deps}), mark (step_id, status, note), note (step_id, note)`;
-}
-
-// The wire schema: depends_on appears only with the dependencies option. Each variant is built
-// once: zod compiles a schema on its first parse, and a schema built per session (a pool makes
-// one per conversation) would be built and compiled again for every one.
-const built = new Map<boolean, ReturnType<typeof buildBatchParameters>>();
-function batchParameters(dependencies: boolean): ReturnType<typeof buildBatchParameters> {
-  let parameters = built.get(dependencies);
-  if (parameters === undefined) {
-    parameters = buildBatchParameters(dependencies);
-    built.set(dependencies, parameters);
-  }
-  return parameters;
-}
-
-const OPTIONAL: ReadonlySet<string> = new Set<Field>([
-  'step_id',
-  'status',
-  'note',
-  'objective',
-  'title',
-  'details',
-  'depends_on',
-]);
-
-// Strict hosts send null for every field a call leaves out; as with optionalField, null reads
-// as absent. Done once per operation rather than by a preprocess on each of its seven
-// optional fields, which zod runs for every field of every operation (three times the parse
-// of a long batch); the JSON Schema is the same. Only the known fields are unset, so an
-// unknown key is refused whatever its value.
-function unsetNulls(value: unknown): unknown {
-  if (typeof value !== 'object' || value === null) return value;
-  let out: Record<string, unknown> | undefined;
-  // The keys it has, not the seven it may have: most operations carry two to four.
-  for (const name in value) {
-    if ((value as Record<string, unknown>)[name] !== null || !OPTIONAL.has(name)) continue;
-    out ??= { ...value };
-    out[name] = undefined;
-  }
-  return out ?? value;
-}
-
-function buildBatchParameters(dependencies: boolean) {
-  const text = z.string().optional();
-  const operation = z.strictObject({
-    op: z.enum(OPS).describe(opDescription(dependencies)),
-    step_id: text,
-    status: StepStatus.optional(),
-    note: text,
-    objective: text,
-    title: text,
-    details: text,
-    ...(dependencies ? { depends_on: z.array(z.string()).optional() } : {}),
-  });
-  return z.strictObject({ operations: z.array(z.preprocess(unsetNulls, operation)) });
-}
-
-type Raw = { readonly op: Op } & { readonly [K in Field]?: unknown };
-
-/** Refuses a missing field the operation needs, or a field it does not take. */
-function checkFields(raw: Raw, field: string): void {
-  const { needs, may, takes } = TAKES[raw.op];
-  // The schema reads null as absent; a handler called without it may still see null.
-  for (const name of needs) {
-    if (raw[name] == null)
-      throw new ToolValidationError(`${raw.op} needs ${name}.`, {
-        code: 'schema',
-        field: `${field}.${name}`,
-      });
-  }
-  for (const name of Object.keys(raw)) {
-    if (takes.has(name) || raw[name as Field] == null) continue;
-    throw new ToolValidationError(
-      `${raw.op} takes ${[...needs, ...may].join(', ')}, not ${name}.`,
-      {
-        code: 'schema',
-        field: `${field}.${name}`,
-      },
-    );
-  }
-}
-
-const text = (value: unknown): string | null => (value ?? null) as string | null;
-
-/** The paths refusals name for operation `i`'s fields. */
-interface Paths {
-  readonly operation: string;
-  readonly objective: string;
-  readonly title: string;
-  readonly details: string;
-  readonly note: string;
-  readonly depends_on: string;
-}
-
-// Built once per index (at most MAX_BATCH_OPERATIONS), not per operation of every call.
-const PATHS: Paths[] = [];
-function pathsOf(i: number): Paths {
-  let paths = PATHS[i];
-  if (paths === undefined) {
-    const operation = `operations[${i}]`;
-    paths = {
-      operation,
-      objective: `${operation}.objective`,
-      title: `${operation}.title`,
-      details: `${operation}.details`,
-      note: `${operation}.note`,
-      depends_on: `${operation}.depends_on`,
-    };
-    PATHS[i] = paths;
-  }
-  return paths;
-}
-
-/**
- * The operation `raw` asks for, built field by field through the text rules and frozen bottom
- * up, so the batch's deep freeze has nothing left to walk in it.
- */
-function normalise(raw: Raw, paths: Paths, context: BatchToolContext): BatchOperation {
-  checkFields(raw, paths.operation);
-  switch (raw.op) {
-    case 'setup':
-      return Object.freeze({
-        op: 'setup',
-        objective: requiredText(
-          raw.objective as string,
-          paths.objective,
-          'Objective',
-          PLANNING_LIMITS.objective,
-        ),
-      });
-    case 'add': {
-      const title = requiredText(raw.title as string, paths.title, 'Title', PLANNING_LIMITS.title);
-      const details = optionalText(
-        text(raw.details),
-        paths.details,
-        'Details',
-        PLANNING_LIMITS.details,
-      );
-      // With dependencies on, a step added without depends_on waits for nothing, as in add.
-      const list =
-        (raw.depends_on as readonly string[] | undefined) ??
-        (context.dependencies === null ? undefined : []);
-      const step =
-        list === undefined
-          ? Object.freeze({ title, details })
-          : Object.freeze({
-              title,
-              details,
-              depends_on: Object.freeze(normaliseDependsOn(list, paths.depends_on)),
-            });
-      return Object.freeze({ op: 'add', steps: Object.freeze([step]) });
-    }
-    case 'update': {
-      const id = stepIdText(raw.step_id as string);
-      const title =
-        text(raw.title) === null
-          ? null
-          : requiredText(raw.title as string, paths.title, 'Title', PLANNING_LIMITS.title);
-      const details = optionalText(
-        text(raw.details),
-        paths.details,
-        'Details',
-        PLANNING_LIMITS.details,
-      );
-      const list = raw.depends_on as readonly string[] | undefined;
-      const depends_on =
-        list == null ? null : Object.freeze(normaliseDependsOn(list, paths.depends_on));
-      if (title === null && details === null && depends_on === null) {
-        throw new ToolValidationError(
-          context.dependencies === null
-            ? 'Provide a new title or details to update a step.'
-            : 'Provide a new title, details or depends_on to update a step.',
-          { code: 'update_empty' },
-        );
-      }
-      return Object.freeze({ op: 'update', step_id: id, title, details, depends_on });
-    }
-    case 'mark':
-      return Object.freeze({
-        op: 'mark',
-        step_id: stepIdText(raw.step_id as string),
-        status: ensureStatus(raw.status as string),
-        note: optionalText(text(raw.note), paths.note, 'Note', PLANNING_LIMITS.note, true),
-      });
-    case 'note': {
-      const id = stepIdText(raw.step_id as string);
-      const note = requiredText(raw.note as string, paths.note, 'Note', PLANNING_LIMITS.note);
-      return Object.freeze({ op: 'note', step_id: id, note });
-    }
-    default: {
-      const unknown: never = raw.op;
-      throw new ToolValidationError(`Unknown operation ${clipText(String(unknown), 40)}.`, {
-        code: 'schema',
-      });
-    }
-  }
-}
-
 /** Checks the rules only the tools enforce (in-progress, open dependencies); returns a warning. */
 function toolRules(
   plan: Plan,
@@ -320,9 +65,7 @@ function toolRules(
 ): string | null {
   if (operation.op !== 'mark' && operation.op !== 'note') return null;
   const index = stepIndex(plan, operation.step_id);
-  const holder = (plan.steps[index] as PlanStep).owner;
-  if (context.owner != null && holder !== undefined && holder !== context.owner)
-    throw heldByOther(operation.step_id, holder, `only ${holder} can mark it`);
+  context.checkMarkTarget(plan.steps[index] as PlanStep);
   if (operation.op !== 'mark') return null;
   if (context.singleRule !== null && operation.status === 'in_progress') {
     let other: PlanStep | undefined;
@@ -337,104 +80,7 @@ function toolRules(
       );
     }
   }
-  if (context.dependencies === null) return null;
-  return openDependencyRule(plan, index, operation.status, context.dependencies.onOpenDependency);
-}
-
-/**
- * One entry of the result: a change named in full, and in a short form for long batches; or
- * the ids of additions in a row, which read as one entry.
- */
-type Change = { readonly full: string; readonly short: string } | { readonly added: string[] };
-
-// Up to this many added ids are listed; more are named as a range (ids added in a row are
-// consecutive) with a count, so an entry stays short whatever the number of steps.
-const LISTED_IDS = 3;
-
-const thousands = (n: number): string =>
-  n < 1000 ? String(n) : String(n).replace(/\B(?=(\d{3})+$)/g, ',');
-
-/** The entry of added `ids`, in full (`short` false) or short. */
-function addedText(ids: readonly string[], short: boolean): string {
-  const first = ids[0] ?? '';
-  const range = ids.length === 1 ? first : `${first} … ${ids[ids.length - 1] ?? ''}`;
-  if (short) return `added ${range}`;
-  return ids.length <= LISTED_IDS
-    ? `added ${ids.join(', ')}`
-    : `added ${range}, ${thousands(ids.length)} steps`;
-}
-
-/** Appends the change `operation` made from `before` to `after`, joining additions in a row. */
-function pushChange(
-  changes: Change[],
-  before: Plan | undefined,
-  after: Plan,
-  operation: BatchOperation,
-): void {
-  switch (operation.op) {
-    case 'setup':
-      changes.push({ full: 'new plan set up', short: 'new plan' });
-      return;
-    case 'mark':
-      changes.push({
-        full: `${operation.step_id} marked as ${operation.status}`,
-        short: `${operation.step_id} ${operation.status}`,
-      });
-      return;
-    case 'note':
-      changes.push({
-        full: `note added to ${operation.step_id}`,
-        short: `${operation.step_id} note`,
-      });
-      return;
-    case 'update':
-      changes.push({ full: `${operation.step_id} updated`, short: `${operation.step_id} updated` });
-      return;
-    case 'add': {
-      const last = changes[changes.length - 1];
-      const ids = last !== undefined && 'added' in last ? last.added : [];
-      if (ids.length === 0) changes.push({ added: ids });
-      for (let i = before?.steps.length ?? 0; i < after.steps.length; i++)
-        ids.push((after.steps[i] as PlanStep).step_id);
-      return;
-    }
-    default: {
-      const unknown: never = operation;
-      changes.push({ full: String(unknown), short: String(unknown) });
-    }
-  }
-}
-
-/** The changes joined with semicolons, each in full or short. */
-function changeList(changes: readonly Change[], short: boolean): string {
-  let text = '';
-  for (let i = 0; i < changes.length; i++) {
-    const change = changes[i] as Change;
-    const entry =
-      'added' in change ? addedText(change.added, short) : short ? change.short : change.full;
-    text = i === 0 ? entry : `${text}; ${entry}`;
-  }
-  return text;
-}
-
-/**
- * The success message: every change, never dropped, under the refusal limit. Each change is
- * named in full when all fit, else in its short form (which a batch of
- * `MAX_BATCH_OPERATIONS` always fits: at most about 40 characters each); the warnings get the
- * room left, clipped.
- */
-function appliedMessage(
-  count: number,
-  changes: readonly Change[],
-  warnings: readonly string[],
-): string {
-  const head = `Applied ${count} operation${count === 1 ? '' : 's'}: `;
-  const limit = REFUSAL_LIMIT - 1;
-  const full = `${head}${changeList(changes, false)}.`;
-  const text = full.length <= limit ? full : `${head}${changeList(changes, true)}.`;
-  if (warnings.length === 0) return clipText(text, limit);
-  const room = limit - text.length - 1;
-  return room < 20 ? text : `${text} ${clipText(warnings.join(' '), Math.min(600, room))}`;
+  return context.checkMark(plan, index, operation.status);
 }
 
 const label = (raw: Raw, i: number): string => {
@@ -550,10 +196,7 @@ export function createBatchTool(
   return defineTool({
     name: 'planning_apply_batch',
     description: DESCRIPTION,
-    parameters: batchParameters(dependencies) as unknown as z.ZodType<
-      PlanBatchInput,
-      PlanBatchInput
-    >,
+    parameters: batchParameters(dependencies),
     resultType: PlanBatch,
     acceptsOverrides: context.acceptsOverrides,
     traits: BATCH_TRAITS,
@@ -588,7 +231,7 @@ export function createBatchTool(
         const raw = raws[i] as Raw;
         let operation: BatchOperation;
         try {
-          operation = normalise(raw, pathsOf(i), context);
+          operation = normaliseBatchOperation(raw, pathsOf(i), context.dependencies !== null);
         } catch (error) {
           applyAdds(state, context);
           refuse(state, raw, i, error);

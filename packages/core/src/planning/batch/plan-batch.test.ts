@@ -4,10 +4,11 @@ import { invokeTool } from '../../invoke-tool.ts';
 import { batch, dependencies } from '../../plan-model.ts';
 import { selectLatest } from '../../select-latest.ts';
 import { Session } from '../../session.ts';
-import { createPlanningTools, type PlanBatchTool } from '../create-planning-tools.ts';
+import { createPlanningTools } from '../create-planning-tools.ts';
 import type { InProgressMode } from '../in-progress-rule.ts';
 import { Plan } from '../plan.ts';
 import type { PlanningExtension } from '../planning-extension.ts';
+import type { PlanBatchTool } from './batch.ts';
 
 function planning(
   options: { readonly inProgress?: InProgressMode } = {},

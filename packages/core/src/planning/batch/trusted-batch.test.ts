@@ -5,10 +5,11 @@ import { invokeTool } from '../../invoke-tool.ts';
 import { batch, dependencies } from '../../plan-model.ts';
 import { selectLatest } from '../../select-latest.ts';
 import { Session } from '../../session.ts';
-import { createPlanningTools, type PlanBatchTool } from '../create-planning-tools.ts';
+import { createPlanningTools } from '../create-planning-tools.ts';
 import { Plan } from '../plan.ts';
 import type { PlanningExtension } from '../planning-extension.ts';
 import { MAX_STEP_NUMBER } from '../step-id.ts';
+import type { PlanBatchTool } from './batch.ts';
 import { PlanBatch, planBatchReducer } from './plan-batch.ts';
 
 // The batch handler's value skips the session's second parse and storable walk, and its

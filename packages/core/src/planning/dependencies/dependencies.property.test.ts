@@ -10,7 +10,7 @@ import { snapshotToJSON } from '../../snapshot-to-json.ts';
 import { createPlanningTools } from '../create-planning-tools.ts';
 import { Plan } from '../plan.ts';
 import { findCycle } from './dependency-problem.ts';
-import { planToMermaid } from './plan-to-mermaid.ts';
+import { renderPlanMermaid } from './render-plan-mermaid.ts';
 
 function planning() {
   const session = new Session({ sessionId: 'p', clock: () => 1_700_000_000_000 });
@@ -121,7 +121,7 @@ describe('dependencies and batches (properties)', () => {
     );
   });
 
-  it('planToMermaid: every label stays in its quotes, holds no %%, and shows the title as written (property)', () => {
+  it('renderPlanMermaid: every label stays in its quotes, holds no %%, and shows the title as written (property)', () => {
     // Mermaid's entity escapes, read back as it reads them: `#35;` is `#`, `#quot;` is `"`.
     const NAMED: Readonly<Record<string, string>> = { quot: '"', lt: '<', gt: '>' };
     // biome-ignore lint/suspicious/noControlCharactersInRegex: the controls a label shows as spaces
@@ -152,7 +152,7 @@ describe('dependencies and batches (properties)', () => {
             notes: [],
           })),
         };
-        const lines = planToMermaid(plan).split('\n');
+        const lines = renderPlanMermaid(plan).split('\n');
         expect(lines).toHaveLength(1 + titles.length + 4);
         titles.forEach((title, i) => {
           const match = /^ {2}n(\d+)\["([^"]*)"\]:::pending$/.exec(lines[i + 1] ?? '');

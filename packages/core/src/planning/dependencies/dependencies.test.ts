@@ -1,18 +1,24 @@
 import { describe, expect, it } from 'vitest';
 import { invokeTool } from '../../invoke-tool.ts';
-import { dependencies } from '../../plan-model.ts';
+import {
+  AddStepWithDependencies,
+  dependencies,
+  registerPlanModelReducers,
+  SetupPlanWithDependencies,
+} from '../../plan-model.ts';
 import { selectLatest } from '../../select-latest.ts';
 import { Session } from '../../session.ts';
 import { snapshotFromJSON } from '../../snapshot-from-json.ts';
 import { snapshotToJSON } from '../../snapshot-to-json.ts';
+import type { ToolValidationError } from '../../tool-validation-error.ts';
 import { createPlanningTools } from '../create-planning-tools.ts';
 import { Plan } from '../plan.ts';
 import type { PlanningExtension } from '../planning-extension.ts';
 import { renderPlan } from '../render-plan.ts';
 import { shortToolNames } from '../testing/short-tool-names.ts';
 import { criticalPath } from './critical-path.ts';
-import { planToMermaid } from './plan-to-mermaid.ts';
 import { blockedSteps, readySteps } from './ready-steps.ts';
+import { renderPlanMermaid } from './render-plan-mermaid.ts';
 
 function planning(extensions: readonly PlanningExtension[] = [dependencies()]) {
   const session = new Session({ sessionId: 'deps', clock: () => 1_700_000_000_000 });
@@ -167,19 +173,19 @@ describe('dependencies option', () => {
     expect(readySteps(undefined)).toEqual([]);
   });
 
-  it('planToMermaid draws the graph and escapes titles', async () => {
+  it('renderPlanMermaid draws the graph and escapes titles', async () => {
     const { call, plan } = planning();
     await call('setup', {
       objective: 'o',
       initial_steps: [{ title: 'say "hi" <b>' }, { title: 'b', depends_on: ['S001'] }],
     });
-    expect(planToMermaid(plan() as Plan)).toContain(
+    expect(renderPlanMermaid(plan() as Plan)).toContain(
       'n0["S001 [pending] say #quot;hi#quot; #lt;b#gt;"]:::pending',
     );
-    expect(planToMermaid(plan() as Plan)).toContain('  n0 --> n1');
+    expect(renderPlanMermaid(plan() as Plan)).toContain('  n0 --> n1');
   });
 
-  it('planToMermaid writes no %% from a title, so a title cannot open a Mermaid directive', async () => {
+  it('renderPlanMermaid writes no %% from a title, so a title cannot open a Mermaid directive', async () => {
     // Mermaid reads `%%{init: ...}%%` anywhere in the text (quoted labels included) as a
     // config directive, taking `'` for `"`: a title the tools accept would restyle the chart.
     const { call, plan } = planning();
@@ -187,14 +193,29 @@ describe('dependencies option', () => {
     expect(
       (await call('setup', { objective: 'o', initial_steps: [{ title: directive }] })).success,
     ).toBe(true);
-    const mermaid = planToMermaid(plan() as Plan);
+    const mermaid = renderPlanMermaid(plan() as Plan);
     expect(mermaid).not.toContain('%%');
     // `#37;` is Mermaid's escape for `%`: the chart still shows the title as written.
     expect(mermaid).toContain(
       `n0["S001 [pending] #37;%{init: {'theme':'dark','themeCSS':'.node rect{fill:red}'}}#37;%"]`,
     );
     await call('update', { step_id: 'S001', title: '%%%%% 90% done' });
-    expect(planToMermaid(plan() as Plan)).toContain('] #37;#37;#37;#37;% 90% done"]');
+    expect(renderPlanMermaid(plan() as Plan)).toContain('] #37;#37;#37;#37;% 90% done"]');
+  });
+
+  it('a reducer refusal names the field as every refusal does: steps[1].depends_on[0]', () => {
+    const session = new Session();
+    registerPlanModelReducers(session);
+    session.dispatch(SetupPlanWithDependencies, {
+      objective: 'Ship',
+      initial_steps: [{ title: 'Build', details: null, depends_on: [] }],
+    });
+    const added = session.dispatch(AddStepWithDependencies, {
+      steps: [{ title: 'Test', details: null, depends_on: ['S009'] }],
+    });
+    expect(added.ok).toBe(false);
+    if (!added.ok)
+      expect((added.error.cause as ToolValidationError).field).toBe('steps[1].depends_on[0]');
   });
 
   it('the Plan schema refuses cycles and unknown ids on restore; a valid plan round-trips', async () => {

@@ -1,14 +1,18 @@
+import type { Tool } from '../../define-tool.ts';
 import { checkOptionKeys } from '../../internal/check-option-keys.ts';
 import { invalidArgument } from '../../internal/invalid-argument.ts';
-import type { Session } from '../../session.ts';
-import { Plan } from '../plan.ts';
-import type { PlanningExtension } from '../planning-extension.ts';
+import type { Plan } from '../plan.ts';
+import type { ClearPlan, MarkStep, MarkStepInput, ReadPlan } from '../plan-commands.ts';
+import type { AnyPlanningCommand, PlanningExtension } from '../planning-extension.ts';
 import {
   AddStepWithDependencies,
+  type AddStepWithDependenciesInput,
   addStepWithDependenciesReducer,
   SetupPlanWithDependencies,
+  type SetupPlanWithDependenciesInput,
   setupPlanWithDependenciesReducer,
   UpdateStepWithDependencies,
+  type UpdateStepWithDependenciesInput,
   updateStepWithDependenciesReducer,
 } from './dependency-commands.ts';
 import type { DependencyOptions } from './dependency-options.ts';
@@ -17,11 +21,58 @@ import { openDependencyRule } from './open-dependency-rule.ts';
 
 const OPTION_KEYS: ReadonlySet<string> = new Set(['onOpenDependency']);
 
-/** Registers the reducers of the dependency-aware setup, add and update. @internal */
-export function registerDependencyReducers(session: Session): void {
-  session.register(SetupPlanWithDependencies, setupPlanWithDependenciesReducer, { slice: Plan });
-  session.register(AddStepWithDependencies, addStepWithDependenciesReducer, { slice: Plan });
-  session.register(UpdateStepWithDependencies, updateStepWithDependenciesReducer, { slice: Plan });
+/** The six planning tools with the dependencies extension, by name. @public */
+export interface DependentPlanningToolsByName {
+  readonly planning_setup_plan: Tool<
+    SetupPlanWithDependencies,
+    SetupPlanWithDependencies,
+    SetupPlanWithDependenciesInput
+  >;
+  readonly planning_add_step: Tool<
+    AddStepWithDependencies,
+    AddStepWithDependencies,
+    AddStepWithDependenciesInput
+  >;
+  readonly planning_update_step: Tool<
+    UpdateStepWithDependencies,
+    UpdateStepWithDependencies,
+    UpdateStepWithDependenciesInput
+  >;
+  readonly planning_mark_step: Tool<MarkStep, MarkStep, MarkStepInput>;
+  readonly planning_clear_plan: Tool<ClearPlan, ClearPlan>;
+  readonly planning_read_plan: Tool<ReadPlan, Plan>;
+}
+
+/** What {@link dependencies} returns. @public */
+export type DependenciesExtension = PlanningExtension<
+  'dependencies',
+  { readonly tools: DependentPlanningToolsByName }
+>;
+
+/** What {@link dependencies} declares: its commands and reducers, on the plan slice. @internal */
+export const DEPENDENCY_COMMANDS: readonly AnyPlanningCommand[] = Object.freeze([
+  { dataType: SetupPlanWithDependencies, reducer: setupPlanWithDependenciesReducer },
+  { dataType: AddStepWithDependencies, reducer: addStepWithDependenciesReducer },
+  { dataType: UpdateStepWithDependencies, reducer: updateStepWithDependenciesReducer },
+]);
+
+function dependencyLead(strategy: string): string {
+  switch (strategy) {
+    case 'plan_act_reflect':
+      return '- When outlining the plan, give steps `depends_on`';
+    case 'goal_decompose_route_synthesise':
+      return '- When decomposing, give sub-problems `depends_on`';
+    default:
+      return '- When order matters, give steps `depends_on`';
+  }
+}
+
+/** The lines {@link dependencies} adds to the planning prompt. @internal */
+export function dependencyPromptLines(strategy: string): readonly string[] {
+  return [
+    `${dependencyLead(strategy)}; no cycles.`,
+    '- Start or finish a step only after its dependencies are done.',
+  ];
 }
 
 /**
@@ -40,7 +91,7 @@ export function registerDependencyReducers(session: Session): void {
  * @throws PlankitError `argument_invalid` for unknown options or an unknown mode
  * @public
  */
-export function dependencies(options: DependencyOptions = {}): PlanningExtension<'dependencies'> {
+export function dependencies(options: DependencyOptions = {}): DependenciesExtension {
   if (typeof options !== 'object' || options === null || Array.isArray(options))
     throw invalidArgument('dependencies', 'options', 'must be an object');
   checkOptionKeys('dependencies', options, OPTION_KEYS);
@@ -51,10 +102,11 @@ export function dependencies(options: DependencyOptions = {}): PlanningExtension
       'options.onOpenDependency',
       'must be one of refuse, warn',
     );
-  return Object.freeze<PlanningExtension<'dependencies'>>({
+  return Object.freeze<DependenciesExtension>({
     name: 'dependencies',
     settings: Object.freeze({ dependencies: Object.freeze({ onOpenDependency: mode }) }),
-    register: registerDependencyReducers,
+    commands: DEPENDENCY_COMMANDS,
+    promptLines: dependencyPromptLines,
     tools: (context) => {
       const tools = createDependencyTools(context);
       return { replace: [tools.setup, tools.add, tools.update, tools.read] };

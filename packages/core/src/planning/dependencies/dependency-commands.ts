@@ -1,5 +1,6 @@
 import * as z from 'zod';
 import { defineDataType } from '../../define-data-type.ts';
+import { formatPath } from '../../internal/format-path.ts';
 import type { Reducer } from '../../reducer.ts';
 import { ToolValidationError } from '../../tool-validation-error.ts';
 import { nullField, optionalField } from '../optional-field.ts';
@@ -183,7 +184,7 @@ export function ensureDependencies(plan: Plan): Plan {
   if (problem === undefined) return plan;
   throw new ToolValidationError(`${problem.message}.`, {
     code: problem.code,
-    field: problem.path.join('.'),
+    field: formatPath(problem.path),
   });
 }
 

@@ -17,3 +17,13 @@ export interface DependencyOptions {
 export interface ResolvedDependencies {
   readonly onOpenDependency: OpenDependencyMode;
 }
+
+/**
+ * The setting the `dependencies()` extension gives the other extensions (the batch tool reads
+ * it): the open-dependency rule, under `dependencies`; `null` without the extension. @internal
+ */
+export function dependencySetting(
+  settings: Readonly<Record<string, unknown>>,
+): ResolvedDependencies | null {
+  return (settings['dependencies'] as ResolvedDependencies | undefined) ?? null;
+}

@@ -1,4 +1,5 @@
 import { defineTool, type Tool } from '../../define-tool.ts';
+import { plural } from '../../internal/plural.ts';
 import { clipText } from '../../internal/refusal-text.ts';
 import type { Session } from '../../session.ts';
 import { ToolValidationError } from '../../tool-validation-error.ts';
@@ -55,8 +56,6 @@ export interface DependencyTools {
   >;
   readonly read: Tool<ReadPlan, Plan>;
 }
-
-const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? '' : 's'}`;
 
 const EVENT = { sessionId: '', at: 0 } as const;
 

@@ -11,10 +11,10 @@ import { Plan } from '../plan.ts';
 import { MarkStep } from '../plan-commands.ts';
 import { PlanChange } from './plan-change.ts';
 import {
-  formatPlanRevision,
   MAX_PLAN_REVISIONS,
   PlanRevision,
   planHistory,
+  renderPlanRevision,
 } from './plan-history.ts';
 
 const setup = { objective: 'ship v2', initial_steps: [{ title: 'draft' }, { title: 'review' }] };
@@ -112,7 +112,7 @@ describe('history option', () => {
     // Only the newest revision keeps the plan it left.
     expect(revisions.slice(0, -1).every((r) => r.plan === undefined)).toBe(true);
     expect(revisions.at(-1)?.plan).toEqual(selectLatest(session, Plan));
-    await expect(revisions.map(formatPlanRevision).join('\n')).toMatchFileSnapshot(
+    await expect(revisions.map(renderPlanRevision).join('\n')).toMatchFileSnapshot(
       './__snapshots__/history.txt',
     );
   });
@@ -199,7 +199,7 @@ describe('history option', () => {
     await invokeTool(later.planning_setup_plan, setup, { session });
     await invokeTool(later.planning_mark_step, { step_id: 'S002', status: 'done' }, { session });
     expect(planHistory(session).map((r) => r.diff === null)).toEqual([true, true, true, false]);
-    expect(formatPlanRevision(planHistory(session)[0] as never)).toBe(
+    expect(renderPlanRevision(planHistory(session)[0] as never)).toBe(
       '#1 plankit.MarkStep by late\n  (changes not recorded: the plan before is not known)',
     );
   });

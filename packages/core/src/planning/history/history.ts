@@ -1,12 +1,10 @@
 import { checkOptionKeys } from '../../internal/check-option-keys.ts';
 import { invalidArgument } from '../../internal/invalid-argument.ts';
-import type { Session } from '../../session.ts';
 import { AGENT_ID_RULE, agentIdProblem } from '../owners/agent-id.ts';
-import { Plan } from '../plan.ts';
-import type { PlanningExtension } from '../planning-extension.ts';
+import type { AnyPlanningCommand, PlanningExtension } from '../planning-extension.ts';
 import { PlanChange, planChangeReducer } from './plan-change.ts';
 import { registerPlanHistory } from './plan-history.ts';
-import { withHistory } from './with-history.ts';
+import { carriesCommand, withHistory } from './with-history.ts';
 
 /** Options of {@link history}. @public */
 export interface HistoryOptions {
@@ -14,22 +12,32 @@ export interface HistoryOptions {
   readonly agent?: string | undefined;
 }
 
+/** What {@link history} returns. @public */
+export type HistoryExtension = PlanningExtension<
+  'history',
+  { readonly explained: true; readonly planHistory: true }
+>;
+
 const OPTION_KEYS: ReadonlySet<string> = new Set(['agent']);
 
-/** Registers the reducer that applies a `PlanChange` to the plan slice. @internal */
-export function registerPlanChange(session: Session): void {
-  session.register(PlanChange, planChangeReducer, { slice: Plan });
-}
+/** What {@link history} declares: `PlanChange` and its reducer, on the plan slice. @internal */
+export const HISTORY_COMMANDS: readonly AnyPlanningCommand[] = Object.freeze([
+  { dataType: PlanChange, reducer: planChangeReducer },
+]);
 
-function registerHistory(session: Session): void {
-  registerPlanChange(session);
-  registerPlanHistory(session);
+/** The line {@link history} adds to the planning prompt. @internal */
+export function historyPromptLines(): readonly string[] {
+  return [
+    '- Give each planning change a short `explanation` of why; it is kept in the plan history.',
+  ];
 }
 
 /**
- * The history extension: every tool that changes the plan takes an optional `explanation`
- * and dispatches a `PlanChange` (the command with the actor and the explanation), and every
- * change of the plan is recorded for `planHistory` (the newest `MAX_PLAN_REVISIONS`).
+ * The history extension: every tool that changes the plan with a command a `PlanChange`
+ * carries (the six's, and those of plankit's plan model) takes an optional `explanation` and
+ * dispatches a `PlanChange` (the command with the actor and the explanation), and every
+ * change of the plan, by any extension's command, is recorded for `planHistory` (the newest
+ * `MAX_PLAN_REVISIONS`).
  *
  * @example
  * ```ts
@@ -41,17 +49,27 @@ function registerHistory(session: Session): void {
  * @throws PlankitError `argument_invalid` for a malformed agent or unknown options
  * @public
  */
-export function history(options: HistoryOptions = {}): PlanningExtension<'history'> {
+export function history(options: HistoryOptions = {}): HistoryExtension {
   if (typeof options !== 'object' || options === null || Array.isArray(options))
     throw invalidArgument('history', 'options', 'must be an object');
   checkOptionKeys('history', options, OPTION_KEYS);
   const { agent } = options;
   if (agent !== undefined && agentIdProblem(agent) !== undefined)
     throw invalidArgument('history', 'options.agent', AGENT_ID_RULE);
-  return Object.freeze<PlanningExtension<'history'>>({
+  return Object.freeze<HistoryExtension>({
     name: 'history',
+    // Shared with owners(): the agent that claims is the actor recorded.
     ...(agent === undefined ? {} : { settings: Object.freeze({ agent }) }),
-    register: registerHistory,
-    wrap: (tool, context) => (tool.resultType === null ? tool : withHistory(tool, context)),
+    commands: HISTORY_COMMANDS,
+    register: registerPlanHistory,
+    promptLines: historyPromptLines,
+    wrap: (tool, context) =>
+      carriesCommand(tool)
+        ? withHistory(tool, {
+            acceptsOverrides: context.acceptsOverrides,
+            prepare: context.prepare,
+            agent: typeof context.settings['agent'] === 'string' ? context.settings['agent'] : null,
+          })
+        : tool,
   });
 }

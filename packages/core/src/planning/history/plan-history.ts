@@ -1,9 +1,10 @@
 import * as z from 'zod';
-import { defineDataType } from '../../define-data-type.ts';
+import { dataTypeName, defineDataType } from '../../define-data-type.ts';
 import { escapeControl } from '../../internal/refusal-text.ts';
 import type { Reducer, ReducerEvent } from '../../reducer.ts';
 import type { Session } from '../../session.ts';
 import { Plan } from '../plan.ts';
+import type { AnyPlanningCommand } from '../planning-extension.ts';
 import { stepIdProblem } from '../step-id.ts';
 import { PLANNING_LIMITS, storedTextProblem } from '../text-rules.ts';
 import { diffPlans, PlanDiff } from './diff-plans.ts';
@@ -166,6 +167,24 @@ for (const name of PLAN_COMMANDS.keys()) {
   );
 }
 
+// One recording reducer per command an extension declares (by its object, so registering
+// twice is a no-op): the change is recorded as the command's own reducer makes it.
+const declaredReducers = new WeakMap<AnyPlanningCommand, Reducer<PlanRevision, unknown>>();
+function declaredReducer(
+  command: AnyPlanningCommand,
+  name: string,
+): Reducer<PlanRevision, unknown> {
+  let reducer = declaredReducers.get(command);
+  if (reducer === undefined) {
+    reducer = (history, event) =>
+      record(history, event.at, { command: name, actor: null, explanation: null }, (plans) =>
+        command.reducer(plans, event),
+      );
+    declaredReducers.set(command, reducer);
+  }
+  return reducer;
+}
+
 const changeReducer: Reducer<PlanRevision, PlanChange> = (history, event) => {
   const { command, value, actor, explanation } = event.value;
   const inner: ReducerEvent<unknown> = { ...event, value };
@@ -182,17 +201,29 @@ const planReducer: Reducer<PlanRevision, Plan> = (history, event) =>
 /**
  * Records every change of the session's plan in the plan history slice (read it with
  * {@link planHistory}): each plan command, each {@link PlanChange} (with its actor and
- * explanation) and each whole plan dispatched by hand. `createPlanningTools` calls it with the
- * `history()` extension; call it yourself on a session you replay commands into by hand, before
- * the plan is set up. Registering twice is a no-op.
+ * explanation), each whole plan dispatched by hand, and each of `commands` (what other
+ * extensions declare: `createPlanningTools` passes them). `createPlanningTools` calls it with
+ * the `history()` extension; call it yourself on a session you replay commands into by hand,
+ * before the plan is set up. Registering twice is a no-op.
  *
+ * @param session - the session whose plan changes are recorded
+ * @param commands - more commands that change the plan, as extensions declare them
  * @public
  */
-export function registerPlanHistory(session: Session): void {
+export function registerPlanHistory(
+  session: Session,
+  commands: readonly AnyPlanningCommand[] = [],
+): void {
   for (const [name, schema] of PLAN_COMMANDS) {
     session.register(schema, commandReducers.get(name) as Reducer<PlanRevision, unknown>, {
       slice: PlanRevision,
     });
+  }
+  for (const command of commands) {
+    const name = dataTypeName(command.dataType);
+    // The plan model's own commands are recorded above, each once.
+    if (PLAN_COMMANDS.has(name) || command.dataType === PlanChange) continue;
+    session.register(command.dataType, declaredReducer(command, name), { slice: PlanRevision });
   }
   session.register(PlanChange, changeReducer, { slice: PlanRevision });
   session.register(Plan, planReducer, { slice: PlanRevision });
@@ -205,7 +236,7 @@ export function registerPlanHistory(session: Session): void {
  *
  * @example
  * ```ts
- * for (const revision of planHistory(session)) console.log(formatPlanRevision(revision));
+ * for (const revision of planHistory(session)) console.log(renderPlanRevision(revision));
  * ```
  * @public
  */
@@ -222,7 +253,7 @@ export function planHistory(session: Session): readonly PlanRevision[] {
  *
  * @public
  */
-export function formatPlanRevision(revision: PlanRevision): string {
+export function renderPlanRevision(revision: PlanRevision): string {
   const why =
     revision.explanation === null ? '' : `: ${escapeControl(JSON.stringify(revision.explanation))}`;
   const actor = revision.actor === null ? '(unknown)' : escapeControl(revision.actor);

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Plan } from '../plan.ts';
 import { diffPlans } from './diff-plans.ts';
-import { formatPlanDiff, renderPlanDiff } from './render-plan-diff.ts';
+import { renderPlanDiff } from './render-plan-diff.ts';
 
 const before: Plan = {
   objective: 'ship',
@@ -25,8 +25,9 @@ describe('renderPlanDiff, the one plan-diff renderer', () => {
     expect(renderPlanDiff(before, undefined)).toBe(renderPlanDiff(diffPlans(before, undefined)));
   });
 
-  it('keeps formatPlanDiff as a deprecated alias with the same text', () => {
-    const diff = diffPlans(before, after);
-    expect(formatPlanDiff(diff)).toBe(renderPlanDiff(diff));
+  it('is the one plan-diff renderer: @plankit/core/plan-model exports no formatPlanDiff', async () => {
+    const planModel: Record<string, unknown> = await import('../../plan-model.ts');
+    expect(planModel['renderPlanDiff']).toBe(renderPlanDiff);
+    expect('formatPlanDiff' in planModel).toBe(false);
   });
 });

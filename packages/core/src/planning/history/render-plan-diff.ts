@@ -117,14 +117,3 @@ export function renderPlanDiff(
   if (isPlanDiff(first)) return diffText(first);
   return diffText(diffPlans(first as Plan | null | undefined, after));
 }
-
-/**
- * Renders a {@link PlanDiff} as plain text.
- *
- * @deprecated Use `renderPlanDiff(diff)`, the one plan-diff renderer. This alias goes away in
- * the next minor release.
- * @public
- */
-export function formatPlanDiff(diff: PlanDiff): string {
-  return diffText(diff);
-}

@@ -1,13 +1,21 @@
 import * as z from 'zod';
 import { dataTypeName } from '../../define-data-type.ts';
-import { defineTool, type Tool, type ToolReturn } from '../../define-tool.ts';
+import { type AnyTool, defineTool, type Tool, type ToolReturn } from '../../define-tool.ts';
 import { isTrustedAs, trustedValue } from '../../internal/trusted-value.ts';
 import type { Session } from '../../session.ts';
+import type { PlanBatch } from '../batch/plan-batch.ts';
+import type {
+  AddStepWithDependencies,
+  SetupPlanWithDependencies,
+  UpdateStepWithDependencies,
+} from '../dependencies/dependency-commands.ts';
 import { nullField } from '../optional-field.ts';
 import { agentIdProblem } from '../owners/agent-id.ts';
+import type { ClaimStep, ReleaseStep } from '../owners/owner-commands.ts';
 import type { Plan } from '../plan.ts';
+import type { AddStep, ClearPlan, MarkStep, SetupPlan, UpdateStep } from '../plan-commands.ts';
 import { optionalText } from '../text-rules.ts';
-import { MAX_EXPLANATION, PlanChange, type PlanCommandName } from './plan-change.ts';
+import { MAX_EXPLANATION, PLAN_COMMANDS, PlanChange, type PlanCommandName } from './plan-change.ts';
 
 /** The `explanation` parameter the `history()` extension adds, after normalisation. @public */
 export interface Explained {
@@ -21,9 +29,24 @@ export interface ExplainedInput {
   readonly explanation?: string | null | undefined;
 }
 
+/** The values of the commands a {@link PlanChange} carries. */
+type CarriedCommand =
+  | SetupPlan
+  | AddStep
+  | UpdateStep
+  | MarkStep
+  | ClearPlan
+  | SetupPlanWithDependencies
+  | AddStepWithDependencies
+  | UpdateStepWithDependencies
+  | PlanBatch
+  | ClaimStep
+  | ReleaseStep;
+
 /**
- * A planning tool with the `history()` extension: a mutating tool takes an optional
- * `explanation` and dispatches a {@link PlanChange}; `planning_read_plan` stays as it is.
+ * A planning tool with the `history()` extension: a tool whose command a {@link PlanChange}
+ * carries takes an optional `explanation` and dispatches the `PlanChange`;
+ * `planning_read_plan`, and the tools of other extensions' own commands, stay as they are.
  *
  * @public
  */
@@ -31,8 +54,18 @@ export type WithHistory<T> =
   T extends Tool<infer P, infer R, infer I>
     ? [R] extends [Plan]
       ? T
-      : Tool<P & Explained, PlanChange, I & ExplainedInput>
+      : [R] extends [CarriedCommand]
+        ? Tool<P & Explained, PlanChange, I & ExplainedInput>
+        : T
     : T;
+
+/** Maps each tool of a by-name record through {@link WithHistory}. @public */
+export type ToolsByNameWithHistory<T> = { readonly [K in keyof T]: WithHistory<T[K]> };
+
+/** True when `tool` dispatches a command a {@link PlanChange} carries. @internal */
+export function carriesCommand(tool: AnyTool): boolean {
+  return tool.resultType !== null && PLAN_COMMANDS.has(dataTypeName(tool.resultType));
+}
 
 /** What {@link withHistory} needs besides the tool. @internal */
 export interface HistoryContext {

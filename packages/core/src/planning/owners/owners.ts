@@ -1,8 +1,7 @@
+import type { Tool } from '../../define-tool.ts';
 import { checkOptionKeys } from '../../internal/check-option-keys.ts';
 import { invalidArgument } from '../../internal/invalid-argument.ts';
-import type { Session } from '../../session.ts';
-import { Plan } from '../plan.ts';
-import type { PlanningExtension } from '../planning-extension.ts';
+import type { AnyPlanningCommand, PlanningExtension } from '../planning-extension.ts';
 import { AGENT_ID_RULE, agentIdProblem } from './agent-id.ts';
 import {
   ClaimStep,
@@ -11,7 +10,35 @@ import {
   ReleaseStep,
   releaseStepReducer,
 } from './owner-commands.ts';
-import { createOwnerTools } from './owner-tools.ts';
+import { createOwnerTools, type OwnedStepInput } from './owner-tools.ts';
+
+/** `planning_claim_step`. @public */
+export type ClaimStepTool = Tool<ClaimStep, ClaimStep, OwnedStepInput>;
+
+/** `planning_release_step`. @public */
+export type ReleaseStepTool = Tool<ReleaseStep, ReleaseStep, OwnedStepInput>;
+
+/** The tools the owners extension adds, by name. @public */
+export interface OwnerToolsByName {
+  readonly planning_claim_step: ClaimStepTool;
+  readonly planning_release_step: ReleaseStepTool;
+}
+
+/** What {@link owners} returns. @public */
+export type OwnersExtension = PlanningExtension<'owners', { readonly tools: OwnerToolsByName }>;
+
+/** What {@link owners} declares: its commands and reducers, on the plan slice. @internal */
+export const OWNER_COMMANDS: readonly AnyPlanningCommand[] = Object.freeze([
+  { dataType: ClaimStep, reducer: claimStepReducer },
+  { dataType: ReleaseStep, reducer: releaseStepReducer },
+]);
+
+/** The line {@link owners} adds to the planning prompt. @internal */
+export function ownerPromptLines(): readonly string[] {
+  return [
+    '- Claim a step (`planning_claim_step`) before working on it and release it (`planning_release_step`) when you stop; leave steps others hold alone.',
+  ];
+}
 
 /** Options of {@link owners}. @public */
 export interface OwnersOptions {
@@ -24,12 +51,6 @@ export interface OwnersOptions {
 }
 
 const OPTION_KEYS: ReadonlySet<string> = new Set(['agent']);
-
-/** Registers the claim and release reducers on the plan slice. @internal */
-export function registerOwnerReducers(session: Session): void {
-  session.register(ClaimStep, claimStepReducer, { slice: Plan });
-  session.register(ReleaseStep, releaseStepReducer, { slice: Plan });
-}
 
 /**
  * The owners extension: adds `planning_claim_step` and `planning_release_step`, with which
@@ -47,17 +68,19 @@ export function registerOwnerReducers(session: Session): void {
  * @throws PlankitError `argument_invalid` for a missing or malformed agent, or unknown options
  * @public
  */
-export function owners(options: OwnersOptions): PlanningExtension<'owners'> {
+export function owners(options: OwnersOptions): OwnersExtension {
   if (typeof options !== 'object' || options === null || Array.isArray(options))
     throw invalidArgument('owners', 'options', 'must be an object with the agent');
   checkOptionKeys('owners', options, OPTION_KEYS);
   const { agent } = options;
   if (agentIdProblem(agent) !== undefined)
     throw invalidArgument('owners', 'options.agent', AGENT_ID_RULE);
-  return Object.freeze<PlanningExtension<'owners'>>({
+  return Object.freeze<OwnersExtension>({
     name: 'owners',
-    settings: Object.freeze({ owner: agent, agent }),
-    register: registerOwnerReducers,
+    // Shared with history(), which records the same agent as the actor.
+    settings: Object.freeze({ agent }),
+    commands: OWNER_COMMANDS,
+    promptLines: ownerPromptLines,
     tools: (context) => {
       const tools = createOwnerTools({ ...context, agent });
       return { add: [tools.claim, tools.release] };

@@ -3,7 +3,6 @@ import { batch, dependencies, history, owners } from '@plankit/core/plan-model';
 import { countTokens } from 'gpt-tokenizer/encoding/o200k_base';
 import { describe, expect, it } from 'vitest';
 import * as z from 'zod';
-import { planModelLines } from './plan-model-lines.ts';
 import { PLANNING_STRATEGIES } from './planning-strategy.ts';
 import { PlanningToolsSection } from './planning-tools-section.ts';
 
@@ -36,7 +35,7 @@ const section = (
     extensions: extensionsFor(on),
   });
 
-describe('plan-model rule lines in the planning copy', () => {
+describe('the prompt lines extensions declare, in the planning copy', () => {
   for (const strategy of PLANNING_STRATEGIES) {
     for (const inProgress of ['any', 'single'] as const) {
       for (const on of subsets) {
@@ -53,14 +52,6 @@ describe('plan-model rule lines in the planning copy', () => {
 
   it('adds nothing with every option off: the reference body, byte for byte', () => {
     for (const strategy of PLANNING_STRATEGIES) {
-      expect(
-        planModelLines(strategy, {
-          dependencies: false,
-          batch: false,
-          history: false,
-          owners: false,
-        }),
-      ).toEqual([]);
       const reference = new PlanningToolsSection({ session: new Session(), strategy });
       const off = new PlanningToolsSection({ session: new Session(), strategy, extensions: [] });
       expect(off.render()).toBe(reference.render());
@@ -128,6 +119,31 @@ describe('plan-model rule lines in the planning copy', () => {
     const copy = full.clone({ session: new Session() });
     expect(copy.extensions.map((extension) => extension.name)).toEqual(['dependencies', 'batch']);
     expect(copy.render()).toBe(full.render());
+  });
+
+  it('renders the lines any extension declares, given the strategy, in the order listed', () => {
+    const own = (name: string): PlanningExtension => ({
+      name,
+      promptLines: (strategy) => [`- ${name} for ${strategy}.`],
+    });
+    const body = new PlanningToolsSection({
+      session: new Session(),
+      strategy: PLANNING_STRATEGIES[1],
+      extensions: [own('second'), batch(), own('first')],
+    }).originalBodyTemplate();
+    const lines = body.split('\n');
+    const clear = lines.findIndex((line) => line.includes('planning_clear_plan'));
+    expect(lines.slice(clear + 1, clear + 4)).toEqual([
+      `- second for ${PLANNING_STRATEGIES[1]}.`,
+      expect.stringContaining('`planning_apply_batch`'),
+      `- first for ${PLANNING_STRATEGIES[1]}.`,
+    ]);
+    const broken: PlanningExtension = { name: 'broken', promptLines: () => 'one line' as never };
+    expect(
+      () => new PlanningToolsSection({ session: new Session(), extensions: [broken] }),
+    ).toThrow(
+      "PlanningToolsSection: the broken extension's promptLines must return an array of strings.",
+    );
   });
 
   it('refuses the flags that became extensions, naming the replacement', () => {

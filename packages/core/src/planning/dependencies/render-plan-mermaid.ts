@@ -38,11 +38,11 @@ function label(text: string): string {
  *
  * @example
  * ```ts
- * const text = planToMermaid(plan); // paste into a ```mermaid block
+ * const text = renderPlanMermaid(plan); // paste into a ```mermaid block
  * ```
  * @public
  */
-export function planToMermaid(plan: Plan): string {
+export function renderPlanMermaid(plan: Plan): string {
   const steps = plan.steps;
   const node = new Map<string, string>();
   const lines = ['flowchart TD'];
