@@ -12,7 +12,10 @@ import {
 import { prepareHostTools } from '../host/prepare-host-tools.ts';
 import { callFailure, malformedCall } from '../host/refusal.ts';
 import { runHostCall } from '../host/run-host-call.ts';
-import { type StrictJsonSchema, toStrictJsonSchema } from '../host/strict-schema/to-strict-json-schema.ts';
+import {
+  type StrictJsonSchema,
+  toStrictJsonSchema,
+} from '../host/strict-schema/to-strict-json-schema.ts';
 import type { SessionSource } from '../sessions/resolve-session.ts';
 import { toolJsonSchema } from '../tool-json-schema.ts';
 

@@ -1,7 +1,10 @@
 import type { AnyTool } from '@plankit/core';
 import { AdapterError } from '../adapter-error.ts';
-import { type StrictJsonSchema, toStrictJsonSchema } from './strict-schema/to-strict-json-schema.ts';
 import { toolJsonSchema } from '../tool-json-schema.ts';
+import {
+  type StrictJsonSchema,
+  toStrictJsonSchema,
+} from './strict-schema/to-strict-json-schema.ts';
 
 /**
  * The OpenAI strict form of `tool`'s schema; a schema it cannot express is refused naming the

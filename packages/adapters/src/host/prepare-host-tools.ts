@@ -1,9 +1,9 @@
 import type { AnyTool, Clock } from '@plankit/core';
 import type { ArgumentError } from '@plankit/core/internal-unstable';
 import { AdapterError } from '../adapter-error.ts';
-import type { StrictJsonSchema } from './strict-schema/to-strict-json-schema.ts';
 import { type JsonSchema, toolJsonSchema } from '../tool-json-schema.ts';
 import { checkHostOptions, type HostToolOptions, isStrict } from './host-tool-options.ts';
+import type { StrictJsonSchema } from './strict-schema/to-strict-json-schema.ts';
 
 /** One tool as a host offers it, decided once when the adapter is built. */
 export interface HostTool {

@@ -8,6 +8,8 @@
  */
 
 export type { ConversationKeyContext, SessionRefusal } from '../host/keyed-context.ts';
+export type { StrictJsonSchema } from '../host/strict-schema/to-strict-json-schema.ts';
+export { toStrictJsonSchema } from '../host/strict-schema/to-strict-json-schema.ts';
 export type {
   FunctionCallOutput,
   OpenAICallRecord,
@@ -16,5 +18,3 @@ export type {
   OpenAIToolsetOptions,
 } from './create-openai-toolset.ts';
 export { createOpenAIToolset } from './create-openai-toolset.ts';
-export type { StrictJsonSchema } from '../host/strict-schema/to-strict-json-schema.ts';
-export { toStrictJsonSchema } from '../host/strict-schema/to-strict-json-schema.ts';
