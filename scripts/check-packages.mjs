@@ -498,7 +498,14 @@ async function bundleTest(dir, pkgs, jobs) {
   return rows;
 }
 
-async function smokeTest(pkgs) {
+const INSTALL_ARGS = ['install', '--no-audit', '--no-fund', '--prefer-offline', '--ignore-scripts'];
+
+/**
+ * The throwaway app, with the latest major of every host SDK we name as a peer installed: a
+ * user's app already holds those. Mostly network and disk, so main() starts it before packing,
+ * which is mostly CPU.
+ */
+async function hostApp(pkgs) {
   const dir = path.join(tmp, 'smoke');
   await mkdir(dir);
   await writeFile(
@@ -506,10 +513,6 @@ async function smokeTest(pkgs) {
     `${JSON.stringify({ name: 'plankit-smoke', private: true }, null, 2)}\n`,
   );
   await writeFile(path.join(dir, 'check.cjs'), CJS_CHECK);
-
-  // A user's app already holds the hosts' latest majors: install those first, then our
-  // tarballs with a plain `npm install`, so a peer range that refuses a current major fails
-  // here with npm's ERESOLVE exactly as it would for the user.
   const names = new Set(pkgs.map((p) => p.name));
   const peers = new Set();
   for (const p of pkgs) {
@@ -518,22 +521,22 @@ async function smokeTest(pkgs) {
     }
   }
   const hostSpecs = [...peers].sort().map((name) => `${name}@latest`);
-  const installArgs = [
-    'install',
-    '--no-audit',
-    '--no-fund',
-    '--prefer-offline',
-    '--ignore-scripts',
-  ];
-  const hosts = await run('npm', [...installArgs, ...hostSpecs], {
+  const hosts = await run('npm', [...INSTALL_ARGS, ...hostSpecs], {
     cwd: dir,
-    timeout: 3 * MINUTE,
+    timeout: 6 * MINUTE,
   });
+  return { dir, hosts, hostSpecs };
+}
+
+async function smokeTest(pkgs, app) {
+  // Then our tarballs with a plain `npm install`, so a peer range that refuses a current major
+  // fails here with npm's ERESOLVE exactly as it would for the user.
+  const { dir, hosts, hostSpecs } = await app;
   if (!hosts.ok) {
     fail('(all)', 'smoke npm install (host latest majors)', output(hosts));
     return { install: hosts, peers: hostSpecs, rows: [] };
   }
-  const install = await run('npm', [...installArgs, ...pkgs.map((p) => p.tarball)], {
+  const install = await run('npm', [...INSTALL_ARGS, ...pkgs.map((p) => p.tarball)], {
     cwd: dir,
     timeout: 3 * MINUTE,
   });
@@ -586,41 +589,51 @@ async function main() {
   for (const p of pkgs) rmSync(path.join(p.dir, 'dist'), { recursive: true, force: true });
 
   tmp = await mkdtemp(path.join(os.tmpdir(), 'plankit-check-'));
+  const app = hostApp(pkgs);
   const packDir = path.join(tmp, 'pack');
   await mkdir(packDir);
-  const workspaceArgs = pkgs.flatMap((p) => ['-w', p.name]);
-  const pack = await run(
-    'npm',
-    ['pack', '--json', '--pack-destination', packDir, ...workspaceArgs],
-    { timeout: 3 * MINUTE * pkgs.length },
+  // One `npm pack` per package, PARALLEL at a time: each prepack build is one TypeScript
+  // program for the declarations, on one core.
+  // The timeouts only stop a hung build or install: the builds share the cores with each
+  // other and with the host install.
+  const packs = await mapLimit(pkgs, PARALLEL, (p) =>
+    run('npm', ['pack', '--json', '--pack-destination', packDir, '-w', p.name], {
+      timeout: 15 * MINUTE,
+    }),
   );
-  let packed;
-  try {
-    // Lifecycle scripts may print before the JSON; it starts at a line holding only "[".
-    packed = JSON.parse(pack.stdout.slice(Math.max(0, pack.stdout.search(/^\[\s*$/m))));
-  } catch {
-    packed = undefined;
-  }
-  if (!pack.ok || !Array.isArray(packed)) {
-    fail('(all)', 'npm pack', output(pack));
-    aborted = true;
-    return;
-  }
-  for (const p of pkgs) {
+  for (const [i, p] of pkgs.entries()) {
+    const pack = packs[i];
+    let packed;
+    try {
+      // Lifecycle scripts may print before the JSON; it starts at a line holding only "[".
+      packed = JSON.parse(pack.stdout.slice(Math.max(0, pack.stdout.search(/^\[\s*$/m))));
+    } catch {
+      packed = undefined;
+    }
+    if (!pack.ok || !Array.isArray(packed)) {
+      fail(p.name, 'npm pack', output(pack));
+      aborted = true;
+      continue;
+    }
     const entry = packed.find((e) => e.name === p.name);
     if (!entry) {
       fail(p.name, 'npm pack', 'not in npm pack output');
       aborted = true;
-      return;
+      continue;
     }
     if (!entry.files?.some((file) => file.path.startsWith('dist/'))) {
       fail(p.name, 'npm pack', 'the tarball has no dist/: is the prepack build missing?');
       aborted = true;
-      return;
+      continue;
     }
     p.tarball = path.join(packDir, entry.filename);
     const kb = (entry.size / 1024).toFixed(1);
     console.log(`pack     ${p.name}  ${entry.filename} (${entry.entryCount} files, ${kb} kB)`);
+  }
+  if (aborted) {
+    // Let the host install end before the folder it writes to is removed.
+    await app;
+    return;
   }
 
   const attwBin = path.resolve(
@@ -634,7 +647,7 @@ async function main() {
       const [pub, attw] = await Promise.all([runPublint(p), runAttw(p, attwBin)]);
       return { p, sourceOk, pub, attw };
     }),
-    smokeTest(pkgs),
+    smokeTest(pkgs, app),
   ]);
 
   for (const { p, sourceOk, pub, attw } of lints) {

@@ -54,7 +54,8 @@ async function plain(
 }
 
 function exit(child: ChildProcess): Promise<number | null> {
-  return new Promise((done) => child.once('exit', (code) => done(code)));
+  // 'close', not 'exit': the process can exit before its output has all been read.
+  return new Promise((done) => child.once('close', (code) => done(code)));
 }
 
 /** Lines logged so far; 0 while the running CLI moves a file or lock that the walk met. */

@@ -84,7 +84,10 @@ async function runCli(nodeArgs: readonly string[], cwd: string, config: string):
   child.stderr.on('data', (chunk) => {
     stderr += String(chunk);
   });
-  const code = await new Promise<number | null>((done) => child.once('exit', done));
+  // 'close', not 'exit': the process can exit before its output has all been read.
+  const code = await new Promise<number | null>((done) =>
+    child.once('close', (status) => done(status)),
+  );
   const reportFile = join(out, 'report.json');
   const report = existsSync(reportFile)
     ? (JSON.parse(readFileSync(reportFile, 'utf8')) as {
