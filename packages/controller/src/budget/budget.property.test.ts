@@ -157,7 +157,9 @@ describe('budget: properties', () => {
 });
 
 afterAll(() => {
-  // The caps must actually be reached in the generated runs.
+  // The caps must actually be reached in the generated runs. The rarest, the session cap, is
+  // reached about 18 times in 550 runs (seeds vary per run), and 10 or fewer in a few runs of a
+  // hundred: at least 5 proves it is reached without failing on an unlucky seed.
   if (process.env['PLANKIT_PRINT_HITS']) console.log(stats);
-  for (const [name, value] of Object.entries(stats)) expect(value, name).toBeGreaterThan(10);
+  for (const [name, value] of Object.entries(stats)) expect(value, name).toBeGreaterThanOrEqual(5);
 });

@@ -130,6 +130,8 @@ async function publishedInstall(): Promise<string> {
       entry: entries.map((entry) => join(source, entry)),
       outDir: join(target, 'dist'),
       dts: false,
+      // The declarations (and react's stylesheet copy) are the config's onSuccess step.
+      onSuccess: undefined,
       sourcemap: false,
       silent: true,
       // Every bare import stays an import, as in the published files.
