@@ -7,11 +7,10 @@ import {
   dataTypeName,
   type InProgressMode,
   Plan,
-  PlankitError,
   type PlanningExtension,
   type Session,
 } from '@plankit/core';
-import { checkExtensions, invalidArgument, movedFlagText } from '@plankit/core/internal-unstable';
+import { checkExtensions, checkMovedFlags, invalidArgument } from '@plankit/core/internal-unstable';
 import { PlanRevision, planHistory } from '@plankit/core/plan-model';
 import { type AgentMiddleware, createMiddleware } from 'langchain';
 import * as z from 'zod';
@@ -446,14 +445,7 @@ function planningTools(
 export function planningMiddleware<const E extends readonly PlanningExtension[] = readonly []>(
   options: PlanningMiddlewareOptions<E> = {},
 ): RecordsPlanHistory<E> extends true ? PlanningHistoryMiddleware : PlanningMiddleware {
-  for (const key of Object.keys(options)) {
-    const moved = movedFlagText(key);
-    if (moved !== undefined) {
-      throw new PlankitError('argument_invalid', `planningMiddleware: options.${key} ${moved}.`, {
-        field: `options.${key}`,
-      });
-    }
-  }
+  checkMovedFlags('planningMiddleware', options);
   const clock = options.clock ?? Date.now;
   if (typeof clock !== 'function')
     throw invalidArgument('planningMiddleware', 'options.clock', 'must be a function');
