@@ -20,7 +20,7 @@ import { dts } from 'rollup-plugin-dts';
 import ts from 'typescript';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const TEST_FILE = /\.test(-d)?\.tsx?$|\.test\.tsx?$/;
+const TEST_FILE = /\.test(-d)?\.tsx?$/;
 // Relative specifiers are written with `.ts` (verbatimModuleSyntax, allowImportingTsExtensions);
 // the emitted declarations name the `.js` a published import resolves to.
 const TS_SPECIFIER = /((?:from|import)\s*\(?\s*['"])(\.{1,2}\/[^'"]+?)\.tsx?(['"])/g;

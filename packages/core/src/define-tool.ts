@@ -2,6 +2,7 @@ import * as z from 'zod';
 import type { DataType } from './define-data-type.ts';
 import { dataTypeName } from './define-data-type.ts';
 import { unknownOption } from './internal/check-option-keys.ts';
+import { isRecord } from './internal/is-record.ts';
 import { PlankitError } from './plankit-error.ts';
 import type { Session } from './session.ts';
 
@@ -135,8 +136,7 @@ function definitionError(field: string, rule: string): PlankitError {
 
 function checkTraits(traits: unknown, hasResult: boolean): ToolTraits {
   if (traits === undefined) return NO_TRAITS;
-  if (typeof traits !== 'object' || traits === null || Array.isArray(traits))
-    throw definitionError('traits', 'must be an object');
+  if (!isRecord(traits)) throw definitionError('traits', 'must be an object');
   const out: Record<string, boolean | string> = {};
   for (const [key, value] of Object.entries(traits)) {
     if (value === undefined) continue;

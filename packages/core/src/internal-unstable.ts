@@ -17,7 +17,7 @@ export { deepEqual } from './internal/deep-equal.ts';
 export { formatPath } from './internal/format-path.ts';
 export { invalidArgument } from './internal/invalid-argument.ts';
 export { isRecord } from './internal/is-record.ts';
-export { movedFlagText } from './internal/moved-flags.ts';
+export { checkMovedFlags, movedFlagText } from './internal/moved-flags.ts';
 export { plural } from './internal/plural.ts';
 export { deepFreeze, update } from './internal/produce.ts';
 export {

@@ -1,4 +1,5 @@
 import type { AnyTool } from '@plankit/core';
+import { plural } from '@plankit/core/internal-unstable';
 import { PromptRenderError } from './prompt-render-error.ts';
 import {
   checkSectionIdentity,
@@ -93,7 +94,7 @@ function variants(policy: InteractionPolicyInput): 2 | 3 {
 
 function questions(depth: number): string {
   if (depth === 0) return 'Ask no clarifying questions: state your assumptions instead.';
-  return `Ask at most ${depth} clarifying question${depth === 1 ? '' : 's'} at a time.`;
+  return `Ask at most ${plural(depth, 'clarifying question')} at a time.`;
 }
 
 function invalid(field: string, rule: string): PromptRenderError {

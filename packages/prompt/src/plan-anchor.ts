@@ -1,5 +1,5 @@
 import { Plan, type PlanStep, type Result } from '@plankit/core';
-import { clipText, deepFreeze, formatPath } from '@plankit/core/internal-unstable';
+import { clipText, deepFreeze, formatPath, isRecord } from '@plankit/core/internal-unstable';
 import { fnv1a } from './fnv1a.ts';
 import { PlanAnchorError } from './plan-anchor-error.ts';
 
@@ -167,7 +167,7 @@ export function planOfBody(body: string): Result<Plan, PlanAnchorError> {
     if (index === 0) head = value;
     else steps.push(value);
   }
-  if (typeof head !== 'object' || head === null || Array.isArray(head)) {
+  if (!isRecord(head)) {
     return fail('anchor_invalid', 'The plan anchor does not start with a plan.');
   }
   const parsed = Plan.safeParse({ ...head, steps });

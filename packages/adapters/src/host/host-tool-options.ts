@@ -38,8 +38,8 @@ export interface HostToolOptions {
   readonly orderTimeoutMs?: number | undefined;
 }
 
-// The longest delay a timer takes: past it, setTimeout fires at once.
-const MAX_TIMEOUT = 2 ** 31 - 1;
+/** The longest delay a timer takes, in milliseconds: past it, `setTimeout` fires at once. */
+export const MAX_TIMEOUT_MS: number = 2 ** 31 - 1;
 
 /**
  * Checks a host adapter's options once, when it is built: every key is one `declared` (the
@@ -65,7 +65,7 @@ export function checkHostOptions(
     throw error(where, 'options.strict', 'must be a boolean or a function of the tool');
   if (
     orderTimeoutMs !== undefined &&
-    !(typeof orderTimeoutMs === 'number' && orderTimeoutMs >= 0 && orderTimeoutMs <= MAX_TIMEOUT)
+    !(typeof orderTimeoutMs === 'number' && orderTimeoutMs >= 0 && orderTimeoutMs <= MAX_TIMEOUT_MS)
   )
     throw error(
       where,

@@ -1,5 +1,5 @@
 import { type Result, ToolValidationError } from '@plankit/core';
-import { clipText, escapeControl } from '@plankit/core/internal-unstable';
+import { clipText, escapeControl, isRecord } from '@plankit/core/internal-unstable';
 
 const MAX_REASON = 120;
 
@@ -46,7 +46,7 @@ export function parseToolArguments(
       };
     }
   }
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+  if (!isRecord(value)) {
     const kind =
       value === null
         ? 'null'

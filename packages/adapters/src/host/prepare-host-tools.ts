@@ -19,8 +19,6 @@ export interface HostTool {
 
 /** A host adapter's tools and options, checked and resolved by {@link prepareHostTools}. */
 export interface HostTools {
-  /** The plankit tools, as given. */
-  readonly tools: readonly AnyTool[];
   /** Each tool as the host offers it, in the same order. */
   readonly offered: readonly HostTool[];
   /** The time source of every call; `undefined`: each session's own. */
@@ -86,7 +84,6 @@ export function prepareHostTools(
     return Object.freeze({ tool, strict: true, schema: converted.schema, restore });
   });
   return Object.freeze({
-    tools,
     offered: Object.freeze(offered),
     clock,
     prepare: (args: Readonly<Record<string, unknown>>, tool: AnyTool): unknown =>

@@ -19,7 +19,7 @@ import {
   UpdateStep,
   type UpdateStepInput,
 } from '@plankit/core';
-import { clipText, unknownOption } from '@plankit/core/internal-unstable';
+import { clipText, isRecord, unknownOption } from '@plankit/core/internal-unstable';
 import {
   PLAN_MODEL_COMMANDS,
   registerPlanModelReducers,
@@ -131,8 +131,7 @@ function commandOf(
   value: unknown,
   types: ReadonlyMap<string, DataType>,
 ): { type: DataType; value: unknown } {
-  if (typeof value !== 'object' || value === null || Array.isArray(value))
-    throw invalid('a command edit takes { type, value }.', 'value');
+  if (!isRecord(value)) throw invalid('a command edit takes { type, value }.', 'value');
   const extra = unknownOption(value, COMMAND_EDIT_KEYS);
   if (extra !== undefined)
     throw invalid(`${JSON.stringify(clipText(extra, 40))} is not a key of a command edit.`, extra);
@@ -179,7 +178,7 @@ const invalid = (message: string, field: string): PlanEditError =>
   new PlanEditError('plan_edit_invalid', `Plan edit refused: ${message}`, { field });
 
 function checkedEdit(edit: unknown): { op: PlanEditOp; value: unknown } {
-  if (typeof edit !== 'object' || edit === null || Array.isArray(edit))
+  if (!isRecord(edit))
     throw invalid(
       'send an object { op, value } (op: setup_plan, add_step, update_step, mark_step, clear_plan).',
       'plan',

@@ -297,6 +297,17 @@ describe('planningMiddleware with createAgent and MemorySaver', () => {
       /planningMiddleware: options.history moved to an extension/,
     );
   });
+  it('checks now and orderTimeoutMs as the host adapters do', () => {
+    expect(() => planningMiddleware({ now: 5 } as never)).toThrow(
+      'planningMiddleware: options.now is not an option; a time source is options.clock.',
+    );
+    for (const orderTimeoutMs of [-1, 2 ** 31, Number.NaN, '100']) {
+      expect(() => planningMiddleware({ orderTimeoutMs } as never)).toThrow(
+        'planningMiddleware: options.orderTimeoutMs must be a number of milliseconds from 0 to 2^31 - 1.',
+      );
+    }
+    expect(() => planningMiddleware({ orderTimeoutMs: 0, clock: () => 1 })).not.toThrow();
+  });
 
   it('checks the channel\u2019s plan once for the reminder, not on every model call', () => {
     const middleware = planningMiddleware({ reminder });

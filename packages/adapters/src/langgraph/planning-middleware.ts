@@ -7,21 +7,16 @@ import {
   dataTypeName,
   type InProgressMode,
   Plan,
-  PlankitError,
   type PlanningExtension,
   type Session,
 } from '@plankit/core';
-import {
-  checkExtensions,
-  checkOptionKeys,
-  invalidArgument,
-  movedFlagText,
-} from '@plankit/core/internal-unstable';
+import { checkExtensions, checkMovedFlags, invalidArgument } from '@plankit/core/internal-unstable';
 import { PlanRevision, planHistory } from '@plankit/core/plan-model';
 import { type AgentMiddleware, createMiddleware } from 'langchain';
 import * as z from 'zod';
 import { callTool } from '../host/call-tool.ts';
 import { formatToolContent } from '../host/format-tool-content.ts';
+import { checkHostOptions } from '../host/host-tool-options.ts';
 import { announceToolCalls } from '../host/model-order.ts';
 import { callFailure } from '../host/refusal.ts';
 import { acceptingSchema, type ToolConfig } from '../langchain/accepting-schema.ts';
@@ -443,24 +438,19 @@ function planningTools(
  * planHistory.map(renderPlanRevision); // ['#1 plankit.SetupPlan by lead: "kick-off"\n  + S001 ...', ...]
  * ```
  * @throws PlankitError `argument_invalid` for an unknown option (a flag that became an
- *   extension names it), or a clock that is not a function
+ *   extension names it), a clock that is not a function, or an `orderTimeoutMs` a timer
+ *   cannot wait
  * @public
  */
 export function planningMiddleware<const E extends readonly PlanningExtension[] = readonly []>(
   options: PlanningMiddlewareOptions<E> = {},
 ): RecordsPlanHistory<E> extends true ? PlanningHistoryMiddleware : PlanningMiddleware {
-  for (const key of Object.keys(options)) {
-    const moved = movedFlagText(key);
-    if (moved !== undefined) {
-      throw new PlankitError('argument_invalid', `planningMiddleware: options.${key} ${moved}.`, {
-        field: `options.${key}`,
-      });
-    }
-  }
-  checkOptionKeys('planningMiddleware', options, OPTION_KEYS);
+  checkMovedFlags('planningMiddleware', options);
   const clock = options.clock ?? Date.now;
   if (typeof clock !== 'function')
     throw invalidArgument('planningMiddleware', 'options.clock', 'must be a function');
+  // The host adapters' check: unknown keys, `now` pointed at `clock`, `orderTimeoutMs` a delay.
+  checkHostOptions('planningMiddleware', options, OPTION_KEYS);
   const extensions = checkExtensions(
     'planningMiddleware',
     'options.extensions',

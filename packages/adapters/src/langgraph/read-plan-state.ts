@@ -1,5 +1,5 @@
 import { Plan } from '@plankit/core';
-import { deepFreeze } from '@plankit/core/internal-unstable';
+import { deepFreeze, isRecord } from '@plankit/core/internal-unstable';
 import { PlanRevision } from '@plankit/core/plan-model';
 import * as z from 'zod';
 import { AdapterError } from '../adapter-error.ts';
@@ -51,7 +51,7 @@ const refused = (message: string, field: string): AdapterError =>
  * @public
  */
 export function readPlanState(values: unknown): PlanningHistoryState {
-  if (typeof values !== 'object' || values === null || Array.isArray(values))
+  if (!isRecord(values))
     throw refused(
       'values must be the state object of a graph (getState(config).values).',
       'values',

@@ -61,8 +61,7 @@ function checkByName(
   rule: string,
 ): void {
   if (value === undefined) return;
-  if (typeof value !== 'object' || value === null || Array.isArray(value))
-    throw invalid(`${field} must be an object keyed by tool name.`, field);
+  if (!isRecord(value)) throw invalid(`${field} must be an object keyed by tool name.`, field);
   for (const [name, entry] of Object.entries(value)) {
     if (!names.has(name)) throw invalid(`${field}.${name} names no tool in the list.`, field);
     if (!check(entry)) throw invalid(`${field}.${name} must be ${rule}.`, `${field}.${name}`);

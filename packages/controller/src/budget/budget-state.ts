@@ -1,4 +1,5 @@
 import { defineDataType } from '@plankit/core';
+import { isRecord } from '@plankit/core/internal-unstable';
 import * as z from 'zod';
 import { MAX_TIME } from '../internal/checks.ts';
 import { MICROS_PER_USD } from '../internal/micro-usd.ts';
@@ -27,11 +28,11 @@ export const BUDGET_VERSION = 2;
  * `costUsd`, `sessionTokens` is `tokens`); anything else unchanged, for the schema to judge.
  */
 export function upgradeBudget(data: unknown): unknown {
-  if (typeof data !== 'object' || data === null || Array.isArray(data)) return data;
+  if (!isRecord(data)) return data;
   const record = data as Record<string, unknown>;
   if (record['format'] !== 'plankit.budget' || record['version'] !== 1) return data;
   const caps = record['caps'];
-  if (typeof caps !== 'object' || caps === null || Array.isArray(caps)) return data;
+  if (!isRecord(caps)) return data;
   const { sessionUsd, sessionTokens, ...rest } = caps as Record<string, unknown>;
   return {
     ...record,

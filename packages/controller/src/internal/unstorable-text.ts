@@ -1,4 +1,9 @@
-import { clipText, type StorableProblem, stringProblem } from '@plankit/core/internal-unstable';
+import {
+  clipText,
+  refusalText,
+  type StorableProblem,
+  stringProblem,
+} from '@plankit/core/internal-unstable';
 
 const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
 
@@ -22,6 +27,31 @@ export function unstorableText(value: unknown, root: string): StorableProblem | 
   // Storable text is the rule, so a walk that builds no paths decides; only a refusal pays
   // for naming the field.
   return allStorable(value) ? undefined : locate(value, root);
+}
+
+/** A refusal of unstorable text: the message and the field it names (its path, clipped). */
+export interface UnstorableRefusal {
+  readonly message: string;
+  readonly field: string;
+}
+
+/**
+ * The `input_invalid` refusal for text in `value` that no store can hold, naming its path
+ * under `root`: `${where}: <path> <rule>, so no store could hold it.`. Undefined when all of
+ * it is storable. The engine and the workflows wrap it in their own error.
+ */
+export function unstorableRefusal(
+  where: string,
+  value: unknown,
+  root: string,
+): UnstorableRefusal | undefined {
+  const problem = unstorableText(value, root);
+  if (problem === undefined) return undefined;
+  const field = clipText(problem.path, 400);
+  return {
+    message: refusalText(`${where}: ${field} ${problem.rule}, so no store could hold it.`),
+    field,
+  };
 }
 
 function allStorable(value: unknown): boolean {

@@ -1,7 +1,7 @@
 import { type AnyTool, defineTool, type Tool } from '../define-tool.ts';
 import { checkOptionKeys } from '../internal/check-option-keys.ts';
 import { invalidArgument } from '../internal/invalid-argument.ts';
-import { movedFlagText } from '../internal/moved-flags.ts';
+import { checkMovedFlags } from '../internal/moved-flags.ts';
 import { plural } from '../internal/plural.ts';
 import { trustedValue } from '../internal/trusted-value.ts';
 import { Session } from '../session.ts';
@@ -151,10 +151,7 @@ function normaliseSteps(steps: readonly NewPlanStep[], field: string): NewPlanSt
 const OPTION_KEYS: ReadonlySet<string> = new Set(['inProgress', 'acceptsOverrides', 'extensions']);
 
 function checkOptions(options: object): void {
-  for (const key of Object.keys(options)) {
-    const moved = movedFlagText(key);
-    if (moved !== undefined) throw invalidArgument('createPlanningTools', `options.${key}`, moved);
-  }
+  checkMovedFlags('createPlanningTools', options);
   checkOptionKeys('createPlanningTools', options, OPTION_KEYS);
 }
 

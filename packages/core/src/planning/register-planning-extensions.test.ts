@@ -45,6 +45,22 @@ describe('registerPlanningExtensions and planningCommandsOf', () => {
       'registerPlanningExtensions: extensions[1] repeats batch.',
     );
   });
+
+  it('names a repeated long or multi-line extension name clipped, on one line', () => {
+    const name = `x\n${'y'.repeat(5000)}`;
+    const mine: PlanningExtension = { name };
+    let message = '';
+    try {
+      registerPlanningExtensions(new Session(), [mine, { name }]);
+    } catch (error) {
+      message = (error as Error).message;
+    }
+    expect(message.startsWith('registerPlanningExtensions: extensions[1] repeats x\\nyyy')).toBe(
+      true,
+    );
+    expect(message.length).toBeLessThan(300);
+    expect(message).not.toContain('\n');
+  });
 });
 
 describe('settings and checks the extensions share', () => {

@@ -1,7 +1,7 @@
 import { type DataType, dataTypeName } from '../define-data-type.ts';
 import { deepEqual } from '../internal/deep-equal.ts';
 import { invalidArgument } from '../internal/invalid-argument.ts';
-import { clipText } from '../internal/refusal-text.ts';
+import { clipText, escapeControl } from '../internal/refusal-text.ts';
 import { Session } from '../session.ts';
 import { Plan } from './plan.ts';
 import type { AnyPlanningCommand, PlanningExtension } from './planning-extension.ts';
@@ -29,7 +29,14 @@ export function checkExtensions(
         'must be a planning extension, such as batch() from @plankit/core/plan-model',
       );
     }
-    if (names.has(name)) throw invalidArgument(where, `${field}[${i}]`, `repeats ${name}`);
+    if (names.has(name)) {
+      // An extension's name is the caller's text: clipped and on one line, as any quoted value.
+      throw invalidArgument(
+        where,
+        `${field}[${i}]`,
+        `repeats ${escapeControl(clipText(name, 200))}`,
+      );
+    }
     names.add(name);
   }
   return value as readonly PlanningExtension[];

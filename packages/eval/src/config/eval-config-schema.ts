@@ -1,3 +1,4 @@
+import { plural } from '@plankit/core/internal-unstable';
 import { PLANNING_STRATEGIES } from '@plankit/prompt';
 import { z } from 'zod';
 import { PlankitEvalError } from '../plankit-eval-error.ts';
@@ -237,7 +238,7 @@ export function checkEvalConfig<T>(value: T, caller = 'defineEval'): T {
   if (parsed.success) return Object.freeze(own);
   const found = parsed.error.issues.flatMap((issue) => problems(issue));
   const lines = found.map((problem) => problem.line);
-  const head = `${caller}: the config is invalid (${lines.length} problem${lines.length === 1 ? '' : 's'}):`;
+  const head = `${caller}: the config is invalid (${plural(lines.length, 'problem')}):`;
   let message = head;
   let shown = 0;
   for (const line of lines) {

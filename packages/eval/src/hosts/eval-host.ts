@@ -1,4 +1,5 @@
 import type { AnyTool, Session } from '@plankit/core';
+import { clipText } from '@plankit/core/internal-unstable';
 
 /** Tokens one model call used, as the provider reported them. @public */
 export interface CallUsage {
@@ -179,7 +180,7 @@ export interface EvalHost {
   runTrial(input: HostTrialInput): Promise<HostTrialOutput>;
 }
 
-/** Caps a tool output kept in a transcript. */
+/** Caps a tool output kept in a transcript (core's clip: it never splits a surrogate pair). */
 export function clip(text: string, max = 2000): string {
-  return text.length > max ? `${text.slice(0, max - 3)}...` : text;
+  return clipText(text, max);
 }

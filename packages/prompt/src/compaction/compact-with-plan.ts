@@ -1,4 +1,5 @@
 import { Plan, renderPlan, Session, selectLatest } from '@plankit/core';
+import { isRecord } from '@plankit/core/internal-unstable';
 import { MAX_PLAN_REVISIONS, planHistory, renderPlanRevision } from '@plankit/core/plan-model';
 import {
   anchorKeyProblem,
@@ -227,8 +228,7 @@ export async function compactWithPlan<M>(
   if (!Array.isArray(messages)) throw invalid(name, 'messages', 'must be an array');
   for (let i = 0; i < messages.length; i++) {
     const message: unknown = messages[i];
-    if (typeof message !== 'object' || message === null || Array.isArray(message))
-      throw invalid(name, `messages[${i}]`, 'must be a message object');
+    if (!isRecord(message)) throw invalid(name, `messages[${i}]`, 'must be a message object');
   }
   if (typeof summarise !== 'function') throw invalid(name, 'summarise', 'must be a function');
   if (!Number.isSafeInteger(keep) || keep < 0)

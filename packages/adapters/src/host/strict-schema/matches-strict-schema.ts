@@ -1,3 +1,5 @@
+import { isRecord } from '@plankit/core/internal-unstable';
+
 const MAX_DEPTH = 256;
 
 /**
@@ -21,7 +23,7 @@ function typeMatches(type: unknown, value: unknown): boolean {
     case 'array':
       return Array.isArray(value);
     case 'object':
-      return typeof value === 'object' && value !== null && !Array.isArray(value);
+      return isRecord(value);
     default:
       return false;
   }
@@ -102,8 +104,8 @@ function matches(schema: unknown, value: unknown, defs: StrictDefinitions, depth
     if (items !== undefined && !value.every((item) => matches(items, item, defs, depth + 1)))
       return false;
   }
-  if (typeof value === 'object' && value !== null && !Array.isArray(value)) {
-    const record = value as Record<string, unknown>;
+  if (isRecord(value)) {
+    const record = value;
     const properties = (node['properties'] ?? {}) as Record<string, unknown>;
     const required = node['required'];
     if (Array.isArray(required) && !required.every((key) => Object.hasOwn(record, key)))

@@ -1,4 +1,5 @@
 import { isUtf8 } from 'node:buffer';
+import { isRecord } from '@plankit/core/internal-unstable';
 import type { JsonValue } from './session-store.ts';
 import type { PreparedEvent } from './store-input.ts';
 
@@ -56,13 +57,13 @@ export function parseLogLine(bytes: Buffer, from: number, stop: number): LogLine
   } catch {
     return undefined;
   }
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) return undefined;
-  const { seq, start, end, type, at, data } = value as Record<string, unknown>;
+  if (!isRecord(value)) return undefined;
+  const { seq, start, end, type, at, data } = value;
   if (!isCount(seq) || !isCount(start) || !isCount(end) || start > seq || seq > end)
     return undefined;
   // `1e999` parses to Infinity: the store never writes it (times are finite).
   if (typeof type !== 'string' || !Number.isFinite(at) || data === undefined) return undefined;
-  return value as LogLine;
+  return value as unknown as LogLine;
 }
 
 /**

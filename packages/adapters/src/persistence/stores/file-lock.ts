@@ -4,6 +4,7 @@ import { readdir, readFile, rename, rm, rmdir, stat, unlink, utimes } from 'node
 import os from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { errorCode } from './file-io.ts';
 import { makePrivateFolder, makePrivateFolders, writePrivateFile } from './private-files.ts';
 
 /** A held session lock. */
@@ -117,8 +118,6 @@ function isAbandoned(owner: Owner, refreshedAt: number, now: number): boolean {
   return now - refreshedAt > STALE_MS;
 }
 
-const code = (error: unknown): string | undefined => (error as NodeJS.ErrnoException).code;
-
 /**
  * Breaks the lock at `lockDir` if its owner is gone. Removes only that owner's file, then the
  * directory if it is empty, so it can never remove a lock a live writer took meanwhile.
@@ -131,7 +130,7 @@ async function breakIfAbandoned(lockDir: string): Promise<'held' | 'gone' | 'bro
   try {
     entries = await readdir(lockDir);
   } catch (error) {
-    if (code(error) === 'ENOENT') return 'gone';
+    if (errorCode(error) === 'ENOENT') return 'gone';
     throw error;
   }
   if (entries.length === 0) {
@@ -149,7 +148,7 @@ async function breakIfAbandoned(lockDir: string): Promise<'held' | 'gone' | 'bro
         stat(file).then((s) => s.mtimeMs),
       ]);
     } catch (error) {
-      if (code(error) === 'ENOENT') return 'gone';
+      if (errorCode(error) === 'ENOENT') return 'gone';
       throw error;
     }
     // An owner file is complete before its lock is visible, so only a crash of the whole
@@ -285,7 +284,7 @@ async function takeLock(
       try {
         await makePrivateFolder(staging);
       } catch (error) {
-        const reason = code(error);
+        const reason = errorCode(error);
         if (pool !== undefined && (reason === 'EEXIST' || reason === 'ENOENT')) {
           // Left half-staged by a write that failed, or the pool's folder is new (or was
           // removed by a store closing): stage again from scratch.
@@ -302,7 +301,7 @@ async function takeLock(
       try {
         await writePrivateFile(path.join(staging, `owner-${token}`), JSON.stringify(owner));
       } catch (error) {
-        if (code(error) !== 'ENOENT') throw error;
+        if (errorCode(error) !== 'ENOENT') throw error;
         // The folder was deleted (renamed away) while we staged: start again.
         if (pool !== undefined) await rm(staging, { recursive: true, force: true });
         continue;
@@ -313,7 +312,7 @@ async function takeLock(
       await rename(staging, lockDir);
       break;
     } catch (error) {
-      const reason = code(error);
+      const reason = errorCode(error);
       if (reason === 'ENOENT') {
         // Our staging directory is gone (a pooled one removed by someone), or the session
         // folder was deleted (renamed away, with a staging directory made in it).
@@ -356,7 +355,7 @@ async function takeLock(
   const heartbeat = setInterval(() => {
     const now = new Date();
     utimes(ownerFile, now, now).catch((error: unknown) => {
-      if (code(error) === 'ENOENT') lost = true;
+      if (errorCode(error) === 'ENOENT') lost = true;
     });
   }, HEARTBEAT_MS);
   heartbeat.unref();

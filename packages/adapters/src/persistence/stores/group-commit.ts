@@ -1,6 +1,6 @@
 import type { BigIntStats } from 'node:fs';
 import type { FileHandle } from 'node:fs/promises';
-import { checkOptionKeys, invalidArgument } from '@plankit/core/internal-unstable';
+import { checkOptionKeys, invalidArgument, isRecord } from '@plankit/core/internal-unstable';
 
 /** What a group needs of a written log: the file handle's sync, stat and truncate. */
 export type SyncTarget = Pick<FileHandle, 'datasync' | 'stat' | 'truncate'>;
@@ -129,7 +129,7 @@ export function groupCommitOf(
 ): GroupCommit | undefined {
   if (option === undefined || option === false) return undefined;
   if (option === true) return new GroupCommit(0);
-  if (typeof option !== 'object' || option === null || Array.isArray(option)) {
+  if (!isRecord(option)) {
     throw invalidArgument('new FileStore', 'groupCommit', 'must be a boolean or { maxDelayMs }');
   }
   checkOptionKeys('new FileStore', option, GROUP_COMMIT_KEYS, 'groupCommit.');

@@ -1,6 +1,6 @@
 import { isUtf8 } from 'node:buffer';
 import type { Result } from '@plankit/core';
-import { unknownOption } from '@plankit/core/internal-unstable';
+import { isRecord, unknownOption } from '@plankit/core/internal-unstable';
 import { WorkspaceError } from './workspace-error.ts';
 
 /** One entry of `planning/meeting.jsonl` (the planning workshop's log): a round's actor, phase and content. @public */
@@ -36,8 +36,7 @@ const NEWLINE = 0x0a;
 
 /** Why `value` is not a meeting entry, if it is not. */
 export function entryProblem(value: unknown): string | null {
-  if (typeof value !== 'object' || value === null || Array.isArray(value))
-    return 'must be { round, actor, phase, content }';
+  if (!isRecord(value)) return 'must be { round, actor, phase, content }';
   const entry = value as Record<string, unknown>;
   const extra = unknownOption(entry, KEYS);
   if (extra !== undefined) return `has an unknown key ${JSON.stringify(extra)}`;

@@ -13,6 +13,7 @@ import {
 import path from 'node:path';
 import type { Err, Result } from '@plankit/core';
 import { unknownOption } from '@plankit/core/internal-unstable';
+import { syncDirectory } from '../stores/file-io.ts';
 import {
   entryProblem,
   formatEntry,
@@ -174,20 +175,6 @@ function isLimit(value: unknown): value is number {
   return typeof value === 'number' && Number.isSafeInteger(value) && value >= 0;
 }
 
-/** Makes a rename durable; some platforms cannot sync a folder, and then it is as durable as they allow. */
-async function syncFolder(folder: string): Promise<void> {
-  let handle: FileHandle | undefined;
-  try {
-    handle = await open(folder, 'r');
-    await handle.sync();
-  } catch (error) {
-    if (!['EISDIR', 'EINVAL', 'EPERM', 'EACCES', 'ENOTSUP'].includes(codeOf(error) ?? ''))
-      throw error;
-  } finally {
-    await handle?.close();
-  }
-}
-
 class FolderWorkspace implements Workspace {
   readonly root: string;
   readonly #maxReadBytes: number;
@@ -293,7 +280,7 @@ class FolderWorkspace implements Workspace {
       await handle.close();
       handle = undefined;
       await rename(temporary, target);
-      await syncFolder(folder);
+      await syncDirectory(folder);
       return { ok: true, value: { path: segments.value.join('/'), bytes: bytes.length } };
     } catch (error) {
       await handle?.close().catch(() => undefined);
@@ -379,7 +366,7 @@ class FolderWorkspace implements Workspace {
     try {
       if (action === 'remove') {
         await unlink(located.value.real);
-        await syncFolder(path.dirname(located.value.real));
+        await syncDirectory(path.dirname(located.value.real));
         return { ok: true, value: null };
       }
       const target = archivePath as string;
@@ -387,8 +374,8 @@ class FolderWorkspace implements Workspace {
       if (!moved.ok) return moved;
       await mkdir(path.dirname(moved.value.real), { recursive: true });
       await rename(located.value.real, moved.value.real);
-      await syncFolder(path.dirname(moved.value.real));
-      await syncFolder(path.dirname(located.value.real));
+      await syncDirectory(path.dirname(moved.value.real));
+      await syncDirectory(path.dirname(located.value.real));
       return { ok: true, value: target };
     } catch (error) {
       return io('Consuming', TODOS, error);
@@ -466,7 +453,7 @@ class FolderWorkspace implements Workspace {
         }
         await handle.datasync();
       }
-      if (!located.value.exists) await syncFolder(path.dirname(located.value.real));
+      if (!located.value.exists) await syncDirectory(path.dirname(located.value.real));
       return { ok: true, value: { appended: entries.length, repaired } };
     } catch (error) {
       return io('Appending to', MEETING, error);
@@ -505,8 +492,8 @@ class FolderWorkspace implements Workspace {
       }
       const name = `meeting_${next}.jsonl`;
       await rename(located.value.real, path.join(archive.value.real, name));
-      await syncFolder(archive.value.real);
-      await syncFolder(path.dirname(located.value.real));
+      await syncDirectory(archive.value.real);
+      await syncDirectory(path.dirname(located.value.real));
       return { ok: true, value: `planning/archive/${name}` };
     } catch (error) {
       return io('Archiving', MEETING, error);

@@ -7,6 +7,7 @@ import {
   type Session,
 } from '@plankit/core';
 import { checkOptionKeys, invalidArgument, isRecord } from '@plankit/core/internal-unstable';
+import { MAX_TIMEOUT_MS } from '../../host/host-tool-options.ts';
 import type { SessionStore } from '../../persistence/stores/session-store.ts';
 import type { StoreError } from '../../persistence/stores/store-error.ts';
 
@@ -110,9 +111,6 @@ function count(value: unknown, field: string, min: number): number {
   }
   return value;
 }
-
-// The longest delay a timer takes: a longer one fires at once (Node sets it to 1 ms).
-const MAX_TIMEOUT_MS = 2_147_483_647;
 
 function timeout(value: unknown, field: string): number {
   if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 0) {

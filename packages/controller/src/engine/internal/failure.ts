@@ -1,6 +1,6 @@
-import { clipText, refusalText } from '@plankit/core/internal-unstable';
+import { refusalText } from '@plankit/core/internal-unstable';
 import { ControllerError } from '../../controller-error.ts';
-import { unstorableText } from '../../internal/unstorable-text.ts';
+import { unstorableRefusal } from '../../internal/unstorable-text.ts';
 
 /** A failed result. */
 export function failure(
@@ -35,12 +35,7 @@ export function unstorableError(
   field: string,
   value: unknown,
 ): ControllerError | null {
-  const problem = unstorableText(value, field);
-  if (problem === undefined) return null;
-  const path = clipText(problem.path, 400);
-  return new ControllerError(
-    'input_invalid',
-    refusalText(`${where}: ${path} ${problem.rule}, so no store could hold it.`),
-    { field: path },
-  );
+  const refusal = unstorableRefusal(where, value, field);
+  if (refusal === undefined) return null;
+  return new ControllerError('input_invalid', refusal.message, { field: refusal.field });
 }

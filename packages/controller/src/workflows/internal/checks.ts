@@ -1,7 +1,7 @@
 import type { Err } from '@plankit/core';
-import { clipText, isRecord, refusalText, unknownOption } from '@plankit/core/internal-unstable';
+import { isRecord, unknownOption } from '@plankit/core/internal-unstable';
 import { isTime, keyText, show, TIME_RULE, unknownKey } from '../../internal/checks.ts';
-import { unstorableText } from '../../internal/unstorable-text.ts';
+import { unstorableRefusal } from '../../internal/unstorable-text.ts';
 import { WorkflowError, type WorkflowErrorCode } from '../workflow-error.ts';
 
 export { show };
@@ -35,14 +35,9 @@ export function unstorableProblem(
   value: unknown,
   root = 'input',
 ): WorkflowError | null {
-  const problem = unstorableText(value, root);
-  if (problem === undefined) return null;
-  const field = clipText(problem.path, 400);
-  return new WorkflowError(
-    'input_invalid',
-    refusalText(`${where}: ${field} ${problem.rule}, so no store could hold it.`),
-    { field },
-  );
+  const refusal = unstorableRefusal(where, value, root);
+  if (refusal === undefined) return null;
+  return new WorkflowError('input_invalid', refusal.message, { field: refusal.field });
 }
 
 /**

@@ -1,3 +1,4 @@
+import { plural } from '../../internal/plural.ts';
 import { clipText, REFUSAL_LIMIT } from '../../internal/refusal-text.ts';
 import type { Plan, PlanStep } from '../plan.ts';
 import type { BatchOperation } from './plan-batch.ts';
@@ -91,7 +92,7 @@ export function appliedMessage(
   changes: readonly Change[],
   warnings: readonly string[],
 ): string {
-  const head = `Applied ${count} operation${count === 1 ? '' : 's'}: `;
+  const head = `Applied ${plural(count, 'operation')}: `;
   const limit = REFUSAL_LIMIT - 1;
   const full = `${head}${changeList(changes, false)}.`;
   const text = full.length <= limit ? full : `${head}${changeList(changes, true)}.`;

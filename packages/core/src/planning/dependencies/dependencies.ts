@@ -1,6 +1,7 @@
 import type { Tool } from '../../define-tool.ts';
 import { checkOptionKeys } from '../../internal/check-option-keys.ts';
 import { invalidArgument } from '../../internal/invalid-argument.ts';
+import { isRecord } from '../../internal/is-record.ts';
 import type { Plan } from '../plan.ts';
 import type { ClearPlan, MarkStep, MarkStepInput, ReadPlan } from '../plan-commands.ts';
 import type { AnyPlanningCommand, PlanningExtension } from '../planning-extension.ts';
@@ -92,8 +93,7 @@ export function dependencyPromptLines(strategy: string): readonly string[] {
  * @public
  */
 export function dependencies(options: DependencyOptions = {}): DependenciesExtension {
-  if (typeof options !== 'object' || options === null || Array.isArray(options))
-    throw invalidArgument('dependencies', 'options', 'must be an object');
+  if (!isRecord(options)) throw invalidArgument('dependencies', 'options', 'must be an object');
   checkOptionKeys('dependencies', options, OPTION_KEYS);
   const mode = options.onOpenDependency ?? 'refuse';
   if (mode !== 'refuse' && mode !== 'warn')

@@ -1,5 +1,6 @@
 import { checkOptionKeys } from '../../internal/check-option-keys.ts';
 import { invalidArgument } from '../../internal/invalid-argument.ts';
+import { isRecord } from '../../internal/is-record.ts';
 import { AGENT_ID_RULE, agentIdProblem } from '../owners/agent-id.ts';
 import type { AnyPlanningCommand, PlanningExtension } from '../planning-extension.ts';
 import { PlanChange, planChangeReducer } from './plan-change.ts';
@@ -50,8 +51,7 @@ export function historyPromptLines(): readonly string[] {
  * @public
  */
 export function history(options: HistoryOptions = {}): HistoryExtension {
-  if (typeof options !== 'object' || options === null || Array.isArray(options))
-    throw invalidArgument('history', 'options', 'must be an object');
+  if (!isRecord(options)) throw invalidArgument('history', 'options', 'must be an object');
   checkOptionKeys('history', options, OPTION_KEYS);
   const { agent } = options;
   if (agent !== undefined && agentIdProblem(agent) !== undefined)

@@ -1,6 +1,7 @@
 import type { Tool } from '../../define-tool.ts';
 import { checkOptionKeys } from '../../internal/check-option-keys.ts';
 import { invalidArgument } from '../../internal/invalid-argument.ts';
+import { isRecord } from '../../internal/is-record.ts';
 import type { AnyPlanningCommand, PlanningExtension } from '../planning-extension.ts';
 import { AGENT_ID_RULE, agentIdProblem } from './agent-id.ts';
 import {
@@ -69,7 +70,7 @@ const OPTION_KEYS: ReadonlySet<string> = new Set(['agent']);
  * @public
  */
 export function owners(options: OwnersOptions): OwnersExtension {
-  if (typeof options !== 'object' || options === null || Array.isArray(options))
+  if (!isRecord(options))
     throw invalidArgument('owners', 'options', 'must be an object with the agent');
   checkOptionKeys('owners', options, OPTION_KEYS);
   const { agent } = options;

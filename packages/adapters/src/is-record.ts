@@ -1,1 +1,0 @@
-export { isRecord } from '@plankit/core/internal-unstable';
