@@ -120,7 +120,8 @@ async function publishedInstall(): Promise<string> {
   for (const name of PACKAGES) {
     const source = join(root, 'packages', name);
     const target = join(modules, '@plankit', name);
-    const config = (
+    // The declarations (and react's stylesheet copy) are the config's onSuccess step: left out.
+    const { onSuccess: _declarations, ...config } = (
       (await import(pathToFileURL(join(source, 'tsup.config.ts')).href)) as { default: Options }
     ).default;
     const entries = config.entry as string[];
@@ -130,8 +131,6 @@ async function publishedInstall(): Promise<string> {
       entry: entries.map((entry) => join(source, entry)),
       outDir: join(target, 'dist'),
       dts: false,
-      // The declarations (and react's stylesheet copy) are the config's onSuccess step.
-      onSuccess: undefined,
       sourcemap: false,
       silent: true,
       // Every bare import stays an import, as in the published files.
