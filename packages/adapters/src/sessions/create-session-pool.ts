@@ -39,7 +39,7 @@ export interface SessionPoolStats {
 }
 
 /**
- * One live session per conversation id, loaded from and saved to a {@link SessionStore}. See
+ * One live session per conversation id, loaded from and saved to a {@link @plankit/adapters/stores!SessionStore}. See
  * {@link createSessionPool}.
  *
  * @public
