@@ -33,6 +33,7 @@ export {
   type StorableRules,
   storableProblem,
   stringProblem,
+  unstorableText,
 } from './internal/storable-problem.ts';
 export { toolFailure, toolSuccess } from './internal/tool-outcome.ts';
 export { type ValueCheck, valueProblem } from './internal/value-problem.ts';

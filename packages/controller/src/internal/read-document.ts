@@ -1,7 +1,12 @@
-import { clipText, escapeControl, formatPath, isRecord } from '@plankit/core/internal-unstable';
+import {
+  clipText,
+  escapeControl,
+  formatPath,
+  isRecord,
+  unstorableText,
+} from '@plankit/core/internal-unstable';
 import type * as z from 'zod';
 import { keyText } from './checks.ts';
-import { unstorableText } from './unstorable-text.ts';
 
 /**
  * A zod issue's message as a refusal's rule (lower case unless `lower` is false): on one line,

@@ -6,12 +6,12 @@ import {
   escapeControl,
   isRecord,
   refusalText,
+  unstorableText,
 } from '@plankit/core/internal-unstable';
 import * as z from 'zod';
 import { ControllerError } from '../controller-error.ts';
 import { canonicalJson } from '../internal/canonical-json.ts';
 import { controllerArgument, isText, isUnit } from '../internal/checks.ts';
-import { unstorableText } from '../internal/unstorable-text.ts';
 import type { InteractionPolicy } from '../policy/interaction-policy.ts';
 import { checkPolicy } from '../policy/resolve-policy.ts';
 import {

@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { STORABLE_DEPTH, type StorableRules, storableProblem } from './storable-problem.ts';
+import {
+  STORABLE_DEPTH,
+  type StorableRules,
+  storableProblem,
+  unstorableText,
+} from './storable-problem.ts';
 
 describe('storableProblem', () => {
   it('accepts plain JSON data, and undefined properties JSON drops', () => {
@@ -88,5 +93,38 @@ describe('storableProblem', () => {
       expect(storableProblem(value, rules)).toEqual({ path, rule });
     // Strings core refuses pass when the rules say so, and a cycle is not refused twice.
     expect(storableProblem({ a: '\u0000', b: [{ c: 1 }, { c: 1 }] }, rules)).toBe(undefined);
+  });
+});
+
+describe('unstorableText', () => {
+  it('judges only text: callbacks, class instances and non-finite numbers pass', () => {
+    class Box {
+      readonly text = '\u0000';
+    }
+    const value = { run: () => 1, at: new Date(0), box: new Box(), n: Number.NaN, ok: 'fine' };
+    expect(unstorableText(value, 'options')).toBeUndefined();
+  });
+
+  it('names the first unstorable string or key by its path under the root', () => {
+    expect(
+      unstorableText({ entries: [{ content: 'a' }, { content: 'b\u0000' }] }, 'input'),
+    ).toEqual({ path: 'input.entries[1].content', rule: 'must not contain U+0000' });
+    expect(unstorableText({ 'odd key\ud800': 1 }, 'input')).toEqual({
+      path: 'input["odd key\\ud800"]',
+      rule: 'key must not contain a lone surrogate',
+    });
+    expect(unstorableText('\udc00', 'title')).toEqual({
+      path: 'title',
+      rule: 'must not contain a lone surrogate',
+    });
+  });
+
+  it('walks cyclic, shared and 100,000-deep input once, without overflowing the stack', () => {
+    const cyclic: Record<string, unknown> = { text: 'ok' };
+    cyclic['self'] = cyclic;
+    expect(unstorableText(cyclic, '')).toBeUndefined();
+    let deep: unknown = 'bad\u0000';
+    for (let i = 0; i < 100_000; i++) deep = [deep];
+    expect(unstorableText(deep, 'x')?.rule).toBe('must not contain U+0000');
   });
 });

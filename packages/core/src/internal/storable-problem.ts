@@ -242,3 +242,83 @@ function objectProblem(
   }
   return undefined;
 }
+
+/**
+ * The first string (or object key) in `value` that no store can hold exactly, by
+ * {@link stringProblem} (U+0000 or a lone surrogate; other control characters are storable and
+ * stay, and renderers escape them), with its path under `root` (`input.entries[2].content`).
+ * Undefined when every string is storable.
+ *
+ * The text-only walk of {@link storableProblem}'s rules, for values that are not JSON data as a
+ * whole (options holding callbacks, a tool's parsed input with class instances): only text is
+ * judged, other values and objects with another prototype are passed over, since types, sizes
+ * and depth are each caller's own checks. Iterative, and each object is visited once, so deep,
+ * shared or cyclic input costs time linear in its size and never overflows the stack.
+ */
+export function unstorableText(value: unknown, root: string): StorableProblem | undefined {
+  // Storable text is the rule, so a walk that builds no paths decides; only a refusal pays
+  // for naming the field.
+  return allTextStorable(value) ? undefined : locateText(value, root);
+}
+
+/** Plain objects and arrays a text walk looks into; anything else holds no text it judges. */
+function isWalked(value: object): boolean {
+  if (Array.isArray(value)) return true;
+  const proto = Object.getPrototypeOf(value);
+  return proto === Object.prototype || proto === null;
+}
+
+function allTextStorable(value: unknown): boolean {
+  if (typeof value === 'string') return stringProblem(value) === undefined;
+  if (typeof value !== 'object' || value === null) return true;
+  const seen = new Set<object>();
+  const stack: unknown[] = [value];
+  for (let current = stack.pop(); current !== undefined; current = stack.pop()) {
+    if (typeof current === 'string') {
+      if (stringProblem(current) !== undefined) return false;
+      continue;
+    }
+    if (typeof current !== 'object' || current === null || seen.has(current)) continue;
+    seen.add(current);
+    if (!isWalked(current)) continue;
+    if (Array.isArray(current)) {
+      for (const item of current) stack.push(item);
+      continue;
+    }
+    for (const key in current) {
+      if (!Object.hasOwn(current, key)) continue;
+      if (stringProblem(key) !== undefined) return false;
+      stack.push((current as Record<string, unknown>)[key]);
+    }
+  }
+  return true;
+}
+
+function locateText(value: unknown, root: string): StorableProblem | undefined {
+  const seen = new Set<object>();
+  const stack: { value: unknown; path: string }[] = [{ value, path: root }];
+  for (let item = stack.pop(); item !== undefined; item = stack.pop()) {
+    const { value: current, path } = item;
+    if (typeof current === 'string') {
+      const rule = stringProblem(current);
+      if (rule !== undefined) return { path, rule };
+      continue;
+    }
+    if (typeof current !== 'object' || current === null || seen.has(current)) continue;
+    seen.add(current);
+    if (!isWalked(current)) continue;
+    if (Array.isArray(current)) {
+      for (let i = current.length - 1; i >= 0; i--)
+        stack.push({ value: current[i], path: `${path}[${i}]` });
+      continue;
+    }
+    const keys = Object.keys(current);
+    for (let i = keys.length - 1; i >= 0; i--) {
+      const key = keys[i] as string;
+      const rule = stringProblem(key);
+      if (rule !== undefined) return { path: keyPath(path, key), rule: `key ${rule}` };
+      stack.push({ value: (current as Record<string, unknown>)[key], path: keyPath(path, key) });
+    }
+  }
+  return undefined;
+}

@@ -1,6 +1,6 @@
 import { refusalText } from '@plankit/core/internal-unstable';
 import { ControllerError } from '../../controller-error.ts';
-import { unstorableRefusal } from '../../internal/unstorable-text.ts';
+import { unstorableRefusal } from '../../internal/unstorable-refusal.ts';
 
 /** A failed result. */
 export function failure(

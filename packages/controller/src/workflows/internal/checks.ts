@@ -1,7 +1,7 @@
 import type { Err } from '@plankit/core';
 import { isRecord, unknownOption } from '@plankit/core/internal-unstable';
 import { isTime, keyText, show, TIME_RULE, unknownKey } from '../../internal/checks.ts';
-import { unstorableRefusal } from '../../internal/unstorable-text.ts';
+import { unstorableRefusal } from '../../internal/unstorable-refusal.ts';
 import { WorkflowError, type WorkflowErrorCode } from '../workflow-error.ts';
 
 export { show };
