@@ -11,7 +11,7 @@ import type { AISDKToolError } from './ai-sdk-tool-error.ts';
 import { planFinished } from './plan-finished.ts';
 import { planReminderStep } from './plan-reminder-step.ts';
 import { describeAISDKSessions } from './testing/ai-sdk-sessions-cases.ts';
-import { type Call, chatScript, type SeenStep, sleep, usage } from './testing/chat-script.ts';
+import { type Call, chatScript, type SeenStep, sleep, stepResult } from './testing/chat-script.ts';
 import { toAISDKContext, toAISDKToolsContext } from './to-ai-sdk-context.ts';
 import { toAISDKTools as toTools } from './to-ai-sdk-tools.ts';
 
@@ -36,20 +36,7 @@ function scripted(steps: Call[][], seen: SeenStep[] = [], delay = 0) {
         tools: (options.tools ?? []).map((tool) => tool.name),
       });
       await sleep(delay);
-      const calls = steps.shift();
-      return calls === undefined
-        ? {
-            content: [{ type: 'text' as const, text: 'Done.' }],
-            finishReason: { unified: 'stop' as const, raw: undefined },
-            usage,
-            warnings: [],
-          }
-        : {
-            content: calls,
-            finishReason: { unified: 'tool-calls' as const, raw: undefined },
-            usage,
-            warnings: [],
-          };
+      return stepResult(steps.shift(), 'Done.');
     },
   });
 }

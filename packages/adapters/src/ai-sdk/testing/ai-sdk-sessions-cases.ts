@@ -11,7 +11,15 @@ import { planFinished } from '../plan-finished.ts';
 import { planReminderStep } from '../plan-reminder-step.ts';
 import { toAISDKTools } from '../to-ai-sdk-tools.ts';
 import type { AISDKMajor } from './ai-sdk-host-run.ts';
-import { type Call, chatScript, type SeenStep, sleep, toolCall, usage } from './chat-script.ts';
+import {
+  type Call,
+  chatScript,
+  type SeenStep,
+  sleep,
+  stepResult,
+  stepStreamParts,
+  toolCall,
+} from './chat-script.ts';
 
 // Each major types its own options, results and mock model; the cases only rely on the shapes
 // both share, so they take them untyped.
@@ -45,43 +53,10 @@ function scripted(major: SessionsMajor, steps: Call[][], seen: SeenStep[] = [], 
     return steps.shift();
   };
   return new major.MockModel({
-    doGenerate: async (options: never) => {
-      const calls = await reply(options);
-      return calls === undefined
-        ? {
-            content: [{ type: 'text' as const, text: 'Done.' }],
-            finishReason: { unified: 'stop' as const, raw: undefined },
-            usage,
-            warnings: [],
-          }
-        : {
-            content: calls,
-            finishReason: { unified: 'tool-calls' as const, raw: undefined },
-            usage,
-            warnings: [],
-          };
-    },
-    doStream: async (options: never) => {
-      const calls = await reply(options);
-      return {
-        stream: major.convertArrayToReadableStream([
-          { type: 'stream-start' as const, warnings: [] },
-          ...(calls ?? [
-            { type: 'text-start' as const, id: 't' },
-            { type: 'text-delta' as const, id: 't', delta: 'Done.' },
-            { type: 'text-end' as const, id: 't' },
-          ]),
-          {
-            type: 'finish' as const,
-            finishReason: {
-              unified: calls ? ('tool-calls' as const) : ('stop' as const),
-              raw: undefined,
-            },
-            usage,
-          },
-        ]),
-      };
-    },
+    doGenerate: async (options: never) => stepResult(await reply(options), 'Done.'),
+    doStream: async (options: never) => ({
+      stream: major.convertArrayToReadableStream(stepStreamParts(await reply(options), 'Done.')),
+    }),
   });
 }
 

@@ -44,3 +44,51 @@ export interface SeenStep {
   readonly prompt: unknown[];
   readonly tools: string[];
 }
+
+/** A text content part, the answer of a mock model's step once its calls are used up. */
+export interface TextPart {
+  readonly type: 'text';
+  readonly text: string;
+}
+
+/** What a mock model's `doGenerate` returns for one step. */
+export interface StepResult {
+  content: (Call | TextPart)[];
+  finishReason: { unified: 'stop' | 'tool-calls'; raw: undefined };
+  usage: typeof usage;
+  warnings: never[];
+}
+
+/** One step's `doGenerate` result: the step's tool calls, or `text` when the script is done. */
+export function stepResult(calls: Call[] | undefined, text: string): StepResult {
+  return calls === undefined
+    ? {
+        content: [{ type: 'text', text }],
+        finishReason: { unified: 'stop', raw: undefined },
+        usage,
+        warnings: [],
+      }
+    : {
+        content: calls,
+        finishReason: { unified: 'tool-calls', raw: undefined },
+        usage,
+        warnings: [],
+      };
+}
+
+/** One step's `doStream` parts, as {@link stepResult} answers it. */
+export function stepStreamParts(calls: Call[] | undefined, text: string): object[] {
+  return [
+    { type: 'stream-start', warnings: [] },
+    ...(calls ?? [
+      { type: 'text-start', id: 't' },
+      { type: 'text-delta', id: 't', delta: text },
+      { type: 'text-end', id: 't' },
+    ]),
+    {
+      type: 'finish',
+      finishReason: { unified: calls ? 'tool-calls' : 'stop', raw: undefined },
+      usage,
+    },
+  ];
+}

@@ -13,7 +13,7 @@ import { toolJsonSchema } from '../../tool-json-schema.ts';
 import { AISDKToolError } from '../ai-sdk-tool-error.ts';
 import { type AISDKToolOutput, toAISDKTools } from '../to-ai-sdk-tools.ts';
 import type { AISDKMajor } from './ai-sdk-host-run.ts';
-import { type Call, sleep, toolCall, usage } from './chat-script.ts';
+import { type Call, sleep, stepResult, stepStreamParts, toolCall } from './chat-script.ts';
 
 // Each major types its own options, results and mock model; the cases only rely on the shapes
 // both share, so they take them untyped.
@@ -60,41 +60,12 @@ function scripted(major: ToolsMajor, steps: Call[][], prompts: unknown[] = []) {
   return new major.MockModel({
     doGenerate: async (options: { prompt: unknown }) => {
       prompts.push(options.prompt);
-      const calls = steps.shift();
-      return calls === undefined
-        ? {
-            content: [{ type: 'text' as const, text: 'All done.' }],
-            finishReason: { unified: 'stop' as const, raw: undefined },
-            usage,
-            warnings: [],
-          }
-        : {
-            content: calls,
-            finishReason: { unified: 'tool-calls' as const, raw: undefined },
-            usage,
-            warnings: [],
-          };
+      return stepResult(steps.shift(), 'All done.');
     },
     doStream: async (options: { prompt: unknown }) => {
       prompts.push(options.prompt);
-      const calls = steps.shift();
       return {
-        stream: major.convertArrayToReadableStream([
-          { type: 'stream-start' as const, warnings: [] },
-          ...(calls ?? [
-            { type: 'text-start' as const, id: 't' },
-            { type: 'text-delta' as const, id: 't', delta: 'All done.' },
-            { type: 'text-end' as const, id: 't' },
-          ]),
-          {
-            type: 'finish' as const,
-            finishReason: {
-              unified: calls ? ('tool-calls' as const) : ('stop' as const),
-              raw: undefined,
-            },
-            usage,
-          },
-        ]),
+        stream: major.convertArrayToReadableStream(stepStreamParts(steps.shift(), 'All done.')),
       };
     },
   }) as PerMajor;
