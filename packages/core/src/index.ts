@@ -80,6 +80,7 @@ export { registerPlanningReducers } from './planning/planning-reducers.ts';
 export type { RenderPlanOptions } from './planning/render-plan.ts';
 export { renderPlan, renderStep } from './planning/render-plan.ts';
 export { formatStepId, highestStepNumber } from './planning/step-id.ts';
+export type { TextMode } from './planning/text-mode.ts';
 export type { Reducer, ReducerEvent } from './reducer.ts';
 export { replaceLatest } from './replace-latest.ts';
 export type { Err, Ok, Result } from './result.ts';

@@ -44,4 +44,5 @@ export {
   yamlDuplicateKey,
 } from './internal/yaml-nesting-keys.ts';
 export { checkExtensions } from './planning/register-planning-extensions.ts';
+export { checkTextMode } from './planning/text-mode.ts';
 export { trimText } from './planning/text-rules.ts';
