@@ -27,6 +27,46 @@ describe('PlanningToolsSection rendering', () => {
     }
   }
 
+  for (const strategy of PLANNING_STRATEGIES) {
+    it(`matches the reviewed unicode-mode snapshot ${strategy}-any-depth0-unicode.md`, async () => {
+      const markdown = section({ strategy, text: 'unicode' }).render(undefined, { depth: 0 });
+      await expect(markdown).toMatchFileSnapshot(
+        `./__snapshots__/planning/${strategy}-any-depth0-unicode.md`,
+      );
+    });
+  }
+
+  it('renders the reference copy byte for byte when text is ascii, given or by default', () => {
+    for (const strategy of PLANNING_STRATEGIES) {
+      for (const inProgress of ['any', 'single'] as const) {
+        expect(section({ strategy, inProgress, text: 'ascii' }).render()).toBe(
+          section({ strategy, inProgress }).render(),
+        );
+      }
+    }
+    expect(section().text).toBe('ascii');
+  });
+
+  it('drops ASCII from the copy in unicode mode, changing only those three lines', () => {
+    for (const strategy of PLANNING_STRATEGIES) {
+      for (const inProgress of ['any', 'single'] as const) {
+        const ascii = section({ strategy, inProgress }).originalBodyTemplate().split('\n');
+        const unicode = section({ strategy, inProgress, text: 'unicode' })
+          .originalBodyTemplate()
+          .split('\n');
+        expect(unicode.join('\n')).not.toMatch(/ascii/i);
+        expect(unicode.join('\n')).toMatch(/^[\x20-\x7e\n]*$/);
+        expect(unicode).toHaveLength(ascii.length);
+        const changed = unicode.filter((line, index) => line !== ascii[index]);
+        expect(changed).toEqual([
+          '- Start with `planning_setup_plan` to set an objective (<=240 characters) and optional initial steps.',
+          '- Keep steps concise (<=160 characters for titles, <=512 for details).',
+          "Stay brief, write plans in the user's language, and skip planning for trivial single-step tasks.",
+        ]);
+      }
+    }
+  });
+
   it('renders the heading the reference way', () => {
     expect(section().render()).toMatch(/^## Planning Tools\n\nUse planning tools/);
     expect(section().render(undefined, { depth: 1 })).toMatch(/^### Planning Tools\n\n/);
@@ -150,11 +190,13 @@ describe('PlanningToolsSection tools and session', () => {
     const original = section({
       strategy: PlanningStrategy.GOAL_DECOMPOSE_ROUTE_SYNTHESISE,
       inProgress: 'single',
+      text: 'unicode',
     });
     const other = new Session();
     const copy = original.clone({ session: other });
     expect(copy.session).toBe(other);
     expect(copy.render()).toBe(original.render());
+    expect(copy.text).toBe('unicode');
     await invokeTool(copy.tools().planning_setup_plan, { objective: 'cloned' }, { session: other });
     expect(selectLatest(other, Plan)?.objective).toBe('cloned');
     expect(selectLatest(original.session, Plan)).toBeUndefined();
@@ -170,5 +212,18 @@ describe('PlanningToolsSection tools and session', () => {
     );
     expect(() => section({ colour: 'red' } as never)).toThrow(/colour is not an option/);
     expect(() => section({ inProgress: 'many' as never })).toThrow(PromptRenderError);
+    const badText = (() => {
+      try {
+        section({ text: 'utf8' as never });
+      } catch (error) {
+        return error;
+      }
+    })();
+    expect(badText).toBeInstanceOf(PromptRenderError);
+    expect(badText).toMatchObject({
+      code: 'section_invalid',
+      field: 'text',
+      message: 'PlanningToolsSection: text must be one of ascii, unicode.',
+    });
   });
 });

@@ -4,9 +4,15 @@ import {
   type PlanningExtension,
   type PlanningToolsFor,
   Session,
+  type TextMode,
 } from '@plankit/core';
 import { inProgressRule, PLANNING_LIMITS, STEP_STATUSES } from '@plankit/core/constants';
-import { clipText, movedFlagText, unknownOption } from '@plankit/core/internal-unstable';
+import {
+  checkTextMode,
+  clipText,
+  movedFlagText,
+  unknownOption,
+} from '@plankit/core/internal-unstable';
 import { mindsetLines, PLANNING_STRATEGIES, PlanningStrategy } from './planning-strategy.ts';
 import { PromptRenderError } from './prompt-render-error.ts';
 import { type PromptSection, renderHeading, type SectionRenderOptions } from './prompt-section.ts';
@@ -21,6 +27,12 @@ export interface PlanningToolsSectionOptions<
   readonly strategy?: PlanningStrategy | undefined;
   /** `'single'` allows one `in_progress` step at a time, in the copy and in the validator. */
   readonly inProgress?: InProgressMode | undefined;
+  /**
+   * `'unicode'` lets plan text be in any language, in the copy and in the tools' rules (NFC,
+   * no control, bidirectional or invisible characters); `'ascii'` (the default) keeps the
+   * reference copy and rules, byte for byte.
+   */
+  readonly text?: TextMode | undefined;
   /** Whether hosts may override the copy and tool descriptions; `false` by default. */
   readonly acceptsOverrides?: boolean | undefined;
   /**
@@ -36,28 +48,36 @@ const OPTION_KEYS = new Set([
   'session',
   'strategy',
   'inProgress',
+  'text',
   'acceptsOverrides',
   'extensions',
 ]);
+
+// In unicode mode the copy names no character set (lengths are in code points either way),
+// and the closing line asks for the user's language instead of ASCII; the rest is the same.
 function planningBody(
   strategy: PlanningStrategy,
   inProgress: InProgressMode,
+  text: TextMode,
   extensionLines: readonly string[],
 ): string {
   const { objective, title, details } = PLANNING_LIMITS;
   const rule = inProgressRule(inProgress);
+  const characters = text === 'ascii' ? 'ASCII characters' : 'characters';
   return [
     'Use planning tools for multi-step or stateful work that requires an execution plan.',
     ...mindsetLines(strategy),
-    `- Start with \`planning_setup_plan\` to set an objective (<=${objective} ASCII characters) and optional initial steps.`,
+    `- Start with \`planning_setup_plan\` to set an objective (<=${objective} ${characters}) and optional initial steps.`,
     '- Step ids use the `S###` format, stay stable, and must be referenced for every update.',
-    `- Keep steps concise (<=${title} ASCII characters for titles, <=${details} for details).`,
+    `- Keep steps concise (<=${title} ${characters} for titles, <=${details} for details).`,
     '- Extend plans with `planning_add_step` and refine steps with `planning_update_step`.',
     `- Track progress via \`planning_mark_step\` (${STEP_STATUSES.join(', ')}).${rule === null ? '' : ` ${rule}`}`,
     '- Inspect the latest plan using `planning_read_plan`.',
     '- Use `planning_clear_plan` only when abandoning the objective.',
     ...extensionLines,
-    'Stay brief, ASCII-only, and skip planning for trivial single-step tasks.',
+    text === 'ascii'
+      ? 'Stay brief, ASCII-only, and skip planning for trivial single-step tasks.'
+      : "Stay brief, write plans in the user's language, and skip planning for trivial single-step tasks.",
   ].join('\n');
 }
 
@@ -111,6 +131,8 @@ export class PlanningToolsSection<const E extends readonly PlanningExtension[] =
   readonly strategy: PlanningStrategy;
   /** The in-progress rule, shared by the copy and the validator. */
   readonly inProgress: InProgressMode;
+  /** The text mode, shared by the copy and the validator. */
+  readonly text: TextMode;
   /** Whether hosts may override the copy and tool descriptions. */
   readonly acceptsOverrides: boolean;
   /** The plan-model extensions the tools were built with. */
@@ -149,6 +171,13 @@ export class PlanningToolsSection<const E extends readonly PlanningExtension[] =
       );
     }
     const inProgress = options.inProgress ?? 'any';
+    let text: TextMode;
+    try {
+      text = checkTextMode(options.text ?? 'ascii', 'PlanningToolsSection', 'text');
+    } catch (cause) {
+      const reason = cause instanceof Error ? cause.message : String(cause);
+      throw new PromptRenderError('section_invalid', reason, { field: 'text', cause });
+    }
     const acceptsOverrides = options.acceptsOverrides ?? false;
     const extensions = (options.extensions ?? []) as E;
     let tools: PlanningToolsFor<E>;
@@ -161,10 +190,11 @@ export class PlanningToolsSection<const E extends readonly PlanningExtension[] =
     this.session = options.session;
     this.strategy = strategy;
     this.inProgress = inProgress;
+    this.text = text;
     this.acceptsOverrides = acceptsOverrides;
     this.extensions = extensions;
     this.#tools = tools;
-    this.#body = planningBody(strategy, inProgress, extensionLines(extensions, strategy));
+    this.#body = planningBody(strategy, inProgress, text, extensionLines(extensions, strategy));
   }
 
   /**
@@ -197,6 +227,7 @@ export class PlanningToolsSection<const E extends readonly PlanningExtension[] =
       session,
       strategy: this.strategy,
       inProgress: this.inProgress,
+      text: this.text,
       acceptsOverrides: this.acceptsOverrides,
       extensions: this.extensions,
     });
