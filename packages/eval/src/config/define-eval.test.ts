@@ -53,6 +53,11 @@ describe('defineEval', () => {
       { ...base, arms: [{ id: 'a', host, planning: { inProgress: 'many' } }] },
       'arms[0].planning.inProgress',
     ],
+    [
+      'an unknown text mode',
+      { ...base, arms: [{ id: 'a', host, planning: { text: 'utf8' } }] },
+      'arms[0].planning.text',
+    ],
     ['no checker', { ...base, tasks: [{ id: 't', prompt: 'p' }] }, 'tasks[0].check'],
     [
       'an empty prompt',
@@ -75,6 +80,15 @@ describe('defineEval', () => {
     ['a USD cap without prices', { ...base, budget: { totalUsd: 1 } }, 'arms[0].host.modelId'],
   ])('refuses %s, naming the field', (_name, config, field) => {
     expect(refusal(config)).toEqual({ code: 'config_invalid', field });
+  });
+
+  it('refuses an unknown text mode in the words of the other planning options', () => {
+    expect(() =>
+      defineEval({
+        arms: [{ id: 'a', host, planning: { text: 'utf8' } }],
+        tasks: base.tasks,
+      } as unknown as EvalConfig),
+    ).toThrow('arms[0].planning.text: must be one of ascii, unicode, got "utf8"');
   });
 
   it('names every field at fault in one message, and stays under 2,000 characters', () => {

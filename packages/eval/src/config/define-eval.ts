@@ -1,5 +1,5 @@
 import type { PriceTable } from '@plankit/controller/budget';
-import type { AnyTool, InProgressMode, Session } from '@plankit/core';
+import type { AnyTool, InProgressMode, Session, TextMode } from '@plankit/core';
 import type { PlanningStrategy } from '@plankit/prompt';
 import type { EvalHost } from '../hosts/eval-host.ts';
 import { checkEvalConfig } from './eval-config-schema.ts';
@@ -28,6 +28,11 @@ export interface PlanningArm {
   readonly reminder?: ReminderCadence | undefined;
   /** How many steps may be in progress at once; `single` by default. */
   readonly inProgress?: InProgressMode | undefined;
+  /**
+   * Which plan text the tools accept and the copy asks for: `ascii` (the default, the
+   * reference) or `unicode` (any language), as `PlanningToolsSection` takes it.
+   */
+  readonly text?: TextMode | undefined;
 }
 
 /** One variant to compare: a model and a planning set-up. @public */

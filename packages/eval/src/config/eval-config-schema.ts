@@ -1,3 +1,4 @@
+import { TEXT_MODES } from '@plankit/core/constants';
 import { plural } from '@plankit/core/internal-unstable';
 import { PLANNING_STRATEGIES } from '@plankit/prompt';
 import { z } from 'zod';
@@ -58,9 +59,10 @@ const planning = z.union(
         })
         .optional(),
       inProgress: z.enum(['single', 'any'], { error: 'must be single or any' }).optional(),
+      text: z.enum(TEXT_MODES, { error: `must be one of ${TEXT_MODES.join(', ')}` }).optional(),
     }),
   ],
-  { error: 'must be false or an object { strategy, reminder, inProgress }' },
+  { error: 'must be false or an object { strategy, reminder, inProgress, text }' },
 );
 
 // Arms and tasks may carry fields of the user's own (a task's reference solution, say).

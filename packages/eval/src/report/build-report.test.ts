@@ -27,4 +27,26 @@ describe('buildReport', () => {
     for (const text of [report.method.join('\n'), renderMarkdown(report), renderHtml(report)])
       expect(text).not.toMatch(/NaN|Infinity/);
   });
+
+  it('names the text mode in the planning description of unicode arms only', () => {
+    const report = buildReport(
+      {
+        arms: [
+          { id: 'ascii', host, planning: { text: 'ascii' } },
+          { id: 'unicode', host, planning: { strategy: 'plan_act_reflect', text: 'unicode' } },
+          { id: 'none', host, planning: false },
+        ],
+        tasks: [{ id: 't', prompt: 'p', check: () => true }],
+        repetitions: 1,
+        seed: 1,
+      },
+      [finishedTrial('ascii', 1, true), finishedTrial('unicode', 1, true)],
+      'completed',
+    );
+    expect(report.arms.map((arm) => arm.planning)).toEqual([
+      'react, reminder on_change, inProgress single',
+      'plan_act_reflect, reminder on_change, inProgress single, text unicode',
+      'none',
+    ]);
+  });
 });

@@ -18,7 +18,7 @@ export interface ArmSummary {
   readonly model: string;
   /** The host kind. */
   readonly host: string;
-  /** How it plans, in words (`none`, `react, reminder on_change, inProgress single`). */
+  /** How it plans, in words (`none`, `react, reminder on_change, inProgress single`, and `, text unicode` for a unicode-mode arm). */
   readonly planning: string;
   /** Finished trials (the statistics' n). */
   readonly n: number;
@@ -168,7 +168,9 @@ export function holmAdjust(pValues: readonly number[]): number[] {
 
 function planningText(planning: EvalConfig['arms'][number]['planning']): string {
   if (planning === false) return 'none';
-  return `${planning.strategy ?? 'react'}, reminder ${planning.reminder ?? 'on_change'}, inProgress ${planning.inProgress ?? 'single'}`;
+  // The text mode is named only when it is not the reference's, so ascii arms read as before.
+  const text = planning.text === 'unicode' ? ', text unicode' : '';
+  return `${planning.strategy ?? 'react'}, reminder ${planning.reminder ?? 'on_change'}, inProgress ${planning.inProgress ?? 'single'}${text}`;
 }
 
 function points(value: number): string {

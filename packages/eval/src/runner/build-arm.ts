@@ -66,9 +66,11 @@ export function buildArm(
   if (arm.planning === false) return { system: head, tools: taskTools, reminder: () => undefined };
   const strategy = arm.planning.strategy ?? PlanningStrategy.REACT;
   const inProgress = arm.planning.inProgress ?? 'single';
+  const text = arm.planning.text ?? 'ascii';
   const cadence = arm.planning.reminder ?? 'on_change';
-  const section = new PlanningToolsSection({ session, strategy, inProgress });
-  // The section builds the six tools with createPlanningTools and the same inProgress rule.
+  const section = new PlanningToolsSection({ session, strategy, inProgress, text });
+  // The section builds the six tools with createPlanningTools and the same inProgress and
+  // text rules as its copy.
   const planning: readonly AnyTool[] = section.tools();
   const system = `${head}\n\n${section.render(undefined, { depth: 0, number: '1' })}`;
   let lastReminded: Plan | undefined;
