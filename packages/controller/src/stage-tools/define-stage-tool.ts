@@ -44,7 +44,10 @@ export interface StageToolContext {
 export interface StageTool<I = unknown, D = unknown> {
   /** Matches `^[a-z0-9_-]{1,64}$`. */
   readonly name: string;
-  /** 1-200 printable ASCII characters. */
+  /**
+   * 1-200 printable ASCII characters, in every text mode: a tool definition follows core's
+   * `defineTool` rule; the Unicode text mode is for plan text, not definitions.
+   */
   readonly description: string;
   /** The schema the input is parsed with. */
   readonly input: z.ZodType<I, unknown>;
@@ -64,7 +67,10 @@ export type AnyStageTool = StageTool<any, any>;
 export interface StageToolDefinition<S extends z.ZodType, D> {
   /** Matches `^[a-z0-9_-]{1,64}$`. */
   readonly name: string;
-  /** 1-200 printable ASCII characters. */
+  /**
+   * 1-200 printable ASCII characters, in every text mode: a tool definition follows core's
+   * `defineTool` rule; the Unicode text mode is for plan text, not definitions.
+   */
   readonly description: string;
   /** A zod schema; use `z.strictObject` so unknown keys are refused. */
   readonly input: S;
