@@ -215,6 +215,7 @@ describe('PlanningToolsSection tools and session', () => {
     const badText = (() => {
       try {
         section({ text: 'utf8' as never });
+        return undefined;
       } catch (error) {
         return error;
       }

@@ -182,7 +182,12 @@ export class PlanningToolsSection<const E extends readonly PlanningExtension[] =
     const extensions = (options.extensions ?? []) as E;
     let tools: PlanningToolsFor<E>;
     try {
-      tools = createPlanningTools(options.session, { inProgress, acceptsOverrides, extensions });
+      tools = createPlanningTools(options.session, {
+        inProgress,
+        text,
+        acceptsOverrides,
+        extensions,
+      });
     } catch (cause) {
       const reason = cause instanceof Error ? cause.message : String(cause);
       throw new PromptRenderError('section_invalid', `PlanningToolsSection: ${reason}`, { cause });
