@@ -14,6 +14,7 @@ export {
   unknownOption,
 } from './internal/check-option-keys.ts';
 export { deepEqual } from './internal/deep-equal.ts';
+export { escapeRefusedText } from './internal/escape-refused-text.ts';
 export { formatPath } from './internal/format-path.ts';
 export { invalidArgument } from './internal/invalid-argument.ts';
 export { isRecord } from './internal/is-record.ts';
