@@ -64,7 +64,7 @@ export {
 } from './phases/predefined-todos.ts';
 export { type PhaseJobOptions, startPhaseJob } from './phases/start-phase-job.ts';
 export type { Todo, TodoStatus } from './phases/todo.ts';
-export { todosPlan } from './phases/todos-plan.ts';
+export { type TodosPlanOptions, todosPlan } from './phases/todos-plan.ts';
 export {
   type OversizedFile,
   type TodosDocument,

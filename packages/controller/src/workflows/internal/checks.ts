@@ -1,5 +1,5 @@
-import type { Err } from '@plankit/core';
-import { isRecord, unknownOption } from '@plankit/core/internal-unstable';
+import type { Err, TextMode } from '@plankit/core';
+import { checkTextMode, isRecord, unknownOption } from '@plankit/core/internal-unstable';
 import { isTime, keyText, show, TIME_RULE, unknownKey } from '../../internal/checks.ts';
 import { unstorableRefusal } from '../../internal/unstorable-refusal.ts';
 import { WorkflowError, type WorkflowErrorCode } from '../workflow-error.ts';
@@ -24,6 +24,19 @@ export function inputError(where: string, field: string, rule: string): Workflow
 /** A programmer error: `where` was called with an argument that breaks `rule`. */
 export function argumentError(where: string, field: string, rule: string): WorkflowError {
   return new WorkflowError('argument_invalid', `${where}: ${field} ${rule}.`, { field });
+}
+
+/**
+ * `value` when it is a core `TextMode`; otherwise core's refusal (`<where>: <field> must be one
+ * of ascii, unicode.`) as the workflows' own `argument_invalid` error.
+ */
+export function workflowTextMode(where: string, value: unknown, field: string): TextMode {
+  try {
+    return checkTextMode(value, where, field);
+  } catch (cause) {
+    const message = cause instanceof Error ? cause.message : String(cause);
+    throw new WorkflowError('argument_invalid', message, { field, cause });
+  }
 }
 
 /**

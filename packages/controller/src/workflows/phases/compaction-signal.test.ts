@@ -48,6 +48,42 @@ describe('compactionSignal', () => {
     ]);
   });
 
+  it('keeps todos in any language as they are in unicode mode, composed, unsafe characters escaped', () => {
+    const todos = [
+      { id: 1, content: '翻訳を確認する' },
+      { id: 2, content: 'R\u00e9sum\u00e9 \u2014 check \ud83d\ude80' },
+      { id: 3, content: 'Cafe\u0301 menu' },
+      { id: 4, content: 'Read the brief\nthen \u202Ethe notes' },
+    ];
+    const custom = startPhaseJob({ jobId: 'j', now: 0, todos: { initial: todos } });
+    const due = compactionSignal(custom, { contextTokens: 90_000, text: 'unicode' });
+    const plan = unwrap(fromPlanAnchor(due?.anchor ?? ''));
+    expect(plan).toEqual(todosPlan(custom, { text: 'unicode' }));
+    expect(plan.steps.map((step) => step.title)).toEqual([
+      '翻訳を確認する',
+      'R\u00e9sum\u00e9 \u2014 check \ud83d\ude80',
+      'Caf\u00e9 menu',
+      'Read the brief\\nthen \\u202ethe notes',
+    ]);
+    // The default is the reference's: ASCII, as before.
+    expect(todosPlan(custom, { text: 'ascii' })).toEqual(todosPlan(custom));
+    expect(compactionSignal(custom, { contextTokens: 90_000, text: 'ascii' })?.anchor).toBe(
+      compactionSignal(custom, { contextTokens: 90_000 })?.anchor,
+    );
+  });
+
+  it("refuses a text mode that is not one, in core's words", () => {
+    expect(() => compactionSignal(job, { contextTokens: 1, text: 'utf8' as never })).toThrow(
+      'compactionSignal: input.text must be one of ascii, unicode.',
+    );
+    expect(() => todosPlan(job, { text: 'utf8' as never })).toThrow(
+      'todosPlan: options.text must be one of ascii, unicode.',
+    );
+    expect(() => todosPlan(job, { txt: 'unicode' } as never)).toThrow(
+      /options.txt is not an option/,
+    );
+  });
+
   it("anchors the agent's own plan when given", () => {
     const plan = { objective: 'Mine', status: 'active' as const, steps: [] };
     const due = compactionSignal(job, { contextTokens: 90_000, plan });

@@ -1,7 +1,7 @@
-import type { Plan } from '@plankit/core';
+import type { Plan, TextMode } from '@plankit/core';
 import { isRecord } from '@plankit/core/internal-unstable';
 import { toPlanAnchor } from '@plankit/prompt';
-import { argumentError, checkOptions, isInteger } from '../internal/checks.ts';
+import { argumentError, checkOptions, isInteger, workflowTextMode } from '../internal/checks.ts';
 import type { PhaseJob } from './phase-job.ts';
 import { ensureJob } from './phase-step.ts';
 import { todosPlan } from './todos-plan.ts';
@@ -24,16 +24,21 @@ export interface CompactionInput {
   readonly contextTokens: number;
   /** The agent's own plan, when it keeps one with the planning tools; else the todos are used. */
   readonly plan?: Plan | undefined;
+  /**
+   * The planning tools' text mode, for the todos' plan (`todosPlan`): `'unicode'` keeps todos
+   * in any language as they are; `'ascii'` (the default) writes non-ASCII as `\uXXXX`.
+   */
+  readonly text?: TextMode | undefined;
 }
 
-const KEYS: ReadonlySet<string> = new Set(['contextTokens', 'plan']);
+const KEYS: ReadonlySet<string> = new Set(['contextTokens', 'plan', 'text']);
 
 /**
  * Mid-phase compaction: within a phase the conversation can still grow, so past the
  * job's `compactionThreshold` (80,000 tokens by default) the host should summarise older
  * messages and keep recent ones. The signal carries the plan anchor to append to the summary,
  * so the plan survives word for word: of `input.plan` when given, else of the phase's todos
- * (`todosPlan`).
+ * (`todosPlan`, in `input.text`'s mode: `'unicode'` keeps todos in any language).
  *
  * @returns the signal when `contextTokens` is over the threshold, else null
  * @throws WorkflowError `argument_invalid` for a value that is not a phase job, or bad input
@@ -48,6 +53,7 @@ export function compactionSignal(job: PhaseJob, input: CompactionInput): Compact
   ensureJob('compactionSignal', job);
   checkOptions('compactionSignal', input, KEYS, 'input');
   const { contextTokens, plan } = input;
+  const text = workflowTextMode('compactionSignal', input.text ?? 'ascii', 'input.text');
   if (!isInteger(contextTokens, 0, Number.MAX_SAFE_INTEGER)) {
     throw argumentError(
       'compactionSignal',
@@ -64,6 +70,6 @@ export function compactionSignal(job: PhaseJob, input: CompactionInput): Compact
     type: 'compaction_due',
     contextTokens,
     threshold,
-    anchor: toPlanAnchor(plan ?? todosPlan(job)),
+    anchor: toPlanAnchor(plan ?? todosPlan(job, { text })),
   });
 }
