@@ -1,9 +1,15 @@
+import { clipText, escapeRefusedText } from '@plankit/core/internal-unstable';
 import type { EvalReport } from './build-report.ts';
 import { dollars, percent, type ReportBlock, reportDocument } from './report-document.ts';
 
-/** Text as HTML text or an attribute value: `& < > " '` escaped. */
+/**
+ * Text as HTML text or an attribute value: `& < > " '` escaped, and what the Unicode text mode
+ * refuses (control and bidirectional characters, invisible ones) written as a visible `\uXXXX`,
+ * so text in any language shows as written and cannot reorder or hide the text around it.
+ * Runs of whitespace become one space, as HTML shows them anyway.
+ */
 export function escapeHtml(text: string): string {
-  return text
+  return escapeRefusedText(text.replace(/\s+/g, ' '))
     .replaceAll('&', '&amp;')
     .replaceAll('<', '&lt;')
     .replaceAll('>', '&gt;')
@@ -20,8 +26,7 @@ function round(value: number): number {
 
 /** A label clipped to fit the charts' left margin. */
 function short(label: string): string {
-  const line = label.replace(/\s+/g, ' ').trim();
-  return line.length > 24 ? `${line.slice(0, 23)}…` : line;
+  return clipText(label.replace(/\s+/g, ' ').trim(), 24);
 }
 
 const WIDTH = 760;

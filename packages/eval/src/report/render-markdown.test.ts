@@ -1,3 +1,4 @@
+import { escapeRefusedText } from '@plankit/core/internal-unstable';
 import * as fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { EvalConfig } from '../config/define-eval.ts';
@@ -74,7 +75,8 @@ const text = fc.string({
   maxLength: 40,
 });
 
-const shown = (value: string): string => value.replace(/\s+/g, ' ').trim();
+// One line, and what the Unicode text mode refuses written as a visible `\uXXXX`.
+const shown = (value: string): string => escapeRefusedText(value.replace(/\s+/g, ' ').trim());
 
 describe('config text in the reports', () => {
   it('random labels, names and model ids parse back out of the markdown tables, and forge nothing', () => {
@@ -149,5 +151,61 @@ describe('config text in the reports', () => {
       const report = buildReport(config, [trial('none', 1, true)], 'completed');
       expect(renderMarkdown(report).split('\n')[0]).toBe(title);
     }
+  });
+
+  it('shows text in any language as written, and bidi, control and invisible characters as escapes', () => {
+    const host = {
+      kind: 'test',
+      modelId: 'モデル\u202e1v',
+      runTrial: async () => ({ text: '', stop: 'done' as const, turns: 0 }),
+    };
+    // An override would show the rest of its line right to left: `1v` as `v1`, a row's
+    // cells in the other order.
+    const config: EvalConfig = {
+      name: 'リリース 🚀 Grüße\u2066',
+      arms: [
+        { id: 'none', label: '計画なし\u200b', host, planning: false },
+        { id: 'react', label: 'plan\u202e (react) ❤️', host, planning: { text: 'unicode' } },
+      ],
+      tasks: [{ id: 't', prompt: 'p', check: () => true }],
+      repetitions: 1,
+      seed: 1,
+    };
+    const report = buildReport(
+      config,
+      [trial('none', 1, true), trial('react', 1, true)],
+      'completed',
+    );
+    const markdown = renderMarkdown(report);
+    const html = renderHtml(report);
+    for (const output of [markdown, html]) {
+      expect(output).not.toMatch(/[\u202e\u2066\u200b]/);
+      expect(output).toContain('リリース 🚀 Grüße');
+      expect(output).toContain('❤️');
+    }
+    expect(markdown.split('\n')[0]).toBe('# Eval report: リリース 🚀 Grüße\\\\u2066');
+    const arms = tableAfter(markdown, '## Arms');
+    expect(arms[2]?.slice(0, 2)).toEqual(['計画なし\\u200b', 'モデル\\u202e1v (test)']);
+    expect(arms[3]?.[0]).toBe('plan\\u202e (react) ❤️');
+    expect(arms[3]?.[2]).toBe('react, reminder on_change, inProgress single, text unicode');
+    expect(html).toContain('<h1>Eval report: リリース 🚀 Grüße\\u2066</h1>');
+  });
+
+  it('clips long chart labels without splitting a character outside the BMP', () => {
+    const host = {
+      kind: 'test',
+      modelId: 'm',
+      runTrial: async () => ({ text: '', stop: 'done' as const, turns: 0 }),
+    };
+    const config: EvalConfig = {
+      arms: [{ id: 'a', label: 'x'.repeat(20) + '😀'.repeat(10), host, planning: false }],
+      tasks: [{ id: 't', prompt: 'p', check: () => true }],
+      repetitions: 1,
+      seed: 1,
+    };
+    const html = renderHtml(buildReport(config, [trial('a', 1, true)], 'completed'));
+    // Cut at 21 code units, the label would end in half of an emoji.
+    expect(html).toContain(`>${'x'.repeat(20)}...</text>`);
+    expect(html).not.toMatch(/\\ud83d/);
   });
 });

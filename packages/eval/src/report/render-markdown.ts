@@ -1,3 +1,4 @@
+import { escapeRefusedText } from '@plankit/core/internal-unstable';
 import type { EvalReport } from './build-report.ts';
 import { type ReportBlock, reportDocument } from './report-document.ts';
 
@@ -5,9 +6,11 @@ export { dollars, percent } from './report-document.ts';
 
 /**
  * Text as one markdown line: every run of whitespace (line breaks included) becomes one space,
- * and the characters markdown reads as syntax (`\ ` * _ [ ] < > | ~ &`) are backslash-escaped,
- * as is a leading `- + # =`, so the text shows as written and can never start a list item or a
- * heading, close a table cell or open HTML.
+ * what the Unicode text mode refuses (control and bidirectional characters, invisible ones) is
+ * written as a visible `\uXXXX`, and the characters markdown reads as syntax
+ * (`\ ` * _ [ ] < > | ~ &`) are backslash-escaped, as is a leading `- + # =`, so the text shows
+ * as written and can never start a list item or a heading, close a table cell, open HTML, or
+ * reorder or hide the text around it.
  */
 export function markdownText(text: string): string {
   return cellText(text).replace(/^[-+#=]/, (char) => `\\${char}`);
@@ -23,10 +26,10 @@ function headingText(text: string): string {
 
 /** Text as a table cell: as {@link markdownText}, but a cell can start with `-` or `+`. */
 function cellText(text: string): string {
-  return text
-    .replace(/\s+/g, ' ')
-    .trim()
-    .replace(/[\\`*_[\]<>|~&]/g, (char) => `\\${char}`);
+  return escapeRefusedText(text.replace(/\s+/g, ' ').trim()).replace(
+    /[\\`*_[\]<>|~&]/g,
+    (char) => `\\${char}`,
+  );
 }
 
 function row(cells: readonly string[]): string {

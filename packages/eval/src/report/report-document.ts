@@ -1,3 +1,4 @@
+import { clipText } from '@plankit/core/internal-unstable';
 import { confidenceText, type EvalReport } from './build-report.ts';
 
 /**
@@ -43,8 +44,7 @@ const JUDGE_ROWS = 200;
 const REASON_CHARS = 300;
 
 function clipped(text: string): string {
-  const line = text.replace(/\s+/g, ' ').trim();
-  return line.length > REASON_CHARS ? `${line.slice(0, REASON_CHARS - 3)}...` : line;
+  return clipText(text.replace(/\s+/g, ' ').trim(), REASON_CHARS);
 }
 
 /**
