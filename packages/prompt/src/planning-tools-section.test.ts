@@ -175,6 +175,32 @@ describe('PlanningToolsSection tools and session', () => {
     expect(open.tools().every((tool) => tool.acceptsOverrides)).toBe(true);
   });
 
+  it('builds tools that take plans in any language in unicode mode, and only ASCII by default', async () => {
+    const titles = ['Café menu', 'Write the README — then ship', '翻訳を確認する', 'Ship v2 🚀'];
+    const unicode = new Session();
+    const { planning_setup_plan: setup } = new PlanningToolsSection({
+      session: unicode,
+      text: 'unicode',
+    }).tools();
+    const stored = await invokeTool(
+      setup,
+      { objective: 'リリース', initial_steps: titles.map((title) => ({ title })) },
+      { session: unicode },
+    );
+    expect(stored.ok).toBe(true);
+    expect(selectLatest(unicode, Plan)?.steps.map((step) => step.title)).toEqual(titles);
+    const bidi = await invokeTool(setup, { objective: 'abc\u202edef' }, { session: unicode });
+    expect(bidi.message).toContain('U+202E');
+    const ascii = new Session();
+    const refused = await invokeTool(
+      section({ session: ascii }).tools().planning_setup_plan,
+      { objective: 'o', initial_steps: [{ title: '翻訳を確認する' }] },
+      { session: ascii },
+    );
+    expect(refused.message).toContain('Title must be ASCII.');
+    expect(selectLatest(ascii, Plan)).toBeUndefined();
+  });
+
   it('registers the reducers once, so two sections over one session add each step once', async () => {
     const session = new Session();
     const first = new PlanningToolsSection({ session });
