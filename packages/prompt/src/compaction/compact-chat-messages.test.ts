@@ -214,6 +214,39 @@ describe('compactChatMessages', () => {
     ).toMatchObject({ plan, planSource: 'authenticated-anchor', ignoredAnchors: [] });
   });
 
+  it('carries a plan in any language across processes, authenticated, and shows it in the plan state', async () => {
+    const KEY = 'a-32-byte-secret-from-the-vault!';
+    const session = new Session({ sessionId: 'compaction-unicode', clock: () => 1 });
+    const titles = ['翻訳を確認する', 'Café menu', 'Ship v2 🚀', '❤️ 👩‍💻 Grüße'];
+    const { planning_setup_plan: setup } = createPlanningTools(session, { text: 'unicode' });
+    await invokeTool(
+      setup,
+      { objective: 'リリース準備', initial_steps: titles.map((title) => ({ title })) },
+      { session },
+    );
+    const plan = selectLatest(session, Plan);
+    const summarise = () => 'summary';
+    const first = await compactChatMessages({
+      messages: exchange(1),
+      session,
+      anchorKey: KEY,
+      summarise,
+    });
+    const planMessage = textOf(first.messages[1] as ChatCompletionMessageParam);
+    for (const title of titles) expect(planMessage).toContain(title);
+    const later = [...first.messages, ...exchange(2)];
+    expect(await compactChatMessages({ messages: later, anchorKey: KEY, summarise })).toMatchObject(
+      { plan, planSource: 'authenticated-anchor', ignoredAnchors: [] },
+    );
+    // One kana changed, in the plan state and the anchor: the anchor no longer reads.
+    const edited = later.map((message, index) =>
+      index === 1 ? { ...message, content: planMessage.replaceAll('翻訳を', '翻訳が') } : message,
+    ) as ChatCompletionMessageParam[];
+    expect(
+      await compactChatMessages({ messages: edited, anchorKey: KEY, summarise }),
+    ).toMatchObject({ plan: undefined, ignoredAnchors: [{ index: 1 }] });
+  });
+
   it('places no plan for a session without one or with an abandoned plan, and does nothing with nothing to compact', async () => {
     const session = new Session();
     const none = await compactChatMessages({
