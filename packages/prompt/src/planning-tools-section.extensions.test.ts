@@ -88,6 +88,26 @@ describe('the prompt lines extensions declare, in the planning copy', () => {
     }
   });
 
+  it('adds the same lines in unicode mode, where only the three text lines differ', () => {
+    for (const strategy of PLANNING_STRATEGIES) {
+      const ascii = section(strategy, 'single', OPTIONS).originalBodyTemplate().split('\n');
+      const unicode = new PlanningToolsSection({
+        session: new Session(),
+        strategy,
+        inProgress: 'single',
+        text: 'unicode',
+        extensions: extensionsFor(OPTIONS),
+      })
+        .originalBodyTemplate()
+        .split('\n');
+      expect(unicode).toHaveLength(ascii.length);
+      const changed = unicode.filter((line, index) => line !== ascii[index]);
+      expect(changed).toHaveLength(3);
+      expect(unicode.join('\n')).not.toMatch(/ascii/i);
+      expect(unicode.at(-1)).toMatch(/^Stay brief, write plans in the user's language/);
+    }
+  });
+
   it('hands the options to the tools: depends_on in the schemas, and the batch tool', () => {
     const plain = section('react', 'any', []).tools();
     expect(plain.map((tool) => tool.name)).toHaveLength(6);
