@@ -5,7 +5,7 @@ import type { TextMode } from './text-mode.ts';
 
 /** A step to add, after normalisation. @public */
 export interface NewPlanStep {
-  /** Trimmed title, 1-160 ASCII characters. */
+  /** Trimmed title, 1-160 characters of the tools' text mode. */
   readonly title: string;
   /** Trimmed details, or `null` when absent or blank. */
   readonly details: string | null;
@@ -64,7 +64,7 @@ function markStepSchema(chars: string) {
 
 /** Parameters of `planning_setup_plan`, after normalisation. @public */
 export interface SetupPlan {
-  /** Trimmed objective, 1-240 ASCII characters. */
+  /** Trimmed objective, 1-240 characters of the tools' text mode. */
   readonly objective: string;
   /** The first steps, numbered from S001 by the reducer. */
   readonly initial_steps: readonly NewPlanStep[];
@@ -156,9 +156,13 @@ export const MarkStep: z.ZodType<MarkStep, MarkStepInput> = defineDataType(
 
 /** The parameter schemas of the four tools that take text, for one text mode. @internal */
 export interface PlanningParameters {
+  /** `planning_setup_plan`'s. */
   readonly setup: z.ZodType<SetupPlan, SetupPlanInput>;
+  /** `planning_add_step`'s. */
   readonly add: z.ZodType<AddStep, AddStepInput>;
+  /** `planning_update_step`'s. */
   readonly update: z.ZodType<UpdateStep, UpdateStepInput>;
+  /** `planning_mark_step`'s. */
   readonly mark: z.ZodType<MarkStep, MarkStepInput>;
 }
 

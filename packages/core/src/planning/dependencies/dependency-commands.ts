@@ -12,7 +12,7 @@ import { dependencyProblem, MAX_DEPENDENCIES } from './dependency-problem.ts';
 
 /** A step to add with its dependencies, after normalisation. @public */
 export interface NewDependentStep {
-  /** Trimmed title, 1-160 ASCII characters. */
+  /** Trimmed title, 1-160 characters of the tools' text mode. */
   readonly title: string;
   /** Trimmed details, or `null`. */
   readonly details: string | null;
