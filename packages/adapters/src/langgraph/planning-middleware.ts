@@ -14,6 +14,7 @@ import {
 import {
   checkExtensions,
   checkMovedFlags,
+  checkOptionKeys,
   checkTextMode,
   invalidArgument,
 } from '@plankit/core/internal-unstable';
@@ -137,6 +138,8 @@ const OPTION_KEYS: ReadonlySet<string> = new Set([
   'clock',
 ]);
 
+const CHANNEL_KEYS: ReadonlySet<string> = new Set(['inProgress', 'text', 'extensions']);
+
 /** True when one of the extensions `E` declares that it records the plan history. */
 type RecordsPlanHistory<E extends readonly PlanningExtension[]> = true extends {
   [K in keyof E]: E[K] extends PlanningExtension<string, infer T>
@@ -180,12 +183,14 @@ const PlanUpdateSchema = z.custom<PlanUpdate>(() => true).optional();
  * ```
  * @param options - the tools' `inProgress` (`'any'` by default) and `text` (`'ascii'` by
  *   default) options the channel holds plans to, and the extensions whose commands it takes
- * @throws PlankitError `argument_invalid` when `options.text` is not `'ascii'` or `'unicode'`
+ * @throws PlankitError `argument_invalid` for an option it does not take, or when
+ *   `options.text` is not `'ascii'` or `'unicode'`
  * @public
  */
 export function planChannel(
   options: PlanChannelOptions = {},
 ): ReducedValue<Plan | null, PlanUpdate> {
+  checkOptionKeys('planChannel', options, CHANNEL_KEYS);
   const rules: PlanChannelOptions = {
     ...(options.inProgress === undefined ? {} : { inProgress: options.inProgress }),
     text: checkTextMode(options.text ?? 'ascii', 'planChannel', 'options.text'),

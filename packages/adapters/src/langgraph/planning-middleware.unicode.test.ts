@@ -173,9 +173,12 @@ describe('the plan channel and its reducer in each text mode', () => {
     }
   });
 
-  it('refuses a text option that is not a mode when the channel is built', () => {
+  it('refuses a text option that is not a mode, and a key it does not take, when the channel is built', () => {
     expect(() => planChannel({ text: 'utf8' } as never)).toThrow(
       'planChannel: options.text must be one of ascii, unicode.',
+    );
+    expect(() => planChannel({ txt: 'unicode' } as never)).toThrow(
+      'planChannel: options.txt is not an option.',
     );
     expect(() => planningMiddleware({ text: 'latin1' } as never)).toThrow(
       'planningMiddleware: options.text must be one of ascii, unicode.',
