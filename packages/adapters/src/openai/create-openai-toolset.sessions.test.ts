@@ -1,5 +1,6 @@
-import { Session } from '@plankit/core';
+import { createPlanningTools, Session } from '@plankit/core';
 import { afterEach, describe, expect, it } from 'vitest';
+import { FileStore } from '../persistence/stores/file-store.ts';
 import { MemoryStore } from '../persistence/stores/memory-store.ts';
 import { createSessionPool } from '../sessions/create-session-pool.ts';
 import { HOSTILE_IDS } from '../sessions/testing/hostile-ids.ts';
@@ -11,7 +12,9 @@ import {
   poolWhoseLoadThrows,
   spyStore,
   TOOLS,
+  tempDirectory,
 } from '../sessions/testing/pool-helpers.ts';
+import { UNICODE_TITLES } from '../testing/unicode-plan-case.ts';
 import { createOpenAIToolset } from './create-openai-toolset.ts';
 
 afterEach(cleanup);
@@ -39,6 +42,46 @@ const setup = (objective: string) => ({
 });
 
 describe('OpenAI toolset: sessions per conversation', () => {
+  it('keeps plans in any language per conversation through a FileStore pool, across evictions and a fresh pool', async () => {
+    const store = new FileStore({ directory: await tempDirectory() });
+    // One live session at a time: each conversation's turn evicts the other's.
+    const pool = createSessionPool({ store, max: 1 });
+    const toolset = createOpenAIToolset(createPlanningTools(new Session(), { text: 'unicode' }));
+    const session = pool.resolver((context: { key: string }) => context.key);
+    const plans: Record<string, { objective: string; titles: readonly string[] }> = {
+      'チャット-1': { objective: '翻訳を確認する', titles: UNICODE_TITLES },
+      'chat-2': { objective: 'Ship v2 🚀', titles: ['Café menu', 'Cafe\u0301 au lait'] },
+    };
+    for (const [key, plan] of Object.entries(plans)) {
+      const [record] = await toolset.runChatToolCalls(
+        [
+          chatCall('c1', 'planning_setup_plan', {
+            objective: plan.objective,
+            initial_steps: plan.titles.map((title) => ({ title })),
+          }),
+        ],
+        { session, key },
+      );
+      expect(record?.result.success, String(record?.message.content)).toBe(true);
+    }
+    const expected = (key: string) => ({
+      objective: plans[key]?.objective,
+      titles: plans[key]?.titles.map((title) => title.normalize('NFC')),
+    });
+    const shown = (found: Session) => {
+      const plan = planOf(found);
+      return { objective: plan?.objective, titles: plan?.steps.map((step) => step.title) };
+    };
+    for (const key of Object.keys(plans))
+      expect(shown(ok(await pool.get(key)))).toEqual(expected(key));
+    ok(await pool.close());
+    const again = createSessionPool({ store });
+    for (const key of Object.keys(plans))
+      expect(shown(ok(await again.get(key)))).toEqual(expected(key));
+    ok(await again.close());
+    await store.close();
+  });
+
   it('keeps two conversations apart through one pool, concurrently (Chat and Responses)', async () => {
     const store = new MemoryStore();
     const pool = createSessionPool({ store });
