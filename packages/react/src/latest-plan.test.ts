@@ -82,9 +82,21 @@ describe('latestPlan', () => {
     const [long] = latestPlan([message(id, planPart(null))]).warnings;
     expect(long?.messageId).toBe(id);
     expect(long?.message.length).toBeLessThan(400);
-    expect(long?.message).toContain(`"${'m'.repeat(200)}..."`);
-    const [odd] = latestPlan([message('a\u2028b\nc', planPart(null))]).warnings;
-    expect(odd?.message).toContain('"a\\u2028b\\nc"');
+    expect(long?.message).toContain(`"${'m'.repeat(197)}..."`);
+    const [odd] = latestPlan([message('a\u2028b\nc\u0085d', planPart(null))]).warnings;
+    expect(odd?.message).toContain('"a\\u2028b\\nc\\u0085d"');
+  });
+
+  it('clips a message id between characters, never inside an emoji', () => {
+    for (const before of [196, 199]) {
+      // The emoji's two code units straddle where the clip cuts: it is dropped whole.
+      const id = `${'m'.repeat(before)}\u{1F680}${'m'.repeat(10)}`;
+      const [warning] = latestPlan([message(id, planPart(null))]).warnings;
+      expect(warning?.message).toContain(`"${'m'.repeat(Math.min(before, 197))}..."`);
+      expect(warning?.message).not.toContain('\\ud83d');
+    }
+    const [japanese] = latestPlan([message('翻訳🚀', planPart(null))]).warnings;
+    expect(japanese?.message).toContain('message "翻訳🚀"');
   });
 
   it('never throws on what is not a message, and still finds the plan', () => {
