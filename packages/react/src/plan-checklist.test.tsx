@@ -168,11 +168,8 @@ describe('PlanChecklist markup', () => {
 describe('PlanChecklist with plans in any language', () => {
   const FSI = '\u2068';
   const PDI = '\u2069';
-  const unicodeView = (): PlanView => {
-    const view = planView(unicodePlan());
-    if (view === null) throw new Error('no view');
-    return view;
-  };
+  // As the client gets it: built by core, sent as JSON, read back by parsePlanView.
+  const unicodeView = (): PlanView => wireView(unicodePlan());
 
   it('shows Japanese, emoji and Hebrew text exactly as the plan holds it', () => {
     const document = parse(html({ plan: unicodeView() }));
@@ -294,9 +291,9 @@ describe('PlanChecklist rendering', () => {
 
   it('updates a Japanese plan row by row, its text as the plan holds it', () => {
     const plan = unicodePlan();
-    show(planView(plan));
+    show(wireView(plan));
     expect(rendered).toHaveLength(UNICODE_TITLES.length);
-    show(planView(withStep(plan, 1, { status: 'done', notes: ['公開しました 🎉'] })));
+    show(wireView(withStep(plan, 1, { status: 'done', notes: ['公開しました 🎉'] })));
     // The marked step, and S006, whose wait on it ended.
     expect(rendered).toEqual(['done', 'pending']);
     expect(
