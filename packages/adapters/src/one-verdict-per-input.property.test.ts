@@ -1,5 +1,5 @@
 import type { ToolMessage } from '@langchain/core/messages';
-import { type AnyTool, createPlanningTools, Session } from '@plankit/core';
+import { type AnyTool, createPlanningTools, Session, type TextMode } from '@plankit/core';
 import { batch, dependencies, history, owners } from '@plankit/core/plan-model';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
@@ -12,7 +12,8 @@ import { createOpenAIToolset } from './openai/create-openai-toolset.ts';
 // The same model output gets the same verdict, in the same words, on every host: whether the
 // host hands over the arguments as JSON text (OpenAI) or as the value it parsed (Anthropic,
 // the AI SDK, LangChain). Strict hosts read a null for an optional field as absent and others
-// do not, so hosts are compared with the same strictness.
+// do not, so hosts are compared with the same strictness. Each text mode's tools are compared
+// across hosts: a plan in any language gets the same verdict everywhere too.
 
 /** What the model reads for one call, and whether the plan changed. */
 interface Verdict {
@@ -88,10 +89,11 @@ const PLAN_SETUP = {
   explanation: 'start',
 };
 
-/** A session with a two-step plan, and the tools of the whole plan model. */
-async function planned(): Promise<{ session: Session; tools: readonly AnyTool[] }> {
+/** A session with a two-step plan, and the tools of the whole plan model in `text` mode. */
+async function planned(text: TextMode): Promise<{ session: Session; tools: readonly AnyTool[] }> {
   const session = new Session({ sessionId: 'verdict', clock: () => 1_700_000_000_000 });
   const tools = createPlanningTools(session, {
+    text,
     extensions: [dependencies(), batch(), history(), owners({ agent: 'lead' })],
   });
   await createOpenAIToolset(tools).runChatToolCalls(
@@ -107,10 +109,10 @@ async function planned(): Promise<{ session: Session; tools: readonly AnyTool[] 
   return { session, tools };
 }
 
-async function verdicts(hosts: Record<string, Host>, name: string, text: string) {
+async function verdicts(hosts: Record<string, Host>, name: string, text: string, mode: TextMode) {
   const out: Record<string, Verdict> = {};
   for (const [host, run] of Object.entries(hosts)) {
-    const { session, tools } = await planned();
+    const { session, tools } = await planned(mode);
     const before = session.snapshot();
     const answer = await run(tools, session, name, text);
     out[host] = { text: answer, changed: session.snapshot() !== before };
@@ -137,6 +139,13 @@ const hostileText = fc.constantFrom(
   'done',
   'in_progress',
   'x'.repeat(600),
+  '翻訳を確認する',
+  'Ship v2 🚀',
+  'Cafe\u0301 menu',
+  'abc\u202Etxt',
+  'tag\u{E0041}',
+  '\u200B',
+  '日'.repeat(161),
 );
 const value: fc.Arbitrary<unknown> = fc.oneof(
   hostileText,
@@ -187,15 +196,21 @@ describe('one verdict per input, whichever host carries it (properties)', () => 
   ] as const) {
     it(`${label}: the same arguments get the same answer and the same change`, async () => {
       await fc.assert(
-        fc.asyncProperty(fc.constantFrom(...NAMES), argumentsText, async (name, text) => {
-          const found = await verdicts(hosts, name, text);
-          const [first, ...rest] = Object.entries(found);
-          for (const [host, verdict] of rest)
-            expect(verdict, `${host} vs ${first?.[0]}: ${name} ${text.slice(0, 120)}`).toEqual(
-              first?.[1],
-            );
-          expect(first?.[1].text.length).toBeLessThan(2_000);
-        }),
+        fc.asyncProperty(
+          fc.constantFrom(...NAMES),
+          argumentsText,
+          fc.constantFrom<TextMode>('ascii', 'unicode'),
+          async (name, text, mode) => {
+            const found = await verdicts(hosts, name, text, mode);
+            const [first, ...rest] = Object.entries(found);
+            for (const [host, verdict] of rest)
+              expect(
+                verdict,
+                `${host} vs ${first?.[0]} (${mode}): ${name} ${text.slice(0, 120)}`,
+              ).toEqual(first?.[1]);
+            expect(first?.[1].text.length).toBeLessThan(2_000);
+          },
+        ),
         { numRuns: 150 },
       );
     }, 120_000);

@@ -38,10 +38,12 @@ import { MemoryStore } from './persistence/stores/memory-store.ts';
 import { SESSION_COMMITTED_EVENT } from './persistence/stores/replay-rules.ts';
 
 // One set of text rules, wherever a value enters. Each hostile value is put into one
-// field and sent through every path a value can enter by; every path must accept exactly the
-// same values (those the tools of either text mode could have stored; `checkPlan` with its
-// default `text: 'ascii'`, those of the ascii-mode tools), and no rendering of an accepted
-// value may hold a line the value did not produce.
+// field and sent through every path a value can enter by. The plan model's paths (a restored
+// plan, a dispatched command, a store's replay) accept exactly the values the tools of either
+// text mode could have stored, which are those the Unicode-mode tools store as sent; the paths
+// held to a mode (checkPlan, the LangGraph channel: 'ascii' by default, as the tools) accept
+// exactly those the tools of that mode store. No rendering of an accepted value may hold a
+// line the value did not produce.
 
 const MEGA = 'x'.repeat(1_000_000);
 
@@ -64,8 +66,31 @@ const hostile: fc.Arbitrary<string> = fc.oneof(
     'ls\u2028ps\u2029',
     'caf\u00e9',
     'cafe\u0301',
-    'Ship v2 \u{1f680}',
     'a\u202eb',
+    'Caf\u00e9 menu',
+    '翻訳を確認する',
+    'Ship v2 🚀',
+    'Don\u2019t forget tests',
+    'Write the README \u2014 then ship',
+    'abc\u202Etxt',
+    'a\u2066b\u2069',
+    'a\u200Fb',
+    'zero\u200Bwidth',
+    'soft\u00ADhyphen',
+    'tag\u{E0041}\u{E007F}',
+    '👩\u200D💻',
+    'a\u200Cb',
+    '❤\uFE0F',
+    '\uFE0Fx',
+    'x\uFE0F\uFE0F',
+    'bom\uFEFF',
+    'non\uFDD0char',
+    'astral\u{1FFFF}',
+    '\u3000ideographic\u3000',
+    '日'.repeat(160),
+    '日'.repeat(161),
+    '🚀'.repeat(160),
+    '🚀'.repeat(161),
     '\ud800',
     '__proto__',
     'constructor',
@@ -92,6 +117,7 @@ const hostile: fc.Arbitrary<string> = fc.oneof(
   ),
   fc.string({ maxLength: 12 }),
   fc.string({ unit: 'binary', maxLength: 8 }),
+  fc.string({ unit: 'grapheme', maxLength: 8 }),
   fc.stringMatching(/^S\d{1,5}$/),
   fc
     .array(fc.constantFrom('a', ' ', '\n', '\u001b', '\u0000', 'S', '0', '1', '_', '.', '/'), {
@@ -149,7 +175,7 @@ const snapshotOf = (slices: Record<string, unknown[]>) => ({
   slices,
 });
 
-/** Whether the tools of text mode `text` store a value sent in `field` as is. */
+/** Whether the tools of `text` mode store a value sent in `field` exactly as it was sent. */
 async function throughTools(
   field: PlanField | RevisionField,
   value: string,
@@ -159,7 +185,10 @@ async function throughTools(
   if (field === 'owner' || field === 'actor') {
     const made = (() => {
       try {
-        return createPlanningTools(session, { extensions: [owners({ agent: value }), history()] });
+        return createPlanningTools(session, {
+          text,
+          extensions: [owners({ agent: value }), history()],
+        });
       } catch {
         return undefined;
       }
@@ -180,7 +209,7 @@ async function throughTools(
     const n = /^S\d+$/.test(value) ? Number(value.slice(1)) : 0;
     if (!(n >= 1 && n <= MAX_STEP_NUMBER && formatStepId(n) === value)) return false;
     if (n > 1_200) return true;
-    const { planning_setup_plan: setup } = createPlanningTools(session);
+    const { planning_setup_plan: setup } = createPlanningTools(session, { text });
     const steps = Array.from({ length: n }, () => ({ title: 't' }));
     await invokeTool(setup, { objective: 'o', initial_steps: steps }, { session });
     return selectLatest(session, Plan)?.steps.some((step) => step.step_id === value) === true;
@@ -268,27 +297,35 @@ async function throughMigration(plan: Plan): Promise<Plan | undefined> {
   return selectLatest(second, Plan);
 }
 
-/** Whether the tools of either text mode store `value` in `field` as is. */
-async function throughEitherTools(
-  field: PlanField | RevisionField,
-  value: string,
-): Promise<boolean> {
-  return (
-    (await throughTools(field, value, 'ascii')) || (await throughTools(field, value, 'unicode'))
-  );
+/**
+ * Whether each path in accepts `value` in `field` as is: the tools of each text mode, the
+ * plan model's paths, and the paths held to each mode.
+ */
+interface Verdicts {
+  readonly tools: Readonly<Record<TextMode, boolean>>;
+  readonly model: Readonly<Record<string, boolean>>;
+  readonly held: Readonly<Record<TextMode, Readonly<Record<string, boolean>>>>;
 }
 
-/** Whether each path in accepts `value` in `field` as is. */
-async function planPaths(field: PlanField, value: string): Promise<Record<string, boolean>> {
+const MODES: readonly TextMode[] = ['ascii', 'unicode'];
+
+async function toolVerdicts(
+  field: PlanField | RevisionField,
+  value: string,
+): Promise<Record<TextMode, boolean>> {
+  return {
+    ascii: await throughTools(field, value, 'ascii'),
+    unicode: await throughTools(field, value, 'unicode'),
+  };
+}
+
+async function planPaths(field: PlanField, value: string): Promise<Verdicts> {
   const plan = planWith(field, value);
   const stored = (found: Plan | null | undefined) =>
     found !== null && found !== undefined && JSON.stringify(found) === JSON.stringify(plan);
-  const paths: Record<string, boolean> = {
-    tools: await throughEitherTools(field, value),
+  const model: Record<string, boolean> = {
     'dispatch(Plan)': planSessionOf().dispatch(Plan, plan, { now: 0 }).ok,
     snapshotFromJSON: snapshotFromJSON(snapshotOf({ 'plankit.Plan': [plan] }), planSessionOf()).ok,
-    'checkPlan (text unicode)': checkPlan(plan, { text: 'unicode' }).ok,
-    'LangGraph plan channel (whole plan)': attempt(() => stored(reducePlan(null, plan))),
     'store replay (Plan)': stored(
       selectLatest(
         (await throughStore([{ dataType: 'plankit.Plan', value: plan }])) ?? planSessionOf(),
@@ -297,6 +334,15 @@ async function planPaths(field: PlanField, value: string): Promise<Record<string
     ),
     'store migration': stored(await throughMigration(plan)),
   };
+  const held: Record<TextMode, Record<string, boolean>> = { ascii: {}, unicode: {} };
+  for (const text of MODES) {
+    // The default is the tools' default, 'ascii': it is given only for 'unicode'.
+    const options = text === 'ascii' ? {} : { text };
+    held[text]['checkPlan'] = checkPlan(plan, options).ok;
+    held[text]['LangGraph plan channel (whole plan)'] = attempt(() =>
+      stored(reducePlan(null, plan, options)),
+    );
+  }
   if (field === 'objective' || field === 'title' || field === 'details') {
     const setup = {
       objective: field === 'objective' ? value : 'o',
@@ -308,34 +354,35 @@ async function planPaths(field: PlanField, value: string): Promise<Record<string
       found?.objective === setup.objective &&
       found.steps[0]?.title === setup.initial_steps[0]?.title &&
       found.steps[0]?.details === setup.initial_steps[0]?.details;
-    paths['dispatch(SetupPlan)'] = planSessionOf().dispatch(SetupPlan, setup, { now: 0 }).ok;
-    paths['LangGraph updateState (setup_plan edit)'] = attempt(() =>
-      same(reducePlan(null, { op: 'setup_plan', value: setup })),
-    );
-    paths['store replay (SetupPlan)'] = same(
+    model['dispatch(SetupPlan)'] = planSessionOf().dispatch(SetupPlan, setup, { now: 0 }).ok;
+    model['store replay (SetupPlan)'] = same(
       selectLatest(
         (await throughStore([{ dataType: 'plankit.SetupPlan', value: setup }])) ?? planSessionOf(),
         Plan,
       ),
     );
+    for (const text of MODES)
+      held[text]['LangGraph updateState (setup_plan edit)'] = attempt(() =>
+        same(reducePlan(null, { op: 'setup_plan', value: setup }, { text })),
+      );
   }
   if (field === 'note') {
     const base = planWith('note', 'n');
     const mark = { step_id: 'S001', status: 'pending' as const, note: value };
     const session = planSessionOf();
     session.dispatch(Plan, base, { now: 0 });
-    paths['dispatch(MarkStep)'] = session.dispatch(MarkStep, mark, { now: 0 }).ok;
-    paths['LangGraph updateState (mark_step edit)'] = attempt(
-      () => reducePlan(base, { op: 'mark_step', value: mark })?.steps[0]?.notes.at(-1) === value,
-    );
+    model['dispatch(MarkStep)'] = session.dispatch(MarkStep, mark, { now: 0 }).ok;
+    for (const text of MODES)
+      held[text]['LangGraph updateState (mark_step edit)'] = attempt(
+        () =>
+          reducePlan(base, { op: 'mark_step', value: mark }, { text })?.steps[0]?.notes.at(-1) ===
+          value,
+      );
   }
-  return paths;
+  return { tools: await toolVerdicts(field, value), model, held };
 }
 
-async function revisionPaths(
-  field: RevisionField,
-  value: string,
-): Promise<Record<string, boolean>> {
+async function revisionPaths(field: RevisionField, value: string): Promise<Verdicts> {
   const revision = revisionWith(field, value);
   const change = {
     command: 'plankit.ClearPlan' as const,
@@ -350,21 +397,40 @@ async function revisionPaths(
     { dataType: 'plankit.PlanChange', value: change },
   ]);
   const last = replayed === undefined ? undefined : planHistory(replayed).at(-1);
+  // The planHistory channel records changes already made, so it keeps the plan model's rules.
   return {
-    tools: await throughEitherTools(field, value),
-    'dispatch(PlanChange)': withPlan.dispatch(PlanChange, change, { now: 0 }).ok,
-    snapshotFromJSON: snapshotFromJSON(
-      snapshotOf({ 'plankit.PlanRevision': [revision] }),
-      planSessionOf(true),
-    ).ok,
-    'LangGraph planHistory channel': attempt(
-      () => reducePlanHistory([], [revision])[0]?.[field] === value,
-    ),
-    'LangGraph planHistory channel (append)': attempt(
-      () => reducePlanHistory([], { append: [revision] })[0]?.[field] === value,
-    ),
-    'store replay (PlanChange)': last?.[field] === value,
+    tools: await toolVerdicts(field, value),
+    model: {
+      'dispatch(PlanChange)': withPlan.dispatch(PlanChange, change, { now: 0 }).ok,
+      snapshotFromJSON: snapshotFromJSON(
+        snapshotOf({ 'plankit.PlanRevision': [revision] }),
+        planSessionOf(true),
+      ).ok,
+      'LangGraph planHistory channel': attempt(
+        () => reducePlanHistory([], [revision])[0]?.[field] === value,
+      ),
+      'LangGraph planHistory channel (append)': attempt(
+        () => reducePlanHistory([], { append: [revision] })[0]?.[field] === value,
+      ),
+      'store replay (PlanChange)': last?.[field] === value,
+    },
+    held: { ascii: {}, unicode: {} },
   };
+}
+
+/**
+ * The one verdict: the model's paths accept what the tools of either mode store (the
+ * Unicode-mode tools' verdict, as the ASCII-mode tools store no more), and each path held to a
+ * mode accepts what the tools of that mode store.
+ */
+function expectOneVerdict(verdicts: Verdicts, what: string): void {
+  const { tools, model, held } = verdicts;
+  if (tools.ascii) expect(tools.unicode, `${what}: ASCII-mode tools store no more`).toBe(true);
+  for (const [name, verdict] of Object.entries(model))
+    expect(verdict, `${what} via ${name}`).toBe(tools.unicode);
+  for (const text of MODES)
+    for (const [name, verdict] of Object.entries(held[text]))
+      expect(verdict, `${what} via ${name} (text: ${text})`).toBe(tools[text]);
 }
 
 const lines = (text: string): number => text.split(/\r\n|[\n\r\u2028\u2029\u0085]/).length;
@@ -386,7 +452,7 @@ function expectLineSafeRevision(revision: PlanRevision, plain: PlanRevision): vo
   expect(lines(renderPlanRevision(revision))).toBe(lines(renderPlanRevision(plain)));
 }
 
-describe('one set of text rules on every path in (properties)', () => {
+describe('one set of text rules on every path in, in each text mode (properties)', () => {
   beforeAll(async () => {
     directory = await mkdtemp(path.join(os.tmpdir(), 'plankit-paths-in-'));
   });
@@ -400,14 +466,9 @@ describe('one set of text rules on every path in (properties)', () => {
         fc.constantFrom<PlanField>('objective', 'title', 'details', 'note', 'step_id', 'owner'),
         hostile,
         async (field, value) => {
-          const paths = await planPaths(field, value);
-          const accepted = paths['tools'];
-          for (const [name, verdict] of Object.entries(paths))
-            expect(verdict, `${field} ${JSON.stringify(value.slice(0, 40))} via ${name}`).toBe(
-              accepted,
-            );
-          expect(checkPlan(planWith(field, value)).ok, `checkPlan ${field}`).toBe(
-            await throughTools(field, value, 'ascii'),
+          expectOneVerdict(
+            await planPaths(field, value),
+            `${field} ${JSON.stringify(value.slice(0, 40))}`,
           );
           const plain = planWith(field, field === 'step_id' ? 'S001' : 'lead');
           // Renderers escape what a hand-built plan holds, accepted or not.
@@ -424,12 +485,10 @@ describe('one set of text rules on every path in (properties)', () => {
         fc.constantFrom<RevisionField>('actor', 'explanation'),
         hostile,
         async (field, value) => {
-          const paths = await revisionPaths(field, value);
-          const accepted = paths['tools'];
-          for (const [name, verdict] of Object.entries(paths))
-            expect(verdict, `${field} ${JSON.stringify(value.slice(0, 40))} via ${name}`).toBe(
-              accepted,
-            );
+          expectOneVerdict(
+            await revisionPaths(field, value),
+            `${field} ${JSON.stringify(value.slice(0, 40))}`,
+          );
           expectLineSafeRevision(revisionWith(field, value), revisionWith(field, 'lead'));
         },
       ),

@@ -33,6 +33,19 @@ describe('checkHostOptions', () => {
     });
   });
 
+  it('refuses text, pointing at the tools: the text mode is decided where they are built', () => {
+    const thrown = thrownBy(() => checkHostOptions('f', { text: 'unicode' }, KEYS));
+    expect(PlankitError.isInstance(thrown)).toBe(true);
+    expect(thrown).toMatchObject({
+      code: 'argument_invalid',
+      field: 'options.text',
+      message:
+        "f: options.text is not an option; the text mode is the tools' own: createPlanningTools(session, { text }).",
+    });
+    // An adapter that builds the tools itself declares it.
+    expect(checkHostOptions('f', { text: 'unicode' }, new Set(['text']))).toBeUndefined();
+  });
+
   it('refuses a key the adapter does not declare, in the words every function uses', () => {
     expect(() => checkHostOptions('f', { session: 1, sesion: 2 }, KEYS)).toThrow(
       'f: options.sesion is not an option.',

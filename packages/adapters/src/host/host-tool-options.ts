@@ -45,7 +45,8 @@ export const MAX_TIMEOUT_MS: number = 2 ** 31 - 1;
  * Checks a host adapter's options once, when it is built: every key is one `declared` (the
  * adapter's own set), `clock` is a function, `strict` a boolean or a function, and
  * `orderTimeoutMs` a non-negative number. `now`, which is only ever a number, gets its own
- * refusal pointing at `clock`. Returns the clock (`undefined`: the session's decides).
+ * refusal pointing at `clock`; so does `text` in an adapter that converts tools it is given,
+ * pointing at the tools' own option. Returns the clock (`undefined`: the session's decides).
  *
  * @throws the `error` (a `PlankitError` `argument_invalid` by default) naming the field
  */
@@ -57,6 +58,14 @@ export function checkHostOptions(
 ): Clock | undefined {
   if (Object.hasOwn(options, 'now') && !declared.has('now'))
     throw error(where, 'options.now', 'is not an option; a time source is options.clock');
+  // The text mode is decided where the tools are built; an adapter converting them could only
+  // disagree with it.
+  if (Object.hasOwn(options, 'text') && !declared.has('text'))
+    throw error(
+      where,
+      'options.text',
+      "is not an option; the text mode is the tools' own: createPlanningTools(session, { text })",
+    );
   checkOptionKeys(where, options, declared, 'options.', error);
   const { clock, strict, orderTimeoutMs } = options as HostToolOptions;
   if (clock !== undefined && typeof clock !== 'function')

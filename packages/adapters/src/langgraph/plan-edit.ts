@@ -88,8 +88,8 @@ const COMMANDS: Readonly<Record<Exclude<PlanEditOp, 'command'>, DataType>> = {
 
 /**
  * Options of {@link planChannel}, {@link reducePlan} and {@link applyPlanEdit}: the tools'
- * `inProgress` rule, and the extensions whose commands `command` edits may carry besides
- * plankit's plan model.
+ * `inProgress` rule and `text` mode (`checkPlan`'s options), and the extensions whose commands
+ * `command` edits may carry besides plankit's plan model.
  *
  * @public
  */
@@ -210,8 +210,10 @@ function checkedEdit(edit: unknown): { op: PlanEditOp; value: unknown } {
  * @param plan - the current plan, or `null` when there is none
  * @param edit - the edit; anything else is refused
  * @param options - the tools' `inProgress` option: with `'single'`, an edit that leaves two
- *   steps `in_progress` is refused, as `planning_mark_step` refuses it; and `extensions`,
- *   whose declared commands a `command` edit may carry
+ *   steps `in_progress` is refused, as `planning_mark_step` refuses it; the tools' `text` mode
+ *   (`'ascii'` by default: an edit that leaves text that is not ASCII is refused, as the tools
+ *   refuse it; `'unicode'`: any language); and `extensions`, whose declared commands a
+ *   `command` edit may carry
  * @returns the plan after the edit
  * @throws PlanEditError `plan_edit_invalid` or `plan_edit_refused` (the reducers' message)
  * @public
@@ -242,11 +244,17 @@ export function applyPlanEdit(
   }
 }
 
-/** `plan`, unless it breaks a rule the tools' options add (`inProgress: 'single'`). */
+/**
+ * `plan`, unless it breaks a rule the tools' options add (`inProgress: 'single'`, ASCII text
+ * with `text: 'ascii'`, the default). The session the plan comes from already held it to the
+ * plan model's rules (text the tools of either mode could have stored), so Unicode mode with
+ * any number of steps in progress adds nothing to check.
+ */
 function withinRules(plan: Plan | null, options: CheckPlanOptions): Plan | null {
-  if (plan === null || options.inProgress === undefined || options.inProgress === 'any')
-    return plan;
-  const checked = checkPlan(plan, { inProgress: options.inProgress });
+  const inProgress = options.inProgress ?? 'any';
+  const text = options.text ?? 'ascii';
+  if (plan === null || (inProgress === 'any' && text === 'unicode')) return plan;
+  const checked = checkPlan(plan, { inProgress, text });
   if (checked.ok) return plan;
   throw new PlanEditError('plan_edit_refused', `Plan edit refused: ${checked.error.message}`, {
     field: checked.error.field ?? 'plan',
@@ -268,8 +276,8 @@ function withinRules(plan: Plan | null, options: CheckPlanOptions): Plan | null 
  * ```
  * @param current - the channel's plan, or `null`
  * @param update - a plan edit, a plan, or `null`
- * @param options - the tools' `inProgress` option, which edits and whole plans are held to,
- *   and the extensions whose commands `command` edits may carry
+ * @param options - the tools' `inProgress` and `text` options, which edits and whole plans are
+ *   held to, and the extensions whose commands `command` edits may carry
  * @returns the channel's next plan
  * @throws PlanEditError when the update is refused; the channel keeps its plan
  * @public

@@ -9,8 +9,15 @@ import {
   Plan,
   type PlanningExtension,
   type Session,
+  type TextMode,
 } from '@plankit/core';
-import { checkExtensions, checkMovedFlags, invalidArgument } from '@plankit/core/internal-unstable';
+import {
+  checkExtensions,
+  checkMovedFlags,
+  checkOptionKeys,
+  checkTextMode,
+  invalidArgument,
+} from '@plankit/core/internal-unstable';
 import { PlanRevision, planHistory } from '@plankit/core/plan-model';
 import { type AgentMiddleware, createMiddleware } from 'langchain';
 import * as z from 'zod';
@@ -60,6 +67,14 @@ export interface PlanningMiddlewareOptions<
   readonly reminder?: ((plan: Plan | undefined) => string | undefined) | undefined;
   /** `'single'` refuses a second `in_progress` step; `'any'` (the default) allows it. */
   readonly inProgress?: InProgressMode | undefined;
+  /**
+   * Which text the planning tools take, passed to `createPlanningTools`: `'ascii'` (the
+   * default, the reference's printable ASCII) or `'unicode'` (any language, stored in NFC;
+   * control, bidirectional and invisible characters refused). The `plan` channel holds edits
+   * and whole plans to the same mode. Give the `section` the same mode
+   * (`new PlanningToolsSection({ session, text: 'unicode' })`) so the prompt's copy agrees.
+   */
+  readonly text?: TextMode | undefined;
   /**
    * Parts of the plan model, such as those of `@plankit/core/plan-model`, or your own, passed
    * to `createPlanningTools`; the `plan` channel takes the commands they declare. When they
@@ -117,10 +132,13 @@ const OPTION_KEYS: ReadonlySet<string> = new Set([
   'section',
   'reminder',
   'inProgress',
+  'text',
   'extensions',
   'orderTimeoutMs',
   'clock',
 ]);
+
+const CHANNEL_KEYS: ReadonlySet<string> = new Set(['inProgress', 'text', 'extensions']);
 
 /** True when one of the extensions `E` declares that it records the plan history. */
 type RecordsPlanHistory<E extends readonly PlanningExtension[]> = true extends {
@@ -152,23 +170,30 @@ const PlanUpdateSchema = z.custom<PlanUpdate>(() => true).optional();
  * The `plan` channel: a plan (or `null`), changed by {@link PlanEdit}s applied by plankit's
  * planning reducers, or replaced by a whole plan the `Plan` schema accepts ({@link reducePlan}).
  * Edits and plans are held to the tools' rules, including `inProgress` (`'single'`: never two
- * steps `in_progress`; `planningMiddleware` passes its own option), and `command` edits to the
+ * steps `in_progress`) and `text` (`'ascii'` by default: plan text must be ASCII; `'unicode'`:
+ * any language), as `planningMiddleware` passes its own options, and `command` edits to the
  * commands of plankit's plan model and of `extensions` (`planningMiddleware` passes its own).
+ * In both text modes, text no tool could have stored (control, bidirectional or invisible
+ * characters, text not in NFC) is refused.
  * A refused update throws {@link PlanEditError}, so LangGraph refuses it and nothing changes.
  *
  * @example
  * ```ts
  * const State = new StateSchema({ messages: MessagesValue, plan: planChannel() });
  * ```
- * @param options - the tools' `inProgress` option the channel holds plans to (`'any'` by
- *   default), and the extensions whose commands it takes
+ * @param options - the tools' `inProgress` (`'any'` by default) and `text` (`'ascii'` by
+ *   default) options the channel holds plans to, and the extensions whose commands it takes
+ * @throws PlankitError `argument_invalid` for an option it does not take, or when
+ *   `options.text` is not `'ascii'` or `'unicode'`
  * @public
  */
 export function planChannel(
   options: PlanChannelOptions = {},
 ): ReducedValue<Plan | null, PlanUpdate> {
+  checkOptionKeys('planChannel', options, CHANNEL_KEYS);
   const rules: PlanChannelOptions = {
     ...(options.inProgress === undefined ? {} : { inProgress: options.inProgress }),
+    text: checkTextMode(options.text ?? 'ascii', 'planChannel', 'options.text'),
     ...(options.extensions === undefined ? {} : { extensions: options.extensions }),
   };
   return new ReducedValue(Plan.nullable().default(null), {
@@ -301,6 +326,7 @@ function revisionOf(session: Session, id: string, clock: () => number): PlanRevi
 
 function planningTools(
   options: PlanningMiddlewareOptions,
+  text: TextMode,
   extensions: readonly PlanningExtension[],
   recording: boolean,
   clock: () => number,
@@ -308,6 +334,7 @@ function planningTools(
   const { inProgress } = options;
   const definitions: readonly AnyTool[] = createPlanningTools(planSession(null, extensions), {
     ...(inProgress === undefined ? {} : { inProgress }),
+    text,
     extensions,
   });
   const names = new Set(definitions.map((definition) => definition.name));
@@ -405,6 +432,8 @@ function planningTools(
  *   plan the calls before it left, and the channel's reducer applies their edits in that same
  *   order through plankit's planning reducers: parallel calls merge, never an InvalidUpdateError;
  * - `section` joins the system prompt; `reminder` goes last in every model request;
+ * - `text: 'unicode'` lets the tools and the channel take plans in any language (ASCII only by
+ *   default, as the reference);
  * - when the extensions record the plan history (`history()`), a second channel, `planHistory` ({@link planHistoryChannel}), keeps
  *   each change the planning calls made as core's `PlanRevision` (actor, explanation, diff),
  *   in model order, so resumes and forks carry the history with the plan.
@@ -438,8 +467,8 @@ function planningTools(
  * planHistory.map(renderPlanRevision); // ['#1 plankit.SetupPlan by lead: "kick-off"\n  + S001 ...', ...]
  * ```
  * @throws PlankitError `argument_invalid` for an unknown option (a flag that became an
- *   extension names it), a clock that is not a function, or an `orderTimeoutMs` a timer
- *   cannot wait
+ *   extension names it), a clock that is not a function, an `orderTimeoutMs` a timer cannot
+ *   wait, or a `text` that is not `'ascii'` or `'unicode'`
  * @public
  */
 export function planningMiddleware<const E extends readonly PlanningExtension[] = readonly []>(
@@ -451,6 +480,7 @@ export function planningMiddleware<const E extends readonly PlanningExtension[] 
     throw invalidArgument('planningMiddleware', 'options.clock', 'must be a function');
   // The host adapters' check: unknown keys, `now` pointed at `clock`, `orderTimeoutMs` a delay.
   checkHostOptions('planningMiddleware', options, OPTION_KEYS);
+  const text = checkTextMode(options.text ?? 'ascii', 'planningMiddleware', 'options.text');
   const extensions = checkExtensions(
     'planningMiddleware',
     'options.extensions',
@@ -466,6 +496,7 @@ export function planningMiddleware<const E extends readonly PlanningExtension[] 
   const reminder = options.reminder;
   const rules: PlanChannelOptions = {
     ...(options.inProgress === undefined ? {} : { inProgress: options.inProgress }),
+    text,
     extensions,
   };
   const stateSchema: PlanningStateSchema | PlanningHistoryStateSchema = recording
@@ -474,7 +505,7 @@ export function planningMiddleware<const E extends readonly PlanningExtension[] 
   return createMiddleware({
     name: 'planningMiddleware',
     stateSchema,
-    tools: planningTools(options, extensions, recording, clock),
+    tools: planningTools(options, text, extensions, recording, clock),
     wrapModelCall: (request, handler) => {
       const systemMessage =
         section === undefined

@@ -6,7 +6,9 @@ import { StdioClientTransport as StdioV2 } from '@modelcontextprotocol/client/st
 import { Client as ClientV1 } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport as StdioV1 } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { ResourceUpdatedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import { parsePlanView } from '@plankit/core/plan-view';
 import { describe, expect, it } from 'vitest';
+import { UNICODE_OBJECTIVE, UNICODE_TITLES } from '../testing/unicode-plan-case.ts';
 
 const run = promisify(execFile);
 const SRC = fileURLToPath(new URL('..', import.meta.url));
@@ -37,8 +39,12 @@ interface StdioSession {
 }
 
 // The server runs from src (our `@plankit/source` condition), in its own process.
-async function connect(client: 'v1' | 'v2', server: 'v1' | 'v2'): Promise<StdioSession> {
-  const params = { command: process.execPath, args: [...NODE_ARGS, server], cwd: SRC };
+async function connect(
+  client: 'v1' | 'v2',
+  server: 'v1' | 'v2',
+  text: 'ascii' | 'unicode' = 'ascii',
+): Promise<StdioSession> {
+  const params = { command: process.execPath, args: [...NODE_ARGS, server, text], cwd: SRC };
   const updates: string[] = [];
   if (client === 'v1') {
     const sdk = new ClientV1({ name: 'stdio-test', version: '1.0.0' });
@@ -106,6 +112,52 @@ describe.concurrent.each(PAIRS)(
         });
         const prompt = await mcp.getPrompt({ name: 'planning.tools' });
         expect(prompt.messages[0]?.content.text).toMatch(/^## Planning Tools\n\n/);
+      } finally {
+        await mcp.close();
+      }
+    }, 60_000);
+  },
+);
+
+// A plan in any language over the pipe: long enough (over 64 KiB of UTF-8 in one message) that
+// the pipe delivers it in chunks, which may split a character's bytes.
+describe.concurrent.each(['v1', 'v2'] as const)(
+  'MCP over stdio in Unicode mode: %s client and server',
+  (major) => {
+    it('carries a Japanese plan through tools/call, resources/read and the plan view unchanged', async () => {
+      const { client: mcp } = await connect(major, major, 'unicode');
+      try {
+        const long = Array.from(
+          { length: 160 },
+          (_, index) => `${'翻訳を確認する🚀'.repeat(15)}${index}`,
+        );
+        const titles = [...UNICODE_TITLES, ...long];
+        const setup = await mcp.callTool({
+          name: 'planning_setup_plan',
+          arguments: {
+            objective: UNICODE_OBJECTIVE,
+            initial_steps: titles.map((title) => ({ title })),
+          },
+        });
+        expect(setup.isError, setup.content[0]?.text).toBeUndefined();
+        const read = await mcp.readResource({ uri: 'plankit://plan' });
+        const text = read.contents[0]?.text ?? '';
+        expect(Buffer.byteLength(text, 'utf8')).toBeGreaterThan(64 * 1024);
+        expect(read.contents[0]).toMatchObject({ mimeType: 'application/json' });
+        const plan = JSON.parse(text) as { objective: string; steps: { title: string }[] };
+        expect(plan.objective).toBe(UNICODE_OBJECTIVE);
+        expect(plan.steps.map((step) => step.title)).toEqual(titles);
+        const view = await mcp.readResource({ uri: 'plankit://plan/view' });
+        const parsed = parsePlanView(JSON.parse(view.contents[0]?.text ?? ''));
+        expect(parsed.ok && parsed.value.steps.map((step) => step.title)).toEqual(titles);
+        const shown = await mcp.callTool({ name: 'planning_read_plan', arguments: {} });
+        for (const title of titles) expect(shown.content[0]?.text).toContain(title);
+        const refused = await mcp.callTool({
+          name: 'planning_update_step',
+          arguments: { step_id: 'S001', title: 'abc\u202Etxt.exe' },
+        });
+        expect(refused.isError).toBe(true);
+        expect(refused.content[0]?.text).toMatch(/U\+202E/);
       } finally {
         await mcp.close();
       }

@@ -10,6 +10,7 @@ import type { PlanView } from '@plankit/core/plan-view';
 import { describe, expect, it } from 'vitest';
 import { MemoryStore } from '../../persistence/stores/memory-store.ts';
 import { createSessionPool } from '../../sessions/create-session-pool.ts';
+import { UNICODE_OBJECTIVE, UNICODE_TITLES } from '../../testing/unicode-plan-case.ts';
 import type { AISDKContext } from '../ai-sdk-context.ts';
 import { toAISDKTools } from '../to-ai-sdk-tools.ts';
 import { withPlanUpdates } from '../with-plan-updates.ts';
@@ -624,6 +625,47 @@ export function describePlanUpdates(major: UIStreamMajor): void {
       await expect(
         major.validateUIMessages({ messages: edited, dataSchemas: planDataPartSchemas }),
       ).rejects.toThrow('Plan view field counts.done must be 1, the number the steps give, not 2.');
+    });
+
+    it('streams a plan in any language (tools in Unicode mode) as set, and its stored part validates', async () => {
+      const { planDataPartSchemas } = await import('../plan-data-part.ts');
+      const session = new Session();
+      const tools = toAISDKTools(createPlanningTools(session, { text: 'unicode' }), { session });
+      const setup = toolCall('u-1', 'planning_setup_plan', {
+        objective: UNICODE_OBJECTIVE,
+        initial_steps: UNICODE_TITLES.map((title) => ({ title })),
+      });
+      const stream = major.createUIMessageStream({
+        execute: withPlanUpdates({ session }, ({ writer }) => {
+          writer.merge(
+            major
+              .streamText({
+                model: scripted(major, [[setup]]),
+                prompt: '計画して',
+                tools,
+                ...major.contextOptions(tools, undefined),
+                stopWhen: major.stepCountIs(6),
+              })
+              .toUIMessageStream(),
+          );
+        }),
+      });
+      let message: { parts: { type: string; data?: unknown }[] } | undefined;
+      for await (const snapshot of major.readUIMessageStream({ stream })) message = snapshot;
+      const titles = (part: { data?: unknown } | undefined) =>
+        (part?.data as PlanView | undefined)?.steps.map((step) => step.title);
+      const part = message?.parts.find((p) => p.type === 'data-plan');
+      expect((part?.data as PlanView | undefined)?.objective).toBe(UNICODE_OBJECTIVE);
+      expect(titles(part)).toEqual(UNICODE_TITLES);
+      // As a chat store keeps it: JSON text, read back and validated.
+      const stored = JSON.parse(JSON.stringify([{ id: 'm1', role: 'assistant', ...message }]));
+      const valid = await major.validateUIMessages({
+        messages: stored,
+        dataSchemas: planDataPartSchemas,
+      });
+      expect(titles(valid[0].parts.find((p: { type: string }) => p.type === 'data-plan'))).toEqual(
+        UNICODE_TITLES,
+      );
     });
 
     it('refuses bad options when the stream is set up', () => {

@@ -1,11 +1,14 @@
-// Test support: a plankit planning server on stdio, on MCP v1 or v2 (`v1` | `v2` as argument).
-// Run with `node --conditions=@plankit/source --import tsx mcp-stdio-server.ts v2`.
+// Test support: a plankit planning server on stdio, on MCP v1 or v2 (`v1` | `v2` as argument),
+// its tools in ASCII mode, or in Unicode mode with `unicode` as a second argument.
+// Run with `node --conditions=@plankit/source --import tsx mcp-stdio-server.ts v2 [unicode]`.
 import { createPlanningTools, Session } from '@plankit/core';
 import { PlanningToolsSection } from '@plankit/prompt';
 
 const major = process.argv[2];
 const session = new Session({ sessionId: 'stdio' });
-const tools = createPlanningTools(session);
+const tools = createPlanningTools(session, {
+  text: process.argv[3] === 'unicode' ? 'unicode' : 'ascii',
+});
 const section = new PlanningToolsSection({ session });
 
 if (major === 'v1') {

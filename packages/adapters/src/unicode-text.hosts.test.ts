@@ -1,0 +1,69 @@
+import { McpServer as McpServerV1 } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { McpServer as McpServerV2 } from '@modelcontextprotocol/server';
+import { type AnyTool, createPlanningTools, PlankitError, Session } from '@plankit/core';
+import { describe, expect, it } from 'vitest';
+import { toAISDKTools } from './ai-sdk/to-ai-sdk-tools.ts';
+import { createAnthropicToolset } from './anthropic/create-anthropic-toolset.ts';
+import { registerClaudeAgentTools } from './claude-agent-sdk/register-claude-agent-tools.ts';
+import { toLangChainTools } from './langchain/to-langchain-tools.ts';
+import { registerMcpTools as registerV1 } from './mcp/register-mcp-tools.ts';
+import { registerMcpTools as registerV2 } from './mcp/v2/register-mcp-tools.ts';
+import { createOpenAIToolset } from './openai/create-openai-toolset.ts';
+import { toOpenAIAgentsTools } from './openai-agents/to-openai-agents-tools.ts';
+import { claudeSdk, HOSTS } from './testing/host-runs.ts';
+import { workUnicodePlan } from './testing/unicode-plan-case.ts';
+
+// A Japanese plan through every adapter, against the real host packages: the adapters take
+// the tools as `createPlanningTools(session, { text: 'unicode' })` built them, and carry their
+// text both ways unchanged (ai@7 is in unicode-text.hosts.v7.test.ts).
+
+describe('a plan in any language through every adapter (text: unicode)', () => {
+  for (const [host, run] of Object.entries(HOSTS)) {
+    const absent = host.startsWith('Claude Agent SDK') && claudeSdk === undefined;
+    it.skipIf(absent)(`through ${host}`, async () => {
+      await workUnicodePlan(run, host !== 'core');
+    });
+  }
+});
+
+describe('the text mode is the tools’ own', () => {
+  const session = new Session();
+  const tools: readonly AnyTool[] = createPlanningTools(session, { text: 'unicode' });
+  const text = 'unicode';
+  const adapters: Record<string, () => unknown> = {
+    createOpenAIToolset: () => createOpenAIToolset(tools, { text } as never),
+    createAnthropicToolset: () => createAnthropicToolset(tools, { text } as never),
+    toAISDKTools: () => toAISDKTools(tools, { session, text } as never),
+    toLangChainTools: () => toLangChainTools(tools, { session, text } as never),
+    toOpenAIAgentsTools: () => toOpenAIAgentsTools(tools, { session, text } as never),
+    'registerMcpTools (v1)': () =>
+      registerV1(new McpServerV1({ name: 't', version: '1' }), tools, { session, text } as never),
+    'registerMcpTools (v2)': () =>
+      registerV2(new McpServerV2({ name: 't', version: '1' }), tools, { session, text } as never),
+    ...(claudeSdk === undefined
+      ? {}
+      : {
+          registerClaudeAgentTools: () =>
+            registerClaudeAgentTools(claudeSdk?.createSdkMcpServer({ name: 't' }) as never, tools, {
+              session,
+              text,
+            } as never),
+        }),
+  };
+
+  it.each(Object.entries(adapters))(
+    '%s refuses a text option, pointing at createPlanningTools',
+    (_name, build) => {
+      let thrown: unknown;
+      try {
+        build();
+      } catch (error) {
+        thrown = error;
+      }
+      expect(PlankitError.isInstance(thrown)).toBe(true);
+      expect((thrown as Error).message).toMatch(
+        /options\.text is not an option; the text mode is the tools' own: createPlanningTools\(session, \{ text \}\)\./,
+      );
+    },
+  );
+});
