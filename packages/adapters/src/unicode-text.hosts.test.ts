@@ -1,3 +1,6 @@
+import { convertToOpenAITool } from '@langchain/core/utils/function_calling';
+import { Client as ClientV1 } from '@modelcontextprotocol/sdk/client/index.js';
+import { InMemoryTransport as InMemoryV1 } from '@modelcontextprotocol/sdk/inMemory.js';
 import { McpServer as McpServerV1 } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { McpServer as McpServerV2 } from '@modelcontextprotocol/server';
 import { type AnyTool, createPlanningTools, PlankitError, Session } from '@plankit/core';
@@ -24,6 +27,47 @@ describe('a plan in any language through every adapter (text: unicode)', () => {
       await workUnicodePlan(run, host !== 'core');
     });
   }
+});
+
+describe('the schemas each adapter advertises are those of the tools’ mode', () => {
+  // What each host sends the model for the tools: ASCII-mode tools describe their text as
+  // ASCII, Unicode-mode tools do not, whichever adapter carries them.
+  const advertised: Record<string, (tools: readonly AnyTool[]) => Promise<unknown>> = {
+    'OpenAI Chat Completions': async (tools) => createOpenAIToolset(tools).chatTools,
+    'OpenAI Responses': async (tools) => createOpenAIToolset(tools).responsesTools,
+    Anthropic: async (tools) => createAnthropicToolset(tools).tools,
+    'AI SDK': async (tools) =>
+      Object.values(toAISDKTools(tools, { session: new Session() })).map(
+        (tool) => (tool.inputSchema as { jsonSchema: unknown }).jsonSchema,
+      ),
+    'LangChain tools': async (tools) =>
+      toLangChainTools(tools, { session: new Session() }).map((tool) => convertToOpenAITool(tool)),
+    'MCP v1': async (tools) => {
+      const server = new McpServerV1({ name: 't', version: '1' });
+      registerV1(server, tools, { session: new Session() });
+      const [serverSide, clientSide] = InMemoryV1.createLinkedPair();
+      await server.connect(serverSide);
+      const client = new ClientV1({ name: 'c', version: '1' });
+      await client.connect(clientSide);
+      try {
+        // The input schemas: the output schemas are the result types', shared by both modes.
+        return (await client.listTools()).tools.map((tool) => tool.inputSchema);
+      } finally {
+        await client.close();
+        await server.close();
+      }
+    },
+  };
+
+  it.each(Object.entries(advertised))('%s', async (_host, list) => {
+    const text = async (mode: 'ascii' | 'unicode') =>
+      JSON.stringify(await list(createPlanningTools(new Session(), { text: mode })));
+    const ascii = await text('ascii');
+    const unicode = await text('unicode');
+    expect(ascii).toContain('1-160 ASCII characters');
+    expect(unicode).not.toContain('ASCII');
+    expect(unicode).toContain('1-160 characters');
+  });
 });
 
 describe('the text mode is the tools’ own', () => {

@@ -1,10 +1,13 @@
+import type { TextMode } from '@plankit/core';
 import type { PlanRevision } from '@plankit/core/plan-model';
 import { batch, history } from '@plankit/core/plan-model';
 import { describe, expectTypeOf, it } from 'vitest';
+import type { PlanChannelOptions } from './plan-edit.ts';
 import type { PlanHistoryUpdate } from './plan-history-channel.ts';
 import {
   type PlanningHistoryMiddleware,
   type PlanningMiddleware,
+  type PlanningMiddlewareOptions,
   planningMiddleware,
 } from './planning-middleware.ts';
 
@@ -22,5 +25,12 @@ describe('planningMiddleware types', () => {
     expectTypeOf<PlanRevision[]>().toExtend<PlanHistoryUpdate>();
     expectTypeOf<null>().toExtend<PlanHistoryUpdate>();
     expectTypeOf<{ append: string[] }>().not.toExtend<PlanHistoryUpdate>();
+  });
+
+  it('takes the text mode the tools take, on the middleware and the channel', () => {
+    expectTypeOf<{ text: 'unicode' }>().toExtend<PlanningMiddlewareOptions>();
+    expectTypeOf<{ text: 'utf8' }>().not.toExtend<PlanningMiddlewareOptions>();
+    expectTypeOf<PlanningMiddlewareOptions['text']>().toEqualTypeOf<TextMode | undefined>();
+    expectTypeOf<PlanChannelOptions['text']>().toEqualTypeOf<TextMode | undefined>();
   });
 });
