@@ -87,11 +87,14 @@ describe.each([
       },
     })) as { isError?: boolean; content: { text: string }[] };
     expect(setup.isError, setup.content[0]?.text).toBeUndefined();
-    const read = await client.readResource({ uri: 'plankit://plan' });
-    const plan = JSON.parse(String(read.contents[0]?.text)) as { steps: { title: string }[] };
+    const textOf = async (uri: string) => {
+      const { contents } = await client.readResource({ uri });
+      const [content] = contents;
+      return content !== undefined && 'text' in content ? content.text : '';
+    };
+    const plan = JSON.parse(await textOf('plankit://plan')) as { steps: { title: string }[] };
     expect(plan.steps.map((step) => step.title)).toEqual(UNICODE_TITLES);
-    const view = await client.readResource({ uri: 'plankit://plan/view' });
-    const parsed = parsePlanView(JSON.parse(String(view.contents[0]?.text)));
+    const parsed = parsePlanView(JSON.parse(await textOf('plankit://plan/view')));
     expect(parsed.ok && parsed.value.objective).toBe(UNICODE_OBJECTIVE);
 
     // The bytes on the wire: media types that are UTF-8 by definition, valid UTF-8, and the
