@@ -96,15 +96,50 @@ const agent = createAgent({
   checkpointer: new MemorySaver(),
 });
 
+// The same path in Unicode mode: planningMiddleware({ text: 'unicode' }) builds its tools and
+// holds its plan channel to that mode, and the agent plans in Japanese with emoji. Its gates
+// are all open: the test reads the final plan.
+const JAPANESE_TITLES = ['ビルドする 🔨', 'テストする', 'Cafe\u0301 で公開する 🚀'];
+const japaneseModel = new GatedChatModel([
+  calls(
+    call('j1', 'planning_setup_plan', {
+      objective: 'v2 をリリースする 🎉',
+      initial_steps: JAPANESE_TITLES.map((title) => ({ title })),
+      explanation: 'リリース日です。',
+    }),
+  ),
+  calls(
+    call('j2', 'planning_mark_step', { step_id: 'S001', status: 'done' }),
+    call('j3', 'planning_mark_step', {
+      step_id: 'S002',
+      status: 'blocked',
+      note: 'CI が落ちています ⛔',
+      explanation: 'CI が直るまで待ちます。',
+    }),
+  ),
+  new AIMessage('ビルドしました。テストは CI 待ちです。'),
+]);
+const japaneseAgent = createAgent({
+  model: japaneseModel,
+  middleware: [planningMiddleware({ extensions: [history()], text: 'unicode' })],
+  checkpointer: new MemorySaver(),
+});
+
 let server: Server;
 let apiUrl: string;
+let japaneseApiUrl: string;
 beforeAll(async () => {
-  server = createServer(agentStreamHandler(agent));
+  const english = agentStreamHandler(agent);
+  const japanese = agentStreamHandler(japaneseAgent);
+  server = createServer((request, response) =>
+    (request.url === '/stream/ja' ? japanese : english)(request, response),
+  );
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   // The page is served from the API's origin, as an app's own page is (no CORS preflight).
   dom.happyDOM.setURL(`${origin}/`);
   apiUrl = `${origin}/stream`;
+  japaneseApiUrl = `${origin}/stream/ja`;
 });
 afterAll(async () => {
   server.closeAllConnections();
@@ -197,6 +232,58 @@ describe('useStream reads the plan from a real agent run (FetchStreamTransport)'
       explanation: null,
       agent: null,
     });
+  });
+
+  it('shows a Japanese plan from planningMiddleware in Unicode mode as the agent set it', {
+    timeout: 120_000,
+  }, async () => {
+    let threadId: string | null = null;
+    let stream: ReturnType<typeof useStream<ChatState>> | undefined;
+    let rendered = () => {};
+    const transport = new FetchStreamTransport({ apiUrl: japaneseApiUrl });
+    function PlanPanel() {
+      stream = useStream<ChatState>({ transport, onThreadId: (id) => (threadId = id) });
+      useEffect(() => rendered());
+      return <PlanChecklist plan={planView(stream.values)} />;
+    }
+    /** Resolves after the first render of the panel at which `ready` holds. */
+    const renderedWhen = (ready: () => boolean): Promise<void> =>
+      new Promise<void>((resolve) => {
+        rendered = () => {
+          if (ready()) resolve();
+        };
+      });
+    const host = dom.document.createElement('div');
+    dom.document.body.append(host);
+    const root = createRoot(host);
+    onTestFinished(() => root.unmount());
+    const mounted = renderedWhen(() => stream !== undefined);
+    root.render(<PlanPanel />);
+    await mounted;
+    const finished = renderedWhen(
+      () => stream?.isLoading === false && (stream?.messages.length ?? 0) > 0,
+    );
+    for (let turn = 0; turn < 3; turn++) japaneseModel.open(turn);
+    await stream?.submit({ messages: [{ type: 'human', content: 'v2 をリリースして 🙏' }] });
+    await finished;
+    expect(stream?.error).toBeUndefined();
+
+    const titles = JAPANESE_TITLES.map((title) => title.normalize('NFC'));
+    // The accent typed as `e` + U+0301 is stored precomposed.
+    expect(titles[2]).toBe('Caf\u00e9 で公開する 🚀');
+    const texts = (selector: string) =>
+      [...host.querySelectorAll(selector)].map((element) => element.textContent);
+    expect(texts('h2')).toEqual(['v2 をリリースする 🎉']);
+    expect(texts('.plankit-step__title')).toEqual(titles);
+    expect(texts('.plankit-step__note')).toEqual(['CI が落ちています ⛔']);
+    expect(texts('.plankit-checklist__revision')).toEqual([
+      'Last change: \u2068CI が直るまで待ちます。\u2069',
+    ]);
+    expect(host.querySelectorAll('.plankit-step__title[dir="auto"]')).toHaveLength(3);
+    // The client's view is the thread's checkpoint, text for text.
+    const state = await japaneseAgent.graph.getState({ configurable: { thread_id: threadId } });
+    expect(planView(stream?.values)).toEqual(planView(state.values));
+    expect(planView(state.values)?.steps.map((step) => step.title)).toEqual(titles);
   });
 
   it('refuses what is not a user message on a valid thread, before the thread is touched', async () => {

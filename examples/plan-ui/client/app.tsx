@@ -78,7 +78,13 @@ function Message({ message }: { readonly message: ChatMessage }): ReactElement {
       <span className="message__who">{message.role === 'user' ? 'You' : 'Agent'}</span>
       {message.parts.map((part, index) => {
         const key = `${message.id}-${index}`;
-        if (part.type === 'text') return <p key={key}>{part.text}</p>;
+        // Chat text may be in any language: each paragraph takes its own direction.
+        if (part.type === 'text')
+          return (
+            <p key={key} dir="auto">
+              {part.text}
+            </p>
+          );
         if (isToolPart(part)) return <ToolLine key={key} part={part} />;
         // The plan part is shown by the checklist beside the chat; other parts are not shown.
         return null;
@@ -127,6 +133,7 @@ export function App({ chatId }: { readonly chatId: string }): ReactElement {
             <label htmlFor="prompt">Message</label>
             <input
               id="prompt"
+              dir="auto"
               value={input}
               onChange={(event) => setInput(event.target.value)}
               autoComplete="off"

@@ -3,7 +3,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import { extname, resolve, sep } from 'node:path';
 import { type AISDKContext, toAISDKTools, withPlanUpdates } from '@plankit/adapters/ai-sdk';
 import type { SessionPool } from '@plankit/adapters/sessions';
-import { createPlanningTools, PlankitError, Session } from '@plankit/core';
+import { createPlanningTools, PlankitError, Session, type TextMode } from '@plankit/core';
 import { dependencies, history } from '@plankit/core/plan-model';
 import { planView } from '@plankit/core/plan-view';
 import {
@@ -30,6 +30,12 @@ export interface PlanUiServerOptions {
   readonly modelFor: (chatId: string) => LanguageModel;
   /** The built page (Vite's output folder), served for every path outside `/api/`. */
   readonly clientDirectory: string;
+  /**
+   * The plan text the tools accept: `'ascii'` (the reference, the default) or `'unicode'`
+   * (plans in any language: Japanese, emoji, accents, stored in NFC). The page needs nothing
+   * for either: the plan view carries the text as stored.
+   */
+  readonly text?: TextMode | undefined;
 }
 
 const SYSTEM = 'You are a release assistant. Keep a plan with the planning tools and follow it.';
@@ -83,7 +89,7 @@ function errorText(error: unknown): string {
 /**
  * The plan UI's server on `node:http`:
  * - `POST /api/chat` is `useChat`'s endpoint: it runs the conversation's model with the
- *   planning tools (dependencies and history on) and streams the reply as UI message chunks,
+ *   planning tools (dependencies and history on, in the `text` mode given) and streams the reply as UI message chunks,
  *   with the live plan as a `data-plan` part (`withPlanUpdates`) that the page updates in place;
  * - `GET /api/chats/:id/plan` answers `{ plan }`, the conversation's plan view read from the
  *   store, so a reloaded page shows the plan before anything streams;
@@ -93,11 +99,12 @@ export function createPlanUiServer({
   pool,
   modelFor,
   clientDirectory,
+  text,
 }: PlanUiServerOptions): Server {
   const root = resolve(clientDirectory);
   const session = pool.resolver(({ context }: AISDKContext<ChatContext>) => context?.chatId);
   const tools = toAISDKTools(
-    createPlanningTools(new Session(), { extensions: [dependencies(), history()] }),
+    createPlanningTools(new Session(), { extensions: [dependencies(), history()], text }),
     { session },
   );
 

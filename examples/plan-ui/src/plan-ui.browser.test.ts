@@ -5,9 +5,9 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type Browser, chromium, type Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { buildClient } from './build-client.ts';
-import { LATER_REPLY } from './script.ts';
+import { JAPANESE_RUN, LATER_REPLY } from './script.ts';
 import { type PlanUi, startPlanUi } from './start-plan-ui.ts';
 
 const CHROMIUM = process.env['CHROMIUM_PATH'] ?? '/usr/bin/chromium';
@@ -39,6 +39,31 @@ const RECORD_STATES = `
   };
   new MutationObserver(record).observe(document, { subtree: true, childList: true, attributes: true, characterData: true });
 `;
+
+// Every state the checklist goes through in the scripted run (either language), in order.
+const RUN_STATES = [
+  'S001:pending S002:pending S003:pending S004:pending',
+  'S001:in_progress* S002:pending S003:pending S004:pending',
+  'S001:done S002:pending S003:pending S004:pending',
+  'S001:done S002:in_progress* S003:pending S004:pending',
+  'S001:done S002:done S003:pending S004:pending',
+  'S001:done S002:done S003:blocked S004:pending',
+];
+
+/** What the Japanese run sets up: the objective and the titles, as the tools store them (NFC). */
+function japanesePlan(): { objective: string; titles: string[] } {
+  const [setup] = JAPANESE_RUN as readonly (readonly { input: object }[])[];
+  const input = setup?.[0]?.input as { objective: string; initial_steps: { title: string }[] };
+  return {
+    objective: input.objective.normalize('NFC'),
+    titles: input.initial_steps.map((step) => step.title.normalize('NFC')),
+  };
+}
+
+const textsOf = async (page: Page, selector: string): Promise<string[]> =>
+  (await page.evaluate(
+    `[...document.querySelectorAll(${JSON.stringify(selector)})].map((element) => element.textContent)`,
+  )) as string[];
 
 const rowStates = async (page: Page): Promise<string[]> =>
   (await page.evaluate(
@@ -100,14 +125,7 @@ describe.skipIf(!present)('the plan UI in headless Chromium', () => {
 
     // Every state the checklist went through, in order: the run's plan, step by step.
     const states = (await page.evaluate('window.__planStates')) as string[];
-    expect(states).toEqual([
-      'S001:pending S002:pending S003:pending S004:pending',
-      'S001:in_progress* S002:pending S003:pending S004:pending',
-      'S001:done S002:pending S003:pending S004:pending',
-      'S001:done S002:in_progress* S003:pending S004:pending',
-      'S001:done S002:done S003:pending S004:pending',
-      'S001:done S002:done S003:blocked S004:pending',
-    ]);
+    expect(states).toEqual(RUN_STATES);
     const final = page.locator('.plankit-checklist');
     await expect
       .poll(() => final.locator('h2').textContent())
@@ -159,6 +177,75 @@ describe.skipIf(!present)('the plan UI in headless Chromium', () => {
       '2 of 4 done, 1 blocked',
     );
     expect(await page.locator('.message').count()).toBe(0);
+    expect(await axeViolations(page)).toEqual([]);
+    expect(errors).toEqual([]);
+  }, 60_000);
+  it('shows a Japanese-and-emoji plan as the agent set it, in Unicode mode, after a reload too', async () => {
+    const options = {
+      storeDirectory: join(folder, 'store-unicode'),
+      clientDirectory: join(folder, 'client'),
+      stepDelayMs: 400,
+      text: 'unicode' as const,
+    };
+    let unicodeUi = await startPlanUi(options);
+    onTestFinished(() => unicodeUi.close());
+    const page = await browser.newPage({ viewport: { width: 1180, height: 620 } });
+    const errors: string[] = [];
+    page.on('pageerror', (error) => errors.push(error.message));
+    page.on('console', (message) => {
+      if (message.type() === 'warning' || message.type() === 'error') errors.push(message.text());
+    });
+    await page.addInitScript({ content: RECORD_STATES });
+    await page.goto(`${unicodeUi.url}?chat=japanese`);
+    await expect
+      .poll(() => page.locator('.plankit-checklist__heading').textContent())
+      .toBe('No plan yet');
+    const ask = '2.0 のリリースノートを公開してください 🙏';
+    await page.getByLabel('Message').fill(ask);
+    await page.getByRole('button', { name: 'Send' }).click();
+    await page.getByText('ここで止めました').waitFor({ timeout: 30_000 });
+    await expect.poll(() => page.getByRole('status').textContent()).toBe('Ready');
+    expect(await page.locator('.message--user').textContent()).toContain(ask);
+
+    // The same run as in English, state by state, and the same titles as the agent set.
+    expect(await page.evaluate('window.__planStates')).toEqual(RUN_STATES);
+    const { objective, titles } = japanesePlan();
+    // The script typed `Café` with a combining accent; the page shows it precomposed.
+    expect(titles[2]).toContain('Caf\u00e9');
+    const checklist = async (): Promise<void> => {
+      await expect.poll(() => page.locator('.plankit-checklist h2').textContent()).toBe(objective);
+      expect(await textsOf(page, '.plankit-step__title')).toEqual(titles);
+      expect(await textsOf(page, '.plankit-step__note')).toEqual([
+        '1.9 以降にマージされたプルリクエストは 42 件',
+        '下書きは docs/release-2.0.ja.md に 📄',
+        '法務は月曜まで不在 🏖️',
+      ]);
+      expect(await textsOf(page, '.plankit-step__waiting')).toEqual([
+        `Waiting on S003 (\u2068${titles[2]}\u2069)`,
+      ]);
+      expect(await page.locator('.plankit-checklist__counts').textContent()).toBe(
+        '2 of 4 done, 1 blocked',
+      );
+      // Each plan text is a bidi isolate in the browser, so no title can reorder its row.
+      expect(
+        await page.evaluate(
+          `[...document.querySelectorAll('.plankit-checklist h2, .plankit-step__title, .plankit-step__note, .plankit-step__waiting')].map((element) => getComputedStyle(element).unicodeBidi)`,
+        ),
+      ).toEqual(Array.from({ length: 1 + 4 + 3 + 1 }, () => 'isolate'));
+    };
+    await checklist();
+    const refused = page.locator('.tool--refused');
+    expect(await refused.count()).toBe(1);
+    expect(await refused.textContent()).toContain('S004 in_progress: refused.');
+    expect(await axeViolations(page)).toEqual([]);
+
+    // A new server on the same store: the Japanese plan comes back from the files as it was.
+    const { port } = new URL(unicodeUi.url);
+    await unicodeUi.close();
+    unicodeUi = await startPlanUi({ ...options, port: Number(port) });
+    await page.reload();
+    await page.getByText('Read back from the store.').waitFor();
+    await checklist();
     expect(await axeViolations(page)).toEqual([]);
     expect(errors).toEqual([]);
   }, 60_000);

@@ -4,11 +4,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createSessionPool } from '@plankit/adapters/sessions';
 import { FileStore } from '@plankit/adapters/stores';
+import type { TextMode } from '@plankit/core';
 import { registerPlanModelReducers } from '@plankit/core/plan-model';
 import type { MockLanguageModelV3 } from 'ai/test';
 import { buildClient } from './build-client.ts';
 import { createPlanUiServer } from './plan-ui-server.ts';
-import { LATER_REPLY, RELEASE_NOTES_RUN } from './script.ts';
+import { JAPANESE_RUN, LATER_REPLY, RELEASE_NOTES_RUN } from './script.ts';
 import { scriptedModel } from './scripted-model.ts';
 
 /** Options of {@link startPlanUi}. */
@@ -21,6 +22,11 @@ export interface StartPlanUiOptions {
   readonly stepDelayMs?: number | undefined;
   /** A page built before (by {@link buildClient}); built now into a temporary folder if absent. */
   readonly clientDirectory?: string | undefined;
+  /**
+   * `'unicode'` puts the tools in Unicode mode and has the agent plan in Japanese with emoji
+   * ({@link JAPANESE_RUN}); `'ascii'` (the default) is the reference and the English run.
+   */
+  readonly text?: TextMode | undefined;
 }
 
 /** A running plan UI. */
@@ -33,8 +39,9 @@ export interface PlanUi {
 
 /**
  * Builds the page (unless given one) and serves it with the chat server on 127.0.0.1: each
- * conversation gets its own scripted model, which runs {@link RELEASE_NOTES_RUN} for its first
- * message, and its own pooled session saved to a `FileStore` in `storeDirectory`.
+ * conversation gets its own scripted model, which runs {@link RELEASE_NOTES_RUN} (or, with
+ * `text: 'unicode'`, {@link JAPANESE_RUN}) for its first message, and its own pooled session
+ * saved to a `FileStore` in `storeDirectory`.
  */
 export async function startPlanUi(options: StartPlanUiOptions): Promise<PlanUi> {
   const built =
@@ -46,13 +53,15 @@ export async function startPlanUi(options: StartPlanUiOptions): Promise<PlanUi> 
   const store = new FileStore({ directory: options.storeDirectory });
   const pool = createSessionPool({ store, max: 100, setup: registerPlanModelReducers });
   const models = new Map<string, MockLanguageModelV3>();
+  const run = options.text === 'unicode' ? JAPANESE_RUN : RELEASE_NOTES_RUN;
   const server = createPlanUiServer({
     pool,
     clientDirectory,
+    text: options.text,
     modelFor: (chatId) => {
       let model = models.get(chatId);
       if (model === undefined) {
-        model = scriptedModel(RELEASE_NOTES_RUN, LATER_REPLY, { stepDelayMs: options.stepDelayMs });
+        model = scriptedModel(run, LATER_REPLY, { stepDelayMs: options.stepDelayMs });
         models.set(chatId, model);
       }
       return model;

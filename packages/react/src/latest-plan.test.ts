@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { latestPlan, type PlanMessage } from './latest-plan.ts';
-import { planOf, wireView, withStep } from './test/plans.ts';
+import { planOf, UNICODE_TITLES, unicodePlan, wireView, withStep } from './test/plans.ts';
 
 const first = JSON.parse(JSON.stringify(wireView(planOf(3))));
 const second = JSON.parse(JSON.stringify(wireView(withStep(planOf(3), 0, { status: 'done' }))));
@@ -66,6 +66,47 @@ describe('latestPlan', () => {
     expect(invalid?.message).toContain('steps[2].title');
   });
 
+  it('reads a plan in any language exactly as the server sent it', () => {
+    const sent = JSON.parse(JSON.stringify(wireView(unicodePlan())));
+    const reading = latestPlan([message('a1', planPart(first)), message('a2', planPart(sent))]);
+    expect(reading.warnings).toEqual([]);
+    expect(reading.plan).toEqual(sent);
+    expect(reading.plan?.objective).toBe('リリースノートを公開する 📝');
+    expect(reading.plan?.steps.map((step) => step.title)).toEqual(UNICODE_TITLES);
+  });
+
+  it('ignores a part with text no tool could have stored, naming the field and the character', () => {
+    const sent = JSON.parse(JSON.stringify(wireView(unicodePlan())));
+    const withTitle = (title: string) => ({
+      ...sent,
+      steps: sent.steps.map((step: { title: string }, i: number) =>
+        i === 1 ? { ...step, title } : step,
+      ),
+    });
+    const reading = latestPlan([
+      message('a1', planPart(sent)),
+      // Trojan Source: an override that shows `txt.exe` as `exe.txt`.
+      message('a2', planPart(withTitle('invoice\u202Eexe.txt'))),
+      // ASCII smuggling: tag characters a person cannot see and a model reads.
+      message('a3', planPart(withTitle('Ship v2 \u{E0049}\u{E0047}\u{E004E}'))),
+      // Decomposed: the tools store every text in NFC.
+      message('a4', planPart(withTitle('Cafe\u0301 menu'))),
+    ]);
+    expect(reading.plan?.steps[1]?.title).toBe('Ship v2 🚀');
+    expect(reading.warnings.map((warning) => [warning.messageId, warning.problem.field])).toEqual([
+      ['a4', 'steps[1].title'],
+      ['a3', 'steps[1].title'],
+      ['a2', 'steps[1].title'],
+    ]);
+    const [nfc, tag, bidi] = reading.warnings.map((warning) => warning.message);
+    expect(nfc).toContain('NFC');
+    expect(tag).toContain('U+E0049');
+    expect(bidi).toContain('U+202E');
+    // The log line names the character; it never carries it.
+    expect(bidi).not.toContain('\u202E');
+    expect(tag).not.toContain('\u{E0049}');
+  });
+
   it('warns about parts that are not even objects', () => {
     const reading = latestPlan([
       message('a1', planPart('{"kind":"plankit.plan"}'), planPart(undefined)),
@@ -82,9 +123,21 @@ describe('latestPlan', () => {
     const [long] = latestPlan([message(id, planPart(null))]).warnings;
     expect(long?.messageId).toBe(id);
     expect(long?.message.length).toBeLessThan(400);
-    expect(long?.message).toContain(`"${'m'.repeat(200)}..."`);
-    const [odd] = latestPlan([message('a\u2028b\nc', planPart(null))]).warnings;
-    expect(odd?.message).toContain('"a\\u2028b\\nc"');
+    expect(long?.message).toContain(`"${'m'.repeat(197)}..."`);
+    const [odd] = latestPlan([message('a\u2028b\nc\u0085d', planPart(null))]).warnings;
+    expect(odd?.message).toContain('"a\\u2028b\\nc\\u0085d"');
+  });
+
+  it('clips a message id between characters, never inside an emoji', () => {
+    for (const before of [196, 199]) {
+      // The emoji's two code units straddle where the clip cuts: it is dropped whole.
+      const id = `${'m'.repeat(before)}\u{1F680}${'m'.repeat(10)}`;
+      const [warning] = latestPlan([message(id, planPart(null))]).warnings;
+      expect(warning?.message).toContain(`"${'m'.repeat(Math.min(before, 197))}..."`);
+      expect(warning?.message).not.toContain('\\ud83d');
+    }
+    const [japanese] = latestPlan([message('翻訳🚀', planPart(null))]).warnings;
+    expect(japanese?.message).toContain('message "翻訳🚀"');
   });
 
   it('never throws on what is not a message, and still finds the plan', () => {

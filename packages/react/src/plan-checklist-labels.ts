@@ -1,9 +1,15 @@
 import type { PlanView, PlanViewStep } from '@plankit/core/plan-view';
+import { bidiIsolate } from './bidi-isolate.ts';
 
 /**
  * Every text {@link PlanChecklist} shows besides the plan's own words, so an app can translate
  * it. Each row calls `status` once per render, so keep the object stable (a module constant or
  * `useMemo`): a new object each render re-renders every row.
+ *
+ * `waitingOn` and `revision` put plan text (titles, the explanation) inside a sentence of
+ * yours. The defaults wrap such text in U+2068 ... U+2069 (first strong isolate) when it is not
+ * ASCII, so a right-to-left title cannot pull the ids and punctuation around it into its run;
+ * do the same in your own labels. The element holding the sentence has `dir="auto"`.
  *
  * @public
  */
@@ -40,7 +46,7 @@ export const defaultPlanChecklistLabels: PlanChecklistLabels = Object.freeze({
   empty: 'No plan yet',
   status: (status: PlanViewStep['status']): string => STATUS_TEXT[status],
   waitingOn: (steps: readonly Pick<PlanViewStep, 'step_id' | 'title'>[]): string =>
-    `Waiting on ${steps.map((step) => (step.title === '' ? step.step_id : `${step.step_id} (${step.title})`)).join(', ')}`,
+    `Waiting on ${steps.map((step) => (step.title === '' ? step.step_id : `${step.step_id} (${bidiIsolate(step.title)})`)).join(', ')}`,
   owner: (owner: string): string => `Owner: ${owner}`,
   counts: (counts: PlanView['counts']): string =>
     [
@@ -64,5 +70,5 @@ export const defaultPlanChecklistLabels: PlanChecklistLabels = Object.freeze({
       }
     }
   },
-  revision: (explanation: string): string => `Last change: ${explanation}`,
+  revision: (explanation: string): string => `Last change: ${bidiIsolate(explanation)}`,
 });

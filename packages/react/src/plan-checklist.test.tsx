@@ -9,7 +9,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { PlanChecklist, type PlanChecklistProps } from './plan-checklist.tsx';
 import { defaultPlanChecklistLabels, type PlanChecklistLabels } from './plan-checklist-labels.ts';
 import { dom, parse } from './test/dom.ts';
-import { planOf, wireView, withStep } from './test/plans.ts';
+import { planOf, UNICODE_TITLES, unicodePlan, wireView, withStep } from './test/plans.ts';
 
 Reflect.set(globalThis, 'IS_REACT_ACT_ENVIRONMENT', true);
 
@@ -127,7 +127,7 @@ describe('PlanChecklist markup', () => {
     expect(setUp.success).toBe(true);
     const markup = html({ plan: planView(session) });
     expect(markup).toContain(
-      '<p class="plankit-checklist__revision">Last change: The API changed</p>',
+      '<p class="plankit-checklist__revision" dir="auto">Last change: The API changed</p>',
     );
   });
 
@@ -162,6 +162,68 @@ describe('PlanChecklist markup', () => {
     expect(document.querySelector('.plankit-checklist__counts')?.textContent).toBe(
       '0 of 3 done, 1 in progress, 1 blocked',
     );
+  });
+});
+
+describe('PlanChecklist with plans in any language', () => {
+  const FSI = '\u2068';
+  const PDI = '\u2069';
+  // As the client gets it: built by core, sent as JSON, read back by parsePlanView.
+  const unicodeView = (): PlanView => wireView(unicodePlan());
+
+  it('shows Japanese, emoji and Hebrew text exactly as the plan holds it', () => {
+    const document = parse(html({ plan: unicodeView() }));
+    expect(document.querySelector('h2')?.textContent).toBe('リリースノートを公開する 📝');
+    expect(
+      [...document.querySelectorAll('.plankit-step__title')].map((title) => title.textContent),
+    ).toEqual(UNICODE_TITLES);
+    expect(document.querySelector('.plankit-step__details')?.textContent).toBe(
+      '日本語の訳文をすべて読み直す',
+    );
+    expect(
+      [...document.querySelectorAll('.plankit-step__note')].map((note) => note.textContent),
+    ).toEqual(['完了 ✅', 'עברית: נבדק']);
+    expect(document.querySelector('[aria-current="step"] .plankit-step__title')?.textContent).toBe(
+      'Ship v2 🚀',
+    );
+  });
+
+  it('isolates every plan text in the DOM, so a right-to-left one cannot reorder its row', () => {
+    const document = parse(html({ plan: unicodeView() }));
+    const texts = document.querySelectorAll(
+      'h2, .plankit-step__title, .plankit-step__details, .plankit-step__waiting, .plankit-step__note',
+    );
+    expect(texts.length).toBe(1 + 8 + 1 + 3 + 2);
+    for (const text of texts) expect(text.getAttribute('dir')).toBe('auto');
+    // Labels are the app's own text: they take the page's direction.
+    for (const label of document.querySelectorAll('.plankit-step__status, .plankit-step__id'))
+      expect(label.getAttribute('dir')).toBeNull();
+  });
+
+  it('isolates non-ASCII titles inside the waiting line, and leaves ASCII ones as they were', () => {
+    const document = parse(html({ plan: unicodeView() }));
+    expect(
+      [...document.querySelectorAll('.plankit-step__waiting')].map((line) => line.textContent),
+    ).toEqual([
+      `Waiting on S002 (${FSI}Ship v2 🚀${PDI})`,
+      `Waiting on S006 (${FSI}👩‍👩‍👧 家族の写真を選ぶ 🇯🇵${PDI})`,
+      `Waiting on S007 (${FSI}רשימת בדיקות 2${PDI})`,
+    ]);
+    const ascii = parse(html({ plan: dependentPlan() }));
+    expect(ascii.querySelector('.plankit-step__waiting')?.textContent).toBe(
+      'Waiting on S001 (Step 1)',
+    );
+  });
+
+  it("isolates a non-ASCII revision explanation inside the label's sentence", () => {
+    const plan = {
+      ...unicodeView(),
+      revision: { number: 2, explanation: 'תוכנית חדשה', agent: null },
+    };
+    const document = parse(html({ plan }));
+    const revision = document.querySelector('.plankit-checklist__revision');
+    expect(revision?.textContent).toBe(`Last change: ${FSI}תוכנית חדשה${PDI}`);
+    expect(revision?.getAttribute('dir')).toBe('auto');
   });
 });
 
@@ -225,6 +287,22 @@ describe('PlanChecklist rendering', () => {
     show(plan);
     show(plan, { ...labels });
     expect(rendered).toHaveLength(20);
+  });
+
+  it('updates a Japanese plan row by row, its text as the plan holds it', () => {
+    const plan = unicodePlan();
+    show(wireView(plan));
+    expect(rendered).toHaveLength(UNICODE_TITLES.length);
+    show(wireView(withStep(plan, 1, { status: 'done', notes: ['公開しました 🎉'] })));
+    // The marked step, and S006, whose wait on it ended.
+    expect(rendered).toEqual(['done', 'pending']);
+    expect(
+      [...container.querySelectorAll('.plankit-step__title')].map((title) => title.textContent),
+    ).toEqual(UNICODE_TITLES);
+    expect(container.querySelector('[data-step-id="S002"] .plankit-step__note')?.textContent).toBe(
+      '公開しました 🎉',
+    );
+    expect(container.querySelector('h2')?.textContent).toBe('リリースノートを公開する 📝');
   });
 
   it('goes from no plan to a plan and back', () => {

@@ -41,6 +41,11 @@ function waitingTexts(plan: PlanView, labels: PlanChecklistLabels): ReadonlyMap<
  * CSS or `@plankit/react/styles.css`. Rows are memoised by value: a mark on one step of a
  * 500-step plan re-renders that one row.
  *
+ * Plan text in any language shows exactly as the plan holds it (NFC, as the tools store it;
+ * nothing is clipped). Each element holding plan text (the objective, a title, details, a
+ * note, the waiting and revision lines) has `dir="auto"`, which isolates it: a right-to-left
+ * title takes its own direction and cannot reorder the row's id and status around it.
+ *
  * @example
  * ```tsx
  * const plan = usePlan(messages);
@@ -78,13 +83,15 @@ export function PlanChecklist({
       data-status={plan === null ? 'empty' : plan.status}
     >
       <div className={classes.header}>
-        <Heading id={headingId} className={classes.heading}>
+        <Heading id={headingId} className={classes.heading} dir="auto">
           {plan === null ? text.empty : plan.objective}
         </Heading>
         {plan === null ? null : <p className={classes.counts}>{text.counts(plan.counts)}</p>}
         {planStatus === null ? null : <p className={classes.planStatus}>{planStatus}</p>}
         {explanation === null ? null : (
-          <p className={classes.revision}>{text.revision(explanation)}</p>
+          <p className={classes.revision} dir="auto">
+            {text.revision(explanation)}
+          </p>
         )}
       </div>
       <ol className={classes.list} aria-live="polite">

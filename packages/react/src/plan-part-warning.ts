@@ -1,3 +1,4 @@
+import { clipText, escapeControl } from '@plankit/core/internal-unstable';
 import type { PlanViewProblem } from '@plankit/core/plan-view';
 
 /**
@@ -25,14 +26,12 @@ export interface PlanPartWarning {
 const MAX_QUOTED_ID = 200;
 
 /**
- * A message id as the log line quotes it: clipped, then JSON-quoted (which escapes controls and
- * a surrogate half left by the clip), with the line and paragraph separators escaped too.
+ * A message id as the log line quotes it: clipped without splitting a surrogate pair, then
+ * JSON-quoted (which escapes C0 controls and a lone surrogate the id itself holds), with the C1
+ * controls and the line and paragraph separators escaped too, so the id stays on one line.
  */
 function quotedId(id: string): string {
-  const clipped = id.length > MAX_QUOTED_ID ? `${id.slice(0, MAX_QUOTED_ID)}...` : id;
-  return JSON.stringify(clipped).replace(/[\u2028\u2029]/g, (char) =>
-    char === '\u2028' ? '\\u2028' : '\\u2029',
-  );
+  return escapeControl(JSON.stringify(clipText(id, MAX_QUOTED_ID)));
 }
 
 /** The warning for a refused part. @internal */

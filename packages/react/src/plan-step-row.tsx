@@ -70,14 +70,28 @@ function StepRow({ step, waiting, labels, classNames }: PlanStepRowProps): React
       </span>
       <span className={classNames.body}>
         <span className={classNames.stepId}>{step.step_id}</span>{' '}
-        <span className={classNames.title}>{step.title}</span>{' '}
+        <span className={classNames.title} dir="auto">
+          {step.title}
+        </span>{' '}
         <span className={classNames.stepStatus}>{labels.status(step.status)}</span>
-        {step.details === null ? null : <span className={classNames.details}>{step.details}</span>}
-        {waiting === null ? null : <span className={classNames.waiting}>{waiting}</span>}
+        {step.details === null ? null : (
+          <span className={classNames.details} dir="auto">
+            {step.details}
+          </span>
+        )}
+        {waiting === null ? null : (
+          <span className={classNames.waiting} dir="auto">
+            {waiting}
+          </span>
+        )}
         {step.owner === null ? null : (
           <span className={classNames.owner}>{labels.owner(step.owner)}</span>
         )}
-        {step.last_note === null ? null : <span className={classNames.note}>{step.last_note}</span>}
+        {step.last_note === null ? null : (
+          <span className={classNames.note} dir="auto">
+            {step.last_note}
+          </span>
+        )}
       </span>
     </li>
   );

@@ -6,7 +6,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { PlanMessage } from './latest-plan.ts';
 import type { PlanPartWarning } from './plan-part-warning.ts';
 import { dom } from './test/dom.ts';
-import { planOf, wireView, withStep } from './test/plans.ts';
+import { planOf, UNICODE_TITLES, unicodePlan, wireView, withStep } from './test/plans.ts';
 import { usePlan } from './use-plan.ts';
 
 Reflect.set(globalThis, 'IS_REACT_ACT_ENVIRONMENT', true);
@@ -48,6 +48,23 @@ describe('usePlan', () => {
       { id: 'a1', parts: [marked, { type: 'text' }] },
     ]);
     expect(seen.map((plan) => plan?.counts.done ?? null)).toEqual([null, 0, 1]);
+    expect(warnings).toEqual([]);
+  });
+
+  it('follows a Japanese plan as the server updates it, its text as sent', () => {
+    const plan = unicodePlan();
+    const start = { type: 'data-plan', id: 'plan-1', data: json(wireView(plan)) };
+    const marked = {
+      ...start,
+      data: json(wireView(withStep(plan, 1, { status: 'done', notes: ['公開しました 🎉'] }))),
+    };
+    show([{ id: 'a1', parts: [start, { type: 'text' }] }]);
+    show([{ id: 'a1', parts: [marked, { type: 'text' }] }]);
+    expect(seen.map((view) => view?.steps.map((step) => step.title))).toEqual([
+      UNICODE_TITLES,
+      UNICODE_TITLES,
+    ]);
+    expect(seen[1]?.steps[1]?.last_note).toBe('公開しました 🎉');
     expect(warnings).toEqual([]);
   });
 

@@ -34,3 +34,35 @@ export function wireView(plan: Plan): PlanView {
   if (!parsed.ok) throw new Error(parsed.error.message);
   return parsed.value;
 }
+
+/**
+ * Titles from the issue on plans in any language, and more: Japanese, emoji (a ZWJ family, a flag, a
+ * keycap with its variation selector), typographic punctuation, Hebrew ending in a number.
+ */
+export const UNICODE_TITLES: readonly string[] = [
+  '翻訳を確認する',
+  'Ship v2 🚀',
+  'Café menu',
+  'Don’t forget tests',
+  'Write the README — then ship',
+  '👩‍👩‍👧 家族の写真を選ぶ 🇯🇵',
+  'רשימת בדיקות 2',
+  '1️⃣ 最初のステップ',
+];
+
+/** A plan in Japanese with {@link UNICODE_TITLES}, the second in progress and the rest after it. */
+export function unicodePlan(): Plan {
+  return {
+    objective: 'リリースノートを公開する 📝',
+    status: 'active',
+    steps: UNICODE_TITLES.map((title, i) => ({
+      step_id: `S${String(i + 1).padStart(3, '0')}`,
+      title,
+      details: i === 0 ? '日本語の訳文をすべて読み直す' : null,
+      status: i === 0 ? 'done' : i === 1 ? 'in_progress' : 'pending',
+      notes: i === 0 ? ['完了 ✅'] : i === 6 ? ['עברית: נבדק'] : [],
+      // S006 waits on S002, S007 on S006, S008 on S007: titles in every waiting line.
+      depends_on: i < 5 ? [] : [i === 5 ? 'S002' : `S00${i}`],
+    })),
+  };
+}
