@@ -62,6 +62,7 @@ const CHAPTERS = [
   [/^adapters\/src\/mcp/, 'MCP', 'adapters.md'],
   [/^adapters\/src\//, 'Host calls', 'adapters.md'],
   [/^react\/src\//, 'Plan UI', 'plan-ui.md'],
+  [/^otel\/src\//, 'Telemetry', 'telemetry.md'],
   [/^eval\/src\/scripted/, 'Scripted models', 'evaluating-planning.md'],
   [/^eval\/src\/report/, 'Reports', 'evaluating-planning.md'],
   [/^eval\/src\//, 'Evaluation', 'evaluating-planning.md'],
