@@ -129,15 +129,17 @@ export interface PlanChanged {
 
 /** Spending and caps of a machine after a transition: the budget figures. @public */
 export interface TransitionBudget {
+  /** The current run, from 1; leaving a wait state (an approval) starts the next. */
+  readonly run: number;
   /** Transitions in this run. */
   readonly turns: number;
-  /** Transitions since the machine started, across runs. */
+  /** Transitions in the whole session, across runs. */
   readonly totalTurns: number;
-  /** USD spent, as the events reported it. */
+  /** USD the events reported, in the whole session. */
   readonly costUsd: number;
-  /** Tokens used, as the events reported them. */
+  /** Tokens the events reported, in the whole session. */
   readonly tokens: number;
-  /** Milliseconds since the run started. */
+  /** Active milliseconds in this run. */
   readonly elapsedMs: number;
   /** The turn cap, or `null` when uncapped. */
   readonly maxTurns: number | null;
@@ -150,9 +152,10 @@ export interface TransitionBudget {
 }
 
 /**
- * Published on `plankit:transition` when a controller machine applied an outcome (or a
- * resume). A `status` of `waiting` means the machine now waits for an approval; `frozen`,
- * that a cap stopped it (`cap` names it).
+ * Published on `plankit:transition` when `@plankit/controller`'s `transition`, `reportCap` or
+ * `resume` moved a machine (not for a refused event, nor by `replay`). A `status` of
+ * `waiting` means the machine now waits for an approval (a wait stage such as
+ * `SEEK_APPROVAL`); `frozen`, that a cap stopped it (`cap` names it).
  *
  * @public
  */
@@ -163,10 +166,17 @@ export interface MachineTransitioned {
   readonly machine: string;
   /** The state before. */
   readonly from: string;
-  /** The state after. */
+  /** The state after (for a freeze, the state the machine stopped in). */
   readonly to: string;
-  /** The event applied: the outcome, or `resume`. */
+  /**
+   * What moved the machine: `outcome` (an event the agent reported), `cap` (a cap the host
+   * reported) or `resume` (leaving a freeze).
+   */
+  readonly kind: 'outcome' | 'cap' | 'resume';
+  /** The outcome for `outcome`, the cap's name for `cap`, `resume` for a resume. */
   readonly event: string;
+  /** The confidence the event reported, from 0 to 1, or `null`. */
+  readonly confidence: number | null;
   /** The machine's status after: `running`, `waiting` (for approval), `frozen` or `done`. */
   readonly status: 'running' | 'waiting' | 'frozen' | 'done';
   /** The cap that froze the machine, or `null`. */
