@@ -311,9 +311,11 @@ export function instrumentPlankit(options: InstrumentPlankitOptions = {}): StopI
       [Plankit.TRANSITION_FROM]: text(event.from),
       [Plankit.TRANSITION_TO]: text(event.to),
       [Plankit.TRANSITION_EVENT]: text(event.event),
+      [Plankit.TRANSITION_KIND]: event.kind,
       [Plankit.MACHINE_STATUS]: event.status,
       [Plankit.APPROVAL_WAITING]: event.status === 'waiting',
     };
+    if (event.confidence !== null) attributes[Plankit.TRANSITION_CONFIDENCE] = event.confidence;
     for (const [figure, value] of Object.entries(event.budget))
       if (value !== null) attributes[`${Plankit.BUDGET_PREFIX}${snake(figure)}`] = value;
     if (event.cap !== null) attributes[Plankit.BUDGET_CAP] = text(event.cap);

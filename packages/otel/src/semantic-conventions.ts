@@ -53,6 +53,8 @@ export const PlankitAttributes: {
   readonly TRANSITION_FROM: 'plankit.transition.from';
   readonly TRANSITION_TO: 'plankit.transition.to';
   readonly TRANSITION_EVENT: 'plankit.transition.event';
+  readonly TRANSITION_KIND: 'plankit.transition.kind';
+  readonly TRANSITION_CONFIDENCE: 'plankit.transition.confidence';
   readonly APPROVAL_WAITING: 'plankit.approval.waiting';
   readonly BUDGET_PREFIX: 'plankit.budget.';
   readonly BUDGET_CAP: 'plankit.budget.cap';
@@ -74,6 +76,8 @@ export const PlankitAttributes: {
   TRANSITION_FROM: 'plankit.transition.from',
   TRANSITION_TO: 'plankit.transition.to',
   TRANSITION_EVENT: 'plankit.transition.event',
+  TRANSITION_KIND: 'plankit.transition.kind',
+  TRANSITION_CONFIDENCE: 'plankit.transition.confidence',
   APPROVAL_WAITING: 'plankit.approval.waiting',
   BUDGET_PREFIX: 'plankit.budget.',
   BUDGET_CAP: 'plankit.budget.cap',
