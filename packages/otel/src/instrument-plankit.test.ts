@@ -161,6 +161,20 @@ describe('instrumentPlankit: planning tool calls', () => {
   });
 });
 
+describe('instrumentPlankit: the global tracer provider', () => {
+  it('records into an SDK registered after it was called', async () => {
+    const stop = instrumentPlankit();
+    try {
+      recorder = recordTraces();
+      await planningRun();
+      // The recorder's own subscription and the earlier one each record every call.
+      expect(only(recorder.spans(), 'execute_tool planning_setup_plan')).toHaveLength(2);
+    } finally {
+      stop();
+    }
+  });
+});
+
 describe('instrumentPlankit: failures never reach a tool call', () => {
   it('records nothing and fails nothing when no OpenTelemetry SDK is registered', async () => {
     const stop = instrumentPlankit();
