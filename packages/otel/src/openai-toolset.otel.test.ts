@@ -17,7 +17,7 @@ const chatCall = (id: string, name: string, args: unknown) => ({
 });
 
 describe('@plankit/otel with the OpenAI toolset', () => {
-  it('records a scripted run of chat tool calls as one execute_tool span per call', async () => {
+  it('records a scripted run of chat tool calls as one execute_tool span per call, by the host call id', async () => {
     recorder = recordTraces();
     const session = new Session({ sessionId: 'openai-run', clock: () => NOW });
     const toolset = createOpenAIToolset(createPlanningTools(session), { strict: true });
@@ -58,6 +58,13 @@ describe('@plankit/otel with the OpenAI toolset', () => {
       'planning_mark_step',
       'planning_mark_step',
       'planning_mark_step',
+    ]);
+    // The host's own call ids, which the toolset passes to invokeTool.
+    expect(spans.map((span) => span.attributes['gen_ai.tool.call.id'])).toEqual([
+      'call_setup',
+      'call_mark_1',
+      'call_bad',
+      'call_mark_2',
     ]);
     expect(spans.map((span) => span.attributes['error.type'] ?? null)).toEqual([
       null,

@@ -187,7 +187,12 @@ export interface MachineTransitioned {
   readonly budget: TransitionBudget;
 }
 
-/** Published on `plankit:pool` when the session pool has loaded a conversation. @public */
+/**
+ * Published on `plankit:pool` when the session pool has loaded a conversation from its store
+ * (or failed to): once per load, however many callers shared it.
+ *
+ * @public
+ */
 export interface PoolLoaded {
   /** The discriminant. */
   readonly type: 'pool-load';
@@ -195,7 +200,7 @@ export interface PoolLoaded {
   readonly conversationId: string;
   /** Whether the load succeeded. */
   readonly ok: boolean;
-  /** The refusal's code when it failed (`session_load_failed`...), else `null`. */
+  /** The refusal's code when it failed (`session_load_failed`, `pool_closed`), else `null`. */
   readonly code: string | null;
   /** Live sessions after the load. */
   readonly live: number;
@@ -208,10 +213,11 @@ export interface PoolEvicted {
   /** The conversation whose session was dropped. */
   readonly conversationId: string;
   /**
-   * Why: `capacity` (its slot went to another conversation), `idle` (unused too long),
-   * `explicit` (`pool.evict`) or `close` (`pool.close`).
+   * Why: `capacity` (its slot went to another conversation), `explicit` (`pool.evict`),
+   * `close` (`pool.close`) or `failed` (its store attachment failed, or another process
+   * changed the conversation: the next call reloads it).
    */
-  readonly reason: 'capacity' | 'idle' | 'explicit' | 'close';
+  readonly reason: 'capacity' | 'explicit' | 'close' | 'failed';
   /** Live sessions after the eviction. */
   readonly live: number;
 }
