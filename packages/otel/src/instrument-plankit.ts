@@ -250,6 +250,10 @@ export function instrumentPlankit(options: InstrumentPlankitOptions = {}): StopI
     if (call === undefined) return;
     calls.delete(event.callId);
     const { span } = call;
+    if (!span.isRecording()) {
+      if (call.owned) span.end();
+      return;
+    }
     if (event.ok) {
       if (capture && call.owned) {
         const result = json(event.value ?? event.message);
@@ -271,7 +275,8 @@ export function instrumentPlankit(options: InstrumentPlankitOptions = {}): StopI
     let plan: OpenPlan | undefined;
     for (const open of plans.values()) plan = open;
     const span = call?.span ?? (active?.isRecording() === true ? active : undefined) ?? plan?.span;
-    if (span === undefined) return;
+    // A span that records nothing (no SDK, or not sampled) is not worth building attributes for.
+    if (span === undefined || !span.isRecording()) return;
     // The event says what this change did; the span's attributes hold the plan after it.
     const change: Attributes = {
       [Plankit.PLAN_REVISION]: event.revision,
