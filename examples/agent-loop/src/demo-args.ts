@@ -38,7 +38,8 @@ Options:
 
 Environment: OPENAI_API_KEY or ANTHROPIC_API_KEY makes that host's live API answer.
 OTEL_EXPORTER_OTLP_ENDPOINT exports plankit's spans over OTLP/HTTP (OTEL_EXPORTER_OTLP_PROTOCOL:
-http/protobuf, the default, or http/json).`;
+http/protobuf, the default, or http/json); OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT=true
+adds the tool arguments, results and plan text to them.`;
 
 /**
  * Reads the demo's command line; never throws and never exits, so it can be tested. `env` says

@@ -5,6 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { otlpProtocol, otlpTracesUrl } from './demo-telemetry.ts';
 import { type OtlpReceiver, startOtlpReceiver } from './otlp-receiver.ts';
 import { runDemo } from './run-demo.ts';
+import { OBJECTIVE } from './script.ts';
 
 let directory: string | undefined;
 let receiver: OtlpReceiver | undefined;
@@ -63,9 +64,22 @@ describe('the demo with OpenTelemetry', () => {
       expect(last?.['plankit.plan.status']).toBe('completed');
       expect(last?.['plankit.plan.counts.done']).toBe(last?.['plankit.plan.counts.total']);
       // Content capture is off: no plan text leaves the process.
-      expect(JSON.stringify(spans)).not.toContain('Ship the release');
+      expect(JSON.stringify(spans)).not.toContain(OBJECTIVE);
+      expect(JSON.stringify(spans)).not.toContain('gen_ai.tool.call.arguments');
     }, 60_000);
   }
+
+  it('records plan text only with OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT=true', async () => {
+    receiver = await startOtlpReceiver();
+    await demoLines({
+      OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url,
+      OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json',
+      OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT: 'true',
+    });
+    const setup = receiver.spans.find((span) => span.name === 'execute_tool planning_setup_plan');
+    expect(setup?.attributes['plankit.plan.objective']).toBe(OBJECTIVE);
+    expect(String(setup?.attributes['gen_ai.tool.call.arguments'])).toContain(OBJECTIVE);
+  }, 60_000);
 
   it('--trace prints the span tree at the end', async () => {
     const lines = await demoLines({}, true);

@@ -96,7 +96,11 @@ export async function startDemoTelemetry(
   const contextManager = new AsyncLocalStorageContextManager().enable();
   context.setGlobalContextManager(contextManager);
   trace.setGlobalTracerProvider(provider);
-  const stopInstrumentation = otel.instrumentPlankit({ agentName: 'release-planner' });
+  const capture = options.env['OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT'];
+  const stopInstrumentation = otel.instrumentPlankit({
+    agentName: 'release-planner',
+    captureContent: capture?.trim().toLowerCase() === 'true',
+  });
   const tracer = trace.getTracer('plankit-demo');
   return {
     run: (work) =>
