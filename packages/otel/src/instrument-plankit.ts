@@ -207,7 +207,7 @@ export function instrumentPlankit(options: InstrumentPlankitOptions = {}): StopI
     if (active !== undefined && isHostToolSpan(active)) {
       // The host's span already names the tool and its call id: add plankit's, open no second.
       active.setAttributes(common);
-      remember(event.callId, { span: active, owned: false });
+      remember(callKey(event.sessionId, event.callId), { span: active, owned: false });
       return;
     }
     const attributes: Attributes = {
@@ -226,16 +226,16 @@ export function instrumentPlankit(options: InstrumentPlankitOptions = {}): StopI
       { kind: SpanKind.INTERNAL, attributes },
       parentContext(),
     );
-    remember(event.callId, { span, owned: true });
+    remember(callKey(event.sessionId, event.callId), { span, owned: true });
   }
 
-  function remember(callId: string, call: OpenCall): void {
-    const previous = calls.get(callId);
+  function remember(key: string, call: OpenCall): void {
+    const previous = calls.get(key);
     if (previous !== undefined) {
-      calls.delete(callId);
+      calls.delete(key);
       if (previous.owned) previous.span.end();
     }
-    calls.set(callId, call);
+    calls.set(key, call);
     if (calls.size > MAX_OPEN_CALLS) {
       for (const [oldest, open] of calls) {
         calls.delete(oldest);
@@ -246,9 +246,10 @@ export function instrumentPlankit(options: InstrumentPlankitOptions = {}): StopI
   }
 
   function endCall(event: ToolCallEnded): void {
-    const call = calls.get(event.callId);
+    const key = callKey(event.sessionId, event.callId);
+    const call = calls.get(key);
     if (call === undefined) return;
-    calls.delete(event.callId);
+    calls.delete(key);
     const { span } = call;
     if (!span.isRecording()) {
       if (call.owned) span.end();
@@ -270,7 +271,8 @@ export function instrumentPlankit(options: InstrumentPlankitOptions = {}): StopI
   }
 
   function planChanged(event: PlanChanged): void {
-    const call = event.callId === undefined ? undefined : calls.get(event.callId);
+    const call =
+      event.callId === undefined ? undefined : calls.get(callKey(event.sessionId, event.callId));
     const active = trace.getSpan(context.active());
     let plan: OpenPlan | undefined;
     for (const open of plans.values()) plan = open;
@@ -399,6 +401,11 @@ export function instrumentPlankit(options: InstrumentPlankitOptions = {}): StopI
     for (const plan of plans.values()) plan.span.end();
     plans.clear();
   };
+}
+
+/** Calls are told apart by session too: two sessions may run calls with the same host id. */
+function callKey(sessionId: string, callId: string): string {
+  return `${sessionId}\n${callId}`;
 }
 
 /** `costUsd` -> `cost_usd`: attribute names are snake case. */
