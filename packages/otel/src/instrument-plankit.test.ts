@@ -1,7 +1,8 @@
 import { context, trace } from '@opentelemetry/api';
 import { InMemorySpanExporter, type ReadableSpan } from '@opentelemetry/sdk-trace-base';
-import { createPlanningTools, invokeTool, PlankitError, Session } from '@plankit/core';
+import { createPlanningTools, defineTool, invokeTool, PlankitError, Session } from '@plankit/core';
 import { afterEach, describe, expect, it } from 'vitest';
+import * as z from 'zod';
 import { instrumentPlankit } from './instrument-plankit.ts';
 import { GenAIAttributes, PlankitAttributes } from './semantic-conventions.ts';
 import { recordTraces, type TraceRecorder } from './testing/trace-recorder.ts';
@@ -141,6 +142,38 @@ describe('instrumentPlankit: planning tool calls', () => {
     expect(tools).toHaveLength(4);
     for (const tool of tools)
       expect(tool.parentSpanContext?.spanId).toBe(agent?.spanContext().spanId);
+  });
+
+  it('keeps the spans of two sessions apart when their calls in flight share a host call id', async () => {
+    recorder = recordTraces();
+    const gates: (() => void)[] = [];
+    const wait = defineTool({
+      name: 'wait',
+      description: 'Waits, then answers or refuses.',
+      parameters: z.strictObject({ fail: z.boolean() }),
+      handler: async ({ fail }) => {
+        await new Promise<void>((resolve) => gates.push(resolve));
+        if (fail) throw new Error('refused on purpose');
+        return { message: 'Done.', value: null };
+      },
+    });
+    const first = new Session({ sessionId: 'first', clock: () => NOW });
+    const second = new Session({ sessionId: 'second', clock: () => NOW });
+    const calls = [
+      invokeTool(wait, { fail: true }, { session: first, callId: 'call_1' }),
+      invokeTool(wait, { fail: false }, { session: second, callId: 'call_1' }),
+    ];
+    while (gates.length < 2) await new Promise((resolve) => setImmediate(resolve));
+    // The second session's call ends first.
+    gates[1]?.();
+    gates[0]?.();
+    await Promise.all(calls);
+    const bySession = Object.fromEntries(
+      recorder.spans().map((span) => [span.attributes['plankit.session.id'], span]),
+    );
+    expect(recorder.spans()).toHaveLength(2);
+    expect(bySession['first']?.attributes['error.type']).toBe('tool_execution_failed');
+    expect(bySession['second']?.attributes['error.type']).toBeUndefined();
   });
 
   it('stops: no span after the disposer ran, and the disposer may run twice', async () => {
