@@ -112,3 +112,27 @@ describe('without process.getBuiltinModule (a browser)', () => {
     expect(seen).toEqual([]);
   });
 });
+
+describe('without subscribers', () => {
+  it('a planning call only asks whether anyone listens: it builds and publishes nothing', async () => {
+    const asked = new Map<string, number>();
+    const published: unknown[] = [];
+    resetDiagnostics(() => ({
+      channel: (name: string) => ({
+        get hasSubscribers() {
+          asked.set(name, (asked.get(name) ?? 0) + 1);
+          return false;
+        },
+        publish: (message: unknown) => published.push(message),
+      }),
+    }));
+    const session = new Session({ sessionId: 'quiet', clock: () => 1 });
+    const { planning_setup_plan: setup, planning_mark_step: mark } = createPlanningTools(session);
+    await invokeTool(setup, { objective: 'Ship', initial_steps: [{ title: 'A' }] }, { session });
+    await invokeTool(mark, { step_id: 'S001', status: 'done' }, { session });
+    expect(published).toEqual([]);
+    // Per call: the tool-call channel once, the plan channel once before the call (for its id)
+    // and once in the commit.
+    expect(Object.fromEntries(asked)).toEqual({ [TOOL_CALL_CHANNEL]: 2, [PLAN_CHANNEL]: 4 });
+  });
+});

@@ -62,7 +62,9 @@ function openChannels(): Map<string, DiagnosticsChannel> {
  * @example
  * ```ts
  * const channel = diagnosticsChannel(POOL_CHANNEL);
- * if (channel.hasSubscribers) channel.publish(Object.freeze({ type: 'pool-full', ... }));
+ * if (channel.hasSubscribers) {
+ *   channel.publish(Object.freeze({ type: 'pool-full', conversationId: id, live, waiting }));
+ * }
  * ```
  * @public
  */

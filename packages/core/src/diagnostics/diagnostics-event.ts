@@ -5,7 +5,7 @@ import type { PlanStatus, StepStatus } from '../planning/plan.ts';
 // a subscriber that exports spans can drop them unless content capture is on.
 
 /**
- * Published on `plankit:tool-call` when {@link invokeTool} starts a call, before the schema
+ * Published on `plankit:tool-call` when `invokeTool` starts a call, before the schema
  * runs. The matching {@link ToolCallEnded} carries the same `sessionId` and `callId`.
  *
  * @public
