@@ -36,6 +36,7 @@ const projects: TestProjectInlineConfiguration[] = [
   packageProject('adapters'),
   packageProject('eval'),
   packageProject('react'),
+  packageProject('otel'),
   defineProject({
     resolve: source,
     ssr: { resolve: source },

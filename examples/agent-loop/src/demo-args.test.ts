@@ -9,6 +9,7 @@ describe('parseDemoArgs', () => {
       record: undefined,
       store: '.plankit',
       approve: 'approve',
+      trace: false,
     });
   });
 
@@ -33,13 +34,23 @@ describe('parseDemoArgs', () => {
       record: 'out.json',
       store: 'tmp/store',
       approve: 'propose changes: two waves',
+      trace: false,
     });
   });
 
   it.each([['--help'], ['-h']])('%s asks for the usage, which names every option', (flag) => {
     const command = parseDemoArgs([flag]);
     expect(command).toEqual({ kind: 'help', text: DEMO_USAGE });
-    for (const option of ['--host', '--approve', '--store', '--record', '--ui', '--port', '--help'])
+    for (const option of [
+      '--host',
+      '--approve',
+      '--store',
+      '--record',
+      '--trace',
+      '--ui',
+      '--port',
+      '--help',
+    ])
       expect(DEMO_USAGE).toContain(option);
   });
 
@@ -62,6 +73,7 @@ describe('parseDemoArgs', () => {
     expect(parseDemoArgs(rejection, { OPENAI_API_KEY: 'sk-x' })).toMatchObject({
       kind: 'run',
       approve: 'propose changes: two waves',
+      trace: false,
     });
     expect(parseDemoArgs(['--approve', 'Approve.'])).toMatchObject({ kind: 'run' });
   });

@@ -10,6 +10,7 @@ export type DemoCommand =
       readonly record: string | undefined;
       readonly store: string;
       readonly approve: string;
+      readonly trace: boolean;
     }
   | { readonly kind: 'ui'; readonly store: string; readonly port: number }
   | { readonly kind: 'help'; readonly text: string }
@@ -29,12 +30,16 @@ Options:
                      live run takes another reply, such as "propose changes: ..."
   --store <dir>      where the embedded file store saves the session (default: .plankit)
   --record <file>    with an API key, save the live responses as a new transcript
+  --trace            print plankit's OpenTelemetry span tree at the end
   --ui               serve the plan UI instead (examples/plan-ui): a chat page whose plan
                      checklist updates live as a scripted agent works; prints the URL
   --port <n>         the plan UI's port (default 5178; 0 picks a free one); with --ui only
   -h, --help         print this help
 
-Environment: OPENAI_API_KEY or ANTHROPIC_API_KEY makes that host's live API answer.`;
+Environment: OPENAI_API_KEY or ANTHROPIC_API_KEY makes that host's live API answer.
+OTEL_EXPORTER_OTLP_ENDPOINT exports plankit's spans over OTLP/HTTP (OTEL_EXPORTER_OTLP_PROTOCOL:
+http/protobuf, the default, or http/json); OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT=true
+adds the tool arguments, results and plan text to them.`;
 
 /**
  * Reads the demo's command line; never throws and never exits, so it can be tested. `env` says
@@ -52,6 +57,7 @@ export function parseDemoArgs(
     store?: string | undefined;
     approve?: string | undefined;
     ui?: boolean | undefined;
+    trace?: boolean | undefined;
     port?: string | undefined;
     help?: boolean | undefined;
   };
@@ -64,6 +70,7 @@ export function parseDemoArgs(
         store: { type: 'string' },
         approve: { type: 'string' },
         ui: { type: 'boolean' },
+        trace: { type: 'boolean' },
         port: { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
@@ -75,7 +82,12 @@ export function parseDemoArgs(
   }
   if (values.help === true) return { kind: 'help', text: DEMO_USAGE };
   if (values.ui === true) {
-    if (values.host !== undefined || values.approve !== undefined || values.record !== undefined)
+    if (
+      values.host !== undefined ||
+      values.approve !== undefined ||
+      values.record !== undefined ||
+      values.trace !== undefined
+    )
       return {
         kind: 'error',
         message:
@@ -110,6 +122,7 @@ export function parseDemoArgs(
     record: values.record,
     store: values.store ?? '.plankit',
     approve,
+    trace: values.trace === true,
   };
 }
 

@@ -19,6 +19,7 @@ switch (command.kind) {
       env: process.env,
       record: command.record,
       approvalReply: command.approve,
+      trace: command.trace,
     });
     break;
   case 'ui': {

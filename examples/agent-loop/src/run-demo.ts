@@ -1,6 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import { attachStore, FileStore } from '@plankit/adapters/stores';
 import { Session, selectAll, ToolCall } from '@plankit/core';
+import { startDemoTelemetry } from './demo-telemetry.ts';
 import { createAISDKDriver } from './hosts/ai-sdk.ts';
 import { createAnthropicDriver } from './hosts/anthropic.ts';
 import { createLangChainDriver } from './hosts/langchain.ts';
@@ -30,6 +31,8 @@ export interface DemoOptions {
   readonly record?: string | undefined;
   /** What the person answers when asked to approve. */
   readonly approvalReply?: string | undefined;
+  /** Print plankit's OpenTelemetry span tree at the end (`--trace`). */
+  readonly trace?: boolean | undefined;
 }
 
 const transcript = (name: string) =>
@@ -84,6 +87,25 @@ export async function runDemo(options: DemoOptions): Promise<void> {
     now += 1_500;
   };
 
+  // With OTEL_EXPORTER_OTLP_ENDPOINT or --trace, an OpenTelemetry SDK records plankit's spans.
+  const telemetry = await startDemoTelemetry({ env: options.env, trace: options.trace ?? false });
+  try {
+    const work = () => planRelease(options, clock, tick, print);
+    await (telemetry === undefined ? work() : telemetry.run(work));
+  } finally {
+    const tree = await telemetry?.stop();
+    if (telemetry !== undefined) print(`\n${telemetry.description}`);
+    if (tree !== undefined) print(`\nSpan tree (--trace):\n${tree}`);
+  }
+}
+
+async function planRelease(
+  options: DemoOptions,
+  clock: () => number,
+  tick: () => void,
+  print: (line: string) => void,
+): Promise<void> {
+  const { host } = options;
   const store = new FileStore({ directory: options.storeDirectory });
   const sessionId = `demo-${host}`;
   const removed = await store.delete(sessionId);

@@ -1,12 +1,21 @@
-import { describe, expect, it, vi } from 'vitest';
+import { subscribe, unsubscribe } from 'node:diagnostics_channel';
+import { beforeEach, describe, expect, it, onTestFinished, vi } from 'vitest';
 import * as z from 'zod';
 import { append } from './append.ts';
 import { defineDataType } from './define-data-type.ts';
 import { defineTool } from './define-tool.ts';
+import { resetDiagnostics } from './diagnostics/diagnostics-channel.ts';
+import { PLAN_CHANNEL, TOOL_CALL_CHANNEL } from './diagnostics/diagnostics-channels.ts';
+import type {
+  DiagnosticsEvent,
+  ToolCallEnded,
+  ToolCallStarted,
+} from './diagnostics/diagnostics-event.ts';
 import { InProcessEventBus } from './in-process-event-bus.ts';
 import { invokeTool } from './invoke-tool.ts';
 import { PlankitError } from './plankit-error.ts';
 import type { ToolInvoked } from './plankit-event.ts';
+import { createPlanningTools } from './planning/create-planning-tools.ts';
 import { selectAll } from './select-all.ts';
 import { Session } from './session.ts';
 import { ToolCall } from './tool-call.ts';
@@ -461,5 +470,126 @@ describe('invokeTool', () => {
       'now 5',
     ]);
     expect(session.select(Counter)).toEqual([5]);
+  });
+});
+
+describe('invokeTool on plankit:tool-call', () => {
+  function listen(name: string = TOOL_CALL_CHANNEL) {
+    const events: DiagnosticsEvent[] = [];
+    const listener = (message: unknown) => events.push(message as DiagnosticsEvent);
+    subscribe(name, listener);
+    onTestFinished(() => {
+      unsubscribe(name, listener);
+    });
+    return events;
+  }
+
+  beforeEach(() => resetDiagnostics());
+
+  it('publishes a start and an end for a successful call, with generated ids', async () => {
+    const events = listen();
+    const { session } = setup();
+    await invokeTool(addItem, { name: 'pen' }, { session });
+    expect(events).toEqual([
+      {
+        type: 'tool-call-start',
+        phase: 'start',
+        callId: 'plankit-call-1',
+        toolName: 'add_item',
+        sessionId: 's',
+        at: 100,
+        arguments: { name: 'pen' },
+      },
+      {
+        type: 'tool-call-end',
+        phase: 'end',
+        callId: 'plankit-call-1',
+        toolName: 'add_item',
+        sessionId: 's',
+        at: 100,
+        ok: true,
+        code: null,
+        field: null,
+        message: 'Added pen.',
+        value: { name: 'pen', tags: [] },
+      },
+    ]);
+    expect(events.every((event) => Object.isFrozen(event))).toBe(true);
+  });
+
+  it("reports a refusal's code and field, with the host's call and conversation ids", async () => {
+    const events = listen();
+    const { session } = setup();
+    const options = { session, callId: 'call_7', conversationId: 'conv-1' };
+    await invokeTool(addItem, { name: 'bad' }, options);
+    await invokeTool(addItem, { name: 'crash' }, options);
+    await invokeTool(addItem, { name: 3 }, options);
+    const ends = events.filter((event): event is ToolCallEnded => event.type === 'tool-call-end');
+    expect(ends).toMatchObject([
+      { callId: 'call_7', conversationId: 'conv-1', ok: false, code: 'text_empty', field: 'name' },
+      { ok: false, code: 'tool_execution_failed', field: null, value: null },
+      { ok: false, code: 'schema', field: 'name' },
+    ]);
+    expect(events.filter((event) => event.type === 'tool-call-start')).toHaveLength(3);
+    expect(ends[1]?.message).toBe("Tool 'add_item' execution failed: disk on fire");
+  });
+
+  it('reports a call whose result the session refused as refused', async () => {
+    const events = listen();
+    const session = new Session({ sessionId: 's' });
+    const { planning_mark_step: mark } = createPlanningTools(session);
+    await invokeTool(mark, { step_id: 'S001', status: 'done' }, { session });
+    expect(events[1]).toMatchObject({ phase: 'end', ok: false, code: 'plan_missing' });
+  });
+
+  it('builds nothing and generates no id while nobody listens', async () => {
+    const { session } = setup();
+    await invokeTool(addItem, { name: 'pen' }, { session });
+    const events = listen();
+    await invokeTool(addItem, { name: 'pen' }, { session });
+    // The first call took no id.
+    expect((events[0] as ToolCallStarted).callId).toBe('plankit-call-1');
+  });
+
+  it('refuses a callId or conversationId that is not 1-256 characters', async () => {
+    const { session } = setup();
+    for (const bad of ['', 'x'.repeat(257), 7]) {
+      await expect(
+        invokeTool(addItem, { name: 'pen' }, { session, callId: bad as string }),
+      ).rejects.toThrow('options.callId must be a string of 1-256 characters');
+      await expect(
+        invokeTool(addItem, { name: 'pen' }, { session, conversationId: bad as string }),
+      ).rejects.toThrow('options.conversationId must be a string of 1-256 characters');
+    }
+  });
+
+  it('completes the call when a subscriber throws; node reports the error on the next tick', async () => {
+    const thrower = () => {
+      throw new Error('subscriber broke');
+    };
+    subscribe(TOOL_CALL_CHANNEL, thrower);
+    subscribe(PLAN_CHANNEL, thrower);
+    // Node hands a subscriber's error to process 'uncaughtException' on the next tick: catch it
+    // here instead of the test runner's handler.
+    const handlers = process.listeners('uncaughtException');
+    process.removeAllListeners('uncaughtException');
+    const reported: unknown[] = [];
+    process.on('uncaughtException', (error) => reported.push(error));
+    try {
+      const session = new Session({ sessionId: 's' });
+      const { planning_setup_plan: setupPlan } = createPlanningTools(session);
+      const result = await invokeTool(setupPlan, { objective: 'Ship' }, { session });
+      expect(result.success).toBe(true);
+      expect(session.snapshot().revision).toBe(1);
+      await new Promise((resolve) => setImmediate(resolve));
+    } finally {
+      process.removeAllListeners('uncaughtException');
+      for (const handler of handlers) process.on('uncaughtException', handler);
+      unsubscribe(TOOL_CALL_CHANNEL, thrower);
+      unsubscribe(PLAN_CHANNEL, thrower);
+    }
+    // Start, plan change, end.
+    expect(reported).toHaveLength(3);
+    expect(reported.every((error) => (error as Error).message === 'subscriber broke')).toBe(true);
   });
 });

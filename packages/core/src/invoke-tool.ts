@@ -1,6 +1,9 @@
 import * as z from 'zod';
 import { dataTypeName } from './define-data-type.ts';
 import type { AnyTool, Tool, ToolReturn } from './define-tool.ts';
+import { diagnosticsChannel, nextCallId } from './diagnostics/diagnostics-channel.ts';
+import { PLAN_CHANNEL, TOOL_CALL_CHANNEL } from './diagnostics/diagnostics-channels.ts';
+import type { ToolCallEnded, ToolCallStarted } from './diagnostics/diagnostics-event.ts';
 import { formatPath } from './internal/format-path.ts';
 import { invalidArgument } from './internal/invalid-argument.ts';
 import { deepFreeze } from './internal/produce.ts';
@@ -29,6 +32,13 @@ export interface InvokeToolOptions {
    * model's message lists what fits in 2,000 characters.
    */
   readonly maxIssues?: number | undefined;
+  /**
+   * The host's id of this tool call (1-256 characters), which the `plankit:tool-call` and
+   * `plankit:plan` channels report; a generated `plankit-call-<n>` by default.
+   */
+  readonly callId?: string | undefined;
+  /** The conversation the call belongs to (1-256 characters), for `plankit:tool-call`. */
+  readonly conversationId?: string | undefined;
 }
 
 const MAX_ISSUE_LENGTH = 200;
@@ -76,6 +86,58 @@ function schemaError(error: z.ZodError, maxIssues: number): ToolValidationError 
     issueCount: error.issues.length,
     maxIssues,
   });
+}
+
+/** A diagnostics id: absent, or 1-256 characters. */
+function checkId(value: unknown, field: string): string | undefined {
+  if (value === undefined) return undefined;
+  if (typeof value !== 'string' || value.length === 0 || value.length > 256)
+    throw invalidArgument('invokeTool', field, 'must be a string of 1-256 characters');
+  return value;
+}
+
+/** What the start of a call told `plankit:tool-call`, so its end can say the same. */
+type Traced = Omit<ToolCallStarted, 'type' | 'phase' | 'arguments'>;
+
+function traceStart(
+  tool: AnyTool,
+  rawArgs: unknown,
+  session: Session,
+  now: number,
+  callId: string,
+  conversationId: string | undefined,
+): Traced {
+  const traced: Traced = {
+    callId,
+    toolName: tool.name,
+    sessionId: session.sessionId,
+    ...(conversationId === undefined ? {} : { conversationId }),
+    at: now,
+  };
+  const started: ToolCallStarted = {
+    type: 'tool-call-start',
+    phase: 'start',
+    ...traced,
+    arguments: rawArgs,
+  };
+  diagnosticsChannel(TOOL_CALL_CHANNEL).publish(Object.freeze(started));
+  return traced;
+}
+
+function traceEnd(traced: Traced, result: ToolResult<unknown>): void {
+  const channel = diagnosticsChannel(TOOL_CALL_CHANNEL);
+  if (!channel.hasSubscribers) return;
+  const ended: ToolCallEnded = {
+    type: 'tool-call-end',
+    phase: 'end',
+    ...traced,
+    ok: result.success,
+    code: result.success ? null : result.error.code,
+    field: result.success ? null : (result.error.field ?? null),
+    message: result.message,
+    value: result.value,
+  };
+  channel.publish(Object.freeze(ended));
 }
 
 function failure(message: string, error: ToolFailure['error']): ToolFailure {
@@ -220,6 +282,10 @@ function run<R>(
  * any other call can run, so concurrent calls serialise; an asynchronous handler's result
  * commits when it resolves, as a delta the reducers check against the state by then.
  *
+ * While someone subscribes to `plankit:tool-call` (`node:diagnostics_channel`, see
+ * `@plankit/core/diagnostics`), the call publishes a `tool-call-start` before the schema runs
+ * and a `tool-call-end` with its outcome and refusal code; nothing is built otherwise.
+ *
  * @example
  * ```ts
  * const result = await invokeTool(setup, { objective: 'ship v2' }, { session });
@@ -252,10 +318,45 @@ export async function invokeTool<T extends AnyTool>(
     !(maxIssues === Number.POSITIVE_INFINITY || (Number.isSafeInteger(maxIssues) && maxIssues >= 0))
   )
     throw invalidArgument('invokeTool', 'options.maxIssues', 'must be a whole number >= 0');
+  const hostCallId = checkId(options.callId, 'options.callId');
+  const conversationId = checkId(options.conversationId, 'options.conversationId');
+  // Ids and payloads are made only while someone listens: without subscribers a call costs
+  // two checks.
+  let traced: Traced | undefined;
+  let callId: string | undefined;
+  if (diagnosticsChannel(TOOL_CALL_CHANNEL).hasSubscribers) {
+    callId = hostCallId ?? nextCallId();
+    traced = traceStart(tool, rawArgs, session, now, callId, conversationId);
+  } else if (diagnosticsChannel(PLAN_CHANNEL).hasSubscribers) {
+    callId = hostCallId ?? nextCallId();
+  }
   const started = start(tool, rawArgs, session, now, maxIssues);
   // Only an asynchronous handler waits here; its result is then a delta applied to the
   // session as it is by then, which the reducers check again.
-  const { params, result } = started instanceof Promise ? await started : started;
+  const outcome = started instanceof Promise ? await started : started;
+  if (traced === undefined) return deliver(tool, session, now, outcome, callId);
+  let result: ToolResult<ToolResultValue<T>>;
+  try {
+    result = deliver(tool, session, now, outcome, callId);
+  } catch (error) {
+    traceEnd(traced, executionFailure(tool.name, error));
+    throw error;
+  }
+  traceEnd(traced, result);
+  return result;
+}
+
+/**
+ * Publishes `ToolInvoked` on the session's bus (the session reduces a successful result while
+ * it is delivered) and returns what the caller gets.
+ */
+function deliver<R>(
+  tool: Tool<unknown, R, unknown>,
+  session: Session,
+  now: number,
+  { params, result }: Outcome<R>,
+  callId: string | undefined,
+): ToolResult<R> {
   const resultType = tool.resultType === null ? null : dataTypeName(tool.resultType);
   const event: ToolInvoked = {
     type: 'ToolInvoked',
@@ -269,6 +370,7 @@ export async function invokeTool<T extends AnyTool>(
   const delivery: ToolDelivery = {
     target: session,
     resultType: tool.resultType,
+    callId,
     outcome: undefined,
   };
   toolDeliveries.set(event, delivery);

@@ -1,4 +1,7 @@
 import { type DataType, dataTypeName } from './define-data-type.ts';
+import { diagnosticsChannel } from './diagnostics/diagnostics-channel.ts';
+import { PLAN_CHANNEL } from './diagnostics/diagnostics-channels.ts';
+import { PLAN_SLICE, type PlanChangeSource, planChanged } from './diagnostics/plan-changed.ts';
 import { type EventBus, InProcessEventBus, type Unsubscribe } from './in-process-event-bus.ts';
 import { CallLog, logsOfSlices } from './internal/call-log.ts';
 import { checkOptionKeys } from './internal/check-option-keys.ts';
@@ -6,7 +9,7 @@ import { invalidArgument } from './internal/invalid-argument.ts';
 import { deepFreeze } from './internal/produce.ts';
 import { refusalText, unregisteredSliceText } from './internal/refusal-text.ts';
 import { storableProblem, stringProblem } from './internal/storable-problem.ts';
-import { checkedSnapshots, toolDeliveries } from './internal/tool-delivery.ts';
+import { checkedSnapshots, type ToolDelivery, toolDeliveries } from './internal/tool-delivery.ts';
 import { isTrustedAs } from './internal/trusted-value.ts';
 import { valueProblem } from './internal/value-problem.ts';
 import type { PlankitEvent, SessionChange, ToolInvoked } from './plankit-event.ts';
@@ -276,6 +279,7 @@ export class Session {
     }
     if (log === undefined) log = CallLog.from(values.get(LOG) ?? EMPTY);
     const restoredRevision = snapshot.revision;
+    const before = this.#state.slices;
     this.#log = log;
     this.#state = checkedState(
       this.sessionId,
@@ -283,6 +287,7 @@ export class Session {
       frozenSlices(names, values, log),
     );
     const revision = this.#state.revision;
+    this.#publishPlanChange(before, 'rollback', now, undefined, undefined);
     this.bus.publish(
       Object.freeze({
         type: 'SessionRolledBack',
@@ -326,15 +331,16 @@ export class Session {
     if (delivery === undefined ? event.sessionId !== this.sessionId : delivery.target !== this)
       return;
     if (!event.result.success) return;
-    const outcome = this.#reduceToolResult(event, delivery?.resultType);
+    const outcome = this.#reduceToolResult(event, delivery);
     if (delivery !== undefined) delivery.outcome = outcome;
     if (!outcome.ok) throw outcome.error;
   }
 
   #reduceToolResult(
     event: ToolInvoked,
-    resultType: DataType | null | undefined,
+    delivery: ToolDelivery | undefined,
   ): Result<SessionSnapshot, SessionError> {
+    const resultType = delivery?.resultType;
     if (typeof event.at !== 'number' || !Number.isFinite(event.at)) {
       throw invalidArgument('ToolInvoked', 'at', 'must be a finite number');
     }
@@ -373,7 +379,7 @@ export class Session {
       if (problem !== undefined) return problem;
       changes.push({ dataType: LOG, value: entry });
     }
-    return this.#commit(changes, event.at);
+    return this.#commit(changes, event.at, delivery?.callId, event.tool);
   }
 
   /**
@@ -471,7 +477,12 @@ export class Session {
     return { ok: true, value: out };
   }
 
-  #commit(changes: readonly SessionChange[], now: number): Result<SessionSnapshot, SessionError> {
+  #commit(
+    changes: readonly SessionChange[],
+    now: number,
+    callId?: string,
+    toolName?: string,
+  ): Result<SessionSnapshot, SessionError> {
     const before = this.#state.slices;
     const staged = new Map<string, readonly unknown[]>();
     // The log slice is staged as a chunked log while only the built-in append writes it.
@@ -533,6 +544,7 @@ export class Session {
       this.#state.revision + 1,
       Object.freeze(slices) as Slices,
     );
+    this.#publishPlanChange(before, 'commit', now, callId, toolName);
     // Frozen piece by piece: every value in it already is.
     for (const change of changes) Object.freeze(change);
     this.bus.publish(
@@ -545,6 +557,25 @@ export class Session {
       }),
     );
     return { ok: true, value: this.#state };
+  }
+
+  /**
+   * Tells `plankit:plan` subscribers, if any, how the plan slice changed from `before` to the
+   * state just committed; builds nothing while nobody listens.
+   */
+  #publishPlanChange(
+    before: Slices,
+    cause: PlanChangeSource['cause'],
+    at: number,
+    callId: string | undefined,
+    toolName: string | undefined,
+  ): void {
+    const channel = diagnosticsChannel(PLAN_CHANNEL);
+    if (!channel.hasSubscribers) return;
+    const { slices, revision } = this.#state;
+    if (before[PLAN_SLICE] === slices[PLAN_SLICE]) return;
+    const source = { sessionId: this.sessionId, revision, cause, at, callId, toolName };
+    channel.publish(Object.freeze(planChanged(source, before[PLAN_SLICE], slices[PLAN_SLICE])));
   }
 
   #reducerError(dataType: string, slice: string, cause: unknown): SessionError {

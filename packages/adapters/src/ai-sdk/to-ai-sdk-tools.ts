@@ -176,7 +176,7 @@ export function toAISDKTools<C = unknown>(
           tools,
           source,
           context: { ok: true, value: toolCallContext<C>(call) },
-          call: { name: definition.name, arguments: input, parsed: true },
+          call: { name: definition.name, arguments: input, parsed: true, id: call.toolCallId },
           now: clock?.(),
           prepare,
           order: (conversation) => orderOfAISDKCall(conversation, call.messages, call.toolCallId),

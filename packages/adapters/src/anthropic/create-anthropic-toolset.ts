@@ -235,7 +235,7 @@ export function createAnthropicToolset(
               tools,
               source: run.session,
               context: keyedContext(run.session, run.key),
-              call: { name, arguments: block['input'], parsed: true },
+              call: { name, arguments: block['input'], parsed: true, id },
               now: run.now,
               prepare,
             });

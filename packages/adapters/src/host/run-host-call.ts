@@ -24,6 +24,12 @@ export interface ToolCallRequest {
    * as not an object, not parsed again (see {@link parseToolArguments}). False by default.
    */
   readonly parsed?: boolean | undefined;
+  /**
+   * The host's id of the call (OpenAI's `call_...`, the AI SDK's `toolCallId`), which the
+   * `plankit:tool-call` diagnostics channel reports as `callId`; one outside 1-256 characters
+   * is left out.
+   */
+  readonly id?: string | undefined;
 }
 
 /** What `callTool` returns: the tool that ran (if any) and its result. @public */
@@ -124,8 +130,10 @@ export async function runCall(
   const parsed = parseToolArguments(call.arguments, { parsed: call.parsed });
   if (!parsed.ok) return { tool, result: refusal(parsed.error) };
   const args = options.prepare === undefined ? parsed.value : options.prepare(parsed.value, tool);
-  return {
-    tool,
-    result: await invokeTool(tool, args, { session: options.session, now: options.now }),
-  };
+  const { session, now } = options;
+  // The session is the conversation's (a pool names its sessions by conversation id).
+  const ids: { callId?: string; conversationId: string } = { conversationId: session.sessionId };
+  const id = call.id;
+  if (typeof id === 'string' && id.length > 0 && id.length <= 256) ids.callId = id;
+  return { tool, result: await invokeTool(tool, args, { session, now, ...ids }) };
 }

@@ -106,7 +106,7 @@ export function toLangChainTools(
             tools,
             source: options.session,
             context: contextOf(options.session, config),
-            call: { name: definition.name, arguments: input, parsed: true },
+            call: { name: definition.name, arguments: input, parsed: true, id },
             now: clock?.(),
             order:
               found === undefined || id === undefined

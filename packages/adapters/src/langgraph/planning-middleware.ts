@@ -371,7 +371,7 @@ function planningTools(
             if (found !== undefined) announceToolCalls(session, found.turn, found.ids);
             const { tool, result } = await callTool(
               definitions,
-              { name: definition.name, arguments: input, parsed: true },
+              { name: definition.name, arguments: input, parsed: true, id },
               {
                 session,
                 order:

@@ -116,7 +116,12 @@ export function toOpenAIAgentsTools<C = unknown>(
           tools,
           source: options.session,
           context: { ok: true, value: context },
-          call: { name: definition.name, arguments: input, parsed: true },
+          call: {
+            name: definition.name,
+            arguments: input,
+            parsed: true,
+            id: details?.toolCall?.callId,
+          },
           now: clock?.(),
           prepare,
           order: (conversation) =>

@@ -207,6 +207,7 @@ export function createOpenAIToolset(
     name: string,
     raw: unknown,
     options: OpenAIRunOptions,
+    id: string,
   ): Promise<{ tool: AnyTool | undefined; result: ToolResult<unknown> | SessionRefusal }> => {
     try {
       // The session is held for the call alone: a pool may evict it between calls.
@@ -214,7 +215,7 @@ export function createOpenAIToolset(
         tools,
         source: options.session,
         context: keyedContext(options.session, options.key),
-        call: { name, arguments: raw },
+        call: { name, arguments: raw, id },
         now: options.now,
         prepare,
       });
@@ -236,7 +237,7 @@ export function createOpenAIToolset(
         const { tool, result } =
           'problem' in call
             ? { tool: undefined, result: call.problem }
-            : await run(call.name, call.arguments, options);
+            : await run(call.name, call.arguments, options, call.id);
         records.push({
           callId: call.id,
           name: call.name,
@@ -264,7 +265,7 @@ export function createOpenAIToolset(
                 tool: undefined,
                 result: malformed(`Function call ${index} has no name.`, `output[${index}].name`),
               }
-            : await run(name, item['arguments'], options);
+            : await run(name, item['arguments'], options, callId);
         const message: FunctionCallOutput = {
           type: 'function_call_output',
           call_id: callId,

@@ -14,6 +14,7 @@ import { type LiveSession, type Loading, releaseUse, takeTurn } from './pool/liv
 import { LiveSessions } from './pool/live-sessions.ts';
 import { ModelOrderKeys } from './pool/model-order.ts';
 import { checkId, closedError, inFamily, OK_VOID, refused } from './pool/pool-results.ts';
+import { publishPoolEvent } from './pool/publish-pool-event.ts';
 import {
   type CheckedPoolOptions,
   checkPoolOptions,
@@ -278,7 +279,9 @@ class Pool implements SessionPool {
     await Promise.allSettled([...this.#loading.values()].map((loading) => loading.done));
     await Promise.allSettled([...this.#runs]);
     const results = await Promise.all(
-      this.#lives.all().map(async (live) => inFamily(live.id, await this.#lives.evict(live))),
+      this.#lives
+        .all()
+        .map(async (live) => inFamily(live.id, await this.#lives.evict(live, 'close'))),
     );
     const leftovers = await Promise.all(
       this.#lives.allLeaving().map(async ([id, leaving]) => inFamily(id, await leaving)),
@@ -429,9 +432,27 @@ class Pool implements SessionPool {
 
   async #open(id: string, loading: Loading): Promise<Result<LiveSession, SessionResolveError>> {
     const admitted = await this.#admission.admit(id);
-    if (!admitted.ok) return admitted;
+    if (!admitted.ok) {
+      if (admitted.error.code === 'pool_full') {
+        publishPoolEvent(() => ({
+          type: 'pool-full',
+          conversationId: id,
+          live: this.#lives.size,
+          waiting: this.#admission.waiting,
+        }));
+      }
+      return admitted;
+    }
     try {
-      return await this.#attach(id, loading);
+      const attached = await this.#attach(id, loading);
+      publishPoolEvent(() => ({
+        type: 'pool-load',
+        conversationId: id,
+        ok: attached.ok,
+        code: attached.ok ? null : attached.error.code,
+        live: this.#lives.size,
+      }));
+      return attached;
     } finally {
       this.#admission.loaded();
       this.#admission.admitWaiting();

@@ -7,6 +7,7 @@ import { applyCapReport } from './internal/apply-step.ts';
 import { compiledOf } from './internal/compiled-machine.ts';
 import { failure } from './internal/failure.ts';
 import { checkNow, checkReason } from './internal/normalize-event.ts';
+import { publishTransition } from './internal/publish-transition.ts';
 import type { Machine } from './machine.ts';
 import type { MachineSnapshot } from './machine-snapshot.ts';
 import { ensureSnapshot } from './machine-snapshot-from-json.ts';
@@ -27,6 +28,8 @@ const KEYS: ReadonlySet<string> = new Set(['cap', 'now', 'reason']);
  * Reports a cap the host found broken itself, such as the budget manager refusing a
  * reservation: the machine acts on it by its policy, going to the cap's target or freezing
  * (with no pending event) for a person to raise the limit and {@link resume}.
+ *
+ * Published on `plankit:transition` (`@plankit/core/diagnostics`) while someone subscribes.
  *
  * @returns the next frozen snapshot, or a {@link ControllerError}: `input_invalid`,
  *   `machine_done`, `machine_frozen`, `snapshot_invalid`
@@ -81,8 +84,13 @@ export function reportCap<S extends string, O extends string>(
   if (nowError !== null) return { ok: false, error: nowError };
   const reason = checkReason('reportCap', 'input.reason', input.reason);
   if (reason instanceof ControllerError) return { ok: false, error: reason };
-  return {
-    ok: true,
-    value: applyCapReport(compiled, prev, input.cap, input.now, reason) as MachineSnapshot<S, O>,
-  };
+  const value = applyCapReport(compiled, prev, input.cap, input.now, reason) as MachineSnapshot<
+    S,
+    O
+  >;
+  return publishTransition(
+    prev,
+    { ok: true, value },
+    { kind: 'cap', event: input.cap, confidence: null },
+  );
 }

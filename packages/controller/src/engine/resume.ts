@@ -8,6 +8,7 @@ import { compiledOf } from './internal/compiled-machine.ts';
 import { failure } from './internal/failure.ts';
 import { capsProblem, mergeLimits, softProblem } from './internal/limit-problems.ts';
 import { checkNow, checkReason } from './internal/normalize-event.ts';
+import { publishTransition } from './internal/publish-transition.ts';
 import type { Machine } from './machine.ts';
 import type { MachineSnapshot } from './machine-snapshot.ts';
 import { ensureSnapshot } from './machine-snapshot-from-json.ts';
@@ -64,6 +65,8 @@ function usedAbove(
  * continues exactly where it stopped. If a cap still fires, it acts again (a freeze holds the
  * same pending event). Time spent frozen is not charged.
  *
+ * Published on `plankit:transition` (`@plankit/core/diagnostics`) while someone subscribes.
+ *
  * @returns the next frozen snapshot, or a {@link ControllerError}: `machine_not_frozen`,
  *   `input_invalid`, `guard_rejected` (no guard of the pending outcome passes now; resume with
  *   `discardPending`), `snapshot_invalid`
@@ -117,7 +120,7 @@ export function resume<S extends string, O extends string>(
       'input.discardPending',
     );
   }
-  return applyResume(
+  const resumed = applyResume(
     compiled,
     prev,
     {
@@ -129,4 +132,5 @@ export function resume<S extends string, O extends string>(
     },
     'resume',
   ) as Result<MachineSnapshot<S, O>, ControllerError>;
+  return publishTransition(prev, resumed, { kind: 'resume', event: 'resume', confidence: null });
 }

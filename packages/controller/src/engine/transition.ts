@@ -6,6 +6,7 @@ import { compiledOf } from './internal/compiled-machine.ts';
 import { failure } from './internal/failure.ts';
 import { fastOutcome } from './internal/fast-outcome.ts';
 import { normalizeEvent } from './internal/normalize-event.ts';
+import { publishTransition } from './internal/publish-transition.ts';
 import type { Machine } from './machine.ts';
 import type { MachineSnapshot } from './machine-snapshot.ts';
 import { ensureSnapshot, trustedSnapshot } from './machine-snapshot-from-json.ts';
@@ -50,6 +51,8 @@ export interface MachineEvent<O extends string = string> {
 /**
  * Applies one outcome: accounting, caps, stall detection, then the state the outcome leads to.
  * Pure: the same machine, snapshot and event always give the same snapshot.
+ * While someone subscribes to `plankit:transition` (`@plankit/core/diagnostics`), a
+ * transition is also published there, with the budget figures; nothing is built otherwise.
  *
  * @returns the next frozen snapshot, or a {@link ControllerError}: `input_invalid` (naming the
  *   field), `outcome_rejected`, `guard_rejected`, `machine_done`, `machine_frozen`,
@@ -98,12 +101,23 @@ export function transition<S extends string, O extends string>(
       prev.state,
     );
   }
+  // Read only once the event has passed its checks.
+  const cause = () => ({
+    kind: 'outcome' as const,
+    event: event.outcome,
+    confidence: typeof event.confidence === 'number' ? event.confidence : null,
+  });
   const fast = fastOutcome(compiled, prev, event);
-  if (fast !== null) return { ok: true, value: fast as MachineSnapshot<S, O> };
+  if (fast !== null)
+    return publishTransition(prev, { ok: true, value: fast as MachineSnapshot<S, O> }, cause);
   const normalized = normalizeEvent('transition', event, prev.updatedAt, compiled.outcomes);
   if (!normalized.ok) return normalized;
-  return applyOutcome(compiled, prev, normalized, 'transition') as Result<
-    MachineSnapshot<S, O>,
-    ControllerError
-  >;
+  return publishTransition(
+    prev,
+    applyOutcome(compiled, prev, normalized, 'transition') as Result<
+      MachineSnapshot<S, O>,
+      ControllerError
+    >,
+    cause,
+  );
 }

@@ -14,6 +14,8 @@ export interface ToolDelivery {
   readonly target: object;
   /** The data type the result value is dispatched as, or `null`. */
   readonly resultType: DataType | null;
+  /** The call's id while someone listens on `plankit:tool-call` or `plankit:plan`. */
+  readonly callId: string | undefined;
   /** Set by the target session once it has reduced (or refused) the result. */
   outcome: Result<SessionSnapshot, SessionError> | undefined;
 }

@@ -3,6 +3,7 @@ import type { StoreError } from '../../persistence/stores/store-error.ts';
 import type { SessionResolveError } from '../session-resolve-error.ts';
 import type { LiveSession } from './live-session.ts';
 import { inFamily, OK_ZERO } from './pool-results.ts';
+import { publishPoolEvent } from './publish-pool-event.ts';
 import { unwire } from './subscriptions.ts';
 
 /**
@@ -86,7 +87,7 @@ export class LiveSessions {
   evictIdle(): boolean {
     for (const live of this.#live.values()) {
       if (live.uses === 0) {
-        void this.evict(live, false);
+        void this.evict(live, 'capacity', false);
         return true;
       }
     }
@@ -97,12 +98,17 @@ export class LiveSessions {
    * Removes `live` from the pool now; when the current turn ends, detaches and disposes it,
    * then waits for the flush of what it changed. Until then it is still saved and its
    * subscribers still hear it, so a caller that got it from `get` in this turn and changes it
-   * before awaiting I/O loses nothing.
+   * before awaiting I/O loses nothing. `reason` is what `plankit:pool` reports.
    */
-  evict(live: LiveSession, admit = true): Promise<Result<number, StoreError>> {
+  evict(
+    live: LiveSession,
+    reason: 'capacity' | 'explicit' | 'close',
+    admit = true,
+  ): Promise<Result<number, StoreError>> {
     const { id } = live;
     this.#evictions++;
     this.#forget(live);
+    this.#published(id, reason);
     const done = (async () => {
       await new Promise((resolve) => setImmediate(resolve));
       const flushing = live.attachment.detach();
@@ -126,6 +132,7 @@ export class LiveSessions {
   dropFailed(live: LiveSession): void {
     if (live.gone) return;
     this.#forget(live);
+    this.#published(live.id, 'failed');
     unwire(live);
     void live.attachment.detach();
     live.session.dispose();
@@ -149,7 +156,17 @@ export class LiveSessions {
     while (live.uses > 0) await new Promise<void>((resolve) => live.idle.push(resolve));
     if (live.gone)
       return inFamily(id, (await this.#leaving.get(id)) ?? (await live.attachment.flush()));
-    return inFamily(id, await this.evict(live));
+    return inFamily(id, await this.evict(live, 'explicit'));
+  }
+
+  /** Tells `plankit:pool` subscribers, if any, that `id` left the pool. */
+  #published(id: string, reason: 'capacity' | 'explicit' | 'close' | 'failed'): void {
+    publishPoolEvent(() => ({
+      type: 'pool-evict',
+      conversationId: id,
+      reason,
+      live: this.#live.size,
+    }));
   }
 
   #forget(live: LiveSession): void {

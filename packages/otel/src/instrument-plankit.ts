@@ -1,0 +1,414 @@
+import {
+  type Attributes,
+  type Context,
+  context,
+  diag,
+  type Span,
+  SpanKind,
+  SpanStatusCode,
+  type Tracer,
+  type TracerProvider,
+  trace,
+} from '@opentelemetry/api';
+import {
+  DIAGNOSTICS_CHANNELS,
+  type MachineTransitioned,
+  PLAN_CHANNEL,
+  type PlanChanged,
+  POOL_CHANNEL,
+  type PoolEvent,
+  TOOL_CALL_CHANNEL,
+  type ToolCallEnded,
+  type ToolCallEvent,
+  type ToolCallStarted,
+  TRANSITION_CHANNEL,
+} from '@plankit/core/diagnostics';
+import { checkOptionKeys, clipText, invalidArgument } from '@plankit/core/internal-unstable';
+import { GenAIAttributes as GenAI, PlankitAttributes as Plankit } from './semantic-conventions.ts';
+
+/** Options of {@link instrumentPlankit}. */
+export interface InstrumentPlankitOptions {
+  /**
+   * Where spans go: the tracer provider to take plankit's tracer from. The global one
+   * (`trace.getTracerProvider()`) by default, so an SDK registered later still receives them.
+   */
+  readonly tracerProvider?: TracerProvider | undefined;
+  /**
+   * Record content: tool arguments and results, refusal messages and the plan's objective.
+   * Off by default unless `OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT` is `true`.
+   * Ids, codes, statuses and counts are always recorded.
+   */
+  readonly captureContent?: boolean | undefined;
+  /**
+   * The agent's name for the controller's `plan {agent}` span and `gen_ai.agent.name`; the
+   * machine's id (`planning-controller`) by default.
+   */
+  readonly agentName?: string | undefined;
+  /**
+   * The longest string attribute, in characters (4,096 by default); longer values are clipped
+   * with `...`, never inside a surrogate pair.
+   */
+  readonly maxAttributeLength?: number | undefined;
+}
+
+/** Stops {@link instrumentPlankit}: unsubscribes and ends the spans it still holds open. */
+export type StopInstrumentation = () => void;
+
+const OPTION_KEYS: ReadonlySet<string> = new Set([
+  'tracerProvider',
+  'captureContent',
+  'agentName',
+  'maxAttributeLength',
+]);
+
+const TRACER_NAME = '@plankit/otel';
+const DEFAULT_MAX_ATTRIBUTE_LENGTH = 4096;
+// A call whose end never comes (its process state lost mid-call) must not hold its span
+// forever: past this many open calls the oldest is ended.
+const MAX_OPEN_CALLS = 1024;
+const CONTENT_ENV = 'OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT';
+
+/** The part of `node:diagnostics_channel` this package uses. */
+interface ChannelModule {
+  subscribe(name: string, listener: (message: unknown, name: string | symbol) => void): void;
+  unsubscribe(name: string, listener: (message: unknown, name: string | symbol) => void): boolean;
+}
+
+/** A controller run in flight: its `plan` span, and the span that was active when it opened. */
+interface OpenPlan {
+  readonly span: Span;
+  readonly parentSpanId: string | undefined;
+}
+
+/** A tool call in flight: its span, and whether plankit opened it (and so ends it). */
+interface OpenCall {
+  readonly span: Span;
+  readonly owned: boolean;
+}
+
+function loadChannels(): ChannelModule | undefined {
+  const process = (globalThis as { process?: { getBuiltinModule?: unknown } }).process;
+  const get = process?.getBuiltinModule;
+  if (typeof get !== 'function') return undefined;
+  try {
+    const loaded = (get as (id: string) => unknown).call(process, 'node:diagnostics_channel') as
+      | Partial<ChannelModule>
+      | undefined;
+    return typeof loaded?.subscribe === 'function' && typeof loaded.unsubscribe === 'function'
+      ? (loaded as ChannelModule)
+      : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function contentFromEnv(): boolean {
+  const env = (globalThis as { process?: { env?: Record<string, string | undefined> } }).process
+    ?.env;
+  return env?.[CONTENT_ENV]?.trim().toLowerCase() === 'true';
+}
+
+function checkOptions(options: InstrumentPlankitOptions): void {
+  const where = 'instrumentPlankit';
+  if (typeof options !== 'object' || options === null)
+    throw invalidArgument(where, 'options', 'must be an object');
+  checkOptionKeys(where, options, OPTION_KEYS);
+  const { tracerProvider, captureContent, agentName, maxAttributeLength } = options;
+  if (tracerProvider !== undefined && typeof tracerProvider?.getTracer !== 'function')
+    throw invalidArgument(where, 'options.tracerProvider', 'must be a TracerProvider (getTracer)');
+  if (captureContent !== undefined && typeof captureContent !== 'boolean')
+    throw invalidArgument(where, 'options.captureContent', 'must be a boolean');
+  if (agentName !== undefined && (typeof agentName !== 'string' || agentName.length === 0))
+    throw invalidArgument(where, 'options.agentName', 'must be a non-empty string');
+  if (
+    maxAttributeLength !== undefined &&
+    !(Number.isSafeInteger(maxAttributeLength) && maxAttributeLength >= 16)
+  )
+    throw invalidArgument(where, 'options.maxAttributeLength', 'must be a whole number >= 16');
+}
+
+/**
+ * A span a host opened for this tool call: AI SDK 7's telemetry, the OpenAI Agents SDK's
+ * tracing bridge and LangChain's callbacks run the tool inside an active `execute_tool {name}`
+ * span. The API does not expose a span's name, but the SDK's spans carry it.
+ */
+function isHostToolSpan(span: Span): boolean {
+  if (!span.isRecording()) return false;
+  const name = (span as { readonly name?: unknown }).name;
+  return typeof name === 'string' && name.startsWith('execute_tool');
+}
+
+/**
+ * Subscribes to plankit's `node:diagnostics_channel` channels and turns what they carry into
+ * OpenTelemetry spans, per the GenAI semantic conventions: each planning tool call an
+ * `execute_tool {name}` span (or, when the host already opened that span, plankit's attributes
+ * on it), each plan change attributes and a `plankit.plan.changed` event on its call's span,
+ * the controller's run a `plan {agent}` span whose transitions are `plankit.transition`
+ * events with the budget figures. Call it once, at start-up, after registering your SDK.
+ * Where `node:diagnostics_channel` does not exist (a browser) it does nothing. Errors in the
+ * tracer or an exporter never reach a tool call: they go to OpenTelemetry's `diag` logger.
+ *
+ * @param options - see {@link InstrumentPlankitOptions}
+ * @returns a function that unsubscribes and ends the spans still open
+ * @throws PlankitError (`argument_invalid`) when an option is unknown or has the wrong type
+ * @example
+ * ```ts
+ * import { instrumentPlankit } from '@plankit/otel';
+ *
+ * const stop = instrumentPlankit({ agentName: 'release-planner' });
+ * // ... run the agent ...
+ * stop();
+ * ```
+ */
+export function instrumentPlankit(options: InstrumentPlankitOptions = {}): StopInstrumentation {
+  checkOptions(options);
+  const channels = loadChannels();
+  if (channels === undefined) return () => {};
+  const provider = options.tracerProvider ?? trace.getTracerProvider();
+  const tracer: Tracer = provider.getTracer(TRACER_NAME);
+  const capture = options.captureContent ?? contentFromEnv();
+  const limit = options.maxAttributeLength ?? DEFAULT_MAX_ATTRIBUTE_LENGTH;
+  const calls = new Map<string, OpenCall>();
+  const plans = new Map<string, OpenPlan>();
+
+  const text = (value: string): string => clipText(value, limit);
+  const json = (value: unknown): string | undefined => {
+    try {
+      const encoded = typeof value === 'string' ? value : JSON.stringify(value);
+      return encoded === undefined ? undefined : text(encoded);
+    } catch {
+      // A value JSON cannot hold (a cycle, a bigint) is left out rather than failing the call.
+      return undefined;
+    }
+  };
+
+  /**
+   * Where a tool span hangs: under the latest open `plan` span when the active span is the one
+   * that plan opened under (or there is none), so a controller's calls sit in its stage;
+   * otherwise under the active span.
+   */
+  function parentContext(): Context {
+    const active = context.active();
+    let plan: OpenPlan | undefined;
+    for (const open of plans.values()) plan = open;
+    if (plan === undefined) return active;
+    const activeId = trace.getSpan(active)?.spanContext().spanId;
+    return activeId === undefined || activeId === plan.parentSpanId
+      ? trace.setSpan(active, plan.span)
+      : active;
+  }
+
+  function startCall(event: ToolCallStarted): void {
+    const active = trace.getSpan(context.active());
+    const common: Attributes = {};
+    if (event.conversationId !== undefined)
+      common[GenAI.CONVERSATION_ID] = text(event.conversationId);
+    common[Plankit.SESSION_ID] = text(event.sessionId);
+    if (active !== undefined && isHostToolSpan(active)) {
+      // The host's span already names the tool and its call id: add plankit's, open no second.
+      active.setAttributes(common);
+      remember(callKey(event.sessionId, event.callId), { span: active, owned: false });
+      return;
+    }
+    const attributes: Attributes = {
+      [GenAI.OPERATION_NAME]: 'execute_tool',
+      [GenAI.TOOL_NAME]: text(event.toolName),
+      [GenAI.TOOL_CALL_ID]: text(event.callId),
+      [GenAI.TOOL_TYPE]: 'function',
+      ...common,
+    };
+    if (capture) {
+      const args = json(event.arguments);
+      if (args !== undefined) attributes[GenAI.TOOL_CALL_ARGUMENTS] = args;
+    }
+    const span = tracer.startSpan(
+      `execute_tool ${text(event.toolName)}`,
+      { kind: SpanKind.INTERNAL, attributes },
+      parentContext(),
+    );
+    remember(callKey(event.sessionId, event.callId), { span, owned: true });
+  }
+
+  function remember(key: string, call: OpenCall): void {
+    const previous = calls.get(key);
+    if (previous !== undefined) {
+      calls.delete(key);
+      if (previous.owned) previous.span.end();
+    }
+    calls.set(key, call);
+    if (calls.size > MAX_OPEN_CALLS) {
+      for (const [oldest, open] of calls) {
+        calls.delete(oldest);
+        if (open.owned) open.span.end();
+        break;
+      }
+    }
+  }
+
+  function endCall(event: ToolCallEnded): void {
+    const key = callKey(event.sessionId, event.callId);
+    const call = calls.get(key);
+    if (call === undefined) return;
+    calls.delete(key);
+    const { span } = call;
+    if (!span.isRecording()) {
+      if (call.owned) span.end();
+      return;
+    }
+    if (event.ok) {
+      if (capture && call.owned) {
+        const result = json(event.value ?? event.message);
+        if (result !== undefined) span.setAttribute(GenAI.TOOL_CALL_RESULT, result);
+      }
+    } else {
+      const code = event.code ?? '_OTHER';
+      span.setAttribute(GenAI.ERROR_TYPE, text(code));
+      if (capture) span.setAttribute(Plankit.TOOL_REFUSAL_MESSAGE, text(event.message));
+      // The refusal's words can quote what the model wrote, so they are content; the code is not.
+      span.setStatus({ code: SpanStatusCode.ERROR, message: capture ? text(event.message) : code });
+    }
+    if (call.owned) span.end();
+  }
+
+  function planChanged(event: PlanChanged): void {
+    const call =
+      event.callId === undefined ? undefined : calls.get(callKey(event.sessionId, event.callId));
+    const active = trace.getSpan(context.active());
+    let plan: OpenPlan | undefined;
+    for (const open of plans.values()) plan = open;
+    const span = call?.span ?? (active?.isRecording() === true ? active : undefined) ?? plan?.span;
+    // A span that records nothing (no SDK, or not sampled) is not worth building attributes for.
+    if (span === undefined || !span.isRecording()) return;
+    // The event says what this change did; the span's attributes hold the plan after it.
+    const change: Attributes = {
+      [Plankit.PLAN_REVISION]: event.revision,
+      [Plankit.STEP_ID]: event.steps.map((step) => text(step.stepId)),
+      [Plankit.STEP_STATUS]: event.steps.map((step) => step.status),
+      [Plankit.STEP_CHANGE]: event.steps.map((step) => step.change),
+    };
+    const after: Attributes = { ...change };
+    if (event.planStatus !== null) after[Plankit.PLAN_STATUS] = event.planStatus;
+    for (const [status, count] of Object.entries(event.counts))
+      after[`${Plankit.PLAN_COUNTS_PREFIX}${status}`] = count;
+    if (capture && event.objective !== null) after[Plankit.PLAN_OBJECTIVE] = text(event.objective);
+    span.setAttributes(after);
+    span.addEvent('plankit.plan.changed', change);
+  }
+
+  function transitioned(event: MachineTransitioned): void {
+    let span = plans.get(event.machine)?.span;
+    if (span === undefined) {
+      const agent = options.agentName ?? event.machine;
+      span = tracer.startSpan(
+        `plan ${text(agent)}`,
+        {
+          kind: SpanKind.INTERNAL,
+          attributes: {
+            [GenAI.OPERATION_NAME]: 'plan',
+            [GenAI.AGENT_NAME]: text(agent),
+            [Plankit.MACHINE]: text(event.machine),
+          },
+        },
+        context.active(),
+      );
+      const parentSpanId = trace.getSpan(context.active())?.spanContext().spanId;
+      plans.set(event.machine, { span, parentSpanId });
+    }
+    const attributes: Attributes = {
+      [Plankit.TRANSITION_FROM]: text(event.from),
+      [Plankit.TRANSITION_TO]: text(event.to),
+      [Plankit.TRANSITION_EVENT]: text(event.event),
+      [Plankit.TRANSITION_KIND]: event.kind,
+      [Plankit.MACHINE_STATUS]: event.status,
+      [Plankit.APPROVAL_WAITING]: event.status === 'waiting',
+    };
+    if (event.confidence !== null) attributes[Plankit.TRANSITION_CONFIDENCE] = event.confidence;
+    for (const [figure, value] of Object.entries(event.budget))
+      if (value !== null) attributes[`${Plankit.BUDGET_PREFIX}${snake(figure)}`] = value;
+    if (event.cap !== null) attributes[Plankit.BUDGET_CAP] = text(event.cap);
+    span.addEvent('plankit.transition', attributes);
+    if (event.status === 'done' || event.status === 'frozen') {
+      plans.delete(event.machine);
+      if (event.status === 'frozen') {
+        span.setAttribute(GenAI.ERROR_TYPE, text(event.cap ?? 'frozen'));
+        span.setStatus({ code: SpanStatusCode.ERROR, message: text(event.cap ?? 'frozen') });
+      }
+      span.end();
+    }
+  }
+
+  function pool(event: PoolEvent): void {
+    const active = trace.getSpan(context.active());
+    if (active === undefined || !active.isRecording()) return;
+    const attributes: Attributes = {
+      [GenAI.CONVERSATION_ID]: text(event.conversationId),
+      [Plankit.POOL_LIVE]: event.live,
+    };
+    switch (event.type) {
+      case 'pool-load':
+        if (event.code !== null) attributes[GenAI.ERROR_TYPE] = text(event.code);
+        active.addEvent('plankit.pool.load', attributes);
+        break;
+      case 'pool-evict':
+        attributes[Plankit.POOL_REASON] = event.reason;
+        active.addEvent('plankit.pool.evict', attributes);
+        break;
+      case 'pool-full':
+        attributes[GenAI.ERROR_TYPE] = 'pool_full';
+        attributes[Plankit.POOL_WAITING] = event.waiting;
+        active.addEvent('plankit.pool.full', attributes);
+        break;
+      default: {
+        const unknown: never = event;
+        throw new Error(`unreachable: pool event ${String(unknown)}`);
+      }
+    }
+  }
+
+  // Every listener swallows its own errors: node:diagnostics_channel would otherwise rethrow
+  // them as an uncaught exception, and telemetry must never take a tool call or a process down.
+  const guard =
+    <T>(handle: (event: T) => void) =>
+    (message: unknown): void => {
+      try {
+        handle(message as T);
+      } catch (error) {
+        diag.error('@plankit/otel: a span could not be recorded', error);
+      }
+    };
+  const listeners: Record<string, (message: unknown) => void> = {
+    [TOOL_CALL_CHANNEL]: guard((event: ToolCallEvent) =>
+      event.phase === 'start' ? startCall(event) : endCall(event),
+    ),
+    [PLAN_CHANNEL]: guard(planChanged),
+    [TRANSITION_CHANNEL]: guard(transitioned),
+    [POOL_CHANNEL]: guard(pool),
+  };
+  for (const name of DIAGNOSTICS_CHANNELS) {
+    const listener = listeners[name];
+    if (listener !== undefined) channels.subscribe(name, listener);
+  }
+  let stopped = false;
+  return () => {
+    if (stopped) return;
+    stopped = true;
+    for (const name of DIAGNOSTICS_CHANNELS) {
+      const listener = listeners[name];
+      if (listener !== undefined) channels.unsubscribe(name, listener);
+    }
+    for (const call of calls.values()) if (call.owned) call.span.end();
+    calls.clear();
+    for (const plan of plans.values()) plan.span.end();
+    plans.clear();
+  };
+}
+
+/** Calls are told apart by session too: two sessions may run calls with the same host id. */
+function callKey(sessionId: string, callId: string): string {
+  return `${sessionId}\n${callId}`;
+}
+
+/** `costUsd` -> `cost_usd`: attribute names are snake case. */
+function snake(name: string): string {
+  return name.replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`);
+}
