@@ -22,14 +22,18 @@ export function refusalText(text: string): string {
   return clipText(text, REFUSAL_LIMIT - 1);
 }
 
-// C0 controls, DEL, C1 controls and the Unicode line and paragraph separators.
+// C0 controls, DEL, C1 controls, the Unicode line and paragraph separators, and the
+// bidirectional controls (embeddings, overrides, isolates and the invisible marks): a quoted
+// value can neither forge lines nor reorder the text around it where it is shown.
 // biome-ignore lint/suspicious/noControlCharactersInRegex: finding control characters is the point
-const CONTROL = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g;
+const CONTROL =
+  /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
 const ESCAPES: Readonly<Record<string, string>> = { '\n': '\\n', '\r': '\\r', '\t': '\\t' };
 
 /**
- * `text` with every control character written as an escape (`\n`, `\t`, `\u0000`), so one
- * value renders on one line and cannot forge the lines around it. Linear; returns `text`
+ * `text` with every control character written as an escape (`\n`, `\t`, `\u0000`), bidirectional
+ * controls included (`\u202e`), so one value renders on one line, in its own order, and cannot
+ * forge or reorder the lines around it. Linear; returns `text`
  * itself when there is nothing to escape.
  */
 export function escapeControl(text: string): string {
