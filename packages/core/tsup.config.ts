@@ -7,6 +7,7 @@ const config: Options = packageBuild([
   'src/constants.ts',
   'src/plan-model.ts',
   'src/plan-view.ts',
+  'src/interop/index.ts',
 ]);
 
 export default config;
