@@ -19,8 +19,8 @@ export interface ApplyPlanningCallsOptions {
   /** When, in epoch milliseconds; the session's clock by default. */
   readonly now?: number | undefined;
   /**
-   * Added to every call's arguments: tools built with the `history()` extension require an
-   * explanation of each change.
+   * Added to every call's arguments: tools built with the `history()` extension record it as
+   * the reason for each change (`planHistory`). Only for such tools: the others refuse it.
    */
   readonly explanation?: string | undefined;
 }
