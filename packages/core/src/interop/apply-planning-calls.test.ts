@@ -30,7 +30,7 @@ describe('applyPlanningCalls', () => {
     const { session, tools } = await planWith([{ title: 'a' }]);
     const seen: string[] = [];
     session.bus.subscribe('ToolInvoked', (event) => {
-      seen.push(event.toolName);
+      seen.push(event.tool);
     });
     const before = session.snapshot();
     const calls: PlanningCall[] = [
