@@ -13,6 +13,7 @@ import {
   SetupPlan,
   selectLatest,
   snapshotFromJSON,
+  type TextMode,
 } from '@plankit/core';
 import { MAX_STEP_NUMBER } from '@plankit/core/constants';
 import {
@@ -38,7 +39,8 @@ import { SESSION_COMMITTED_EVENT } from './persistence/stores/replay-rules.ts';
 
 // One set of text rules, wherever a value enters. Each hostile value is put into one
 // field and sent through every path a value can enter by; every path must accept exactly the
-// same values (those the tools themselves could have stored), and no rendering of an accepted
+// same values (those the tools of either text mode could have stored; `checkPlan` with its
+// default `text: 'ascii'`, those of the ascii-mode tools), and no rendering of an accepted
 // value may hold a line the value did not produce.
 
 const MEGA = 'x'.repeat(1_000_000);
@@ -61,6 +63,9 @@ const hostile: fc.Arbitrary<string> = fc.oneof(
     'nel\u0085',
     'ls\u2028ps\u2029',
     'caf\u00e9',
+    'cafe\u0301',
+    'Ship v2 \u{1f680}',
+    'a\u202eb',
     '\ud800',
     '__proto__',
     'constructor',
@@ -144,8 +149,12 @@ const snapshotOf = (slices: Record<string, unknown[]>) => ({
   slices,
 });
 
-/** What the tools store for a value sent in `field`, or undefined when they refuse it. */
-async function throughTools(field: PlanField | RevisionField, value: string): Promise<boolean> {
+/** Whether the tools of text mode `text` store a value sent in `field` as is. */
+async function throughTools(
+  field: PlanField | RevisionField,
+  value: string,
+  text: TextMode,
+): Promise<boolean> {
   const session = new Session({ sessionId: 'paths-in', clock: () => 0 });
   if (field === 'owner' || field === 'actor') {
     const made = (() => {
@@ -177,6 +186,7 @@ async function throughTools(field: PlanField | RevisionField, value: string): Pr
     return selectLatest(session, Plan)?.steps.some((step) => step.step_id === value) === true;
   }
   const { planning_setup_plan: setup, planning_mark_step: mark } = createPlanningTools(session, {
+    text,
     extensions: [history()],
   });
   const set = await invokeTool(
@@ -258,16 +268,26 @@ async function throughMigration(plan: Plan): Promise<Plan | undefined> {
   return selectLatest(second, Plan);
 }
 
+/** Whether the tools of either text mode store `value` in `field` as is. */
+async function throughEitherTools(
+  field: PlanField | RevisionField,
+  value: string,
+): Promise<boolean> {
+  return (
+    (await throughTools(field, value, 'ascii')) || (await throughTools(field, value, 'unicode'))
+  );
+}
+
 /** Whether each path in accepts `value` in `field` as is. */
 async function planPaths(field: PlanField, value: string): Promise<Record<string, boolean>> {
   const plan = planWith(field, value);
   const stored = (found: Plan | null | undefined) =>
     found !== null && found !== undefined && JSON.stringify(found) === JSON.stringify(plan);
   const paths: Record<string, boolean> = {
-    tools: await throughTools(field, value),
+    tools: await throughEitherTools(field, value),
     'dispatch(Plan)': planSessionOf().dispatch(Plan, plan, { now: 0 }).ok,
     snapshotFromJSON: snapshotFromJSON(snapshotOf({ 'plankit.Plan': [plan] }), planSessionOf()).ok,
-    checkPlan: checkPlan(plan).ok,
+    'checkPlan (text unicode)': checkPlan(plan, { text: 'unicode' }).ok,
     'LangGraph plan channel (whole plan)': attempt(() => stored(reducePlan(null, plan))),
     'store replay (Plan)': stored(
       selectLatest(
@@ -331,7 +351,7 @@ async function revisionPaths(
   ]);
   const last = replayed === undefined ? undefined : planHistory(replayed).at(-1);
   return {
-    tools: await throughTools(field, value),
+    tools: await throughEitherTools(field, value),
     'dispatch(PlanChange)': withPlan.dispatch(PlanChange, change, { now: 0 }).ok,
     snapshotFromJSON: snapshotFromJSON(
       snapshotOf({ 'plankit.PlanRevision': [revision] }),
@@ -386,6 +406,9 @@ describe('one set of text rules on every path in (properties)', () => {
             expect(verdict, `${field} ${JSON.stringify(value.slice(0, 40))} via ${name}`).toBe(
               accepted,
             );
+          expect(checkPlan(planWith(field, value)).ok, `checkPlan ${field}`).toBe(
+            await throughTools(field, value, 'ascii'),
+          );
           const plain = planWith(field, field === 'step_id' ? 'S001' : 'lead');
           // Renderers escape what a hand-built plan holds, accepted or not.
           expectLineSafePlan(planWith(field, value), plain);

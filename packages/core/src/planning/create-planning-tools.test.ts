@@ -133,6 +133,9 @@ describe('createPlanningTools', () => {
       /options.inProgress/,
     );
     expect(() => createPlanningTools(session, { extra: true } as never)).toThrow(/options.extra/);
+    expect(() => createPlanningTools(session, { text: 'utf8' as never })).toThrow(
+      'createPlanningTools: options.text must be one of ascii, unicode',
+    );
     expect(() => createPlanningTools(undefined as never)).toThrow(/session must be a Session/);
   });
 });
@@ -931,5 +934,150 @@ describe('hardening', () => {
     );
     expect(selectLatest(a, Plan)).toBeUndefined();
     expect(a.snapshot().revision).toBe(0);
+  });
+});
+
+// The titles of the issue that asked for plans in any language.
+const WORLD_TITLES = [
+  'Caf\u00e9 menu',
+  'Write the README \u2014 then ship',
+  'Don\u2019t forget tests',
+  '\u7ffb\u8a33\u3092\u78ba\u8a8d\u3059\u308b',
+  'Ship v2 \u{1f680}',
+];
+
+describe("text: 'unicode'", () => {
+  it('accepts the titles in unicode mode; ascii mode refuses them as before', async () => {
+    const unicode = planning({ text: 'unicode' });
+    const set = await unicode.call('setup', {
+      objective: '\u591a\u8a00\u8a9e\u306e\u8a08\u753b',
+      initial_steps: steps(...WORLD_TITLES),
+    });
+    expect(set.success).toBe(true);
+    expect(unicode.plan()?.steps.map((step) => step.title)).toEqual(WORLD_TITLES);
+    const ascii = planning();
+    for (const title of WORLD_TITLES) {
+      await expectRefusal(
+        ascii.call('setup', { objective: 'o', initial_steps: steps(title) }),
+        'Title must be ASCII.',
+      );
+    }
+    expect(ascii.plan()).toBeUndefined();
+  });
+
+  it('stores decomposed and precomposed text as the same NFC text', async () => {
+    const { call, plan } = planning({ text: 'unicode' });
+    await call('setup', { objective: 'cafe\u0301', initial_steps: steps('caf\u00e9') });
+    expect(plan()?.objective).toBe('caf\u00e9');
+    expect(plan()?.objective).toBe(plan()?.steps[0]?.title);
+    await call('update', { step_id: 'S001', details: ' Cre\u0300me bru\u0302le\u0301e ' });
+    await call('mark', { step_id: 'S001', status: 'in_progress', note: 'n\u0303' });
+    await call('add', { steps: [{ title: 'A\u030a', details: null }] });
+    const stored = plan();
+    expect(stored?.steps[0]?.details).toBe('Cr\u00e8me br\u00fbl\u00e9e');
+    expect(stored?.steps[0]?.notes).toEqual(['\u00f1']);
+    expect(stored?.steps[1]?.title).toBe('\u00c5');
+  });
+
+  it('refuses hidden and reordering characters in every text field, naming field and code point', async () => {
+    const { call, plan } = planning({ text: 'unicode' });
+    await expectRefusal(
+      call('setup', { objective: 'pay \u202egnp.exe', initial_steps: [] }),
+      'Objective must not contain U+202E (a bidirectional control).',
+    );
+    await call('setup', { objective: 'o', initial_steps: steps('t') });
+    const before = plan();
+    await expectRefusal(
+      call('add', { steps: [{ title: 'ok', details: 'x\u{e0049}\u{e0047}' }] }),
+      'Details must not contain U+E0049 (an invisible character).',
+    );
+    await expectRefusal(
+      call('update', { step_id: 'S001', title: 'zero\u200bwidth' }),
+      'Title must not contain U+200B (an invisible character).',
+    );
+    await expectRefusal(
+      call('mark', { step_id: 'S001', status: 'done', note: 'line\u2028break' }),
+      'Note must not contain U+2028 (a line separator).',
+    );
+    const refused = await call('update', { step_id: 'S001', title: 'a\u0007' });
+    expect(refused.success || refused.error).toMatchObject({
+      code: 'text_control_char',
+      field: 'title',
+      message: 'Title must not contain U+0007 (a control character).',
+    });
+    expect(plan()).toBe(before);
+  });
+
+  it('keeps step ids ASCII', async () => {
+    const { call } = planning({ text: 'unicode' });
+    await call('setup', { objective: 'o', initial_steps: steps('t') });
+    await expectRefusal(
+      call('mark', { step_id: 'S\u0661', status: 'done' }),
+      'Step_Id must be ASCII.',
+    );
+  });
+
+  it('reaches the extension tools: dependencies, batch, owners and history', async () => {
+    const session = new Session({ sessionId: 'unicode', clock: () => 0 });
+    const tools = createPlanningTools(session, {
+      text: 'unicode',
+      extensions: [dependencies(), batch(), owners({ agent: 'worker-1' }), history()],
+    });
+    const set = await invokeTool(
+      tools.planning_setup_plan,
+      {
+        objective: '\u30ea\u30ea\u30fc\u30b9',
+        initial_steps: [{ title: '\u7ffb\u8a33', depends_on: [] }],
+        explanation: '\u6700\u521d\u306e\u8a08\u753b',
+      },
+      { session },
+    );
+    expect(set.success).toBe(true);
+    const applied = await invokeTool(
+      tools.planning_apply_batch,
+      {
+        operations: [
+          { op: 'add', title: 'Ship v2 \u{1f680}', depends_on: ['S001'] },
+          { op: 'update', step_id: 'S001', details: 'cafe\u0301' },
+          { op: 'note', step_id: 'S001', note: 'Don\u2019t forget tests' },
+        ],
+        explanation: '\u00e9tape suivante',
+      },
+      { session },
+    );
+    expect(applied.success).toBe(true);
+    await invokeTool(tools.planning_claim_step, { step_id: 'S001' }, { session });
+    const plan = selectLatest(session, Plan);
+    expect(plan?.objective).toBe('\u30ea\u30ea\u30fc\u30b9');
+    expect(plan?.steps.map((step) => step.title)).toEqual(['\u7ffb\u8a33', 'Ship v2 \u{1f680}']);
+    expect(plan?.steps[0]).toMatchObject({
+      details: 'caf\u00e9',
+      notes: ['Don\u2019t forget tests'],
+      owner: 'worker-1',
+    });
+    const refused = await invokeTool(
+      tools.planning_apply_batch,
+      { operations: [{ op: 'note', step_id: 'S002', note: 'a\u2066b' }] },
+      { session },
+    );
+    expect(refused.success).toBe(false);
+    expect(refused.message).toContain('U+2066 (a bidirectional control)');
+    const explained = await invokeTool(
+      tools.planning_mark_step,
+      { step_id: 'S001', status: 'done', explanation: 'hidden\u{e0041}' },
+      { session },
+    );
+    expect(explained.success || explained.error).toMatchObject({
+      code: 'text_invisible',
+      field: 'explanation',
+    });
+    const ascii = createPlanningTools(new Session(), { extensions: [dependencies(), batch()] });
+    const asciiSession = new Session();
+    const refusedAscii = await invokeTool(
+      ascii.planning_setup_plan,
+      { objective: '\u30ea\u30ea\u30fc\u30b9' },
+      { session: asciiSession },
+    );
+    expect(refusedAscii.message).toBe('Tool validation failed: Objective must be ASCII.');
   });
 });

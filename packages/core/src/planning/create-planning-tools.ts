@@ -41,6 +41,7 @@ import {
   registerPlanningExtensions,
 } from './register-planning-extensions.ts';
 import { suffixNumber } from './step-id.ts';
+import { checkTextMode, type TextMode } from './text-mode.ts';
 import { optionalText, PLANNING_LIMITS, requiredText, stepIdText } from './text-rules.ts';
 import { withToolNames } from './with-tool-names.ts';
 
@@ -50,6 +51,13 @@ export interface PlanningToolsOptions<
 > {
   /** `'single'` refuses a second `in_progress` step; `'any'` (the default) allows it. */
   readonly inProgress?: InProgressMode | undefined;
+  /**
+   * Which text the tools accept in objectives, titles, details and notes: `'ascii'` (the
+   * default, the reference's printable ASCII) or `'unicode'` (any language, normalised to NFC;
+   * controls, bidirectional controls and invisible characters refused). Step ids stay ASCII.
+   * Give the prompt (`PlanningToolsSection`) the same mode.
+   */
+  readonly text?: TextMode | undefined;
   /** Marks every tool as accepting description overrides; `false` by default. */
   readonly acceptsOverrides?: boolean | undefined;
   /**
@@ -136,19 +144,29 @@ export type PlanningToolsFor<E extends readonly PlanningExtension[]> = PlanningT
 /** The six reference planning tools: what {@link createPlanningTools} returns by default. @public */
 export type PlanningTools = PlanningToolset<PlanningToolsByName>;
 
-function normaliseSteps(steps: readonly NewPlanStep[], field: string): NewPlanStep[] {
+function normaliseSteps(
+  steps: readonly NewPlanStep[],
+  field: string,
+  text: TextMode,
+): NewPlanStep[] {
   return steps.map((step, i) => ({
-    title: requiredText(step.title, `${field}[${i}].title`, 'Title', PLANNING_LIMITS.title),
+    title: requiredText(step.title, `${field}[${i}].title`, 'Title', PLANNING_LIMITS.title, text),
     details: optionalText(
       step.details,
       `${field}[${i}].details`,
       'Details',
       PLANNING_LIMITS.details,
+      text,
     ),
   }));
 }
 
-const OPTION_KEYS: ReadonlySet<string> = new Set(['inProgress', 'acceptsOverrides', 'extensions']);
+const OPTION_KEYS: ReadonlySet<string> = new Set([
+  'inProgress',
+  'text',
+  'acceptsOverrides',
+  'extensions',
+]);
 
 function checkOptions(options: object): void {
   checkMovedFlags('createPlanningTools', options);
@@ -211,6 +229,7 @@ export function createPlanningTools<const E extends readonly PlanningExtension[]
       'must be one of any, single',
     );
   }
+  const text = checkTextMode(options.text ?? 'ascii', 'createPlanningTools', 'options.text');
   const acceptsOverrides = options.acceptsOverrides ?? false;
   if (typeof acceptsOverrides !== 'boolean') {
     throw invalidArgument('createPlanningTools', 'options.acceptsOverrides', 'must be a boolean');
@@ -264,8 +283,9 @@ export function createPlanningTools<const E extends readonly PlanningExtension[]
         'objective',
         'Objective',
         PLANNING_LIMITS.objective,
+        text,
       );
-      const initial_steps = normaliseSteps(params.initial_steps, 'initial_steps');
+      const initial_steps = normaliseSteps(params.initial_steps, 'initial_steps', text);
       return {
         message: `Plan initialised with ${plural(initial_steps.length, 'step')}.`,
         value: trustedValue(SetupPlan, { objective, initial_steps }),
@@ -283,7 +303,7 @@ export function createPlanningTools<const E extends readonly PlanningExtension[]
     handler: (params, { session }) => {
       const plan = requirePlan(planningSession(session));
       ensureActive(plan, 'add steps to');
-      const steps = normaliseSteps(params.steps, 'steps');
+      const steps = normaliseSteps(params.steps, 'steps', text);
       if (steps.length === 0)
         throw new ToolValidationError('Provide at least one step to add.', {
           code: 'steps_empty',
@@ -314,8 +334,14 @@ export function createPlanningTools<const E extends readonly PlanningExtension[]
       const title =
         params.title === null
           ? null
-          : requiredText(params.title, 'title', 'Title', PLANNING_LIMITS.title);
-      const details = optionalText(params.details, 'details', 'Details', PLANNING_LIMITS.details);
+          : requiredText(params.title, 'title', 'Title', PLANNING_LIMITS.title, text);
+      const details = optionalText(
+        params.details,
+        'details',
+        'Details',
+        PLANNING_LIMITS.details,
+        text,
+      );
       if (title === null && details === null) {
         throw new ToolValidationError('Provide a new title or details to update a step.', {
           code: 'update_empty',
@@ -342,7 +368,7 @@ export function createPlanningTools<const E extends readonly PlanningExtension[]
       const index = stepIndexIn(steps, step_id);
       checkMarkTarget(steps[index] as PlanStep);
       const status = ensureStatus(params.status);
-      const note = optionalText(params.note, 'note', 'Note', PLANNING_LIMITS.note, true);
+      const note = optionalText(params.note, 'note', 'Note', PLANNING_LIMITS.note, text, true);
       if (singleRule !== null && status === 'in_progress') {
         const other = steps.find(
           (step) => step.status === 'in_progress' && step.step_id !== step_id,
@@ -394,7 +420,9 @@ export function createPlanningTools<const E extends readonly PlanningExtension[]
   const context: PlanningToolsContext = Object.freeze({
     acceptsOverrides,
     prepare: planningSession,
-    normaliseSteps,
+    text,
+    normaliseSteps: (steps: readonly NewPlanStep[], field: string) =>
+      normaliseSteps(steps, field, text),
     singleRule,
     settings,
     commands: Object.freeze(commands),

@@ -4,6 +4,7 @@ import type { Reducer } from '../reducer.ts';
 import type { Session } from '../session.ts';
 import type { Plan, PlanStep, StepStatus } from './plan.ts';
 import type { NewPlanStep } from './plan-commands.ts';
+import type { TextMode } from './text-mode.ts';
 
 /**
  * A command an extension's tools dispatch, with the reducer that applies it to the plan
@@ -42,7 +43,12 @@ export interface PlanningToolsContext {
   readonly acceptsOverrides: boolean;
   /** Registers the planning reducers, and every extension's, on the session a call runs on. */
   readonly prepare: (session: Session) => Session;
-  /** The reference checks and normalisation of new steps (title, details). */
+  /**
+   * The tools' text mode (`'ascii'` or `'unicode'`): the mode every text an extension's tool
+   * takes is checked in (`requiredText`, `optionalText` of the text rules).
+   */
+  readonly text: TextMode;
+  /** The reference checks and normalisation of new steps (title, details), in `text` mode. */
   readonly normaliseSteps: (steps: readonly NewPlanStep[], field: string) => NewPlanStep[];
   /** The in-progress rule sentence, or `null` when any number of steps may be in progress. */
   readonly singleRule: string | null;

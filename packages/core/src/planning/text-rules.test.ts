@@ -16,27 +16,29 @@ describe('text rules', () => {
   });
 
   it('normalises required, optional and id text', () => {
-    expect(requiredText('  x ', 'f', 'Title', 1)).toBe('x');
-    expect(optionalText(null, 'f', 'Details', 5)).toBeNull();
-    expect(optionalText('  ', 'f', 'Details', 5)).toBeNull();
-    expect(() => optionalText('  ', 'f', 'Note', 5, true)).toThrow(
+    expect(requiredText('  x ', 'f', 'Title', 1, 'ascii')).toBe('x');
+    expect(optionalText(null, 'f', 'Details', 5, 'ascii')).toBeNull();
+    expect(optionalText('  ', 'f', 'Details', 5, 'ascii')).toBeNull();
+    expect(() => optionalText('  ', 'f', 'Note', 5, 'ascii', true)).toThrow(
       'Note must not be empty when provided.',
     );
     expect(stepIdText(' S001 ')).toBe('S001');
   });
 
   it('counts a lone surrogate as one code point', () => {
-    expect(requiredText('a'.repeat(4), 'f', 'Title', 4)).toHaveLength(4);
-    expect(() => requiredText('\ud800'.repeat(5), 'f', 'Title', 4)).toThrow(
+    expect(requiredText('a'.repeat(4), 'f', 'Title', 4, 'ascii')).toHaveLength(4);
+    expect(() => requiredText('\ud800'.repeat(5), 'f', 'Title', 4, 'ascii')).toThrow(
       'Title must be <= 4 characters.',
     );
-    expect(() => requiredText('\ud800'.repeat(4), 'f', 'Title', 4)).toThrow('Title must be ASCII.');
-    expect(() => requiredText('\ud83d\ude00'.repeat(4), 'f', 'Title', 4)).toThrow(
+    expect(() => requiredText('\ud800'.repeat(4), 'f', 'Title', 4, 'ascii')).toThrow(
+      'Title must be ASCII.',
+    );
+    expect(() => requiredText('\ud83d\ude00'.repeat(4), 'f', 'Title', 4, 'ascii')).toThrow(
       'Title must be ASCII.',
     );
   });
 
-  it('accepts as stored text exactly what the tools store', () => {
+  it('accepts as stored text exactly what the ascii-mode tools store', () => {
     const cases: [string, string | undefined][] = [
       ['ok text', undefined],
       ['x'.repeat(8), undefined],
@@ -54,11 +56,11 @@ describe('text rules', () => {
       ['a\n', 'text_untrimmed'],
     ];
     for (const [text, code] of cases) {
-      expect(storedTextProblem(text, 8)?.code, JSON.stringify(text)).toBe(code);
+      expect(storedTextProblem(text, 8, 'ascii')?.code, JSON.stringify(text)).toBe(code);
       // The tools' verdict: refused, or stored as something else, exactly when it is a problem.
       let stored: string | undefined;
       try {
-        stored = requiredText(text, 'f', 'Title', 8);
+        stored = requiredText(text, 'f', 'Title', 8, 'ascii');
       } catch {
         stored = undefined;
       }

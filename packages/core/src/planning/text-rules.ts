@@ -1,4 +1,6 @@
 import { ToolValidationError } from '../tool-validation-error.ts';
+import type { TextMode } from './text-mode.ts';
+import { type UnicodeCharCode, unicodeCharProblem } from './unicode-text-rules.ts';
 
 /** Length limits, in code points after trimming. @public */
 export const PLANNING_LIMITS: PlanningLimits = {
@@ -79,21 +81,27 @@ function controlError(field: string, label: string): ToolValidationError {
 
 /** A text rule a value breaks: the stable code and the rule, as a sentence fragment. @internal */
 export interface TextProblem {
-  /** `text_empty`, `text_too_long`, `text_not_ascii`, `text_control_char` or `text_untrimmed`. */
+  /**
+   * `text_empty`, `text_too_long`, `text_not_ascii`, `text_control_char`, `text_untrimmed`,
+   * `text_not_nfc`, or one of the Unicode character rules: `text_bidi_control`,
+   * `text_lone_surrogate`, `text_noncharacter`, `text_line_separator`, `text_bom`,
+   * `text_invisible`.
+   */
   readonly code:
     | 'text_empty'
     | 'text_too_long'
     | 'text_not_ascii'
-    | 'text_control_char'
-    | 'text_untrimmed';
+    | 'text_untrimmed'
+    | 'text_not_nfc'
+    | UnicodeCharCode;
   /** The rule, such as `must be <= 160 characters`. */
   readonly rule: string;
 }
 
-// The tools' checks after trimming, in the reference's order (length, then ASCII), then
-// plankit's own: no control characters (a line break would forge lines in rendered plans,
+// The ascii-mode tools' checks after trimming, in the reference's order (length, then ASCII),
+// then plankit's own: no control characters (a line break would forge lines in rendered plans,
 // and U+0000 cannot be stored).
-function trimmedTextProblem(text: string, max: number): TextProblem | undefined {
+function asciiTextProblem(text: string, max: number): TextProblem | undefined {
   if (longerThan(text, max)) return { code: 'text_too_long', rule: `must be <= ${max} characters` };
   if (!isAscii(text)) return { code: 'text_not_ascii', rule: 'must be ASCII' };
   if (hasControl(text))
@@ -101,39 +109,78 @@ function trimmedTextProblem(text: string, max: number): TextProblem | undefined 
   return undefined;
 }
 
-function checkLengthAndAscii(text: string, field: string, label: string, max: number): string {
-  const problem = trimmedTextProblem(text, max);
+// The unicode-mode tools' checks after normalising and trimming: the same length limit, in
+// code points, then the character rules (unicode-text-rules.ts).
+function unicodeTextProblem(text: string, max: number): TextProblem | undefined {
+  if (longerThan(text, max)) return { code: 'text_too_long', rule: `must be <= ${max} characters` };
+  return unicodeCharProblem(text);
+}
+
+function trimmedTextProblem(text: string, max: number, mode: TextMode): TextProblem | undefined {
+  return mode === 'ascii' ? asciiTextProblem(text, max) : unicodeTextProblem(text, max);
+}
+
+function checkTrimmed(
+  text: string,
+  field: string,
+  label: string,
+  max: number,
+  mode: TextMode,
+): string {
+  const problem = trimmedTextProblem(text, max, mode);
   if (problem !== undefined) {
     throw new ToolValidationError(`${label} ${problem.rule}.`, { code: problem.code, field });
   }
   return text;
 }
 
-// Printable ASCII, not starting or ending with a space: exactly the text the tools store.
+/**
+ * What the tools of `mode` check: the text as sent (ascii) or in NFC (unicode), trimmed.
+ * Printable ASCII is its own NFC, so it skips the normaliser.
+ */
+function inputText(value: string, mode: TextMode): string {
+  return trimText(mode === 'unicode' && !isAscii(value) ? value.normalize('NFC') : value);
+}
+
+// Printable ASCII, not starting or ending with a space: text the tools of both modes store.
 const STORED_TEXT = /^[\x21-\x7e](?:[\x20-\x7e]*[\x21-\x7e])?$/;
 
 /**
  * Why `text` is not text the planning tools could have stored in a field of at most `max`
- * code points, or undefined when it is: the tools' own rules (not empty, at most `max`, ASCII,
- * no control characters) plus what their trimming guarantees (no leading or trailing
- * whitespace). Every path a value enters by (a restored plan, a hand-dispatched command, a
- * LangGraph update, a store load) applies it, so a plan holds the same text whichever way it
- * was built. Linear; one regex test for text that passes. @internal
+ * code points, or undefined when it is: the tools' own rules plus what their normalising and
+ * trimming guarantee (NFC, no leading or trailing whitespace). With `mode`, the rules of the
+ * tools of that mode; without, the plan model's: text the tools of EITHER mode could have
+ * stored (ASCII text is held to the ascii rules, so their messages are the ones named; other
+ * text to the Unicode rules). Every path a value enters by (a restored plan, a hand-dispatched
+ * command, a LangGraph update, a store load) applies it, so a plan holds the same text
+ * whichever way it was built. Linear; one regex test for printable ASCII that passes.
+ * @internal
  */
-export function storedTextProblem(text: string, max: number): TextProblem | undefined {
+export function storedTextProblem(
+  text: string,
+  max: number,
+  mode?: TextMode,
+): TextProblem | undefined {
   if (text.length <= max && STORED_TEXT.test(text)) return undefined;
   // The tools' checks run on the trimmed text, so the rule named is the one they would name.
   const trimmed = trimText(text);
   if (trimmed === '') return { code: 'text_empty', rule: 'must not be empty' };
-  const problem = trimmedTextProblem(trimmed, max);
+  const rules = mode ?? (isAscii(trimmed) ? 'ascii' : 'unicode');
+  const problem = trimmedTextProblem(trimmed, max, rules);
   if (problem !== undefined) return problem;
-  return { code: 'text_untrimmed', rule: 'must not start or end with whitespace' };
+  if (rules === 'unicode' && trimmed.normalize('NFC') !== trimmed) {
+    return { code: 'text_not_nfc', rule: 'must be in Unicode normalization form C (NFC)' };
+  }
+  return trimmed.length === text.length
+    ? undefined
+    : { code: 'text_untrimmed', rule: 'must not start or end with whitespace' };
 }
 
 /**
- * Refuses text a reducer is about to write into a plan unless the tools could have stored it
- * ({@link storedTextProblem}): the tools hand reducers checked text, but a hand-dispatched
- * command, a LangGraph plan edit or a replayed store event may not have been checked.
+ * Refuses text a reducer is about to write into a plan unless the tools of either mode could
+ * have stored it ({@link storedTextProblem}): the tools hand reducers checked text, but a
+ * hand-dispatched command, a LangGraph plan edit or a replayed store event may not have been
+ * checked.
  */
 export function ensurePlanText(text: string, field: string, label: string, max: number): void {
   const problem = storedTextProblem(text, max);
@@ -142,27 +189,37 @@ export function ensurePlanText(text: string, field: string, label: string, max: 
   }
 }
 
-/** Required text: trimmed, then not empty, then at most `max` code points, then ASCII. */
-export function requiredText(value: string, field: string, label: string, max: number): string {
-  const text = trimText(value);
+/**
+ * Required text as the tools of `mode` take it: normalised to NFC (unicode), trimmed, then not
+ * empty, then at most `max` code points, then ASCII (ascii) or the Unicode character rules.
+ */
+export function requiredText(
+  value: string,
+  field: string,
+  label: string,
+  max: number,
+  mode: TextMode,
+): string {
+  const text = inputText(value, mode);
   if (text === '')
     throw new ToolValidationError(`${label} must not be empty.`, { code: 'text_empty', field });
-  return checkLengthAndAscii(text, field, label, max);
+  return checkTrimmed(text, field, label, max, mode);
 }
 
 /**
- * Optional text: `null` stays `null`; blank becomes `null`, or is refused when `requireContent`
- * (notes); otherwise length then ASCII.
+ * Optional text as the tools of `mode` take it: `null` stays `null`; blank becomes `null`, or
+ * is refused when `requireContent` (notes); otherwise as {@link requiredText}.
  */
 export function optionalText(
   value: string | null,
   field: string,
   label: string,
   max: number,
+  mode: TextMode,
   requireContent = false,
 ): string | null {
   if (value === null) return null;
-  const text = trimText(value);
+  const text = inputText(value, mode);
   if (text === '') {
     if (!requireContent) return null;
     throw new ToolValidationError(`${label} must not be empty when provided.`, {
@@ -170,10 +227,13 @@ export function optionalText(
       field,
     });
   }
-  return checkLengthAndAscii(text, field, label, max);
+  return checkTrimmed(text, field, label, max, mode);
 }
 
-/** A step id as given: trimmed, not blank, ASCII, no control characters. */
+/**
+ * A step id as given: trimmed, not blank, ASCII, no control characters. Ids are plankit's
+ * `S###` in both text modes, so they stay ASCII in both.
+ */
 export function stepIdText(value: string): string {
   const id = trimText(value);
   if (id === '')

@@ -4,6 +4,7 @@ import { ToolValidationError } from '../../tool-validation-error.ts';
 import { normaliseDependsOn } from '../dependencies/dependency-commands.ts';
 import { StepStatus } from '../plan.ts';
 import { ensureStatus } from '../plan-checks.ts';
+import type { TextMode } from '../text-mode.ts';
 import { optionalText, PLANNING_LIMITS, requiredText, stepIdText } from '../text-rules.ts';
 import type { BatchOperation } from './plan-batch.ts';
 
@@ -196,6 +197,7 @@ export function normaliseBatchOperation(
   raw: Raw,
   paths: Paths,
   dependencies: boolean,
+  mode: TextMode,
 ): BatchOperation {
   checkFields(raw, paths.operation);
   switch (raw.op) {
@@ -207,15 +209,23 @@ export function normaliseBatchOperation(
           paths.objective,
           'Objective',
           PLANNING_LIMITS.objective,
+          mode,
         ),
       });
     case 'add': {
-      const title = requiredText(raw.title as string, paths.title, 'Title', PLANNING_LIMITS.title);
+      const title = requiredText(
+        raw.title as string,
+        paths.title,
+        'Title',
+        PLANNING_LIMITS.title,
+        mode,
+      );
       const details = optionalText(
         text(raw.details),
         paths.details,
         'Details',
         PLANNING_LIMITS.details,
+        mode,
       );
       // With dependencies on, a step added without depends_on waits for nothing, as in add.
       const list =
@@ -235,12 +245,13 @@ export function normaliseBatchOperation(
       const title =
         text(raw.title) === null
           ? null
-          : requiredText(raw.title as string, paths.title, 'Title', PLANNING_LIMITS.title);
+          : requiredText(raw.title as string, paths.title, 'Title', PLANNING_LIMITS.title, mode);
       const details = optionalText(
         text(raw.details),
         paths.details,
         'Details',
         PLANNING_LIMITS.details,
+        mode,
       );
       const list = raw.depends_on as readonly string[] | undefined;
       const depends_on =
@@ -260,11 +271,11 @@ export function normaliseBatchOperation(
         op: 'mark',
         step_id: stepIdText(raw.step_id as string),
         status: ensureStatus(raw.status as string),
-        note: optionalText(text(raw.note), paths.note, 'Note', PLANNING_LIMITS.note, true),
+        note: optionalText(text(raw.note), paths.note, 'Note', PLANNING_LIMITS.note, mode, true),
       });
     case 'note': {
       const id = stepIdText(raw.step_id as string);
-      const note = requiredText(raw.note as string, paths.note, 'Note', PLANNING_LIMITS.note);
+      const note = requiredText(raw.note as string, paths.note, 'Note', PLANNING_LIMITS.note, mode);
       return Object.freeze({ op: 'note', step_id: id, note });
     }
     default: {

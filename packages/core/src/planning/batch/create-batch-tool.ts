@@ -9,6 +9,7 @@ import type { ResolvedDependencies } from '../dependencies/dependency-options.ts
 import { Plan, type PlanStep, type StepStatus } from '../plan.ts';
 import { stepIndex } from '../plan-checks.ts';
 import { planningToolTraits } from '../planning-tool-traits.ts';
+import type { TextMode } from '../text-mode.ts';
 import { appliedMessage, type Change, pushChange } from './applied-batch-message.ts';
 import {
   batchParameters,
@@ -31,6 +32,8 @@ import {
 export interface BatchToolContext {
   readonly acceptsOverrides: boolean;
   readonly prepare: (session: Session) => Session;
+  /** The tools' text mode: the rules every operation's text is checked by. */
+  readonly text: TextMode;
   /** The in-progress rule sentence, or `null` when any number may be in progress. */
   readonly singleRule: string | null;
   /** The `dependencies()` extension's rule, or `null` when off: operations take `depends_on`. */
@@ -231,7 +234,12 @@ export function createBatchTool(
         const raw = raws[i] as Raw;
         let operation: BatchOperation;
         try {
-          operation = normaliseBatchOperation(raw, pathsOf(i), context.dependencies !== null);
+          operation = normaliseBatchOperation(
+            raw,
+            pathsOf(i),
+            context.dependencies !== null,
+            context.text,
+          );
         } catch (error) {
           applyAdds(state, context);
           refuse(state, raw, i, error);

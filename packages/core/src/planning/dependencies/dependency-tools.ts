@@ -9,6 +9,7 @@ import { type NewPlanStep, ReadPlan } from '../plan-commands.ts';
 import { ensureIdRoom } from '../planning-reducers.ts';
 import { PLANNING_TOOL_TRAITS } from '../planning-tool-traits.ts';
 import { suffixNumber } from '../step-id.ts';
+import type { TextMode } from '../text-mode.ts';
 import { optionalText, PLANNING_LIMITS, requiredText, stepIdText } from '../text-rules.ts';
 import {
   AddStepWithDependencies,
@@ -33,6 +34,8 @@ export interface DependencyToolContext {
   readonly acceptsOverrides: boolean;
   /** Registers the planning reducers on the session a call runs on. */
   readonly prepare: (session: Session) => Session;
+  /** The tools' text mode: the rules the objective, titles and details are checked by. */
+  readonly text: TextMode;
   /** The reference normalisation of new steps (title, details). */
   readonly normaliseSteps: (steps: readonly NewPlanStep[], field: string) => NewPlanStep[];
 }
@@ -92,6 +95,7 @@ export function createDependencyTools(context: DependencyToolContext): Dependenc
         'objective',
         'Objective',
         PLANNING_LIMITS.objective,
+        context.text,
       );
       const initial_steps = withDependsOn(context, params.initial_steps, 'initial_steps');
       const value = { objective, initial_steps };
@@ -141,8 +145,14 @@ export function createDependencyTools(context: DependencyToolContext): Dependenc
       const title =
         params.title === null
           ? null
-          : requiredText(params.title, 'title', 'Title', PLANNING_LIMITS.title);
-      const details = optionalText(params.details, 'details', 'Details', PLANNING_LIMITS.details);
+          : requiredText(params.title, 'title', 'Title', PLANNING_LIMITS.title, context.text);
+      const details = optionalText(
+        params.details,
+        'details',
+        'Details',
+        PLANNING_LIMITS.details,
+        context.text,
+      );
       const depends_on =
         params.depends_on === null ? null : normaliseDependsOn(params.depends_on, 'depends_on');
       if (title === null && details === null && depends_on === null) {

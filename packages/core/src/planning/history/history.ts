@@ -68,6 +68,7 @@ export function history(options: HistoryOptions = {}): HistoryExtension {
         ? withHistory(tool, {
             acceptsOverrides: context.acceptsOverrides,
             prepare: context.prepare,
+            text: context.text,
             agent: typeof context.settings['agent'] === 'string' ? context.settings['agent'] : null,
           })
         : tool,

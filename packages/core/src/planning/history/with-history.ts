@@ -14,6 +14,7 @@ import { agentIdProblem } from '../owners/agent-id.ts';
 import type { ClaimStep, ReleaseStep } from '../owners/owner-commands.ts';
 import type { Plan } from '../plan.ts';
 import type { AddStep, ClearPlan, MarkStep, SetupPlan, UpdateStep } from '../plan-commands.ts';
+import type { TextMode } from '../text-mode.ts';
 import { optionalText } from '../text-rules.ts';
 import { MAX_EXPLANATION, PLAN_COMMANDS, PlanChange, type PlanCommandName } from './plan-change.ts';
 
@@ -73,6 +74,8 @@ export interface HistoryContext {
   readonly prepare: (session: Session) => Session;
   /** The agent the tools act for, recorded as the actor; `null` when not given. */
   readonly agent: string | null;
+  /** The tools' text mode: the rules the explanation is checked by. */
+  readonly text: TextMode;
 }
 
 /**
@@ -105,7 +108,13 @@ export function withHistory<P, R, I>(
       context.prepare(toolContext.session);
       const { explanation, ...rest } = params;
       const wrap = (result: ToolReturn<R>): ToolReturn<PlanChange> => {
-        const why = optionalText(explanation, 'explanation', 'Explanation', MAX_EXPLANATION);
+        const why = optionalText(
+          explanation,
+          'explanation',
+          'Explanation',
+          MAX_EXPLANATION,
+          context.text,
+        );
         const change = { command, value: result.value, actor: context.agent, explanation: why };
         // A command its handler built and trusted, with a well-formed actor and an explanation
         // checked by the tools' text rules, is a PlanChange the schema returns unchanged: the
