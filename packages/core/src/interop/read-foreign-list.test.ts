@@ -6,7 +6,7 @@ import { fromACPPlan } from './acp-plan.ts';
 import { applyPlanningCalls } from './apply-planning-calls.ts';
 import { fromClaudeTasks } from './claude-tasks.ts';
 import { fromCodexPlan } from './codex-plan.ts';
-import { fromLangChainTodos } from './langchain-todos.ts';
+import { fromLangChainTodos, toLangChainTodos } from './langchain-todos.ts';
 import { fromPydanticAIPlan } from './pydantic-ai-plan.ts';
 import { MAX_INTEROP_ITEMS } from './read-foreign-list.ts';
 import { planWith } from './testing/plan-with.ts';
@@ -160,6 +160,38 @@ describe('text the tools refuse', () => {
     expect(applied.error.field).toBe('steps[0].title');
     // The dry run refused it: the mark before the add never reached the session.
     expect(session.snapshot()).toBe(before);
+  });
+
+  it('non-ASCII text is accepted by tools made with text: unicode', async () => {
+    const { session, tools } = await planWith([{ title: 'a' }], 'Ship it', 'unicode');
+    const todos = [
+      { content: 'a', status: 'completed' },
+      { content: 'Écrire les tests 🧪', status: 'in_progress' },
+      { content: '部署到生产环境', status: 'pending' },
+    ];
+    const write = fromLangChainTodos(selectLatest(session, Plan), { todos }, { text: 'unicode' });
+    if (!write.ok) throw write.error;
+    const applied = await applyPlanningCalls(tools, write.value.calls, { session });
+    if (!applied.ok) throw applied.error;
+    expect(toLangChainTodos(applied.value).todos).toEqual(todos);
+    expect(applied.value?.steps.map((step) => step.step_id)).toEqual(['S001', 'S002', 'S003']);
+  });
+
+  it('under text: unicode, an item in another normal form is the same step', async () => {
+    const { session } = await planWith([{ title: 'Caf\u00e9 menu' }], 'Ship it', 'unicode');
+    const plan = selectLatest(session, Plan);
+    const decomposed = { todos: [{ content: 'Cafe\u0301 menu', status: 'pending' }] };
+    expect(fromLangChainTodos(plan, decomposed, { text: 'unicode' })).toEqual({
+      ok: true,
+      value: { calls: [], unlisted: [] },
+    });
+    // Two items that differ only in normal form are one item twice.
+    const twice = fromLangChainTodos(
+      plan,
+      { todos: [{ content: 'Caf\u00e9 menu', status: 'pending' }, decomposed.todos[0]] },
+      { text: 'unicode' },
+    );
+    expect(twice.ok ? undefined : twice.error.code).toBe('list_duplicate');
   });
 
   it('a title over the limit is refused with the tools’ own words', async () => {

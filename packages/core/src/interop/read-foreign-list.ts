@@ -59,10 +59,12 @@ function show(value: string): string {
   return JSON.stringify(clipText(value, 80));
 }
 
-/** The matching key of `text`: what the tools would store, so a retyped space still matches. */
+/**
+ * The matching key of `text`: what the tools of `mode` would store (NFC under `'unicode'`,
+ * then trimmed, in their order), so a retyped space or another normal form still matches.
+ */
 export function matchKey(text: string, mode: TextMode): string {
-  const trimmed = trimText(text);
-  return mode === 'unicode' ? trimmed.normalize('NFC') : trimmed;
+  return trimText(mode === 'unicode' ? text.normalize('NFC') : text);
 }
 
 /**

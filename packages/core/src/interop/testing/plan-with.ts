@@ -1,6 +1,7 @@
 import { invokeTool } from '../../invoke-tool.ts';
 import { createPlanningTools, type PlanningTools } from '../../planning/create-planning-tools.ts';
 import type { StepStatus } from '../../planning/plan.ts';
+import type { TextMode } from '../../planning/text-mode.ts';
 import { Session } from '../../session.ts';
 
 /** A session holding a plan with these steps, built through the tools, and the tools. */
@@ -11,9 +12,10 @@ export async function planWith(
     readonly details?: string;
   }[],
   objective = 'Ship it',
+  text: TextMode = 'ascii',
 ): Promise<{ session: Session; tools: PlanningTools }> {
   const session = new Session({ sessionId: 'interop', clock: () => 1_700_000_000_000 });
-  const tools = createPlanningTools(session);
+  const tools = createPlanningTools(session, { text });
   const setup = await invokeTool(
     tools.planning_setup_plan,
     { objective, initial_steps: steps.map(({ title, details }) => ({ title, details })) },
