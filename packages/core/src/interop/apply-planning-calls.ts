@@ -27,11 +27,11 @@ export interface ApplyPlanningCallsOptions {
 
 const OPTION_KEYS: ReadonlySet<string> = new Set(['session', 'now', 'explanation']);
 
-/** The tools {@link applyPlanningCalls} needs, by name: what `createPlanningTools` returns. */
+/** The tools {@link applyPlanningCalls} needs, by name: what `createPlanningTools` returns. @public */
 export type PlanningCallTools = { readonly [K in PlanningCall['tool']]: AnyTool };
 
-/** A refusal of one call: the tool's own error, from the call that broke a rule. */
-type CallError = PlankitError<PlankitErrorCode | ToolValidationErrorCode>;
+/** A refusal of one call: the tool's own error, from the call that broke a rule. @public */
+export type PlanningCallError = PlankitError<PlankitErrorCode | ToolValidationErrorCode>;
 
 async function run(
   tools: PlanningCallTools,
@@ -39,7 +39,7 @@ async function run(
   session: Session,
   now: number,
   explanation: string | undefined,
-): Promise<CallError | undefined> {
+): Promise<PlanningCallError | undefined> {
   for (const call of calls) {
     const args = explanation === undefined ? call.args : { ...call.args, explanation };
     const result = await invokeTool(tools[call.tool], args, { session, now });
@@ -67,7 +67,7 @@ export async function applyPlanningCalls(
   tools: PlanningCallTools,
   calls: readonly PlanningCall[],
   options: ApplyPlanningCallsOptions,
-): Promise<Result<Plan | undefined, CallError>> {
+): Promise<Result<Plan | undefined, PlanningCallError>> {
   const where = 'applyPlanningCalls';
   if (typeof options !== 'object' || options === null)
     throw invalidArgument(where, 'options', 'must be an object');

@@ -11,7 +11,11 @@
 
 export type { ACPPlanEntry, ACPPlanUpdate } from './acp-plan.ts';
 export { fromACPPlan, toACPPlan } from './acp-plan.ts';
-export type { ApplyPlanningCallsOptions, PlanningCallTools } from './apply-planning-calls.ts';
+export type {
+  ApplyPlanningCallsOptions,
+  PlanningCallError,
+  PlanningCallTools,
+} from './apply-planning-calls.ts';
 export { applyPlanningCalls } from './apply-planning-calls.ts';
 export type { ClaudeTask, ClaudeTaskList } from './claude-tasks.ts';
 export { fromClaudeTasks, toClaudeTasks } from './claude-tasks.ts';
