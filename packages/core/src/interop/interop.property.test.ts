@@ -49,6 +49,50 @@ describe('round trips', () => {
     });
   }
 
+  it('formats that carry ids match by id: a reordered list with renamed items keeps every step', async () => {
+    const reordered = steps.chain((spec) =>
+      fc.record({
+        spec: fc.constant(spec),
+        order: fc.shuffledSubarray(
+          spec.map((_, i) => i),
+          { minLength: spec.length, maxLength: spec.length },
+        ),
+        renamed: fc.uniqueArray(fc.nat({ max: Math.max(spec.length - 1, 0) }), {
+          maxLength: spec.length,
+        }),
+      }),
+    );
+    await fc.assert(
+      fc.asyncProperty(reordered, async ({ spec, order, renamed }) => {
+        const { session } = await planWith(spec);
+        const plan = selectLatest(session, Plan);
+        const items = toPydanticAIPlan(plan).items;
+        const rename = (i: number, text: string) => (renamed.includes(i) ? `renamed ${i}` : text);
+        const harness = fromPydanticAIPlan(plan, {
+          items: order.map((i) => ({ ...items[i], content: rename(i, items[i]?.content ?? '') })),
+        });
+        const tasks = toClaudeTasks(plan).tasks;
+        const claude = fromClaudeTasks(plan, {
+          tasks: order.map((i) => ({ ...tasks[i], subject: rename(i, tasks[i]?.subject ?? '') })),
+        });
+        for (const write of [harness, claude]) {
+          if (!write.ok) throw write.error;
+          // Only renames: no step added, none left out, no status moved.
+          expect(write.value.unlisted).toEqual([]);
+          expect(write.value.calls.map((call) => call.tool).sort()).toEqual(
+            renamed.map(() => 'planning_update_step'),
+          );
+          expect(
+            write.value.calls
+              .map((call) => ('step_id' in call.args ? call.args.step_id : ''))
+              .sort(),
+          ).toEqual(renamed.map((i) => plan?.steps[i]?.step_id).sort());
+        }
+      }),
+      { numRuns: 40 },
+    );
+  });
+
   it('an edited Codex list comes back as written, every step keeping its id', async () => {
     const edits = steps.chain((spec) =>
       fc.record({
