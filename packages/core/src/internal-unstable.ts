@@ -45,4 +45,11 @@ export {
 } from './internal/yaml-nesting-keys.ts';
 export { checkExtensions } from './planning/register-planning-extensions.ts';
 export { checkTextMode } from './planning/text-mode.ts';
-export { trimText } from './planning/text-rules.ts';
+export {
+  optionalText,
+  requiredText,
+  storedTextProblem,
+  type TextProblem,
+  trimText,
+} from './planning/text-rules.ts';
+export { codePointName } from './planning/unicode-text-rules.ts';

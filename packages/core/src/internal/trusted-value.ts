@@ -3,8 +3,9 @@ import { type Brand, brand } from './brand.ts';
 import { deepFreeze } from './produce.ts';
 
 // Values a built-in tool handler built, field by field, from parameters its schema had already
-// parsed and from the plankit text rules (trimmed printable ASCII, a known status): parsing
-// them with the data type again returns an equal value, and every store can hold them.
+// parsed and from the plankit text rules (trimmed printable ASCII, or in the unicode text mode
+// trimmed NFC text with no control character, lone surrogate or noncharacter; a known status):
+// parsing them with the data type again returns an equal value, and every store can hold them.
 const trusted: Brand<DataType> = brand();
 
 /**

@@ -42,6 +42,30 @@ describe('checkPlan', () => {
     expect(checkPlan('not a plan').ok).toBe(false);
   });
 
+  it("holds text to the tools' text option: ascii by default, unicode when given", () => {
+    const world = plan({ ...step('S001'), title: '\u7ffb\u8a33\u3092\u78ba\u8a8d\u3059\u308b' });
+    const ascii = checkPlan(world);
+    expect(ascii.ok).toBe(false);
+    if (!ascii.ok) {
+      expect(ascii.error).toMatchObject({ code: 'schema', field: 'steps[0].title' });
+      expect(ascii.error.message).toBe('Not a plan: steps[0].title: Title must be ASCII.');
+    }
+    expect(checkPlan(world, { text: 'ascii' }).ok).toBe(false);
+    expect(checkPlan(world, { text: 'unicode' }).ok).toBe(true);
+    expect(checkPlan({ ...plan(), objective: 'caf\u00e9' }, { text: 'unicode' }).ok).toBe(true);
+    const notes = plan({ ...step('S001'), notes: ['ok', 'caf\u00e9'] });
+    expect(checkPlan(notes)).toMatchObject({ ok: false, error: { field: 'steps[0].notes[1]' } });
+    // The safety rules hold in both modes.
+    const hidden = checkPlan({ ...plan(), objective: 'a\u202eb' }, { text: 'unicode' });
+    expect(hidden.ok || hidden.error.message).toBe(
+      'Not a plan: objective: Objective must not contain U+202E (a bidirectional control).',
+    );
+    expect(() => checkPlan(world, { text: 'utf8' as never })).toThrow(
+      'checkPlan: options.text must be one of ascii, unicode',
+    );
+    expect(() => checkPlan(world, { extra: 1 } as never)).toThrow(/options.extra/);
+  });
+
   it("applies the in-progress rule of the tools' inProgress option", () => {
     const two = plan(step('S001', 'in_progress'), step('S002', 'in_progress'));
     expect(checkPlan(two).ok).toBe(true);

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import * as z from 'zod';
 import type { AnyTool } from '../define-tool.ts';
 import { invokeTool } from '../invoke-tool.ts';
 import { batch, dependencies, history, owners } from '../plan-model.ts';
@@ -1006,6 +1007,30 @@ describe("text: 'unicode'", () => {
       message: 'Title must not contain U+0007 (a control character).',
     });
     expect(plan()).toBe(before);
+  });
+
+  it('describes text as characters in unicode mode and as ASCII characters in ascii mode', () => {
+    const wire = (options: PlanningToolsOptions) =>
+      createPlanningTools(new Session(), options).map((tool) =>
+        JSON.stringify(z.toJSONSchema(tool.parameters, { io: 'input' })),
+      );
+    const extensions = [dependencies(), batch(), owners({ agent: 'a' }), history()];
+    for (const schema of [...wire({ text: 'unicode' }), ...wire({ text: 'unicode', extensions })])
+      expect(schema).not.toContain('ASCII');
+    const unicode = wire({ text: 'unicode' });
+    expect(unicode[0]).toContain('What the plan achieves, 1-240 characters.');
+    expect(unicode[3]).toContain('Optional note, up to 512 characters.');
+    expect(wire({ text: 'unicode', extensions })[2]).toContain('New title, 1-160 characters.');
+    // Ascii mode: the reference copy, and the same schema objects as before.
+    const ascii = createPlanningTools(new Session());
+    expect(ascii.planning_setup_plan.parameters).toBe(SetupPlan);
+    expect(ascii.planning_add_step.parameters).toBe(AddStep);
+    expect(wire({})[0]).toContain('What the plan achieves, 1-240 ASCII characters.');
+    expect(wire({ extensions })[2]).toContain('New title, 1-160 ASCII characters.');
+    // Built once per mode, whatever the session.
+    expect(createPlanningTools(new Session(), { text: 'unicode' })[0]?.parameters).toBe(
+      createPlanningTools(new Session(), { text: 'unicode' })[0]?.parameters,
+    );
   });
 
   it('keeps step ids ASCII', async () => {

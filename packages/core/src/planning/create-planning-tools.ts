@@ -26,6 +26,7 @@ import {
   MarkStep,
   type MarkStepInput,
   type NewPlanStep,
+  planningParameters,
   ReadPlan,
   SetupPlan,
   type SetupPlanInput,
@@ -230,6 +231,7 @@ export function createPlanningTools<const E extends readonly PlanningExtension[]
     );
   }
   const text = checkTextMode(options.text ?? 'ascii', 'createPlanningTools', 'options.text');
+  const parameters = planningParameters(text);
   const acceptsOverrides = options.acceptsOverrides ?? false;
   if (typeof acceptsOverrides !== 'boolean') {
     throw invalidArgument('createPlanningTools', 'options.acceptsOverrides', 'must be a boolean');
@@ -271,7 +273,7 @@ export function createPlanningTools<const E extends readonly PlanningExtension[]
   const setup = defineTool({
     name: 'planning_setup_plan',
     description: 'Create or replace the session plan.',
-    parameters: SetupPlan,
+    parameters: parameters.setup,
     resultType: SetupPlan,
     acceptsOverrides,
     traits: PLANNING_TOOL_TRAITS.setup,
@@ -296,7 +298,7 @@ export function createPlanningTools<const E extends readonly PlanningExtension[]
   const add = defineTool({
     name: 'planning_add_step',
     description: 'Append one or more steps to the active plan.',
-    parameters: AddStep,
+    parameters: parameters.add,
     resultType: AddStep,
     acceptsOverrides,
     traits: PLANNING_TOOL_TRAITS.add,
@@ -323,7 +325,7 @@ export function createPlanningTools<const E extends readonly PlanningExtension[]
   const updateTool = defineTool({
     name: 'planning_update_step',
     description: 'Edit the title or details for an existing step.',
-    parameters: UpdateStep,
+    parameters: parameters.update,
     resultType: UpdateStep,
     acceptsOverrides,
     traits: PLANNING_TOOL_TRAITS.update,
@@ -355,7 +357,7 @@ export function createPlanningTools<const E extends readonly PlanningExtension[]
   const mark = defineTool({
     name: 'planning_mark_step',
     description: 'Update step status and optionally record a note.',
-    parameters: MarkStep,
+    parameters: parameters.mark,
     resultType: MarkStep,
     acceptsOverrides,
     traits: PLANNING_TOOL_TRAITS.mark,

@@ -1,10 +1,11 @@
 import * as z from 'zod';
 import { defineDataType } from '../define-data-type.ts';
 import { StepStatus } from './plan.ts';
+import type { TextMode } from './text-mode.ts';
 
 /** A step to add, after normalisation. @public */
 export interface NewPlanStep {
-  /** Trimmed title, 1-160 ASCII characters. */
+  /** Trimmed title, 1-160 characters of the tools' text mode. */
   readonly title: string;
   /** Trimmed details, or `null` when absent or blank. */
   readonly details: string | null;
@@ -18,18 +19,52 @@ export interface NewPlanStepInput {
   readonly details?: string | null | undefined;
 }
 
-const NewPlanStepSchema = z.strictObject({
-  title: z.string().describe('Step title, 1-160 ASCII characters.'),
-  details: z
-    .string()
-    .nullable()
-    .default(null)
-    .describe('Optional details, up to 512 ASCII characters.'),
-});
+// The wire copy names the text the tools take: the reference's `ASCII characters`, or
+// `characters` for the unicode-mode tools (the same schemas otherwise).
+const ASCII_CHARACTERS = 'ASCII characters';
+
+function newPlanStepSchema(chars: string) {
+  return z.strictObject({
+    title: z.string().describe(`Step title, 1-160 ${chars}.`),
+    details: z.string().nullable().default(null).describe(`Optional details, up to 512 ${chars}.`),
+  });
+}
+
+function setupPlanSchema(chars: string) {
+  return z.strictObject({
+    objective: z.string().describe(`What the plan achieves, 1-240 ${chars}.`),
+    initial_steps: z
+      .array(newPlanStepSchema(chars))
+      .default([])
+      .describe('Optional first steps, in order.'),
+  });
+}
+
+function addStepSchema(chars: string) {
+  return z.strictObject({
+    steps: z.array(newPlanStepSchema(chars)).describe('Steps to append, in order.'),
+  });
+}
+
+function updateStepSchema(chars: string) {
+  return z.strictObject({
+    step_id: z.string().describe('Id of the step to edit, such as S001.'),
+    title: z.string().nullable().default(null).describe(`New title, 1-160 ${chars}.`),
+    details: z.string().nullable().default(null).describe(`New details, up to 512 ${chars}.`),
+  });
+}
+
+function markStepSchema(chars: string) {
+  return z.strictObject({
+    step_id: z.string().describe('Id of the step to mark, such as S001.'),
+    status: StepStatus.describe('The new status.'),
+    note: z.string().nullable().default(null).describe(`Optional note, up to 512 ${chars}.`),
+  });
+}
 
 /** Parameters of `planning_setup_plan`, after normalisation. @public */
 export interface SetupPlan {
-  /** Trimmed objective, 1-240 ASCII characters. */
+  /** Trimmed objective, 1-240 characters of the tools' text mode. */
   readonly objective: string;
   /** The first steps, numbered from S001 by the reducer. */
   readonly initial_steps: readonly NewPlanStep[];
@@ -46,13 +81,7 @@ export interface SetupPlanInput {
 /** Schema and data type of `planning_setup_plan`'s parameters and result. @public */
 export const SetupPlan: z.ZodType<SetupPlan, SetupPlanInput> = defineDataType(
   'plankit.SetupPlan',
-  z.strictObject({
-    objective: z.string().describe('What the plan achieves, 1-240 ASCII characters.'),
-    initial_steps: z
-      .array(NewPlanStepSchema)
-      .default([])
-      .describe('Optional first steps, in order.'),
-  }),
+  setupPlanSchema(ASCII_CHARACTERS),
 );
 
 /** Parameters of `planning_add_step`, after normalisation. @public */
@@ -70,7 +99,7 @@ export interface AddStepInput {
 /** Schema and data type of `planning_add_step`'s parameters and result. @public */
 export const AddStep: z.ZodType<AddStep, AddStepInput> = defineDataType(
   'plankit.AddStep',
-  z.strictObject({ steps: z.array(NewPlanStepSchema).describe('Steps to append, in order.') }),
+  addStepSchema(ASCII_CHARACTERS),
 );
 
 /** Parameters of `planning_update_step`, after normalisation (`null` = keep). @public */
@@ -96,15 +125,7 @@ export interface UpdateStepInput {
 /** Schema and data type of `planning_update_step`'s parameters and result. @public */
 export const UpdateStep: z.ZodType<UpdateStep, UpdateStepInput> = defineDataType(
   'plankit.UpdateStep',
-  z.strictObject({
-    step_id: z.string().describe('Id of the step to edit, such as S001.'),
-    title: z.string().nullable().default(null).describe('New title, 1-160 ASCII characters.'),
-    details: z
-      .string()
-      .nullable()
-      .default(null)
-      .describe('New details, up to 512 ASCII characters.'),
-  }),
+  updateStepSchema(ASCII_CHARACTERS),
 );
 
 /** Parameters of `planning_mark_step`, after normalisation. @public */
@@ -130,16 +151,46 @@ export interface MarkStepInput {
 /** Schema and data type of `planning_mark_step`'s parameters and result. @public */
 export const MarkStep: z.ZodType<MarkStep, MarkStepInput> = defineDataType(
   'plankit.MarkStep',
-  z.strictObject({
-    step_id: z.string().describe('Id of the step to mark, such as S001.'),
-    status: StepStatus.describe('The new status.'),
-    note: z
-      .string()
-      .nullable()
-      .default(null)
-      .describe('Optional note, up to 512 ASCII characters.'),
-  }),
+  markStepSchema(ASCII_CHARACTERS),
 );
+
+/** The parameter schemas of the four tools that take text, for one text mode. @internal */
+export interface PlanningParameters {
+  /** `planning_setup_plan`'s. */
+  readonly setup: z.ZodType<SetupPlan, SetupPlanInput>;
+  /** `planning_add_step`'s. */
+  readonly add: z.ZodType<AddStep, AddStepInput>;
+  /** `planning_update_step`'s. */
+  readonly update: z.ZodType<UpdateStep, UpdateStepInput>;
+  /** `planning_mark_step`'s. */
+  readonly mark: z.ZodType<MarkStep, MarkStepInput>;
+}
+
+const ASCII_PARAMETERS: PlanningParameters = {
+  setup: SetupPlan,
+  add: AddStep,
+  update: UpdateStep,
+  mark: MarkStep,
+};
+// Built on first use and kept: zod compiles a schema on its first parse, and schemas built
+// per session (a pool makes one per conversation) would be built and compiled again each time.
+let unicodeParameters: PlanningParameters | undefined;
+
+/**
+ * The parameters of `planning_setup_plan`, `_add_step`, `_update_step` and `_mark_step` for
+ * the tools of `mode`: the data types themselves in ascii mode, the same shapes whose
+ * descriptions say `characters` rather than `ASCII characters` in unicode mode. @internal
+ */
+export function planningParameters(mode: TextMode): PlanningParameters {
+  if (mode === 'ascii') return ASCII_PARAMETERS;
+  unicodeParameters ??= {
+    setup: setupPlanSchema('characters'),
+    add: addStepSchema('characters'),
+    update: updateStepSchema('characters'),
+    mark: markStepSchema('characters'),
+  };
+  return unicodeParameters;
+}
 
 /** Parameters of `planning_clear_plan` (none). @public */
 export type ClearPlan = Readonly<Record<string, never>>;

@@ -46,9 +46,9 @@ export interface PlanStep {
    * are refused.
    */
   readonly step_id: string;
-  /** 1-160 ASCII characters. */
+  /** 1-160 characters: printable ASCII, or with `text: 'unicode'` any language in NFC. */
   readonly title: string;
-  /** Up to 512 ASCII characters, or `null`. */
+  /** Up to 512 characters (as the title), or `null`. */
   readonly details: string | null;
   /** Where the step stands. */
   readonly status: StepStatus;
@@ -81,7 +81,7 @@ export const PlanStep: z.ZodType<PlanStep, PlanStep> = z.strictObject({
 
 /** The session's plan: an objective and ordered steps. @public */
 export interface Plan {
-  /** 1-240 ASCII characters. */
+  /** 1-240 characters: printable ASCII, or with `text: 'unicode'` any language in NFC. */
   readonly objective: string;
   /** Where the plan stands. */
   readonly status: PlanStatus;
@@ -94,8 +94,9 @@ export interface Plan {
  * Beyond the shape it checks the plan invariants every reducer keeps, with the tools' own
  * rules: unique step ids in the tools' form (`S001`), numbered at most `MAX_STEP_NUMBER`; a
  * status that agrees with the steps (`abandoned` with none, `completed` exactly when all are
- * done); text the tools could have stored (trimmed, not empty, within `PLANNING_LIMITS`,
- * ASCII, no control characters); owners that are well-formed agent ids; `depends_on` lists
+ * done); text the tools of either text mode could have stored (trimmed, not empty, within
+ * `PLANNING_LIMITS`; ASCII without control characters, or text in NFC that meets the Unicode
+ * rules: no controls, bidirectional controls or invisible characters); owners that are well-formed agent ids; `depends_on` lists
  * name other steps of the plan, each once, and form no cycle. So `snapshotFromJSON`,
  * `dispatch`, a store load and a LangGraph update all refuse a plan the tools could not have
  * built. The one-step-in-progress rule depends on the tools' `inProgress` option: see
@@ -155,8 +156,9 @@ function derivedStatus(plan: Plan): PlanStatus {
  *   suffix numbers at most `MAX_STEP_NUMBER`) and unique, so new ids never collide;
  * - the status agrees with the steps: `abandoned` with no steps, `completed` when there are
  *   steps and all are done, `active` otherwise;
- * - every text is text the tools could have stored: trimmed, not empty, within its limit
- *   (`PLANNING_LIMITS`), ASCII, no control characters.
+ * - every text is text the tools of either text mode could have stored: trimmed, not empty,
+ *   within its limit (`PLANNING_LIMITS`), ASCII without control characters or NFC text that
+ *   meets the Unicode rules.
  * Linear in the size of the plan. Fills `index` with each step's position by id as it goes;
  * it is complete when no problem is found. @internal
  */

@@ -60,6 +60,28 @@ describe('rendering untrusted text', () => {
   });
 });
 
+describe('rendering text in any language', () => {
+  it('writes text of the unicode mode as it is: no escapes, one line per step', () => {
+    const world: Plan = {
+      objective: '\u30ea\u30ea\u30fc\u30b9\u306e\u6e96\u5099',
+      status: 'active',
+      steps: [
+        {
+          step_id: 'S001',
+          title: '\u7ffb\u8a33\u3092\u78ba\u8a8d\u3059\u308b',
+          details: 'Caf\u00e9 menu',
+          status: 'in_progress',
+          notes: ['Don\u2019t forget tests', 'Ship v2 \u{1f680}'],
+        },
+      ],
+    };
+    expect(renderPlan(world)).toBe(
+      'Objective: \u30ea\u30ea\u30fc\u30b9\u306e\u6e96\u5099\nStatus: active\n\n' +
+        'S001 [in_progress] \u7ffb\u8a33\u3092\u78ba\u8a8d\u3059\u308b | details: Caf\u00e9 menu | notes: Don\u2019t forget tests | Ship v2 \u{1f680}',
+    );
+  });
+});
+
 describe('openSteps / isPlanFinished', () => {
   it('lists the steps not done', () => {
     expect(openSteps(plan).map((s) => s.step_id)).toEqual(['S002', 'S003']);

@@ -186,6 +186,50 @@ describe('parsePlanView', () => {
     expect(parsePlanView(value)).toEqual({ ok: false, error: { code, field, message } });
   });
 
+  it('reads text in any language that the tools of either text mode could store, and refuses the rest naming the code point', () => {
+    const world = edited((view) => {
+      view['objective'] = '\u30ea\u30ea\u30fc\u30b9';
+      (view.steps[0] as Record<string, unknown>)['title'] = 'Ship v2 \u{1f680}';
+      (view.steps[1] as Record<string, unknown>)['last_note'] = 'Don\u2019t forget tests';
+      (view['revision'] as Record<string, unknown>)['explanation'] = 'caf\u00e9';
+    });
+    const read = parsePlanView(world);
+    expect(read.ok && read.value.steps[0]?.title).toBe('Ship v2 \u{1f680}');
+    const cases: [
+      (view: Record<string, unknown> & { steps: Record<string, unknown>[] }) => void,
+      string,
+      string,
+    ][] = [
+      [
+        (view) => {
+          (view.steps[2] as Record<string, unknown>)['title'] = 'a\u202eb';
+        },
+        'steps[2].title',
+        'Plan view field steps[2].title must not contain U+202E (a bidirectional control).',
+      ],
+      [
+        (view) => {
+          view['objective'] = 'cafe\u0301';
+        },
+        'objective',
+        'Plan view field objective must be in Unicode normalization form C (NFC).',
+      ],
+      [
+        (view) => {
+          (view['revision'] as Record<string, unknown>)['explanation'] = 'ok\u{e0041}';
+        },
+        'revision.explanation',
+        'Plan view field revision.explanation must not contain U+E0041 (an invisible character).',
+      ],
+    ];
+    for (const [edit, field, message] of cases) {
+      expect(parsePlanView(edited(edit))).toEqual({
+        ok: false,
+        error: { code: 'plan_view_invalid', field, message },
+      });
+    }
+  });
+
   it('refuses more than MAX_PLAN_VIEW_STEPS steps before reading any', () => {
     const steps = new Array(MAX_PLAN_VIEW_STEPS + 1).fill(null);
     const read = parsePlanView({ ...base(), steps });

@@ -16,13 +16,17 @@ import { Plan } from '../plan.ts';
 import type { PlanningExtension } from '../planning-extension.ts';
 import { renderPlan } from '../render-plan.ts';
 import { shortToolNames } from '../testing/short-tool-names.ts';
+import type { TextMode } from '../text-mode.ts';
 import { criticalPath } from './critical-path.ts';
 import { blockedSteps, readySteps } from './ready-steps.ts';
 import { renderPlanMermaid } from './render-plan-mermaid.ts';
 
-function planning(extensions: readonly PlanningExtension[] = [dependencies()]) {
+function planning(
+  extensions: readonly PlanningExtension[] = [dependencies()],
+  text: TextMode = 'ascii',
+) {
   const session = new Session({ sessionId: 'deps', clock: () => 1_700_000_000_000 });
-  const tools = createPlanningTools(session, { extensions });
+  const tools = createPlanningTools(session, { extensions, text });
   const named = shortToolNames(tools);
   const call = (name: keyof typeof named, args: unknown) =>
     invokeTool(named[name], args, { session });
@@ -183,6 +187,24 @@ describe('dependencies option', () => {
       'n0["S001 [pending] say #quot;hi#quot; #lt;b#gt;"]:::pending',
     );
     expect(renderPlanMermaid(plan() as Plan)).toContain('  n0 --> n1');
+  });
+
+  it('renderPlanMermaid shows titles in any language as written', async () => {
+    const { call, plan } = planning(undefined, 'unicode');
+    await call('setup', {
+      objective: 'o',
+      initial_steps: [
+        { title: '\u7ffb\u8a33\u3092\u78ba\u8a8d\u3059\u308b' },
+        { title: 'Ship v2 \u{1f680} \u2014 caf\u00e9 #1', depends_on: ['S001'] },
+      ],
+    });
+    const mermaid = renderPlanMermaid(plan() as Plan);
+    expect(mermaid).toContain(
+      'n0["S001 [pending] \u7ffb\u8a33\u3092\u78ba\u8a8d\u3059\u308b"]:::pending',
+    );
+    expect(mermaid).toContain(
+      'n1["S002 [pending] Ship v2 \u{1f680} \u2014 caf\u00e9 #35;1"]:::pending',
+    );
   });
 
   it('renderPlanMermaid writes no %% from a title, so a title cannot open a Mermaid directive', async () => {

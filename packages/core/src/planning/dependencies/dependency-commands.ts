@@ -7,11 +7,12 @@ import { nullField, optionalField } from '../optional-field.ts';
 import type { Plan, PlanStep } from '../plan.ts';
 import { latestPlanOf } from '../plan-checks.ts';
 import { addStepReducer, setupPlanReducer, updateStepReducer } from '../planning-reducers.ts';
+import type { TextMode } from '../text-mode.ts';
 import { dependencyProblem, MAX_DEPENDENCIES } from './dependency-problem.ts';
 
 /** A step to add with its dependencies, after normalisation. @public */
 export interface NewDependentStep {
-  /** Trimmed title, 1-160 ASCII characters. */
+  /** Trimmed title, 1-160 characters of the tools' text mode. */
   readonly title: string;
   /** Trimmed details, or `null`. */
   readonly details: string | null;
@@ -33,17 +34,21 @@ export interface NewDependentStepInput {
 // ids setup gives its steps (so they can name each other). The limits are in the refusals.
 const DEPENDS_ON_TEXT = 'Ids of the steps it waits for.';
 
-/** The model-facing schema of one new step with dependencies. @internal */
-export const NewDependentStepSchema: z.ZodType<
-  NewDependentStep & { readonly depends_on: readonly string[] },
-  NewDependentStepInput
-> = z.strictObject({
-  title: z.string().describe('Step title, 1-160 ASCII characters.'),
-  details: nullField(z.string()).describe('Optional details, up to 512 ASCII characters.'),
-  depends_on: optionalField(z.array(z.string()))
-    .transform((list) => list ?? [])
-    .describe(DEPENDS_ON_TEXT),
-});
+/**
+ * The model-facing schema of one new step with dependencies, its text described as `chars`
+ * (`ASCII characters`, or `characters` for the unicode-mode tools).
+ */
+function newDependentStepSchema(
+  chars: string,
+): z.ZodType<NewDependentStep & { readonly depends_on: readonly string[] }, NewDependentStepInput> {
+  return z.strictObject({
+    title: z.string().describe(`Step title, 1-160 ${chars}.`),
+    details: nullField(z.string()).describe(`Optional details, up to 512 ${chars}.`),
+    depends_on: optionalField(z.array(z.string()))
+      .transform((list) => list ?? [])
+      .describe(DEPENDS_ON_TEXT),
+  });
+}
 
 const StoredDependentStep = z.strictObject({
   title: z.string(),
@@ -67,17 +72,17 @@ export interface SetupPlanWithDependenciesInput {
   readonly initial_steps?: readonly NewDependentStepInput[] | undefined;
 }
 
-/** Schema of the `dependencies` setup tool's parameters. @internal */
-export const SetupPlanWithDependenciesParameters: z.ZodType<
-  SetupPlanWithDependencies,
-  SetupPlanWithDependenciesInput
-> = z.strictObject({
-  objective: z.string().describe('What the plan achieves, 1-240 ASCII characters.'),
-  initial_steps: z
-    .array(NewDependentStepSchema)
-    .default([])
-    .describe('Optional first steps, in order, numbered S001, S002, ...'),
-});
+function setupWithDependenciesSchema(
+  chars: string,
+): z.ZodType<SetupPlanWithDependencies, SetupPlanWithDependenciesInput> {
+  return z.strictObject({
+    objective: z.string().describe(`What the plan achieves, 1-240 ${chars}.`),
+    initial_steps: z
+      .array(newDependentStepSchema(chars))
+      .default([])
+      .describe('Optional first steps, in order, numbered S001, S002, ...'),
+  });
+}
 
 /** Data type of a setup with dependencies (the `dependencies()` extension's setup result). @public */
 export const SetupPlanWithDependencies: z.ZodType<
@@ -100,13 +105,13 @@ export interface AddStepWithDependenciesInput {
   readonly steps: readonly NewDependentStepInput[];
 }
 
-/** Schema of the `dependencies` add tool's parameters. @internal */
-export const AddStepWithDependenciesParameters: z.ZodType<
-  AddStepWithDependencies,
-  AddStepWithDependenciesInput
-> = z.strictObject({
-  steps: z.array(NewDependentStepSchema).describe('Steps to append, in order.'),
-});
+function addWithDependenciesSchema(
+  chars: string,
+): z.ZodType<AddStepWithDependencies, AddStepWithDependenciesInput> {
+  return z.strictObject({
+    steps: z.array(newDependentStepSchema(chars)).describe('Steps to append, in order.'),
+  });
+}
 
 /** Data type of an add with dependencies. @public */
 export const AddStepWithDependencies: z.ZodType<AddStepWithDependencies, AddStepWithDependencies> =
@@ -139,16 +144,48 @@ export interface UpdateStepWithDependenciesInput {
   readonly depends_on?: readonly string[] | null | undefined;
 }
 
-/** Schema of the `dependencies` update tool's parameters. @internal */
-export const UpdateStepWithDependenciesParameters: z.ZodType<
-  UpdateStepWithDependencies,
-  UpdateStepWithDependenciesInput
-> = z.strictObject({
-  step_id: z.string().describe('Id of the step to edit, such as S001.'),
-  title: nullField(z.string()).describe('New title, 1-160 ASCII characters.'),
-  details: nullField(z.string()).describe('New details, up to 512 ASCII characters.'),
-  depends_on: nullField(z.array(z.string())).describe('Replaces its dependencies.'),
-});
+function updateWithDependenciesSchema(
+  chars: string,
+): z.ZodType<UpdateStepWithDependencies, UpdateStepWithDependenciesInput> {
+  return z.strictObject({
+    step_id: z.string().describe('Id of the step to edit, such as S001.'),
+    title: nullField(z.string()).describe(`New title, 1-160 ${chars}.`),
+    details: nullField(z.string()).describe(`New details, up to 512 ${chars}.`),
+    depends_on: nullField(z.array(z.string())).describe('Replaces its dependencies.'),
+  });
+}
+
+/** The parameter schemas of the `dependencies()` setup, add and update tools. @internal */
+export interface DependencyParameters {
+  /** The setup tool's. */
+  readonly setup: z.ZodType<SetupPlanWithDependencies, SetupPlanWithDependenciesInput>;
+  /** The add tool's. */
+  readonly add: z.ZodType<AddStepWithDependencies, AddStepWithDependenciesInput>;
+  /** The update tool's. */
+  readonly update: z.ZodType<UpdateStepWithDependencies, UpdateStepWithDependenciesInput>;
+}
+
+// Each mode's schemas are built on first use and kept, so zod compiles each once.
+const builtParameters = new Map<TextMode, DependencyParameters>();
+
+/**
+ * The `dependencies()` tools' parameter schemas for the tools of `mode`: their text is
+ * described as `ASCII characters` in ascii mode and as `characters` in unicode mode.
+ * @internal
+ */
+export function dependencyParameters(mode: TextMode): DependencyParameters {
+  let built = builtParameters.get(mode);
+  if (built === undefined) {
+    const chars = mode === 'ascii' ? 'ASCII characters' : 'characters';
+    built = {
+      setup: setupWithDependenciesSchema(chars),
+      add: addWithDependenciesSchema(chars),
+      update: updateWithDependenciesSchema(chars),
+    };
+    builtParameters.set(mode, built);
+  }
+  return built;
+}
 
 /** Data type of an update with dependencies. @public */
 export const UpdateStepWithDependencies: z.ZodType<

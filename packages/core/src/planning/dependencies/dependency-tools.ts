@@ -14,17 +14,15 @@ import { optionalText, PLANNING_LIMITS, requiredText, stepIdText } from '../text
 import {
   AddStepWithDependencies,
   type AddStepWithDependenciesInput,
-  AddStepWithDependenciesParameters,
   addStepWithDependenciesReducer,
+  dependencyParameters,
   type NewDependentStep,
   normaliseDependsOn,
   SetupPlanWithDependencies,
   type SetupPlanWithDependenciesInput,
-  SetupPlanWithDependenciesParameters,
   setupPlanWithDependenciesReducer,
   UpdateStepWithDependencies,
   type UpdateStepWithDependenciesInput,
-  UpdateStepWithDependenciesParameters,
   updateStepWithDependenciesReducer,
 } from './dependency-commands.ts';
 import { dependencySummary } from './dependency-summary.ts';
@@ -81,10 +79,11 @@ function withDependsOn(
  */
 export function createDependencyTools(context: DependencyToolContext): DependencyTools {
   const { acceptsOverrides } = context;
+  const parameters = dependencyParameters(context.text);
   const setup = defineTool({
     name: 'planning_setup_plan',
     description: 'Create or replace the session plan.',
-    parameters: SetupPlanWithDependenciesParameters,
+    parameters: parameters.setup,
     resultType: SetupPlanWithDependencies,
     acceptsOverrides,
     traits: PLANNING_TOOL_TRAITS.setup,
@@ -110,7 +109,7 @@ export function createDependencyTools(context: DependencyToolContext): Dependenc
   const add = defineTool({
     name: 'planning_add_step',
     description: 'Append one or more steps to the active plan.',
-    parameters: AddStepWithDependenciesParameters,
+    parameters: parameters.add,
     resultType: AddStepWithDependencies,
     acceptsOverrides,
     traits: PLANNING_TOOL_TRAITS.add,
@@ -134,7 +133,7 @@ export function createDependencyTools(context: DependencyToolContext): Dependenc
   const update = defineTool({
     name: 'planning_update_step',
     description: 'Edit the title, details or dependencies of an existing step.',
-    parameters: UpdateStepWithDependenciesParameters,
+    parameters: parameters.update,
     resultType: UpdateStepWithDependencies,
     acceptsOverrides,
     traits: PLANNING_TOOL_TRAITS.update,

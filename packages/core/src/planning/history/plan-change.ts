@@ -116,8 +116,9 @@ export const Actor: z.ZodType<string | null, string | null> = z
   });
 
 /**
- * Why a change was made: `null`, or what the `explanation` parameter stores (trimmed, 1 to
- * {@link MAX_EXPLANATION} ASCII characters, no control characters). The plan history's
+ * Why a change was made: `null`, or what the `explanation` parameter of either text mode
+ * stores (trimmed, 1 to {@link MAX_EXPLANATION} code points; ASCII without control characters,
+ * or NFC text that meets the Unicode rules). The plan history's
  * revisions use it too, so a restored or LangGraph-sent revision keeps the tools' rule. @internal
  */
 export const Explanation: z.ZodType<string | null, string | null> = z

@@ -68,6 +68,20 @@ describe('renderPlanDiff', () => {
     ).toMatchFileSnapshot('./__snapshots__/render-plan-diff.txt');
   });
 
+  it('renders text in any language as written, and NFC-equal text as unchanged', () => {
+    const step = before.steps[0] as Plan['steps'][number];
+    const japanese: Plan = {
+      ...before,
+      steps: [{ ...step, title: '\u7ffb\u8a33\u3092\u78ba\u8a8d\u3059\u308b' }],
+    };
+    const emoji: Plan = { ...before, steps: [{ ...step, title: 'Ship v2 \u{1f680}' }] };
+    expect(renderPlanDiff(japanese, emoji)).toBe(
+      '~ S001 title: "\u7ffb\u8a33\u3092\u78ba\u8a8d\u3059\u308b" -> "Ship v2 \u{1f680}"',
+    );
+    const cafe: Plan = { ...before, steps: [{ ...step, title: 'caf\u00e9' }] };
+    expect(renderPlanDiff(cafe, structuredClone(cafe))).toBe('(no changes)');
+  });
+
   it('is stable: the same plans render the same text, and a plan diffs empty against itself', () => {
     expect(renderPlanDiff(before, after)).toBe(
       renderPlanDiff(structuredClone(before), structuredClone(after)),

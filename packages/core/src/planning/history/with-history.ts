@@ -20,7 +20,7 @@ import { MAX_EXPLANATION, PLAN_COMMANDS, PlanChange, type PlanCommandName } from
 
 /** The `explanation` parameter the `history()` extension adds, after normalisation. @public */
 export interface Explained {
-  /** Why, trimmed, up to 512 ASCII characters; `null` when absent or blank. */
+  /** Why, trimmed, up to 512 characters of the tools' text mode; `null` when absent or blank. */
   readonly explanation: string | null;
 }
 
