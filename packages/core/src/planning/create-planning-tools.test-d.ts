@@ -69,3 +69,15 @@ describe('createPlanningTools types by name', () => {
     createPlanningTools(new Session(), { batch: true });
   });
 });
+
+describe('the text option', () => {
+  it('takes a TextMode and gives the same tool types in both modes', () => {
+    const unicode = createPlanningTools(new Session(), { text: 'unicode' });
+    expectTypeOf(unicode).toEqualTypeOf<PlanningTools>();
+    expectTypeOf(
+      createPlanningTools(new Session(), { text: 'ascii' }),
+    ).toEqualTypeOf<PlanningTools>();
+    // @ts-expect-error: 'utf8' is not a text mode
+    createPlanningTools(new Session(), { text: 'utf8' });
+  });
+});

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ensurePlanText, optionalText, requiredText, storedTextProblem } from './text-rules.ts';
-import { codePointName, unicodeCharProblem } from './unicode-text-rules.ts';
+import { codePointName, ignorableKind, unicodeCharProblem } from './unicode-text-rules.ts';
 
 /** The refusal the unicode-mode tools give `text` as a title, or `undefined` when they take it. */
 function titleRefusal(text: string): { code: unknown; message: string } | undefined {
@@ -75,6 +75,20 @@ describe('the Unicode character rules', () => {
   ])('refuses %j as %s, naming the code point', (text, code, what) => {
     expect(unicodeCharProblem(text)).toEqual({ code, rule: `must not contain ${what}` });
     expect(titleRefusal(text)).toEqual({ code, message: `Title must not contain ${what}.` });
+  });
+
+  it("holds exactly Unicode's Default_Ignorable_Code_Point set (U+FEFF by its own rule)", () => {
+    // The rules never ask the regex engine (its answer follows Node's ICU); this test does, to
+    // catch a typo in the fixed table. The set is the same from Unicode 14 (every supported
+    // Node) to 17.
+    const ignorable = /^\p{Default_Ignorable_Code_Point}$/u;
+    const differ: string[] = [];
+    for (let code = 0; code <= 0x10ffff; code++) {
+      if (code >= 0xd800 && code <= 0xdfff) continue;
+      const inTable = ignorableKind(code) !== 0 || code === 0xfeff;
+      if (inTable !== ignorable.test(String.fromCodePoint(code))) differ.push(codePointName(code));
+    }
+    expect(differ).toEqual([]);
   });
 
   it('names the first offending code point only', () => {

@@ -58,8 +58,12 @@ const IGNORABLE: readonly (readonly [number, number, number])[] = [
   [0xe01f0, 0xe0fff, INVISIBLE], // reserved
 ];
 
-/** The kind of an ignorable code point, or 0 for every other one. Linear in a short table. */
-function ignorableKind(code: number): number {
+/**
+ * The kind of a default-ignorable code point other than U+FEFF (1 a variation selector, 2
+ * allowed, 3 bidirectional, 4 invisible), or 0 for every other one. Linear in a short table.
+ * @internal
+ */
+export function ignorableKind(code: number): number {
   if (code < 0x00ad || code > 0xe0fff) return 0;
   for (const [first, last, kind] of IGNORABLE) {
     if (code < first) return 0;
