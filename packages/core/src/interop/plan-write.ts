@@ -1,7 +1,7 @@
 import type { Plan, PlanStep, StepStatus } from '../planning/plan.ts';
 import type { NewPlanStepInput } from '../planning/plan-commands.ts';
 import { formatStepId, highestStepNumber } from '../planning/step-id.ts';
-import { trimText } from '../planning/text-rules.ts';
+import type { TextMode } from '../planning/text-mode.ts';
 import type { CheckedInteropOptions } from './interop-options.ts';
 import type { PlanningCall, PlanWrite } from './planning-call.ts';
 import { type ForeignItem, matchKey } from './read-foreign-list.ts';
@@ -27,10 +27,10 @@ function newStep(item: ForeignItem): NewPlanStepInput {
     : { title: item.title, details: item.details };
 }
 
-/** True when `details`, as the tools would store them, differ from the step's. */
-function detailsChanged(details: string | undefined, step: PlanStep): boolean {
+/** True when `details`, as the tools of `mode` would store them, differ from the step's. */
+function detailsChanged(details: string | undefined, step: PlanStep, mode: TextMode): boolean {
   if (details === undefined) return false;
-  const trimmed = trimText(details);
+  const trimmed = matchKey(details, mode);
   // Blank details keep the step's: planning_update_step cannot clear them.
   return trimmed !== '' && trimmed !== step.details;
 }
@@ -115,7 +115,7 @@ export function planWrite(
     }
     const step = steps[s] as PlanStep;
     const renamed = item.key !== matchKey(step.title, options.text);
-    const details = detailsChanged(item.details, step);
+    const details = detailsChanged(item.details, step, options.text);
     if (renamed || details) {
       updates.push({
         tool: 'planning_update_step',
