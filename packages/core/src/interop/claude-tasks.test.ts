@@ -7,6 +7,7 @@ import { selectLatest } from '../select-latest.ts';
 import { Session } from '../session.ts';
 import { fromClaudeTasks, toClaudeTasks } from './claude-tasks.ts';
 import { fromPydanticAIPlan, toPydanticAIPlan } from './pydantic-ai-plan.ts';
+import { planWith } from './testing/plan-with.ts';
 
 /** A plan with dependencies, a blocked step and a claimed one. */
 async function sharedPlan(): Promise<Plan> {
@@ -80,6 +81,21 @@ describe('what the richer formats keep', () => {
       { id: 'S003', content: 'docs', status: 'pending', depends_on: ['S001'] },
     ]);
     expect(fromPydanticAIPlan(plan, toPydanticAIPlan(plan))).toEqual({
+      ok: true,
+      value: { calls: [], unlisted: [] },
+    });
+  });
+
+  it('under text: unicode, a description in another normal form leaves the details alone', async () => {
+    const { session } = await planWith(
+      [{ title: 'menu', details: 'Caf\u00e9' }],
+      'Ship',
+      'unicode',
+    );
+    const plan = selectLatest(session, Plan);
+    const [task] = toClaudeTasks(plan).tasks;
+    const nfd = { tasks: [{ ...task, description: 'Cafe\u0301' }] };
+    expect(fromClaudeTasks(plan, nfd, { text: 'unicode' })).toEqual({
       ok: true,
       value: { calls: [], unlisted: [] },
     });
