@@ -29,6 +29,7 @@ const CHAPTERS = [
   [/^core\/src\/planning\//, 'Planning tools', 'getting-started.md'],
   [/^core\/src\/view\//, 'Plan view', 'plan-ui.md'],
   [/^core\/src\/diagnostics\//, 'Diagnostics channels', 'telemetry.md'],
+  [/^core\/src\/interop\//, 'Interop', 'interop.md'],
   [/^core\/src\/(define-tool|invoke-tool|tool-|plankit-error)/, 'Tools', 'getting-started.md'],
   [/^core\/src\/.*(event|bus)/, 'Events', 'sessions.md'],
   [/^core\/src\//, 'Sessions', 'sessions.md'],

@@ -8,6 +8,7 @@ const config: Options = packageBuild([
   'src/plan-model.ts',
   'src/plan-view.ts',
   'src/diagnostics/index.ts',
+  'src/interop/index.ts',
 ]);
 
 export default config;

@@ -52,7 +52,9 @@ export type ToolValidationCode =
   | 'dependency_invalid'
   | 'dependency_cycle'
   | 'dependency_open'
-  | 'batch_refused';
+  | 'batch_refused'
+  | 'list_too_long'
+  | 'list_duplicate';
 
 /** Options shared by every plankit error. @public */
 export interface PlankitErrorOptions {
