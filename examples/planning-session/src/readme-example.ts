@@ -2,7 +2,7 @@ import { invokeTool, Plan, Session, selectLatest } from '@plankit/core';
 import { PlanningToolsSection, Prompt, renderPlanReminder } from '@plankit/prompt';
 
 const session = new Session();
-const planning = new PlanningToolsSection({ session });
+const planning = new PlanningToolsSection({ session }); // text: 'unicode' for any language
 const prompt = new Prompt({ ns: 'demo', key: 'agent', name: 'agent', sections: [planning] });
 const { markdown } = prompt.render(); // your system prompt; planning.tools() go to your model
 const { planning_setup_plan: setup, planning_mark_step: mark } = planning.tools();
