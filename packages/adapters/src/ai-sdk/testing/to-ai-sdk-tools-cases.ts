@@ -428,11 +428,12 @@ export function describeToAISDKTools(major: ToolsMajor): void {
       const { record } = toAISDKTools([recorder([])], { session });
       const messages = [{ role: 'user' as const, content: 'go' }];
       const options = { toolCallId: 'call_ai_1', messages };
+      const announced = { ...options, input: { label: 'a' } };
       const events: ToolCallEvent[] = [];
       const listener = (message: unknown) => events.push(message as ToolCallEvent);
       subscribe(TOOL_CALL_CHANNEL, listener);
       try {
-        await record?.onInputAvailable?.({ ...options, input: { label: 'a' } });
+        await record?.onInputAvailable?.(announced);
         await record?.execute?.({ label: 'a' }, options);
       } finally {
         unsubscribe(TOOL_CALL_CHANNEL, listener);
