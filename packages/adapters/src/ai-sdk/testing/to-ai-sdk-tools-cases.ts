@@ -1,3 +1,4 @@
+import { subscribe, unsubscribe } from 'node:diagnostics_channel';
 import {
   createPlanningTools,
   defineTool,
@@ -6,6 +7,7 @@ import {
   selectLatest,
   ToolValidationError,
 } from '@plankit/core';
+import { TOOL_CALL_CHANNEL, type ToolCallEvent } from '@plankit/core/diagnostics';
 import { describe, expect, it } from 'vitest';
 import * as z from 'zod';
 import { toStrictJsonSchema } from '../../host/strict-schema/to-strict-json-schema.ts';
@@ -419,6 +421,29 @@ export function describeToAISDKTools(major: ToolsMajor): void {
       const retried = await record?.execute?.({ label: 'a' }, options);
       expect(retried).toEqual(first);
       expect(applied).toEqual(['a']);
+    });
+
+    it("reports the AI SDK's toolCallId and the session's id on plankit:tool-call", async () => {
+      const session = new Session({ sessionId: 'thread-9' });
+      const { record } = toAISDKTools([recorder([])], { session });
+      const messages = [{ role: 'user' as const, content: 'go' }];
+      const options = { toolCallId: 'call_ai_1', messages };
+      const announced = { ...options, input: { label: 'a' } };
+      const events: ToolCallEvent[] = [];
+      const listener = (message: unknown) => events.push(message as ToolCallEvent);
+      subscribe(TOOL_CALL_CHANNEL, listener);
+      try {
+        await record?.onInputAvailable?.(announced);
+        await record?.execute?.({ label: 'a' }, options);
+      } finally {
+        unsubscribe(TOOL_CALL_CHANNEL, listener);
+      }
+      expect(
+        events.map(({ phase, callId, conversationId }) => [phase, callId, conversationId]),
+      ).toEqual([
+        ['start', 'call_ai_1', 'thread-9'],
+        ['end', 'call_ai_1', 'thread-9'],
+      ]);
     });
 
     it('treats an id announced again for the same messages array as a new step, not a retry', async () => {
