@@ -25,8 +25,8 @@ export function refusalText(text: string): string {
 // C0 controls, DEL, C1 controls, the Unicode line and paragraph separators, and the
 // bidirectional controls (embeddings, overrides, isolates and the invisible marks): a quoted
 // value can neither forge lines nor reorder the text around it where it is shown.
-// biome-ignore lint/suspicious/noControlCharactersInRegex: finding control characters is the point
 const CONTROL =
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: finding control characters is the point
   /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
 const ESCAPES: Readonly<Record<string, string>> = { '\n': '\\n', '\r': '\\r', '\t': '\\t' };
 
