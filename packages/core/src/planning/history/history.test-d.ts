@@ -8,13 +8,20 @@ import type { ClaimStep, ReleaseStep } from '../owners/owner-commands.ts';
 import type { OwnedStepInput } from '../owners/owner-tools.ts';
 import type { Plan } from '../plan.ts';
 import type { MarkStep, MarkStepInput, ReadPlan } from '../plan-commands.ts';
-import {
-  estimates,
-  type SetEstimate,
-  type SetEstimateTool,
-} from '../testing/estimates-extension.ts';
+import type { PlanningExtension } from '../planning-extension.ts';
 import type { PlanChange } from './plan-change.ts';
 import type { Explained, ExplainedInput } from './with-history.ts';
+
+// An app's extension, as its types declare it (testing/estimates-extension.ts runs one).
+interface SetEstimate {
+  readonly step_id: string;
+  readonly hours: number;
+}
+type SetEstimateTool = Tool<SetEstimate, SetEstimate>;
+declare function estimates(): PlanningExtension<
+  'estimates',
+  { readonly tools: { readonly planning_set_estimate: SetEstimateTool } }
+>;
 
 describe('createPlanningTools types with history and owners', () => {
   it('owners adds the claim and release tools after the batch tool', () => {
