@@ -153,7 +153,7 @@ const PlanUpdateSchema = z.custom<PlanUpdate>(() => true).optional();
  * planning reducers, or replaced by a whole plan the `Plan` schema accepts ({@link reducePlan}).
  * Edits and plans are held to the tools' rules, including `inProgress` (`'single'`: never two
  * steps `in_progress`; `planningMiddleware` passes its own option), and `command` edits to the
- * commands of plankit's plan model and of `extensions` (`planningMiddleware` passes its own).
+ * commands `extensions` declare, and no others (`planningMiddleware` passes its own).
  * A refused update throws {@link PlanEditError}, so LangGraph refuses it and nothing changes.
  *
  * @example
