@@ -1,3 +1,5 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { defineProject, type TestProjectInlineConfiguration } from 'vitest/config';
 
 // Tests run on the TypeScript sources through the repo-internal export condition.
@@ -7,15 +9,37 @@ const source = { conditions: ['@plankit/source'] };
 // generous so that a test of a few seconds on an idle machine still passes on a busy one.
 const timeouts = { testTimeout: 30_000, hookTimeout: 60_000 };
 
-function packageProject(name: string): TestProjectInlineConfiguration {
+const TEST_FILE = /\.test\.tsx?$/;
+
+// A test file that swaps a module (`vi.mock`), stubs a global or the environment, or picks its
+// own environment changes what the next file would import or see: it runs in a fresh worker.
+const NEEDS_ISOLATION =
+  /\bvi\.(?:mock|doMock|unmock|doUnmock|stubGlobal|stubEnv|resetModules)\(|@vitest-environment/;
+
+/** The test files under `packages/<name>/src` that need a fresh worker, relative to the package. */
+function isolatedFiles(name: string): string[] {
+  const src = join(import.meta.dirname, 'packages', name, 'src');
+  return readdirSync(src, { recursive: true, encoding: 'utf8' })
+    .filter((file) => TEST_FILE.test(file))
+    .filter((file) => NEEDS_ISOLATION.test(readFileSync(join(src, file), 'utf8')))
+    .map((file) => `src/${file.split('\\').join('/')}`)
+    .sort();
+}
+
+function packageProject(
+  name: string,
+  test: { include: string[]; exclude?: string[]; isolate: boolean; suffix?: string },
+): TestProjectInlineConfiguration {
   return defineProject({
     resolve: source,
     ssr: { resolve: source },
     test: {
-      name,
+      name: `${name}${test.suffix ?? ''}`,
       ...timeouts,
       root: `./packages/${name}`,
-      include: ['src/**/*.test.{ts,tsx}'],
+      include: test.include,
+      ...(test.exclude === undefined ? {} : { exclude: test.exclude }),
+      isolate: test.isolate,
       // The type tests (`*.test-d.ts`) are checked once, by `npm run typecheck` (tsc over the
       // whole repository), and counted by scripts/summary-reporter.ts. Vitest would run tsc over
       // the repository again for each package; `npx vitest run --typecheck` still can.
@@ -28,14 +52,34 @@ function packageProject(name: string): TestProjectInlineConfiguration {
   });
 }
 
+/**
+ * A package's tests in one worker per core that keeps the modules it imported from one file to
+ * the next (`isolate: false`): importing the sources, zod and the host SDKs again for every
+ * file was most of the unit tests' time. Their tests share no state but what the sources cache
+ * (a named data type, a built schema), which is the same for every file. The files that need a
+ * fresh worker (see NEEDS_ISOLATION) run in a second project, `<name>-isolated`.
+ */
+function packageProjects(name: string): TestProjectInlineConfiguration[] {
+  const include = ['src/**/*.test.{ts,tsx}'];
+  const isolated = isolatedFiles(name);
+  const shared = packageProject(name, {
+    include,
+    ...(isolated.length === 0 ? {} : { exclude: isolated }),
+    isolate: false,
+  });
+  if (isolated.length === 0) return [shared];
+  return [shared, packageProject(name, { include: isolated, isolate: true, suffix: '-isolated' })];
+}
+
 /** The test projects, one per package plus the examples; `vitest.config.ts` hands this list to `test.projects`. */
 const projects: TestProjectInlineConfiguration[] = [
-  packageProject('core'),
-  packageProject('prompt'),
-  packageProject('controller'),
-  packageProject('adapters'),
-  packageProject('eval'),
-  packageProject('react'),
+  ...packageProjects('core'),
+  ...packageProjects('prompt'),
+  ...packageProjects('controller'),
+  ...packageProjects('adapters'),
+  ...packageProjects('eval'),
+  // React renders into a DOM each file sets up (happy-dom) and a global act() flag.
+  packageProject('react', { include: ['src/**/*.test.{ts,tsx}'], isolate: true }),
   defineProject({
     resolve: source,
     ssr: { resolve: source },
