@@ -29,6 +29,7 @@ import {
 } from '@plankit/core/plan-model';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { binaryString } from '../../core/src/testing/binary-string.ts';
 import { reducePlan } from './langgraph/plan-edit.ts';
 import { reducePlanHistory } from './langgraph/plan-history-channel.ts';
 import { attachStore } from './persistence/stores/attach-store.ts';
@@ -86,7 +87,7 @@ const hostile: fc.Arbitrary<string> = fc.oneof(
     MEGA,
   ),
   fc.string({ maxLength: 12 }),
-  fc.string({ unit: 'binary', maxLength: 8 }),
+  binaryString({ maxLength: 8 }),
   fc.stringMatching(/^S\d{1,5}$/),
   fc
     .array(fc.constantFrom('a', ' ', '\n', '\u001b', '\u0000', 'S', '0', '1', '_', '.', '/'), {
