@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { defineProject, type TestProjectInlineConfiguration } from 'vitest/config';
 
@@ -16,14 +16,20 @@ const TEST_FILE = /\.test\.tsx?$/;
 const NEEDS_ISOLATION =
   /\bvi\.(?:mock|doMock|unmock|doUnmock|stubGlobal|stubEnv|resetModules)\(|@vitest-environment/;
 
-/** The test files under `packages/<name>/src` that need a fresh worker, relative to the package. */
-function isolatedFiles(name: string): string[] {
-  const src = join(import.meta.dirname, 'packages', name, 'src');
-  return readdirSync(src, { recursive: true, encoding: 'utf8' })
-    .filter((file) => TEST_FILE.test(file))
-    .filter((file) => NEEDS_ISOLATION.test(readFileSync(join(src, file), 'utf8')))
-    .map((file) => `src/${file.split('\\').join('/')}`)
-    .sort();
+/**
+ * The test files that need a fresh worker in the `src` folder of each of `dirs` (relative to
+ * the repository), as paths relative to `root`.
+ */
+function isolatedFiles(root: string, dirs: readonly string[]): string[] {
+  const found: string[] = [];
+  for (const dir of dirs) {
+    const src = join(import.meta.dirname, root, dir, 'src');
+    for (const file of readdirSync(src, { recursive: true, encoding: 'utf8' })) {
+      if (TEST_FILE.test(file) && NEEDS_ISOLATION.test(readFileSync(join(src, file), 'utf8')))
+        found.push(join(dir, 'src', file).split('\\').join('/'));
+    }
+  }
+  return found.sort();
 }
 
 function packageProject(
@@ -61,7 +67,7 @@ function packageProject(
  */
 function packageProjects(name: string): TestProjectInlineConfiguration[] {
   const include = ['src/**/*.test.{ts,tsx}'];
-  const isolated = isolatedFiles(name);
+  const isolated = isolatedFiles(`packages/${name}`, ['']);
   const shared = packageProject(name, {
     include,
     ...(isolated.length === 0 ? {} : { exclude: isolated }),
@@ -69,6 +75,31 @@ function packageProjects(name: string): TestProjectInlineConfiguration[] {
   });
   if (isolated.length === 0) return [shared];
   return [shared, packageProject(name, { include: isolated, isolate: true, suffix: '-isolated' })];
+}
+
+/** The examples' tests, split as a package's are (see {@link packageProjects}). */
+function examplesProjects(): TestProjectInlineConfiguration[] {
+  const include = ['*/src/**/*.test.{ts,tsx}'];
+  const examples = readdirSync(join(import.meta.dirname, 'examples'), { withFileTypes: true })
+    .filter((entry) => entry.isDirectory() && existsSync(join(entry.parentPath, entry.name, 'src')))
+    .map((entry) => entry.name);
+  const isolated = isolatedFiles('examples', examples);
+  const project = (
+    name: string,
+    test: { include: string[]; exclude?: string[]; isolate: boolean },
+  ) =>
+    defineProject({
+      resolve: source,
+      ssr: { resolve: source },
+      test: { name, ...timeouts, root: './examples', ...test },
+    });
+  const shared = project('examples', {
+    include,
+    ...(isolated.length === 0 ? {} : { exclude: isolated }),
+    isolate: false,
+  });
+  if (isolated.length === 0) return [shared];
+  return [shared, project('examples-isolated', { include: isolated, isolate: true })];
 }
 
 /** The test projects, one per package plus the examples; `vitest.config.ts` hands this list to `test.projects`. */
@@ -80,16 +111,7 @@ const projects: TestProjectInlineConfiguration[] = [
   ...packageProjects('eval'),
   // React renders into a DOM each file sets up (happy-dom) and a global act() flag.
   packageProject('react', { include: ['src/**/*.test.{ts,tsx}'], isolate: true }),
-  defineProject({
-    resolve: source,
-    ssr: { resolve: source },
-    test: {
-      name: 'examples',
-      ...timeouts,
-      root: './examples',
-      include: ['*/src/**/*.test.{ts,tsx}'],
-    },
-  }),
+  ...examplesProjects(),
 ];
 
 export default projects;
