@@ -30,27 +30,43 @@ type Host = (
 
 const parse = (text: string): unknown => JSON.parse(text);
 
-const openAIChat =
-  (strict: boolean): Host =>
-  async (tools, session, name, text) => {
-    const [record] = await createOpenAIToolset(tools, { strict }).runChatToolCalls(
+/** `build`, run once per list of tools: a toolset converts every schema when it is built. */
+function perTools<T>(build: (tools: readonly AnyTool[]) => T): (tools: readonly AnyTool[]) => T {
+  const built = new WeakMap<readonly AnyTool[], T>();
+  return (tools) => {
+    let value = built.get(tools);
+    if (value === undefined) {
+      value = build(tools);
+      built.set(tools, value);
+    }
+    return value;
+  };
+}
+
+const openAIChat = (strict: boolean): Host => {
+  const toolset = perTools((tools) => createOpenAIToolset(tools, { strict }));
+  return async (tools, session, name, text) => {
+    const [record] = await toolset(tools).runChatToolCalls(
       [{ id: 'c1', type: 'function', function: { name, arguments: text } }],
       { session },
     );
     return String(record?.message.content);
   };
+};
+const responsesToolset = perTools((tools) => createOpenAIToolset(tools, { strict: true }));
+const anthropicToolset = perTools((tools) => createAnthropicToolset(tools, { strict: true }));
 
 const strictHosts: Record<string, Host> = {
   'openai chat': openAIChat(true),
   'openai responses': async (tools, session, name, text) => {
-    const [record] = await createOpenAIToolset(tools, { strict: true }).runResponsesFunctionCalls(
+    const [record] = await responsesToolset(tools).runResponsesFunctionCalls(
       [{ type: 'function_call', call_id: 'c1', name, arguments: text }],
       { session },
     );
     return String(record?.message.output);
   },
   anthropic: async (tools, session, name, text) => {
-    const [record] = await createAnthropicToolset(tools, { strict: true }).runToolUses(
+    const [record] = await anthropicToolset(tools).runToolUses(
       [{ type: 'tool_use', id: 't1', name, input: parse(text) }],
       { session },
     );
@@ -89,14 +105,28 @@ const PLAN_SETUP = {
   explanation: 'start',
 };
 
-/** A session with a two-step plan, and the tools of the whole plan model in `text` mode. */
+// The tools of the whole plan model in each text mode, and the toolset that sets the plan up,
+// built once: tools take the session from each call, and register their reducers on it, so
+// every run still starts from a fresh session.
+const TOOLS: Readonly<Record<TextMode, readonly AnyTool[]>> = {
+  ascii: createPlanningTools(new Session(), {
+    text: 'ascii',
+    extensions: [dependencies(), batch(), history(), owners({ agent: 'lead' })],
+  }),
+  unicode: createPlanningTools(new Session(), {
+    text: 'unicode',
+    extensions: [dependencies(), batch(), history(), owners({ agent: 'lead' })],
+  }),
+};
+const SETUP_TOOLSET = {
+  ascii: createOpenAIToolset(TOOLS.ascii),
+  unicode: createOpenAIToolset(TOOLS.unicode),
+};
+
+/** A fresh session with a two-step plan, and the tools of the whole plan model in `text` mode. */
 async function planned(text: TextMode): Promise<{ session: Session; tools: readonly AnyTool[] }> {
   const session = new Session({ sessionId: 'verdict', clock: () => 1_700_000_000_000 });
-  const tools = createPlanningTools(session, {
-    text,
-    extensions: [dependencies(), batch(), history(), owners({ agent: 'lead' })],
-  });
-  await createOpenAIToolset(tools).runChatToolCalls(
+  await SETUP_TOOLSET[text].runChatToolCalls(
     [
       {
         id: 's',
@@ -106,7 +136,7 @@ async function planned(text: TextMode): Promise<{ session: Session; tools: reado
     ],
     { session },
   );
-  return { session, tools };
+  return { session, tools: TOOLS[text] };
 }
 
 async function verdicts(hosts: Record<string, Host>, name: string, text: string, mode: TextMode) {
@@ -120,9 +150,7 @@ async function verdicts(hosts: Record<string, Host>, name: string, text: string,
   return out;
 }
 
-const NAMES = createPlanningTools(new Session(), {
-  extensions: [dependencies(), batch(), history(), owners({ agent: 'lead' })],
-}).map((tool) => tool.name);
+const NAMES = TOOLS.ascii.map((tool) => tool.name);
 
 const hostileText = fc.constantFrom(
   '',

@@ -30,6 +30,7 @@ import {
 } from '@plankit/core/plan-model';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { binaryString } from '../../core/src/testing/binary-string.ts';
 import { reducePlan } from './langgraph/plan-edit.ts';
 import { reducePlanHistory } from './langgraph/plan-history-channel.ts';
 import { attachStore } from './persistence/stores/attach-store.ts';
@@ -116,7 +117,7 @@ const hostile: fc.Arbitrary<string> = fc.oneof(
     MEGA,
   ),
   fc.string({ maxLength: 12 }),
-  fc.string({ unit: 'binary', maxLength: 8 }),
+  binaryString({ maxLength: 8 }),
   fc.string({ unit: 'grapheme', maxLength: 8 }),
   fc.stringMatching(/^S\d{1,5}$/),
   fc

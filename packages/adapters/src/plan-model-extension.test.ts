@@ -16,7 +16,13 @@ import {
   type Tool,
   ToolValidationError,
 } from '@plankit/core';
-import { history, planHistory } from '@plankit/core/plan-model';
+import {
+  type Explained,
+  type ExplainedInput,
+  history,
+  type PlanChange,
+  planHistory,
+} from '@plankit/core/plan-model';
 import { PlanningToolsSection } from '@plankit/prompt';
 import { createAgent } from 'langchain';
 import { afterEach, beforeEach, describe, expect, expectTypeOf, it } from 'vitest';
@@ -135,24 +141,36 @@ describe('an extension written against the public API', () => {
     expect(unknown).toMatchObject({ success: false, error: { code: 'step_unknown' } });
   });
 
-  it('is recorded in the plan history with history(), which leaves its tool as it is', async () => {
-    const session = new Session();
-    const tools = createPlanningTools(session, { extensions: [estimates(), history()] });
-    expectTypeOf(tools.planning_set_estimate).toEqualTypeOf<SetEstimateTool>();
-    await invokeTool(
-      tools.planning_setup_plan,
-      { ...setupArgs, explanation: 'kick-off' },
-      { session },
-    );
-    await invokeTool(tools.planning_set_estimate, { step_id: 'S001', hours: 2 }, { session });
-    const revisions = planHistory(session);
-    expect(revisions.map((revision) => revision.command)).toEqual([
-      'plankit.SetupPlan',
-      'example.SetEstimate',
-    ]);
-    expect(revisions[1]?.diff?.steps).toEqual([
-      expect.objectContaining({ step_id: 'S001', change: 'edited' }),
-    ]);
+  it('takes an explanation with history(), listed before or after it, and is recorded with it', async () => {
+    for (const extensions of [
+      [estimates(), history({ agent: 'lead' })],
+      [history({ agent: 'lead' }), estimates()],
+    ] as const) {
+      const session = new Session();
+      const tools = createPlanningTools(session, { extensions });
+      expectTypeOf(tools.planning_set_estimate).toEqualTypeOf<
+        Tool<SetEstimate & Explained, PlanChange, SetEstimate & ExplainedInput>
+      >();
+      await invokeTool(
+        tools.planning_setup_plan,
+        { ...setupArgs, explanation: 'kick-off' },
+        { session },
+      );
+      await invokeTool(
+        tools.planning_set_estimate,
+        { step_id: 'S001', hours: 2, explanation: 'A small change.' },
+        { session },
+      );
+      const revisions = planHistory(session);
+      expect(revisions.map((revision) => [revision.command, revision.explanation])).toEqual([
+        ['plankit.SetupPlan', 'kick-off'],
+        ['example.SetEstimate', 'A small change.'],
+      ]);
+      expect(revisions[1]?.actor).toBe('lead');
+      expect(revisions[1]?.diff?.steps).toEqual([
+        expect.objectContaining({ step_id: 'S001', change: 'edited' }),
+      ]);
+    }
   });
 
   it('adds its prompt line after the reference bullets; the reference copy is unchanged without it', () => {

@@ -2,6 +2,7 @@ import type { Result } from '@plankit/core';
 import { storableProblem } from '@plankit/core/internal-unstable';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { binaryString } from '../../core/src/testing/binary-string.ts';
 import { defineMachine } from './engine/define-machine.ts';
 import { initialSnapshot } from './engine/initial-snapshot.ts';
 import type { MachineSnapshot } from './engine/machine-snapshot.ts';
@@ -51,7 +52,7 @@ const text: fc.Arbitrary<string> = fc.oneof(
     arbitrary: fc.string({ unit: fc.constantFrom(...EDGES), minLength: 1, maxLength: 12 }),
     weight: 4,
   },
-  { arbitrary: fc.string({ unit: 'binary', minLength: 1, maxLength: 12 }), weight: 2 },
+  { arbitrary: binaryString({ minLength: 1, maxLength: 12 }), weight: 2 },
   { arbitrary: fc.string({ unit: 'grapheme', minLength: 1, maxLength: 12 }), weight: 2 },
   // Long enough to reach every length rule, with an edge at the end.
   {

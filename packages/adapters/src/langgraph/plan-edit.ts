@@ -20,11 +20,7 @@ import {
   type UpdateStepInput,
 } from '@plankit/core';
 import { clipText, isRecord, unknownOption } from '@plankit/core/internal-unstable';
-import {
-  PLAN_MODEL_COMMANDS,
-  registerPlanModelReducers,
-  registerPlanningExtensions,
-} from '@plankit/core/plan-model';
+import { registerPlanningExtensions } from '@plankit/core/plan-model';
 
 /**
  * One change to the plan in a LangGraph `plan` channel, named after the planning tool that
@@ -42,10 +38,9 @@ export type PlanEdit =
   | {
       readonly op: 'command';
       /**
-       * A command of the opt-in plan model (core's `PLAN_MODEL_COMMANDS`: setup, add and
-       * update with dependencies, batches, claims, releases and attributed changes) or one
-       * the channel's extensions declare, by its data type name (`plankit.PlanBatch`), with
-       * its value.
+       * A command one of the channel's extensions declares (`batch()`'s `plankit.PlanBatch`,
+       * `owners()`'s claims and releases, `history()`'s `plankit.PlanChange`, an app's own),
+       * by its data type name, with its value. Without extensions there is none.
        */
       readonly value: { readonly type: string; readonly value: unknown };
     };
@@ -89,31 +84,28 @@ const COMMANDS: Readonly<Record<Exclude<PlanEditOp, 'command'>, DataType>> = {
 /**
  * Options of {@link planChannel}, {@link reducePlan} and {@link applyPlanEdit}: the tools'
  * `inProgress` rule and `text` mode (`checkPlan`'s options), and the extensions whose commands
- * `command` edits may carry besides plankit's plan model.
+ * `command` edits may carry.
  *
  * @public
  */
 export interface PlanChannelOptions extends CheckPlanOptions {
-  /** Extensions whose declared commands the channel takes; none by default. */
+  /** Extensions whose declared commands the channel takes (and no others); none by default. */
   readonly extensions?: readonly PlanningExtension[] | undefined;
 }
 
 const NO_EXTENSIONS: readonly PlanningExtension[] = Object.freeze([]);
 
-/** The plan-model commands a `command` edit may carry, by data type name. */
-const PLAN_MODEL_TYPES: ReadonlyMap<string, DataType> = new Map(
-  PLAN_MODEL_COMMANDS.map((type) => [dataTypeName(type), type]),
-);
+const NO_COMMANDS: ReadonlyMap<string, DataType> = new Map();
 
 // Built once per list of extensions: the channel's reducer runs for every edit.
 const commandTypes = new WeakMap<readonly PlanningExtension[], ReadonlyMap<string, DataType>>();
 
-/** The commands a `command` edit may carry with `extensions`, by data type name. */
+/** The commands a `command` edit may carry with `extensions`, by data type name: theirs only. */
 function commandTypesOf(extensions: readonly PlanningExtension[]): ReadonlyMap<string, DataType> {
-  if (extensions.length === 0) return PLAN_MODEL_TYPES;
+  if (extensions.length === 0) return NO_COMMANDS;
   let types = commandTypes.get(extensions);
   if (types === undefined) {
-    const all = new Map(PLAN_MODEL_TYPES);
+    const all = new Map<string, DataType>();
     for (const extension of extensions)
       for (const command of extension.commands ?? [])
         all.set(dataTypeName(command.dataType), command.dataType);
@@ -139,7 +131,9 @@ function commandOf(
   const found = typeof type === 'string' ? types.get(type) : undefined;
   if (found === undefined)
     throw invalid(
-      clipText(`type must be one of ${[...types.keys()].join(', ')}.`, 600),
+      types.size === 0
+        ? 'the channel takes no command edits: pass the extensions that declare the command in extensions.'
+        : clipText(`type must be one of ${[...types.keys()].join(', ')}.`, 600),
       'value.type',
     );
   return { type: found, value: inner };
@@ -156,7 +150,7 @@ const OP_OF = new Map<DataType, Exclude<PlanEditOp, 'command'>>(
 /**
  * The {@link PlanEdit} a planning tool's successful result makes: its reference op when the
  * tool dispatches one of the six reference commands (unchanged wire form), a `command` edit
- * when it dispatches a plan-model command or one `extensions` declare, or undefined for a
+ * when it dispatches a command one of `extensions` declares, or undefined for a
  * tool that only reads.
  */
 export function editOf(
@@ -306,8 +300,8 @@ export function reducePlan(
 }
 
 /**
- * A session holding `plan` and the planning reducers, plankit's plan model's and what
- * `extensions` declare, for one turn or one edit. A plan that breaks the `Plan` schema is
+ * A session holding `plan`, the planning reducers and what `extensions` declare, for one turn
+ * or one edit. A plan that breaks the `Plan` schema is
  * refused. When the extensions record the plan history, it is recorded from the start, so the
  * restored plan is its first revision and every later change diffs against it.
  */
@@ -316,7 +310,6 @@ export function planSession(
   extensions: readonly PlanningExtension[] = NO_EXTENSIONS,
 ): Session {
   const session = new Session({ sessionId: 'langgraph-plan', clock: () => 0 });
-  registerPlanModelReducers(session);
   registerPlanningExtensions(session, extensions);
   if (plan !== null) {
     const restored = session.dispatch(Plan, plan, { now: 0 });

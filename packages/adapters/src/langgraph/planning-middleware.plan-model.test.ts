@@ -173,17 +173,63 @@ describe('planningMiddleware with the opt-in plan model', () => {
     );
   });
 
-  it('refuses a command edit that names no plan-model command, or carries a bad value', () => {
+  it('refuses a command edit that names no command of its extensions, or carries a bad value', () => {
     expect(() =>
-      applyPlanEdit(null, { op: 'command', value: { type: 'plankit.Nope', value: {} } }),
+      applyPlanEdit(
+        null,
+        { op: 'command', value: { type: 'plankit.Nope', value: {} } },
+        { extensions: [batch()] },
+      ),
     ).toThrow(PlanEditError);
     expect(() =>
-      applyPlanEdit(null, {
-        op: 'command',
-        value: { type: 'plankit.PlanBatch', value: { operations: [] } },
-      }),
+      applyPlanEdit(
+        null,
+        { op: 'command', value: { type: 'plankit.PlanBatch', value: { operations: [] } } },
+        { extensions: [batch()] },
+      ),
     ).toThrow(/Plan edit refused/);
     expect(() => applyPlanEdit(null, { op: 'command', value: [] as never })).toThrow(/type, value/);
+  });
+
+  it('takes exactly the commands its extensions declare in command edits', () => {
+    const setup = { objective: 'Ship', initial_steps: [{ title: 'Build', details: null }] };
+    const claim = { step_id: 'S001', owner: 'lead' };
+    const claimEdit = {
+      op: 'command',
+      value: { type: 'plankit.ClaimStep', value: claim },
+    } as const;
+    const plan = applyPlanEdit(null, { op: 'setup_plan', value: setup });
+    // No extensions: no command edit, not even one of plankit's plan model.
+    let refused: unknown;
+    try {
+      applyPlanEdit(plan, claimEdit);
+    } catch (error) {
+      refused = error;
+    }
+    expect(refused).toBeInstanceOf(PlanEditError);
+    expect(refused).toMatchObject({ code: 'plan_edit_invalid', field: 'value.type' });
+    expect(String((refused as Error).message)).toContain('extensions');
+    // batch() declares PlanBatch only: a claim is still not a command of this channel.
+    expect(() => applyPlanEdit(plan, claimEdit, { extensions: [batch()] })).toThrow(
+      'type must be one of plankit.PlanBatch.',
+    );
+    const claimed = applyPlanEdit(plan, claimEdit, { extensions: [owners({ agent: 'lead' })] });
+    expect(claimed?.steps[0]?.owner).toBe('lead');
+    // A PlanChange only with history(), and only carrying a command of the channel's extensions.
+    const change = {
+      op: 'command',
+      value: {
+        type: 'plankit.PlanChange',
+        value: { command: 'plankit.ClaimStep', value: claim, actor: 'lead', explanation: 'mine' },
+      },
+    } as const;
+    expect(() => applyPlanEdit(plan, change, { extensions: [owners({ agent: 'lead' })] })).toThrow(
+      PlanEditError,
+    );
+    expect(
+      applyPlanEdit(plan, change, { extensions: [owners({ agent: 'lead' }), history()] })?.steps[0]
+        ?.owner,
+    ).toBe('lead');
   });
 
   it('refuses a key an edit or a command edit does not have, naming it', () => {

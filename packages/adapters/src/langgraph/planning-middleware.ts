@@ -172,7 +172,7 @@ const PlanUpdateSchema = z.custom<PlanUpdate>(() => true).optional();
  * Edits and plans are held to the tools' rules, including `inProgress` (`'single'`: never two
  * steps `in_progress`) and `text` (`'ascii'` by default: plan text must be ASCII; `'unicode'`:
  * any language), as `planningMiddleware` passes its own options, and `command` edits to the
- * commands of plankit's plan model and of `extensions` (`planningMiddleware` passes its own).
+ * commands `extensions` declare, and no others (`planningMiddleware` passes its own).
  * In both text modes, text no tool could have stored (control, bidirectional or invisible
  * characters, text not in NFC) is refused.
  * A refused update throws {@link PlanEditError}, so LangGraph refuses it and nothing changes.

@@ -1,5 +1,6 @@
 import * as fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { binaryString } from '../../../core/src/testing/binary-string.ts';
 import {
   sessionFolderName,
   sessionIdOfFolder,
@@ -94,7 +95,7 @@ describe('conversation ids', () => {
 
   it('are exactly the session ids every store accepts (one rule)', () => {
     fc.assert(
-      fc.property(fc.oneof(fc.string(), fc.string({ unit: 'binary' }), fc.anything()), (value) => {
+      fc.property(fc.oneof(fc.string(), binaryString(), fc.anything()), (value) => {
         expect(isConversationId(value)).toBe(isSessionId(value));
         expect(parseConversationId(value).ok).toBe(isSessionId(value));
       }),
@@ -106,8 +107,8 @@ describe('conversation ids', () => {
     fc.assert(
       fc.property(
         fc.oneof(
-          fc.string({ unit: 'binary', maxLength: 300 }),
-          fc.string({ unit: 'binary', minLength: 250, maxLength: 260 }),
+          binaryString({ maxLength: 300 }),
+          binaryString({ minLength: 250, maxLength: 260 }),
           anySessionId,
         ),
         (value) => {
@@ -125,17 +126,14 @@ describe('conversation ids', () => {
 
   it('map to a FileStore folder that gives the id back, and never to a path', () => {
     fc.assert(
-      fc.property(
-        fc.oneof(fc.string({ unit: 'binary', maxLength: 300 }), anySessionId),
-        (value) => {
-          if (!isConversationId(value)) return;
-          const name = sessionFolderName(value);
-          expect(name).toMatch(/^[a-z0-9_.:+=%~-]+$/);
-          expect(name === '.' || name === '..' || name.startsWith('.')).toBe(false);
-          const back = sessionIdOfFolder(name);
-          expect(back === 'hashed' ? sessionIdOfHashedFolder(name, value) : back).toBe(value);
-        },
-      ),
+      fc.property(fc.oneof(binaryString({ maxLength: 300 }), anySessionId), (value) => {
+        if (!isConversationId(value)) return;
+        const name = sessionFolderName(value);
+        expect(name).toMatch(/^[a-z0-9_.:+=%~-]+$/);
+        expect(name === '.' || name === '..' || name.startsWith('.')).toBe(false);
+        const back = sessionIdOfFolder(name);
+        expect(back === 'hashed' ? sessionIdOfHashedFolder(name, value) : back).toBe(value);
+      }),
       { numRuns: 300 },
     );
   });

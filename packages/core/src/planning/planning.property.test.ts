@@ -6,6 +6,7 @@ import { selectLatest } from '../select-latest.ts';
 import { Session } from '../session.ts';
 import { snapshotFromJSON } from '../snapshot-from-json.ts';
 import { snapshotToJSON } from '../snapshot-to-json.ts';
+import { binaryString } from '../testing/binary-string.ts';
 import { ToolCall } from '../tool-call.ts';
 import { createPlanningTools, type PlanningTools } from './create-planning-tools.ts';
 import { Plan } from './plan.ts';
@@ -179,7 +180,7 @@ describe('planning properties', () => {
 
   // Any text at all, control characters and lone surrogates included.
   const anyText = fc.oneof(
-    fc.string({ unit: 'binary', maxLength: 12 }),
+    binaryString({ maxLength: 12 }),
     fc.constantFrom('ok', 'a\u0000b', 'line\nbreak', '\ud800', 'tab\t', 'del\u007f', ' x '),
   );
   const anyCommand: fc.Arbitrary<Command> = fc.oneof(

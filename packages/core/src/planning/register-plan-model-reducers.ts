@@ -3,6 +3,7 @@ import type { Session } from '../session.ts';
 import { BATCH_COMMANDS } from './batch/batch.ts';
 import { DEPENDENCY_COMMANDS } from './dependencies/dependencies.ts';
 import { HISTORY_COMMANDS } from './history/history.ts';
+import { registerDeclaredChanges } from './history/plan-change.ts';
 import { OWNER_COMMANDS } from './owners/owners.ts';
 import type { AnyPlanningCommand } from './planning-extension.ts';
 import { registerPlanningReducers } from './planning-reducers.ts';
@@ -28,6 +29,8 @@ const COMMANDS: readonly AnyPlanningCommand[] = [
 export function registerPlanModelReducers(session: Session): void {
   registerPlanningReducers(session);
   registerPlanningCommands(session, COMMANDS);
+  // A PlanChange may carry a command an extension registers on this session later.
+  registerDeclaredChanges(session);
 }
 
 /**

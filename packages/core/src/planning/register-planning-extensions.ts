@@ -44,6 +44,8 @@ export function checkExtensions(
 
 // The commands registered on each session through its extensions, by name, for its stores.
 const declared = new WeakMap<Session, Map<string, DataType>>();
+// The same commands with their reducers, for the PlanChange reducers that apply them.
+const declaredCommands = new WeakMap<Session, Map<string, AnyPlanningCommand>>();
 const NONE: ReadonlyMap<string, DataType> = new Map();
 
 /**
@@ -57,19 +59,33 @@ export function planningCommandsOf(session: Session): ReadonlyMap<string, DataTy
   return declared.get(session) ?? NONE;
 }
 
+/**
+ * The command named `name` that the planning extensions registered on `session`, with its
+ * reducer, or undefined. The table grows as more are registered: a reducer that looks a
+ * command up here applies what the session knows when the value is reduced. @internal
+ */
+export function declaredCommandOf(session: Session, name: string): AnyPlanningCommand | undefined {
+  return declaredCommands.get(session)?.get(name);
+}
+
 /** Registers `commands` on the plan slice of `session`, and records them for its stores. @internal */
 export function registerPlanningCommands(
   session: Session,
   commands: readonly AnyPlanningCommand[],
 ): void {
   let known = declared.get(session);
-  if (known === undefined) {
+  let withReducers = declaredCommands.get(session);
+  if (known === undefined || withReducers === undefined) {
     known = new Map();
+    withReducers = new Map();
     declared.set(session, known);
+    declaredCommands.set(session, withReducers);
   }
   for (const command of commands) {
     session.register(command.dataType, command.reducer, { slice: Plan });
-    known.set(dataTypeName(command.dataType), command.dataType);
+    const name = dataTypeName(command.dataType);
+    known.set(name, command.dataType);
+    withReducers.set(name, command);
   }
 }
 

@@ -1,6 +1,7 @@
 import { escapeRefusedText } from '@plankit/core/internal-unstable';
 import * as fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { binaryString } from '../../../core/src/testing/binary-string.ts';
 import type { EvalConfig } from '../config/define-eval.ts';
 import type { TrialRecord } from '../runner/trial-record.ts';
 import { finishedTrial } from '../testing/finished-trial.ts';
@@ -70,7 +71,7 @@ const text = fc.string({
       ' ',
     ),
     fc.constantFrom('<script>', '</td>', '- verdict', '\n- forged verdict', '| x |'),
-    fc.string({ unit: 'binary', minLength: 1, maxLength: 1 }),
+    binaryString({ minLength: 1, maxLength: 1 }),
   ),
   maxLength: 40,
 });

@@ -58,6 +58,7 @@ import {
 import * as fc from 'fast-check';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { binaryString } from '../../../../core/src/testing/binary-string.ts';
 import { PostgresStore } from '../postgres/postgres-store.ts';
 import {
   dropSchema,
@@ -113,7 +114,7 @@ const text: fc.Arbitrary<string> = fc.oneof(
     ),
     weight: 3,
   },
-  { arbitrary: fc.string({ unit: 'binary', maxLength: 24 }), weight: 1 },
+  { arbitrary: binaryString({ maxLength: 24 }), weight: 1 },
   { arbitrary: fc.string({ unit: 'grapheme', maxLength: 24 }), weight: 1 },
   { arbitrary: fc.string({ maxLength: 40 }), weight: 2 },
 );

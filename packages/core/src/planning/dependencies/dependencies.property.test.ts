@@ -7,6 +7,7 @@ import { selectLatest } from '../../select-latest.ts';
 import { Session } from '../../session.ts';
 import { snapshotFromJSON } from '../../snapshot-from-json.ts';
 import { snapshotToJSON } from '../../snapshot-to-json.ts';
+import { binaryString } from '../../testing/binary-string.ts';
 import { createPlanningTools } from '../create-planning-tools.ts';
 import { Plan } from '../plan.ts';
 import { findCycle } from './dependency-problem.ts';
@@ -134,7 +135,7 @@ describe('dependencies and batches (properties)', () => {
       unit: fc.oneof(
         fc.constantFrom('%', '#', '"', '<', '>', '{', '}', ';', ':', '-', '[', ']', ' '),
         fc.constantFrom('%%{init: {}}%%', '#quot;', '#37;', '-->', 'click n0 call alert()'),
-        fc.string({ unit: 'binary', minLength: 1, maxLength: 1 }),
+        binaryString({ minLength: 1, maxLength: 1 }),
       ),
       minLength: 1,
       maxLength: 40,

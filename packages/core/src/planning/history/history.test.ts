@@ -1,14 +1,21 @@
 import { describe, expect, it } from 'vitest';
 import * as z from 'zod';
 import { invokeTool } from '../../invoke-tool.ts';
-import { batch, history, owners } from '../../plan-model.ts';
+import {
+  batch,
+  history,
+  owners,
+  registerPlanModelReducers,
+  registerPlanningExtensions,
+} from '../../plan-model.ts';
 import { selectLatest } from '../../select-latest.ts';
 import { Session } from '../../session.ts';
 import { snapshotFromJSON } from '../../snapshot-from-json.ts';
 import { snapshotToJSON } from '../../snapshot-to-json.ts';
 import { createPlanningTools } from '../create-planning-tools.ts';
 import { Plan } from '../plan.ts';
-import { MarkStep } from '../plan-commands.ts';
+import { MarkStep, SetupPlan } from '../plan-commands.ts';
+import { estimates } from '../testing/estimates-extension.ts';
 import { PlanChange } from './plan-change.ts';
 import {
   MAX_PLAN_REVISIONS,
@@ -292,5 +299,115 @@ describe('history option', () => {
       expect(parsed.success, where).toBe(false);
       expect(parsed.error?.issues[0]?.path.join('.'), where).toBe(where);
     }
+  });
+});
+
+describe('history() and the tools of other extensions', () => {
+  it('gives an extension’s own tool an explanation and records it, whatever the order', async () => {
+    for (const extensions of [
+      [estimates(), history({ agent: 'lead' })],
+      [history({ agent: 'lead' }), estimates()],
+    ] as const) {
+      const session = new Session({ clock: () => 9 });
+      const tools = createPlanningTools(session, { extensions });
+      const shape = z.toJSONSchema(tools.planning_set_estimate.parameters, { io: 'input' }) as {
+        properties: Record<string, unknown>;
+      };
+      expect(Object.keys(shape.properties)).toEqual(['step_id', 'hours', 'explanation']);
+      await invokeTool(tools.planning_setup_plan, setup, { session });
+      const set = await invokeTool(
+        tools.planning_set_estimate,
+        { step_id: 'S002', hours: 3, explanation: ' The review is short. ' },
+        { session },
+      );
+      expect(set).toMatchObject({ success: true, message: 'Step S002 estimated at 3h.' });
+      expect(set.value).toEqual({
+        command: 'example.SetEstimate',
+        value: { step_id: 'S002', hours: 3 },
+        actor: 'lead',
+        explanation: 'The review is short.',
+      });
+      expect(selectLatest(session, Plan)?.steps[1]?.notes).toEqual(['estimate: 3h']);
+      expect(planHistory(session).map((r) => [r.command, r.actor, r.explanation])).toEqual([
+        ['plankit.SetupPlan', 'lead', null],
+        ['example.SetEstimate', 'lead', 'The review is short.'],
+      ]);
+      expect(planHistory(session)[1]?.diff?.steps).toEqual([
+        {
+          change: 'edited',
+          step_id: 'S002',
+          fields: [{ field: 'notes', before: [], after: ['estimate: 3h'] }],
+        },
+      ]);
+      // The explanation is checked after the tool's own checks, as for the six.
+      const before = session.snapshot();
+      const unknown = await invokeTool(
+        tools.planning_set_estimate,
+        { step_id: 'S009', hours: 1, explanation: 'a\nb' },
+        { session },
+      );
+      expect(unknown.message).toBe('Tool validation failed: Step S009 does not exist.');
+      const bad = await invokeTool(
+        tools.planning_set_estimate,
+        { step_id: 'S001', hours: 1, explanation: 'a\nb' },
+        { session },
+      );
+      expect(bad.message).toBe(
+        'Tool validation failed: Explanation must not contain control characters.',
+      );
+      expect(session.snapshot()).toBe(before);
+    }
+  });
+
+  it('survives toJSON/fromJSON on a session with the same extensions', async () => {
+    const session = new Session({ sessionId: 'estimated', clock: () => 4 });
+    const tools = createPlanningTools(session, { extensions: [history(), estimates()] });
+    await invokeTool(tools.planning_setup_plan, setup, { session });
+    await invokeTool(
+      tools.planning_set_estimate,
+      { step_id: 'S001', hours: 8, explanation: 'Drafts take a day.' },
+      { session },
+    );
+    const fresh = new Session({ sessionId: 'estimated' });
+    createPlanningTools(fresh, { extensions: [estimates(), history()] });
+    const read = snapshotFromJSON(JSON.stringify(snapshotToJSON(session.snapshot())), fresh);
+    expect(read).toEqual({ ok: true, value: session.snapshot() });
+  });
+
+  it('applies a PlanChange carrying an extension’s command only where the extension is registered, checked by its schema', async () => {
+    const session = new Session();
+    const tools = createPlanningTools(session, { extensions: [history(), estimates()] });
+    await invokeTool(tools.planning_setup_plan, setup, { session });
+    const change = (value: unknown, command = 'example.SetEstimate') =>
+      ({ command, value, actor: 'lead', explanation: 'by hand' }) as PlanChange;
+    expect(session.dispatch(PlanChange, change({ step_id: 'S001', hours: 2 })).ok).toBe(true);
+    expect(selectLatest(session, Plan)?.steps[0]?.notes).toEqual(['estimate: 2h']);
+    expect(planHistory(session).at(-1)?.explanation).toBe('by hand');
+    const before = session.snapshot();
+    for (const [value, command, message] of [
+      [{ step_id: 'S001', hours: 0 }, undefined, 'does not match its schema at hours'],
+      [{ step_id: 'S001', hours: 2, extra: true }, undefined, 'does not match its schema'],
+      [{ step_id: 'S404', hours: 2 }, undefined, 'Step S404 does not exist.'],
+      [
+        { step_id: 'S001', hours: 2 },
+        'example.Unknown',
+        'PlanChange command example.Unknown is not a command of this session',
+      ],
+    ] as const) {
+      const result = session.dispatch(PlanChange, change(value, command));
+      expect(result.ok).toBe(false);
+      if (!result.ok) expect(result.error.message).toContain(message);
+      expect(session.snapshot()).toBe(before);
+    }
+    // The plan model's reducers alone do not know the command, and say so.
+    const bare = new Session();
+    registerPlanModelReducers(bare);
+    bare.dispatch(SetupPlan, { objective: 'ship', initial_steps: [{ title: 'a', details: null }] });
+    const refused = bare.dispatch(PlanChange, change({ step_id: 'S001', hours: 2 }));
+    expect(refused.ok).toBe(false);
+    if (!refused.ok) expect(refused.error.message).toContain('example.SetEstimate');
+    // Registered later on the same session, the extension's command is applied.
+    registerPlanningExtensions(bare, [estimates()]);
+    expect(bare.dispatch(PlanChange, change({ step_id: 'S001', hours: 2 })).ok).toBe(true);
   });
 });

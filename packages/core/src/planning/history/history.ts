@@ -1,9 +1,10 @@
 import { checkOptionKeys } from '../../internal/check-option-keys.ts';
 import { invalidArgument } from '../../internal/invalid-argument.ts';
 import { isRecord } from '../../internal/is-record.ts';
+import type { Session } from '../../session.ts';
 import { AGENT_ID_RULE, agentIdProblem } from '../owners/agent-id.ts';
 import type { AnyPlanningCommand, PlanningExtension } from '../planning-extension.ts';
-import { PlanChange, planChangeReducer } from './plan-change.ts';
+import { PlanChange, planChangeReducer, registerDeclaredChanges } from './plan-change.ts';
 import { registerPlanHistory } from './plan-history.ts';
 import { carriesCommand, withHistory } from './with-history.ts';
 
@@ -26,6 +27,15 @@ export const HISTORY_COMMANDS: readonly AnyPlanningCommand[] = Object.freeze([
   { dataType: PlanChange, reducer: planChangeReducer },
 ]);
 
+/**
+ * What {@link history} registers on each session besides its commands: the reducer of the
+ * changes that carry another extension's command, and the plan history's reducers.
+ */
+function registerHistory(session: Session, commands: readonly AnyPlanningCommand[]): void {
+  registerDeclaredChanges(session);
+  registerPlanHistory(session, commands);
+}
+
 /** The line {@link history} adds to the planning prompt. @internal */
 export function historyPromptLines(): readonly string[] {
   return [
@@ -34,11 +44,11 @@ export function historyPromptLines(): readonly string[] {
 }
 
 /**
- * The history extension: every tool that changes the plan with a command a `PlanChange`
- * carries (the six's, and those of plankit's plan model) takes an optional `explanation` and
- * dispatches a `PlanChange` (the command with the actor and the explanation), and every
- * change of the plan, by any extension's command, is recorded for `planHistory` (the newest
- * `MAX_PLAN_REVISIONS`).
+ * The history extension: every tool that changes the plan (the six's, the plan model's, and
+ * every tool whose command an extension declares in its `commands`, whatever the order the
+ * extensions are listed in) takes an optional `explanation` and dispatches a `PlanChange` (the
+ * command with the actor and the explanation), and every change of the plan is recorded for
+ * `planHistory` (the newest `MAX_PLAN_REVISIONS`).
  *
  * @example
  * ```ts
@@ -61,10 +71,10 @@ export function history(options: HistoryOptions = {}): HistoryExtension {
     // Shared with owners(): the agent that claims is the actor recorded.
     ...(agent === undefined ? {} : { settings: Object.freeze({ agent }) }),
     commands: HISTORY_COMMANDS,
-    register: registerPlanHistory,
+    register: registerHistory,
     promptLines: historyPromptLines,
     wrap: (tool, context) =>
-      carriesCommand(tool)
+      carriesCommand(tool, context.commands)
         ? withHistory(tool, {
             acceptsOverrides: context.acceptsOverrides,
             prepare: context.prepare,

@@ -1,6 +1,9 @@
 import * as z from 'zod';
 import { defineDataType } from '../../define-data-type.ts';
+import { valueProblem } from '../../internal/value-problem.ts';
 import type { Reducer, ReducerEvent } from '../../reducer.ts';
+import type { Session } from '../../session.ts';
+import { ToolValidationError } from '../../tool-validation-error.ts';
 import { PlanBatch, planBatchReducer } from '../batch/plan-batch.ts';
 import {
   AddStepWithDependencies,
@@ -17,8 +20,9 @@ import {
   ReleaseStep,
   releaseStepReducer,
 } from '../owners/owner-commands.ts';
-import type { Plan } from '../plan.ts';
+import { Plan } from '../plan.ts';
 import { AddStep, ClearPlan, MarkStep, SetupPlan, UpdateStep } from '../plan-commands.ts';
+import type { AnyPlanningCommand } from '../planning-extension.ts';
 import {
   addStepReducer,
   clearPlanReducer,
@@ -26,12 +30,16 @@ import {
   setupPlanReducer,
   updateStepReducer,
 } from '../planning-reducers.ts';
+import { declaredCommandOf } from '../register-planning-extensions.ts';
 import { storedTextProblem } from '../text-rules.ts';
 
 /** The longest explanation, in code points after trimming. @public */
 export const MAX_EXPLANATION = 512;
 
-/** The data type names of the plan commands a {@link PlanChange} can carry. @public */
+/**
+ * The data type names of plankit's plan commands, which the {@link PlanChange} schema checks
+ * itself; a change may also carry a command an extension declares. @public
+ */
 export type PlanCommandName =
   | 'plankit.SetupPlan'
   | 'plankit.AddStep'
@@ -46,15 +54,19 @@ export type PlanCommandName =
   | 'plankit.ReleaseStep';
 
 /**
- * What a mutating planning tool dispatches with the `history()` extension: the plan command
- * (named by its data type), who sent it and why. Reduced into the plan slice exactly as the
- * command alone would be, and recorded in the plan history.
+ * What a planning tool that changes the plan dispatches with the `history()` extension: the
+ * plan command (named by its data type: one of plankit's, or one an extension declares), who
+ * sent it and why. Reduced into the plan slice exactly as the command alone would be, and
+ * recorded in the plan history.
  *
  * @public
  */
 export interface PlanChange {
-  /** The command's data type name, such as `plankit.MarkStep`. */
-  readonly command: PlanCommandName;
+  /**
+   * The command's data type name: a {@link PlanCommandName}, such as `plankit.MarkStep`, or
+   * the name of a command an extension declares (`example.SetEstimate`).
+   */
+  readonly command: PlanCommandName | (string & {});
   /** The command's value, as that data type holds it. */
   readonly value: unknown;
   /** The agent that sent it (the tools' `agent` option), or `null` when not known. */
@@ -106,6 +118,34 @@ export function applyPlanCommand(
   return reducer(plans, { ...event, dataType: name });
 }
 
+/**
+ * Applies a change carrying `command`, a command an extension declared (the PlanChange schema
+ * left its value to it): its value checked against the command's data type, then its reducer.
+ * Refused with a `ToolValidationError` when the session does not know the command or the
+ * value does not match. @internal
+ */
+export function applyDeclaredCommand(
+  command: AnyPlanningCommand | undefined,
+  name: string,
+  plans: readonly Plan[],
+  event: ReducerEvent<unknown>,
+): readonly Plan[] {
+  if (command === undefined)
+    throw new ToolValidationError(
+      `PlanChange command ${name} is not a command of this session's plan model; pass the extension that declares it.`,
+      { code: 'schema', field: 'command' },
+    );
+  const checked = valueProblem(command.dataType, event.value);
+  if (!('data' in checked)) {
+    const field = checked.field === '' ? 'value' : `value.${checked.field}`;
+    throw new ToolValidationError(`The PlanChange value (${name}) ${checked.message}`, {
+      code: 'schema',
+      field,
+    });
+  }
+  return command.reducer(plans, { ...event, dataType: name, value: checked.data });
+}
+
 /** Who made a change: an agent id, or `null`. The plan history's revisions use it too. @internal */
 export const Actor: z.ZodType<string | null, string | null> = z
   .string()
@@ -130,22 +170,79 @@ export const Explanation: z.ZodType<string | null, string | null> = z
       context.addIssue({ code: 'custom', message: `Explanation ${problem.rule}` });
   });
 
+// A data type name, as defineDataType takes it.
+const COMMAND_NAME = /^[A-Za-z][A-Za-z0-9._:-]{0,127}$/;
+
 /** Schema and data type of {@link PlanChange}. @public */
 export const PlanChange: z.ZodType<PlanChange, PlanChange> = defineDataType(
   'plankit.PlanChange',
-  z.discriminatedUnion(
-    'command',
-    COMMANDS.map(([name, schema]) =>
-      z.strictObject({
-        command: z.literal(name),
-        value: schema,
-        actor: Actor,
-        explanation: Explanation,
-      }),
-    ) as unknown as [z.ZodObject, ...z.ZodObject[]],
-  ) as unknown as z.ZodType<PlanChange, PlanChange>,
+  z
+    .strictObject({
+      command: z
+        .string()
+        .regex(COMMAND_NAME, 'Command must be a data type name such as plankit.MarkStep'),
+      value: z.unknown(),
+      actor: Actor,
+      explanation: Explanation,
+    })
+    // plankit's commands are checked here, by their schemas; a command an extension declares
+    // is checked by the session that knows it, when the change is reduced.
+    .transform((change, context) => {
+      const schema = PLAN_COMMANDS.get(change.command);
+      if (schema === undefined) return change;
+      const parsed = schema.safeParse(change.value);
+      if (parsed.success) return { ...change, value: parsed.data };
+      for (const issue of parsed.error.issues)
+        context.addIssue({
+          code: 'custom',
+          path: ['value', ...issue.path],
+          message: issue.message,
+        });
+      return z.NEVER;
+    }) as unknown as z.ZodType<PlanChange, PlanChange>,
 );
 
-/** Reduces a {@link PlanChange} into the plan slice: its command, applied as if sent alone. @public */
+/**
+ * Reduces a {@link PlanChange} carrying one of plankit's commands into the plan slice: its
+ * command, applied as if sent alone. A change carrying a command an extension declares is left
+ * to the reducer `registerPlanningExtensions` and `registerPlanModelReducers` add per session,
+ * which applies the commands that session knows and refuses any other.
+ *
+ * @public
+ */
 export const planChangeReducer: Reducer<Plan, PlanChange> = (plans, event) =>
-  applyPlanCommand(event.value.command, plans, { ...event, value: event.value.value });
+  REDUCERS.has(event.value.command)
+    ? applyPlanCommand(event.value.command, plans, { ...event, value: event.value.value })
+    : plans;
+
+// One per session, so registering it again is a no-op: it looks commands up as they are reduced.
+const declaredChangeReducers = new WeakMap<Session, Reducer<Plan, PlanChange>>();
+
+/**
+ * The plan-slice reducer of the {@link PlanChange}s that carry a command an extension declared
+ * on `session` (plankit's own are {@link planChangeReducer}'s). @internal
+ */
+export function declaredChangeReducer(session: Session): Reducer<Plan, PlanChange> {
+  let reducer = declaredChangeReducers.get(session);
+  if (reducer === undefined) {
+    reducer = (plans, event) => {
+      const name = event.value.command;
+      if (REDUCERS.has(name)) return plans;
+      return applyDeclaredCommand(declaredCommandOf(session, name), name, plans, {
+        ...event,
+        value: event.value.value,
+      });
+    };
+    declaredChangeReducers.set(session, reducer);
+  }
+  return reducer;
+}
+
+/**
+ * Registers on `session` the reducer of the {@link PlanChange}s that carry a command an
+ * extension declares, which also refuses a change whose command the session does not know.
+ * @internal
+ */
+export function registerDeclaredChanges(session: Session): void {
+  session.register(PlanChange, declaredChangeReducer(session), { slice: Plan });
+}

@@ -5,10 +5,18 @@ import type { Reducer, ReducerEvent } from '../../reducer.ts';
 import type { Session } from '../../session.ts';
 import { Plan } from '../plan.ts';
 import type { AnyPlanningCommand } from '../planning-extension.ts';
+import { declaredCommandOf } from '../register-planning-extensions.ts';
 import { stepIdProblem } from '../step-id.ts';
 import { PLANNING_LIMITS, storedTextProblem } from '../text-rules.ts';
 import { diffPlans, PlanDiff } from './diff-plans.ts';
-import { Actor, applyPlanCommand, Explanation, PLAN_COMMANDS, PlanChange } from './plan-change.ts';
+import {
+  Actor,
+  applyDeclaredCommand,
+  applyPlanCommand,
+  Explanation,
+  PLAN_COMMANDS,
+  PlanChange,
+} from './plan-change.ts';
 import { renderPlanDiff } from './render-plan-diff.ts';
 
 /**
@@ -185,13 +193,25 @@ function declaredReducer(
   return reducer;
 }
 
-const changeReducer: Reducer<PlanRevision, PlanChange> = (history, event) => {
-  const { command, value, actor, explanation } = event.value;
-  const inner: ReducerEvent<unknown> = { ...event, value };
-  return record(history, event.at, { command, actor, explanation }, (plans) =>
-    applyPlanCommand(command, plans, inner),
-  );
-};
+// One per session, so registering it again is a no-op: a change carrying a command an
+// extension declared is replayed with the reducer the session knows for it.
+const changeReducers = new WeakMap<Session, Reducer<PlanRevision, PlanChange>>();
+function changeReducer(session: Session): Reducer<PlanRevision, PlanChange> {
+  let reducer = changeReducers.get(session);
+  if (reducer === undefined) {
+    reducer = (history, event) => {
+      const { command, value, actor, explanation } = event.value;
+      const inner: ReducerEvent<unknown> = { ...event, value };
+      return record(history, event.at, { command, actor, explanation }, (plans) =>
+        PLAN_COMMANDS.has(command)
+          ? applyPlanCommand(command, plans, inner)
+          : applyDeclaredCommand(declaredCommandOf(session, command), command, plans, inner),
+      );
+    };
+    changeReducers.set(session, reducer);
+  }
+  return reducer;
+}
 
 const planReducer: Reducer<PlanRevision, Plan> = (history, event) =>
   record(history, event.at, { command: 'plankit.Plan', actor: null, explanation: null }, () => [
@@ -225,7 +245,7 @@ export function registerPlanHistory(
     if (PLAN_COMMANDS.has(name) || command.dataType === PlanChange) continue;
     session.register(command.dataType, declaredReducer(command, name), { slice: PlanRevision });
   }
-  session.register(PlanChange, changeReducer, { slice: PlanRevision });
+  session.register(PlanChange, changeReducer(session), { slice: PlanRevision });
   session.register(Plan, planReducer, { slice: PlanRevision });
 }
 

@@ -3,20 +3,13 @@ import { dataTypeName } from '../../define-data-type.ts';
 import { type AnyTool, defineTool, type Tool, type ToolReturn } from '../../define-tool.ts';
 import { isTrustedAs, trustedValue } from '../../internal/trusted-value.ts';
 import type { Session } from '../../session.ts';
-import type { PlanBatch } from '../batch/plan-batch.ts';
-import type {
-  AddStepWithDependencies,
-  SetupPlanWithDependencies,
-  UpdateStepWithDependencies,
-} from '../dependencies/dependency-commands.ts';
 import { nullField } from '../optional-field.ts';
 import { agentIdProblem } from '../owners/agent-id.ts';
-import type { ClaimStep, ReleaseStep } from '../owners/owner-commands.ts';
 import type { Plan } from '../plan.ts';
-import type { AddStep, ClearPlan, MarkStep, SetupPlan, UpdateStep } from '../plan-commands.ts';
+import type { AnyPlanningCommand } from '../planning-extension.ts';
 import type { TextMode } from '../text-mode.ts';
 import { optionalText } from '../text-rules.ts';
-import { MAX_EXPLANATION, PLAN_COMMANDS, PlanChange, type PlanCommandName } from './plan-change.ts';
+import { MAX_EXPLANATION, PLAN_COMMANDS, PlanChange } from './plan-change.ts';
 
 /** The `explanation` parameter the `history()` extension adds, after normalisation. @public */
 export interface Explained {
@@ -30,24 +23,11 @@ export interface ExplainedInput {
   readonly explanation?: string | null | undefined;
 }
 
-/** The values of the commands a {@link PlanChange} carries. */
-type CarriedCommand =
-  | SetupPlan
-  | AddStep
-  | UpdateStep
-  | MarkStep
-  | ClearPlan
-  | SetupPlanWithDependencies
-  | AddStepWithDependencies
-  | UpdateStepWithDependencies
-  | PlanBatch
-  | ClaimStep
-  | ReleaseStep;
-
 /**
- * A planning tool with the `history()` extension: a tool whose command a {@link PlanChange}
- * carries takes an optional `explanation` and dispatches the `PlanChange`;
- * `planning_read_plan`, and the tools of other extensions' own commands, stay as they are.
+ * A planning tool with the `history()` extension: a tool that changes the plan (one whose
+ * result is not the plan itself: the six's, the plan model's, and those whose commands
+ * extensions declare) takes an optional `explanation` and dispatches a {@link PlanChange}
+ * carrying its command; `planning_read_plan` stays as it is.
  *
  * @public
  */
@@ -55,17 +35,22 @@ export type WithHistory<T> =
   T extends Tool<infer P, infer R, infer I>
     ? [R] extends [Plan]
       ? T
-      : [R] extends [CarriedCommand]
-        ? Tool<P & Explained, PlanChange, I & ExplainedInput>
-        : T
+      : [R] extends [PlanChange]
+        ? T
+        : Tool<P & Explained, PlanChange, I & ExplainedInput>
     : T;
 
 /** Maps each tool of a by-name record through {@link WithHistory}. @public */
 export type ToolsByNameWithHistory<T> = { readonly [K in keyof T]: WithHistory<T[K]> };
 
-/** True when `tool` dispatches a command a {@link PlanChange} carries. @internal */
-export function carriesCommand(tool: AnyTool): boolean {
-  return tool.resultType !== null && PLAN_COMMANDS.has(dataTypeName(tool.resultType));
+/**
+ * True when `tool` dispatches a command a {@link PlanChange} carries: one of plankit's plan
+ * commands, or one of `commands` (what the extensions declare). @internal
+ */
+export function carriesCommand(tool: AnyTool, commands: readonly AnyPlanningCommand[]): boolean {
+  const type = tool.resultType;
+  if (type === null || type === PlanChange) return false;
+  return PLAN_COMMANDS.has(dataTypeName(type)) || commands.some((c) => c.dataType === type);
 }
 
 /** What {@link withHistory} needs besides the tool. @internal */
@@ -89,7 +74,7 @@ export function withHistory<P, R, I>(
 ): Tool<P & Explained, PlanChange, I & ExplainedInput> {
   const commandType = tool.resultType;
   if (commandType === null) throw new Error(`${tool.name} does not change the plan`);
-  const command = dataTypeName(commandType) as PlanCommandName;
+  const command = dataTypeName(commandType);
   // The built-in extensions check their agent; a hand-written one may not have.
   const actorChecked = context.agent === null || agentIdProblem(context.agent) === undefined;
   const parameters = (tool.parameters as unknown as z.ZodObject).extend({

@@ -12,7 +12,7 @@ export const SKIPPED_WITHOUT_SERVER: string =
 
 let warned = false;
 
-/** Prints, once per test file, that the PostgreSQL tests did not run. */
+/** Prints, once per test worker, that the PostgreSQL tests did not run. */
 export function warnWhenSkipped(what: string): void {
   if (POSTGRES_URL !== undefined || warned) return;
   warned = true;
