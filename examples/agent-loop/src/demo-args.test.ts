@@ -39,7 +39,16 @@ describe('parseDemoArgs', () => {
   it.each([['--help'], ['-h']])('%s asks for the usage, which names every option', (flag) => {
     const command = parseDemoArgs([flag]);
     expect(command).toEqual({ kind: 'help', text: DEMO_USAGE });
-    for (const option of ['--host', '--approve', '--store', '--record', '--ui', '--port', '--help'])
+    for (const option of [
+      '--host',
+      '--approve',
+      '--store',
+      '--record',
+      '--ui',
+      '--acp',
+      '--port',
+      '--help',
+    ])
       expect(DEMO_USAGE).toContain(option);
   });
 
@@ -102,6 +111,19 @@ describe('parseDemoArgs', () => {
       kind: 'error',
       message: '--port goes with --ui',
     });
+  });
+
+  it('runs the ACP agent with --acp, on --store, and refuses the other options with it', () => {
+    expect(parseDemoArgs(['--acp'])).toEqual({ kind: 'acp', store: '.plankit' });
+    expect(parseDemoArgs(['--acp', '--store', 'tmp/acp'])).toEqual({
+      kind: 'acp',
+      store: 'tmp/acp',
+    });
+    for (const extra of [['--host', 'mcp'], ['--ui'], ['--port', '0'], ['--approve', 'ok']])
+      expect(parseDemoArgs(['--acp', ...extra])).toEqual({
+        kind: 'error',
+        message: '--acp runs the ACP agent with its own scripted editor; it takes --store only',
+      });
   });
 
   it('refuses an unknown host and lists the known ones', () => {
