@@ -1,11 +1,15 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { PROTOCOL_VERSION, type SessionNotification } from '@agentclientprotocol/sdk';
+import {
+  type NewSessionRequest,
+  PROTOCOL_VERSION,
+  type SessionNotification,
+} from '@agentclientprotocol/sdk';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { connectClient, type SpawnedAgent, spawnAgent } from './acp-test-client.ts';
 
-const session = { cwd: '/work', mcpServers: [] };
+const session: NewSessionRequest = { cwd: '/work', mcpServers: [] };
 const isPlan = (n: SessionNotification): boolean => n.update.sessionUpdate === 'plan';
 const summary = (n: SessionNotification | undefined): string[] =>
   n?.update.sessionUpdate === 'plan' ? n.update.entries.map((e) => `${e.status} ${e.content}`) : [];

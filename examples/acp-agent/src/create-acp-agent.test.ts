@@ -1,4 +1,4 @@
-import { PROTOCOL_VERSION } from '@agentclientprotocol/sdk';
+import { type NewSessionRequest, PROTOCOL_VERSION } from '@agentclientprotocol/sdk';
 import { toACPPlanUpdate } from '@plankit/adapters/acp';
 import { createSessionPool, type SessionPool } from '@plankit/adapters/sessions';
 import { MemoryStore } from '@plankit/adapters/stores';
@@ -10,7 +10,7 @@ import type { PlanningModel } from './planning-model.ts';
 import { createScriptedModel } from './scripted-model.ts';
 
 const TOOLS = createPlanningTools(new Session(), { text: 'unicode' });
-const session = { cwd: '/work', mcpServers: [] };
+const session: NewSessionRequest = { cwd: '/work', mcpServers: [] };
 
 let pool: SessionPool;
 afterEach(async () => {
