@@ -108,6 +108,8 @@ export interface ACPPlanBridge {
 
 interface Follower {
   readonly client: ACPClientLike;
+  /** The plan last seen: a commit of another slice keeps the same object, and sends nothing. */
+  plan: Plan | undefined;
   /** The entries last sent, as JSON, so a commit that leaves the plan as it was sends nothing. */
   last: string | undefined;
   stop: Unsubscribe;
@@ -170,7 +172,8 @@ export function createACPPlanBridge(options: ACPPlanBridgeOptions): ACPPlanBridg
     sessionId: string,
     plan: Plan | undefined,
   ): boolean => {
-    if (plan === undefined) return false;
+    if (plan === undefined || plan === follower.plan) return false;
+    follower.plan = plan;
     const update = toACPPlanUpdate(plan);
     const json = JSON.stringify(update.entries);
     if (json === follower.last) return false;
@@ -189,7 +192,7 @@ export function createACPPlanBridge(options: ACPPlanBridgeOptions): ACPPlanBridg
     follow(client: ACPClientLike, sessionId: string): Result<Unsubscribe, SessionResolveError> {
       const previous = followers.get(sessionId);
       if (previous !== undefined) unfollow(sessionId, previous);
-      const follower: Follower = { client, last: undefined, stop: () => {} };
+      const follower: Follower = { client, plan: undefined, last: undefined, stop: () => {} };
       const subscribed = pool.subscribe(sessionId, (_event, session) => {
         sendIfChanged(follower, sessionId, selectLatest(session, Plan));
       });
