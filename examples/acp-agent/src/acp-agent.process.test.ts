@@ -7,7 +7,7 @@ import {
   type SessionNotification,
 } from '@agentclientprotocol/sdk';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { connectClient, type SpawnedAgent, spawnAgent } from './acp-test-client.ts';
+import { connectClient, type SpawnedAgent, spawnAgent } from './connect-client.ts';
 
 const session: NewSessionRequest = { cwd: '/work', mcpServers: [] };
 const isPlan = (n: SessionNotification): boolean => n.update.sessionUpdate === 'plan';

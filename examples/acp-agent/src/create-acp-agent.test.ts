@@ -4,7 +4,7 @@ import { createSessionPool, type SessionPool } from '@plankit/adapters/sessions'
 import { MemoryStore } from '@plankit/adapters/stores';
 import { createPlanningTools, Plan, Session, selectLatest } from '@plankit/core';
 import { afterEach, describe, expect, it } from 'vitest';
-import { connectClient, type RecordingClient } from './acp-test-client.ts';
+import { connectClient, type RecordingClient } from './connect-client.ts';
 import { createACPAgent } from './create-acp-agent.ts';
 import type { PlanningModel } from './planning-model.ts';
 import { createScriptedModel } from './scripted-model.ts';

@@ -1,5 +1,5 @@
 import { PROTOCOL_VERSION, type SessionNotification } from '@agentclientprotocol/sdk';
-import { AGENT_MAIN, connectClient, renderPlanEntries, spawnAgent } from './acp-test-client.ts';
+import { AGENT_MAIN, connectClient, renderPlanEntries, spawnAgent } from './connect-client.ts';
 
 /** Options of {@link runACPDemo}. */
 export interface ACPDemoOptions {

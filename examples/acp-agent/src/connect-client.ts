@@ -23,7 +23,7 @@ export interface RecordingClient {
 export function connectClient(target: Stream | AgentApp): RecordingClient {
   const updates: SessionNotification[] = [];
   const waiters = new Set<() => void>();
-  const app = client({ name: 'plankit-acp-test-client' }).onNotification(
+  const app = client({ name: 'plankit-acp-editor' }).onNotification(
     'session/update',
     ({ params }) => {
       updates.push(params);
