@@ -219,6 +219,46 @@ describe('createACPPlanBridge', () => {
     expect(sent.filter((n) => n.update.sessionUpdate === 'plan')).toEqual([]);
   });
 
+  it('sends the plan a rollback restores', async () => {
+    pool = createSessionPool({ store: new MemoryStore() });
+    const plans: SessionNotification['update'][] = [];
+    let third: () => void = () => {};
+    const thirdPlan = new Promise<void>((resolve) => {
+      third = resolve;
+    });
+    const recorder = {
+      notify: async (_method: 'session/update', params: SessionNotification) => {
+        if (params.update.sessionUpdate !== 'plan') return;
+        plans.push(params.update);
+        if (plans.length === 3) third();
+      },
+    };
+    const bridge = createACPPlanBridge({ pool, tools: TOOLS });
+    bridge.follow(recorder, 'one');
+    await bridge.callTool(recorder, 'one', {
+      toolCallId: 'a',
+      name: 'planning_setup_plan',
+      arguments: setup,
+    });
+    const before = await pool.run('one', (session) => session.snapshot());
+    if (!before.ok) throw before.error;
+    await bridge.callTool(recorder, 'one', {
+      toolCallId: 'b',
+      name: 'planning_mark_step',
+      arguments: { step_id: 'S001', status: 'in_progress' },
+    });
+    // Only the rollback changes the plan now: its update is the third.
+    await pool.run('one', (session) => {
+      session.rollback(before.value);
+    });
+    await thirdPlan;
+    expect(plans.map((u) => (u.sessionUpdate === 'plan' ? u.entries[0]?.status : ''))).toEqual([
+      'pending',
+      'in_progress',
+      'pending',
+    ]);
+  });
+
   it('reports a notification the client could not take to onError, and still saves the plan', async () => {
     pool = createSessionPool({ store: new MemoryStore() });
     const errors: unknown[] = [];
