@@ -33,6 +33,8 @@ const spawned = (): SpawnedAgent => {
   return agent;
 };
 
+// Each test starts the agent twice (Node with tsx on the sources): generous timeouts, so a busy
+// machine makes them slower, never red.
 describe('the ACP agent over stdio, as an editor launches it', () => {
   it('serves a prompt, then replays the saved plan to a new process on session/load', async () => {
     const first = spawned();
@@ -65,7 +67,7 @@ describe('the ACP agent over stdio, as an editor launches it', () => {
     await again.connection.agent.request('initialize', { protocolVersion: PROTOCOL_VERSION });
     await again.connection.agent.request('session/load', { ...session, sessionId });
     expect(summary(await again.waitFor(isPlan))).toEqual(summary(plans.at(-1)));
-  });
+  }, 120_000);
 
   it('exits when the client disconnects mid-turn, with the plan saved as far as it got', async () => {
     const first = spawned();
@@ -88,5 +90,5 @@ describe('the ACP agent over stdio, as an editor launches it', () => {
     const replayed = summary(await again.waitFor(isPlan));
     expect(replayed).toHaveLength(3);
     expect(replayed[2]).toBe('pending Run the tests');
-  });
+  }, 120_000);
 });
