@@ -62,6 +62,7 @@ const CHAPTERS = [
   [/^adapters\/src\/ai-sdk/, 'Vercel AI SDK', 'adapters.md'],
   [/^adapters\/src\/(langchain|langgraph)/, 'LangChain and LangGraph', 'adapters.md'],
   [/^adapters\/src\/mcp/, 'MCP', 'adapters.md'],
+  [/^adapters\/src\/acp\//, 'Agent Client Protocol', 'adapters.md'],
   [/^adapters\/src\//, 'Host calls', 'adapters.md'],
   [/^react\/src\//, 'Plan UI', 'plan-ui.md'],
   [/^otel\/src\//, 'Telemetry', 'telemetry.md'],

@@ -16,6 +16,7 @@ const config: Options = packageBuild([
   'src/persistence/workspace/index.ts',
   'src/openai-agents/index.ts',
   'src/claude-agent-sdk/index.ts',
+  'src/acp/index.ts',
 ]);
 
 export default config;

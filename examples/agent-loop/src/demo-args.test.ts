@@ -48,6 +48,7 @@ describe('parseDemoArgs', () => {
       '--record',
       '--trace',
       '--ui',
+      '--acp',
       '--port',
       '--help',
     ])
@@ -114,6 +115,19 @@ describe('parseDemoArgs', () => {
       kind: 'error',
       message: '--port goes with --ui',
     });
+  });
+
+  it('runs the ACP agent with --acp, on --store, and refuses the other options with it', () => {
+    expect(parseDemoArgs(['--acp'])).toEqual({ kind: 'acp', store: '.plankit' });
+    expect(parseDemoArgs(['--acp', '--store', 'tmp/acp'])).toEqual({
+      kind: 'acp',
+      store: 'tmp/acp',
+    });
+    for (const extra of [['--host', 'mcp'], ['--ui'], ['--port', '0'], ['--approve', 'ok']])
+      expect(parseDemoArgs(['--acp', ...extra])).toEqual({
+        kind: 'error',
+        message: '--acp runs the ACP agent with its own scripted editor; it takes --store only',
+      });
   });
 
   it('refuses an unknown host and lists the known ones', () => {

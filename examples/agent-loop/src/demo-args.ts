@@ -13,6 +13,7 @@ export type DemoCommand =
       readonly trace: boolean;
     }
   | { readonly kind: 'ui'; readonly store: string; readonly port: number }
+  | { readonly kind: 'acp'; readonly store: string }
   | { readonly kind: 'help'; readonly text: string }
   | { readonly kind: 'error'; readonly message: string };
 
@@ -34,6 +35,9 @@ Options:
   --ui               serve the plan UI instead (examples/plan-ui): a chat page whose plan
                      checklist updates live as a scripted agent works; prints the URL
   --port <n>         the plan UI's port (default 5178; 0 picks a free one); with --ui only
+  --acp              run the Agent Client Protocol agent (examples/acp-agent) over stdio,
+                     driven by a scripted editor that prints each plan update, restarts the
+                     agent and loads the session; prints the launch line for Zed
   -h, --help         print this help
 
 Environment: OPENAI_API_KEY or ANTHROPIC_API_KEY makes that host's live API answer.
@@ -58,6 +62,7 @@ export function parseDemoArgs(
     approve?: string | undefined;
     ui?: boolean | undefined;
     trace?: boolean | undefined;
+    acp?: boolean | undefined;
     port?: string | undefined;
     help?: boolean | undefined;
   };
@@ -71,6 +76,7 @@ export function parseDemoArgs(
         approve: { type: 'string' },
         ui: { type: 'boolean' },
         trace: { type: 'boolean' },
+        acp: { type: 'boolean' },
         port: { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
@@ -81,6 +87,15 @@ export function parseDemoArgs(
     return { kind: 'error', message };
   }
   if (values.help === true) return { kind: 'help', text: DEMO_USAGE };
+  if (values.acp === true) {
+    const others = [values.host, values.approve, values.record, values.port, values.ui];
+    if (others.some((value) => value !== undefined))
+      return {
+        kind: 'error',
+        message: '--acp runs the ACP agent with its own scripted editor; it takes --store only',
+      };
+    return { kind: 'acp', store: values.store ?? '.plankit' };
+  }
   if (values.ui === true) {
     if (
       values.host !== undefined ||

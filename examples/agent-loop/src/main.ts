@@ -1,4 +1,4 @@
-import { resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import { DEMO_USAGE, parseDemoArgs } from './demo-args.ts';
 import { runDemo } from './run-demo.ts';
 
@@ -34,6 +34,15 @@ switch (command.kind) {
     console.log(`Plan UI: ${ui.url}  (another conversation: ${ui.url}?chat=second; Ctrl+C stops)`);
     for (const signal of ['SIGINT', 'SIGTERM'] as const)
       process.once(signal, () => void ui.close().then(() => process.exit(0)));
+    break;
+  }
+  case 'acp': {
+    // Loaded only here, so the demo's other runs do not load the ACP SDK.
+    const { runACPDemo } = await import('../../acp-agent/src/run-acp-demo.ts');
+    await runACPDemo({
+      store: join(resolve(command.store), 'acp-agent'),
+      print: (line) => console.log(line),
+    });
     break;
   }
   default: {

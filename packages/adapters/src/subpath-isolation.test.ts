@@ -14,6 +14,7 @@ const SDKS = [
   '@modelcontextprotocol/core',
   'pg',
   '@openai/agents',
+  '@agentclientprotocol/sdk',
 ];
 const OWN: Record<string, string | undefined> = {
   '.': undefined,
@@ -29,6 +30,8 @@ const OWN: Record<string, string | undefined> = {
   sessions: undefined,
   // The in-process MCP server object is the caller's: the entry loads no host SDK itself.
   'claude-agent-sdk': undefined,
+  // The ACP connection is the caller's: the entry uses the SDK's types only.
+  acp: undefined,
 };
 
 const resolvedPackages = (subpath: string): Promise<string[]> =>

@@ -8,6 +8,7 @@
  */
 
 export type { ConversationKeyContext } from '../host/keyed-context.ts';
+export { CLAUDE_AGENT_TASK_TOOLS } from './claude-agent-task-tools.ts';
 export type {
   ClaudeAgentSdkServer,
   ClaudeAgentToolsOptions,
