@@ -88,7 +88,14 @@ export function parseDemoArgs(
   }
   if (values.help === true) return { kind: 'help', text: DEMO_USAGE };
   if (values.acp === true) {
-    const others = [values.host, values.approve, values.record, values.port, values.ui];
+    const others = [
+      values.host,
+      values.approve,
+      values.record,
+      values.port,
+      values.ui,
+      values.trace,
+    ];
     if (others.some((value) => value !== undefined))
       return {
         kind: 'error',
