@@ -1,4 +1,4 @@
-import { defineProject, type TestProjectInlineConfiguration } from 'vitest/config';
+import { configDefaults, defineProject, type TestProjectInlineConfiguration } from 'vitest/config';
 
 // Tests run on the TypeScript sources through the repo-internal export condition.
 const source = { conditions: ['@plankit/source'] };
@@ -29,7 +29,7 @@ function packageProject(name: string): TestProjectInlineConfiguration {
 }
 
 /** The test projects, one per package plus the examples; `vitest.config.ts` hands this list to `test.projects`. */
-const projects: TestProjectInlineConfiguration[] = [
+const projects: (TestProjectInlineConfiguration | string)[] = [
   packageProject('core'),
   packageProject('prompt'),
   packageProject('controller'),
@@ -45,8 +45,13 @@ const projects: TestProjectInlineConfiguration[] = [
       ...timeouts,
       root: './examples',
       include: ['*/src/**/*.test.{ts,tsx}'],
+      // Built and run by the Workflow SDK's test runtime: the project below.
+      exclude: [...configDefaults.exclude, 'durable-workflow-sdk/**'],
     },
   }),
+  // The Workflow SDK compiles its workflows with its own plugin and runs them on an in-process
+  // local world: the example's own config, as a project.
+  './examples/durable-workflow-sdk/vitest.config.ts',
 ];
 
 export default projects;
