@@ -82,6 +82,8 @@ function examplesProjects(): TestProjectInlineConfiguration[] {
   const include = ['*/src/**/*.test.{ts,tsx}'];
   const examples = readdirSync(join(import.meta.dirname, 'examples'), { withFileTypes: true })
     .filter((entry) => entry.isDirectory() && existsSync(join(entry.parentPath, entry.name, 'src')))
+    // Built and run by the Workflow SDK's test runtime: its own project, below.
+    .filter((entry) => entry.name !== 'durable-workflow-sdk')
     .map((entry) => entry.name);
   const isolated = isolatedFiles('examples', examples);
   const project = (
@@ -103,7 +105,7 @@ function examplesProjects(): TestProjectInlineConfiguration[] {
 }
 
 /** The test projects, one per package plus the examples; `vitest.config.ts` hands this list to `test.projects`. */
-const projects: TestProjectInlineConfiguration[] = [
+const projects: (TestProjectInlineConfiguration | string)[] = [
   ...packageProjects('core'),
   ...packageProjects('prompt'),
   ...packageProjects('controller'),
@@ -113,6 +115,9 @@ const projects: TestProjectInlineConfiguration[] = [
   packageProject('react', { include: ['src/**/*.test.{ts,tsx}'], isolate: true }),
   ...packageProjects('otel'),
   ...examplesProjects(),
+  // The Workflow SDK compiles its workflows with its own plugin and runs them on an in-process
+  // local world: the example's own config, as a project (left out of examplesProjects).
+  './examples/durable-workflow-sdk/vitest.config.ts',
 ];
 
 export default projects;
