@@ -1,6 +1,6 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { defineProject, type TestProjectInlineConfiguration } from 'vitest/config';
+import { configDefaults, defineProject, type TestProjectInlineConfiguration } from 'vitest/config';
 
 // Tests run on the TypeScript sources through the repo-internal export condition.
 const source = { conditions: ['@plankit/source'] };
@@ -82,8 +82,6 @@ function examplesProjects(): TestProjectInlineConfiguration[] {
   const include = ['*/src/**/*.test.{ts,tsx}'];
   const examples = readdirSync(join(import.meta.dirname, 'examples'), { withFileTypes: true })
     .filter((entry) => entry.isDirectory() && existsSync(join(entry.parentPath, entry.name, 'src')))
-    // Built and run by the Workflow SDK's test runtime: its own project, below.
-    .filter((entry) => entry.name !== 'durable-workflow-sdk')
     .map((entry) => entry.name);
   const isolated = isolatedFiles('examples', examples);
   const project = (
@@ -95,9 +93,11 @@ function examplesProjects(): TestProjectInlineConfiguration[] {
       ssr: { resolve: source },
       test: { name, ...timeouts, root: './examples', ...test },
     });
+  // The Workflow SDK example is built and run by that SDK's test runtime: its own project.
+  const workflowSdk = 'durable-workflow-sdk/**';
   const shared = project('examples', {
     include,
-    ...(isolated.length === 0 ? {} : { exclude: isolated }),
+    exclude: [...configDefaults.exclude, workflowSdk, ...isolated],
     isolate: false,
   });
   if (isolated.length === 0) return [shared];
