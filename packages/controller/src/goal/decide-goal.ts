@@ -124,6 +124,8 @@ export function ensureGoal(goal: unknown, where: string): Result<Goal, Controlle
       'goal',
     );
   }
+  // A session hands back its values deeply frozen: checked once, such a goal cannot change.
+  if (Object.isFrozen(goal)) checked.add(goal as object);
   return { ok: true, value: goal as Goal };
 }
 
