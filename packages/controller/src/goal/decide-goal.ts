@@ -1,5 +1,5 @@
 import type { Plan, Result } from '@plankit/core';
-import { clipText, isRecord } from '@plankit/core/internal-unstable';
+import { clipText, escapeRefusedText, isRecord } from '@plankit/core/internal-unstable';
 import type { ControllerError } from '../controller-error.ts';
 import { failure, invalid } from '../engine/internal/failure.ts';
 import { checkNow } from '../engine/internal/normalize-event.ts';
@@ -285,7 +285,8 @@ export function decideGoal(
       ? prev.verdict
       : Object.freeze({
           verdict: given.value.verdict,
-          reason: clipText(given.value.reason ?? '', GOAL_TEXT_LIMIT),
+          // A judge's words: escaped, so no store refuses them and no line is forged.
+          reason: clipText(escapeRefusedText(given.value.reason ?? ''), GOAL_TEXT_LIMIT),
           at: now,
         });
   const observed = observePlan(prev.guard, plan);
