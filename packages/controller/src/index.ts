@@ -3,8 +3,8 @@
  * traces, Mermaid) and a ready-made planning controller. The rest has its own entry, so an app
  * bundles only what it imports: the budget manager in `@plankit/controller/budget`, the
  * interaction policy, pattern reviews and confidence in `@plankit/controller/policy`, stage
- * tools in `@plankit/controller/stage-tools`, and the phase, review and workshop workflows in
- * `@plankit/controller/workflows`.
+ * tools in `@plankit/controller/stage-tools`, goals in `@plankit/controller/goal`, and the
+ * phase, review and workshop workflows in `@plankit/controller/workflows`.
  *
  * @packageDocumentation
  * @module @plankit/controller
@@ -62,59 +62,6 @@ export { type ResumeInput, resume } from './engine/resume.ts';
 export type { CapReachedSignal, Signal, StalledSignal, WrapUpSignal } from './engine/signal.ts';
 export type { CapAction, CapHit, TraceEntry, TraceKind } from './engine/trace-entry.ts';
 export { type MachineEvent, type ToolCallRecord, transition } from './engine/transition.ts';
-export {
-  applyGoalCommand,
-  type ClearGoalCommand,
-  type GoalCommand,
-  type PauseGoalCommand,
-  type ResumeGoalCommand,
-} from './goal/apply-goal-command.ts';
-// Goals: an objective the agent keeps working toward, its decision, verifiers and re-plan guard.
-export {
-  createGoal,
-  DEFAULT_GOAL_BUDGET,
-  DEFAULT_REPLAN_GUARD,
-  type GoalOptions,
-} from './goal/create-goal.ts';
-export {
-  type DecideGoalInput,
-  decideGoal,
-  type GoalAsk,
-  type GoalContinue,
-  type GoalDecision,
-  type GoalStepResult,
-  type GoalStop,
-  type GoalUsage,
-  type GoalVerdict,
-  renderGoalUsage,
-} from './goal/decide-goal.ts';
-export { type GoalOutcome, type GoalStage, goalMachine } from './goal/goal-machine.ts';
-export {
-  GOAL_STATUSES,
-  type Goal,
-  type GoalBudget,
-  type GoalCounters,
-  GoalState,
-  type GoalStatus,
-  type GoalVerdictKind,
-  type GoalVerdictRecord,
-  type ReplanGuardOptions,
-  type ReplanGuardState,
-} from './goal/goal-state.ts';
-export {
-  allStepsDone,
-  type GoalCheckAnswer,
-  type GoalCheckInput,
-  type GoalJudgeRequest,
-  type GoalVerifier,
-  type JudgeVerifierOptions,
-  judgeVerifier,
-  parseGoalVerdict,
-  verifyWith,
-} from './goal/goal-verifier.ts';
-export { registerGoalReducers } from './goal/register-goal-reducers.ts';
-export { renderGoalLine } from './goal/render-goal-line.ts';
-export { observePlan, type ReplanGuardStep } from './goal/replan-guard.ts';
 // The planning controller: a ready-made machine from context to approved roadmap.
 export {
   APPROVAL_POLICIES,

@@ -16,7 +16,7 @@ export interface PlanReminderOptions {
    */
   readonly dependencies?: boolean | undefined;
   /**
-   * The goal's line (`renderGoalLine(goal)` of `@plankit/controller`: objective, status and
+   * The goal's line (`renderGoalLine(goal)` of `@plankit/controller/goal`: objective, status and
    * budget used), written before the closing line. It changes only when the goal does, and
    * the reminder goes at the end of a request, so the cached prefix holds.
    */

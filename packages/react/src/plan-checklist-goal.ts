@@ -1,4 +1,4 @@
-/** The goal {@link PlanChecklist} shows: a `Goal` of `@plankit/controller` fits, with `used`. @public */
+/** The goal {@link PlanChecklist} shows: a `Goal` of `@plankit/controller/goal` fits, with `used`. @public */
 export interface PlanChecklistGoal {
   /** What the agent works toward. */
   readonly objective: string;

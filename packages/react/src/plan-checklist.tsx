@@ -17,7 +17,7 @@ export interface PlanChecklistProps {
   readonly headingLevel?: 2 | 3 | 4 | 5 | 6 | undefined;
   /**
    * The goal the agent works toward, shown above the counts with its status and budget used:
-   * a `Goal` of `@plankit/controller` with `used: renderGoalUsage(goal)`, or your own. None by
+   * a `Goal` of `@plankit/controller/goal` with `used: renderGoalUsage(goal)`, or your own. None by
    * default.
    */
   readonly goal?: PlanChecklistGoal | null | undefined;

@@ -6,7 +6,7 @@ import {
   GoalState,
   registerGoalReducers,
   renderGoalLine,
-} from '@plankit/controller';
+} from '@plankit/controller/goal';
 import { createPlanningTools, Plan, Session, selectLatest } from '@plankit/core';
 import { renderPlanReminder } from '@plankit/prompt';
 import { generateText, stepCountIs } from 'ai';

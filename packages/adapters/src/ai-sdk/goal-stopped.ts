@@ -17,7 +17,7 @@ export interface GoalStoppedOptions<C = unknown> {
 
 const OPTION_KEYS: ReadonlySet<string> = new Set(['session', 'onError']);
 
-// The goal slice of `@plankit/controller` (`GoalState`), read by its stable name: the adapters
+// The goal slice of `@plankit/controller/goal` (`GoalState`), read by its stable name: the adapters
 // do not depend on the controller, and a goal's status is all this condition needs.
 const GOAL_SLICE = 'plankit.controller.Goal';
 
@@ -31,7 +31,7 @@ export function goalStatusOf(
 
 /**
  * A `stopWhen` condition for `generateText` / `streamText` (`ai` 6 and 7) that keeps the loop
- * going while the session's goal (from `@plankit/controller`) is `active`, and stops it once
+ * going while the session's goal (from `@plankit/controller/goal`) is `active`, and stops it once
  * the goal's decision stopped it (`achieved`, `unmet`, `budget_limited`), asked the person
  * (`blocked`), or the goal was paused or cleared. Run `decideGoal` in `onStepFinish` and
  * dispatch its goal, so each step's decision is in the session before this condition reads it.

@@ -1,6 +1,6 @@
 import { AIMessage, HumanMessage, type ToolCall } from '@langchain/core/messages';
 import { MemorySaver } from '@langchain/langgraph';
-import { allStepsDone, createGoal, decideGoal, type Goal } from '@plankit/controller';
+import { allStepsDone, createGoal, decideGoal, type Goal } from '@plankit/controller/goal';
 import type { Plan } from '@plankit/core';
 import { createAgent } from 'langchain';
 import { describe, expect, it } from 'vitest';

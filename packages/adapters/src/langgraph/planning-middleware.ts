@@ -93,7 +93,7 @@ export interface PlanningMiddlewareOptions<
   readonly orderTimeoutMs?: number | undefined;
   /**
    * Keeps the agent working toward a goal: called after every model call with the plan the
-   * model saw, it returns the goal's decision (`decideGoal` of `@plankit/controller`, kept
+   * model saw, it returns the goal's decision (`decideGoal` of `@plankit/controller/goal`, kept
    * wherever the host keeps its goal). While it says `continue`, a reply with no tool calls
    * does not end the run: the decision's `line` goes back to the model as a user message. Once
    * it says `stop` or `ask`, the run ends after this model call, its tool calls unrun. None by
@@ -104,7 +104,7 @@ export interface PlanningMiddlewareOptions<
 
 /**
  * What {@link PlanningMiddlewareOptions.goal} returns: the goal's decision, as `decideGoal` of
- * `@plankit/controller` gives it.
+ * `@plankit/controller/goal` gives it.
  *
  * @public
  */

@@ -1,5 +1,5 @@
 import { Agent, Runner } from '@openai/agents';
-import { allStepsDone, createGoal, decideGoal, type Goal } from '@plankit/controller';
+import { allStepsDone, createGoal, decideGoal, type Goal } from '@plankit/controller/goal';
 import { createPlanningTools, Plan, Session, selectLatest } from '@plankit/core';
 import { describe, expect, it } from 'vitest';
 import { runWithGoal } from './run-with-goal.ts';

@@ -1,7 +1,7 @@
 import { checkOptionKeys, invalidArgument } from '@plankit/core/internal-unstable';
 
 /**
- * A goal's decision as {@link runWithGoal} reads it: `decideGoal` of `@plankit/controller`
+ * A goal's decision as {@link runWithGoal} reads it: `decideGoal` of `@plankit/controller/goal`
  * gives one.
  *
  * @public

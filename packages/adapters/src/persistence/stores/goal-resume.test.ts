@@ -13,7 +13,7 @@ import {
   type Goal,
   GoalState,
   registerGoalReducers,
-} from '@plankit/controller';
+} from '@plankit/controller/goal';
 import {
   type AnyTool,
   createPlanningTools,

@@ -11,18 +11,12 @@ import os from 'node:os';
 import path from 'node:path';
 import {
   allowedOutcomes,
-  applyGoalCommand,
   ControllerSnapshot,
-  createGoal,
   createPlanningController,
-  decideGoal,
-  type Goal,
-  GoalState,
   initialSnapshot,
   type MachineSnapshot,
   machineSnapshotFromJSON,
   registerControllerReducers,
-  registerGoalReducers,
   transition,
 } from '@plankit/controller';
 import {
@@ -34,6 +28,14 @@ import {
   reserveBudget,
   settleBudget,
 } from '@plankit/controller/budget';
+import {
+  applyGoalCommand,
+  createGoal,
+  decideGoal,
+  type Goal,
+  GoalState,
+  registerGoalReducers,
+} from '@plankit/controller/goal';
 import {
   approvePlan,
   completeTodo,
