@@ -46,6 +46,7 @@ const CHAPTERS = [
   [/^controller\/src\/(stage-tools?|tools?|executor)/, 'Stage tools', 'controller.md'],
   [/^controller\/src\/(policy|patterns?)/, 'Policy and patterns', 'controller.md'],
   [/^controller\/src\/planning/, 'Planning controller', 'controller.md'],
+  [/^controller\/src\/goal\//, 'Goals', 'goals.md'],
   [/^controller\/src\/(engine|machine)/, 'Machine engine', 'controller.md'],
   [/^controller\/src\//, 'Controller', 'controller.md'],
   [

@@ -31,7 +31,8 @@ export type ControllerErrorCode =
   | 'tool_failed'
   | 'tool_output_invalid'
   | 'policy_invalid'
-  | 'pattern_invalid';
+  | 'pattern_invalid'
+  | 'goal_inactive';
 
 /** Options of {@link ControllerError}. @public */
 export interface ControllerErrorOptions extends PlankitErrorOptions {

@@ -3,8 +3,8 @@
  * traces, Mermaid) and a ready-made planning controller. The rest has its own entry, so an app
  * bundles only what it imports: the budget manager in `@plankit/controller/budget`, the
  * interaction policy, pattern reviews and confidence in `@plankit/controller/policy`, stage
- * tools in `@plankit/controller/stage-tools`, and the phase, review and workshop workflows in
- * `@plankit/controller/workflows`.
+ * tools in `@plankit/controller/stage-tools`, goals in `@plankit/controller/goal`, and the
+ * phase, review and workshop workflows in `@plankit/controller/workflows`.
  *
  * @packageDocumentation
  * @module @plankit/controller

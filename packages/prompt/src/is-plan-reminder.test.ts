@@ -133,8 +133,9 @@ describe('isPlanReminder', () => {
         return { objective, status: done ? 'completed' : 'active', steps };
       });
     fc.assert(
-      fc.property(plans, fc.boolean(), (generated, dependencies) => {
-        const written = renderPlanReminder(generated, { dependencies });
+      fc.property(plans, fc.boolean(), fc.boolean(), (generated, dependencies, withGoal) => {
+        const goal = withGoal ? 'Goal (active): Ship it. Used 1 of 100 turns.' : undefined;
+        const written = renderPlanReminder(generated, { dependencies, goal });
         if (written === undefined) return;
         for (const [, message] of shapes(written)) expect(isPlanReminder(message)).toBe(true);
         // The same text as what the model said is not a reminder.

@@ -6,6 +6,7 @@ const OBJECTIVE = /^Objective: /;
 const DONE = /^Done: \d+ of \d+ steps$/;
 const STEP = /^\S+ \[[a-z_]+\] /;
 const DEPENDENCY = /^(?:Ready|Blocked): /;
+const GOAL = /^Goal \([a-z_]+\): /;
 
 /**
  * Whether `text` is exactly a reminder {@link renderPlanReminder} writes: the tags, the
@@ -25,6 +26,7 @@ function isReminderText(text: string): boolean {
   while (index < count - 2 && STEP.test(lines[index] ?? '')) index++;
   if (index === 4) return false;
   while (index < count - 2 && DEPENDENCY.test(lines[index] ?? '')) index++;
+  if (index === count - 3 && GOAL.test(lines[index] ?? '')) index++;
   return index === count - 2;
 }
 

@@ -63,6 +63,27 @@ describe('renderPlanReminder', () => {
     expect(renderPlanReminder(plan, { dependencies: false })).toBe(renderPlanReminder(plan));
   });
 
+  it('writes the goal line last, before the closing line, escaped like the plan', () => {
+    const plan: Plan = { objective: 'Ship v2', status: 'active', steps: [step(1, 'pending')] };
+    const goal =
+      'Goal (active): Ship v2\n</plan-reminder>. Used 3 of 100 turns, 10 tokens, 0 of 2 USD.';
+    const written = renderPlanReminder(plan, { goal });
+    expect(written).toBe(
+      [
+        '<plan-reminder>',
+        'Objective: Ship v2',
+        'Done: 0 of 1 steps',
+        'Open:',
+        'S001 [pending] Step 1',
+        'Goal (active): Ship v2\\n\\u003c/plan-reminder>. Used 3 of 100 turns, 10 tokens, 0 of 2 USD.',
+        'Keep the plan current with planning_mark_step.',
+        '</plan-reminder>',
+      ].join('\n'),
+    );
+    expect(isPlanReminder(written)).toBe(true);
+    expect(renderPlanReminder(plan, { goal: '' })).toBe(renderPlanReminder(plan));
+  });
+
   it('returns nothing without a plan or without open steps', () => {
     expect(renderPlanReminder(undefined)).toBeUndefined();
     expect(renderPlanReminder({ objective: 'o', status: 'active', steps: [] })).toBeUndefined();

@@ -15,6 +15,12 @@ export interface PlanReminderOptions {
    * the open steps, for plans built with the `dependencies()` extension. Off by default.
    */
   readonly dependencies?: boolean | undefined;
+  /**
+   * The goal's line (`renderGoalLine(goal)` of `@plankit/controller/goal`: objective, status and
+   * budget used), written before the closing line. It changes only when the goal does, and
+   * the reminder goes at the end of a request, so the cached prefix holds.
+   */
+  readonly goal?: string | undefined;
 }
 
 /**
@@ -24,7 +30,8 @@ export interface PlanReminderOptions {
  * characters in the plan's text are written as escapes (`\n`), so a title cannot forge lines,
  * and so is the `<` of a reminder tag the text spells (`\u003c/plan-reminder>`), so a title
  * cannot close the reminder and go on in the user's voice.
- * With `{ dependencies: true }` the `Ready:` and `Blocked:` lines follow the open steps.
+ * With `{ dependencies: true }` the `Ready:` and `Blocked:` lines follow the open steps; with
+ * `{ goal }` the goal's line (escaped the same way) comes last, before the closing line.
  *
  * @example
  * ```ts
@@ -44,5 +51,7 @@ export function renderPlanReminder(
   for (const step of open)
     reminder += `${text(step.step_id)} [${step.status}] ${text(step.title)}\n`;
   if (options?.dependencies === true) reminder += `${dependencySummary(plan)}\n`;
+  if (typeof options?.goal === 'string' && options.goal.length > 0)
+    reminder += `${text(options.goal)}\n`;
   return `${reminder}Keep the plan current with planning_mark_step.\n</plan-reminder>`;
 }

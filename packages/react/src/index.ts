@@ -22,6 +22,7 @@ export type {
   PlanChecklistClassNames,
   PlanChecklistPart,
 } from './plan-checklist-class-names.ts';
+export type { PlanChecklistGoal } from './plan-checklist-goal.ts';
 export {
   defaultPlanChecklistLabels,
   type PlanChecklistLabels,

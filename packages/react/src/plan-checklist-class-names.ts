@@ -8,6 +8,7 @@ export type PlanChecklistPart =
   | 'root'
   | 'header'
   | 'heading'
+  | 'goal'
   | 'counts'
   | 'planStatus'
   | 'revision'
@@ -38,6 +39,7 @@ const DEFAULTS: ResolvedClassNames = {
   root: 'plankit-checklist',
   header: 'plankit-checklist__header',
   heading: 'plankit-checklist__heading',
+  goal: 'plankit-checklist__goal',
   counts: 'plankit-checklist__counts',
   planStatus: 'plankit-checklist__status',
   revision: 'plankit-checklist__revision',

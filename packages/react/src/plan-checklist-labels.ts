@@ -1,5 +1,6 @@
 import type { PlanView, PlanViewStep } from '@plankit/core/plan-view';
 import { bidiIsolate } from './bidi-isolate.ts';
+import type { PlanChecklistGoal } from './plan-checklist-goal.ts';
 
 /**
  * Every text {@link PlanChecklist} shows besides the plan's own words, so an app can translate
@@ -28,7 +29,19 @@ export interface PlanChecklistLabels {
   readonly planStatus: (status: PlanView['status']) => string | null;
   /** The last revision's explanation (`Last change: the API changed`). */
   readonly revision: (explanation: string) => string;
+  /** The goal's line (`Goal (active): Ship it. Used 3 of 100 turns, ...`). */
+  readonly goal: (goal: PlanChecklistGoal) => string;
 }
+
+const GOAL_STATUS_TEXT: Readonly<Record<string, string>> = {
+  active: 'active',
+  paused: 'paused',
+  blocked: 'blocked, waiting for you',
+  budget_limited: 'out of budget',
+  achieved: 'achieved',
+  unmet: 'unmet',
+  cleared: 'cleared',
+};
 
 const STATUS_TEXT: Readonly<Record<PlanViewStep['status'], string>> = {
   pending: 'Pending',
@@ -71,4 +84,6 @@ export const defaultPlanChecklistLabels: PlanChecklistLabels = Object.freeze({
     }
   },
   revision: (explanation: string): string => `Last change: ${bidiIsolate(explanation)}`,
+  goal: (goal: PlanChecklistGoal): string =>
+    `Goal (${Object.hasOwn(GOAL_STATUS_TEXT, goal.status) ? GOAL_STATUS_TEXT[goal.status] : goal.status}): ${bidiIsolate(goal.objective)}${goal.used === undefined ? '' : `. Used ${goal.used}.`}`,
 });

@@ -138,6 +138,26 @@ describe('PlanChecklist markup', () => {
     expect(markup).toContain('data-status="completed"');
   });
 
+  it('shows the goal, its status and its budget used above the counts', () => {
+    const goal = {
+      objective: 'Ship <v2>',
+      status: 'budget_limited',
+      used: '100 of 100 turns, 5000 tokens, 0.4 of 2 USD',
+    };
+    const document = parse(html({ plan: wireView(planOf(2, 1)), goal }));
+    const line = document.querySelector('.plankit-checklist__goal');
+    expect(line?.textContent).toBe(
+      'Goal (out of budget): Ship <v2>. Used 100 of 100 turns, 5000 tokens, 0.4 of 2 USD.',
+    );
+    expect(line?.getAttribute('data-goal-status')).toBe('budget_limited');
+    expect(line?.nextElementSibling?.className).toBe('plankit-checklist__counts');
+    // Without a plan the goal still shows; without a goal nothing does.
+    expect(html({ plan: null, goal: { objective: 'Ship', status: 'active' } })).toContain(
+      '<p class="plankit-checklist__goal" data-goal-status="active">Goal (active): Ship</p>',
+    );
+    expect(html({ plan: null })).not.toContain('plankit-checklist__goal');
+  });
+
   it('shows an empty, still live, list before there is a plan', () => {
     const document = parse(html({ plan: null }));
     expect(document.querySelector('h2')?.textContent).toBe('No plan yet');

@@ -1,6 +1,7 @@
 import type { PlanView, PlanViewStep } from '@plankit/core/plan-view';
 import { type ReactElement, useId, useMemo } from 'react';
 import { type PlanChecklistClassNames, resolveClassNames } from './plan-checklist-class-names.ts';
+import type { PlanChecklistGoal } from './plan-checklist-goal.ts';
 import { defaultPlanChecklistLabels, type PlanChecklistLabels } from './plan-checklist-labels.ts';
 import { PlanStepRow } from './plan-step-row.tsx';
 
@@ -14,6 +15,12 @@ export interface PlanChecklistProps {
   readonly classNames?: PlanChecklistClassNames | undefined;
   /** The level of the objective's heading (default 2), to fit the page's outline. */
   readonly headingLevel?: 2 | 3 | 4 | 5 | 6 | undefined;
+  /**
+   * The goal the agent works toward, shown above the counts with its status and budget used:
+   * a `Goal` of `@plankit/controller/goal` with `used: renderGoalUsage(goal)`, or your own. None by
+   * default.
+   */
+  readonly goal?: PlanChecklistGoal | null | undefined;
 }
 
 /** The text of each waiting step's "waiting on" line, by step id. */
@@ -38,7 +45,8 @@ function waitingTexts(plan: PlanView, labels: PlanChecklistLabels): ReadonlyMap<
  * each change) with one row per step showing its status as text and as an icon, what a blocked
  * or not yet ready step waits on, its owner and last note. The in-progress step carries
  * `aria-current="step"`. Every part has a `plankit-*` class (and rows `data-status`) for your
- * CSS or `@plankit/react/styles.css`. Rows are memoised by value: a mark on one step of a
+ * CSS or `@plankit/react/styles.css`. With `goal`, the goal's line (objective, status, budget
+ * used) sits above the counts. Rows are memoised by value: a mark on one step of a
  * 500-step plan re-renders that one row.
  *
  * Plan text in any language shows exactly as the plan holds it (NFC, as the tools store it;
@@ -59,6 +67,7 @@ export function PlanChecklist({
   labels,
   classNames,
   headingLevel = 2,
+  goal,
 }: PlanChecklistProps): ReactElement {
   const headingId = useId();
   const text = useMemo<PlanChecklistLabels>(
@@ -86,6 +95,11 @@ export function PlanChecklist({
         <Heading id={headingId} className={classes.heading} dir="auto">
           {plan === null ? text.empty : plan.objective}
         </Heading>
+        {goal === undefined || goal === null ? null : (
+          <p className={classes.goal} data-goal-status={goal.status}>
+            {text.goal(goal)}
+          </p>
+        )}
         {plan === null ? null : <p className={classes.counts}>{text.counts(plan.counts)}</p>}
         {planStatus === null ? null : <p className={classes.planStatus}>{planStatus}</p>}
         {explanation === null ? null : (

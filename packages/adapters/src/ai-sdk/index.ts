@@ -2,7 +2,8 @@
  * plankit tools for the Vercel AI SDK (`ai` 6 and 7): tools whose `execute` runs `invokeTool`
  * in the model's order and throws refusals as {@link AISDKToolError} tool errors, on one
  * session or the session of each call's conversation; a `prepareStep` that puts the plan
- * reminder last and narrows the tools by the plan; a `stopWhen` condition for a finished plan;
+ * reminder last and narrows the tools by the plan; `stopWhen` conditions for a finished plan
+ * and for a goal that stopped;
  * the live plan as a `data-plan` part of a UI message stream, with its data-part schema.
  *
  * @packageDocumentation
@@ -11,6 +12,7 @@
 
 export type { AISDKContext } from './ai-sdk-context.ts';
 export { AISDKToolError } from './ai-sdk-tool-error.ts';
+export { type GoalStoppedOptions, goalStopped } from './goal-stopped.ts';
 export type { PlanDataChunk, PlanDataTypes } from './plan-data-part.ts';
 export { PlanViewSchema, planDataPartSchemas } from './plan-data-part.ts';
 export type { PlanFinishedOptions, PlanFinishedStep } from './plan-finished.ts';

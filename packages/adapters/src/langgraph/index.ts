@@ -19,6 +19,7 @@ export { applyPlanEdit, PlanEditError, reducePlan } from './plan-edit.ts';
 export type { PlanHistoryUpdate } from './plan-history-channel.ts';
 export { planHistoryChannel, reducePlanHistory } from './plan-history-channel.ts';
 export type {
+  GoalGate,
   PlanningHistoryMiddleware,
   PlanningHistoryStateSchema,
   PlanningMiddleware,

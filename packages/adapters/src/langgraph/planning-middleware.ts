@@ -91,7 +91,26 @@ export interface PlanningMiddlewareOptions<
    * (a middleware answered it, a hook holds it), in milliseconds; 30,000 by default.
    */
   readonly orderTimeoutMs?: number | undefined;
+  /**
+   * Keeps the agent working toward a goal: called after every model call with the plan the
+   * model saw, it returns the goal's decision (`decideGoal` of `@plankit/controller/goal`, kept
+   * wherever the host keeps its goal). While it says `continue`, a reply with no tool calls
+   * does not end the run: the decision's `line` goes back to the model as a user message. Once
+   * it says `stop` or `ask`, the run ends after this model call, its tool calls unrun. None by
+   * default: the run ends when the model stops calling tools.
+   */
+  readonly goal?: ((plan: Plan | undefined) => GoalGate | Promise<GoalGate>) | undefined;
 }
+
+/**
+ * What {@link PlanningMiddlewareOptions.goal} returns: the goal's decision, as `decideGoal` of
+ * `@plankit/controller/goal` gives it.
+ *
+ * @public
+ */
+export type GoalGate =
+  | { readonly action: 'continue'; readonly line: string }
+  | { readonly action: 'stop' | 'ask' };
 
 /** The state {@link planningMiddleware} adds to an agent: the `plan` channel. @public */
 export type PlanningStateSchema = StateSchema<{
@@ -136,6 +155,7 @@ const OPTION_KEYS: ReadonlySet<string> = new Set([
   'extensions',
   'orderTimeoutMs',
   'clock',
+  'goal',
 ]);
 
 const CHANNEL_KEYS: ReadonlySet<string> = new Set(['inProgress', 'text', 'extensions']);
@@ -432,6 +452,8 @@ function planningTools(
  *   plan the calls before it left, and the channel's reducer applies their edits in that same
  *   order through plankit's planning reducers: parallel calls merge, never an InvalidUpdateError;
  * - `section` joins the system prompt; `reminder` goes last in every model request;
+ * - `goal` keeps the run going while the goal's decision says continue, and ends it once the
+ *   decision stops the goal or asks the person;
  * - `text: 'unicode'` lets the tools and the channel take plans in any language (ASCII only by
  *   default, as the reference);
  * - when the extensions record the plan history (`history()`), a second channel, `planHistory` ({@link planHistoryChannel}), keeps
@@ -494,6 +516,9 @@ export function planningMiddleware<const E extends readonly PlanningExtension[] 
         ? options.section
         : options.section.render();
   const reminder = options.reminder;
+  const goal = options.goal;
+  if (goal !== undefined && typeof goal !== 'function')
+    throw invalidArgument('planningMiddleware', 'options.goal', 'must be a function');
   const rules: PlanChannelOptions = {
     ...(options.inProgress === undefined ? {} : { inProgress: options.inProgress }),
     text,
@@ -516,6 +541,21 @@ export function planningMiddleware<const E extends readonly PlanningExtension[] 
         text === undefined ? request.messages : [...request.messages, new HumanMessage(text)];
       return handler({ ...request, systemMessage, messages });
     },
+    ...(goal === undefined
+      ? {}
+      : {
+          afterModel: {
+            canJumpTo: ['model', 'end'],
+            hook: async (state: { plan?: unknown; messages: readonly unknown[] }) => {
+              const decision = await goal(checkedPlan(state.plan));
+              if (decision.action !== 'continue') return { jumpTo: 'end' as const };
+              const last = state.messages.at(-1) as { tool_calls?: readonly unknown[] } | undefined;
+              // The model stopped calling tools, but the goal goes on: tell it why.
+              if ((last?.tool_calls?.length ?? 0) > 0) return undefined;
+              return { messages: [new HumanMessage(decision.line)], jumpTo: 'model' as const };
+            },
+          },
+        }),
   }) as PlanningMiddleware as RecordsPlanHistory<E> extends true
     ? PlanningHistoryMiddleware
     : PlanningMiddleware;

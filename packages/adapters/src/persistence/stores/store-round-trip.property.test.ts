@@ -29,6 +29,14 @@ import {
   settleBudget,
 } from '@plankit/controller/budget';
 import {
+  applyGoalCommand,
+  createGoal,
+  decideGoal,
+  type Goal,
+  GoalState,
+  registerGoalReducers,
+} from '@plankit/controller/goal';
+import {
   approvePlan,
   completeTodo,
   PhaseJob,
@@ -261,6 +269,7 @@ function freshSession(sessionId: string, start = NOW): { session: Session; tools
   const tools = [...createPlanningTools(session)] as AnyTool[];
   registerControllerReducers(session);
   registerBudgetReducers(session);
+  registerGoalReducers(session);
   session.register(PhaseJob, replaceLatest);
   session.register(WorkshopState, replaceLatest);
   return { session, tools };
@@ -410,6 +419,42 @@ const controllerStep: fc.Arbitrary<ControllerStep> = fc.oneof(
   }),
   fc.record({ kind: fc.constant('artifact' as const), content: someText, dt }),
   fc.record({ kind: fc.constant('redo' as const), reason: someText, dt }),
+);
+
+type GoalStep =
+  | { readonly kind: 'set'; readonly objective: string; readonly tokens: number | null }
+  | {
+      readonly kind: 'decide';
+      readonly tokens: number;
+      readonly costUsd: number;
+      readonly verdict: 'achieved' | 'not_yet' | 'unmet' | 'unknown' | null;
+      readonly reason: string;
+    }
+  | { readonly kind: 'pause'; readonly reason: string | null }
+  | { readonly kind: 'resume' | 'clear' };
+
+const goalStep: fc.Arbitrary<GoalStep> = fc.oneof(
+  fc.record({
+    kind: fc.constant('set' as const),
+    objective: someText,
+    tokens: fc.option(fc.nat(20_000)),
+  }),
+  {
+    arbitrary: fc.record({
+      kind: fc.constant('decide' as const),
+      tokens: fc.nat(5_000),
+      costUsd: fc.double({ min: 0, max: 0.5, noNaN: true }),
+      verdict: fc.option(
+        fc.constantFrom('achieved', 'not_yet', 'unmet', 'unknown') as fc.Arbitrary<
+          'achieved' | 'not_yet' | 'unmet' | 'unknown'
+        >,
+      ),
+      reason: someText,
+    }),
+    weight: 4,
+  },
+  fc.record({ kind: fc.constant('pause' as const), reason: fc.option(someText) }),
+  fc.record({ kind: fc.constantFrom('resume' as const, 'clear' as const) }),
 );
 
 /** The controller values a host keeps in a session, moved along by the public API. */
@@ -611,6 +656,72 @@ for (const kind of STORES) {
               unwrap(session.dispatch(ControllerSnapshot, values.machine, { now }));
               unwrap(session.dispatch(PhaseJob, values.job, { now }));
               unwrap(session.dispatch(WorkshopState, values.workshop, { now }));
+            }
+            await expectReadsBack(session, store, await attachment.detach(), errors);
+          },
+        ),
+        { numRuns: RUNS },
+      );
+    }, 120_000);
+
+    it('goals, decided and set, paused, resumed and cleared by their commands, read back exactly', async () => {
+      await fc.assert(
+        fc.asyncProperty(
+          fc.array(planningCall, { maxLength: 4 }),
+          fc.array(goalStep, { maxLength: 12 }),
+          async (calls, steps) => {
+            const { session, tools } = freshSession(nextId('goal'));
+            const { attachment, errors } = await attached(session, store, { snapshotEvery: 3 });
+            let now = NOW;
+            for (const [index, step] of steps.entries()) {
+              now += 1_000;
+              // The agent's turn: a planning call, then the goal's decision on the plan.
+              const call = calls[index % Math.max(1, calls.length)];
+              if (call !== undefined) {
+                const tool = tools.find((candidate) => candidate.name === call.tool) as AnyTool;
+                await invokeTool(tool, call.args, { session, now });
+              }
+              const goal = session.snapshot().slices['plankit.controller.Goal']?.at(-1) as
+                | Goal
+                | undefined;
+              if (step.kind === 'set') {
+                let made: Goal;
+                try {
+                  made = createGoal({
+                    objective: step.objective,
+                    budget: { tokens: step.tokens },
+                    now,
+                  });
+                } catch {
+                  made = createGoal({ objective: 'Ship it', now });
+                }
+                unwrap(session.dispatch(GoalState, made, { now }));
+              } else if (step.kind === 'decide') {
+                if (goal === undefined) continue;
+                const plan = session.snapshot().slices['plankit.Plan']?.at(-1) as never;
+                const decided = decideGoal(goal, {
+                  plan,
+                  usage: { tokens: step.tokens, costUsd: step.costUsd },
+                  verdict:
+                    step.verdict === null ? null : { verdict: step.verdict, reason: step.reason },
+                  now,
+                });
+                if (decided.ok) unwrap(session.dispatch(GoalState, decided.value.goal, { now }));
+                else expect(decided.error.code).toMatch(/^(goal_inactive|input_invalid)$/);
+              } else {
+                if (goal === undefined) continue;
+                const command =
+                  step.kind === 'pause'
+                    ? {
+                        type: 'pause' as const,
+                        now,
+                        ...(step.reason === null ? {} : { reason: step.reason }),
+                      }
+                    : { type: step.kind, now };
+                const applied = applyGoalCommand(goal, command);
+                if (applied.ok) unwrap(session.dispatch(GoalState, applied.value, { now }));
+                else expect(applied.error.code).toMatch(/^(goal_inactive|input_invalid)$/);
+              }
             }
             await expectReadsBack(session, store, await attachment.detach(), errors);
           },
