@@ -5,7 +5,7 @@ import { DataTypes } from './replay-rules.ts';
 import { ignoredSnapshot, restore } from './restore-session.ts';
 import { Attachment, type SessionAttachment } from './session-attachment.ts';
 import type { SessionStore, StoreIssue } from './session-store.ts';
-import type { StoreError } from './store-error.ts';
+import { StoreError } from './store-error.ts';
 
 /** Options of {@link attachStore}. @public */
 export interface AttachStoreOptions {
