@@ -541,6 +541,9 @@ function trialDeadline(run: AbortSignal, timeoutMs: number): TrialDeadline {
     abort.abort();
     expire();
   }, timeoutMs);
+  // It never keeps the process alive by itself: a host waiting on I/O (a socket) is stopped
+  // at the limit, and one waiting on nothing at all is still reported by the CLI at once.
+  timer.unref?.();
   return deadline;
 }
 
