@@ -18,6 +18,7 @@ export type {
   TaskToolContext,
 } from './config/define-eval.ts';
 export { defineEval, REMINDER_CADENCES } from './config/define-eval.ts';
+export { MAX_TRIALS } from './config/eval-config-schema.ts';
 export type {
   CheckFunction,
   CheckInput,
@@ -28,7 +29,7 @@ export type {
   StoredVerdict,
   TaskChecker,
 } from './config/task-checker.ts';
-export { llmJudge } from './config/task-checker.ts';
+export { JUDGE_ANSWER_LIMIT, llmJudge } from './config/task-checker.ts';
 export type { AISdkHostOptions } from './hosts/ai-sdk-host.ts';
 export { aiSdkHost } from './hosts/ai-sdk-host.ts';
 export type {

@@ -92,6 +92,24 @@ describe('callTool', () => {
     expect(/\p{Cs}/u.test(result.message)).toBe(false);
   });
 
+  it('escapes a lone surrogate in a tool name the model sent, so the refusal is valid UTF-16', async () => {
+    const session = new Session();
+    const tools = createPlanningTools(session);
+    for (const name of ['planning_\uD800x', 'planning_x\uDFFF', '\uDC00\uD83D']) {
+      const { result } = await callTool(tools, { name, arguments: {} }, { session });
+      expect(/\p{Cs}/u.test(result.message), JSON.stringify(name)).toBe(false);
+    }
+    const { result } = await callTool(
+      tools,
+      { name: 'planning_\uD800x', arguments: {} },
+      { session },
+    );
+    expect(result.message).toContain("Unknown tool 'planning_\\ud800x'.");
+    // A whole pair is text, kept as it is.
+    const pair = await callTool(tools, { name: 'planning_\u{1F600}', arguments: {} }, { session });
+    expect(pair.result.message).toContain("Unknown tool 'planning_\u{1F600}'.");
+  });
+
   it('quotes what the model sent in its refusals with control characters escaped, on one line', async () => {
     const session = new Session();
     const tools = createPlanningTools(session);

@@ -1,5 +1,10 @@
 import { PlankitError, type ToolFailure, ToolValidationError } from '@plankit/core';
-import { clipText, escapeControl, refusalText, toolFailure } from '@plankit/core/internal-unstable';
+import {
+  clipText,
+  escapeRefusedText,
+  refusalText,
+  toolFailure,
+} from '@plankit/core/internal-unstable';
 import type { SessionResolveError } from '../sessions/session-resolve-error.ts';
 
 /** What every refusal the model reads starts with, whichever host carries it. */
@@ -37,10 +42,13 @@ const MAX_NAME = 64;
 
 /**
  * A name the model sent, as a refusal quotes it: the first 64 code units and `...` (never
- * splitting a surrogate pair), control characters escaped so it stays on its line.
+ * splitting a surrogate pair), control characters escaped so it stays on its line, and a lone
+ * surrogate (or a bidirectional control, an invisible character) written as `\uXXXX`
+ * (`escapeRefusedText`): text with a lone surrogate is not valid UTF-16, and a model's API may
+ * refuse the whole request that carries the refusal back.
  */
 export function quotedName(name: string): string {
-  return escapeControl(clipText(name, MAX_NAME + 3));
+  return escapeRefusedText(clipText(name, MAX_NAME + 3));
 }
 
 /** The longest part of a tool name or a thrown reason a call failure quotes. */
@@ -54,7 +62,7 @@ const MAX_QUOTED = 500;
  */
 export function callFailure(toolName: string, cause: unknown): ToolFailure {
   const reason = cause instanceof Error ? cause.message : String(cause);
-  const quote = (text: string): string => escapeControl(clipText(text, MAX_QUOTED));
+  const quote = (text: string): string => escapeRefusedText(clipText(text, MAX_QUOTED));
   const error = new PlankitError(
     'tool_execution_failed',
     refusalText(`Tool '${quote(toolName)}' execution failed: ${quote(reason)}`),

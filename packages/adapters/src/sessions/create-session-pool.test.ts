@@ -332,7 +332,81 @@ describe('createSessionPool', () => {
     expect(!refused.ok && refused.error.code).toBe('pool_full');
     release();
     ok(await held);
-    // Not closed: close() waits for the load in progress, which never answers.
+    // close() stops waiting for the load that never answers at its time limit, and names it.
+    const closed = await pool.close({ timeoutMs: 20 });
+    expect(!closed.ok && closed.error.code).toBe('pool_close_timed_out');
+    // 'c' is still live: close waited for the load first, so it was never flushed.
+    expect(!closed.ok && closed.error.abandoned).toEqual(['c', 'stuck']);
+  });
+
+  it('refuses a load that takes longer than loadTimeoutMs and frees its slot', async () => {
+    let loads = 0;
+    const store = storeWith(new MemoryStore(), 'load', (load) => (...args) => {
+      loads++;
+      return args[0] === 'stuck' ? new Promise(() => {}) : load(...args);
+    });
+    const pool = createSessionPool({ store, max: 1, loadTimeoutMs: 20 });
+    const stuck = await pool.get('stuck');
+    expect(!stuck.ok && stuck.error.code).toBe('session_load_failed');
+    expect(!stuck.ok && stuck.error.message).toBe(
+      'Conversation stuck was not loaded: the store did not answer within 20 ms (loadTimeoutMs). Its slot was freed; try again shortly.',
+    );
+    expect(pool.stats()).toMatchObject({ live: 0, loading: 0, waiting: 0 });
+    // The one slot is free again: another conversation loads, and close() ends.
+    ok(await pool.run('other', (session) => invokeTool(SETUP, setupArgs('other'), { session })));
+    expect(loads).toBe(2);
+    ok(await pool.close());
+  });
+
+  it('drops a load that answers after loadTimeoutMs unused: the next get loads afresh', async () => {
+    const inner = new MemoryStore();
+    let open = () => {};
+    const gated = new Promise<void>((resolve) => {
+      open = resolve;
+    });
+    let first = true;
+    const store = storeWith(inner, 'load', (load) => async (...args) => {
+      if (first) {
+        first = false;
+        await gated;
+      }
+      return load(...args);
+    });
+    const bus = new InProcessEventBus();
+    const pool = createSessionPool({ store, loadTimeoutMs: 20, sessionOptions: { bus } });
+    const late = await pool.get('c');
+    expect(!late.ok && late.error.code).toBe('session_load_failed');
+    open();
+    const session = ok(await pool.get('c'));
+    await invokeTool(SETUP, setupArgs('c'), { session });
+    ok(await pool.close());
+    expect(ok(await inner.load('c')).version).toBe(1);
+    // The late copy was disposed: nothing of it listens on the shared bus.
+    expect(bus.publish({ type: 'ToolInvoked', sessionId: 'nobody' } as never).delivered).toBe(0);
+  });
+
+  it('close({ timeoutMs }) abandons a run that never ends and names its conversation', async () => {
+    const store = new MemoryStore();
+    const pool = createSessionPool({ store });
+    ok(await pool.run('done', (session) => invokeTool(SETUP, setupArgs('done'), { session })));
+    void pool.run('forever', () => new Promise(() => {}));
+    await nextTurn();
+    const closed = await pool.close({ timeoutMs: 20 });
+    expect(closed.ok).toBe(false);
+    if (!closed.ok) {
+      expect(closed.error.code).toBe('pool_close_timed_out');
+      expect(closed.error.abandoned).toEqual(['done', 'forever']);
+      expect(closed.error.message).toBe(
+        'The session pool stopped waiting after 20 ms (timeoutMs) and abandoned 2 conversations: done, forever. Their loads, runs or unsaved changes may still finish, or be lost.',
+      );
+    }
+    expect(await pool.close()).toBe(closed);
+    expect(() => pool.close({ timeoutMs: -1 })).toThrow(
+      'SessionPool.close: options.timeoutMs must be an integer from 0 to 2147483647.',
+    );
+    expect(() => pool.close({ wait: 1 } as never)).toThrow(
+      'SessionPool.close: options.wait is not an option.',
+    );
   });
 
   it('refuses a request with pool_full after waitTimeoutMs, and at once past maxWaiting', async () => {

@@ -1,12 +1,18 @@
 import { type Result, registerPlanningReducers, Session, type Unsubscribe } from '@plankit/core';
-import { invalidArgument } from '@plankit/core/internal-unstable';
+import {
+  checkOptionKeys,
+  clipText,
+  invalidArgument,
+  isRecord,
+  plural,
+} from '@plankit/core/internal-unstable';
 import { bindConversationKey } from '../host/conversation-key.ts';
 import {
   type ConversationListener,
   type PooledConversations,
   registerPooledResolver,
 } from '../host/pooled-conversations.ts';
-import { attachStore } from '../persistence/stores/attach-store.ts';
+import { attachStore, giveUpAttaching } from '../persistence/stores/attach-store.ts';
 import type { SessionAttachment } from '../persistence/stores/session-attachment.ts';
 import type { StoreError } from '../persistence/stores/store-error.ts';
 import { Admission } from './pool/admission.ts';
@@ -19,8 +25,10 @@ import {
   type CheckedPoolOptions,
   checkPoolOptions,
   type SessionPoolOptions,
+  timeout,
 } from './pool/session-pool-options.ts';
 import { Subscriptions } from './pool/subscriptions.ts';
+import { TIMED_OUT, withinTime } from './pool/within-time.ts';
 import { reasonOf, SessionResolveError } from './session-resolve-error.ts';
 
 /** What a pool is doing now and has done, for a server's metrics: see {@link SessionPool.stats}. @public */
@@ -124,12 +132,30 @@ export interface SessionPool {
   /**
    * Refuses later calls and waiting requests (`pool_closed`), waits for loads and runs in
    * progress, then flushes, detaches and disposes every live session. Does not close the store.
+   * Waits at most `options.timeoutMs` (30,000 ms by default), so a run or a store that never
+   * answers cannot hold a shutdown forever; what was not finished by then is abandoned and
+   * named. Only the first call's options count: later calls share its outcome.
    *
-   * @returns `ok` when every flush succeeded, else the first failure (all are reported to
-   *   `onError`)
+   * @returns `ok` when every flush succeeded; `pool_close_timed_out` naming the abandoned
+   *   conversations (also in `abandoned`) when the time ran out; else the first failure (all
+   *   are reported to `onError`)
+   * @throws PlankitError `argument_invalid` for bad options
    */
-  close(): Promise<Result<void, SessionResolveError>>;
+  close(options?: ClosePoolOptions): Promise<Result<void, SessionResolveError>>;
 }
+
+/** Options of {@link SessionPool.close}. @public */
+export interface ClosePoolOptions {
+  /**
+   * How long close waits for loads, runs and flushes in progress, in ms: an integer from 0 to
+   * 2,147,483,647; 30,000 by default.
+   */
+  readonly timeoutMs?: number | undefined;
+}
+
+const CLOSE_KEYS: ReadonlySet<string> = new Set(['timeoutMs']);
+// The ids a timed-out close names in its message; `abandoned` has them all.
+const NAMED_ABANDONED = 1000;
 
 class Pool implements SessionPool {
   readonly #options: CheckedPoolOptions;
@@ -138,7 +164,8 @@ class Pool implements SessionPool {
   readonly #keys: ModelOrderKeys;
   readonly #subscriptions = new Subscriptions();
   readonly #loading = new Map<string, Loading>();
-  readonly #runs = new Set<Promise<unknown>>();
+  // Runs and tool calls in progress, with their conversation's id.
+  readonly #runs = new Map<Promise<unknown>, string>();
   #loads = 0;
   #closing: Promise<Result<void, SessionResolveError>> | undefined;
 
@@ -197,7 +224,7 @@ class Pool implements SessionPool {
   ): Promise<Result<Awaited<T>, SessionResolveError>> {
     if (typeof fn !== 'function')
       throw invalidArgument('SessionPool.run', 'fn', 'must be a function');
-    return this.#track(this.#run(id, fn));
+    return this.#track(id, this.#run(id, fn));
   }
 
   async flush(id: string): Promise<Result<number, SessionResolveError>> {
@@ -261,7 +288,7 @@ class Pool implements SessionPool {
           : checkId(id, 'id');
       },
       keyOf: (id) => this.#keys.keyOf(id),
-      hold: (id, fn) => this.#track(this.#hold(id, fn)),
+      hold: (id, fn) => this.#track(id, this.#hold(id, fn)),
       subscribe: (id, listener) => this.subscribe(id, listener),
       peek: (id) => this.#lives.get(id)?.session,
     };
@@ -269,15 +296,43 @@ class Pool implements SessionPool {
     return resolve;
   }
 
-  close(): Promise<Result<void, SessionResolveError>> {
-    this.#closing ??= this.#close();
+  close(options: ClosePoolOptions = {}): Promise<Result<void, SessionResolveError>> {
+    if (!isRecord(options))
+      throw invalidArgument('SessionPool.close', 'options', 'must be an object');
+    checkOptionKeys('SessionPool.close', options, CLOSE_KEYS);
+    const { timeoutMs = 30_000 } = options;
+    const limit = timeout(timeoutMs, 'options.timeoutMs', 'SessionPool.close');
+    this.#closing ??= this.#closeWithin(limit);
     return this.#closing;
+  }
+
+  async #closeWithin(timeoutMs: number): Promise<Result<void, SessionResolveError>> {
+    const closed = await withinTime(this.#close(), timeoutMs);
+    if (closed !== TIMED_OUT) return closed;
+    // Whatever is still loading, running, live or flushing was not finished.
+    const abandoned = [
+      ...new Set([
+        ...this.#loading.keys(),
+        ...this.#runs.values(),
+        ...this.#lives.all().map((live) => live.id),
+        ...this.#lives.allLeaving().map(([id]) => id),
+      ]),
+    ].sort();
+    const names = clipText(abandoned.join(', '), NAMED_ABANDONED);
+    return {
+      ok: false,
+      error: new SessionResolveError(
+        'pool_close_timed_out',
+        `The session pool stopped waiting after ${timeoutMs} ms (timeoutMs) and abandoned ${plural(abandoned.length, 'conversation')}: ${names}. Their loads, runs or unsaved changes may still finish, or be lost.`,
+        { abandoned },
+      ),
+    };
   }
 
   async #close(): Promise<Result<void, SessionResolveError>> {
     this.#admission.refuseWaiting(() => closedError(undefined));
     await Promise.allSettled([...this.#loading.values()].map((loading) => loading.done));
-    await Promise.allSettled([...this.#runs]);
+    await Promise.allSettled([...this.#runs.keys()]);
     const results = await Promise.all(
       this.#lives
         .all()
@@ -290,8 +345,8 @@ class Pool implements SessionPool {
     return failed === undefined || failed.ok ? OK_VOID : failed;
   }
 
-  #track<R>(running: Promise<R>): Promise<R> {
-    this.#runs.add(running);
+  #track<R>(id: string, running: Promise<R>): Promise<R> {
+    this.#runs.set(running, id);
     const forget = (): void => {
       this.#runs.delete(running);
     };
@@ -474,10 +529,13 @@ class Pool implements SessionPool {
       registerPlanningReducers(session);
       setup?.(session);
       this.#loads++;
-      attached = await attachStore(session, store, {
+      const attaching = attachStore(session, store, {
         ...attach,
         onError: (error) => this.#attachmentError(live, error),
       });
+      const answered = await withinTime(attaching, this.#options.loadTimeoutMs);
+      if (answered === TIMED_OUT) return this.#loadTimedOut(id, session, attaching);
+      attached = answered;
     } catch (error) {
       // A programmer error (a throwing setup, a store that rejects): the copy never served,
       // and must not stay subscribed to a shared bus.
@@ -515,6 +573,28 @@ class Pool implements SessionPool {
     this.#subscriptions.wireAll(live);
     this.#lives.add(live);
     return { ok: true, value: live };
+  }
+
+  /**
+   * Gives up a load that took longer than `loadTimeoutMs`: the caller is refused and the slot
+   * freed now; a late answer attaches nothing and its copy is disposed unused.
+   */
+  #loadTimedOut(
+    id: string,
+    session: Session,
+    attaching: Promise<Result<SessionAttachment, StoreError>>,
+  ): Result<never, SessionResolveError> {
+    // The id is free on the bus now, so the next load of it can attach; the late answer
+    // attaches nothing.
+    giveUpAttaching(session);
+    const drop = (): void => session.dispose();
+    void attaching.then(drop, drop);
+    const { loadTimeoutMs } = this.#options;
+    return refused(
+      'session_load_failed',
+      `Conversation ${id} was not loaded: the store did not answer within ${loadTimeoutMs} ms (loadTimeoutMs). Its slot was freed; try again shortly.`,
+      id,
+    );
   }
 
   #attachmentError(live: LiveSession | undefined, error: StoreError): void {

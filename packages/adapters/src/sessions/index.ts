@@ -11,7 +11,11 @@
 
 export type { ConversationListener } from '../host/pooled-conversations.ts';
 export { isConversationId, parseConversationId } from './conversation-id.ts';
-export type { SessionPool, SessionPoolStats } from './create-session-pool.ts';
+export type {
+  ClosePoolOptions,
+  SessionPool,
+  SessionPoolStats,
+} from './create-session-pool.ts';
 export { createSessionPool } from './create-session-pool.ts';
 export type {
   PooledAttachOptions,

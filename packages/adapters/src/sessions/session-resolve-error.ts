@@ -13,6 +13,8 @@ import type { StoreError } from '../persistence/stores/store-error.ts';
  * - `pool_closed`: the pool is closed.
  * - `pool_full`: every live session of the pool stayed held, and the request waited too long
  *   for a slot, or too many requests were waiting already.
+ * - `pool_close_timed_out`: `close` stopped waiting at its time limit; `abandoned` names the
+ *   conversations whose loads, runs or flushes were not finished.
  *
  * @public
  */
@@ -23,7 +25,10 @@ export type SessionResolveErrorCode =
   | 'session_conflict'
   | 'session_store_failed'
   | 'pool_closed'
-  | 'pool_full';
+  | 'pool_full'
+  | 'pool_close_timed_out';
+
+const NONE_ABANDONED: readonly string[] = Object.freeze([]);
 
 /** Options of {@link SessionResolveError}. @public */
 export interface SessionResolveErrorOptions extends PlankitErrorOptions {
@@ -31,6 +36,8 @@ export interface SessionResolveErrorOptions extends PlankitErrorOptions {
   readonly conversationId?: string | undefined;
   /** The store's error behind a store failure. */
   readonly storeError?: StoreError | undefined;
+  /** The conversations a timed-out `close` abandoned, sorted. */
+  readonly abandoned?: readonly string[] | undefined;
 }
 
 /**
@@ -48,6 +55,8 @@ export class SessionResolveError extends PlankitError<SessionResolveErrorCode> {
   readonly conversationId: string | undefined;
   /** The store's error behind a store failure; also the `cause`. */
   readonly storeError: StoreError | undefined;
+  /** The conversations a timed-out `close` abandoned (`pool_close_timed_out`), sorted; else empty. */
+  readonly abandoned: readonly string[];
 
   /**
    * Creates the error.
@@ -67,6 +76,8 @@ export class SessionResolveError extends PlankitError<SessionResolveErrorCode> {
     });
     this.conversationId = options.conversationId;
     this.storeError = options.storeError;
+    this.abandoned =
+      options.abandoned === undefined ? NONE_ABANDONED : Object.freeze([...options.abandoned]);
   }
 
   /** True for a {@link SessionResolveError}, from this copy of the package or another one. */

@@ -110,6 +110,38 @@ describe('machineSnapshotFromJSON', () => {
     ['a time no Date holds', { ...json, startedAt: -1e300 }, 'snapshot_invalid', 'startedAt'],
   ];
 
+  it('refuses counters and a position the trace does not account for', () => {
+    const costly = ok(
+      transition(planningMachine, snapshot, {
+        outcome: 'success',
+        now: 20,
+        costUsd: 0.25,
+        tokens: 1200,
+      }),
+    );
+    const data = JSON.parse(JSON.stringify(costly));
+    expect(ok(machineSnapshotFromJSON(planningMachine, data))).toEqual(costly);
+    const message = (change: (d: typeof data) => void) => {
+      const copy = JSON.parse(JSON.stringify(data));
+      change(copy);
+      const error = err(machineSnapshotFromJSON(planningMachine, copy));
+      expect(error.code).toBe('snapshot_invalid');
+      return `${error.field}: ${error.message}`;
+    };
+    expect(message((d) => (d.counters.tokens = 0))).toBe(
+      "counters.tokens: machineSnapshotFromJSON: snapshot counters.tokens is 0, but the trace's steps add up to 1200.",
+    );
+    expect(message((d) => (d.counters.costUsd = 0))).toBe(
+      "counters.costUsd: machineSnapshotFromJSON: snapshot counters.costUsd is 0, but the trace's steps add up to 0.25.",
+    );
+    expect(message((d) => (d.counters.run = 2))).toBe(
+      "counters.run: machineSnapshotFromJSON: snapshot counters.run is 2, but the trace's last step is in run 1.",
+    );
+    expect(message((d) => (d.state = 'COLLECT_CONTEXT'))).toBe(
+      `state: machineSnapshotFromJSON: snapshot state is COLLECT_CONTEXT, but the trace's last step went to ${costly.state}.`,
+    );
+  });
+
   it('words each time-order rule on its own', () => {
     const message = (input: unknown) =>
       err(machineSnapshotFromJSON(planningMachine, input)).message;

@@ -2,6 +2,7 @@ import type { Result } from '@plankit/core';
 import { deepFreeze, isRecord } from '@plankit/core/internal-unstable';
 import type { ControllerError } from '../controller-error.ts';
 import { show } from '../internal/checks.ts';
+import { fromMicros, toMicros } from '../internal/micro-usd.ts';
 import { readDocument } from '../internal/read-document.ts';
 import { isTrusted, trust } from '../internal/trusted-snapshots.ts';
 import { ControllerSnapshot } from './controller-snapshot.ts';
@@ -74,6 +75,58 @@ function checkAgainst(machine: CompiledMachine, data: MachineSnapshot, where: st
   }
   if (data.updatedAt < previous)
     return invalid(where, 'updatedAt', 'must not be earlier than the last step in the trace');
+  return checkCountersAgainstTrace(data, where);
+}
+
+/**
+ * The counters and the position the trace accounts for: the session's tokens and cost are the
+ * sums of its steps', and the state, status and run are the last step's. Counters that disagree would make caps fire early or never.
+ */
+function checkCountersAgainstTrace(data: MachineSnapshot, where: string): Read | null {
+  let tokens = 0;
+  let micros = 0;
+  for (const entry of data.trace) {
+    tokens += entry.tokens;
+    micros += toMicros(entry.cost_delta);
+  }
+  const { counters } = data;
+  if (counters.tokens !== tokens) {
+    return invalid(
+      where,
+      'counters.tokens',
+      `is ${counters.tokens}, but the trace's steps add up to ${tokens}`,
+    );
+  }
+  if (toMicros(counters.costUsd) !== micros) {
+    return invalid(
+      where,
+      'counters.costUsd',
+      `is ${counters.costUsd}, but the trace's steps add up to ${fromMicros(micros)}`,
+    );
+  }
+  const last = data.trace.at(-1);
+  if (last === undefined) return null;
+  if (data.state !== last.to) {
+    return invalid(
+      where,
+      'state',
+      `is ${data.state}, but the trace's last step went to ${last.to}`,
+    );
+  }
+  if (data.status !== last.status) {
+    return invalid(
+      where,
+      'status',
+      `is ${data.status}, but the trace's last step left it ${last.status}`,
+    );
+  }
+  if (counters.run !== last.run) {
+    return invalid(
+      where,
+      'counters.run',
+      `is ${counters.run}, but the trace's last step is in run ${last.run}`,
+    );
+  }
   return null;
 }
 

@@ -38,6 +38,35 @@ describe('renderMachineMermaid', () => {
     );
   });
 
+  it('writes a state named like a Mermaid keyword under a declared id, so the diagram parses', () => {
+    const machine = defineMachine({
+      id: 'keywords',
+      initial: 'state',
+      onCap: { default: 'end' },
+      states: {
+        state: { on: { next: 'Note' } },
+        Note: { kind: 'wait', on: { go: 'state_end' } },
+        state_end: { on: { go: 'end' } },
+        end: { kind: 'final' },
+      },
+    });
+    expect(renderMachineMermaid(machine)).toBe(
+      [
+        'stateDiagram-v2',
+        '  state "state" as state_state',
+        '  state "Note" as state_Note',
+        '  state "end" as state_end_2',
+        '  [*] --> state_state',
+        '  state_state --> state_Note: next',
+        '  state_Note: Note (waits)',
+        '  state_Note --> state_end: go',
+        '  state_end --> state_end_2: go',
+        '  state_end_2 --> [*]',
+        '',
+      ].join('\n'),
+    );
+  });
+
   it('keeps guard names and descriptions from reconfiguring or adding lines to the diagram', () => {
     const sneaky = () => true;
     Object.defineProperty(sneaky, 'name', { value: 'x]\n%%{init: {"theme":"dark"}}%%\nA --> B' });

@@ -848,11 +848,19 @@ describe('transition: session totals a snapshot cannot store', () => {
   });
 
   it('still takes free events on a stored snapshot whose total is already past that line', () => {
-    const stored = JSON.parse(JSON.stringify(initialSnapshot(open, { now: 0 })));
+    let snapshot = initialSnapshot(open, { now: 0 });
+    for (let now = 1; now < 10; now++) {
+      snapshot = ok(transition(open, snapshot, { outcome: 'again', now, costUsd: 1e9 }));
+    }
+    // Stored by a build with a looser line: the counter and its trace agree, past 9e9.
+    const stored = JSON.parse(JSON.stringify(snapshot));
+    stored.trace.at(-1).cost_delta = 1_005_000_000;
     stored.counters.costUsd = 9_005_000_000;
     const read = ok(machineSnapshotFromJSON(open, stored));
-    expect(ok(transition(open, read, { outcome: 'again', now: 1 })).counters.costUsd).toBe(9.005e9);
-    expect(err(transition(open, read, { outcome: 'again', now: 1, costUsd: 1 }))).toMatchObject({
+    expect(ok(transition(open, read, { outcome: 'again', now: 10 })).counters.costUsd).toBe(
+      9.005e9,
+    );
+    expect(err(transition(open, read, { outcome: 'again', now: 10, costUsd: 1 }))).toMatchObject({
       field: 'event.costUsd',
     });
   });

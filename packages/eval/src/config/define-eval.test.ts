@@ -3,6 +3,7 @@ import { aiSdkHost } from '../hosts/ai-sdk-host.ts';
 import { PlankitEvalError } from '../plankit-eval-error.ts';
 import { scriptedModel } from '../scripted/scripted-model.ts';
 import { defineEval, type EvalConfig } from './define-eval.ts';
+import { MAX_TRIALS } from './eval-config-schema.ts';
 
 const host = aiSdkHost({
   model: scriptedModel({ modelId: 'm', successRate: 0.5, solve: () => undefined }),
@@ -78,6 +79,8 @@ describe('defineEval', () => {
       'budget.totalTokens',
     ],
     ['a USD cap without prices', { ...base, budget: { totalUsd: 1 } }, 'arms[0].host.modelId'],
+    ['a trialTimeoutMs of 0', { ...base, trialTimeoutMs: 0 }, 'trialTimeoutMs'],
+    ['a trialTimeoutMs past a timer', { ...base, trialTimeoutMs: 2 ** 31 }, 'trialTimeoutMs'],
   ])('refuses %s, naming the field', (_name, config, field) => {
     expect(refusal(config)).toEqual({ code: 'config_invalid', field });
   });
@@ -159,6 +162,27 @@ describe('defineEval', () => {
       seed: 1,
     });
     expect(refusal(config)).toEqual({ code: 'config_invalid', field: 'arms' });
+  });
+
+  it('refuses more than MAX_TRIALS trials before anything runs, naming the product', async () => {
+    const arms = Array.from({ length: 26 }, (_, i) => ({ id: `a${i}`, host, planning: false }));
+    const tasks = Array.from({ length: 1000 }, (_, i) => ({
+      id: `t${i}`,
+      prompt: 'p',
+      check: () => true,
+    }));
+    const huge = { ...base, arms, tasks, repetitions: 10_000 } as EvalConfig;
+    expect(refusal(huge)).toEqual({ code: 'config_invalid', field: 'repetitions' });
+    expect(() => defineEval(huge)).toThrow(
+      'repetitions: makes 26 arms × 1000 tasks × 10000 repetitions = 260000000 trials, over the cap of 100000 trials per run; run fewer repetitions, arms or tasks, or split the eval into several runs',
+    );
+    const { runEval } = await import('../runner/run-eval.ts');
+    const { MemoryStore } = await import('@plankit/adapters/stores');
+    const store = new MemoryStore();
+    await expect(runEval(huge, { store })).rejects.toMatchObject({ code: 'config_invalid' });
+    expect((await store.load('eval-run')).ok).toBe(false);
+    // The cap itself is allowed.
+    expect(() => defineEval({ ...base, tasks, repetitions: MAX_TRIALS / 1000 })).not.toThrow();
   });
 
   it('runEval refuses a plain object with the same message, before anything runs', async () => {

@@ -91,7 +91,10 @@ export interface EvalConfig {
   readonly arms: readonly EvalArm[];
   /** The tasks, 1-1000. */
   readonly tasks: readonly EvalTask[];
-  /** Trials per task and arm (k), 1-10,000. */
+  /**
+   * Trials per task and arm (k), 1-10,000. Arms × tasks × repetitions is at most
+   * {@link MAX_TRIALS} (100,000).
+   */
   readonly repetitions: number;
   /** Seeds the trial order and each trial's seed; a 32-bit unsigned integer. */
   readonly seed: number;
@@ -101,6 +104,13 @@ export interface EvalConfig {
   readonly maxTurns?: number | undefined;
   /** Output tokens per model call at most; 4096 by default. Bounds the budget's estimates. */
   readonly maxOutputTokens?: number | undefined;
+  /**
+   * How long one trial may take, its checker included, in ms: 1 to 2,147,483,647; 600,000 (10
+   * minutes) by default. A trial past it is aborted and logged `errored`, with the limit as its
+   * reason, even when its host ignores the abort signal, so a hung host or judge cannot keep
+   * `runEval` waiting.
+   */
+  readonly trialTimeoutMs?: number | undefined;
   /** Spending caps. */
   readonly budget?: EvalBudget | undefined;
   /** USD per million tokens by model id; needed for USD figures and USD caps. */

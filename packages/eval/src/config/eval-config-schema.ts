@@ -6,6 +6,14 @@ import { PlankitEvalError } from '../plankit-eval-error.ts';
 
 const ID = /^[a-z0-9_-]{1,64}$/;
 
+/**
+ * The most trials (arms × tasks × repetitions) one run may have. A run lists its trials and
+ * keeps every record in memory, so a config past this is refused before anything runs.
+ *
+ * @public
+ */
+export const MAX_TRIALS: number = 100_000;
+
 /** Refusal text stays under this, however many fields are wrong. */
 const MAX_MESSAGE = 2000;
 
@@ -127,6 +135,7 @@ const schema = z
       concurrency: whole(1, 64).optional(),
       maxTurns: whole(1, 1000).optional(),
       maxOutputTokens: whole(1, 1_000_000).optional(),
+      trialTimeoutMs: whole(1, 2_147_483_647).optional(),
       budget: z
         .strictObject(
           {
@@ -159,6 +168,14 @@ const schema = z
     };
     seen(config.arms, 'arms');
     seen(config.tasks, 'tasks');
+    // Checked before any trial is listed: a run is planned in memory, trial by trial.
+    const trials = config.arms.length * config.tasks.length * config.repetitions;
+    if (trials > MAX_TRIALS)
+      context.addIssue({
+        code: 'custom',
+        path: ['repetitions'],
+        message: `makes ${config.arms.length} arms × ${config.tasks.length} tasks × ${config.repetitions} repetitions = ${trials} trials, over the cap of ${MAX_TRIALS} trials per run; run fewer repetitions, arms or tasks, or split the eval into several runs`,
+      });
     const budget = config.budget;
     if (budget?.totalUsd === undefined && budget?.perTrialUsd === undefined) return;
     config.arms.forEach((item, index) => {

@@ -295,6 +295,47 @@ describe('hostile hosts, checkers and callbacks', () => {
     expect(inFlight).toBe(0);
   });
 
+  it('a host that ignores the abort signal is stopped at trialTimeoutMs: errored, and the run ends', async () => {
+    let aborted = 0;
+    const config = custom(
+      (input) =>
+        new Promise(() => {
+          input.signal.addEventListener('abort', () => aborted++);
+        }),
+      { trialTimeoutMs: 20, concurrency: 2 },
+    );
+    const store = new MemoryStore();
+    const run = await runEval(config, { store });
+    expect(run.outcome).toBe('completed');
+    expect(run.trials.map((trial) => [trial.status, trial.stop, trial.error])).toEqual(
+      Array.from({ length: 4 }, () => [
+        'errored',
+        'error',
+        'The trial ran past trialTimeoutMs (20 ms) and was stopped; it has no verdict.',
+      ]),
+    );
+    // Each trial's own signal was aborted, for a host that listens.
+    expect(aborted).toBe(4);
+    // Timed-out trials are done, not cut short: resume runs none of them again.
+    const resumed = await runEval(config, { store, resume: true });
+    expect(resumed.trials).toHaveLength(4);
+  });
+
+  it('a checker that never answers is stopped at trialTimeoutMs too', async () => {
+    const config = custom(done, {
+      trialTimeoutMs: 20,
+      tasks: [{ id: 't', prompt: 'do it', check: () => new Promise<boolean>(() => {}) }],
+    });
+    const run = await runEval(config, { store: new MemoryStore() });
+    expect(run.trials.map((trial) => [trial.status, trial.verdict, trial.error])).toEqual(
+      Array.from({ length: 4 }, () => [
+        'errored',
+        null,
+        'The trial ran past trialTimeoutMs (20 ms) and was stopped; it has no verdict.',
+      ]),
+    );
+  });
+
   it('a task tools factory that throws errors its trial, and the run goes on', async () => {
     const config = custom(done, {
       tasks: [

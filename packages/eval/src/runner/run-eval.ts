@@ -340,7 +340,7 @@ async function runTrial(
   const worstCases = new Map<string, CallUsage>();
   const guard: CallGuard = {
     reserve(sent) {
-      if (context.signal.aborted) return { ok: false, stop: 'aborted' };
+      if (signal.aborted) return { ok: false, stop: 'aborted' };
       // At most one token per UTF-8 byte sent, plus a margin per message for the chat format.
       const messages = (sent as { messages?: unknown[] }).messages?.length ?? 1;
       const estimateIn = bytes(sent) + toolBytes + 16 * messages + 64;
@@ -392,11 +392,13 @@ async function runTrial(
   let text = '';
   let turns = 0;
   let error: string | null = null;
+  const deadline = trialDeadline(context.signal, config.trialTimeoutMs ?? DEFAULT_TRIAL_TIMEOUT_MS);
+  const signal = deadline.signal;
   try {
     // Inside the try: a task's tools factory that throws errors its trial, not the run.
     const setup = buildArm(spec.arm, spec.task, session, files);
     toolBytes = bytes(setup.tools.map(toolShape));
-    const output = await spec.arm.host.runTrial({
+    const running = spec.arm.host.runTrial({
       system: setup.system,
       prompt: spec.task.prompt,
       tools: setup.tools,
@@ -408,12 +410,17 @@ async function runTrial(
       taskId: spec.task.id,
       armId: spec.arm.id,
       repetition: spec.repetition,
-      signal: context.signal,
+      signal,
       guard,
-      callModel: (sent, call, usage) => callThroughGuard(guard, context.signal, sent, call, usage),
+      callModel: (sent, call, usage) => callThroughGuard(guard, signal, sent, call, usage),
       reminder: setup.reminder,
-      record: (entry) => transcript.push(entry),
+      record: (entry) => {
+        // A host still running after the time limit adds nothing to the logged transcript.
+        if (!deadline.expired) transcript.push(entry);
+      },
     });
+    // A host that ignores the abort signal is not waited for past the limit.
+    const output = await Promise.race([running, deadline.passed]);
     // A trial is logged only with an output resume can read back.
     const problem = problemOf(hostOutputSchema, output);
     if (problem !== null) throw new TypeError(`The host's output is refused: ${problem}.`);
@@ -424,6 +431,11 @@ async function runTrial(
     stop = context.signal.aborted ? 'aborted' : 'error';
     error = messageOf(cause).slice(0, 2000);
   }
+  // Past its limit the trial failed, whatever the host made of the abort: it is not run again.
+  if (deadline.expired && !context.signal.aborted) {
+    stop = 'error';
+    error = deadline.reason;
+  }
   const cut = stop === 'run_budget' || stop === 'aborted';
   let status: TrialRecord['status'] = cut ? 'cut_short' : stop === 'error' ? 'errored' : 'finished';
   let verdict: TrialRecord['verdict'] = null;
@@ -431,7 +443,7 @@ async function runTrial(
     // A checker that throws or a judge reply without a verdict gives no verdict: the trial is
     // errored (out of the rates), never counted as a failure it may not be.
     try {
-      const checked = await runChecker(
+      const checking = runChecker(
         spec.task.check,
         {
           taskId: spec.task.id,
@@ -443,6 +455,7 @@ async function runTrial(
         },
         spec.task.prompt,
       );
+      const checked = await Promise.race([checking, deadline.passed]);
       verdict = checked.verdict;
       if (checked.malformed) {
         status = 'errored';
@@ -450,9 +463,13 @@ async function runTrial(
       }
     } catch (cause) {
       status = 'errored';
-      error = `The checker threw: ${messageOf(cause)}`.slice(0, 2000);
+      error = deadline.expired
+        ? deadline.reason
+        : `The checker threw: ${messageOf(cause)}`.slice(0, 2000);
+      if (deadline.expired) verdict = null;
     }
   }
+  deadline.clear();
   const toolEntries = transcript.filter((entry) => entry.kind === 'tool');
   return {
     run: runId,
@@ -478,6 +495,56 @@ async function runTrial(
     durationMs: Math.max(0, context.now() - startedAt),
     transcript,
   };
+}
+
+/** How long a trial may take when the config says nothing: 10 minutes. */
+const DEFAULT_TRIAL_TIMEOUT_MS = 600_000;
+
+/** A trial's time limit: its own abort signal, and a promise that rejects when time is up. */
+interface TrialDeadline {
+  /** Aborted when the run is, or when the time is up. */
+  readonly signal: AbortSignal;
+  /** Rejects when the time is up; never resolves. */
+  readonly passed: Promise<never>;
+  /** The time is up. */
+  readonly expired: boolean;
+  /** Why the trial failed, once the time is up. */
+  readonly reason: string;
+  /** Stops the timer and lets go of the run's signal. */
+  clear(): void;
+}
+
+function trialDeadline(run: AbortSignal, timeoutMs: number): TrialDeadline {
+  const abort = new AbortController();
+  const reason = `The trial ran past trialTimeoutMs (${timeoutMs} ms) and was stopped; it has no verdict.`;
+  const onRunAbort = (): void => abort.abort();
+  if (run.aborted) abort.abort();
+  else run.addEventListener('abort', onRunAbort, { once: true });
+  let expire = (): void => {};
+  const passed = new Promise<never>((_resolve, reject) => {
+    expire = () => reject(new Error(reason));
+  });
+  // Raced only while the trial runs; past that, no one waits on it.
+  passed.catch(() => {});
+  const deadline = {
+    signal: abort.signal,
+    passed,
+    expired: false,
+    reason,
+    clear(): void {
+      clearTimeout(timer);
+      run.removeEventListener('abort', onRunAbort);
+    },
+  };
+  const timer = setTimeout(() => {
+    deadline.expired = true;
+    abort.abort();
+    expire();
+  }, timeoutMs);
+  // It never keeps the process alive by itself: a host waiting on I/O (a socket) is stopped
+  // at the limit, and one waiting on nothing at all is still reported by the CLI at once.
+  timer.unref?.();
+  return deadline;
 }
 
 function messageOf(cause: unknown): string {

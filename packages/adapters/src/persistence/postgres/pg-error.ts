@@ -41,16 +41,67 @@ export function isUnreachable(error: unknown): boolean {
   return CONNECTION_MESSAGES.some((pattern) => pattern.test(message));
 }
 
-/** A `pg` failure as a result: `unreachable` for connection trouble, `io` for the rest. */
+/** The time limits a store sends its statements with, named in its timeout errors. */
+export interface StatementLimits {
+  readonly statementTimeoutMs: number;
+  readonly lockTimeoutMs: number;
+  /** How long the client waits for any answer before it gives up on the connection. */
+  readonly answerTimeoutMs: number;
+}
+
+// The server canceled the statement: it ran past statement_timeout (or was canceled by hand).
+const CANCELED = '57014';
+// A lock was not granted within lock_timeout.
+const LOCK_NOT_AVAILABLE = '55P03';
+// What `pg` rejects with when its client-side query_timeout passes.
+const NO_ANSWER = /^Query read timeout$/;
+
+/**
+ * A `pg` failure as a result: `busy` for a statement the server canceled at one of the store's
+ * time limits (nothing was written), `unreachable` for connection trouble and a server that
+ * did not answer in time, `io` for the rest.
+ */
 export function pgFailure(
   error: unknown,
   action: string,
   sessionId: string | undefined,
+  limits?: StatementLimits,
 ): { readonly ok: false; readonly error: StoreError } {
   const reason = error instanceof Error && error.message !== '' ? error.message : String(error);
   const state = sqlState(error);
   const detail = state === undefined ? reason : `${reason} (SQLSTATE ${state})`;
   const what = sessionId === undefined ? '' : ` session ${sessionId}`;
+  if (state === LOCK_NOT_AVAILABLE || state === CANCELED) {
+    const limit =
+      limits === undefined
+        ? ''
+        : state === LOCK_NOT_AVAILABLE
+          ? ` within lockTimeoutMs (${limits.lockTimeoutMs} ms)`
+          : ` within statementTimeoutMs (${limits.statementTimeoutMs} ms)`;
+    const why =
+      state === LOCK_NOT_AVAILABLE
+        ? `a lock held by another connection was not released${limit}`
+        : `the statement did not finish${limit} and was canceled`;
+    return {
+      ok: false,
+      error: new StoreError(
+        'busy',
+        `PostgresStore could not ${action}${what}: ${why}, so nothing was written; try again shortly: ${detail}`,
+        { sessionId, cause: error },
+      ),
+    };
+  }
+  if (error instanceof Error && NO_ANSWER.test(error.message)) {
+    const limit = limits === undefined ? '' : ` within ${limits.answerTimeoutMs} ms`;
+    return {
+      ok: false,
+      error: new StoreError(
+        'unreachable',
+        `PostgresStore could not ${action}${what}: the server did not answer${limit} (statementTimeoutMs plus 5,000 ms), so the connection was dropped: ${detail}`,
+        { sessionId, cause: error },
+      ),
+    };
+  }
   if (isUnreachable(error)) {
     return {
       ok: false,

@@ -10,6 +10,7 @@ import {
   ok,
   storeHarness,
 } from '../stores/testing/store-contract.ts';
+import { pgFailure } from './pg-error.ts';
 import { PostgresStore } from './postgres-store.ts';
 import {
   dropSchema,
@@ -415,6 +416,52 @@ describe.skipIf(POSTGRES_URL === undefined)(`PostgresStore${SKIPPED_WITHOUT_SERV
       await pool.end();
     });
 
+    it('gives busy, not a wait without end, when a row lock is held elsewhere past lockTimeoutMs', async () => {
+      const store = open({ poolSize: 2, lockTimeoutMs: 200 });
+      ok(await store.append('s', 0, events(1)));
+      const holder = new pg.Client({ connectionString: POSTGRES_URL });
+      await holder.connect();
+      try {
+        await holder.query('BEGIN');
+        await holder.query(
+          `SELECT 1 FROM "${schema}".plankit_sessions WHERE session_id = 's' FOR UPDATE`,
+        );
+        const blocked = err(await store.append('s', 1, events(1)), 'busy');
+        expect(blocked.message).toContain(
+          'PostgresStore could not append to session s: a lock held by another connection was not released within lockTimeoutMs (200 ms), so nothing was written; try again shortly:',
+        );
+        expect(blocked.message).toContain('SQLSTATE 55P03');
+        await holder.query('ROLLBACK');
+      } finally {
+        await holder.end();
+      }
+      // Nothing was written: the next append at the same version goes through.
+      expect(ok(await store.append('s', 1, events(1)))).toBe(2);
+    });
+
+    it('gives busy when a statement runs past statementTimeoutMs, and close() still ends', async () => {
+      const store = open({ poolSize: 2, statementTimeoutMs: 200, lockTimeoutMs: 60_000 });
+      ok(await store.append('s', 0, events(1)));
+      const holder = new pg.Client({ connectionString: POSTGRES_URL });
+      await holder.connect();
+      try {
+        await holder.query('BEGIN');
+        await holder.query(
+          `SELECT 1 FROM "${schema}".plankit_sessions WHERE session_id = 's' FOR UPDATE`,
+        );
+        const blocked = err(await store.append('s', 1, events(1)), 'busy');
+        expect(blocked.message).toContain(
+          'the statement did not finish within statementTimeoutMs (200 ms) and was canceled, so nothing was written',
+        );
+        expect(blocked.message).toContain('SQLSTATE 57014');
+        // The lock is still held, and close() does not wait for it.
+        await store.close();
+        await holder.query('ROLLBACK');
+      } finally {
+        await holder.end();
+      }
+    });
+
     it('carries on after the server drops its connections', async () => {
       const store = open({ poolSize: 2 });
       ok(await store.append('s', 0, events(1)));
@@ -454,6 +501,18 @@ describe('PostgresStore', () => {
     err(await store.load('s'), 'closed');
   });
 
+  it('types a server that stops answering as unreachable, naming the time limit', () => {
+    const failure = pgFailure(new Error('Query read timeout'), 'load', 's', {
+      statementTimeoutMs: 30_000,
+      lockTimeoutMs: 5_000,
+      answerTimeoutMs: 35_000,
+    });
+    expect(failure.error.code).toBe('unreachable');
+    expect(failure.error.message).toBe(
+      'PostgresStore could not load session s: the server did not answer within 35000 ms (statementTimeoutMs plus 5,000 ms), so the connection was dropped: Query read timeout',
+    );
+  });
+
   it('refuses bad options', () => {
     const pool = new pg.Pool();
     for (const options of [
@@ -463,6 +522,11 @@ describe('PostgresStore', () => {
       { tablePrefix: 'x'.repeat(41) },
       { poolSize: 0 },
       { connectionTimeoutMs: 1.5 },
+      { statementTimeoutMs: 0 },
+      { lockTimeoutMs: 1.5 },
+      { statementTimeoutMs: 2 ** 31 },
+      { pool, lockTimeoutMs: 1_000 },
+      { pool, statementTimeoutMs: 1_000 },
       { migrate: 'yes' },
       { preparedStatements: 1 },
       { connectionString: '' },

@@ -28,7 +28,7 @@ import {
   checkSnapshot,
 } from '../stores/store-input.ts';
 import { StoreLifecycle } from '../stores/store-lifecycle.ts';
-import { pgFailure, sqlState } from './pg-error.ts';
+import { pgFailure, type StatementLimits, sqlState } from './pg-error.ts';
 import { migrationSteps, type TableNames, tableNames } from './postgres-schema.ts';
 import { type Statement, type Statements, statements } from './postgres-statements.ts';
 
@@ -46,6 +46,20 @@ export interface PostgresStoreOptions {
   readonly poolSize?: number | undefined;
   /** How long a pool the store opens waits to connect before `unreachable`, in ms; 10,000 by default. */
   readonly connectionTimeoutMs?: number | undefined;
+  /**
+   * How long one statement may run on a pool the store opens before the server cancels it
+   * (`statement_timeout`), in ms; 30,000 by default. A canceled statement wrote nothing and
+   * comes back as `busy`. Every statement, on any pool, also gives up waiting for an answer
+   * 5,000 ms after this limit (the default when the host gives the pool) and comes back as
+   * `unreachable`, so a server that stops answering cannot hold a call, or `close()`, forever.
+   */
+  readonly statementTimeoutMs?: number | undefined;
+  /**
+   * How long a statement on a pool the store opens waits for a lock held elsewhere (a row
+   * another transaction holds) before the server gives up (`lock_timeout`), in ms; 5,000 by
+   * default. It comes back as `busy`, and nothing was written.
+   */
+  readonly lockTimeoutMs?: number | undefined;
   /** The schema holding the tables; `public` by default. */
   readonly schema?: string | undefined;
   /** Prefix of the table names; `plankit_` by default. */
@@ -68,6 +82,8 @@ const OPTION_KEYS: ReadonlySet<string> = new Set([
   'connectionString',
   'poolSize',
   'connectionTimeoutMs',
+  'statementTimeoutMs',
+  'lockTimeoutMs',
   'schema',
   'tablePrefix',
   'migrate',
@@ -75,6 +91,10 @@ const OPTION_KEYS: ReadonlySet<string> = new Set([
   'preparedStatements',
 ]);
 const IDENTIFIER = /^[a-z_][a-z0-9_]{0,39}$/;
+// How much longer than a statement may run the client waits for the server's answer, so the
+// server's own cancel (a clean `busy`) normally comes first.
+const ANSWER_MARGIN_MS = 5_000;
+const MAX_LIMIT = 2 ** 31 - 1 - ANSWER_MARGIN_MS;
 
 interface LoadRow {
   readonly head: string;
@@ -99,6 +119,8 @@ function checkOptions(options: PostgresStoreOptions): void {
     connectionString,
     poolSize,
     connectionTimeoutMs,
+    statementTimeoutMs,
+    lockTimeoutMs,
     schema,
     tablePrefix,
     migrate,
@@ -124,6 +146,13 @@ function checkOptions(options: PostgresStoreOptions): void {
         'excludes connectionString, poolSize and connectionTimeoutMs: configure the pool itself',
       );
     }
+    if (statementTimeoutMs !== undefined || lockTimeoutMs !== undefined) {
+      throw invalidArgument(
+        'new PostgresStore',
+        'pool',
+        'excludes statementTimeoutMs and lockTimeoutMs: set statement_timeout and lock_timeout on the pool itself',
+      );
+    }
   }
   if (
     connectionString !== undefined &&
@@ -139,6 +168,15 @@ function checkOptions(options: PostgresStoreOptions): void {
     (!Number.isSafeInteger(connectionTimeoutMs) || connectionTimeoutMs < 1)
   ) {
     throw invalidArgument('new PostgresStore', 'connectionTimeoutMs', 'must be a positive integer');
+  }
+  for (const [name, value] of [
+    ['statementTimeoutMs', statementTimeoutMs],
+    ['lockTimeoutMs', lockTimeoutMs],
+  ] as const) {
+    // A timer waits at most 2,147,483,647 ms, and the client waits 5,000 ms past the statement.
+    if (value !== undefined && (!Number.isSafeInteger(value) || value < 1 || value > MAX_LIMIT)) {
+      throw invalidArgument('new PostgresStore', name, `must be an integer from 1 to ${MAX_LIMIT}`);
+    }
   }
   for (const [name, value] of [
     ['schema', schema],
@@ -186,6 +224,7 @@ export class PostgresStore implements SessionStore {
   readonly #autoMigrate: boolean;
   readonly #schema: CheckedSnapshotSchema;
   readonly #life = new StoreLifecycle('PostgresStore');
+  readonly #limits: StatementLimits;
   #ready: Promise<Result<void, StoreError>> | undefined;
   #ended: Promise<void> | undefined;
 
@@ -201,6 +240,13 @@ export class PostgresStore implements SessionStore {
     this.#tables = tableNames(this.#schemaName, options.tablePrefix ?? 'plankit_');
     this.#sql = statements(this.#tables, options.preparedStatements ?? true);
     this.#autoMigrate = options.migrate ?? true;
+    const statementTimeoutMs = options.statementTimeoutMs ?? 30_000;
+    const lockTimeoutMs = options.lockTimeoutMs ?? 5_000;
+    this.#limits = {
+      statementTimeoutMs,
+      lockTimeoutMs,
+      answerTimeoutMs: statementTimeoutMs + ANSWER_MARGIN_MS,
+    };
     if (options.pool !== undefined) {
       this.#pool = options.pool;
       this.#ownsPool = false;
@@ -211,6 +257,12 @@ export class PostgresStore implements SessionStore {
           : { connectionString: options.connectionString }),
         max: options.poolSize ?? 10,
         connectionTimeoutMillis: options.connectionTimeoutMs ?? 10_000,
+        // Sent when each connection opens: the server cancels a statement, or a wait for a
+        // lock, past its limit, so a row locked elsewhere cannot block appends or close().
+        statement_timeout: statementTimeoutMs,
+        lock_timeout: lockTimeoutMs,
+        // The client's own limit, for a server that stops answering altogether.
+        query_timeout: this.#limits.answerTimeoutMs,
         // A script that forgets close() still exits once its queries are done.
         allowExitOnIdle: true,
       });
@@ -367,7 +419,15 @@ export class PostgresStore implements SessionStore {
     { text, name }: Statement,
     values: unknown[],
   ): Promise<pg.QueryResult<R>> {
-    return this.#pool.query<R>(name === undefined ? { text, values } : { name, text, values });
+    // query_timeout on each statement too: a host's pool may have none. `pg` reads it from
+    // the query's config, though its types leave it out.
+    const config: pg.QueryConfig & { readonly query_timeout: number } = {
+      text,
+      values,
+      query_timeout: this.#limits.answerTimeoutMs,
+    };
+    if (name !== undefined) config.name = name;
+    return this.#pool.query<R>(config);
   }
 
   /** Runs `call` once the tables exist, turning `pg` errors into results. */
@@ -384,12 +444,13 @@ export class PostgresStore implements SessionStore {
       try {
         return await call();
       } catch (error) {
-        const failure = pgFailure(error, action, sessionId);
+        const failure = pgFailure(error, action, sessionId, this.#limits);
         if (action === 'append to' && failure.error.code === 'unreachable') {
           return pgFailure(
             error,
             'append to (the outcome is unknown: reload before retrying)',
             sessionId,
+            this.#limits,
           );
         }
         return failure;
@@ -449,7 +510,7 @@ export class PostgresStore implements SessionStore {
     } catch (error) {
       broken = error;
       await client.query('ROLLBACK').catch(() => {});
-      return pgFailure(error, 'create its tables in', undefined);
+      return pgFailure(error, 'create its tables in', undefined, this.#limits);
     } finally {
       client.release(broken instanceof Error ? broken : undefined);
     }

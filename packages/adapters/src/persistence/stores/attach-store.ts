@@ -5,7 +5,7 @@ import { DataTypes } from './replay-rules.ts';
 import { ignoredSnapshot, restore } from './restore-session.ts';
 import { Attachment, type SessionAttachment } from './session-attachment.ts';
 import type { SessionStore, StoreIssue } from './session-store.ts';
-import type { StoreError } from './store-error.ts';
+import { StoreError } from './store-error.ts';
 
 /** Options of {@link attachStore}. @public */
 export interface AttachStoreOptions {
@@ -147,6 +147,29 @@ export async function attachStore(
   }
 }
 
+/**
+ * The caller let go of the id while the state was loading ({@link giveUpAttaching}, a load
+ * past its time limit): nothing is attached, so a copy loaded after it owns the id alone.
+ */
+function givenUp(session: Session): Result<never, StoreError> {
+  return {
+    ok: false,
+    error: new StoreError(
+      'closed',
+      `Session ${session.sessionId} was given up while its state was loading; nothing was attached.`,
+      { sessionId: session.sessionId },
+    ),
+  };
+}
+
+/**
+ * Gives up an `attachStore` of `session` still loading: the session's id is free on its bus
+ * at once, and the attach, when the store answers, attaches nothing and returns `closed`.
+ */
+export function giveUpAttaching(session: Session): void {
+  releaseId(session);
+}
+
 async function load(
   session: Session,
   store: SessionStore,
@@ -161,6 +184,7 @@ async function load(
     issues.push(ignoredSnapshot(session.sessionId, loaded.error.message));
     loaded = await store.load(session.sessionId, { snapshot: false });
   }
+  if (!isAttached(session)) return givenUp(session);
   if (!loaded.ok && loaded.error.code !== 'not_found') {
     releaseId(session);
     return loaded;
@@ -185,6 +209,7 @@ async function load(
     const ignored = issues.some((issue) => issue.code === 'snapshot_ignored');
     snapshot = ignored ? 0 : (loaded.value.snapshot?.version ?? 0);
   }
+  if (!isAttached(session)) return givenUp(session);
   const attachment = new Attachment(
     session,
     store,

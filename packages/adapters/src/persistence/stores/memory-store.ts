@@ -145,8 +145,9 @@ export class MemoryStore implements SessionStore {
         };
       }
       const session = stored ?? { events: [], snapshot: undefined };
+      // `+ 0` turns -0 into 0, as the stores that write JSON or text give it back.
       for (const { type, at, dataText } of prepared.value)
-        session.events.push({ type, at, dataText });
+        session.events.push({ type, at: at + 0, dataText });
       this.#sessions.set(sessionId, session);
       return { ok: true, value: session.events.length };
     });

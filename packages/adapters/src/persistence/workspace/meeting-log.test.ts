@@ -57,6 +57,26 @@ describe('planning/meeting.jsonl', () => {
     ]);
   });
 
+  it('takes concurrent appends in turn: each call keeps its entries together, none is lost', async () => {
+    // Two workspaces on one folder share the turn, as two parts of one process would.
+    const other = ok(await openWorkspace(dir));
+    const calls = Array.from({ length: 8 }, (_, call) =>
+      Array.from({ length: 5 }, (_, index) => entry(call, `call ${call} entry ${index}`)),
+    );
+    const results = await Promise.all(
+      calls.map((entries, call) => (call % 2 === 0 ? workspace : other).appendMeeting(entries)),
+    );
+    for (const result of results) expect(ok(result)).toEqual({ appended: 5, repaired: null });
+    const read = ok(await workspace.readMeeting());
+    expect(read.torn).toBeNull();
+    expect(read.entries).toHaveLength(40);
+    // Each call's five entries are contiguous and in order, whichever call went first.
+    for (let start = 0; start < 40; start += 5) {
+      const call = read.entries[start]?.round;
+      expect(read.entries.slice(start, start + 5)).toEqual(calls[call ?? -1]);
+    }
+  });
+
   it('ignores and reports a torn last line, and cuts it off before the next append', async () => {
     ok(await workspace.appendMeeting([entry(1, 'kept')]));
     const size = (await readFile(file())).length;

@@ -137,7 +137,12 @@ export interface Workspace {
   readMemory(): Outcome<string>;
   /** Replaces `workspace.md`. */
   writeMemory(text: string): Outcome<WrittenFile>;
-  /** Appends entries to `planning/meeting.jsonl`, one fsynced line each. */
+  /**
+   * Appends entries to `planning/meeting.jsonl`, one fsynced line each. Appends in one process
+   * take turns (every workspace on the folder), so one call's entries stay together and none
+   * is cut as torn while it is written. Across processes there is no lock: give a workspace
+   * one writing process, as the workflows do (one job per workspace).
+   */
   appendMeeting(entries: readonly MeetingEntry[]): Outcome<MeetingAppend>;
   /** Reads `planning/meeting.jsonl` (no entries when missing), reporting a torn last line. */
   readMeeting(): Outcome<MeetingRead>;
@@ -154,6 +159,10 @@ const ARCHIVED_MEETING = /^meeting_([1-9][0-9]*)\.jsonl$/;
 const ARCHIVE = /^phase_([1-9][0-9]*)\.yaml$/;
 const TEMPORARY = /^\..+\.[0-9a-f-]{36}\.tmp$/;
 const TAIL_WINDOW = 64 * 1024;
+
+// The append in progress on each meeting transcript of this process, by real path: every
+// workspace opened on one folder shares it.
+const meetingAppends = new Map<string, Promise<void>>();
 
 const codeOf = (error: unknown): string | undefined => (error as NodeJS.ErrnoException)?.code;
 
@@ -440,10 +449,32 @@ class FolderWorkspace implements Workspace {
     }
     const located = await this.#locate(MEETING, MEETING.split('/'));
     if (!located.ok) return located;
+    // One append at a time per transcript in this process: a second append would otherwise put
+    // its lines between the first one's, or cut a line the first is still writing as torn.
+    const real = located.value.real;
+    const previous = meetingAppends.get(real) ?? Promise.resolve();
+    const turn = previous.then(() => this.#appendLines(real, located.value.exists, entries));
+    const settled = turn.then(
+      () => {},
+      () => {},
+    );
+    meetingAppends.set(real, settled);
+    try {
+      return await turn;
+    } finally {
+      if (meetingAppends.get(real) === settled) meetingAppends.delete(real);
+    }
+  }
+
+  async #appendLines(
+    real: string,
+    existed: boolean,
+    entries: readonly MeetingEntry[],
+  ): Outcome<MeetingAppend> {
     let handle: FileHandle | undefined;
     try {
-      await mkdir(path.dirname(located.value.real), { recursive: true });
-      handle = await open(located.value.real, 'a+');
+      await mkdir(path.dirname(real), { recursive: true });
+      handle = await open(real, 'a+');
       const repaired = await cutTornLine(handle);
       for (const entry of entries) {
         const line = formatEntry(entry);
@@ -453,7 +484,7 @@ class FolderWorkspace implements Workspace {
         }
         await handle.datasync();
       }
-      if (!located.value.exists) await syncDirectory(path.dirname(located.value.real));
+      if (!existed) await syncDirectory(path.dirname(real));
       return { ok: true, value: { appended: entries.length, repaired } };
     } catch (error) {
       return io('Appending to', MEETING, error);

@@ -59,6 +59,13 @@ export interface SessionPoolOptions {
    */
   readonly waitTimeoutMs?: number | undefined;
   /**
+   * How long a store may take to load a conversation, in ms, an integer from 0 to
+   * 2,147,483,647; 30,000 by default. A load that takes longer is refused
+   * (`session_load_failed`) and frees its slot, so a store that never answers cannot hold the
+   * pool's slots, or `close()`, forever; if it answers later, the copy is dropped unused.
+   */
+  readonly loadTimeoutMs?: number | undefined;
+  /**
    * Told about failures in the background: an attachment that stopped (a `conflict` with
    * another process, an unreachable store), an eviction whose flush failed, a failed snapshot.
    */
@@ -75,6 +82,7 @@ export interface CheckedPoolOptions {
   readonly retries: number;
   readonly maxWaiting: number;
   readonly waitTimeoutMs: number;
+  readonly loadTimeoutMs: number;
   readonly onError: (error: StoreError) => void;
 }
 
@@ -87,6 +95,7 @@ const OPTION_KEYS: ReadonlySet<string> = new Set([
   'retries',
   'maxWaiting',
   'waitTimeoutMs',
+  'loadTimeoutMs',
   'onError',
 ]);
 const SESSION_KEYS: ReadonlySet<string> = new Set(['bus', 'clock']);
@@ -112,13 +121,18 @@ function count(value: unknown, field: string, min: number): number {
   return value;
 }
 
-function timeout(value: unknown, field: string): number {
+/**
+ * Checks a time limit in ms: an integer from 0 to the longest a timer waits.
+ *
+ * @throws PlankitError `argument_invalid` naming `field`
+ */
+export function timeout(value: unknown, field: string, at: string = where): number {
   if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 0) {
-    throw invalidArgument(where, field, `must be an integer from 0 to ${MAX_TIMEOUT_MS}`);
+    throw invalidArgument(at, field, `must be an integer from 0 to ${MAX_TIMEOUT_MS}`);
   }
   if (value > MAX_TIMEOUT_MS) {
     throw invalidArgument(
-      where,
+      at,
       field,
       `must be at most ${MAX_TIMEOUT_MS} (about 24.8 days), the longest a timer waits`,
     );
@@ -176,7 +190,8 @@ function checkAttach({ snapshotEvery, dataTypes }: PooledAttachOptions): void {
 export function checkPoolOptions(options: SessionPoolOptions): CheckedPoolOptions {
   checkKeys(options, OPTION_KEYS, 'options');
   const { store, max = 100, sessionOptions = {}, setup, attach = {}, retries = 3 } = options;
-  const { maxWaiting = 1000, waitTimeoutMs = 30_000, onError = () => {} } = options;
+  const { maxWaiting = 1000, waitTimeoutMs = 30_000, loadTimeoutMs = 30_000 } = options;
+  const { onError = () => {} } = options;
   if (!isStore(store)) throw invalidArgument(where, 'options.store', 'must be a SessionStore');
   checkKeys(sessionOptions, SESSION_KEYS, 'options.sessionOptions');
   checkSessionOptions(sessionOptions);
@@ -195,6 +210,7 @@ export function checkPoolOptions(options: SessionPoolOptions): CheckedPoolOption
     retries: count(retries, 'options.retries', 0),
     maxWaiting: count(maxWaiting, 'options.maxWaiting', 0),
     waitTimeoutMs: timeout(waitTimeoutMs, 'options.waitTimeoutMs'),
+    loadTimeoutMs: timeout(loadTimeoutMs, 'options.loadTimeoutMs'),
     onError,
   };
 }

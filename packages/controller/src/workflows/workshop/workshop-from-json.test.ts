@@ -32,6 +32,7 @@ describe('workshopFromJSON', () => {
         formalizing(),
         (d) => {
           d.machine.state = 'workshop';
+          d.machine.trace[d.machine.trace.length - 1].to = 'workshop';
           d.artifacts = [{ name: 'plan.md', content: '#' }];
         },
         'artifacts',

@@ -1,7 +1,7 @@
 import type { PlankitError, Result } from '@plankit/core';
 import * as fc from 'fast-check';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { NewEvent, SessionStore } from '../session-store.ts';
+import type { NewEvent, SessionStore, StoredEvent, StoredSnapshot } from '../session-store.ts';
 import type { SnapshotSchema } from '../snapshot-schema.ts';
 import type { StoreError, StoreErrorCode } from '../store-error.ts';
 import { anySessionId, HOST_IDS } from './host-ids.ts';
@@ -235,6 +235,21 @@ export function describeStoreContract(
       expect(() => {
         (stored?.data as { text: string }).text = 'x';
       }).toThrow(TypeError);
+    });
+
+    it('gives -0 back as 0 in data, snapshots and times: JSON has no negative zero', async () => {
+      ok(
+        await store.append('zero', 0, [{ type: 'test.Data', at: -0, data: { n: -0, list: [-0] } }]),
+      );
+      ok(await store.saveSnapshot('zero', { version: 1, data: { n: -0 } }));
+      const loaded = ok(await store.load('zero', { snapshot: false }));
+      const event = loaded.events[0] as StoredEvent;
+      const data = event.data as { n: number; list: number[] };
+      expect(Object.is(event.at, 0)).toBe(true);
+      expect(Object.is(data.n, 0)).toBe(true);
+      expect(Object.is(data.list[0], 0)).toBe(true);
+      const snapshot = ok(await store.load('zero')).snapshot as StoredSnapshot;
+      expect(Object.is((snapshot.data as { n: number }).n, 0)).toBe(true);
     });
 
     it('refuses what JSON cannot carry with event_invalid naming the path, writing nothing', async () => {
