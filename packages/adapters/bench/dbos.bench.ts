@@ -47,7 +47,7 @@ function dbosSuite(url: string): BenchSuite {
       await tenCalls(async (tool, args) =>
         expectSuccess(await invokeToolInWorkflow(tools[tool], args, { session })),
       );
-      return session.snapshot().version;
+      return session.snapshot().revision;
     },
     { name: 'benchAgent' },
   );
