@@ -56,6 +56,7 @@ const CHAPTERS = [
   ],
   [/^adapters\/src\/persistence\/(stores|postgres)\//, 'Stores', 'persistence.md'],
   [/^adapters\/src\/persistence\/workspace\//, 'Workspace files', 'workflows.md'],
+  [/^adapters\/src\/dbos\//, 'Durable workflows', 'durable-agents.md'],
   [/^adapters\/src\/host\/strict-schema\//, 'Strict schemas', 'adapters.md'],
   [/^adapters\/src\/(openai-agents|openai)/, 'OpenAI', 'adapters.md'],
   [/^adapters\/src\/anthropic/, 'Anthropic', 'adapters.md'],

@@ -12,6 +12,7 @@ const config: Options = packageBuild([
   'src/mcp/v2/index.ts',
   'src/persistence/stores/index.ts',
   'src/persistence/postgres/index.ts',
+  'src/dbos/index.ts',
   'src/sessions/index.ts',
   'src/persistence/workspace/index.ts',
   'src/openai-agents/index.ts',

@@ -15,6 +15,7 @@ const SDKS = [
   'pg',
   '@openai/agents',
   '@agentclientprotocol/sdk',
+  '@dbos-inc/dbos-sdk',
 ];
 const OWN: Record<string, string | undefined> = {
   '.': undefined,
@@ -27,6 +28,7 @@ const OWN: Record<string, string | undefined> = {
   stores: undefined,
   workspace: undefined,
   postgres: 'pg',
+  dbos: '@dbos-inc/dbos-sdk',
   sessions: undefined,
   // The in-process MCP server object is the caller's: the entry loads no host SDK itself.
   'claude-agent-sdk': undefined,
@@ -50,7 +52,7 @@ describe.concurrent('subpath isolation', () => {
       for (const sdk of sdks) expect(sdk).toBe(own);
       // These call their SDK at run time (mcp for its subscription request schemas); the
       // others use it for types only and load nothing.
-      if (['ai-sdk', 'langchain', 'postgres', 'mcp'].includes(subpath))
+      if (['ai-sdk', 'langchain', 'postgres', 'mcp', 'dbos'].includes(subpath))
         expect(sdks.has(own as string)).toBe(true);
     }, 60_000);
   }
