@@ -2,6 +2,7 @@ import { type DataType, dataTypeName } from './define-data-type.ts';
 import { diagnosticsChannel } from './diagnostics/diagnostics-channel.ts';
 import { PLAN_CHANNEL } from './diagnostics/diagnostics-channels.ts';
 import { PLAN_SLICE, type PlanChangeSource, planChanged } from './diagnostics/plan-changed.ts';
+import { plansQuiet } from './diagnostics/without-plan-changes.ts';
 import { type EventBus, InProcessEventBus, type Unsubscribe } from './in-process-event-bus.ts';
 import { CallLog, logsOfSlices } from './internal/call-log.ts';
 import { checkOptionKeys } from './internal/check-option-keys.ts';
@@ -573,7 +574,7 @@ export class Session {
     const channel = diagnosticsChannel(PLAN_CHANNEL);
     if (!channel.hasSubscribers) return;
     const { slices, revision } = this.#state;
-    if (before[PLAN_SLICE] === slices[PLAN_SLICE]) return;
+    if (before[PLAN_SLICE] === slices[PLAN_SLICE] || plansQuiet(this)) return;
     const source = { sessionId: this.sessionId, revision, cause, at, callId, toolName };
     channel.publish(Object.freeze(planChanged(source, before[PLAN_SLICE], slices[PLAN_SLICE])));
   }

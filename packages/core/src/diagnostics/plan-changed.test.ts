@@ -230,7 +230,7 @@ describe('planChanged', () => {
       const { reads, steps, slice } = countedPlan(size);
       const before = slice(steps);
       planChanged(source, undefined, before);
-      const marked = [...steps];
+      const marked: unknown[] = [...steps];
       const half = Math.floor(size / 2);
       marked[half] = Object.freeze({ ...(steps[half] as object), status: 'in_progress' });
       reads.count = 0;
