@@ -229,12 +229,13 @@ describe('planChanged', () => {
     const readsFor = (size: number): number => {
       const { reads, steps, slice } = countedPlan(size);
       const before = slice(steps);
-      planChanged(source, undefined, before);
+      const memo = { steps: undefined, counts: undefined };
+      planChanged(source, undefined, before, memo);
       const marked: unknown[] = [...steps];
       const half = Math.floor(size / 2);
       marked[half] = Object.freeze({ ...(steps[half] as object), status: 'in_progress' });
       reads.count = 0;
-      const payload = planChanged(source, before, slice(marked));
+      const payload = planChanged(source, before, slice(marked), memo);
       expect(payload.steps).toEqual([
         {
           stepId: `S${String(half + 1).padStart(3, '0')}`,

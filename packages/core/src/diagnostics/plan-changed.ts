@@ -19,10 +19,15 @@ type MutableCounts = { -readonly [K in keyof PlanStepCounts]: PlanStepCounts[K] 
 
 const NO_STEPS: readonly PlanStep[] = Object.freeze([]);
 
-// The counts of step lists already reported, so the next change starts from them and looks
-// only at the steps it touched. Session state is frozen, so a list's counts never go stale;
-// the keys are weak, so nothing outlives the states that hold it.
-const countsOfSteps = new WeakMap<readonly PlanStep[], PlanStepCounts>();
+/**
+ * The counts of the step list a session reported last, so its next change starts from them and
+ * looks only at the steps it touched. Each session keeps its own: session state is frozen, so
+ * the counts of a list never go stale, and nothing outlives the session.
+ */
+export interface PlanCountsMemo {
+  steps: readonly PlanStep[] | undefined;
+  counts: PlanStepCounts | undefined;
+}
 
 function latest(slice: readonly unknown[] | undefined): Plan | undefined {
   return slice === undefined ? undefined : (slice[slice.length - 1] as Plan | undefined);
@@ -47,6 +52,7 @@ function change(step: PlanStep, kind: PlanStepChange['change']): PlanStepChange 
 function diffSteps(
   old: readonly PlanStep[],
   steps: readonly PlanStep[],
+  memo: PlanCountsMemo,
 ): { readonly changes: PlanStepChange[]; readonly counts: PlanStepCounts } {
   let start = 0;
   const shortest = Math.min(old.length, steps.length);
@@ -57,7 +63,7 @@ function diffSteps(
     oldEnd--;
     end--;
   }
-  const known = countsOfSteps.get(old);
+  const known = memo.steps === old ? memo.counts : undefined;
   const counts: MutableCounts =
     known === undefined ? countSteps(steps) : { ...known, total: steps.length };
   const changes: PlanStepChange[] = [];
@@ -77,7 +83,8 @@ function diffSteps(
   }
   for (const step of previous.values()) changes.push(change(step, 'removed'));
   const frozen = Object.freeze(counts);
-  if (Object.isFrozen(steps)) countsOfSteps.set(steps, frozen);
+  memo.steps = steps;
+  memo.counts = frozen;
   return { changes, counts: frozen };
 }
 
@@ -85,16 +92,22 @@ function diffSteps(
  * The {@link PlanChanged} payload for a plan slice going from `before` to `after`: the steps
  * added or changed, in plan order, then those gone. Reducers keep untouched steps as they
  * were, so the steps both plans share at the same place are skipped by identity without being
- * read, and the counts start from the previous change's; a step rebuilt equal is not a change.
+ * read, and the counts start from the previous change's (held in `memo`, which this updates);
+ * a step rebuilt equal is not a change.
  * Runs only while someone listens on `plankit:plan`.
  */
 export function planChanged(
   source: PlanChangeSource,
   before: readonly unknown[] | undefined,
   after: readonly unknown[] | undefined,
+  memo: PlanCountsMemo = { steps: undefined, counts: undefined },
 ): PlanChanged {
   const plan = latest(after);
-  const { changes, counts } = diffSteps(latest(before)?.steps ?? NO_STEPS, plan?.steps ?? NO_STEPS);
+  const { changes, counts } = diffSteps(
+    latest(before)?.steps ?? NO_STEPS,
+    plan?.steps ?? NO_STEPS,
+    memo,
+  );
   // Built field by field rather than with conditional spreads, which allocate on every change.
   const payload: { -readonly [K in keyof PlanChanged]: PlanChanged[K] } = {
     type: 'plan-changed',
