@@ -7,6 +7,7 @@
  * @module @plankit/core/internal-unstable
  */
 
+export { withoutPlanChanges } from './diagnostics/without-plan-changes.ts';
 export { appendedLogEntries, logReads } from './internal/call-log.ts';
 export {
   type ArgumentError,

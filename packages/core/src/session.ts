@@ -1,7 +1,13 @@
 import { type DataType, dataTypeName } from './define-data-type.ts';
 import { diagnosticsChannel } from './diagnostics/diagnostics-channel.ts';
 import { PLAN_CHANNEL } from './diagnostics/diagnostics-channels.ts';
-import { PLAN_SLICE, type PlanChangeSource, planChanged } from './diagnostics/plan-changed.ts';
+import {
+  PLAN_SLICE,
+  type PlanChangeSource,
+  type PlanCountsMemo,
+  planChanged,
+} from './diagnostics/plan-changed.ts';
+import { plansQuiet } from './diagnostics/without-plan-changes.ts';
 import { type EventBus, InProcessEventBus, type Unsubscribe } from './in-process-event-bus.ts';
 import { CallLog, logsOfSlices } from './internal/call-log.ts';
 import { checkOptionKeys } from './internal/check-option-keys.ts';
@@ -130,6 +136,8 @@ export class Session {
   readonly #slices = new Map<string, DataType>();
   readonly #types = new Map<string, DataType>();
   readonly #unsubscribe: Unsubscribe;
+  // The counts of the plan last reported on plankit:plan, so the next report starts from them.
+  readonly #planCounts: PlanCountsMemo = { steps: undefined, counts: undefined };
 
   /**
    * Creates an empty session listening to `options.bus` for tool results.
@@ -573,9 +581,10 @@ export class Session {
     const channel = diagnosticsChannel(PLAN_CHANNEL);
     if (!channel.hasSubscribers) return;
     const { slices, revision } = this.#state;
-    if (before[PLAN_SLICE] === slices[PLAN_SLICE]) return;
+    if (before[PLAN_SLICE] === slices[PLAN_SLICE] || plansQuiet(this)) return;
     const source = { sessionId: this.sessionId, revision, cause, at, callId, toolName };
-    channel.publish(Object.freeze(planChanged(source, before[PLAN_SLICE], slices[PLAN_SLICE])));
+    const payload = planChanged(source, before[PLAN_SLICE], slices[PLAN_SLICE], this.#planCounts);
+    channel.publish(Object.freeze(payload));
   }
 
   #reducerError(dataType: string, slice: string, cause: unknown): SessionError {

@@ -67,6 +67,12 @@ const DEFAULT_MAX_ATTRIBUTE_LENGTH = 4096;
 // forever: past this many open calls the oldest is ended.
 const MAX_OPEN_CALLS = 1024;
 const CONTENT_ENV = 'OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT';
+// The plan's counts, one attribute per status, named once rather than on every change.
+const COUNT_TOTAL = `${Plankit.PLAN_COUNTS_PREFIX}total`;
+const COUNT_PENDING = `${Plankit.PLAN_COUNTS_PREFIX}pending`;
+const COUNT_IN_PROGRESS = `${Plankit.PLAN_COUNTS_PREFIX}in_progress`;
+const COUNT_BLOCKED = `${Plankit.PLAN_COUNTS_PREFIX}blocked`;
+const COUNT_DONE = `${Plankit.PLAN_COUNTS_PREFIX}done`;
 
 /** The part of `node:diagnostics_channel` this package uses. */
 interface ChannelModule {
@@ -200,29 +206,32 @@ export function instrumentPlankit(options: InstrumentPlankitOptions = {}): StopI
 
   function startCall(event: ToolCallStarted): void {
     const active = trace.getSpan(context.active());
-    const common: Attributes = {};
-    if (event.conversationId !== undefined)
-      common[GenAI.CONVERSATION_ID] = text(event.conversationId);
-    common[Plankit.SESSION_ID] = text(event.sessionId);
     if (active !== undefined && isHostToolSpan(active)) {
       // The host's span already names the tool and its call id: add plankit's, open no second.
+      const common: Attributes = { [Plankit.SESSION_ID]: text(event.sessionId) };
+      if (event.conversationId !== undefined)
+        common[GenAI.CONVERSATION_ID] = text(event.conversationId);
       active.setAttributes(common);
       remember(callKey(event.sessionId, event.callId), { span: active, owned: false });
       return;
     }
+    // One object, built in place: this runs on every tool call, recorded or not.
+    const toolName = text(event.toolName);
     const attributes: Attributes = {
       [GenAI.OPERATION_NAME]: 'execute_tool',
-      [GenAI.TOOL_NAME]: text(event.toolName),
+      [GenAI.TOOL_NAME]: toolName,
       [GenAI.TOOL_CALL_ID]: text(event.callId),
       [GenAI.TOOL_TYPE]: 'function',
-      ...common,
+      [Plankit.SESSION_ID]: text(event.sessionId),
     };
+    if (event.conversationId !== undefined)
+      attributes[GenAI.CONVERSATION_ID] = text(event.conversationId);
     if (capture) {
       const args = json(event.arguments);
       if (args !== undefined) attributes[GenAI.TOOL_CALL_ARGUMENTS] = args;
     }
     const span = tracer.startSpan(
-      `execute_tool ${text(event.toolName)}`,
+      `execute_tool ${toolName}`,
       { kind: SpanKind.INTERNAL, attributes },
       parentContext(),
     );
@@ -286,12 +295,17 @@ export function instrumentPlankit(options: InstrumentPlankitOptions = {}): StopI
       [Plankit.STEP_STATUS]: event.steps.map((step) => step.status),
       [Plankit.STEP_CHANGE]: event.steps.map((step) => step.change),
     };
-    const after: Attributes = { ...change };
-    if (event.planStatus !== null) after[Plankit.PLAN_STATUS] = event.planStatus;
-    for (const [status, count] of Object.entries(event.counts))
-      after[`${Plankit.PLAN_COUNTS_PREFIX}${status}`] = count;
-    if (capture && event.objective !== null) after[Plankit.PLAN_OBJECTIVE] = text(event.objective);
-    span.setAttributes(after);
+    // Set straight on the span rather than copied into a second object first.
+    span.setAttributes(change);
+    if (event.planStatus !== null) span.setAttribute(Plankit.PLAN_STATUS, event.planStatus);
+    const { counts } = event;
+    span.setAttribute(COUNT_TOTAL, counts.total);
+    span.setAttribute(COUNT_PENDING, counts.pending);
+    span.setAttribute(COUNT_IN_PROGRESS, counts.in_progress);
+    span.setAttribute(COUNT_BLOCKED, counts.blocked);
+    span.setAttribute(COUNT_DONE, counts.done);
+    if (capture && event.objective !== null)
+      span.setAttribute(Plankit.PLAN_OBJECTIVE, text(event.objective));
     span.addEvent('plankit.plan.changed', change);
   }
 

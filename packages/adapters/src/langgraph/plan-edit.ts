@@ -19,7 +19,12 @@ import {
   UpdateStep,
   type UpdateStepInput,
 } from '@plankit/core';
-import { clipText, isRecord, unknownOption } from '@plankit/core/internal-unstable';
+import {
+  clipText,
+  isRecord,
+  unknownOption,
+  withoutPlanChanges,
+} from '@plankit/core/internal-unstable';
 import { registerPlanningExtensions } from '@plankit/core/plan-model';
 
 /**
@@ -223,7 +228,11 @@ export function applyPlanEdit(
     op === 'command' ? commandOf(value, commandTypesOf(extensions)) : { type: COMMANDS[op], value };
   const session = planSession(plan ?? null, extensions);
   try {
-    const applied = session.dispatch(command.type, command.value, { now: 0 });
+    // A computation on a scratch session, not a session's change: the tool call that made the
+    // edit reported it.
+    const applied = withoutPlanChanges(session, () =>
+      session.dispatch(command.type, command.value, { now: 0 }),
+    );
     if (!applied.ok)
       throw new PlanEditError('plan_edit_refused', `Plan edit refused: ${applied.error.message}`, {
         field:
@@ -312,7 +321,8 @@ export function planSession(
   const session = new Session({ sessionId: 'langgraph-plan', clock: () => 0 });
   registerPlanningExtensions(session, extensions);
   if (plan !== null) {
-    const restored = session.dispatch(Plan, plan, { now: 0 });
+    // Restoring the plan a host stored is not a change: tracing saw it when it was made.
+    const restored = withoutPlanChanges(session, () => session.dispatch(Plan, plan, { now: 0 }));
     if (!restored.ok) {
       session.dispose();
       throw new PlanEditError(

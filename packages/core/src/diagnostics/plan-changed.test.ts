@@ -13,7 +13,7 @@ import { Session } from '../session.ts';
 import { resetDiagnostics } from './diagnostics-channel.ts';
 import { PLAN_CHANNEL, TOOL_CALL_CHANNEL } from './diagnostics-channels.ts';
 import type { DiagnosticsEvent, PlanChanged } from './diagnostics-event.ts';
-import { PLAN_SLICE } from './plan-changed.ts';
+import { PLAN_SLICE, type PlanChangeSource, planChanged } from './plan-changed.ts';
 
 function listen(name: string) {
   const events: DiagnosticsEvent[] = [];
@@ -159,5 +159,102 @@ describe('plankit:plan', () => {
     await call('planning_mark_step', { step_id: 'S009', status: 'done' });
     expect(events).toEqual([]);
     expect(session.snapshot().revision).toBe(1);
+  });
+
+  it('keeps the counts true across a run of changes, each started from the last', async () => {
+    const { session, call } = planning();
+    const events = listen(PLAN_CHANNEL);
+    await call('planning_setup_plan', THREE);
+    await call('planning_mark_step', { step_id: 'S002', status: 'in_progress' });
+    await call('planning_add_step', { steps: [{ title: 'D' }, { title: 'E' }] });
+    await call('planning_mark_step', { step_id: 'S001', status: 'done' });
+    await call('planning_mark_step', { step_id: 'S002', status: 'blocked' });
+    const before = session.snapshot();
+    await call('planning_mark_step', { step_id: 'S005', status: 'done' });
+    session.rollback(before);
+    await call('planning_clear_plan', {});
+    const counts = events.map((event) => (event as PlanChanged).counts);
+    expect(counts).toEqual([
+      { total: 3, pending: 3, in_progress: 0, blocked: 0, done: 0 },
+      { total: 3, pending: 2, in_progress: 1, blocked: 0, done: 0 },
+      { total: 5, pending: 4, in_progress: 1, blocked: 0, done: 0 },
+      { total: 5, pending: 3, in_progress: 1, blocked: 0, done: 1 },
+      { total: 5, pending: 3, in_progress: 0, blocked: 1, done: 1 },
+      { total: 5, pending: 2, in_progress: 0, blocked: 1, done: 2 },
+      { total: 5, pending: 3, in_progress: 0, blocked: 1, done: 1 },
+      { total: 0, pending: 0, in_progress: 0, blocked: 0, done: 0 },
+    ]);
+    expect(events.map((event) => (event as PlanChanged).steps.length)).toEqual([
+      3, 1, 2, 1, 1, 1, 1, 5,
+    ]);
+  });
+});
+
+describe('planChanged', () => {
+  const source: PlanChangeSource = {
+    sessionId: 's',
+    revision: 2,
+    cause: 'commit',
+    at: 1,
+    callId: undefined,
+    toolName: undefined,
+  };
+
+  /** A frozen plan slice of `size` pending steps, each one counting the reads of its fields. */
+  function countedPlan(size: number) {
+    const reads = { count: 0 };
+    const steps = Array.from({ length: size }, (_, i) => {
+      const step = Object.freeze({
+        step_id: `S${String(i + 1).padStart(3, '0')}`,
+        title: `Step ${i + 1}`,
+        details: null,
+        status: 'pending' as const,
+        notes: Object.freeze([]),
+      });
+      return new Proxy(step, {
+        get(target, key, receiver) {
+          reads.count++;
+          return Reflect.get(target, key, receiver);
+        },
+      });
+    });
+    const slice = (list: readonly unknown[]) =>
+      Object.freeze([
+        Object.freeze({ objective: 'o', status: 'active', steps: Object.freeze(list) }),
+      ]);
+    return { reads, steps, slice };
+  }
+
+  it('reads only the step a change replaced, however long the plan', () => {
+    const readsFor = (size: number): number => {
+      const { reads, steps, slice } = countedPlan(size);
+      const before = slice(steps);
+      const memo = { steps: undefined, counts: undefined };
+      planChanged(source, undefined, before, memo);
+      const marked: unknown[] = [...steps];
+      const half = Math.floor(size / 2);
+      marked[half] = Object.freeze({ ...(steps[half] as object), status: 'in_progress' });
+      reads.count = 0;
+      const payload = planChanged(source, before, slice(marked), memo);
+      expect(payload.steps).toEqual([
+        {
+          stepId: `S${String(half + 1).padStart(3, '0')}`,
+          status: 'in_progress',
+          change: 'updated',
+        },
+      ]);
+      expect(payload.counts).toEqual({
+        total: size,
+        pending: size - 1,
+        in_progress: 1,
+        blocked: 0,
+        done: 0,
+      });
+      return reads.count;
+    };
+    const small = readsFor(20);
+    expect(small).toBeGreaterThan(0);
+    expect(readsFor(200)).toBe(small);
+    expect(readsFor(900)).toBe(small);
   });
 });

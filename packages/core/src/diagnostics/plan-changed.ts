@@ -15,53 +15,112 @@ export interface PlanChangeSource {
   readonly toolName: string | undefined;
 }
 
+type MutableCounts = { -readonly [K in keyof PlanStepCounts]: PlanStepCounts[K] };
+
+const NO_STEPS: readonly PlanStep[] = Object.freeze([]);
+
+/**
+ * The counts of the step list a session reported last, so its next change starts from them and
+ * looks only at the steps it touched. Each session keeps its own: session state is frozen, so
+ * the counts of a list never go stale, and nothing outlives the session.
+ */
+export interface PlanCountsMemo {
+  steps: readonly PlanStep[] | undefined;
+  counts: PlanStepCounts | undefined;
+}
+
 function latest(slice: readonly unknown[] | undefined): Plan | undefined {
   return slice === undefined ? undefined : (slice[slice.length - 1] as Plan | undefined);
 }
 
-function countSteps(steps: readonly PlanStep[]): PlanStepCounts {
+function countSteps(steps: readonly PlanStep[]): MutableCounts {
   const counts = { total: steps.length, pending: 0, in_progress: 0, blocked: 0, done: 0 };
   for (const step of steps) counts[step.status]++;
-  return Object.freeze(counts);
+  return counts;
+}
+
+function change(step: PlanStep, kind: PlanStepChange['change']): PlanStepChange {
+  return Object.freeze({ stepId: step.step_id, status: step.status, change: kind });
+}
+
+/**
+ * The steps `old` and `steps` differ in, and the counts of `steps`. Both lists are trimmed
+ * first of the steps they share by position, by identity (reducers keep untouched steps the
+ * same object), so a change to one step of a long plan looks at that step only; the rest is
+ * matched by id, as step ids are unique within a plan.
+ */
+function diffSteps(
+  old: readonly PlanStep[],
+  steps: readonly PlanStep[],
+  memo: PlanCountsMemo,
+): { readonly changes: PlanStepChange[]; readonly counts: PlanStepCounts } {
+  let start = 0;
+  const shortest = Math.min(old.length, steps.length);
+  while (start < shortest && old[start] === steps[start]) start++;
+  let oldEnd = old.length;
+  let end = steps.length;
+  while (oldEnd > start && end > start && old[oldEnd - 1] === steps[end - 1]) {
+    oldEnd--;
+    end--;
+  }
+  const known = memo.steps === old ? memo.counts : undefined;
+  const counts: MutableCounts =
+    known === undefined ? countSteps(steps) : { ...known, total: steps.length };
+  const changes: PlanStepChange[] = [];
+  const previous = new Map<string, PlanStep>();
+  for (let i = start; i < oldEnd; i++) {
+    const step = old[i] as PlanStep;
+    previous.set(step.step_id, step);
+    if (known !== undefined) counts[step.status]--;
+  }
+  for (let i = start; i < end; i++) {
+    const step = steps[i] as PlanStep;
+    if (known !== undefined) counts[step.status]++;
+    const was = previous.get(step.step_id);
+    previous.delete(step.step_id);
+    if (was === step || (was !== undefined && deepEqual(was, step))) continue;
+    changes.push(change(step, was === undefined ? 'added' : 'updated'));
+  }
+  for (const step of previous.values()) changes.push(change(step, 'removed'));
+  const frozen = Object.freeze(counts);
+  memo.steps = steps;
+  memo.counts = frozen;
+  return { changes, counts: frozen };
 }
 
 /**
  * The {@link PlanChanged} payload for a plan slice going from `before` to `after`: the steps
  * added or changed, in plan order, then those gone. Reducers keep untouched steps as they
- * were, so most are skipped by identity; a step rebuilt equal is not a change. Runs only while someone listens on `plankit:plan`.
+ * were, so the steps both plans share at the same place are skipped by identity without being
+ * read, and the counts start from the previous change's (held in `memo`, which this updates);
+ * a step rebuilt equal is not a change.
+ * Runs only while someone listens on `plankit:plan`.
  */
 export function planChanged(
   source: PlanChangeSource,
   before: readonly unknown[] | undefined,
   after: readonly unknown[] | undefined,
+  memo: PlanCountsMemo = { steps: undefined, counts: undefined },
 ): PlanChanged {
-  const old = latest(before)?.steps ?? [];
   const plan = latest(after);
-  const steps = plan?.steps ?? [];
-  const previous = new Map<string, PlanStep>();
-  for (const step of old) previous.set(step.step_id, step);
-  const changes: PlanStepChange[] = [];
-  for (const step of steps) {
-    const was = previous.get(step.step_id);
-    previous.delete(step.step_id);
-    if (was === step || (was !== undefined && deepEqual(was, step))) continue;
-    const change = was === undefined ? 'added' : 'updated';
-    changes.push(Object.freeze({ stepId: step.step_id, status: step.status, change }));
-  }
-  for (const step of previous.values())
-    changes.push(Object.freeze({ stepId: step.step_id, status: step.status, change: 'removed' }));
-  const payload: PlanChanged = {
+  const { changes, counts } = diffSteps(
+    latest(before)?.steps ?? NO_STEPS,
+    plan?.steps ?? NO_STEPS,
+    memo,
+  );
+  // Built field by field rather than with conditional spreads, which allocate on every change.
+  const payload: { -readonly [K in keyof PlanChanged]: PlanChanged[K] } = {
     type: 'plan-changed',
     sessionId: source.sessionId,
     revision: source.revision,
     cause: source.cause,
-    ...(source.callId === undefined ? {} : { callId: source.callId }),
-    ...(source.toolName === undefined ? {} : { toolName: source.toolName }),
     at: source.at,
     planStatus: plan?.status ?? null,
     steps: Object.freeze(changes),
-    counts: countSteps(steps),
+    counts,
     objective: plan?.objective ?? null,
   };
+  if (source.callId !== undefined) payload.callId = source.callId;
+  if (source.toolName !== undefined) payload.toolName = source.toolName;
   return payload;
 }
