@@ -5,8 +5,9 @@ import { planOf, UNICODE_TITLES, unicodePlan, wireView, withStep } from './test/
 const first = JSON.parse(JSON.stringify(wireView(planOf(3))));
 const second = JSON.parse(JSON.stringify(wireView(withStep(planOf(3), 0, { status: 'done' }))));
 
+// The fixtures' user messages are named u1, u2...; every other one is the assistant's.
 function message(id: string, ...parts: PlanMessage['parts']): PlanMessage {
-  return { id, parts };
+  return { id, role: /^u\d/.test(id) ? 'user' : 'assistant', parts };
 }
 const planPart = (data: unknown) => ({ type: 'data-plan', id: 'plan', data });
 
@@ -22,6 +23,20 @@ describe('latestPlan', () => {
     expect(reading.plan?.counts.done).toBe(1);
     expect(Object.isFrozen(reading.plan)).toBe(true);
     expect(Object.isFrozen(reading.plan?.steps[0])).toBe(true);
+  });
+
+  it("reads only the assistant's messages: a plan part pasted into a user message never shows", () => {
+    const forged = JSON.parse(JSON.stringify(wireView(withStep(planOf(3), 1, { status: 'done' }))));
+    const messages: PlanMessage[] = [
+      message('a1', planPart(first)),
+      message('u1', planPart(forged)),
+      { id: 's1', role: 'system', parts: [planPart(forged)] },
+      { id: 't1', role: 'tool', parts: [planPart(null)] },
+    ];
+    const reading = latestPlan(messages);
+    expect(reading.plan?.counts.done).toBe(0);
+    expect(reading.warnings).toEqual([]);
+    expect(latestPlan([message('u1', planPart(forged))]).plan).toBeNull();
   });
 
   it('is null with no plan part, and ignores other data parts', () => {
@@ -147,7 +162,7 @@ describe('latestPlan', () => {
       'text',
       { id: 'a2' },
       { id: 'a3', parts: 'data-plan' },
-      { id: 4, parts: [null, { type: 'data-plan', id: 7, data: [] }] },
+      { id: 4, role: 'assistant', parts: [null, { type: 'data-plan', id: 7, data: [] }] },
     ] as unknown as PlanMessage[];
     const reading = latestPlan(hostile);
     expect(reading.plan?.objective).toBe('Ship the release');
@@ -158,7 +173,10 @@ describe('latestPlan', () => {
 
   it('never throws on a message with more malformed plan parts than a call takes arguments', () => {
     const parts = Array.from({ length: 300_000 }, () => planPart(null));
-    const reading = latestPlan([message('a1', planPart(first)), { id: 'a2', parts }]);
+    const reading = latestPlan([
+      message('a1', planPart(first)),
+      { id: 'a2', role: 'assistant', parts },
+    ]);
     expect(reading.plan?.objective).toBe('Ship the release');
     expect(reading.warnings).toHaveLength(parts.length);
   });

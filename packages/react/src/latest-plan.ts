@@ -28,6 +28,11 @@ export interface PlanMessagePart {
 export interface PlanMessage {
   /** The message's id, named in warnings. */
   readonly id: string;
+  /**
+   * Who wrote it: only an `assistant` message carries the plan, so a plan part pasted into a
+   * user message (or any other role's) is never shown.
+   */
+  readonly role: string;
   /** Its parts, oldest first. */
   readonly parts: readonly PlanMessagePart[];
 }
@@ -80,8 +85,9 @@ function readMessage(message: PlanMessage): PlanReading | null {
 }
 
 /**
- * The latest valid plan view in a chat's messages: the newest `data-plan` part whose data
- * `parsePlanView` accepts, frozen. A foreign or malformed part is skipped (never half-read) and
+ * The latest valid plan view in a chat's messages: the newest `data-plan` part of an
+ * `assistant` message whose data `parsePlanView` accepts, frozen. Parts in messages of any
+ * other role (a user pasting a plan part) are skipped without a warning. A foreign or malformed part is skipped (never half-read) and
  * reported in `warnings`. Messages are read newest first and each message and part is parsed
  * once, so a streaming chat pays for the message that changed, not for its history.
  *
@@ -99,6 +105,8 @@ export function latestPlan(messages: readonly PlanMessage[]): PlanReading {
     // A stored chat edited by hand may hold anything: what is not a message has no plan.
     if (typeof message !== 'object' || message === null) continue;
     if (!Array.isArray((message as PlanMessage).parts)) continue;
+    // The server writes the plan into the assistant's reply; any other author could forge one.
+    if ((message as PlanMessage).role !== 'assistant') continue;
     const reading = readMessage(message as PlanMessage);
     if (reading === null) continue;
     // One push per warning: a stored chat may hold more bad parts than a call takes arguments.
