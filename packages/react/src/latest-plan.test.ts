@@ -39,6 +39,17 @@ describe('latestPlan', () => {
     expect(latestPlan([message('u1', planPart(forged))]).plan).toBeNull();
   });
 
+  it("is null after the server's part that clears the plan, which older plans do not outlive", () => {
+    const cleared = latestPlan([
+      message('a1', planPart(first)),
+      message('a2', planPart(second), { type: 'text' }, planPart(null)),
+    ]);
+    expect(cleared).toEqual({ plan: null, warnings: [] });
+    // A plan sent after the clearing part shows again.
+    const again = latestPlan([message('a1', planPart(null)), message('a2', planPart(second))]);
+    expect(again.plan?.counts.done).toBe(1);
+  });
+
   it('is null with no plan part, and ignores other data parts', () => {
     const reading = latestPlan([
       message('a1', { type: 'data-weather', data: first }, { type: 'text' }),
@@ -135,11 +146,11 @@ describe('latestPlan', () => {
 
   it('quotes a message id in the warning line clipped, on one line', () => {
     const id = `${'m'.repeat(1 << 20)}`;
-    const [long] = latestPlan([message(id, planPart(null))]).warnings;
+    const [long] = latestPlan([message(id, planPart(7))]).warnings;
     expect(long?.messageId).toBe(id);
     expect(long?.message.length).toBeLessThan(400);
     expect(long?.message).toContain(`"${'m'.repeat(197)}..."`);
-    const [odd] = latestPlan([message('a\u2028b\nc\u0085d', planPart(null))]).warnings;
+    const [odd] = latestPlan([message('a\u2028b\nc\u0085d', planPart(7))]).warnings;
     expect(odd?.message).toContain('"a\\u2028b\\nc\\u0085d"');
   });
 
@@ -147,11 +158,11 @@ describe('latestPlan', () => {
     for (const before of [196, 199]) {
       // The emoji's two code units straddle where the clip cuts: it is dropped whole.
       const id = `${'m'.repeat(before)}\u{1F680}${'m'.repeat(10)}`;
-      const [warning] = latestPlan([message(id, planPart(null))]).warnings;
+      const [warning] = latestPlan([message(id, planPart(7))]).warnings;
       expect(warning?.message).toContain(`"${'m'.repeat(Math.min(before, 197))}..."`);
       expect(warning?.message).not.toContain('\\ud83d');
     }
-    const [japanese] = latestPlan([message('翻訳🚀', planPart(null))]).warnings;
+    const [japanese] = latestPlan([message('翻訳🚀', planPart(7))]).warnings;
     expect(japanese?.message).toContain('message "翻訳🚀"');
   });
 
@@ -172,7 +183,7 @@ describe('latestPlan', () => {
   });
 
   it('never throws on a message with more malformed plan parts than a call takes arguments', () => {
-    const parts = Array.from({ length: 300_000 }, () => planPart(null));
+    const parts = Array.from({ length: 300_000 }, () => planPart(7));
     const reading = latestPlan([
       message('a1', planPart(first)),
       { id: 'a2', role: 'assistant', parts },

@@ -16,7 +16,7 @@ export interface PlanMessagePart {
   readonly type: string;
   /** The part's id; the server reuses one per plan, so the client updates it in place. */
   readonly id?: string | undefined;
-  /** The plan view, unchecked. */
+  /** The plan view, unchecked; `null` in the part that clears the plan. */
   readonly data?: unknown;
 }
 
@@ -39,7 +39,10 @@ export interface PlanMessage {
 
 /** What {@link latestPlan} found. @public */
 export interface PlanReading {
-  /** The latest valid plan, frozen; `null` when no message holds one. */
+  /**
+   * The latest valid plan, frozen; `null` when no message holds one, or when the newest plan
+   * part is the server's `null` one that clears it (a rollback to before the plan existed).
+   */
   readonly plan: PlanView | null;
   /** The `data-plan` parts after it that were refused, newest first. */
   readonly warnings: readonly PlanPartWarning[];
@@ -47,7 +50,7 @@ export interface PlanReading {
 
 // Messages and parts are immutable once rendered (useChat replaces a message to change it,
 // and keeps each part's `data` object), so each is read and parsed once.
-const readings = new WeakMap<PlanMessage, PlanReading | null>();
+const readings = new WeakMap<PlanMessage, MessageReading | null>();
 const parsed = new WeakMap<object, Result<PlanView, PlanViewProblem>>();
 
 function parseOnce(data: unknown): Result<PlanView, PlanViewProblem> {
@@ -60,24 +63,35 @@ function parseOnce(data: unknown): Result<PlanView, PlanViewProblem> {
   return result;
 }
 
+/** A message's reading; `cleared` when its newest valid plan part is the one clearing the plan. */
+interface MessageReading extends PlanReading {
+  readonly cleared: boolean;
+}
+
 /** The message's latest valid plan and the refused plan parts after it; `null` without plan parts. */
-function readMessage(message: PlanMessage): PlanReading | null {
+function readMessage(message: PlanMessage): MessageReading | null {
   const cached = readings.get(message);
   if (cached !== undefined) return cached;
-  let reading: PlanReading | null = null;
+  let reading: MessageReading | null = null;
   const warnings: PlanPartWarning[] = [];
   for (let index = message.parts.length - 1; index >= 0; index--) {
     const part = message.parts[index];
     if (part?.type !== PLAN_PART_TYPE) continue;
+    // The server's part that clears the plan (a rollback to before it existed): no plan now,
+    // and older parts do not count.
+    if (part.data === null) {
+      reading = { plan: null, warnings, cleared: true };
+      break;
+    }
     const result = parseOnce(part.data);
     if (result.ok) {
-      reading = { plan: result.value, warnings };
+      reading = { plan: result.value, warnings, cleared: false };
       break;
     }
     const partId = typeof part.id === 'string' ? part.id : null;
     warnings.push(planPartWarning(String(message.id), index, partId, result.error));
   }
-  if (reading === null && warnings.length > 0) reading = { plan: null, warnings };
+  if (reading === null && warnings.length > 0) reading = { plan: null, warnings, cleared: false };
   const frozen =
     reading === null ? null : Object.freeze({ ...reading, warnings: Object.freeze(warnings) });
   readings.set(message, frozen);
@@ -111,7 +125,7 @@ export function latestPlan(messages: readonly PlanMessage[]): PlanReading {
     if (reading === null) continue;
     // One push per warning: a stored chat may hold more bad parts than a call takes arguments.
     for (const warning of reading.warnings) warnings.push(warning);
-    if (reading.plan !== null)
+    if (reading.plan !== null || reading.cleared)
       return Object.freeze({ plan: reading.plan, warnings: Object.freeze(warnings) });
   }
   return Object.freeze({ plan: null, warnings: Object.freeze(warnings) });

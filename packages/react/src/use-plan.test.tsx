@@ -106,7 +106,7 @@ describe('usePlan', () => {
         id: 'a1',
         role: 'assistant',
         parts: [
-          { type: 'data-plan', data: null },
+          { type: 'data-plan', data: 'null' },
           { type: 'data-plan', data: [] },
           { type: 'data-plan', data: Object.create({ kind: 'plankit.plan' }) },
           { type: 'data-plan', data: { kind: 'plankit.plan', version: 1, steps: 'S001' } },
