@@ -260,7 +260,7 @@ class Pool implements SessionPool {
           : checkId(id, 'id');
       },
       keyOf: (id) => this.#keys.keyOf(id),
-      hold: (id, fn) => this.#track(this.#hold(id, fn)),
+      hold: (id, fn, durable) => this.#track(this.#hold(id, fn, durable)),
       subscribe: (id, listener) => this.subscribe(id, listener),
       peek: (id) => this.#lives.get(id)?.session,
     };
@@ -325,6 +325,7 @@ class Pool implements SessionPool {
   async #hold<T>(
     id: string,
     fn: (session: Session) => Promise<T>,
+    durable: boolean,
   ): Promise<Result<T, SessionResolveError>> {
     for (;;) {
       const acquired = await this.#acquire(id);
@@ -336,11 +337,28 @@ class Pool implements SessionPool {
           // Dropped (a conflict) while waiting for its turn: get the fresh copy.
           live.gone ? 'again' : { ok: true as const, value: await fn(live.session) },
         );
+        // Flushed after the turn, so the conversation's next call runs meanwhile and the store
+        // can write both in one batch; the copy stays held until the write is acknowledged.
+        if (durable && outcome !== 'again' && outcome.ok)
+          outcome = await this.#stored(live, outcome);
       } finally {
         this.#release(live);
       }
       if (outcome !== 'again') return outcome;
     }
+  }
+
+  /** `outcome` once the store has acknowledged every change of `live` so far; else the failure. */
+  async #stored<T>(
+    live: LiveSession,
+    outcome: Result<T, SessionResolveError>,
+  ): Promise<Result<T, SessionResolveError>> {
+    const flushed = await live.attachment.flush();
+    if (flushed.ok) return outcome;
+    this.#lives.dropFailed(live);
+    // Never retried: the call has run and its result was not returned, so it is not run twice.
+    const failed = this.#storeFailure(live.id, flushed.error, this.#options.retries, false);
+    return failed === 'retry' ? outcome : failed;
   }
 
   async #run<T>(
