@@ -6,5 +6,6 @@
  * @module @plankit/adapters/postgres
  */
 
+export type { StopWatching, StoreCommit } from './commit-notices.ts';
 export type { PostgresStoreOptions } from './postgres-store.ts';
 export { PostgresStore } from './postgres-store.ts';
