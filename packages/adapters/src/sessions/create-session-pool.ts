@@ -8,6 +8,7 @@ import {
 } from '../host/pooled-conversations.ts';
 import { attachStore } from '../persistence/stores/attach-store.ts';
 import type { SessionAttachment } from '../persistence/stores/session-attachment.ts';
+import type { StoreCommit } from '../persistence/stores/session-store.ts';
 import type { StoreError } from '../persistence/stores/store-error.ts';
 import { Admission } from './pool/admission.ts';
 import { type LiveSession, type Loading, releaseUse, takeTurn } from './pool/live-session.ts';
@@ -19,6 +20,7 @@ import {
   checkPoolOptions,
   type SessionPoolOptions,
 } from './pool/session-pool-options.ts';
+import { StoreWatch } from './pool/store-watch.ts';
 import { Subscriptions } from './pool/subscriptions.ts';
 import { reasonOf, SessionResolveError } from './session-resolve-error.ts';
 
@@ -136,6 +138,7 @@ class Pool implements SessionPool {
   readonly #admission: Admission;
   readonly #keys: ModelOrderKeys;
   readonly #subscriptions = new Subscriptions();
+  readonly #watch: StoreWatch;
   readonly #loading = new Map<string, Loading>();
   readonly #runs = new Set<Promise<unknown>>();
   #loads = 0;
@@ -148,6 +151,11 @@ class Pool implements SessionPool {
       live: () => this.#lives.size,
       evictIdle: () => this.#lives.evictIdle(),
     });
+    this.#watch = new StoreWatch(
+      options.store,
+      (commit) => this.#heard(commit),
+      (error) => options.onError(error),
+    );
     this.#keys = new ModelOrderKeys({
       max: options.max,
       loading: () => this.#loading.size,
@@ -216,7 +224,34 @@ class Pool implements SessionPool {
       throw invalidArgument('SessionPool.subscribe', 'listener', 'must be a function');
     const checked = checkId(id, 'id');
     if (!checked.ok) return checked;
+    // Other workers' commits reach subscribers through the store's watch, if it has one.
+    this.#watch.start();
     return { ok: true, value: this.#subscriptions.add(id, listener, (at) => this.#lives.get(at)) };
+  }
+
+  /** A commit the store's watch heard: refreshes the conversation when subscribers follow it. */
+  #heard({ sessionId: id, version }: StoreCommit): void {
+    if (this.#closing !== undefined || !this.#subscriptions.has(id)) return;
+    void this.#track(this.#refresh(id, version));
+  }
+
+  /**
+   * Brings conversation `id` up to `version` for its subscribers: a commit this copy made (or
+   * has loaded) is already theirs; otherwise another worker made it, so the stale copy is
+   * evicted, the conversation loaded again, and its subscribers told.
+   */
+  async #refresh(id: string, version: number): Promise<void> {
+    const live = this.#lives.get(id);
+    if (live !== undefined) {
+      const flushed = await live.attachment.flush();
+      if (flushed.ok && flushed.value >= version) return;
+      await this.#lives.evictWhenIdle(id);
+    }
+    if (this.#closing !== undefined || !this.#subscriptions.has(id)) return;
+    const loaded = await this.#hold(id, async (session) => session, false);
+    if (!loaded.ok) return;
+    const clock = this.#options.sessionOptions.clock ?? Date.now;
+    this.#subscriptions.tell(id, loaded.value, clock());
   }
 
   resolver<C>(
@@ -274,6 +309,7 @@ class Pool implements SessionPool {
   }
 
   async #close(): Promise<Result<void, SessionResolveError>> {
+    await this.#watch.close();
     this.#admission.refuseWaiting(() => closedError(undefined));
     await Promise.allSettled([...this.#loading.values()].map((loading) => loading.done));
     await Promise.allSettled([...this.#runs]);

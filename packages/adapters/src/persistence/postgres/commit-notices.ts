@@ -1,17 +1,7 @@
 import type { Result } from '@plankit/core';
 import type pg from 'pg';
+import type { StopWatching, StoreCommit } from '../stores/session-store.ts';
 import { StoreError } from '../stores/store-error.ts';
-
-/** A commit another process (or this one) made: its session and the version it reached. */
-export interface StoreCommit {
-  /** The session that changed. */
-  readonly sessionId: string;
-  /** Its version after the commit. */
-  readonly version: number;
-}
-
-/** Ends a watch: stops listening and gives its connection back. Idempotent. */
-export type StopWatching = () => Promise<void>;
 
 /**
  * The `LISTEN/NOTIFY` channel of one store's tables: one per schema and table prefix, so two

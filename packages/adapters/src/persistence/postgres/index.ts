@@ -6,6 +6,5 @@
  * @module @plankit/adapters/postgres
  */
 
-export type { StopWatching, StoreCommit } from './commit-notices.ts';
 export type { PostgresStoreOptions } from './postgres-store.ts';
 export { PostgresStore } from './postgres-store.ts';

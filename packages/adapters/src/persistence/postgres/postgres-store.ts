@@ -9,6 +9,8 @@ import type {
   NewEvent,
   SessionStore,
   SnapshotInput,
+  StopWatching,
+  StoreCommit,
   StoredEvent,
   StoredSnapshot,
   StoreIssue,
@@ -28,12 +30,7 @@ import {
   checkSnapshot,
 } from '../stores/store-input.ts';
 import { StoreLifecycle } from '../stores/store-lifecycle.ts';
-import {
-  commitChannel,
-  listenForCommits,
-  type StopWatching,
-  type StoreCommit,
-} from './commit-notices.ts';
+import { commitChannel, listenForCommits } from './commit-notices.ts';
 import { pgFailure, sqlState } from './pg-error.ts';
 import { migrationSteps, type TableNames, tableNames } from './postgres-schema.ts';
 import { type Statement, type Statements, statements } from './postgres-statements.ts';
