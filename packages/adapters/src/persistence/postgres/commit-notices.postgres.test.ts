@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import type { StoreCommit } from './commit-notices.ts';
+import type { StoreCommit } from '../stores/session-store.ts';
 import { PostgresStore } from './postgres-store.ts';
 import {
   dropSchema,
