@@ -90,7 +90,7 @@ describe('a Japanese plan through the AI SDK', () => {
 
     // The client's reading: the data-plan parts of the assistant's message, newest valid one.
     const parts = events.filter((event) => event.type === 'data-plan');
-    const { plan, warnings } = latestPlan([{ id: 'a1', parts }]);
+    const { plan, warnings } = latestPlan([{ id: 'a1', role: 'assistant', parts }]);
     expect(warnings).toEqual([]);
     expect(plan?.objective).toBe(objective);
     expect(plan?.steps.map((step) => step.title)).toEqual(titles);

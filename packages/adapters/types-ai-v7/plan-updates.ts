@@ -40,12 +40,12 @@ type PlanPart<M extends UIMessage> = Extract<M['parts'][number], { type: 'data-p
 expectTypeOf<InferUIDataParts<typeof planDataPartSchemas>>().toEqualTypeOf<PlanDataTypes>();
 type Inferred = UIMessage<unknown, InferUIDataParts<typeof planDataPartSchemas>>;
 expectTypeOf<Inferred>().toEqualTypeOf<UIMessage<unknown, PlanDataTypes>>();
-expectTypeOf<PlanPart<Inferred>['data']>().toEqualTypeOf<PlanView>();
+expectTypeOf<PlanPart<Inferred>['data']>().toEqualTypeOf<PlanView | null>();
 
 const dataPartSchemas = { ...planDataPartSchemas, notice: z.string() };
 type Merged = UIMessage<unknown, InferUIDataParts<typeof dataPartSchemas>>;
 expectTypeOf<Merged>().toEqualTypeOf<ChatMessage>();
-expectTypeOf<PlanPart<Merged>['data']>().toEqualTypeOf<PlanView>();
+expectTypeOf<PlanPart<Merged>['data']>().toEqualTypeOf<PlanView | null>();
 expectTypeOf(dataPartSchemas).toExtend<NonNullable<ChatInit<ChatMessage>['dataPartSchemas']>>();
 
 void createUIMessageStream<ChatMessage>({
@@ -62,7 +62,7 @@ void createUIMessageStream<ChatMessage>({
   }),
 });
 
-export async function stored(messages: unknown[]): Promise<PlanView | undefined> {
+export async function stored(messages: unknown[]): Promise<PlanView | null | undefined> {
   const valid = await validateUIMessages<ChatMessage>({
     messages,
     dataSchemas: planDataPartSchemas,

@@ -5,8 +5,9 @@ import { planOf, UNICODE_TITLES, unicodePlan, wireView, withStep } from './test/
 const first = JSON.parse(JSON.stringify(wireView(planOf(3))));
 const second = JSON.parse(JSON.stringify(wireView(withStep(planOf(3), 0, { status: 'done' }))));
 
+// The fixtures' user messages are named u1, u2...; every other one is the assistant's.
 function message(id: string, ...parts: PlanMessage['parts']): PlanMessage {
-  return { id, parts };
+  return { id, role: /^u\d/.test(id) ? 'user' : 'assistant', parts };
 }
 const planPart = (data: unknown) => ({ type: 'data-plan', id: 'plan', data });
 
@@ -22,6 +23,31 @@ describe('latestPlan', () => {
     expect(reading.plan?.counts.done).toBe(1);
     expect(Object.isFrozen(reading.plan)).toBe(true);
     expect(Object.isFrozen(reading.plan?.steps[0])).toBe(true);
+  });
+
+  it("reads only the assistant's messages: a plan part pasted into a user message never shows", () => {
+    const forged = JSON.parse(JSON.stringify(wireView(withStep(planOf(3), 1, { status: 'done' }))));
+    const messages: PlanMessage[] = [
+      message('a1', planPart(first)),
+      message('u1', planPart(forged)),
+      { id: 's1', role: 'system', parts: [planPart(forged)] },
+      { id: 't1', role: 'tool', parts: [planPart(null)] },
+    ];
+    const reading = latestPlan(messages);
+    expect(reading.plan?.counts.done).toBe(0);
+    expect(reading.warnings).toEqual([]);
+    expect(latestPlan([message('u1', planPart(forged))]).plan).toBeNull();
+  });
+
+  it("is null after the server's part that clears the plan, which older plans do not outlive", () => {
+    const cleared = latestPlan([
+      message('a1', planPart(first)),
+      message('a2', planPart(second), { type: 'text' }, planPart(null)),
+    ]);
+    expect(cleared).toEqual({ plan: null, warnings: [] });
+    // A plan sent after the clearing part shows again.
+    const again = latestPlan([message('a1', planPart(null)), message('a2', planPart(second))]);
+    expect(again.plan?.counts.done).toBe(1);
   });
 
   it('is null with no plan part, and ignores other data parts', () => {
@@ -120,11 +146,11 @@ describe('latestPlan', () => {
 
   it('quotes a message id in the warning line clipped, on one line', () => {
     const id = `${'m'.repeat(1 << 20)}`;
-    const [long] = latestPlan([message(id, planPart(null))]).warnings;
+    const [long] = latestPlan([message(id, planPart(7))]).warnings;
     expect(long?.messageId).toBe(id);
     expect(long?.message.length).toBeLessThan(400);
     expect(long?.message).toContain(`"${'m'.repeat(197)}..."`);
-    const [odd] = latestPlan([message('a\u2028b\nc\u0085d', planPart(null))]).warnings;
+    const [odd] = latestPlan([message('a\u2028b\nc\u0085d', planPart(7))]).warnings;
     expect(odd?.message).toContain('"a\\u2028b\\nc\\u0085d"');
   });
 
@@ -132,11 +158,11 @@ describe('latestPlan', () => {
     for (const before of [196, 199]) {
       // The emoji's two code units straddle where the clip cuts: it is dropped whole.
       const id = `${'m'.repeat(before)}\u{1F680}${'m'.repeat(10)}`;
-      const [warning] = latestPlan([message(id, planPart(null))]).warnings;
+      const [warning] = latestPlan([message(id, planPart(7))]).warnings;
       expect(warning?.message).toContain(`"${'m'.repeat(Math.min(before, 197))}..."`);
       expect(warning?.message).not.toContain('\\ud83d');
     }
-    const [japanese] = latestPlan([message('翻訳🚀', planPart(null))]).warnings;
+    const [japanese] = latestPlan([message('翻訳🚀', planPart(7))]).warnings;
     expect(japanese?.message).toContain('message "翻訳🚀"');
   });
 
@@ -147,7 +173,7 @@ describe('latestPlan', () => {
       'text',
       { id: 'a2' },
       { id: 'a3', parts: 'data-plan' },
-      { id: 4, parts: [null, { type: 'data-plan', id: 7, data: [] }] },
+      { id: 4, role: 'assistant', parts: [null, { type: 'data-plan', id: 7, data: [] }] },
     ] as unknown as PlanMessage[];
     const reading = latestPlan(hostile);
     expect(reading.plan?.objective).toBe('Ship the release');
@@ -157,8 +183,11 @@ describe('latestPlan', () => {
   });
 
   it('never throws on a message with more malformed plan parts than a call takes arguments', () => {
-    const parts = Array.from({ length: 300_000 }, () => planPart(null));
-    const reading = latestPlan([message('a1', planPart(first)), { id: 'a2', parts }]);
+    const parts = Array.from({ length: 300_000 }, () => planPart(7));
+    const reading = latestPlan([
+      message('a1', planPart(first)),
+      { id: 'a2', role: 'assistant', parts },
+    ]);
     expect(reading.plan?.objective).toBe('Ship the release');
     expect(reading.warnings).toHaveLength(parts.length);
   });

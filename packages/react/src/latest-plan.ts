@@ -16,7 +16,7 @@ export interface PlanMessagePart {
   readonly type: string;
   /** The part's id; the server reuses one per plan, so the client updates it in place. */
   readonly id?: string | undefined;
-  /** The plan view, unchecked. */
+  /** The plan view, unchecked; `null` in the part that clears the plan. */
   readonly data?: unknown;
 }
 
@@ -28,13 +28,21 @@ export interface PlanMessagePart {
 export interface PlanMessage {
   /** The message's id, named in warnings. */
   readonly id: string;
+  /**
+   * Who wrote it: only an `assistant` message carries the plan, so a plan part pasted into a
+   * user message (or any other role's) is never shown.
+   */
+  readonly role: string;
   /** Its parts, oldest first. */
   readonly parts: readonly PlanMessagePart[];
 }
 
 /** What {@link latestPlan} found. @public */
 export interface PlanReading {
-  /** The latest valid plan, frozen; `null` when no message holds one. */
+  /**
+   * The latest valid plan, frozen; `null` when no message holds one, or when the newest plan
+   * part is the server's `null` one that clears it (a rollback to before the plan existed).
+   */
   readonly plan: PlanView | null;
   /** The `data-plan` parts after it that were refused, newest first. */
   readonly warnings: readonly PlanPartWarning[];
@@ -42,7 +50,7 @@ export interface PlanReading {
 
 // Messages and parts are immutable once rendered (useChat replaces a message to change it,
 // and keeps each part's `data` object), so each is read and parsed once.
-const readings = new WeakMap<PlanMessage, PlanReading | null>();
+const readings = new WeakMap<PlanMessage, MessageReading | null>();
 const parsed = new WeakMap<object, Result<PlanView, PlanViewProblem>>();
 
 function parseOnce(data: unknown): Result<PlanView, PlanViewProblem> {
@@ -55,24 +63,35 @@ function parseOnce(data: unknown): Result<PlanView, PlanViewProblem> {
   return result;
 }
 
+/** A message's reading; `cleared` when its newest valid plan part is the one clearing the plan. */
+interface MessageReading extends PlanReading {
+  readonly cleared: boolean;
+}
+
 /** The message's latest valid plan and the refused plan parts after it; `null` without plan parts. */
-function readMessage(message: PlanMessage): PlanReading | null {
+function readMessage(message: PlanMessage): MessageReading | null {
   const cached = readings.get(message);
   if (cached !== undefined) return cached;
-  let reading: PlanReading | null = null;
+  let reading: MessageReading | null = null;
   const warnings: PlanPartWarning[] = [];
   for (let index = message.parts.length - 1; index >= 0; index--) {
     const part = message.parts[index];
     if (part?.type !== PLAN_PART_TYPE) continue;
+    // The server's part that clears the plan (a rollback to before it existed): no plan now,
+    // and older parts do not count.
+    if (part.data === null) {
+      reading = { plan: null, warnings, cleared: true };
+      break;
+    }
     const result = parseOnce(part.data);
     if (result.ok) {
-      reading = { plan: result.value, warnings };
+      reading = { plan: result.value, warnings, cleared: false };
       break;
     }
     const partId = typeof part.id === 'string' ? part.id : null;
     warnings.push(planPartWarning(String(message.id), index, partId, result.error));
   }
-  if (reading === null && warnings.length > 0) reading = { plan: null, warnings };
+  if (reading === null && warnings.length > 0) reading = { plan: null, warnings, cleared: false };
   const frozen =
     reading === null ? null : Object.freeze({ ...reading, warnings: Object.freeze(warnings) });
   readings.set(message, frozen);
@@ -80,8 +99,9 @@ function readMessage(message: PlanMessage): PlanReading | null {
 }
 
 /**
- * The latest valid plan view in a chat's messages: the newest `data-plan` part whose data
- * `parsePlanView` accepts, frozen. A foreign or malformed part is skipped (never half-read) and
+ * The latest valid plan view in a chat's messages: the newest `data-plan` part of an
+ * `assistant` message whose data `parsePlanView` accepts, frozen. Parts in messages of any
+ * other role (a user pasting a plan part) are skipped without a warning. A foreign or malformed part is skipped (never half-read) and
  * reported in `warnings`. Messages are read newest first and each message and part is parsed
  * once, so a streaming chat pays for the message that changed, not for its history.
  *
@@ -99,11 +119,13 @@ export function latestPlan(messages: readonly PlanMessage[]): PlanReading {
     // A stored chat edited by hand may hold anything: what is not a message has no plan.
     if (typeof message !== 'object' || message === null) continue;
     if (!Array.isArray((message as PlanMessage).parts)) continue;
+    // The server writes the plan into the assistant's reply; any other author could forge one.
+    if ((message as PlanMessage).role !== 'assistant') continue;
     const reading = readMessage(message as PlanMessage);
     if (reading === null) continue;
     // One push per warning: a stored chat may hold more bad parts than a call takes arguments.
     for (const warning of reading.warnings) warnings.push(warning);
-    if (reading.plan !== null)
+    if (reading.plan !== null || reading.cleared)
       return Object.freeze({ plan: reading.plan, warnings: Object.freeze(warnings) });
   }
   return Object.freeze({ plan: null, warnings: Object.freeze(warnings) });

@@ -52,7 +52,11 @@ describe('PlanChecklist over any text the tools accept', () => {
         expect(stored?.steps[0]?.title).toBe(trimText(title.normalize('NFC')));
         const sent: unknown = JSON.parse(JSON.stringify(stored));
         const { plan, warnings } = latestPlan([
-          { id: 'a1', parts: [{ type: 'data-plan', id: 'plankit-plan', data: sent }] },
+          {
+            id: 'a1',
+            role: 'assistant',
+            parts: [{ type: 'data-plan', id: 'plankit-plan', data: sent }],
+          },
         ]);
         expect(warnings).toEqual([]);
         expect(plan).toEqual(stored);

@@ -19,6 +19,8 @@ describe('usePlan types', () => {
     // @ts-expect-error: a message needs its id
     usePlan([{ parts: [] }]);
     // @ts-expect-error: parts are objects with a type
-    latestPlan([{ id: 'a', parts: ['data-plan'] }]);
+    latestPlan([{ id: 'a', role: 'assistant', parts: ['data-plan'] }]);
+    // @ts-expect-error: a message needs its role, since only the assistant's carry the plan
+    latestPlan([{ id: 'a', parts: [] }]);
   });
 });

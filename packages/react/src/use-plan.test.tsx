@@ -37,15 +37,15 @@ describe('usePlan', () => {
 
   it('follows the plan part as the server updates it in place', () => {
     const start = { type: 'data-plan', id: 'plan-1', data: json(wireView(planOf(2))) };
-    show([{ id: 'u1', parts: [{ type: 'text' }] }]);
+    show([{ id: 'u1', role: 'user', parts: [{ type: 'text' }] }]);
     show([
-      { id: 'u1', parts: [{ type: 'text' }] },
-      { id: 'a1', parts: [start] },
+      { id: 'u1', role: 'user', parts: [{ type: 'text' }] },
+      { id: 'a1', role: 'assistant', parts: [start] },
     ]);
     const marked = { ...start, data: json(wireView(withStep(planOf(2), 0, { status: 'done' }))) };
     show([
-      { id: 'u1', parts: [{ type: 'text' }] },
-      { id: 'a1', parts: [marked, { type: 'text' }] },
+      { id: 'u1', role: 'user', parts: [{ type: 'text' }] },
+      { id: 'a1', role: 'assistant', parts: [marked, { type: 'text' }] },
     ]);
     expect(seen.map((plan) => plan?.counts.done ?? null)).toEqual([null, 0, 1]);
     expect(warnings).toEqual([]);
@@ -58,8 +58,8 @@ describe('usePlan', () => {
       ...start,
       data: json(wireView(withStep(plan, 1, { status: 'done', notes: ['公開しました 🎉'] }))),
     };
-    show([{ id: 'a1', parts: [start, { type: 'text' }] }]);
-    show([{ id: 'a1', parts: [marked, { type: 'text' }] }]);
+    show([{ id: 'a1', role: 'assistant', parts: [start, { type: 'text' }] }]);
+    show([{ id: 'a1', role: 'assistant', parts: [marked, { type: 'text' }] }]);
     expect(seen.map((view) => view?.steps.map((step) => step.title))).toEqual([
       UNICODE_TITLES,
       UNICODE_TITLES,
@@ -71,7 +71,7 @@ describe('usePlan', () => {
   it('keeps the same plan while only the text streams', () => {
     const part = { type: 'data-plan', id: 'plan-1', data: json(wireView(planOf(2))) };
     const text = (chars: string) => [
-      { id: 'a1', parts: [{ ...part }, { type: 'text', text: chars }] },
+      { id: 'a1', role: 'assistant', parts: [{ ...part }, { type: 'text', text: chars }] },
     ];
     show(text('H'));
     show(text('He'));
@@ -84,8 +84,12 @@ describe('usePlan', () => {
     const good = { type: 'data-plan', id: 'plan-1', data: json(wireView(planOf(2))) };
     const bad = { type: 'data-plan', id: 'plan-1', data: { kind: 'plankit.plan', version: 9 } };
     const stream = (text: string): PlanMessage[] => [
-      { id: 'a1', parts: [good] },
-      { id: 'a2', parts: [bad, { type: 'text', text } as PlanMessage['parts'][number]] },
+      { id: 'a1', role: 'assistant', parts: [good] },
+      {
+        id: 'a2',
+        role: 'assistant',
+        parts: [bad, { type: 'text', text } as PlanMessage['parts'][number]],
+      },
     ];
     show(stream('a'));
     show(stream('ab'));
@@ -100,8 +104,9 @@ describe('usePlan', () => {
     const hostile: PlanMessage[] = [
       {
         id: 'a1',
+        role: 'assistant',
         parts: [
-          { type: 'data-plan', data: null },
+          { type: 'data-plan', data: 'null' },
           { type: 'data-plan', data: [] },
           { type: 'data-plan', data: Object.create({ kind: 'plankit.plan' }) },
           { type: 'data-plan', data: { kind: 'plankit.plan', version: 1, steps: 'S001' } },

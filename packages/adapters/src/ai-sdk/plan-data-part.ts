@@ -12,8 +12,11 @@ export interface PlanDataChunk {
   readonly type: 'data-plan';
   /** The part's id: one per plan (see `withPlanUpdates`'s `id` option). */
   readonly id: string;
-  /** The plan. */
-  readonly data: PlanView;
+  /**
+   * The plan, or `null` once the conversation has no plan any more (a rollback to before it
+   * was set up): the part then clears the plan the client shows.
+   */
+  readonly data: PlanView | null;
 }
 
 /**
@@ -27,20 +30,22 @@ export interface PlanDataChunk {
  * @public
  */
 export type PlanDataTypes = {
-  /** The `data-plan` part's data. */
-  readonly plan: PlanView;
+  /** The `data-plan` part's data: `null` when the part clears the plan (see `PlanDataChunk`). */
+  readonly plan: PlanView | null;
 };
 
 /**
  * The zod schema of a `data-plan` part's data: it reads the value with `parsePlanView`, so a
  * malformed or foreign part (an older chat, a hand edit) fails validation with the parser's
- * message naming the field, and a valid one comes out as a frozen `PlanView`.
+ * message naming the field, and a valid one comes out as a frozen `PlanView`. `null` passes as
+ * `null`: the part that clears the plan after a rollback to before it existed.
  *
  * @public
  */
-export const PlanViewSchema: z.ZodType<PlanView, unknown> = z
+export const PlanViewSchema: z.ZodType<PlanView | null, unknown> = z
   .unknown()
   .transform((value, context) => {
+    if (value === null) return null;
     const read = parsePlanView(value);
     if (read.ok) return read.value;
     context.addIssue({
@@ -63,6 +68,7 @@ export const PlanViewSchema: z.ZodType<PlanView, unknown> = z
  * ```
  * @public
  */
-export const planDataPartSchemas: { readonly plan: z.ZodType<PlanView, unknown> } = Object.freeze({
-  plan: PlanViewSchema,
-});
+export const planDataPartSchemas: { readonly plan: z.ZodType<PlanView | null, unknown> } =
+  Object.freeze({
+    plan: PlanViewSchema,
+  });

@@ -45,6 +45,7 @@ const OPTION_KEYS: ReadonlySet<string> = new Set([
   'strict',
   'clock',
   'orderTimeoutMs',
+  'durability',
 ]);
 
 /** What an AI SDK tool built by {@link toAISDKTools} returns from `execute`. @public */
@@ -181,6 +182,7 @@ export function toAISDKTools<C = unknown>(
           prepare,
           order: (conversation) => orderOfAISDKCall(conversation, call.messages, call.toolCallId),
           orderTimeoutMs: options.orderTimeoutMs,
+          durability: options.durability,
         });
         if (!result.success) throw new AISDKToolError(result);
         return { result, content: formatToolContent(result, tool) };

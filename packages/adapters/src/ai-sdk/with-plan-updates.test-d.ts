@@ -33,14 +33,14 @@ describe('withPlanUpdates and the plan part types (ai 6)', () => {
     expectTypeOf<InferUIDataParts<typeof planDataPartSchemas>>().toEqualTypeOf<PlanDataTypes>();
     type Inferred = UIMessage<unknown, InferUIDataParts<typeof planDataPartSchemas>>;
     expectTypeOf<Inferred>().toEqualTypeOf<UIMessage<unknown, PlanDataTypes>>();
-    expectTypeOf<PlanPart<Inferred>['data']>().toEqualTypeOf<PlanView>();
+    expectTypeOf<PlanPart<Inferred>['data']>().toEqualTypeOf<PlanView | null>();
   });
 
   it("types the app's message from its own schemas merged with the plan's", () => {
     const dataPartSchemas = { ...planDataPartSchemas, notice: z.string() };
     type Merged = UIMessage<unknown, InferUIDataParts<typeof dataPartSchemas>>;
     expectTypeOf<Merged>().toEqualTypeOf<ChatMessage>();
-    expectTypeOf<PlanPart<Merged>['data']>().toEqualTypeOf<PlanView>();
+    expectTypeOf<PlanPart<Merged>['data']>().toEqualTypeOf<PlanView | null>();
     expectTypeOf(dataPartSchemas).toExtend<NonNullable<ChatInit<ChatMessage>['dataPartSchemas']>>();
   });
 
@@ -50,6 +50,6 @@ describe('withPlanUpdates and the plan part types (ai 6)', () => {
       dataSchemas: planDataPartSchemas,
     });
     const part = message?.parts.find((p) => p.type === 'data-plan');
-    if (part?.type === 'data-plan') expectTypeOf(part.data).toEqualTypeOf<PlanView>();
+    if (part?.type === 'data-plan') expectTypeOf(part.data).toEqualTypeOf<PlanView | null>();
   });
 });

@@ -1,8 +1,8 @@
-import { Plan, Session, selectLatest } from '@plankit/core';
+import { Session } from '@plankit/core';
 import { checkOptionKeys, invalidArgument } from '@plankit/core/internal-unstable';
-import { PlanRevision } from '@plankit/core/plan-model';
 import { planView } from '@plankit/core/plan-view';
 import { conversationOf } from '../host/conversation.ts';
+import { createPlanTracker } from '../host/plan-tracker.ts';
 import type { SessionSource } from '../sessions/resolve-session.ts';
 import type { AISDKContext } from './ai-sdk-context.ts';
 import type { PlanDataChunk } from './plan-data-part.ts';
@@ -113,7 +113,8 @@ function tracked(stream: ReadableStream, lanes: Set<Lane>, hooks: LaneHooks): Re
  * plan: the current plan once at the start, then a `data-plan` part for the committed changes
  * of the plan (a tool call, a dispatch, a rollback), each built by `planView` and each with
  * the same id, so the client updates one part in place. Nothing is written before a plan
- * exists. It listens from before the first read until `execute` has returned and every stream
+ * exists; once one was sent, a change that leaves no plan (a rollback to before it was set up)
+ * sends a part whose `data` is `null`, which clears it. It listens from before the first read until `execute` has returned and every stream
  * it merged has ended, then stops.
  *
  * Where the parts go: a client starts a fresh message at the `start` chunk and drops parts
@@ -210,18 +211,18 @@ export function withPlanUpdates<W extends PlanUpdatesWriter, C = unknown>(
       }
       send(plan);
     };
-    // Plans and revisions are frozen values replaced on change: identity tells what changed.
-    let shownPlan: unknown;
-    let shownRevision: unknown;
+    // Whether a commit changed the plan, across the conversation's live copies.
+    const tracker = createPlanTracker();
+    // Whether this stream has sent (or holds) a plan: once it has, losing the plan (a rollback
+    // to before it was set up) sends a part that clears it, or the page would keep the old one.
+    let sentPlan = false;
     const show = (session: Session): void => {
       if (!listening) return;
-      const plan = selectLatest(session, Plan);
-      const revision = selectLatest(session, PlanRevision);
-      if (plan === shownPlan && revision === shownRevision) return;
-      shownPlan = plan;
-      shownRevision = revision;
+      const changed = tracker.change(session);
+      if (!changed.plan && !changed.revision) return;
       const data = planView(session);
-      if (data === null) return;
+      if (data === null && !sentPlan) return;
+      sentPlan = data !== null;
       held = { type: 'data-plan', id, data };
       flush();
     };

@@ -20,9 +20,9 @@ import type { SessionSource } from '../sessions/resolve-session.ts';
 import { toolJsonSchema } from '../tool-json-schema.ts';
 
 /** Options of {@link createAnthropicToolset}. @public */
-export interface AnthropicToolsetOptions extends Pick<HostToolOptions, 'strict'> {}
+export interface AnthropicToolsetOptions extends Pick<HostToolOptions, 'strict' | 'durability'> {}
 
-const OPTION_KEYS: ReadonlySet<string> = new Set(['strict']);
+const OPTION_KEYS: ReadonlySet<string> = new Set(['strict', 'durability']);
 
 /** Options of {@link AnthropicToolset.runToolUses}. @public */
 export interface AnthropicRunOptions {
@@ -238,6 +238,7 @@ export function createAnthropicToolset(
               call: { name, arguments: block['input'], parsed: true, id },
               now: run.now,
               prepare,
+              durability: options.durability,
             });
           } catch (error) {
             // A throw here is a host or tool bug: reported for this block alone.

@@ -48,6 +48,8 @@ export interface ClaudeAgentToolsOptions {
   readonly annotations?: McpToolsOptions['annotations'];
   /** The zod schema of a tool's `structuredContent` by tool name (see `registerMcpTools`). */
   readonly outputSchemas?: McpToolsOptions['outputSchemas'];
+  /** Whether a tool result waits for the store (see `registerMcpTools`); `'sync'` by default. */
+  readonly durability?: McpToolsOptions['durability'];
 }
 
 const OPTION_KEYS: ReadonlySet<string> = new Set([
@@ -56,6 +58,7 @@ const OPTION_KEYS: ReadonlySet<string> = new Set([
   'clock',
   'annotations',
   'outputSchemas',
+  'durability',
 ]);
 
 function invalid(message: string, field: string): AdapterError {

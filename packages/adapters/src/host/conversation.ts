@@ -23,9 +23,14 @@ export interface Conversation {
   readonly key: object;
   /**
    * Runs `fn` on the conversation's session, one call at a time; a pool's session is held
-   * (not evictable) meanwhile and loaded first if it is not live.
+   * (not evictable) meanwhile and loaded first if it is not live. With `durable`, a pool's
+   * result waits until the store has acknowledged every change made so far (the turn is
+   * released first, so the next call runs meanwhile); a failed write is the result instead.
    */
-  hold<T>(fn: (session: Session) => Promise<T>): Promise<Result<T, SessionResolveError>>;
+  hold<T>(
+    fn: (session: Session) => Promise<T>,
+    durable?: boolean,
+  ): Promise<Result<T, SessionResolveError>>;
   /** Hears every commit and rollback of the conversation, across a pool's reloads. */
   subscribe(listener: ConversationListener): Unsubscribe;
   /** The conversation's session when it is live now (nothing is loaded), else `undefined`. */
@@ -88,7 +93,7 @@ export function conversationOf<C>(
   if (!id.ok) return id;
   const conversation: Conversation = {
     key: pooled.keyOf(id.value),
-    hold: (fn) => pooled.hold(id.value, fn),
+    hold: (fn, durable) => pooled.hold(id.value, fn, durable === true),
     subscribe: (listener) => {
       const subscribed = pooled.subscribe(id.value, listener);
       // The id was checked by idOf, so the subscription cannot be refused.

@@ -15,6 +15,28 @@ import {
 export type StrictOption = boolean | ((tool: AnyTool) => boolean);
 
 /**
+ * What a host adapter's tool result means for a pool's conversation (`SessionPool.resolver`):
+ *
+ * - `'sync'` (the default): the result reaches the host only once the store has acknowledged
+ *   the call's change, so a result the model reads means "stored"; a failed write comes back
+ *   as the refusal (`session_store_failed`, `session_conflict`) instead of the tool's result.
+ * - `'async'`: the result comes back as soon as the call has run; the pool's attachment writes
+ *   it in the background (batched with the calls after it), and a crash before the write
+ *   loses a change the model was told about. `SessionPool.flush` or `run` make it durable.
+ *
+ * With a fixed `Session` there is no pool to wait on: the app that attached it calls its
+ * attachment's `flush`. Named after LangGraph's durability modes; there is no `'exit'`, since
+ * a host call has no end of run to defer the write to (a pool writes when a copy is evicted
+ * or closed, which is what `'async'` already gives).
+ *
+ * @public
+ */
+export type Durability = 'sync' | 'async';
+
+/** The durability of a host call when its adapter names none. @public */
+export const DEFAULT_DURABILITY: Durability = 'sync';
+
+/**
  * The options every host adapter names the same way: each adapter takes the ones its host has
  * a use for (a host without strict mode takes no `strict`), beside its own, and refuses any
  * key it does not declare.
@@ -36,6 +58,12 @@ export interface HostToolOptions {
    * by default.
    */
   readonly orderTimeoutMs?: number | undefined;
+  /**
+   * Whether a tool result waits for the store (`'sync'`, the default) or comes back before the
+   * change is written (`'async'`): see {@link Durability}. Only a pool's conversations are
+   * written by plankit; with a fixed `Session` the option changes nothing.
+   */
+  readonly durability?: Durability | undefined;
 }
 
 /** The longest delay a timer takes, in milliseconds: past it, `setTimeout` fires at once. */
@@ -44,7 +72,7 @@ export const MAX_TIMEOUT_MS: number = 2 ** 31 - 1;
 /**
  * Checks a host adapter's options once, when it is built: every key is one `declared` (the
  * adapter's own set), `clock` is a function, `strict` a boolean or a function, and
- * `orderTimeoutMs` a non-negative number. `now`, which is only ever a number, gets its own
+ * `orderTimeoutMs` a non-negative number, `durability` `'sync'` or `'async'`. `now`, which is only ever a number, gets its own
  * refusal pointing at `clock`; so does `text` in an adapter that converts tools it is given,
  * pointing at the tools' own option. Returns the clock (`undefined`: the session's decides).
  *
@@ -67,7 +95,9 @@ export function checkHostOptions(
       "is not an option; the text mode is the tools' own: createPlanningTools(session, { text })",
     );
   checkOptionKeys(where, options, declared, 'options.', error);
-  const { clock, strict, orderTimeoutMs } = options as HostToolOptions;
+  const { clock, strict, orderTimeoutMs, durability } = options as HostToolOptions;
+  if (durability !== undefined && durability !== 'sync' && durability !== 'async')
+    throw error(where, 'options.durability', "must be 'sync' or 'async'");
   if (clock !== undefined && typeof clock !== 'function')
     throw error(where, 'options.clock', 'must be a function returning epoch milliseconds');
   if (strict !== undefined && typeof strict !== 'boolean' && typeof strict !== 'function')

@@ -30,10 +30,14 @@ export interface PooledConversations<C> {
   idOf(context: C): Result<string, SessionResolveError>;
   /** The conversation's model-order key: the same object across its live copies. */
   keyOf(id: string): object;
-  /** Runs `fn` holding the session of `id`, as `SessionPool.run` does but without flushing. */
+  /**
+   * Runs `fn` holding the session of `id`, as `SessionPool.run` does; it flushes only when
+   * `durable` (after its turn, with no retry: a tool call is never run twice).
+   */
   hold<T>(
     id: string,
     fn: (session: Session) => Promise<T>,
+    durable: boolean,
   ): Promise<Result<T, SessionResolveError>>;
   /** The pool's `SessionPool.subscribe`. */
   subscribe(id: string, listener: ConversationListener): Result<Unsubscribe, SessionResolveError>;

@@ -46,6 +46,25 @@ describe('prepareHostTools', () => {
     expect(offered[0]?.schema).toBe(toolJsonSchema(planning[0] as AnyTool));
   });
 
+  it('refuses two tools of one name when built, naming both entries and the name', () => {
+    const impostor = defineTool({
+      name: 'planning_mark_step',
+      description: 'Marks something else.',
+      parameters: z.object({}),
+      handler: () => ({ message: 'mine', value: null }),
+    });
+    const refused = new AdapterError(
+      'tools_invalid',
+      'f: tools[7] and tools[3] are both named "planning_mark_step": tool names must be unique, since the model calls a tool by its name.',
+      { field: 'tools[7].name' },
+    );
+    expect(planning[3]?.name).toBe('planning_mark_step');
+    expect(() => prepareHostTools([...planning, lookup, impostor], {}, HOST)).toThrow(refused);
+    expect(() => prepareHostTools([lookup, lookup], {}, HOST)).toThrow(
+      'f: tools[1] and tools[0] are both named "lookup"',
+    );
+  });
+
   it('refuses a list that is not an array, an unknown option and a bad clock, naming the adapter', () => {
     expect(() => prepareHostTools({} as never, {}, HOST)).toThrow(
       new AdapterError('tools_invalid', 'f: tools must be an array of plankit tools.', {

@@ -1,5 +1,5 @@
 import type { AnyTool, Clock } from '@plankit/core';
-import type { ArgumentError } from '@plankit/core/internal-unstable';
+import { type ArgumentError, clipText } from '@plankit/core/internal-unstable';
 import { AdapterError } from '../adapter-error.ts';
 import { type JsonSchema, toolJsonSchema } from '../tool-json-schema.ts';
 import { checkHostOptions, type HostToolOptions, isStrict } from './host-tool-options.ts';
@@ -47,12 +47,35 @@ export interface HostPreparation {
 const unchanged = (args: unknown): unknown => args;
 
 /**
+ * Refuses two tools of one name: the model sees one definition and calls it by name, so the
+ * call could run the other tool (a user's `planning_mark_step` next to the planning one).
+ */
+function checkUniqueNames(tools: readonly AnyTool[], where: string): void {
+  const seen = new Map<string, number>();
+  for (let index = 0; index < tools.length; index++) {
+    const name: unknown = (tools[index] as { name?: unknown } | undefined)?.name;
+    if (typeof name !== 'string') continue;
+    const first = seen.get(name);
+    if (first === undefined) {
+      seen.set(name, index);
+      continue;
+    }
+    throw new AdapterError(
+      'tools_invalid',
+      `${where}: tools[${index}] and tools[${first}] are both named ${JSON.stringify(clipText(name, 200))}: tool names must be unique, since the model calls a tool by its name.`,
+      { field: `tools[${index}].name` },
+    );
+  }
+}
+
+/**
  * The one preparation every host adapter makes when it is built: it checks the tool list and
  * the options (unknown keys, the clock), decides each tool's strictness (the `strict` option,
  * else the tool's own trait) and computes the schema the host advertises, so a host adapter
  * only maps these into its SDK's shapes.
  *
- * @throws AdapterError `tools_invalid` when `tools` is not an array; `schema_unsupported` when
+ * @throws AdapterError `tools_invalid` when `tools` is not an array or two tools share a
+ *   name (naming both); `schema_unsupported` when
  *   a strict tool's schema cannot be expressed in the host's strict mode
  * @throws the preparation's `error` for an unknown option or a clock that is not a function
  */
@@ -68,6 +91,7 @@ export function prepareHostTools(
       { field: 'tools' },
     );
   const clock = checkHostOptions(host.where, options, host.keys, host.error);
+  checkUniqueNames(tools, host.where);
   const toStrict = host.strictSchema;
   const restorers = new Map<AnyTool, HostTool['restore']>();
   const offered = tools.map((tool): HostTool => {

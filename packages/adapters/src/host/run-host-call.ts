@@ -9,6 +9,7 @@ import {
 import type { SessionSource } from '../sessions/resolve-session.ts';
 import type { SessionResolveError } from '../sessions/session-resolve-error.ts';
 import { type Conversation, conversationOf } from './conversation.ts';
+import { DEFAULT_DURABILITY, type Durability } from './host-tool-options.ts';
 import { runInModelOrder, type ToolCallOrder } from './model-order.ts';
 import { parseToolArguments } from './parse-tool-arguments.ts';
 import { quotedName, refusal } from './refusal.ts';
@@ -67,6 +68,8 @@ export interface HostCall<C> {
   readonly order?: ((conversation: object) => ToolCallOrder | undefined) | undefined;
   /** How long a call waits for an announced earlier call of its turn; 30,000 ms by default. */
   readonly orderTimeoutMs?: number | undefined;
+  /** Whether the result waits for the store: see `Durability`; `'sync'` by default. */
+  readonly durability?: Durability | undefined;
   /** Told the call's conversation once it is named, before the call waits or runs. */
   readonly onConversation?: ((conversation: Conversation) => void) | undefined;
 }
@@ -80,7 +83,8 @@ function refused(error: SessionResolveError): ToolCallOutcome {
 /**
  * Runs one host tool call, the same way for every host: name the conversation, wait for the
  * call's turn in model order (holding no session meanwhile), then run the call holding the
- * conversation's session, so a step's calls all apply to one copy of it. Never throws for what
+ * conversation's session, so a step's calls all apply to one copy of it; under `'sync'`
+ * durability the result waits for the store's acknowledgement. Never throws for what
  * the model or the host sent: a call no session serves comes back as a refusal.
  */
 export async function runHostCall<C>(host: HostCall<C>): Promise<ToolCallOutcome> {
@@ -91,8 +95,10 @@ export async function runHostCall<C>(host: HostCall<C>): Promise<ToolCallOutcome
   host.onConversation?.(conversation);
   const order = host.order?.(conversation.key);
   const run = (): Promise<Result<ToolCallOutcome, SessionResolveError>> =>
-    conversation.hold((session) =>
-      runCall(host.tools, host.call, { session, now: host.now, prepare: host.prepare }),
+    conversation.hold(
+      (session) =>
+        runCall(host.tools, host.call, { session, now: host.now, prepare: host.prepare }),
+      (host.durability ?? DEFAULT_DURABILITY) === 'sync',
     );
   const held =
     order === undefined

@@ -13,7 +13,8 @@ import { findLangChainTurn } from './find-langchain-turn.ts';
 import { type LangChainContext, langChainContext } from './langchain-context.ts';
 
 /** Options of {@link toLangChainTools}. @public */
-export interface LangChainToolsOptions extends Pick<HostToolOptions, 'clock' | 'orderTimeoutMs'> {
+export interface LangChainToolsOptions
+  extends Pick<HostToolOptions, 'clock' | 'orderTimeoutMs' | 'durability'> {
   /**
    * Where each call's session comes from: one `Session` (one conversation), or a resolver
    * called per call with the call's {@link LangChainContext} (its `thread_id` and checkpoint),
@@ -29,7 +30,12 @@ export interface LangChainToolsOptions extends Pick<HostToolOptions, 'clock' | '
   readonly orderTimeoutMs?: number | undefined;
 }
 
-const OPTION_KEYS: ReadonlySet<string> = new Set(['session', 'clock', 'orderTimeoutMs']);
+const OPTION_KEYS: ReadonlySet<string> = new Set([
+  'session',
+  'clock',
+  'orderTimeoutMs',
+  'durability',
+]);
 
 /** The context of a call, or the refusal the model reads. */
 function contextOf(
@@ -116,6 +122,7 @@ export function toLangChainTools(
                     return { turn: found.turn, id };
                   },
             orderTimeoutMs: options.orderTimeoutMs,
+            durability: options.durability,
           });
           const content = formatToolContent(result, tool);
           if (id === undefined) return content;

@@ -1,9 +1,9 @@
 import { Plan, Session, selectLatest, type Unsubscribe } from '@plankit/core';
 import { checkOptionKeys, clipText } from '@plankit/core/internal-unstable';
-import { PlanRevision } from '@plankit/core/plan-model';
 import { planView } from '@plankit/core/plan-view';
 import { AdapterError } from '../adapter-error.ts';
 import { type Conversation, sessionConversation } from '../host/conversation.ts';
+import { createPlanTracker } from '../host/plan-tracker.ts';
 import type { SessionSource } from '../sessions/resolve-session.ts';
 import type { SessionResolveError } from '../sessions/session-resolve-error.ts';
 import { type McpContext, mcpConversation } from './mcp-context.ts';
@@ -135,9 +135,8 @@ export function addMcpPlanResource(
   // The conversation this connection's notifications follow: the fixed one, or the one its
   // latest request named. A pooled conversation is followed across evictions and reloads.
   let followed: Conversation | undefined;
-  // Plans are frozen values replaced on change, so identity tells whether a commit changed it.
-  let last: Plan | undefined;
-  let lastRevision: PlanRevision | undefined;
+  // Whether a commit changed the plan, across the conversation's live copies.
+  const tracker = createPlanTracker();
   let stop: Unsubscribe | undefined;
   const subscribed = new Set<string>();
   // Unsubscribes per URI: a subscribe still resolving when one arrives must not add the URI
@@ -151,22 +150,16 @@ export function addMcpPlanResource(
     low.sendResourceUpdated({ uri: changed }).catch(() => undefined);
   };
   const onChange = (session: Session): void => {
-    const next = selectLatest(session, Plan);
-    const revision = selectLatest(session, PlanRevision);
-    const planChanged = next !== last;
-    if (!planChanged && revision === lastRevision) return;
-    last = next;
-    lastRevision = revision;
-    if (planChanged) notify(uri);
+    const changed = tracker.change(session);
+    if (!changed.plan && !changed.revision) return;
+    if (changed.plan) notify(uri);
     notify(viewUri);
   };
   const follow = (conversation: Conversation): void => {
     if (closed || conversation.key === followed?.key) return;
     stop?.();
     followed = conversation;
-    const live = conversation.peek();
-    last = live === undefined ? undefined : selectLatest(live, Plan);
-    lastRevision = live === undefined ? undefined : selectLatest(live, PlanRevision);
+    tracker.seen(conversation.peek());
     stop = conversation.subscribe((_event, session) => onChange(session));
   };
   const resolve = async (extra: unknown): Promise<Conversation> => {

@@ -14,7 +14,7 @@ import type { McpCallToolResult, McpServerLike } from './mcp-server-like.ts';
 import { type McpToolAnnotations, mcpOutputSchema, mcpToolAnnotations } from './mcp-tool-traits.ts';
 
 /** Options of `registerMcpTools` (`/mcp` and `/mcp-v2`). @public */
-export interface McpToolsOptions extends Pick<HostToolOptions, 'clock'> {
+export interface McpToolsOptions extends Pick<HostToolOptions, 'clock' | 'durability'> {
   /**
    * The session the tools run against: a `Session` (every client shares its plan), or a
    * resolver called once per `tools/call` with the request's {@link McpContext} (v1: the
@@ -43,6 +43,7 @@ const OPTION_KEYS: ReadonlySet<string> = new Set([
   'clock',
   'annotations',
   'outputSchemas',
+  'durability',
 ]);
 
 /** An option refused in `registerMcpTools`' own words: the field named bare. */
@@ -132,6 +133,7 @@ export function addMcpTools(
           context: mcpCallContext(options.session, extra),
           call: { name: definition.name, arguments: args, parsed: true },
           now: clock?.(),
+          durability: options.durability,
           // Before the call, so the plan resource sees its change and notifies first.
           onConversation: (conversation) => followPlan(server, conversation),
         });

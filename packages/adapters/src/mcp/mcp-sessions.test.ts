@@ -232,6 +232,27 @@ describe.each([V1, V2])('MCP $name: one plan per client through a session pool',
     ok(await pool.close());
   });
 
+  it('sends nothing for a read on a conversation evicted and loaded again: a reload is not a change', async () => {
+    const pool = createSessionPool({ store: new MemoryStore(), max: 1 });
+    const client = await major.connect(pool.resolver(major.byIdentity), 'shared');
+    await client.subscribe();
+    await client.subscribeView();
+    expect((await client.call('planning_setup_plan', setup('Ship'))).isError).not.toBe(true);
+    await settle();
+    expect(client.updates).toEqual([URI, VIEW_URI]);
+    ok(await pool.run('other', () => undefined));
+    expect(pool.has('shared')).toBe(false);
+    // The read loads a new copy, whose plan is equal to the one the client saw.
+    expect((await client.call('planning_read_plan', {})).isError).not.toBe(true);
+    await settle();
+    expect(client.updates).toEqual([URI, VIEW_URI]);
+    // A real change after the reload is heard, once per resource.
+    await client.call('planning_mark_step', { step_id: 'S001', status: 'done' });
+    await settle();
+    expect(client.updates).toEqual([URI, VIEW_URI, URI, VIEW_URI]);
+    ok(await pool.close());
+  });
+
   it('refuses a call, a read and a subscribe with no identity: no shared default', async () => {
     const { store, calls } = spyStore(new MemoryStore());
     const pool = createSessionPool({ store });

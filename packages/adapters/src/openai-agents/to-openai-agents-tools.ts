@@ -51,6 +51,7 @@ const OPTION_KEYS: ReadonlySet<string> = new Set([
   'clock',
   'needsApproval',
   'orderTimeoutMs',
+  'durability',
 ]);
 
 function refusal(failure: ToolFailure): OpenAIAgentsToolError {
@@ -127,6 +128,7 @@ export function toOpenAIAgentsTools<C = unknown>(
           order: (conversation) =>
             openAIAgentsCallOrder(conversation, context, details?.toolCall?.callId),
           orderTimeoutMs: options.orderTimeoutMs,
+          durability: options.durability,
         });
         if (!result.success) throw refusal(result);
         return formatToolContent(result, ran);

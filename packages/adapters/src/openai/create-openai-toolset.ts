@@ -20,9 +20,9 @@ import { runHostCall } from '../host/run-host-call.ts';
 import type { SessionSource } from '../sessions/resolve-session.ts';
 
 /** Options of {@link createOpenAIToolset}. @public */
-export interface OpenAIToolsetOptions extends Pick<HostToolOptions, 'strict'> {}
+export interface OpenAIToolsetOptions extends Pick<HostToolOptions, 'strict' | 'durability'> {}
 
-const OPTION_KEYS: ReadonlySet<string> = new Set(['strict']);
+const OPTION_KEYS: ReadonlySet<string> = new Set(['strict', 'durability']);
 
 /** Options of the run methods of an {@link OpenAIToolset}. @public */
 export interface OpenAIRunOptions {
@@ -187,6 +187,8 @@ export function createOpenAIToolset(
     keys: OPTION_KEYS,
     strictSchema: openAIStrictSchema,
   });
+  // Read once: \`run\`'s own options shadow the toolset's below.
+  const { durability } = options;
   const chatTools = offered.map(
     ({ tool, strict, schema }): ChatCompletionFunctionTool => ({
       type: 'function',
@@ -218,6 +220,7 @@ export function createOpenAIToolset(
         call: { name, arguments: raw, id },
         now: options.now,
         prepare,
+        durability,
       });
     } catch (error) {
       // The pipeline answers what the model sent with results; a throw here is a host or tool

@@ -14,6 +14,7 @@ import {
 } from '../host/pooled-conversations.ts';
 import { attachStore, giveUpAttaching } from '../persistence/stores/attach-store.ts';
 import type { SessionAttachment } from '../persistence/stores/session-attachment.ts';
+import type { StoreCommit } from '../persistence/stores/session-store.ts';
 import type { StoreError } from '../persistence/stores/store-error.ts';
 import { Admission } from './pool/admission.ts';
 import { type LiveSession, type Loading, releaseUse, takeTurn } from './pool/live-session.ts';
@@ -27,6 +28,7 @@ import {
   type SessionPoolOptions,
   timeout,
 } from './pool/session-pool-options.ts';
+import { StoreWatch } from './pool/store-watch.ts';
 import { Subscriptions } from './pool/subscriptions.ts';
 import { TIMED_OUT, withinTime } from './pool/within-time.ts';
 import { reasonOf, SessionResolveError } from './session-resolve-error.ts';
@@ -163,6 +165,7 @@ class Pool implements SessionPool {
   readonly #admission: Admission;
   readonly #keys: ModelOrderKeys;
   readonly #subscriptions = new Subscriptions();
+  readonly #watch: StoreWatch;
   readonly #loading = new Map<string, Loading>();
   // Runs and tool calls in progress, with their conversation's id.
   readonly #runs = new Map<Promise<unknown>, string>();
@@ -176,6 +179,11 @@ class Pool implements SessionPool {
       live: () => this.#lives.size,
       evictIdle: () => this.#lives.evictIdle(),
     });
+    this.#watch = new StoreWatch(
+      options.store,
+      (commit) => this.#heard(commit),
+      (error) => options.onError(error),
+    );
     this.#keys = new ModelOrderKeys({
       max: options.max,
       loading: () => this.#loading.size,
@@ -244,7 +252,34 @@ class Pool implements SessionPool {
       throw invalidArgument('SessionPool.subscribe', 'listener', 'must be a function');
     const checked = checkId(id, 'id');
     if (!checked.ok) return checked;
+    // Other workers' commits reach subscribers through the store's watch, if it has one.
+    this.#watch.start();
     return { ok: true, value: this.#subscriptions.add(id, listener, (at) => this.#lives.get(at)) };
+  }
+
+  /** A commit the store's watch heard: refreshes the conversation when subscribers follow it. */
+  #heard({ sessionId: id, version }: StoreCommit): void {
+    if (this.#closing !== undefined || !this.#subscriptions.has(id)) return;
+    void this.#track(id, this.#refresh(id, version));
+  }
+
+  /**
+   * Brings conversation `id` up to `version` for its subscribers: a commit this copy made (or
+   * has loaded) is already theirs; otherwise another worker made it, so the stale copy is
+   * evicted, the conversation loaded again, and its subscribers told.
+   */
+  async #refresh(id: string, version: number): Promise<void> {
+    const live = this.#lives.get(id);
+    if (live !== undefined) {
+      const flushed = await live.attachment.flush();
+      if (flushed.ok && flushed.value >= version) return;
+      await this.#lives.evictWhenIdle(id);
+    }
+    if (this.#closing !== undefined || !this.#subscriptions.has(id)) return;
+    const loaded = await this.#hold(id, async (session) => session, false);
+    if (!loaded.ok) return;
+    const clock = this.#options.sessionOptions.clock ?? Date.now;
+    this.#subscriptions.tell(id, loaded.value, clock());
   }
 
   resolver<C>(
@@ -288,7 +323,7 @@ class Pool implements SessionPool {
           : checkId(id, 'id');
       },
       keyOf: (id) => this.#keys.keyOf(id),
-      hold: (id, fn) => this.#track(id, this.#hold(id, fn)),
+      hold: (id, fn, durable) => this.#track(id, this.#hold(id, fn, durable)),
       subscribe: (id, listener) => this.subscribe(id, listener),
       peek: (id) => this.#lives.get(id)?.session,
     };
@@ -330,6 +365,7 @@ class Pool implements SessionPool {
   }
 
   async #close(): Promise<Result<void, SessionResolveError>> {
+    await this.#watch.close();
     this.#admission.refuseWaiting(() => closedError(undefined));
     await Promise.allSettled([...this.#loading.values()].map((loading) => loading.done));
     await Promise.allSettled([...this.#runs.keys()]);
@@ -383,6 +419,7 @@ class Pool implements SessionPool {
   async #hold<T>(
     id: string,
     fn: (session: Session) => Promise<T>,
+    durable: boolean,
   ): Promise<Result<T, SessionResolveError>> {
     for (;;) {
       const acquired = await this.#acquire(id);
@@ -394,11 +431,28 @@ class Pool implements SessionPool {
           // Dropped (a conflict) while waiting for its turn: get the fresh copy.
           live.gone ? 'again' : { ok: true as const, value: await fn(live.session) },
         );
+        // Flushed after the turn, so the conversation's next call runs meanwhile and the store
+        // can write both in one batch; the copy stays held until the write is acknowledged.
+        if (durable && outcome !== 'again' && outcome.ok)
+          outcome = await this.#stored(live, outcome);
       } finally {
         this.#release(live);
       }
       if (outcome !== 'again') return outcome;
     }
+  }
+
+  /** `outcome` once the store has acknowledged every change of `live` so far; else the failure. */
+  async #stored<T>(
+    live: LiveSession,
+    outcome: Result<T, SessionResolveError>,
+  ): Promise<Result<T, SessionResolveError>> {
+    const flushed = await live.attachment.flush();
+    if (flushed.ok) return outcome;
+    this.#lives.dropFailed(live);
+    // Never retried: the call has run and its result was not returned, so it is not run twice.
+    const failed = this.#storeFailure(live.id, flushed.error, this.#options.retries, false);
+    return failed === 'retry' ? outcome : failed;
   }
 
   async #run<T>(

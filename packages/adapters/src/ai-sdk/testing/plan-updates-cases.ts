@@ -51,7 +51,7 @@ export interface UIStreamMajor {
 }
 
 type Chat = { chatId?: string | undefined };
-type Chunk = { type: string; id?: string; data?: PlanView; toolCallId?: string };
+type Chunk = { type: string; id?: string; data?: PlanView | null; toolCallId?: string };
 
 const TOOLS = createPlanningTools(new Session());
 
@@ -205,7 +205,7 @@ async function readAll(major: UIStreamMajor, stream: ReadableStream, read: Chunk
 /** Where execute returned, in the recorded chunks: a marker of the tests, never sent. */
 const RETURNED: Chunk = { type: 'test-execute-returned' };
 
-const statuses = (view: PlanView | undefined) => view?.steps.map((step) => step.status);
+const statuses = (view: PlanView | null | undefined) => view?.steps.map((step) => step.status);
 
 /** The model's one step: it sets up the plan with two pending steps, then answers. */
 function setUpPlan(major: UIStreamMajor, tools: ReturnType<typeof toAISDKTools>) {
@@ -272,6 +272,45 @@ export function describePlanUpdates(major: UIStreamMajor): void {
       const parts = message?.parts.filter((part) => part.type === 'data-plan') ?? [];
       expect(parts).toHaveLength(1);
       expect(parts[0]?.data).toEqual(chunks[3]?.data);
+    });
+
+    it('sends a part that clears the plan after a rollback to before it was set up, once', async () => {
+      const session = new Session();
+      const tools = createPlanningTools(session);
+      const empty = session.snapshot();
+      const chunks: Chunk[] = [];
+      const stream = major.createUIMessageStream({
+        execute: recording(
+          chunks,
+          withPlanUpdates({ session }, async ({ writer }) => {
+            writer.write({ type: 'start' });
+            // No plan yet: a rollback to no plan sends nothing.
+            expect(session.rollback(empty).ok).toBe(true);
+            await invokeTool(
+              tools.planning_setup_plan,
+              { objective: 'Ship', initial_steps: [{ title: 'Draft' }] },
+              { session },
+            );
+            expect(session.rollback(empty).ok).toBe(true);
+            expect(session.rollback(empty).ok).toBe(true);
+            writer.write({ type: 'finish' });
+          }),
+        ),
+      });
+      let message: { parts: { type: string; data?: unknown }[] } | undefined;
+      for await (const snapshot of major.readUIMessageStream({ stream })) message = snapshot;
+      expect(chunks.map((chunk) => [chunk.type, statuses(chunk.data)])).toEqual([
+        ['start', undefined],
+        ['data-plan', ['pending']],
+        ['data-plan', undefined],
+        ['finish', undefined],
+      ]);
+      expect(chunks[2]?.data).toBeNull();
+      // The client's one part now holds null, which validates: the page shows no plan.
+      const parts = message?.parts.filter((part) => part.type === 'data-plan') ?? [];
+      expect(parts.map((part) => part.data)).toEqual([null]);
+      const { planDataPartSchemas } = await import('../plan-data-part.ts');
+      expect(planDataPartSchemas.plan.safeParse(null)).toEqual({ success: true, data: null });
     });
 
     it('through streamText: the plans go after start, in order, the newest before the last tool output', async () => {

@@ -23,11 +23,12 @@ export interface Statements {
 
 /**
  * The store's statements on `tables`, each named (so sent as a prepared statement) when
- * `prepared` is true.
+ * `prepared` is true. Appends publish their commit on `channel` (a checked identifier).
  */
 export function statements(
   { sessions, events, snapshots }: TableNames,
   prepared: boolean,
+  channel: string,
 ): Statements {
   // The name derives from the text, so stores on other tables sharing a pool never collide,
   // and a changed statement is never confused with one an older version prepared.
@@ -43,18 +44,22 @@ export function statements(
     ON CONFLICT (session_id) DO NOTHING RETURNING session_id`;
   const move = `UPDATE ${sessions} SET version = $3, updated_at = now()
     WHERE session_id = $1 AND version = $2 RETURNING session_id`;
+  // The commit's notice (session id and version, never the data), in the same statement: it
+  // costs no round trip, PostgreSQL sends it when the append commits and never when it fails,
+  // and it is read in the insert's FROM, since a CTE nobody reads is never run.
+  const notice = `notice AS (SELECT pg_notify('${channel}', json_build_object('s', head.session_id, 'v', $3::bigint)::text) FROM head)`;
   // One event, the common case, travels as plain parameters: no array literal to build on
   // this side and no unnest on the server.
   const one = (head: string) =>
-    statement(`WITH head AS (${head})
+    statement(`WITH head AS (${head}), ${notice}
       INSERT INTO ${events} (session_id, seq, type, at, data)
       SELECT head.session_id, $3::bigint, $4::text, $5::float8, $6::json
-        FROM head WHERE $2::bigint >= 0`); // $2 typed here too: the create head does not use it
+        FROM head, notice WHERE $2::bigint >= 0`); // $2 typed here too: the create head does not use it
   const many = (head: string) =>
-    statement(`WITH head AS (${head})
+    statement(`WITH head AS (${head}), ${notice}
       INSERT INTO ${events} (session_id, seq, type, at, data)
       SELECT head.session_id, $2::bigint + e.n, e.type, e.at, e.data
-        FROM head, unnest($4::text[], $5::float8[], $6::json[]) WITH ORDINALITY AS e(type, at, data, n)`);
+        FROM head, notice, unnest($4::text[], $5::float8[], $6::json[]) WITH ORDINALITY AS e(type, at, data, n)`);
   return {
     // One statement, so it reads one consistent state; the events after the snapshot come
     // from a range scan of the (session_id, seq) key, so the cost is the tail's, not the

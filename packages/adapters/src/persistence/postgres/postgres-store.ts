@@ -9,6 +9,8 @@ import type {
   NewEvent,
   SessionStore,
   SnapshotInput,
+  StopWatching,
+  StoreCommit,
   StoredEvent,
   StoredSnapshot,
   StoreIssue,
@@ -28,6 +30,7 @@ import {
   checkSnapshot,
 } from '../stores/store-input.ts';
 import { StoreLifecycle } from '../stores/store-lifecycle.ts';
+import { commitChannel, listenForCommits } from './commit-notices.ts';
 import { pgFailure, type StatementLimits, sqlState } from './pg-error.ts';
 import { migrationSteps, type TableNames, tableNames } from './postgres-schema.ts';
 import { type Statement, type Statements, statements } from './postgres-statements.ts';
@@ -227,6 +230,8 @@ export class PostgresStore implements SessionStore {
   readonly #limits: StatementLimits;
   #ready: Promise<Result<void, StoreError>> | undefined;
   #ended: Promise<void> | undefined;
+  readonly #channel: string;
+  readonly #watches = new Set<StopWatching>();
 
   /**
    * Creates the store; nothing is sent to the server before the first call.
@@ -238,7 +243,8 @@ export class PostgresStore implements SessionStore {
     this.#schema = checkSnapshotSchema('new PostgresStore', options.snapshotSchema);
     this.#schemaName = options.schema ?? 'public';
     this.#tables = tableNames(this.#schemaName, options.tablePrefix ?? 'plankit_');
-    this.#sql = statements(this.#tables, options.preparedStatements ?? true);
+    this.#channel = commitChannel(this.#schemaName, options.tablePrefix ?? 'plankit_');
+    this.#sql = statements(this.#tables, options.preparedStatements ?? true, this.#channel);
     this.#autoMigrate = options.migrate ?? true;
     const statementTimeoutMs = options.statementTimeoutMs ?? 30_000;
     const lockTimeoutMs = options.lockTimeoutMs ?? 5_000;
@@ -337,6 +343,7 @@ export class PostgresStore implements SessionStore {
                 lines.map((each) => each.at),
                 lines.map((each) => each.dataText),
               ]);
+        // The statement has published the commit's notice (see commitChannel).
         if (result.rowCount === lines.length) return { ok: true, value: version };
       } catch (error) {
         if (sqlState(error) !== '23505' && sqlState(error) !== '23503') throw error;
@@ -407,9 +414,49 @@ export class PostgresStore implements SessionStore {
     });
   }
 
+  /**
+   * Hears every commit made to this store's tables, by any process: each append publishes its
+   * commit with PostgreSQL's `NOTIFY` in the append's own statement (payload: the session id
+   * and its new version, never the data; sent when it commits, never when it fails), and the
+   * watch `LISTEN`s on one connection of the store's pool, held for
+   * its life. Notices are best effort (PostgreSQL drops them for a listener whose connection
+   * fails, and keeps none for a listener that is not connected), so a watcher uses them
+   * to refresh early, and still checks versions when it reads. A session pool on this store
+   * uses it to keep subscribers of a conversation up to date with other workers' changes.
+   *
+   * @param listener - called with `{ sessionId, version }` for each commit, this process's own
+   *   included
+   * @param onEnd - told when the connection fails and the watch has ended
+   * @returns a function that stops the watch; or `unreachable` when it cannot listen, `closed`
+   */
+  async watch(
+    listener: (commit: StoreCommit) => void,
+    onEnd: (error: StoreError) => void = () => {},
+  ): Promise<Result<StopWatching, StoreError>> {
+    if (typeof listener !== 'function')
+      throw invalidArgument('PostgresStore.watch', 'listener', 'must be a function');
+    return this.#life.run(undefined, async () => {
+      let stop: StopWatching | undefined;
+      const listening = await listenForCommits(this.#pool, this.#channel, listener, (error) => {
+        if (stop !== undefined) this.#watches.delete(stop);
+        onEnd(error);
+      });
+      if (!listening.ok) return listening;
+      const started = listening.value;
+      stop = async () => {
+        this.#watches.delete(stop as StopWatching);
+        await started();
+      };
+      this.#watches.add(stop);
+      return { ok: true, value: stop };
+    });
+  }
+
   /** {@inheritDoc @plankit/adapters/stores!SessionStore.close} */
   async close(): Promise<void> {
     await this.#life.close();
+    // After the calls in flight, a watch being set up included: none is left listening.
+    await Promise.all([...this.#watches].map((stop) => stop()));
     if (this.#ownsPool) this.#ended ??= this.#pool.end();
     await this.#ended;
   }

@@ -24,6 +24,8 @@ export type {
   NewEvent,
   SessionStore,
   SnapshotInput,
+  StopWatching,
+  StoreCommit,
   StoredEvent,
   StoredSnapshot,
   StoreIssue,

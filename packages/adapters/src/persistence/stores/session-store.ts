@@ -101,6 +101,17 @@ export interface ListOptions {
   readonly limit?: number | undefined;
 }
 
+/** A commit a store's watch heard: its session and the version it reached. @public */
+export interface StoreCommit {
+  /** The session that changed. */
+  readonly sessionId: string;
+  /** Its version after the commit. */
+  readonly version: number;
+}
+
+/** Ends a store's watch and gives its connection back. Idempotent. @public */
+export type StopWatching = () => Promise<void>;
+
 /**
  * Where sessions are kept: an append-only event log per session, with optimistic
  * concurrency, plus its latest snapshot. Implemented by {@link MemoryStore},
@@ -157,6 +168,18 @@ export interface SessionStore {
    * @returns `true` when the session existed
    */
   delete(sessionId: string): Promise<Result<boolean, StoreError>>;
+
+  /**
+   * Optional: hears every commit made to the store by any process (`PostgresStore` has it,
+   * through `LISTEN/NOTIFY`). A session pool uses it to refresh the conversations its
+   * subscribers follow when another worker changes them.
+   *
+   * @returns a function that stops the watch; or why it cannot watch (`unreachable`, `closed`)
+   */
+  watch?(
+    listener: (commit: StoreCommit) => void,
+    onEnd?: (error: StoreError) => void,
+  ): Promise<Result<StopWatching, StoreError>>;
 
   /** Waits for calls in flight, then releases the store's resources; later calls fail `closed`. */
   close(): Promise<void>;

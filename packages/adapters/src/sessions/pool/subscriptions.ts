@@ -31,6 +31,29 @@ export function unwire(live: LiveSession): void {
 export class Subscriptions {
   readonly #listeners = new Map<string, Set<ConversationListener>>();
 
+  /** True when conversation `id` has a subscription. */
+  has(id: string): boolean {
+    return this.#listeners.has(id);
+  }
+
+  /**
+   * Tells the conversation's subscribers that `session`, a copy loaded after another process
+   * changed the conversation, is its state now. Not a commit of this process, so no bus hears
+   * it (an attachment would store it again): the listeners alone, with a `SessionRolledBack`
+   * event restoring the copy's own revision (what the store holds replaced what was live).
+   */
+  tell(id: string, session: Session, at: number): void {
+    const { revision } = session.snapshot();
+    const event: SessionRolledBack = Object.freeze({
+      type: 'SessionRolledBack',
+      sessionId: session.sessionId,
+      revision,
+      restoredRevision: revision,
+      at,
+    });
+    for (const listener of [...(this.#listeners.get(id) ?? [])]) listener(event, session);
+  }
+
   /** Wires the conversation's subscriptions to `live`, a copy just loaded. */
   wireAll(live: LiveSession): void {
     for (const listener of this.#listeners.get(live.id) ?? []) wire(live, listener);
