@@ -3,11 +3,12 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { createOpenAIToolset } from '@plankit/adapters/openai';
 import { createSessionPool } from '@plankit/adapters/sessions';
 import { MemoryStore } from '@plankit/adapters/stores';
-import { Plan, renderPlan, selectLatest } from '@plankit/core';
-import { registerPlanModelReducers } from '@plankit/core/plan-model';
-import { parsePlanView } from '@plankit/core/plan-view';
+import { createPlanningTools, Plan, renderPlan, Session, selectLatest } from '@plankit/core';
+import { dependencies, history, registerPlanModelReducers } from '@plankit/core/plan-model';
+import { parsePlanView, planView } from '@plankit/core/plan-view';
 import { latestPlan, PlanChecklist, type PlanMessagePart } from '@plankit/react';
 import { Window } from 'happy-dom';
 import { renderToStaticMarkup } from 'react-dom/server';
@@ -128,6 +129,47 @@ describe('a Japanese plan through the AI SDK', () => {
       expect(
         document.querySelector('[data-step-id="S004"] .plankit-step__waiting')?.textContent,
       ).toBe(`Waiting on S003 (\u2068${titles[2]}\u2069)`);
+    } finally {
+      await window.happyDOM.close();
+    }
+  });
+});
+
+// The same plan set up through OpenAI Chat's tool calls (the OpenAI toolset, Unicode mode):
+// the plan view of the session and the checklist it renders show the titles as set.
+describe('a Japanese plan through OpenAI Chat', () => {
+  it('shows the titles as set in the plan view and the checklist', async () => {
+    const { objective, titles } = scriptedTitles();
+    const [setup] = JAPANESE_RUN;
+    const input = (setup as readonly { input: object }[])[0]?.input;
+    const session = new Session({ sessionId: 'openai-unicode', clock: () => 1_700_000_000_000 });
+    // The example's own tools: the plan model's dependencies and history, in Unicode mode.
+    const toolset = createOpenAIToolset(
+      createPlanningTools(session, { extensions: [dependencies(), history()], text: 'unicode' }),
+    );
+    const replies = await toolset.runChatToolCalls(
+      [
+        {
+          id: 'call_1',
+          type: 'function',
+          function: { name: 'planning_setup_plan', arguments: JSON.stringify(input) },
+        },
+      ],
+      { session },
+    );
+    expect(replies).toHaveLength(1);
+    const view = planView(session);
+    expect(view?.objective).toBe(objective);
+    expect(view?.steps.map((step) => step.title)).toEqual(titles);
+
+    const window = new Window();
+    try {
+      window.document.body.innerHTML = renderToStaticMarkup(<PlanChecklist plan={view ?? null} />);
+      const document = window.document;
+      expect(document.querySelector('h2')?.textContent).toBe(objective);
+      expect(
+        [...document.querySelectorAll('.plankit-step__title')].map((title) => title.textContent),
+      ).toEqual(titles);
     } finally {
       await window.happyDOM.close();
     }
