@@ -1,14 +1,3 @@
-/**
- * What every store must keep, as properties: whatever plankit's public
- * functions accept or return (sessions whose plans the real planning tools built, budgets,
- * controller machine snapshots, phase jobs, workshop states) reads back through its own
- * fromJSON, through every store, and through attachStore's replay (from the log, and from a
- * snapshot); and concurrent tool calls on an attached session end in the state of a serial
- * order of the calls that succeeded.
- */
-import { mkdtemp, rm } from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
 import {
   allowedOutcomes,
   ControllerSnapshot,
@@ -64,23 +53,14 @@ import {
   ToolCall,
 } from '@plankit/core';
 import * as fc from 'fast-check';
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { binaryString } from '../../../../core/src/testing/binary-string.ts';
-import { PostgresStore } from '../postgres/postgres-store.ts';
-import {
-  dropSchema,
-  freshSchema,
-  POSTGRES_URL,
-  SKIPPED_WITHOUT_SERVER,
-  warnWhenSkipped,
-} from '../postgres/testing/postgres-url.ts';
+import { warnWhenSkipped } from '../postgres/testing/postgres-url.ts';
 import { type AttachStoreOptions, attachStore } from './attach-store.ts';
-import { FileStore } from './file-store.ts';
-import { MemoryStore } from './memory-store.ts';
 import type { SessionStore } from './session-store.ts';
 import type { StoreError } from './store-error.ts';
 import { ok } from './testing/store-contract.ts';
+import { storeKinds } from './testing/store-kinds.ts';
 
 const planningMachine = createPlanningController();
 
@@ -205,59 +185,8 @@ const planningCall: fc.Arbitrary<PlanningCall> = fc.oneof(
   },
 );
 
-interface StoreKind {
-  readonly name: string;
-  readonly skip: boolean;
-  readonly open: () => Promise<{ store: SessionStore; dispose: () => Promise<void> }>;
-}
-
-const STORES: readonly StoreKind[] = [
-  {
-    name: 'MemoryStore',
-    skip: false,
-    open: async () => {
-      const store = new MemoryStore();
-      return { store, dispose: () => store.close() };
-    },
-  },
-  {
-    name: 'FileStore',
-    skip: false,
-    open: async () => {
-      const directory = await mkdtemp(path.join(os.tmpdir(), 'plankit-round-trip-'));
-      const store = new FileStore({ directory });
-      return {
-        store,
-        dispose: async () => {
-          await store.close();
-          await rm(directory, { recursive: true, force: true });
-        },
-      };
-    },
-  },
-  {
-    name: `PostgresStore${SKIPPED_WITHOUT_SERVER}`,
-    skip: POSTGRES_URL === undefined,
-    open: async () => {
-      const schema = freshSchema();
-      // Under the setting that made float8 lose digits.
-      const pool = new pg.Pool({
-        connectionString: POSTGRES_URL,
-        max: 2,
-        options: '-c extra_float_digits=0',
-      });
-      const store = new PostgresStore({ pool, schema });
-      return {
-        store,
-        dispose: async () => {
-          await store.close();
-          await pool.end();
-          await dropSchema(schema);
-        },
-      };
-    },
-  },
-];
+// PostgreSQL under the setting that made float8 lose digits.
+const STORES = storeKinds('plankit-round-trip-', '-c extra_float_digits=0');
 
 let sessions = 0;
 const nextId = (kind: string) => `${kind}-${++sessions}`;
@@ -592,7 +521,7 @@ function expectOwnFromJSON(values: ControllerValues): void {
 }
 
 for (const kind of STORES) {
-  describe.skipIf(kind.skip)(`Round trips through ${kind.name}`, () => {
+  describe.skipIf(kind.skip)(`Round trips through ${kind.label}`, () => {
     let store: SessionStore;
     let dispose: () => Promise<void>;
 

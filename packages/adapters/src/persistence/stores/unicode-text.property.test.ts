@@ -1,12 +1,3 @@
-/**
- * Plans in any language, stored: with the planning tools in Unicode mode, text the tools
- * accept reads back through every store (its log replayed, then its snapshot), through
- * attachStore and through the session's own fromJSON, exactly as the tools stored it: the
- * input in NFC, trimmed. Text the tools refuse changes nothing and writes nothing.
- */
-import { mkdtemp, rm } from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
 import {
   type AnyTool,
   createPlanningTools,
@@ -21,22 +12,13 @@ import {
 import { trimText } from '@plankit/core/internal-unstable';
 import { history, planHistory } from '@plankit/core/plan-model';
 import * as fc from 'fast-check';
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PostgresStore } from '../postgres/postgres-store.ts';
-import {
-  dropSchema,
-  freshSchema,
-  POSTGRES_URL,
-  SKIPPED_WITHOUT_SERVER,
-  warnWhenSkipped,
-} from '../postgres/testing/postgres-url.ts';
+import { warnWhenSkipped } from '../postgres/testing/postgres-url.ts';
 import { attachStore } from './attach-store.ts';
-import { FileStore } from './file-store.ts';
-import { MemoryStore } from './memory-store.ts';
 import type { SessionStore } from './session-store.ts';
 import type { StoreError } from './store-error.ts';
 import { ok } from './testing/store-contract.ts';
+import { type StoreKind, storeKinds } from './testing/store-kinds.ts';
 
 warnWhenSkipped('The PostgresStore Unicode properties');
 
@@ -151,59 +133,14 @@ const calls: fc.Arbitrary<Call> = fc.oneof(
   ),
 );
 
-interface StoreKind {
-  readonly name: string;
-  readonly skip: boolean;
-  /** Runs per property: fewer for a real server, whose round trips cost more. */
-  readonly runs: number;
-  readonly open: () => Promise<{ store: SessionStore; dispose: () => Promise<void> }>;
-}
+/** Runs per property: fewer for a real server, whose round trips cost more. */
+const RUNS: Readonly<Record<StoreKind['name'], number>> = {
+  MemoryStore: 40,
+  FileStore: 25,
+  PostgresStore: 10,
+};
 
-const STORES: readonly StoreKind[] = [
-  {
-    name: 'MemoryStore',
-    skip: false,
-    runs: 40,
-    open: async () => {
-      const store = new MemoryStore();
-      return { store, dispose: () => store.close() };
-    },
-  },
-  {
-    name: 'FileStore',
-    skip: false,
-    runs: 25,
-    open: async () => {
-      const directory = await mkdtemp(path.join(os.tmpdir(), 'plankit-unicode-'));
-      const store = new FileStore({ directory });
-      return {
-        store,
-        dispose: async () => {
-          await store.close();
-          await rm(directory, { recursive: true, force: true });
-        },
-      };
-    },
-  },
-  {
-    name: `PostgresStore${SKIPPED_WITHOUT_SERVER}`,
-    skip: POSTGRES_URL === undefined,
-    runs: 10,
-    open: async () => {
-      const schema = freshSchema();
-      const pool = new pg.Pool({ connectionString: POSTGRES_URL, max: 2 });
-      const store = new PostgresStore({ pool, schema });
-      return {
-        store,
-        dispose: async () => {
-          await store.close();
-          await pool.end();
-          await dropSchema(schema);
-        },
-      };
-    },
-  },
-];
+const STORES = storeKinds('plankit-unicode-');
 
 let sessions = 0;
 
@@ -248,7 +185,7 @@ async function expectReadsBack(first: Session, store: SessionStore): Promise<voi
 }
 
 for (const kind of STORES) {
-  describe.skipIf(kind.skip)(`Unicode plan text through ${kind.name}`, () => {
+  describe.skipIf(kind.skip)(`Unicode plan text through ${kind.label}`, () => {
     let store: SessionStore;
     let dispose: () => Promise<void>;
 
@@ -290,10 +227,10 @@ for (const kind of STORES) {
             await expectReadsBack(session, store);
           },
         ),
-        { numRuns: kind.runs },
+        { numRuns: RUNS[kind.name] },
       );
       // The generators reach text the tools accept, not only refusals.
-      expect(accepted).toBeGreaterThan(kind.runs);
+      expect(accepted).toBeGreaterThan(RUNS[kind.name]);
     }, 120_000);
 
     it('a title sent decomposed (e and U+0301) and one sent precomposed are the same title once stored', async () => {
