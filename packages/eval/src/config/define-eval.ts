@@ -1,4 +1,5 @@
 import type { PriceTable } from '@plankit/controller/budget';
+import type { GoalVerifier } from '@plankit/controller/goal';
 import type { AnyTool, InProgressMode, Session, TextMode } from '@plankit/core';
 import type { PlanningStrategy } from '@plankit/prompt';
 import type { EvalHost } from '../hosts/eval-host.ts';
@@ -35,6 +36,51 @@ export interface PlanningArm {
   readonly text?: TextMode | undefined;
 }
 
+/**
+ * A goal arm's budget: each cap a number, or `null` for none. A cap left out takes
+ * `createGoal`'s default (100 turns, 2 USD, no token or time cap). The goal is decided after
+ * each answer of the model, so the answer that reaches a cap ends; no goal turn starts after it.
+ *
+ * @public
+ */
+export interface GoalArmBudget {
+  /** Tokens over the whole goal (input plus output, every model call of the trial). */
+  readonly tokens?: number | null | undefined;
+  /** USD over the whole goal, at the config's prices (a number needs a price for the model). */
+  readonly costUsd?: number | null | undefined;
+  /** Goal turns: answers the goal decides on (each may take several model calls). */
+  readonly turns?: number | null | undefined;
+  /** Milliseconds of the trial's clock over the whole goal. */
+  readonly wallTimeMs?: number | null | undefined;
+}
+
+/**
+ * What judges a goal arm's goal after each answer: `check`, the task's own checker (its
+ * function or LLM judge, the one that grades the trial: a pass is `achieved`, a fail `not_yet`,
+ * a judge reply without a verdict or a checker that throws `unknown`); `all_steps_done`, every
+ * step of the plan done (`allStepsDone` of `@plankit/controller/goal`); or a `GoalVerifier` of
+ * your own.
+ *
+ * @public
+ */
+export type GoalArmVerifier = 'check' | 'all_steps_done' | GoalVerifier;
+
+/** How a goal arm gives its agent a goal. @public */
+export interface GoalArm {
+  /** What judges the goal after each answer; `check` (the task's own checker) by default. */
+  readonly verifier?: GoalArmVerifier | undefined;
+  /** The goal's caps over `createGoal`'s defaults. */
+  readonly budget?: GoalArmBudget | undefined;
+  /**
+   * The re-plan guard's thresholds over the defaults: `churnTurns` (4) goal turns that change
+   * the plan with no step done, or `repeats` (2) removed steps that come back, stop the goal as
+   * `blocked`.
+   */
+  readonly guard?:
+    | { readonly churnTurns?: number | undefined; readonly repeats?: number | undefined }
+    | undefined;
+}
+
 /** One variant to compare: a model and a planning set-up. @public */
 export interface EvalArm {
   /** A short unique id, `[a-z0-9_-]{1,64}`. */
@@ -47,6 +93,14 @@ export interface EvalArm {
   readonly planning: false | PlanningArm;
   /** Text put before the planning section in the system prompt. */
   readonly system?: string | undefined;
+  /**
+   * Gives the agent a goal, as Codex's and Claude Code's `/goal` do: the task's prompt becomes
+   * the goal's objective (its `criteria`, if any, the goal's criteria), and after each answer
+   * `decideGoal` of `@plankit/controller/goal` decides: continue (its prompt line is sent as the
+   * next user message), or stop as achieved, unmet, blocked (the re-plan guard) or
+   * budget_limited. `true` takes the defaults; `false` or no key: no goal.
+   */
+  readonly goal?: boolean | GoalArm | undefined;
 }
 
 /** What a task's `tools` factory gets. @public */
@@ -69,6 +123,11 @@ export interface EvalTask {
   readonly tools?: ((context: TaskToolContext) => readonly AnyTool[]) | undefined;
   /** Decides whether the trial did the task. */
   readonly check: TaskChecker;
+  /**
+   * How to tell the task is done, in words, 1-2,000 characters: a goal arm's success
+   * criteria (without it, an `llmJudge` checker's rubric, else none).
+   */
+  readonly criteria?: string | undefined;
 }
 
 /** Caps of a run; `undefined` means no cap. @public */

@@ -73,6 +73,54 @@ const planning = z.union(
   { error: 'must be false or an object { strategy, reminder, inProgress, text }' },
 );
 
+const cap = (rule: string, of: z.ZodNumber) => z.union([of, z.null()], { error: rule }).optional();
+const CAP_COUNT = 'must be null or a whole number >= 0';
+const count = z
+  .number({ error: CAP_COUNT })
+  .int({ error: CAP_COUNT })
+  .min(0, { error: CAP_COUNT })
+  .max(Number.MAX_SAFE_INTEGER, { error: CAP_COUNT });
+const CAP_USD = 'must be null or a USD amount from 0 to 1,000,000,000';
+const usd = z
+  .number({ error: CAP_USD })
+  .min(0, { error: CAP_USD })
+  .max(1_000_000_000, { error: CAP_USD });
+
+const goal = z.union(
+  [
+    z.boolean(),
+    z.strictObject({
+      verifier: z
+        .union(
+          [
+            z.enum(['check', 'all_steps_done']),
+            z.custom<unknown>((value) => typeof value === 'function'),
+          ],
+          { error: 'must be check, all_steps_done or a GoalVerifier function' },
+        )
+        .optional(),
+      budget: z
+        .strictObject(
+          {
+            tokens: cap(CAP_COUNT, count),
+            costUsd: cap(CAP_USD, usd),
+            turns: cap(CAP_COUNT, count),
+            wallTimeMs: cap(CAP_COUNT, count),
+          },
+          { error: 'must be an object { tokens, costUsd, turns, wallTimeMs }' },
+        )
+        .optional(),
+      guard: z
+        .strictObject(
+          { churnTurns: whole(1, 1000).optional(), repeats: whole(1, 1000).optional() },
+          { error: 'must be an object { churnTurns, repeats }' },
+        )
+        .optional(),
+    }),
+  ],
+  { error: 'must be a boolean or an object { verifier, budget, guard }' },
+);
+
 // Arms and tasks may carry fields of the user's own (a task's reference solution, say).
 const arm = z.object(
   {
@@ -81,6 +129,7 @@ const arm = z.object(
     host,
     planning,
     system: z.string({ error: 'must be a string' }).optional(),
+    goal: goal.optional(),
   },
   { error: 'must be an object { id, host, planning }' },
 );
@@ -105,6 +154,7 @@ const task = z.object(
       })
       .optional(),
     check,
+    criteria: text('must be a string of 1 to 2000 characters', 1, 2000).optional(),
   },
   { error: 'must be an object { id, prompt, check }' },
 );
@@ -176,6 +226,17 @@ const schema = z
         path: ['repetitions'],
         message: `makes ${config.arms.length} arms × ${config.tasks.length} tasks × ${config.repetitions} repetitions = ${trials} trials, over the cap of ${MAX_TRIALS} trials per run; run fewer repetitions, arms or tasks, or split the eval into several runs`,
       });
+    config.arms.forEach((item, index) => {
+      const usdCap = (item.goal as { budget?: { costUsd?: unknown } } | boolean | undefined) ?? {};
+      if (typeof usdCap !== 'object' || typeof usdCap.budget?.costUsd !== 'number') return;
+      const model = (item.host as { modelId: string }).modelId;
+      if (config.prices === undefined || !Object.hasOwn(config.prices, model))
+        context.addIssue({
+          code: 'custom',
+          path: ['arms', index, 'goal', 'budget', 'costUsd'],
+          message: `needs a price for the arm's model in prices (${show(model)}); without one every goal turn costs 0 USD and the cap never stops it`,
+        });
+    });
     const budget = config.budget;
     if (budget?.totalUsd === undefined && budget?.perTrialUsd === undefined) return;
     config.arms.forEach((item, index) => {

@@ -98,7 +98,11 @@ export function aiSdkHost(options: AISdkHostOptions): EvalHost {
           }
         }
         messages.push(...result.response.messages);
-        if (result.finishReason !== 'tool-calls') return { text, stop: 'done', turns: turn };
+        if (result.finishReason !== 'tool-calls') {
+          const next = await input.afterAnswer(text, turn);
+          if (next === undefined) return { text, stop: 'done', turns: turn };
+          messages.push({ role: 'user', content: next });
+        }
       }
       return { text, stop: 'max_turns', turns: input.maxTurns };
     },

@@ -133,7 +133,12 @@ export function anthropicHost(options: AnthropicHostOptions): EvalHost {
         input.record({ kind: 'assistant', turn, text });
         messages.push({ role: 'assistant', content: reply.content });
         const uses = reply.content.filter((block) => block.type === 'tool_use');
-        if (uses.length === 0) return { text, stop: 'done', turns: turn };
+        if (uses.length === 0) {
+          const next = await input.afterAnswer(text, turn);
+          if (next === undefined) return { text, stop: 'done', turns: turn };
+          messages.push({ role: 'user', content: next });
+          continue;
+        }
         const results = await toolset.runToolUses(reply.content, { session: input.session });
         for (const record of results) {
           const content = record.block.content;

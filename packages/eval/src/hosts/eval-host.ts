@@ -95,6 +95,16 @@ export type TranscriptEntry =
       readonly turn: number;
       /** The reminder text. */
       readonly text: string;
+    }
+  | {
+      /** A goal arm's decision after the model answered. */
+      readonly kind: 'goal';
+      /** The turn of the answer, from 1. */
+      readonly turn: number;
+      /** `active` (the goal continues) or how it stopped. */
+      readonly status: 'active' | 'achieved' | 'unmet' | 'blocked' | 'budget_limited';
+      /** The continuation line sent as the next user message, or why the goal stopped. */
+      readonly text: string;
     };
 
 /** What the runner gives a host for one trial. @public */
@@ -151,6 +161,21 @@ export interface HostTrialInput {
   ): Promise<ModelCallResult<T>>;
   /** The reminder to add as a user message before turn `turn` (from 2), if any. */
   readonly reminder: (turn: number) => string | undefined;
+  /**
+   * Asked each time the model answers without calling a tool, with the answer's text and turn:
+   * resolves to the next user message when the trial goes on (a goal arm's continuation line,
+   * as Codex's and Claude Code's `/goal` send it), or `undefined` to stop as `done`. Arms
+   * without a goal always resolve to `undefined`. A host that never asks runs a goal arm as a
+   * single answer, and the report counts its goal as not decided.
+   *
+   * @example
+   * ```ts
+   * const next = await input.afterAnswer(text, turn);
+   * if (next === undefined) return { text, stop: 'done', turns: turn };
+   * messages.push({ role: 'user', content: next });
+   * ```
+   */
+  readonly afterAnswer: (text: string, turn: number) => Promise<string | undefined>;
   /** Appends to the trial's transcript. */
   readonly record: (entry: TranscriptEntry) => void;
 }

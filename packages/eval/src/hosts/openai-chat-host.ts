@@ -132,7 +132,12 @@ export function openAIChatHost(options: OpenAIChatHostOptions): EvalHost {
         input.record({ kind: 'assistant', turn, text });
         messages.push(message ?? { role: 'assistant', content: '' });
         const calls = message?.tool_calls ?? [];
-        if (calls.length === 0) return { text, stop: 'done', turns: turn };
+        if (calls.length === 0) {
+          const next = await input.afterAnswer(text, turn);
+          if (next === undefined) return { text, stop: 'done', turns: turn };
+          messages.push({ role: 'user', content: next });
+          continue;
+        }
         const replies = await toolset.runChatToolCalls(calls as never, {
           session: input.session,
         });

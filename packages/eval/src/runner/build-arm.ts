@@ -53,13 +53,14 @@ export function workspaceTools(files: Map<string, string>): AnyTool[] {
 /**
  * The tools, system prompt and reminder schedule of one arm for one trial, built from the real
  * packages: `createPlanningTools` (through `PlanningToolsSection.tools()`), the section's own
- * rendering, and `renderPlanReminder`.
+ * rendering, and `renderPlanReminder` (with `goalLine()`, a goal arm's `renderGoalLine`, last).
  */
 export function buildArm(
   arm: EvalArm,
   task: EvalTask,
   session: Session,
   files: Map<string, string>,
+  goalLine?: () => string,
 ): ArmTrialSetup {
   const taskTools = [...workspaceTools(files), ...(task.tools?.({ session, files }) ?? [])];
   const head = arm.system ?? BASE_SYSTEM;
@@ -74,13 +75,17 @@ export function buildArm(
   const planning: readonly AnyTool[] = section.tools();
   const system = `${head}\n\n${section.render(undefined, { depth: 0, number: '1' })}`;
   let lastReminded: Plan | undefined;
+  let lastGoal: string | undefined;
   const reminder = (_turn: number): string | undefined => {
     if (cadence === 'never') return undefined;
     const plan = selectLatest(session, Plan);
     if (plan === undefined) return undefined;
-    if (cadence === 'on_change' && plan === lastReminded) return undefined;
+    // A goal arm's reminder carries the goal's line, so a goal that moved is a change too.
+    const goal = goalLine?.();
+    if (cadence === 'on_change' && plan === lastReminded && goal === lastGoal) return undefined;
     lastReminded = plan;
-    return renderPlanReminder(plan);
+    lastGoal = goal;
+    return renderPlanReminder(plan, goal === undefined ? undefined : { goal });
   };
   return { system, tools: [...taskTools, ...planning], reminder };
 }

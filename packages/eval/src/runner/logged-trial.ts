@@ -52,6 +52,15 @@ const recordSchema = z.object({
   tokens: count,
   usd: finite,
   plan: z.object({ created: count, completed: count, abandoned: count }),
+  goal: z
+    .object({
+      status: z.enum(['active', 'achieved', 'unmet', 'blocked', 'budget_limited']),
+      reason: z.string().nullable(),
+      turns: count,
+      checks: count,
+    })
+    .nullable()
+    .optional(),
   durationMs: finite,
   transcript: z.array(z.unknown()),
 });

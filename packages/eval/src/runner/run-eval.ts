@@ -29,6 +29,7 @@ import { buildArm } from './build-arm.ts';
 import { hostOutputSchema, problemOf, usageSchema } from './logged-trial.ts';
 import type { RunOutcome } from './run-outcome.ts';
 import { deriveSeed, seededShuffle } from './seeded-random.ts';
+import { goalOf, startTrialGoal, type TrialGoalDriver } from './trial-goal.ts';
 import { openTrialLog, type RunFingerprint, runIdOf } from './trial-log.ts';
 import type { PlanActivity, TrialRecord } from './trial-record.ts';
 
@@ -394,9 +395,27 @@ async function runTrial(
   let error: string | null = null;
   const deadline = trialDeadline(context.signal, config.trialTimeoutMs ?? DEFAULT_TRIAL_TIMEOUT_MS);
   const signal = deadline.signal;
+  const record = (entry: TranscriptEntry): void => {
+    // A host still running after the time limit adds nothing to the logged transcript.
+    if (!deadline.expired) transcript.push(entry);
+  };
+  const goalOptions = goalOf(spec.arm);
+  let goal: TrialGoalDriver | null = null;
   try {
-    // Inside the try: a task's tools factory that throws errors its trial, not the run.
-    const setup = buildArm(spec.arm, spec.task, session, files);
+    // Inside the try: a goal that cannot hold the task, or a task's tools factory that throws,
+    // errors its trial, not the run.
+    if (goalOptions !== null)
+      goal = startTrialGoal(goalOptions, {
+        arm: spec.arm,
+        task: spec.task,
+        session,
+        files,
+        transcript,
+        record,
+        now: context.now,
+        used: () => ({ tokens: inputTokens + outputTokens, usd }),
+      });
+    const setup = buildArm(spec.arm, spec.task, session, files, goal?.line);
     toolBytes = bytes(setup.tools.map(toolShape));
     const running = spec.arm.host.runTrial({
       system: setup.system,
@@ -414,10 +433,8 @@ async function runTrial(
       guard,
       callModel: (sent, call, usage) => callThroughGuard(guard, signal, sent, call, usage),
       reminder: setup.reminder,
-      record: (entry) => {
-        // A host still running after the time limit adds nothing to the logged transcript.
-        if (!deadline.expired) transcript.push(entry);
-      },
+      afterAnswer: goal === null ? async () => undefined : goal.afterAnswer,
+      record,
     });
     // A host that ignores the abort signal is not waited for past the limit.
     const output = await Promise.race([running, deadline.passed]);
@@ -491,6 +508,7 @@ async function runTrial(
     tokens: inputTokens + outputTokens,
     usd: Math.round(usd * 1e6) / 1e6,
     plan: planActivity(),
+    ...(goal === null ? {} : { goal: goal.result() }),
     // A wall clock can step back; the log's records never hold a negative duration.
     durationMs: Math.max(0, context.now() - startedAt),
     transcript,

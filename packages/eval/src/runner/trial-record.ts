@@ -1,5 +1,6 @@
 import type { StoredVerdict } from '../config/task-checker.ts';
 import type { TranscriptEntry, TrialStop } from '../hosts/eval-host.ts';
+import type { TrialGoal } from './trial-goal.ts';
 
 /** Plan behaviour in one trial. @public */
 export interface PlanActivity {
@@ -60,6 +61,8 @@ export interface TrialRecord {
   readonly usd: number;
   /** Plan behaviour. */
   readonly plan: PlanActivity;
+  /** A goal arm's goal: how it ended, why, its goal turns and checks; absent without a goal. */
+  readonly goal?: TrialGoal | null | undefined;
   /** Wall time, in milliseconds. */
   readonly durationMs: number;
   /** What happened, in order. */

@@ -1,5 +1,5 @@
 import { MockLanguageModelV3 } from 'ai/test';
-import { seededRandom } from '../runner/seeded-random.ts';
+import { deriveSeed, seededRandom } from '../runner/seeded-random.ts';
 
 type CallOptions = Parameters<MockLanguageModelV3['doGenerate']>[0];
 type GenerateResult = Awaited<ReturnType<MockLanguageModelV3['doGenerate']>>;
@@ -46,7 +46,10 @@ function tokens(value: unknown): number {
  * planning tools are offered it sets up a plan with one step per file and marks each step done
  * as it writes the file; a failed trial writes one file wrong (and, when planning, leaves its step
  * open). Usage is reported as about one token per four bytes, so arms that plan cost more.
- * Success is then decided by the task's own checker on the files, not by the script.
+ * Success is then decided by the task's own checker on the files, not by the script. A user
+ * message after its answer (a goal arm's continuation line) starts another attempt, which fixes
+ * the wrong file with probability `successRate`, drawn afresh, so a goal that continues until
+ * the check passes raises the rate the way it would with a real agent.
  *
  * @example
  * ```ts
@@ -66,8 +69,23 @@ export function scriptedModel(options: ScriptedModelOptions): MockLanguageModelV
       const prompt = call.prompt.find((message) => message.role === 'user');
       const task = prompt === undefined ? '' : textOf(prompt.content);
       const planning = (call.tools ?? []).some((tool) => tool.name === 'planning_setup_plan');
-      const script = scriptFor(options, task, seed, planning);
-      const turn = call.prompt.filter((message) => message.role === 'assistant').length;
+      // Answers given so far (assistant messages without a tool call): each later user
+      // message (a goal's continuation line) starts another attempt.
+      let attempt = 0;
+      let turn = 0;
+      for (const message of call.prompt) {
+        if (message.role !== 'assistant') continue;
+        turn++;
+        const parts = Array.isArray(message.content) ? message.content : [];
+        if (!parts.some((part) => (part as { type?: string }).type === 'tool-call')) {
+          attempt++;
+          turn = 0;
+        }
+      }
+      const script =
+        attempt === 0
+          ? scriptFor(options, task, seed, planning)
+          : retryFor(options, task, seed, planning, attempt);
       const step = script[Math.min(turn, script.length - 1)] as Turn;
       const content: GenerateResult['content'] = [];
       if (step.text.length > 0) content.push({ type: 'text', text: step.text });
@@ -93,6 +111,46 @@ export function scriptedModel(options: ScriptedModelOptions): MockLanguageModelV
   });
 }
 
+/** Whether the first attempt solves the trial, and which file it writes wrong if not. */
+function firstDraw(seed: number, successRate: number, paths: readonly string[]): number {
+  const random = seededRandom(seed);
+  const solved = random() < successRate;
+  return solved ? -1 : Math.floor(random() * paths.length);
+}
+
+/**
+ * A later attempt (after a goal's continuation line): with probability `successRate`, drawn
+ * afresh for the attempt, it rewrites the file the first attempt wrote wrong (and marks its step
+ * done when planning); else it writes it wrong again.
+ */
+function retryFor(
+  options: ScriptedModelOptions,
+  prompt: string,
+  seed: number,
+  planning: boolean,
+  attempt: number,
+): Turn[] {
+  const files = options.solve(prompt);
+  if (files === undefined) return [{ calls: [], text: 'I still do not know how to do this task.' }];
+  const paths = Object.keys(files);
+  const wrong = firstDraw(seed, options.successRate, paths);
+  if (wrong === -1) return [{ calls: [], text: 'Done: every file is written.' }];
+  const path = paths[wrong] as string;
+  const fixed = seededRandom(deriveSeed(seed, `attempt-${attempt}`))() < options.successRate;
+  const calls: { name: string; input: unknown }[] = [
+    { name: 'workspace_write', input: { path, content: fixed ? files[path] : 'TODO' } },
+  ];
+  if (planning && fixed)
+    calls.push({
+      name: 'planning_mark_step',
+      input: { step_id: `S${String(wrong + 1).padStart(3, '0')}`, status: 'done' },
+    });
+  return [
+    { calls, text: '' },
+    { calls: [], text: fixed ? `Done: ${path} is fixed.` : 'Done.' },
+  ];
+}
+
 function scriptFor(
   options: ScriptedModelOptions,
   prompt: string,
@@ -101,10 +159,9 @@ function scriptFor(
 ): Turn[] {
   const files = options.solve(prompt);
   if (files === undefined) return [{ calls: [], text: 'I do not know how to do this task.' }];
-  const random = seededRandom(seed);
-  const solved = random() < options.successRate;
   const paths = Object.keys(files);
-  const wrong = solved ? -1 : Math.floor(random() * paths.length);
+  const wrong = firstDraw(seed, options.successRate, paths);
+  const solved = wrong === -1;
   const turns: Turn[] = [{ calls: [{ name: 'workspace_list', input: {} }], text: '' }];
   if (planning)
     turns.push({

@@ -1,0 +1,227 @@
+import { MemoryStore } from '@plankit/adapters/stores';
+import { MockLanguageModelV3 } from 'ai/test';
+import { describe, expect, it } from 'vitest';
+import { exampleTasks, solve } from '../../../../examples/eval-planning/src/tasks.ts';
+import { defineEval, type EvalArm, type EvalConfig } from '../config/define-eval.ts';
+import { aiSdkHost } from '../hosts/ai-sdk-host.ts';
+import { scriptedModel } from '../scripted/scripted-model.ts';
+import { runEval } from './run-eval.ts';
+
+const prices = {
+  scripted: { usdPerMillionInput: 1, usdPerMillionOutput: 4 },
+  replanner: { usdPerMillionInput: 1, usdPerMillionOutput: 4 },
+};
+
+const scripted = (successRate: number) =>
+  aiSdkHost({ model: scriptedModel({ modelId: 'scripted', successRate, solve }) });
+
+function config(arms: EvalArm[], overrides: Partial<EvalConfig> = {}): EvalConfig {
+  return defineEval({
+    arms,
+    tasks: exampleTasks,
+    repetitions: 4,
+    seed: 11,
+    maxTurns: 40,
+    maxOutputTokens: 512,
+    prices,
+    ...overrides,
+  });
+}
+
+type Prompt = Parameters<MockLanguageModelV3['doGenerate']>[0]['prompt'];
+
+/**
+ * A model that only re-plans: every answer sets up a new plan (a new objective, no step done),
+ * then says it is done; the files are never written.
+ */
+function replanner(): MockLanguageModelV3 {
+  return new MockLanguageModelV3({
+    provider: 'test',
+    modelId: 'replanner',
+    doGenerate: async ({ prompt }: { prompt: Prompt }) => {
+      // It alternates: a set-up call, then an answer.
+      const calls = prompt.filter((m) => m.role === 'assistant').length;
+      const answers = Math.floor(calls / 2);
+      const usage = {
+        inputTokens: { total: 100, noCache: 100, cacheRead: 0, cacheWrite: 0 },
+        outputTokens: { total: 20, text: 20, reasoning: 0 },
+      };
+      if (calls % 2 === 1)
+        return {
+          content: [{ type: 'text', text: 'Planned; done for now.' }],
+          finishReason: { unified: 'stop', raw: undefined },
+          usage,
+          warnings: [],
+        };
+      return {
+        content: [
+          {
+            type: 'tool-call',
+            toolCallId: `c${answers}`,
+            toolName: 'planning_setup_plan',
+            input: JSON.stringify({
+              objective: `Approach ${answers + 1}`,
+              initial_steps: [{ title: `Think about it, take ${answers + 1}` }],
+            }),
+          },
+        ],
+        finishReason: { unified: 'tool-calls', raw: undefined },
+        usage,
+        warnings: [],
+      };
+    },
+  });
+}
+
+describe('a goal arm', () => {
+  it('continues after a failed answer until the check passes, and stops as achieved', async () => {
+    const run = await runEval(
+      config([
+        { id: 'none', host: scripted(0.5), planning: false },
+        { id: 'goal', host: scripted(0.5), planning: false, goal: { budget: { turns: 6 } } },
+      ]),
+      { store: new MemoryStore() },
+    );
+    const none = run.trials.filter((t) => t.armId === 'none');
+    const goal = run.trials.filter((t) => t.armId === 'goal');
+    expect(none.every((t) => t.goal === undefined)).toBe(true);
+    expect(goal).toHaveLength(12);
+    // Each trial has its own seed, so the goal arm's first answers fail like the other arm's;
+    // the continuation line then has it fix the file until the task's own check passes.
+    const achieved = goal.filter((t) => t.goal?.status === 'achieved');
+    expect(achieved.length).toBeGreaterThan(none.filter((t) => t.pass).length);
+    for (const trial of achieved) expect(trial.pass).toBe(true);
+    const continued = goal.find((t) => (t.goal?.turns ?? 0) > 1);
+    expect(continued).toBeDefined();
+    const entries = continued?.transcript.filter((e) => e.kind === 'goal') ?? [];
+    expect(entries[0]).toMatchObject({ status: 'active' });
+    expect(entries[0]?.kind === 'goal' && entries[0].text).toMatch(
+      /^Goal: .*Keep working toward it: the last check says not yet/,
+    );
+    // The line went to the model as the next user message.
+    const lastGoal = entries.at(-1);
+    expect(lastGoal?.kind === 'goal' && lastGoal.status).toMatch(/achieved|budget_limited/);
+    for (const trial of goal) expect(trial.goal?.checks).toBe(trial.goal?.turns);
+  }, 60_000);
+
+  it('stops a model that only re-plans as blocked within the guard, far below its budget', async () => {
+    const run = await runEval(
+      config(
+        [
+          {
+            id: 'goal',
+            host: aiSdkHost({ model: replanner() }),
+            planning: {},
+            goal: { budget: { turns: 50, tokens: 1_000_000 } },
+          },
+        ],
+        { repetitions: 1, maxTurns: 200 },
+      ),
+      { store: new MemoryStore() },
+    );
+    for (const trial of run.trials) {
+      expect(trial.status).toBe('finished');
+      expect(trial.goal?.status).toBe('blocked');
+      expect(trial.goal?.reason).toMatch(
+        /^Only re-planning: the plan was set up, re-planned or rewritten on 4 turns/,
+      );
+      // The first plan is not churn; four more set-ups trip the default guard.
+      expect(trial.goal?.turns).toBe(5);
+      expect(trial.turns).toBe(10);
+      expect(trial.tokens).toBeLessThan(1_000_000 / 100);
+      expect(trial.pass).toBe(false);
+    }
+  });
+
+  it('a tighter guard stops sooner', async () => {
+    const run = await runEval(
+      config(
+        [
+          {
+            id: 'goal',
+            host: aiSdkHost({ model: replanner() }),
+            planning: {},
+            goal: { guard: { churnTurns: 2 } },
+          },
+        ],
+        { repetitions: 1, tasks: exampleTasks.slice(0, 1) },
+      ),
+      { store: new MemoryStore() },
+    );
+    expect(run.trials[0]?.goal).toMatchObject({ status: 'blocked', turns: 3 });
+  });
+
+  it('stops as budget_limited once a cap is reached, and makes no call after it', async () => {
+    const run = await runEval(
+      config(
+        [{ id: 'goal', host: scripted(0), planning: false, goal: { budget: { tokens: 5000 } } }],
+        { repetitions: 1 },
+      ),
+      { store: new MemoryStore() },
+    );
+    for (const trial of run.trials) {
+      expect(trial.goal?.status).toBe('budget_limited');
+      expect(trial.goal?.reason).toMatch(
+        /^Stopped: the token budget is spent \(\d+ of 5000 tokens\)\.$/,
+      );
+      // The answer that reached the cap was the last: its call is the trial's last.
+      const decisions = trial.transcript.filter((e) => e.kind === 'goal');
+      expect(decisions.at(-1)?.turn).toBe(trial.turns);
+      const before = decisions.at(-2);
+      expect(before?.kind === 'goal' && before.status).toBe('active');
+      expect(trial.pass).toBe(false);
+    }
+  });
+
+  it('stops on a turn budget with all_steps_done as the verifier', async () => {
+    const run = await runEval(
+      config(
+        [
+          {
+            id: 'goal',
+            host: scripted(0),
+            planning: { reminder: 'every_turn' },
+            goal: { verifier: 'all_steps_done', budget: { turns: 3 } },
+          },
+        ],
+        { repetitions: 1, tasks: exampleTasks.slice(1, 2) },
+      ),
+      { store: new MemoryStore() },
+    );
+    const trial = run.trials[0];
+    expect(trial?.goal).toMatchObject({ status: 'budget_limited', turns: 3, checks: 3 });
+    expect(trial?.goal?.reason).toBe('Stopped: the turn budget is spent (3 of 3 turns).');
+    // The goal's line joins the plan reminder once the goal has moved.
+    const reminders = trial?.transcript.filter((e) => e.kind === 'reminder') ?? [];
+    expect(reminders.some((e) => e.kind === 'reminder' && /Goal \(active\): /.test(e.text))).toBe(
+      true,
+    );
+  });
+
+  it('takes a verifier of its own, and an unmet verdict stops the goal', async () => {
+    const run = await runEval(
+      config(
+        [
+          {
+            id: 'goal',
+            host: scripted(0),
+            planning: false,
+            goal: {
+              verifier: async ({ goal }) =>
+                goal.counters.turns < 1
+                  ? { verdict: 'not_yet', reason: 'Keep going.' }
+                  : { verdict: 'unmet', reason: 'The fixture cannot be fixed.' },
+            },
+          },
+        ],
+        { repetitions: 1, tasks: exampleTasks.slice(0, 1) },
+      ),
+      { store: new MemoryStore() },
+    );
+    expect(run.trials[0]?.goal).toMatchObject({
+      status: 'unmet',
+      turns: 2,
+      reason: 'The verifier says the goal cannot be met: The fixture cannot be fixed.',
+    });
+  });
+});
