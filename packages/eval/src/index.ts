@@ -13,6 +13,9 @@ export type {
   EvalBudget,
   EvalConfig,
   EvalTask,
+  GoalArm,
+  GoalArmBudget,
+  GoalArmVerifier,
   PlanningArm,
   ReminderCadence,
   TaskToolContext,
@@ -65,6 +68,11 @@ export type {
   PairComparison,
 } from './report/build-report.ts';
 export { buildReport, holmAdjust, SIGNIFICANCE_LEVEL } from './report/build-report.ts';
+export type {
+  GoalComparison,
+  GoalOutcomeCounts,
+  GoalSummary,
+} from './report/goal-summary.ts';
 export { renderHtml } from './report/render-html.ts';
 export { renderMarkdown } from './report/render-markdown.ts';
 export type { ReportFiles } from './report/write-reports.ts';
@@ -73,6 +81,7 @@ export type { EvalProgress, EvalRun, RunEvalOptions } from './runner/run-eval.ts
 export { runEval } from './runner/run-eval.ts';
 export type { RunOutcome } from './runner/run-outcome.ts';
 export { deriveSeed, seededRandom, seededShuffle } from './runner/seeded-random.ts';
+export type { TrialGoal, TrialGoalStatus } from './runner/trial-goal.ts';
 export type { PlanActivity, TrialRecord } from './runner/trial-record.ts';
 export type {
   CompareRatesOptions,

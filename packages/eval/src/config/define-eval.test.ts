@@ -198,3 +198,87 @@ describe('defineEval', () => {
     expect(loaded.ok).toBe(false);
   });
 });
+
+describe('defineEval: a goal arm', () => {
+  const goalArm = (goal: unknown) => ({
+    ...base,
+    arms: [{ id: 'a', host, planning: false, goal }],
+  });
+  const message = (config: unknown): string => {
+    try {
+      defineEval(config as EvalConfig);
+    } catch (error) {
+      if (PlankitEvalError.isInstance(error)) return error.message;
+      throw error;
+    }
+    throw new Error('accepted');
+  };
+
+  it('accepts true, false, the defaults and every option', () => {
+    for (const goal of [
+      true,
+      false,
+      {},
+      {
+        verifier: 'all_steps_done',
+        budget: { tokens: 10_000, costUsd: null, turns: 5, wallTimeMs: 60_000 },
+        guard: { churnTurns: 3, repeats: 1 },
+      },
+      { verifier: async () => ({ verdict: 'achieved' as const }) },
+    ])
+      expect(() => defineEval(goalArm(goal) as EvalConfig)).not.toThrow();
+    expect(() =>
+      defineEval({ ...base, tasks: [{ id: 't', prompt: 'p', check: () => true, criteria: 'c' }] }),
+    ).not.toThrow();
+  });
+
+  it.each([
+    ['a goal that is a string', 'yes', 'arms[0].goal'],
+    ['an unknown goal key', { budgets: {} }, 'arms[0].goal.budgets'],
+    ['an unknown budget key', { budget: { usd: 1 } }, 'arms[0].goal.budget.usd'],
+    ['a fractional token cap', { budget: { tokens: 1.5 } }, 'arms[0].goal.budget.tokens'],
+    ['a negative turn cap', { budget: { turns: -1 } }, 'arms[0].goal.budget.turns'],
+    [
+      'an Infinity time cap',
+      { budget: { wallTimeMs: Infinity } },
+      'arms[0].goal.budget.wallTimeMs',
+    ],
+    ['a guard of 0 turns', { guard: { churnTurns: 0 } }, 'arms[0].goal.guard.churnTurns'],
+    ['an unknown guard key', { guard: { turns: 3 } }, 'arms[0].goal.guard.turns'],
+    ['an unknown verifier', { verifier: 'judge' }, 'arms[0].goal.verifier'],
+  ])('refuses %s, naming the field', (_name, goal, field) => {
+    expect(refusal(goalArm(goal))).toEqual({ code: 'config_invalid', field });
+  });
+
+  it('names the rule of each refusal', () => {
+    expect(message(goalArm({ budget: { tokens: 1.5 } }))).toContain(
+      'arms[0].goal.budget.tokens: must be null or a whole number >= 0, got 1.5',
+    );
+    expect(message(goalArm({ budgets: {} }))).toContain(
+      'arms[0].goal.budgets: is not a config key',
+    );
+    expect(message(goalArm({ verifier: 'judge' }))).toContain(
+      'arms[0].goal.verifier: must be check, all_steps_done or a GoalVerifier function',
+    );
+  });
+
+  it('refuses a USD goal cap on a model without a price, which could never stop the goal', () => {
+    const config = goalArm({ budget: { costUsd: 1 } });
+    expect(refusal(config)).toEqual({
+      code: 'config_invalid',
+      field: 'arms[0].goal.budget.costUsd',
+    });
+    expect(message(config)).toContain(
+      'arms[0].goal.budget.costUsd: needs a price for the arm\'s model in prices ("m")',
+    );
+    const priced = { ...config, prices: { m: { usdPerMillionInput: 1, usdPerMillionOutput: 1 } } };
+    expect(() => defineEval(priced as EvalConfig)).not.toThrow();
+  });
+
+  it('refuses criteria of no text or over 2,000 characters', () => {
+    for (const criteria of ['', 'x'.repeat(2001), 3])
+      expect(
+        refusal({ ...base, tasks: [{ id: 't', prompt: 'p', check: () => true, criteria }] }),
+      ).toEqual({ code: 'config_invalid', field: 'tasks[0].criteria' });
+  });
+});

@@ -87,7 +87,47 @@ function config(client: Anthropic) {
   });
 }
 
+// A goal arm: the first answer leaves hello.txt wrong, the check says not yet, and the
+// goal's continuation line is the next user turn, after the assistant's answer.
+const GOAL_SCRIPT = [
+  reply([use('toolu_1', 'workspace_write', { path: 'hello.txt', content: 'hello' })], 'tool_use', {
+    input: 500,
+    output: 50,
+  }),
+  reply([{ type: 'text', text: 'Done.' }], 'end_turn', { input: 600, output: 10 }),
+  reply([use('toolu_2', 'workspace_write', { path: 'hello.txt', content: 'hi' })], 'tool_use', {
+    input: 700,
+    output: 50,
+  }),
+  reply([{ type: 'text', text: 'Done: fixed.' }], 'end_turn', { input: 800, output: 10 }),
+];
+
 describe('anthropicHost with the real @anthropic-ai/sdk client', () => {
+  it('a goal arm continues on the goal line, user and assistant still alternating', async () => {
+    server = await startRecordingServer(GOAL_SCRIPT);
+    const client = new Anthropic({ apiKey: 'test', baseURL: server.url, maxRetries: 0 });
+    const base = config(client);
+    const arm = base.arms[0] as (typeof base.arms)[number];
+    const run = await runEval(
+      defineEval({ ...base, arms: [{ ...arm, planning: false, goal: { budget: { turns: 3 } } }] }),
+      { store: new MemoryStore() },
+    );
+    const trial = run.trials[0];
+    expect(trial).toMatchObject({ status: 'finished', stop: 'done', pass: true, turns: 4 });
+    expect(trial?.goal).toMatchObject({ status: 'achieved', turns: 2 });
+    const third = requestBody(server, 2) as { messages: { role: string; content: unknown }[] };
+    expect(third.messages.map((m) => m.role)).toEqual([
+      'user',
+      'assistant',
+      'user',
+      'assistant',
+      'user',
+    ]);
+    expect(third.messages[4]?.content).toMatch(
+      /^Goal: Write hello.txt saying hi\.\. Keep working toward it: the last check says not yet \(1 of 3 turns/,
+    );
+  });
+
   it('runs a trial over loopback: tool_result blocks and the reminder in one user turn, usage priced', async () => {
     server = await startRecordingServer(SCRIPT);
     const client = new Anthropic({ apiKey: 'test', baseURL: server.url, maxRetries: 0 });

@@ -102,7 +102,54 @@ function config(client: OpenAI | OpenAIv7) {
   });
 }
 
+// A goal arm: the first answer leaves hello.txt wrong, the check says not yet, the goal's
+// continuation line goes back as a user message, and the second answer fixes the file.
+const GOAL_SCRIPT = [
+  completion(
+    { tool_calls: [call('call_1', 'workspace_write', { path: 'hello.txt', content: 'hello' })] },
+    'tool_calls',
+    { prompt: 500, completion: 50 },
+  ),
+  completion({ content: 'Done.' }, 'stop', { prompt: 600, completion: 10 }),
+  completion(
+    { tool_calls: [call('call_2', 'workspace_write', { path: 'hello.txt', content: 'hi' })] },
+    'tool_calls',
+    { prompt: 700, completion: 50 },
+  ),
+  completion({ content: 'Fixed: hello.txt says hi.' }, 'stop', { prompt: 800, completion: 10 }),
+];
+
+function goalConfig(client: OpenAI | OpenAIv7) {
+  const base = config(client);
+  return defineEval({
+    ...base,
+    arms: [{ ...(base.arms[0] as (typeof base.arms)[number]), planning: false, goal: true }],
+  });
+}
+
 describe.each(clients)('openAIChatHost with the real %s client', (_name, make) => {
+  it('a goal arm sends the continuation line as the next user message until the check passes', async () => {
+    server = await startRecordingServer(GOAL_SCRIPT);
+    const run = await runEval(goalConfig(make(`${server.url}/v1`)), { store: new MemoryStore() });
+    const trial = run.trials[0];
+    expect(trial).toMatchObject({ status: 'finished', stop: 'done', pass: true, turns: 4 });
+    expect(trial?.goal).toMatchObject({ status: 'achieved', turns: 2, checks: 2 });
+    expect(server.requests).toHaveLength(4);
+    const third = requestBody(server, 2) as { messages: { role: string; content: string }[] };
+    expect(third.messages.map((m) => m.role)).toEqual([
+      'system',
+      'user',
+      'assistant',
+      'tool',
+      'assistant',
+      'user',
+    ]);
+    expect(third.messages[5]?.content).toMatch(
+      /^Goal: Write hello.txt saying hi\.\. Keep working toward it: the last check says not yet: hello.txt \(1 of 100 turns/,
+    );
+    expect(trial?.transcript.filter((e) => e.kind === 'goal').map((e) => e.turn)).toEqual([2, 4]);
+  });
+
   it('runs a trial over loopback: tools out, tool replies and the plan reminder back, usage priced', async () => {
     server = await startRecordingServer(SCRIPT);
     const run = await runEval(config(make(`${server.url}/v1`)), { store: new MemoryStore() });

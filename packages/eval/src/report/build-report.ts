@@ -4,6 +4,13 @@ import type { TrialRecord } from '../runner/trial-record.ts';
 import { compareRates } from '../stats/compare-rates.ts';
 import { describeSample, type SampleSummary } from '../stats/describe-sample.ts';
 import { type ProportionInterval, wilsonInterval } from '../stats/wilson-interval.ts';
+import {
+  compareGoal,
+  GOAL_METHOD,
+  type GoalComparison,
+  type GoalSummary,
+  summarizeGoal,
+} from './goal-summary.ts';
 
 /** The significance level of the report's tests. @public */
 export const SIGNIFICANCE_LEVEL = 0.05;
@@ -53,6 +60,8 @@ export interface ArmSummary {
     /** Planning calls as a share of all tool calls, over the arm (0 without calls). */
     readonly planningShare: number;
   };
+  /** A goal arm's goals: how they ended and their goal turns; absent for an arm without a goal. */
+  readonly goal?: GoalSummary | undefined;
 }
 
 /** Two arms compared. @public */
@@ -120,7 +129,14 @@ export interface EvalReport {
   readonly arms: readonly ArmSummary[];
   /** Per pair of arms, in config order. */
   readonly pairs: readonly PairComparison[];
-  /** The plain verdict, one line per pair (plus a line when the run stopped early). */
+  /**
+   * Each goal arm against each arm without a goal; absent when no arm has a goal.
+   */
+  readonly goals?: readonly GoalComparison[] | undefined;
+  /**
+   * The plain verdict, one line per pair, then one per goal comparison (plus a line when the
+   * run stopped early).
+   */
   readonly verdict: readonly string[];
   /** How the figures were made: the decision rule and which trials count, one rule a line. */
   readonly method: readonly string[];
@@ -171,6 +187,36 @@ function planningText(planning: EvalConfig['arms'][number]['planning']): string 
   // The text mode is named only when it is not the reference's, so ascii arms read as before.
   const text = planning.text === 'unicode' ? ', text unicode' : '';
   return `${planning.strategy ?? 'react'}, reminder ${planning.reminder ?? 'on_change'}, inProgress ${planning.inProgress ?? 'single'}${text}`;
+}
+
+function goalPart(
+  arm: EvalConfig['arms'][number],
+  finished: readonly TrialRecord[],
+): { goal?: GoalSummary } {
+  const goal = summarizeGoal(arm, finished);
+  return goal === undefined ? {} : { goal };
+}
+
+/** Every goal arm against every arm without one, or undefined when no arm has a goal. */
+function goalComparisons(
+  arms: readonly ArmSummary[],
+  pairs: readonly PairComparison[],
+  comparisons: number,
+): GoalComparison[] | undefined {
+  if (!arms.some((arm) => arm.goal !== undefined)) return undefined;
+  const out: GoalComparison[] = [];
+  const confidence = confidenceText(1 - SIGNIFICANCE_LEVEL / Math.max(1, comparisons));
+  for (const goal of arms) {
+    if (goal.goal === undefined) continue;
+    for (const baseline of arms) {
+      if (baseline.goal !== undefined) continue;
+      const pair = pairs.find(
+        (p) => (p.a === goal.id && p.b === baseline.id) || (p.a === baseline.id && p.b === goal.id),
+      );
+      if (pair !== undefined) out.push(compareGoal(goal, baseline, pair, confidence));
+    }
+  }
+  return out;
 }
 
 function points(value: number): string {
@@ -286,6 +332,7 @@ export function buildReport(
         planningCalls: of((trial) => trial.planningCalls),
         planningShare: calls === 0 ? 0 : planningCalls / calls,
       },
+      ...goalPart(arm, finished),
     };
   });
   const comparisons = (arms.length * (arms.length - 1)) / 2;
@@ -294,6 +341,8 @@ export function buildReport(
     for (let j = i + 1; j < arms.length; j++)
       pairs.push(comparePair(arms[i] as ArmSummary, arms[j] as ArmSummary, comparisons));
   const verdict = pairs.map((pair) => pair.verdict);
+  const goals = goalComparisons(arms, pairs, comparisons);
+  if (goals !== undefined) verdict.push(...goals.map((goal) => goal.verdict));
   if (arms.length === 1)
     verdict.push(
       `One arm only: ${arms[0]?.id} succeeded ${arms[0]?.successes} of ${arms[0]?.n}; nothing to compare.`,
@@ -323,8 +372,12 @@ export function buildReport(
     multipleComparisons: 'bonferroni',
     arms,
     pairs,
+    ...(goals === undefined ? {} : { goals }),
     verdict,
-    method: methodLines(comparisons),
+    method:
+      goals === undefined
+        ? methodLines(comparisons)
+        : [...methodLines(comparisons), ...GOAL_METHOD],
     judgeVerdicts: trials.flatMap((trial) =>
       trial.verdict?.by === 'llm_judge' && trial.status !== 'cut_short'
         ? [

@@ -49,7 +49,7 @@ function clipped(text: string): string {
 
 /**
  * The report as blocks, in reading order: verdict, run, arms (with the charts), pairs, plan
- * behaviour, judge verdicts, method. `renderMarkdown` and `renderHtml` both render these, so the
+ * behaviour, goals (when an arm has one), judge verdicts, method. `renderMarkdown` and `renderHtml` both render these, so the
  * two outputs hold the same text.
  */
 export function reportDocument(report: EvalReport): readonly ReportBlock[] {
@@ -150,6 +150,7 @@ export function reportDocument(report: EvalReport): readonly ReportBlock[] {
       percent(arm.plan.planningShare),
     ]),
   });
+  goalBlocks(report, blocks);
   if (report.judgeVerdicts.length > 0) {
     blocks.push({ kind: 'heading', text: 'Judge verdicts' });
     const shown = report.judgeVerdicts.slice(0, JUDGE_ROWS);
@@ -172,6 +173,83 @@ export function reportDocument(report: EvalReport): readonly ReportBlock[] {
   blocks.push({ kind: 'heading', text: 'Method' });
   for (const line of report.method) blocks.push({ kind: 'paragraph', text: line });
   return blocks;
+}
+
+/** The goal arms' outcomes, and each goal arm against each arm without a goal. */
+function goalBlocks(report: EvalReport, blocks: ReportBlock[]): void {
+  const arms = report.arms.filter((arm) => arm.goal !== undefined);
+  if (arms.length === 0) return;
+  blocks.push({ kind: 'heading', text: 'Goals' });
+  blocks.push({
+    kind: 'table',
+    head: [
+      'Arm',
+      'Verifier',
+      'n',
+      'Achieved (95% Wilson CI)',
+      'Unmet',
+      'Blocked',
+      'Budget limited',
+      'Undecided',
+      'Achieved, check failed',
+      'Goal turns mean / p50 / p90',
+      'Tokens mean / p50 / p90',
+      'Model calls mean / p50 / p90',
+    ],
+    numeric: [false, false, true, false, true, true, true, true, true, false, false, false],
+    rows: arms.map((arm) => {
+      const goal = arm.goal as NonNullable<typeof arm.goal>;
+      const rate = goal.achievedRate;
+      return [
+        arm.label,
+        goal.verifier,
+        String(arm.n),
+        `${goal.outcomes.achieved}/${arm.n} = ${percent(rate.estimate)} (${percent(rate.low)} to ${percent(rate.high)})`,
+        String(goal.outcomes.unmet),
+        String(goal.outcomes.blocked),
+        String(goal.outcomes.budgetLimited),
+        String(goal.outcomes.undecided),
+        String(goal.achievedButFailed),
+        spread(goal.goalTurns),
+        spread(arm.tokens),
+        spread(arm.turns),
+      ];
+    }),
+  });
+  const comparisons = report.goals ?? [];
+  if (comparisons.length === 0) return;
+  blocks.push({
+    kind: 'paragraph',
+    text: "Each goal arm against each arm without a goal: the success difference is their pair's (same interval and rule, signed goal - no goal); the extra costs are means per finished trial. See Method.",
+  });
+  blocks.push({
+    kind: 'table',
+    head: [
+      'Goal arm',
+      'No-goal arm',
+      'Success, goal - no goal (CI of the pair)',
+      'Significant',
+      'Extra tokens per trial',
+      'Extra model calls per trial',
+      'Extra USD per trial',
+    ],
+    numeric: [false, false, false, false, true, true, true],
+    rows: comparisons.map((row) => [
+      row.goal,
+      row.baseline,
+      row.difference === null
+        ? 'not enough trials'
+        : `${signedPercent(row.difference.estimate)} (${signedPercent(row.difference.low)} to ${signedPercent(row.difference.high)})`,
+      row.difference === null ? 'n/a' : row.significant ? 'yes' : 'no',
+      signedNumber(row.extraTokens),
+      signedNumber(row.extraTurns),
+      `${row.extraUsd < 0 ? '-' : '+'}${dollars(Math.abs(row.extraUsd))}`,
+    ]),
+  });
+}
+
+function signedNumber(value: number): string {
+  return `${value >= 0 ? '+' : ''}${num(value)}`;
 }
 
 function signedPercent(value: number): string {
