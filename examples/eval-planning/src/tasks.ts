@@ -23,7 +23,8 @@ function fail(reason: string): CheckVerdict {
 
 /**
  * The example task set: three small file tasks, each with a deterministic checker of the final
- * workspace, and the files that solve each (which the scripted models use).
+ * workspace, its success criteria in words (a goal arm's goal criteria), and the files that
+ * solve each (which the scripted models use).
  */
 export const exampleTasks: readonly (EvalTask & {
   readonly solution: Readonly<Record<string, string>>;
@@ -32,6 +33,8 @@ export const exampleTasks: readonly (EvalTask & {
     id: 'release-notes',
     prompt:
       "Read commits.txt and write RELEASE.md with a '## Features' section listing each feat commit and a '## Fixes' section listing each fix commit, as '- ' bullets without the prefix, in commit order.",
+    criteria:
+      'RELEASE.md lists the two feat commits under Features and the two fix commits under Fixes, in commit order.',
     fixtures: { 'commits.txt': COMMITS },
     solution: {
       'RELEASE.md':
@@ -51,6 +54,7 @@ export const exampleTasks: readonly (EvalTask & {
     id: 'config-split',
     prompt:
       'Write config/dev.json with {"debug": true, "port": 3000} and config/prod.json with {"debug": false, "port": 80}.',
+    criteria: 'Both files parse as JSON and hold exactly those debug and port values.',
     solution: {
       'config/dev.json': '{ "debug": true, "port": 3000 }\n',
       'config/prod.json': '{ "debug": false, "port": 80 }\n',
@@ -80,6 +84,7 @@ export const exampleTasks: readonly (EvalTask & {
     id: 'todo-index',
     prompt:
       "List every TODO comment of src/a.ts and src/b.ts in TODO.md, one '- <file>: <text>' line each, sorted by file, then write DONE.txt containing the number of TODOs.",
+    criteria: 'TODO.md lists the three TODOs in file order and DONE.txt says 3.',
     fixtures: {
       'src/a.ts': 'export const a = 1; // TODO: rename a\n',
       'src/b.ts': '// TODO: test b\nexport const b = 2; // TODO: remove b\n',

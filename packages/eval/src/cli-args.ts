@@ -14,7 +14,9 @@ Exit codes: 0 the run finished; 2 bad input (arguments, config or log; nothing r
 
 Loads <config> (its default export, or module.exports, is the eval config), checks it before
 anything runs, runs every task x arm x repetition, and writes report.md, report.json and
-report.html to --out (default eval-results). The results log is <out>/log.
+report.html to --out (default eval-results). The results log is <out>/log. An arm with a
+goal (goal: true, or { verifier, budget, guard }) continues after each answer until its goal
+stops; the report then counts the goal outcomes and compares it with the arms without one.
 
 <config> is an ES module (.mts, .mjs, or .ts/.js under "type": "module") or CommonJS
 JavaScript (.cjs, .js). TypeScript that Node runs as CommonJS (.cts, or .ts in a package

@@ -150,6 +150,39 @@ describe.concurrent('plankit-eval run', () => {
     expect(run.stderr).toBe('');
   }, 60_000);
 
+  it('runs a goal arm against a no-goal arm and prints their comparison; refuses a bad goal option', async () => {
+    const folder = await mkdtemp(join(tmpdir(), 'plankit-eval-goal-'));
+    try {
+      const run = await plain([
+        'run',
+        'examples/eval-planning/goal.config.ts',
+        '--out',
+        join(folder, 'out'),
+      ]);
+      expect(run.stderr).toBe('');
+      expect(run.code).toBe(0);
+      expect(run.stdout).toMatch(
+        /\nGoal arm plan-goal against plan \(no goal\): the goal arm succeeds more often, plan-goal - plan = \+\d/,
+      );
+      const report = JSON.parse(readFileSync(join(folder, 'out', 'report.json'), 'utf8'));
+      const outcomes = report.arms[1].goal.outcomes;
+      expect(Object.values(outcomes).reduce((a: number, b) => a + (b as number), 0)).toBe(60);
+      expect(report.goals).toHaveLength(1);
+      expect(readFileSync(join(folder, 'out', 'report.md'), 'utf8')).toContain('## Goals');
+
+      const file = join(folder, 'bad.config.mjs');
+      await writeFile(
+        file,
+        "export default { arms: [{ id: 'a', host: { kind: 'x', modelId: 'm', runTrial() {} }, planning: false, goal: { budget: { usd: 1 } } }], tasks: [{ id: 't', prompt: 'p', check: () => true }], repetitions: 1, seed: 1 };\n",
+      );
+      const bad = await plain(['run', file, '--out', join(folder, 'bad')]);
+      expect(bad.code).toBe(2);
+      expect(bad.stderr).toContain('- arms[0].goal.budget.usd: is not a config key');
+    } finally {
+      await rm(folder, { recursive: true, force: true });
+    }
+  }, 120_000);
+
   it('refuses a plain config object with config_invalid naming each field, exit 2, no stack', async () => {
     const folder = await mkdtemp(join(tmpdir(), 'plankit-eval-bad-'));
     try {

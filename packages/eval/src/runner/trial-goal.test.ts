@@ -1,11 +1,21 @@
 import { MemoryStore } from '@plankit/adapters/stores';
+import { Session } from '@plankit/core';
 import { MockLanguageModelV3 } from 'ai/test';
 import { describe, expect, it } from 'vitest';
 import { exampleTasks, solve } from '../../../../examples/eval-planning/src/tasks.ts';
-import { defineEval, type EvalArm, type EvalConfig } from '../config/define-eval.ts';
+import {
+  defineEval,
+  type EvalArm,
+  type EvalConfig,
+  type EvalTask,
+  type GoalArm,
+} from '../config/define-eval.ts';
+import { llmJudge } from '../config/task-checker.ts';
 import { aiSdkHost } from '../hosts/ai-sdk-host.ts';
+import type { TranscriptEntry } from '../hosts/eval-host.ts';
 import { scriptedModel } from '../scripted/scripted-model.ts';
 import { runEval } from './run-eval.ts';
+import { startTrialGoal } from './trial-goal.ts';
 
 const prices = {
   scripted: { usdPerMillionInput: 1, usdPerMillionOutput: 4 },
@@ -198,7 +208,22 @@ describe('a goal arm', () => {
     );
   });
 
+  it("keeps each trial's goal in the results log: a resumed run reports the same outcomes", async () => {
+    const store = new MemoryStore();
+    const arms: EvalArm[] = [
+      { id: 'none', host: scripted(0.5), planning: false },
+      { id: 'goal', host: scripted(0.5), planning: {}, goal: { budget: { turns: 3 } } },
+    ];
+    const first = await runEval(config(arms, { repetitions: 2 }), { store });
+    const again = await runEval(config(arms, { repetitions: 2 }), { store, resume: true });
+    expect(again.trials).toHaveLength(12);
+    expect(again.report.arms[1]?.goal).toEqual(first.report.arms[1]?.goal);
+    expect(again.report.goals).toEqual(first.report.goals);
+    expect(again.report.arms[1]?.goal?.outcomes.achieved).toBeGreaterThan(0);
+  }, 30_000);
+
   it('takes a verifier of its own, and an unmet verdict stops the goal', async () => {
+    const seen: { objective: string; criteria: string | null }[] = [];
     const run = await runEval(
       config(
         [
@@ -207,10 +232,12 @@ describe('a goal arm', () => {
             host: scripted(0),
             planning: false,
             goal: {
-              verifier: async ({ goal }) =>
-                goal.counters.turns < 1
+              verifier: async ({ goal }) => {
+                seen.push({ objective: goal.objective, criteria: goal.criteria });
+                return goal.counters.turns < 1
                   ? { verdict: 'not_yet', reason: 'Keep going.' }
-                  : { verdict: 'unmet', reason: 'The fixture cannot be fixed.' },
+                  : { verdict: 'unmet', reason: 'The fixture cannot be fixed.' };
+              },
             },
           },
         ],
@@ -223,5 +250,73 @@ describe('a goal arm', () => {
       turns: 2,
       reason: 'The verifier says the goal cannot be met: The fixture cannot be fixed.',
     });
+    // The task's prompt is the objective, its criteria the goal's.
+    expect(seen[0]).toEqual({
+      objective: exampleTasks[0]?.prompt,
+      criteria: exampleTasks[0]?.criteria,
+    });
+  });
+});
+
+describe('startTrialGoal', () => {
+  const context = (task: EvalTask, verifier?: GoalArm['verifier']) => {
+    const transcript: TranscriptEntry[] = [];
+    let now = 1_000;
+    const driver = startTrialGoal(verifier === undefined ? {} : { verifier }, {
+      arm: { id: 'goal', host: scripted(1), planning: false, goal: true },
+      task,
+      session: new Session({ clock: () => now }),
+      files: new Map(),
+      transcript,
+      record: (entry) => transcript.push(entry),
+      now: () => (now += 10),
+      used: () => ({ tokens: 0, usd: 0 }),
+    });
+    return { driver, transcript };
+  };
+
+  it('a checker that throws is an unknown verdict: the goal goes on, never achieved', async () => {
+    const { driver, transcript } = context({
+      id: 't',
+      prompt: 'Do it.',
+      check: () => {
+        throw new Error('disk gone');
+      },
+    });
+    const line = await driver.afterAnswer('Done.', 1);
+    expect(line).toMatch(/Keep working toward it: the last check gave no readable verdict/);
+    expect(driver.result()).toEqual({ status: 'active', reason: null, turns: 1, checks: 1 });
+    expect(transcript).toEqual([{ kind: 'goal', turn: 1, status: 'active', text: line }]);
+  });
+
+  it("takes an LLM judge's rubric as the criteria when the task has none", async () => {
+    const seen: (string | null)[] = [];
+    const { driver } = context(
+      {
+        id: 't',
+        prompt: 'Summarise the risks.',
+        check: llmJudge({ rubric: 'Names all three risks.', judge: async () => 'VERDICT: PASS' }),
+      },
+      async ({ goal }) => {
+        seen.push(goal.criteria);
+        return { verdict: 'achieved' };
+      },
+    );
+    expect(await driver.afterAnswer('Risks: a, b, c.', 1)).toBeUndefined();
+    expect(seen).toEqual(['Names all three risks.']);
+    expect(driver.result().status).toBe('achieved');
+    // A goal that has stopped is not decided again.
+    expect(await driver.afterAnswer('More.', 2)).toBeUndefined();
+    expect(driver.result().turns).toBe(1);
+  });
+
+  it('a judge reply without a verdict is unknown, not achieved', async () => {
+    const { driver } = context({
+      id: 't',
+      prompt: 'Summarise the risks.',
+      check: llmJudge({ rubric: 'Names all three risks.', judge: async () => 'Looks fine to me.' }),
+    });
+    expect(await driver.afterAnswer('Risks.', 1)).toMatch(/gave no readable verdict/);
+    expect(driver.result().status).toBe('active');
   });
 });

@@ -88,6 +88,22 @@ describe('resume checks every logged record', () => {
     ['a negative cost', (t: TrialRecord) => ({ ...t, usd: -1 }), /usd:/],
     ['fractional tokens', (t: TrialRecord) => ({ ...t, tokens: 1.5 }), /tokens:/],
     ['no record at all', () => 'hello', /record:/],
+    [
+      'a goal of an unknown status',
+      (t: TrialRecord) => ({
+        ...t,
+        goal: { status: 'paused', reason: null, turns: 1, checks: 1 },
+      }),
+      /goal\.status:/,
+    ],
+    [
+      'a goal of fractional turns',
+      (t: TrialRecord) => ({
+        ...t,
+        goal: { status: 'achieved', reason: 'ok', turns: 1.5, checks: 1 },
+      }),
+      /goal\.turns:/,
+    ],
   ])(
     'refuses %s, naming the line, and counts nothing',
     async (_name, forge, rule) => {
