@@ -1,7 +1,14 @@
+import type { Goal, GoalCheckInput } from '@plankit/controller/goal';
 import type { Plan, Session } from '@plankit/core';
 import { describe, expectTypeOf, it } from 'vitest';
 import type { EvalHost, TranscriptEntry } from '../hosts/eval-host.ts';
-import { defineEval, type EvalArm, type EvalConfig, type EvalTask } from './define-eval.ts';
+import {
+  defineEval,
+  type EvalArm,
+  type EvalConfig,
+  type EvalTask,
+  type GoalArm,
+} from './define-eval.ts';
 import { type CheckInput, type CheckVerdict, type JudgeChecker, llmJudge } from './task-checker.ts';
 
 declare const host: EvalHost;
@@ -80,5 +87,38 @@ describe('defineEval types', () => {
     expectTypeOf(checker).toEqualTypeOf<JudgeChecker>();
     // @ts-expect-error the judge resolves to text
     llmJudge({ rubric: 'r', judge: async () => true });
+  });
+
+  it("types a goal arm's options, its verifier's input included", () => {
+    const arm: EvalArm = {
+      id: 'goal',
+      host,
+      planning: false,
+      goal: {
+        verifier: async (input) => {
+          expectTypeOf(input).toEqualTypeOf<GoalCheckInput>();
+          expectTypeOf(input.goal).toEqualTypeOf<Goal>();
+          return { verdict: 'not_yet', reason: 'r' };
+        },
+        budget: { tokens: 1000, costUsd: null, turns: 4 },
+        guard: { churnTurns: 3 },
+      },
+    };
+    expectTypeOf(arm.goal).toEqualTypeOf<boolean | GoalArm | undefined>();
+    const flag: EvalArm = { id: 'g', host, planning: false, goal: true };
+    // @ts-expect-error a verifier is check, all_steps_done or a function
+    const judged: EvalArm = { id: 'g', host, planning: false, goal: { verifier: 'judge' } };
+    const passed: EvalArm = {
+      id: 'g',
+      host,
+      planning: false,
+      // @ts-expect-error a verdict kind is achieved, not_yet, unmet or unknown
+      goal: { verifier: async () => ({ verdict: 'pass' }) },
+    };
+    // @ts-expect-error a cap is a number or null
+    const text: EvalArm = { id: 'g', host, planning: false, goal: { budget: { turns: '4' } } };
+    expectTypeOf([flag, judged, passed, text]).toEqualTypeOf<EvalArm[]>();
+    const task: EvalTask = { id: 't', prompt: 'p', check: () => true, criteria: 'c' };
+    expectTypeOf(task.criteria).toEqualTypeOf<string | undefined>();
   });
 });

@@ -183,6 +183,42 @@ describe('a goal arm', () => {
     }
   });
 
+  it("stops on the wall-time budget, on the run's clock", async () => {
+    let now = 0;
+    const run = await runEval(
+      config(
+        [
+          {
+            id: 'goal',
+            host: scripted(0),
+            planning: false,
+            goal: { budget: { wallTimeMs: 5_000 } },
+          },
+        ],
+        { repetitions: 1, tasks: exampleTasks.slice(0, 1) },
+      ),
+      // Every reading of the clock moves it on a second.
+      { store: new MemoryStore(), clock: () => (now += 1_000) },
+    );
+    const trial = run.trials[0];
+    expect(trial?.goal?.status).toBe('budget_limited');
+    expect(trial?.goal?.reason).toMatch(/^Stopped: the time budget is spent \(\d+ of 5000 ms\)\.$/);
+  });
+
+  it('errors the trial when the goal cannot hold its task', async () => {
+    const run = await runEval(
+      config([{ id: 'goal', host: scripted(1), planning: false, goal: true }], {
+        repetitions: 1,
+        tasks: [{ id: 'blank', prompt: '   ', check: () => true }],
+      }),
+      { store: new MemoryStore() },
+    );
+    expect(run.trials[0]).toMatchObject({ status: 'errored', turns: 0 });
+    expect(run.trials[0]?.error).toMatch(
+      /^createGoal: options.objective must be 1-2000 characters/,
+    );
+  });
+
   it('stops on a turn budget with all_steps_done as the verifier', async () => {
     const run = await runEval(
       config(
