@@ -346,6 +346,20 @@ describe('startTrialGoal', () => {
     expect(driver.result().turns).toBe(1);
   });
 
+  it("an arm's own verifier that throws is unknown; one that resolves to no verdict is refused", async () => {
+    const task: EvalTask = { id: 't', prompt: 'Do it.', check: () => true };
+    const thrown = context(task, async () => {
+      throw new Error('no network');
+    });
+    expect(await thrown.driver.afterAnswer('Done.', 1)).toMatch(/gave no readable verdict/);
+    expect(thrown.driver.result()).toMatchObject({ status: 'active', checks: 1 });
+    const junk = context(task, async () => ({ verdict: 'pass' }) as never);
+    await expect(junk.driver.afterAnswer('Done.', 1)).rejects.toThrow(
+      /input\.verdict\.verdict must be achieved, not_yet, unmet or unknown, got "pass"/,
+    );
+    expect(junk.driver.result().turns).toBe(0);
+  });
+
   it('a judge reply without a verdict is unknown, not achieved', async () => {
     const { driver } = context({
       id: 't',

@@ -102,18 +102,33 @@ function checkVerifier(context: TrialGoalContext): GoalVerifier {
         context.task.prompt,
       );
       if (checked.malformed)
-        return { verdict: 'unknown', reason: 'The LLM judge gave no VERDICT line.' };
+        return {
+          verdict: 'unknown',
+          reason: 'The LLM judge gave no VERDICT: PASS or VERDICT: FAIL last line.',
+        };
       return {
         verdict: checked.verdict.pass ? 'achieved' : 'not_yet',
         reason: checked.verdict.reason,
       };
     } catch (error) {
-      return {
-        verdict: 'unknown',
-        reason: `The checker threw: ${error instanceof Error ? error.message : String(error)}`,
-      };
+      return { verdict: 'unknown', reason: `The checker threw: ${messageOf(error)}` };
     }
   };
+}
+
+/** An arm's own verifier, whose throw is an `unknown` verdict, as the check's is. */
+function ownVerifier(verify: GoalVerifier): GoalVerifier {
+  return async (input) => {
+    try {
+      return await verify(input);
+    } catch (error) {
+      return { verdict: 'unknown', reason: `The verifier threw: ${messageOf(error)}` };
+    }
+  };
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
 }
 
 /**
@@ -122,8 +137,12 @@ function checkVerifier(context: TrialGoalContext): GoalVerifier {
  * answer it asks the verifier, counts the answer's tokens, USD and time, and steps
  * `decideGoal`; every decision is added to the transcript as a `goal` entry.
  *
+ * A verifier that throws gives an `unknown` verdict (the goal goes on, never achieved); one
+ * that resolves to what is not a verdict makes `decideGoal` refuse it, and the trial errors
+ * with that refusal, which names the field.
+ *
  * @throws ControllerError `argument_invalid` when the goal cannot hold the task's prompt (a
- *   prompt of control characters only, say); the trial errors with it
+ *   prompt of blanks only, say); the trial errors with it
  */
 export function startTrialGoal(options: GoalArm, context: TrialGoalContext): TrialGoalDriver {
   const criteria = criteriaOf(context.task);
@@ -140,7 +159,7 @@ export function startTrialGoal(options: GoalArm, context: TrialGoalContext): Tri
       ? checkVerifier(context)
       : chosen === 'all_steps_done'
         ? allStepsDone()
-        : chosen;
+        : ownVerifier(chosen);
   let last = { ...context.used(), at: goal.updatedAt };
 
   const afterAnswer = async (text: string, turn: number): Promise<string | undefined> => {
