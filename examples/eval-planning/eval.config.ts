@@ -6,7 +6,7 @@ import { exampleTasks, solve } from './src/tasks.ts';
 // plan, 0.5 without), so the report can be checked against the truth. Set PLANKIT_EVAL_LIVE=1
 // (and OPENAI_API_KEY) to run the same config against a live model instead; see
 // docs/evaluating-planning.md.
-const live = process.env.PLANKIT_EVAL_LIVE === '1';
+const live = process.env['PLANKIT_EVAL_LIVE'] === '1';
 
 async function liveHost(): Promise<EvalHost> {
   // The real OpenAI client reads OPENAI_API_KEY; any other host (aiSdkHost with a provider

@@ -9,7 +9,7 @@ import { exampleTasks, solve } from './src/tasks.ts';
 // until the check passes or the goal's budget of 4 answers is spent. The report shows what the
 // goal buys (success) and what it costs (tokens, model calls), with the same intervals as any pair.
 // Set PLANKIT_EVAL_LIVE=1 (and OPENAI_API_KEY) to compare the two on a live model instead.
-const live = process.env.PLANKIT_EVAL_LIVE === '1';
+const live = process.env['PLANKIT_EVAL_LIVE'] === '1';
 
 async function liveHost(): Promise<EvalHost> {
   const { default: OpenAI } = await import('openai');
