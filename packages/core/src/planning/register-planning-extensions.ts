@@ -4,7 +4,11 @@ import { invalidArgument } from '../internal/invalid-argument.ts';
 import { clipText, escapeControl } from '../internal/refusal-text.ts';
 import { Session } from '../session.ts';
 import { Plan } from './plan.ts';
-import type { AnyPlanningCommand, PlanningExtension } from './planning-extension.ts';
+import type {
+  AnyExtensionDataType,
+  AnyPlanningCommand,
+  PlanningExtension,
+} from './planning-extension.ts';
 import { registerPlanningReducers } from './planning-reducers.ts';
 
 /**
@@ -42,7 +46,8 @@ export function checkExtensions(
   return value as readonly PlanningExtension[];
 }
 
-// The commands registered on each session through its extensions, by name, for its stores.
+// The commands and data types registered on each session through its extensions, by name,
+// for its stores.
 const declared = new WeakMap<Session, Map<string, DataType>>();
 // The same commands with their reducers, for the PlanChange reducers that apply them.
 const declaredCommands = new WeakMap<Session, Map<string, AnyPlanningCommand>>();
@@ -51,7 +56,8 @@ const NONE: ReadonlyMap<string, DataType> = new Map();
 /**
  * The commands the planning extensions registered on `session` (through
  * `createPlanningTools`, {@link registerPlanningExtensions} or `registerPlanModelReducers`),
- * by data type name: what a store attached to the session replays besides its slices.
+ * and the data types they route to slices of their own, by data type name: what a store
+ * attached to the session replays besides its slices.
  *
  * @public
  */
@@ -89,6 +95,27 @@ export function registerPlanningCommands(
   }
 }
 
+/**
+ * Registers the data types extensions keep outside the plan on `session`, each on its slice,
+ * and records them for its stores. @internal
+ */
+export function registerExtensionDataTypes(
+  session: Session,
+  dataTypes: readonly AnyExtensionDataType[],
+): void {
+  let known = declared.get(session);
+  if (known === undefined) {
+    known = new Map();
+    declared.set(session, known);
+    declaredCommands.set(session, new Map());
+  }
+  for (const { dataType, reducer, slice } of dataTypes) {
+    if (slice === undefined) session.register(dataType, reducer);
+    else session.register(dataType, reducer, { slice });
+    known.set(dataTypeName(dataType), dataType);
+  }
+}
+
 const show = (value: unknown): string => clipText(JSON.stringify(value) ?? String(value), 200);
 
 /**
@@ -117,7 +144,8 @@ export function agreedSettings(
 
 /**
  * Registers on `session` the planning reducers and what `extensions` declare: each command's
- * reducer on the plan slice, then each extension's `register` (given every command). What
+ * reducer on the plan slice, each data type's reducer on its own slice, then each extension's
+ * `register` (given every command). What
  * `createPlanningTools` does to every session its tools run on; call it yourself on a session
  * that replays or applies those commands without tools (a viewer, a worker, a host's own
  * channel). Registering twice is a no-op.
@@ -144,5 +172,6 @@ export function registerPlanningExtensions(
   const commands: AnyPlanningCommand[] = [];
   for (const extension of checked) commands.push(...(extension.commands ?? []));
   registerPlanningCommands(session, commands);
+  for (const extension of checked) registerExtensionDataTypes(session, extension.dataTypes ?? []);
   for (const extension of checked) extension.register?.(session, commands);
 }
