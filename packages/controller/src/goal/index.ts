@@ -66,6 +66,7 @@ export {
   parseGoalVerdict,
   verifyWith,
 } from './goal-verifier.ts';
+export { type GoalView, goalView } from './goal-view.ts';
 export { type GoalsExtension, goals } from './goals.ts';
 export { registerGoalReducers } from './register-goal-reducers.ts';
 export { renderGoalLine } from './render-goal-line.ts';

@@ -2,6 +2,7 @@ import type { DataType } from '../define-data-type.ts';
 import type { AnyTool } from '../define-tool.ts';
 import type { Reducer } from '../reducer.ts';
 import type { Session } from '../session.ts';
+import type { PlanViewField } from '../view/plan-view-field.ts';
 import type { Plan, PlanStep, StepStatus } from './plan.ts';
 import type { NewPlanStep } from './plan-commands.ts';
 import type { TextMode } from './text-mode.ts';
@@ -110,7 +111,8 @@ export interface PlanningExtensionTypes {
  * One opt-in part of the plan model, passed to {@link createPlanningTools} in `extensions`.
  * An extension declares everything it adds, and the tools, the prompt copy, the stores and the
  * hosts use what it declares: its commands (replayed by stores, accepted by LangGraph's plan
- * channel), its data types in slices of their own (replayed by stores), its tools, its mark checks, its settings and its lines of the planning prompt.
+ * channel), its data types in slices of their own (replayed by stores), its plan-view fields,
+ * its tools, its mark checks, its settings and its lines of the planning prompt.
  * plankit's own are `dependencies()`, `batch()`, `history()` and `owners()` from
  * `@plankit/core/plan-model`, written on this same interface; an app that does not import one
  * does not bundle it.
@@ -174,6 +176,11 @@ export interface PlanningExtension<
    * its description.
    */
   readonly promptLines?: ((strategy: string) => readonly string[]) | undefined;
+  /**
+   * Fields it adds to the plan view (`planView(session)` of `@plankit/core/plan-view`), each
+   * read from the session's slices, under `view.fields`.
+   */
+  readonly viewFields?: readonly PlanViewField[] | undefined;
   /** Type only: what it does to the tools' types. Never set. */
   readonly types?: Types | undefined;
 }

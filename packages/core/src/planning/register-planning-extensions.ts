@@ -3,6 +3,7 @@ import { deepEqual } from '../internal/deep-equal.ts';
 import { invalidArgument } from '../internal/invalid-argument.ts';
 import { clipText, escapeControl } from '../internal/refusal-text.ts';
 import { Session } from '../session.ts';
+import { registerPlanViewFields } from '../view/plan-view-field.ts';
 import { Plan } from './plan.ts';
 import type {
   AnyExtensionDataType,
@@ -144,8 +145,8 @@ export function agreedSettings(
 
 /**
  * Registers on `session` the planning reducers and what `extensions` declare: each command's
- * reducer on the plan slice, each data type's reducer on its own slice, then each extension's
- * `register` (given every command). What
+ * reducer on the plan slice, each data type's reducer on its own slice, each plan-view field
+ * (for `planView(session)`), then each extension's `register` (given every command). What
  * `createPlanningTools` does to every session its tools run on; call it yourself on a session
  * that replays or applies those commands without tools (a viewer, a worker, a host's own
  * channel). Registering twice is a no-op.
@@ -157,21 +158,28 @@ export function agreedSettings(
  *
  * registerPlanningExtensions(new Session(), [batch()]);
  * ```
- * @throws PlankitError `argument_invalid` for a missing session or a list that is not one of
- *   extensions with unique names
+ * @throws PlankitError `argument_invalid` for a missing session, a list that is not one of
+ *   extensions with unique names, or a view field that is not one, is badly named or takes a
+ *   name another extension's field holds
  * @public
  */
 export function registerPlanningExtensions(
   session: Session,
   extensions: readonly PlanningExtension[],
 ): void {
-  if (!(session instanceof Session))
-    throw invalidArgument('registerPlanningExtensions', 'session', 'must be a Session');
-  const checked = checkExtensions('registerPlanningExtensions', 'extensions', extensions);
+  const where = 'registerPlanningExtensions';
+  if (!(session instanceof Session)) throw invalidArgument(where, 'session', 'must be a Session');
+  const checked = checkExtensions(where, 'extensions', extensions);
   registerPlanningReducers(session);
   const commands: AnyPlanningCommand[] = [];
   for (const extension of checked) commands.push(...(extension.commands ?? []));
   registerPlanningCommands(session, commands);
   for (const extension of checked) registerExtensionDataTypes(session, extension.dataTypes ?? []);
+  for (const [index, extension] of checked.entries()) {
+    if (extension.viewFields === undefined) continue;
+    if (!Array.isArray(extension.viewFields))
+      throw invalidArgument(where, `extensions[${index}].viewFields`, 'must be an array');
+    registerPlanViewFields(session, extension.viewFields, where, `extensions[${index}].viewFields`);
+  }
   for (const extension of checked) extension.register?.(session, commands);
 }
