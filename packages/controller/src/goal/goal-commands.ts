@@ -1,13 +1,14 @@
 import { defineDataType, type Reducer } from '@plankit/core';
 import * as z from 'zod';
 import { ControllerError } from '../controller-error.ts';
-import { MICROS_PER_USD } from '../internal/micro-usd.ts';
 import { applyGoalCommand, type GoalCommand } from './apply-goal-command.ts';
 import { createGoal } from './create-goal.ts';
 import {
-  GOAL_TEXT_LIMIT,
   type Goal,
   type GoalBudget,
+  goalCount,
+  goalText,
+  goalUsd,
   type ReplanGuardOptions,
 } from './goal-state.ts';
 
@@ -42,16 +43,9 @@ export type ResumeGoal = Readonly<Record<never, never>>;
 /** Clears the session's goal: it is kept as `cleared` and decides nothing. @public */
 export type ClearGoal = Readonly<Record<never, never>>;
 
-const count = z.number().int().min(0).max(Number.MAX_SAFE_INTEGER);
-const usd = z
-  .number()
-  .min(0)
-  .max(1e12)
-  .refine(
-    (value) => Number.isSafeInteger(Math.round(value * MICROS_PER_USD)),
-    'must be a USD amount',
-  );
-const text = z.string().min(1).max(GOAL_TEXT_LIMIT);
+const count = goalCount;
+const usd = goalUsd;
+const text = goalText;
 
 /**
  * The data type of {@link SetGoal} (`plankit.controller.SetGoal`), reduced into the goal slice

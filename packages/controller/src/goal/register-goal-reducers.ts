@@ -4,10 +4,12 @@ import { ControllerError } from '../controller-error.ts';
 import { goals } from './goals.ts';
 
 /**
- * Registers the {@link goals} extension on a core `Session`: `replaceLatest` for
- * {@link GoalState} and the goal commands (`SetGoal`, `PauseGoal`, `ResumeGoal`, `ClearGoal`),
- * so the session snapshot holds the goal next to the plan, and every store attached to it logs
- * and replays the goal and its commands like the budget. Registering twice is a no-op.
+ * Registers the {@link goals} extension on a core `Session` (with the planning reducers, as
+ * `registerPlanningExtensions` does for any extension): `replaceLatest` for `GoalState`, the
+ * goal commands (`SetGoal`, `PauseGoal`, `ResumeGoal`, `ClearGoal`) and the plan view's `goal`
+ * field, so the session snapshot holds the goal next to the plan, every store attached to it
+ * logs and replays the goal and its commands like the budget, and `planView(session)` shows
+ * it. Registering twice is a no-op.
  *
  * @throws ControllerError `argument_invalid` for a value that is not a `Session`
  * @example
