@@ -67,6 +67,12 @@ describe('plan-view fields an extension adds', () => {
     expect(() => planView(session, { fields: {} } as never)).toThrow(
       'planView: options.fields must be an array of plan view fields.',
     );
+    expect(() => planView(session, { fields: [moodField, moodField] })).toThrow(
+      'planView: options.fields[1].name repeats mood.',
+    );
+    expect(() => planView(session, { fields: [{ name: '__proto__', read: () => 1 }] })).toThrow(
+      'planView: options.fields[0].name must be 1-64 of a-z',
+    );
     // A session without the extension has no fields.
     expect(planView(await planned([]))?.fields).toBeUndefined();
   });
@@ -94,6 +100,14 @@ describe('plan-view fields an extension adds', () => {
     expect(() => registerPlanningExtensions(new Session(), [notField])).toThrow(
       'registerPlanningExtensions: extensions[0].viewFields[0] must be a plan view field: { name, read }.',
     );
+    // All or none: a bad field after a good one registers neither.
+    const half = {
+      name: 'half',
+      viewFields: [{ name: 'fine', read: () => null }, { name: 'Bad' }],
+    } as never;
+    const fresh = new Session();
+    expect(() => registerPlanningExtensions(fresh, [half])).toThrow();
+    expect(planViewFieldsOf(fresh)).toEqual([]);
     const notList = { name: 'x', viewFields: 'mood' } as never;
     expect(() => registerPlanningExtensions(new Session(), [notList])).toThrow(
       'registerPlanningExtensions: extensions[0].viewFields must be an array.',

@@ -45,12 +45,46 @@ export function isViewFieldName(name: unknown): name is string {
 
 // The fields registered on each session through its extensions, for planView(session). A
 // WeakMap of its own, so this entry bundles neither the session nor the reducers.
-const registered = new WeakMap<object, PlanViewField[]>();
+const registered = new WeakMap<object, readonly PlanViewField[]>();
 const NONE: readonly PlanViewField[] = Object.freeze([]);
 
 /**
- * Records `fields` as `session`'s view fields. The same field again is a no-op; another field
- * of a name already taken is refused. @internal
+ * `value` as a view field, or the argument error naming `at` (`where: at must be ...`).
+ * @internal
+ */
+export function checkViewField(value: unknown, where: string, at: string): PlanViewField {
+  const candidate = value as Partial<PlanViewField> | null;
+  if (typeof candidate !== 'object' || candidate === null || typeof candidate.read !== 'function')
+    throw invalidArgument(where, at, 'must be a plan view field: { name, read }');
+  if (!isViewFieldName(candidate.name))
+    throw invalidArgument(where, `${at}.name`, VIEW_FIELD_NAME_RULE);
+  return candidate as PlanViewField;
+}
+
+/**
+ * `fields` checked, each named once: what `planView` reads for `options.fields`.
+ * @internal
+ */
+export function checkViewFields(
+  fields: unknown,
+  where: string,
+  field: string,
+): readonly PlanViewField[] {
+  if (!Array.isArray(fields))
+    throw invalidArgument(where, field, 'must be an array of plan view fields');
+  const names = new Set<string>();
+  for (const [index, each] of fields.entries()) {
+    const checked = checkViewField(each, where, `${field}[${index}]`);
+    if (names.has(checked.name))
+      throw invalidArgument(where, `${field}[${index}].name`, `repeats ${checked.name}`);
+    names.add(checked.name);
+  }
+  return fields as readonly PlanViewField[];
+}
+
+/**
+ * Records `fields` as `session`'s view fields, all or none. The same field again is a no-op;
+ * another field of a name already taken is refused. @internal
  *
  * @throws PlankitError `argument_invalid` naming `field` for a field that is not one, a bad
  *   name, or a name another extension's field holds
@@ -61,25 +95,25 @@ export function registerPlanViewFields(
   where: string,
   field: string,
 ): void {
-  let known = registered.get(session);
+  const known = registered.get(session) ?? NONE;
+  const added: PlanViewField[] = [];
   for (const [index, each] of fields.entries()) {
     const at = `${field}[${index}]`;
-    if (typeof each !== 'object' || each === null || typeof each.read !== 'function')
-      throw invalidArgument(where, at, 'must be a plan view field: { name, read }');
-    if (!isViewFieldName(each.name))
-      throw invalidArgument(where, `${at}.name`, VIEW_FIELD_NAME_RULE);
-    known ??= [];
-    const same = known.find((other) => other.name === each.name);
-    if (same === each) continue;
+    const checked = checkViewField(each, where, at);
+    const same =
+      known.find((other) => other.name === checked.name) ??
+      added.find((other) => other.name === checked.name);
+    if (same === checked) continue;
     if (same !== undefined)
       throw invalidArgument(
         where,
         `${at}.name`,
-        `repeats ${each.name}, a field another extension adds`,
+        `repeats ${checked.name}, a field another extension adds`,
       );
-    known.push(each);
+    added.push(checked);
   }
-  if (known !== undefined) registered.set(session, known);
+  // A new frozen list: one a caller holds from planViewFieldsOf never changes under it.
+  if (added.length > 0) registered.set(session, Object.freeze([...known, ...added]));
 }
 
 /**

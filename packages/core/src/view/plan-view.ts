@@ -5,6 +5,7 @@ import type { Plan, PlanStatus, PlanStep, StepStatus } from '../planning/plan.ts
 import type { Session } from '../session.ts';
 import type { SessionSnapshot } from '../session-snapshot.ts';
 import {
+  checkViewFields,
   type PlanViewField,
   type PlanViewFieldValue,
   planViewFieldsOf,
@@ -232,7 +233,7 @@ function buildView(
  * @param options - the fields to add (`fields`), over those the session's extensions declared
  * @returns the view, or `null` when there is no plan yet
  * @throws PlankitError `argument_invalid` for options that are not an object, an unknown
- *   option or `fields` that is not an array
+ *   option, or `fields` that is not an array of fields each named once by the field rule
  * @public
  */
 export function planView(
@@ -242,8 +243,7 @@ export function planView(
   if (typeof options !== 'object' || options === null)
     throw invalidArgument('planView', 'options', 'must be an object');
   checkOptionKeys('planView', options, OPTION_KEYS);
-  if (options.fields !== undefined && !Array.isArray(options.fields))
-    throw invalidArgument('planView', 'options.fields', 'must be an array of plan view fields');
+  if (options.fields !== undefined) checkViewFields(options.fields, 'planView', 'options.fields');
   if (source === null || source === undefined) return null;
   if ('steps' in source) return buildView(source, undefined);
   // Duck-typed rather than `instanceof Session`: this entry must not bundle the session.
