@@ -70,7 +70,9 @@ export {
   UpdateStep,
 } from './planning/plan-commands.ts';
 export type {
+  AnyExtensionDataType,
   AnyPlanningCommand,
+  ExtensionDataType,
   PlanningCommand,
   PlanningExtension,
   PlanningExtensionTypes,

@@ -1,6 +1,7 @@
 /**
  * The plan as a chat UI shows it: {@link planView} builds a serialisable, frozen view of a
- * session's plan (steps, statuses, dependencies, owners, the newest history revision) and
+ * session's plan (steps, statuses, dependencies, owners, the newest history revision, and the
+ * fields its extensions add, such as a goal) and
  * {@link parsePlanView} reads one back from untrusted data. Free of zod and the session's
  * reducers, so a browser bundle can import it.
  *
@@ -9,6 +10,8 @@
  */
 
 export {
+  MAX_PLAN_VIEW_FIELD_DEPTH,
+  MAX_PLAN_VIEW_FIELDS,
   MAX_PLAN_VIEW_STEPS,
   type PlanViewProblem,
   type PlanViewProblemCode,
@@ -18,7 +21,13 @@ export {
   type PlanChannels,
   type PlanView,
   type PlanViewCounts,
+  type PlanViewOptions,
   type PlanViewRevision,
   type PlanViewStep,
   planView,
 } from './view/plan-view.ts';
+export {
+  type PlanViewField,
+  type PlanViewFieldValue,
+  planViewFieldsOf,
+} from './view/plan-view-field.ts';

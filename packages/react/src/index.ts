@@ -7,6 +7,7 @@
  * @module @plankit/react
  */
 
+export { goalFromView } from './goal-from-view.ts';
 export {
   latestPlan,
   PLAN_PART_TYPE,

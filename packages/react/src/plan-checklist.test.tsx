@@ -1,7 +1,7 @@
 // @vitest-environment happy-dom
 import { createPlanningTools, invokeTool, Session } from '@plankit/core';
 import { history } from '@plankit/core/plan-model';
-import { type PlanView, planView } from '@plankit/core/plan-view';
+import { type PlanView, parsePlanView, planView } from '@plankit/core/plan-view';
 import { act } from 'react';
 import { createRoot, type Root } from 'react-dom/client';
 import { renderToStaticMarkup } from 'react-dom/server';
@@ -156,6 +156,33 @@ describe('PlanChecklist markup', () => {
       '<p class="plankit-checklist__goal" data-goal-status="active">Goal (active): Ship</p>',
     );
     expect(html({ plan: null })).not.toContain('plankit-checklist__goal');
+  });
+
+  it('shows the goal the plan view carries when the host passes none', () => {
+    const goal = {
+      objective: 'Ship it',
+      status: 'paused',
+      used: '3 of 100 turns, 1200 tokens, 0.04 of 2 USD',
+      budget: { tokens: null, costUsd: 2, turns: 100, wallTimeMs: null },
+      reason: 'Review',
+    };
+    // As the client gets it: a view with the goal field, sent as JSON and parsed back.
+    const view = parsePlanView(
+      JSON.parse(JSON.stringify({ ...wireView(planOf(2, 1)), fields: { goal } })),
+    );
+    if (!view.ok) throw new Error(view.error.message);
+    const line = parse(html({ plan: view.value })).querySelector('.plankit-checklist__goal');
+    expect(line?.textContent).toBe(
+      'Goal (paused): Ship it. Used 3 of 100 turns, 1200 tokens, 0.04 of 2 USD.',
+    );
+    expect(line?.getAttribute('data-goal-status')).toBe('paused');
+    // The host's goal wins; null shows none; a field that is not a goal shows nothing.
+    expect(html({ plan: view.value, goal: { objective: 'Mine', status: 'active' } })).toContain(
+      'Goal (active): Mine',
+    );
+    expect(html({ plan: view.value, goal: null })).not.toContain('plankit-checklist__goal');
+    const foreign = { ...view.value, fields: { goal: { title: 'x' } } };
+    expect(html({ plan: foreign })).not.toContain('plankit-checklist__goal');
   });
 
   it('shows an empty, still live, list before there is a plan', () => {

@@ -1,5 +1,6 @@
 import type { PlanView, PlanViewStep } from '@plankit/core/plan-view';
 import { type ReactElement, useId, useMemo } from 'react';
+import { goalFromView } from './goal-from-view.ts';
 import { type PlanChecklistClassNames, resolveClassNames } from './plan-checklist-class-names.ts';
 import type { PlanChecklistGoal } from './plan-checklist-goal.ts';
 import { defaultPlanChecklistLabels, type PlanChecklistLabels } from './plan-checklist-labels.ts';
@@ -17,8 +18,9 @@ export interface PlanChecklistProps {
   readonly headingLevel?: 2 | 3 | 4 | 5 | 6 | undefined;
   /**
    * The goal the agent works toward, shown above the counts with its status and budget used:
-   * a `Goal` of `@plankit/controller/goal` with `used: renderGoalUsage(goal)`, or your own. None by
-   * default.
+   * a `Goal` of `@plankit/controller/goal` with `used: renderGoalUsage(goal)`, or your own.
+   * By default the goal the plan view carries (`plan.fields.goal`, which the `goals()`
+   * extension adds: {@link goalFromView}); `null` shows none.
    */
   readonly goal?: PlanChecklistGoal | null | undefined;
 }
@@ -45,8 +47,8 @@ function waitingTexts(plan: PlanView, labels: PlanChecklistLabels): ReadonlyMap<
  * each change) with one row per step showing its status as text and as an icon, what a blocked
  * or not yet ready step waits on, its owner and last note. The in-progress step carries
  * `aria-current="step"`. Every part has a `plankit-*` class (and rows `data-status`) for your
- * CSS or `@plankit/react/styles.css`. With `goal`, the goal's line (objective, status, budget
- * used) sits above the counts. Rows are memoised by value: a mark on one step of a
+ * CSS or `@plankit/react/styles.css`. With a goal (the `goal` prop, or else the one the plan
+ * view carries), the goal's line (objective, status, budget used) sits above the counts. Rows are memoised by value: a mark on one step of a
  * 500-step plan re-renders that one row.
  *
  * Plan text in any language shows exactly as the plan holds it (NFC, as the tools store it;
@@ -82,6 +84,9 @@ export function PlanChecklist({
     () => (plan === null ? new Map<string, string>() : waitingTexts(plan, text)),
     [plan, text],
   );
+  // The view's goal when the host passes none; `null` from the host means none at all.
+  const fromView = useMemo(() => (goal === undefined ? goalFromView(plan) : null), [goal, plan]);
+  const shown = goal === undefined ? fromView : goal;
   const Heading = `h${headingLevel}` as const;
   const planStatus = plan === null ? null : text.planStatus(plan.status);
   const explanation = plan?.revision?.explanation ?? null;
@@ -95,9 +100,9 @@ export function PlanChecklist({
         <Heading id={headingId} className={classes.heading} dir="auto">
           {plan === null ? text.empty : plan.objective}
         </Heading>
-        {goal === undefined || goal === null ? null : (
-          <p className={classes.goal} data-goal-status={goal.status}>
-            {text.goal(goal)}
+        {shown === null ? null : (
+          <p className={classes.goal} data-goal-status={shown.status}>
+            {text.goal(shown)}
           </p>
         )}
         {plan === null ? null : <p className={classes.counts}>{text.counts(plan.counts)}</p>}

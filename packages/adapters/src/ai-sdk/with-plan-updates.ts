@@ -111,7 +111,8 @@ function tracked(stream: ReadableStream, lanes: Set<Lane>, hooks: LaneHooks): Re
 /**
  * Wraps a `createUIMessageStream` `execute` so the stream carries the conversation's live
  * plan: the current plan once at the start, then a `data-plan` part for the committed changes
- * of the plan (a tool call, a dispatch, a rollback), each built by `planView` and each with
+ * of the plan (a tool call, a dispatch, a rollback) or of a field the session's extensions add
+ * to its view (a goal's status and budget used), each built by `planView` and each with
  * the same id, so the client updates one part in place. Nothing is written before a plan
  * exists; once one was sent, a change that leaves no plan (a rollback to before it was set up)
  * sends a part whose `data` is `null`, which clears it. It listens from before the first read until `execute` has returned and every stream
@@ -219,7 +220,7 @@ export function withPlanUpdates<W extends PlanUpdatesWriter, C = unknown>(
     const show = (session: Session): void => {
       if (!listening) return;
       const changed = tracker.change(session);
-      if (!changed.plan && !changed.revision) return;
+      if (!changed.plan && !changed.revision && !changed.fields) return;
       const data = planView(session);
       if (data === null && !sentPlan) return;
       sentPlan = data !== null;

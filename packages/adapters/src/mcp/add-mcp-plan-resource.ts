@@ -151,7 +151,7 @@ export function addMcpPlanResource(
   };
   const onChange = (session: Session): void => {
     const changed = tracker.change(session);
-    if (!changed.plan && !changed.revision) return;
+    if (!changed.plan && !changed.revision && !changed.fields) return;
     if (changed.plan) notify(uri);
     notify(viewUri);
   };

@@ -4,6 +4,7 @@ import { InMemoryTransport as InMemoryV1 } from '@modelcontextprotocol/sdk/inMem
 import { McpServer as McpServerV1 } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { ResourceUpdatedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { McpServer as McpServerV2 } from '@modelcontextprotocol/server';
+import { PauseGoal, registerGoalReducers, SetGoal } from '@plankit/controller/goal';
 import {
   createPlanningTools,
   defineDataType,
@@ -451,6 +452,28 @@ describe.each([V1, V2])(
         'updated plankit://plan',
         'updated plankit://plan',
       ]);
+    });
+
+    it('sends resources/updated for the view when the goal it carries changes, not for the plan', async () => {
+      const { client, log, session } = await major.wire({ resource: true });
+      registerGoalReducers(session);
+      await client.subscribeResource({ uri: 'plankit://plan' });
+      await client.subscribeResource({ uri: 'plankit://plan/view' });
+      // No plan yet: no view to carry the goal, nothing to tell.
+      expect(session.dispatch(SetGoal, { objective: 'Ship it' }).ok).toBe(true);
+      await settle();
+      expect(log).toEqual([]);
+      await client.callTool({ name: 'planning_setup_plan', arguments: { objective: 'Ship' } });
+      expect(session.dispatch(PauseGoal, { reason: 'Review' }).ok).toBe(true);
+      await settle();
+      expect(log).toEqual([
+        'updated plankit://plan',
+        'updated plankit://plan/view',
+        'updated plankit://plan/view',
+      ]);
+      const read = await client.readResource({ uri: 'plankit://plan/view' });
+      const view = JSON.parse((read.contents[0] as { text: string }).text);
+      expect(view.fields.goal).toMatchObject({ objective: 'Ship it', status: 'paused' });
     });
 
     // Origin: typescript-sdk test/e2e/scenarios/resources.test.ts,

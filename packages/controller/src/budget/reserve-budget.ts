@@ -10,6 +10,7 @@ import { ensureBudget } from './budget-from-json.ts';
 import { MAX_RESERVATIONS } from './budget-state.ts';
 import type { Budget, BudgetCapName, BudgetSignal } from './create-budget.ts';
 import { dayAt, held } from './internal/budget-ledger.ts';
+import { microCap, passesCap } from './internal/hard-cap.ts';
 
 /** What {@link reserveBudget} takes. @public */
 export interface ReserveInput {
@@ -113,28 +114,28 @@ export function reserveBudget(
   const hold = held(prev);
   const day = dayAt(prev, now);
   const sessionSpent = toMicros(prev.session.spentUsd);
-  if (caps.costUsd !== null && sessionSpent + hold.micros + micros > toMicros(caps.costUsd)) {
+  if (passesCap(microCap(caps.costUsd), sessionSpent + hold.micros, micros)) {
     return exceeded(
       'costUsd',
       `holding ${usd(micros)} would take the session to ${usd(sessionSpent + hold.micros + micros)} (${usd(sessionSpent)} spent, ${usd(hold.micros)} reserved), over its cap of ${caps.costUsd} USD`,
     );
   }
   const daySpent = toMicros(day.spentUsd);
-  if (caps.dayUsd !== null && daySpent + hold.micros + micros > toMicros(caps.dayUsd)) {
+  if (passesCap(microCap(caps.dayUsd), daySpent + hold.micros, micros)) {
     return exceeded(
       'dayUsd',
       `holding ${usd(micros)} would take ${day.date} to ${usd(daySpent + hold.micros + micros)} (${usd(daySpent)} spent, ${usd(hold.micros)} reserved), over its cap of ${caps.dayUsd} USD`,
     );
   }
   const sessionTokens = prev.session.spentTokens + hold.tokens + tokens;
-  if (caps.tokens !== null && sessionTokens > caps.tokens) {
+  if (passesCap(caps.tokens, prev.session.spentTokens + hold.tokens, tokens)) {
     return exceeded(
       'tokens',
       `holding ${tokens} tokens would take the session to ${sessionTokens} tokens, over its cap of ${caps.tokens}`,
     );
   }
   const dayTokens = day.spentTokens + hold.tokens + tokens;
-  if (caps.dayTokens !== null && dayTokens > caps.dayTokens) {
+  if (passesCap(caps.dayTokens, day.spentTokens + hold.tokens, tokens)) {
     return exceeded(
       'dayTokens',
       `holding ${tokens} tokens would take ${day.date} to ${dayTokens} tokens, over its cap of ${caps.dayTokens}`,

@@ -1,5 +1,6 @@
 import type { Plan, Result } from '@plankit/core';
 import { clipText, escapeRefusedText, isRecord } from '@plankit/core/internal-unstable';
+import { firstSpentCap } from '../budget/internal/hard-cap.ts';
 import type { ControllerError } from '../controller-error.ts';
 import { failure, invalid } from '../engine/internal/failure.ts';
 import { checkNow } from '../engine/internal/normalize-event.ts';
@@ -129,18 +130,20 @@ export function ensureGoal(goal: unknown, where: string): Result<Goal, Controlle
   return { ok: true, value: goal as Goal };
 }
 
-/** The first cap the counters reached, with its use, or null. */
+/**
+ * The first cap the counters reached, in the budget manager's words, or null: the budget
+ * manager's rule of a hard cap, asked of the next turn (a cap that any spend would pass).
+ */
 function capReached(goal: Goal, counters: GoalCounters): string | null {
   const { budget } = goal;
-  if (budget.tokens !== null && counters.tokens >= budget.tokens)
-    return `the token budget is spent (${counters.tokens} of ${budget.tokens} tokens)`;
-  if (budget.costUsd !== null && toMicros(counters.costUsd) >= toMicros(budget.costUsd))
-    return `the USD budget is spent (${counters.costUsd} of ${budget.costUsd} USD)`;
-  if (budget.turns !== null && counters.turns >= budget.turns)
-    return `the turn budget is spent (${counters.turns} of ${budget.turns} turns)`;
-  if (budget.wallTimeMs !== null && counters.elapsedMs >= budget.wallTimeMs)
-    return `the time budget is spent (${counters.elapsedMs} of ${budget.wallTimeMs} ms)`;
-  return null;
+  return (
+    firstSpentCap([
+      { cap: 'tokens', limit: budget.tokens, used: counters.tokens },
+      { cap: 'costUsd', limit: budget.costUsd, used: counters.costUsd },
+      { cap: 'turns', limit: budget.turns, used: counters.turns },
+      { cap: 'wallTimeMs', limit: budget.wallTimeMs, used: counters.elapsedMs },
+    ])?.text ?? null
+  );
 }
 
 /**

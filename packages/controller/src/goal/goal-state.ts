@@ -125,9 +125,12 @@ export interface Goal {
   readonly updatedAt: number;
 }
 
-const count = z.number().int().min(0).max(Number.MAX_SAFE_INTEGER);
+/** A count a goal stores: a safe integer from 0. */
+export const goalCount: z.ZodNumber = z.number().int().min(0).max(Number.MAX_SAFE_INTEGER);
+const count = goalCount;
 const time = z.number().min(-MAX_TIME).max(MAX_TIME);
-const usd = z
+/** A USD amount a goal stores: whole micro-dollars, from 0. */
+export const goalUsd: z.ZodNumber = z
   .number()
   .min(0)
   .max(1e12)
@@ -135,7 +138,10 @@ const usd = z
     (value) => Number.isSafeInteger(Math.round(value * MICROS_PER_USD)),
     'must be a USD amount',
   );
-const text = z.string().min(1).max(GOAL_TEXT_LIMIT);
+const usd = goalUsd;
+/** A text a goal stores: 1-2,000 characters. */
+export const goalText: z.ZodString = z.string().min(1).max(GOAL_TEXT_LIMIT);
+const text = goalText;
 const title = z.string().max(GOAL_TEXT_LIMIT);
 
 const schema = z.strictObject({

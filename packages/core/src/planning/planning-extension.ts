@@ -2,6 +2,7 @@ import type { DataType } from '../define-data-type.ts';
 import type { AnyTool } from '../define-tool.ts';
 import type { Reducer } from '../reducer.ts';
 import type { Session } from '../session.ts';
+import type { PlanViewField } from '../view/plan-view-field.ts';
 import type { Plan, PlanStep, StepStatus } from './plan.ts';
 import type { NewPlanStep } from './plan-commands.ts';
 import type { TextMode } from './text-mode.ts';
@@ -28,6 +29,35 @@ export interface PlanningCommand<E> {
  */
 export type AnyPlanningCommand = PlanningCommand<
   // biome-ignore lint/suspicious/noExplicitAny: each command's reducer takes its own value type
+  any
+>;
+
+/**
+ * A data type an extension keeps in a slice other than the plan, with the reducer that applies
+ * it: a slice of its own (a goal, say, with `replaceLatest`), or a command routed to one
+ * (`slice`). Registering the extension registers it on the session, and every store attached
+ * to the session logs and replays it like the plan's commands, without naming it.
+ *
+ * @public
+ */
+export interface ExtensionDataType<E, T = E> {
+  /** The data type (from `defineDataType`); its name is what stores record. */
+  readonly dataType: DataType<E>;
+  /** Applies one value to the slice; throws to refuse it (the dispatch then changes nothing). */
+  readonly reducer: Reducer<T, E>;
+  /** The slice it writes to; the data type's own slice when absent. */
+  readonly slice?: DataType<T> | undefined;
+}
+
+/**
+ * The data types of a list of extensions, for code that does not know their types.
+ *
+ * @public
+ */
+export type AnyExtensionDataType = ExtensionDataType<
+  // biome-ignore lint/suspicious/noExplicitAny: each data type's reducer takes its own value type
+  any,
+  // biome-ignore lint/suspicious/noExplicitAny: and writes its own slice
   any
 >;
 
@@ -81,7 +111,8 @@ export interface PlanningExtensionTypes {
  * One opt-in part of the plan model, passed to {@link createPlanningTools} in `extensions`.
  * An extension declares everything it adds, and the tools, the prompt copy, the stores and the
  * hosts use what it declares: its commands (replayed by stores, accepted by LangGraph's plan
- * channel), its tools, its mark checks, its settings and its lines of the planning prompt.
+ * channel), its data types in slices of their own (replayed by stores), its plan-view fields,
+ * its tools, its mark checks, its settings and its lines of the planning prompt.
  * plankit's own are `dependencies()`, `batch()`, `history()` and `owners()` from
  * `@plankit/core/plan-model`, written on this same interface; an app that does not import one
  * does not bundle it.
@@ -104,6 +135,12 @@ export interface PlanningExtension<
   readonly settings?: Readonly<Record<string, unknown>> | undefined;
   /** The commands its tools dispatch to the plan slice, with their reducers. */
   readonly commands?: readonly AnyPlanningCommand[] | undefined;
+  /**
+   * The data types it keeps in slices other than the plan, with their reducers: registered on
+   * every session the extension is registered on (in the order listed, after the commands),
+   * and replayed by every store attached to such a session.
+   */
+  readonly dataTypes?: readonly AnyExtensionDataType[] | undefined;
   /**
    * Registers reducers of other slices on a session (the plan history's, say); must be
    * idempotent. It gets every extension's commands, so it can cover them too.
@@ -139,6 +176,11 @@ export interface PlanningExtension<
    * its description.
    */
   readonly promptLines?: ((strategy: string) => readonly string[]) | undefined;
+  /**
+   * Fields it adds to the plan view (`planView(session)` of `@plankit/core/plan-view`), each
+   * read from the session's slices, under `view.fields`.
+   */
+  readonly viewFields?: readonly PlanViewField[] | undefined;
   /** Type only: what it does to the tools' types. Never set. */
   readonly types?: Types | undefined;
 }

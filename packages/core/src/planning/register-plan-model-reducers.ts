@@ -38,7 +38,7 @@ export function registerPlanModelReducers(session: Session): void {
  * and `history()` declare), which write the plan slice rather than a slice of their own. A
  * store attached to a session replays the commands its extensions registered
  * (`planningCommandsOf`); a store of your own that replays commands by hand needs this list
- * (and your extensions' `commands`).
+ * (and your extensions' `commands` and `dataTypes`).
  *
  * @public
  */

@@ -1,6 +1,10 @@
 import { describe, expect, it } from 'vitest';
+import * as z from 'zod';
+import { defineDataType } from '../define-data-type.ts';
 import { invokeTool } from '../invoke-tool.ts';
 import { batch, dependencies, history, owners, PLAN_MODEL_COMMANDS } from '../plan-model.ts';
+import type { Reducer } from '../reducer.ts';
+import { replaceLatest } from '../replace-latest.ts';
 import { Session } from '../session.ts';
 import { ToolValidationError } from '../tool-validation-error.ts';
 import { createPlanningTools } from './create-planning-tools.ts';
@@ -26,6 +30,36 @@ describe('registerPlanningExtensions and planningCommandsOf', () => {
     // Twice is a no-op: the same reducers, the same list.
     registerPlanningExtensions(session, [batch()]);
     expect(planningCommandsOf(session).size).toBe(3);
+  });
+
+  it('registers the data types an extension keeps outside the plan, and records them too', () => {
+    // A counter slice of its own and a command routed to it, as an app would declare them.
+    const Counter = defineDataType('example.Counter', z.number().int());
+    const Bump = defineDataType('example.Bump', z.strictObject({ by: z.number().int() }));
+    const bump: Reducer<number, { by: number }> = (counts, event) => [
+      (counts.at(-1) ?? 0) + event.value.by,
+    ];
+    const counters: PlanningExtension = {
+      name: 'counters',
+      dataTypes: [
+        { dataType: Counter, reducer: replaceLatest },
+        { dataType: Bump, reducer: bump, slice: Counter },
+      ],
+    };
+    const session = new Session();
+    registerPlanningExtensions(session, [batch(), counters]);
+    registerPlanningExtensions(session, [counters]);
+    expect([...planningCommandsOf(session).keys()]).toEqual([
+      'plankit.PlanBatch',
+      'example.Counter',
+      'example.Bump',
+    ]);
+    session.dispatch(Bump, { by: 2 });
+    session.dispatch(Bump, { by: 3 });
+    // Registered once, however often the extension was: each bump applied once.
+    expect(session.select(Counter)).toEqual([5]);
+    expect(session.sliceTypes().has('example.Counter')).toBe(true);
+    expect(session.sliceTypes().has('example.Bump')).toBe(false);
   });
 
   it('records what registerPlanModelReducers registers: PLAN_MODEL_COMMANDS', () => {

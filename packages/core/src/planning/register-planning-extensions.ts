@@ -3,8 +3,13 @@ import { deepEqual } from '../internal/deep-equal.ts';
 import { invalidArgument } from '../internal/invalid-argument.ts';
 import { clipText, escapeControl } from '../internal/refusal-text.ts';
 import { Session } from '../session.ts';
+import { registerPlanViewFields } from '../view/plan-view-field.ts';
 import { Plan } from './plan.ts';
-import type { AnyPlanningCommand, PlanningExtension } from './planning-extension.ts';
+import type {
+  AnyExtensionDataType,
+  AnyPlanningCommand,
+  PlanningExtension,
+} from './planning-extension.ts';
 import { registerPlanningReducers } from './planning-reducers.ts';
 
 /**
@@ -42,7 +47,8 @@ export function checkExtensions(
   return value as readonly PlanningExtension[];
 }
 
-// The commands registered on each session through its extensions, by name, for its stores.
+// The commands and data types registered on each session through its extensions, by name,
+// for its stores.
 const declared = new WeakMap<Session, Map<string, DataType>>();
 // The same commands with their reducers, for the PlanChange reducers that apply them.
 const declaredCommands = new WeakMap<Session, Map<string, AnyPlanningCommand>>();
@@ -51,7 +57,8 @@ const NONE: ReadonlyMap<string, DataType> = new Map();
 /**
  * The commands the planning extensions registered on `session` (through
  * `createPlanningTools`, {@link registerPlanningExtensions} or `registerPlanModelReducers`),
- * by data type name: what a store attached to the session replays besides its slices.
+ * and the data types they route to slices of their own, by data type name: what a store
+ * attached to the session replays besides its slices.
  *
  * @public
  */
@@ -89,6 +96,27 @@ export function registerPlanningCommands(
   }
 }
 
+/**
+ * Registers the data types extensions keep outside the plan on `session`, each on its slice,
+ * and records them for its stores. @internal
+ */
+export function registerExtensionDataTypes(
+  session: Session,
+  dataTypes: readonly AnyExtensionDataType[],
+): void {
+  let known = declared.get(session);
+  if (known === undefined) {
+    known = new Map();
+    declared.set(session, known);
+    declaredCommands.set(session, new Map());
+  }
+  for (const { dataType, reducer, slice } of dataTypes) {
+    if (slice === undefined) session.register(dataType, reducer);
+    else session.register(dataType, reducer, { slice });
+    known.set(dataTypeName(dataType), dataType);
+  }
+}
+
 const show = (value: unknown): string => clipText(JSON.stringify(value) ?? String(value), 200);
 
 /**
@@ -117,7 +145,8 @@ export function agreedSettings(
 
 /**
  * Registers on `session` the planning reducers and what `extensions` declare: each command's
- * reducer on the plan slice, then each extension's `register` (given every command). What
+ * reducer on the plan slice, each data type's reducer on its own slice, each plan-view field
+ * (for `planView(session)`), then each extension's `register` (given every command). What
  * `createPlanningTools` does to every session its tools run on; call it yourself on a session
  * that replays or applies those commands without tools (a viewer, a worker, a host's own
  * channel). Registering twice is a no-op.
@@ -129,20 +158,28 @@ export function agreedSettings(
  *
  * registerPlanningExtensions(new Session(), [batch()]);
  * ```
- * @throws PlankitError `argument_invalid` for a missing session or a list that is not one of
- *   extensions with unique names
+ * @throws PlankitError `argument_invalid` for a missing session, a list that is not one of
+ *   extensions with unique names, or a view field that is not one, is badly named or takes a
+ *   name another extension's field holds
  * @public
  */
 export function registerPlanningExtensions(
   session: Session,
   extensions: readonly PlanningExtension[],
 ): void {
-  if (!(session instanceof Session))
-    throw invalidArgument('registerPlanningExtensions', 'session', 'must be a Session');
-  const checked = checkExtensions('registerPlanningExtensions', 'extensions', extensions);
+  const where = 'registerPlanningExtensions';
+  if (!(session instanceof Session)) throw invalidArgument(where, 'session', 'must be a Session');
+  const checked = checkExtensions(where, 'extensions', extensions);
   registerPlanningReducers(session);
   const commands: AnyPlanningCommand[] = [];
   for (const extension of checked) commands.push(...(extension.commands ?? []));
   registerPlanningCommands(session, commands);
+  for (const extension of checked) registerExtensionDataTypes(session, extension.dataTypes ?? []);
+  for (const [index, extension] of checked.entries()) {
+    if (extension.viewFields === undefined) continue;
+    if (!Array.isArray(extension.viewFields))
+      throw invalidArgument(where, `extensions[${index}].viewFields`, 'must be an array');
+    registerPlanViewFields(session, extension.viewFields, where, `extensions[${index}].viewFields`);
+  }
   for (const extension of checked) extension.register?.(session, commands);
 }

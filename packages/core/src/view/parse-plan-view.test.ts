@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { MAX_PLAN_VIEW_STEPS, parsePlanView } from './parse-plan-view.ts';
+import {
+  MAX_PLAN_VIEW_FIELD_DEPTH,
+  MAX_PLAN_VIEW_FIELDS,
+  MAX_PLAN_VIEW_STEPS,
+  parsePlanView,
+} from './parse-plan-view.ts';
 import type { PlanView } from './plan-view.ts';
 
 const step = (id: string, status: string, depends: string[] = [], waiting: string[] = []) => ({
@@ -228,6 +233,71 @@ describe('parsePlanView', () => {
         error: { code: 'plan_view_invalid', field, message },
       });
     }
+  });
+
+  it('keeps the fields extensions add as JSON data, copied and frozen', () => {
+    const goal = { objective: 'Ship', status: 'active', budget: { tokens: null, turns: [1, 2] } };
+    const given = { ...base(), fields: { goal, constructor: 'x' } };
+    const read = parsePlanView(given);
+    expect(read.ok && read.value.fields).toEqual({ goal, constructor: 'x' });
+    const fields = (read as { value: PlanView }).value.fields as Record<string, unknown>;
+    expect(fields['goal']).not.toBe(goal);
+    expect(Object.isFrozen((fields['goal'] as typeof goal).budget.turns)).toBe(true);
+    goal.objective = 'changed';
+    expect((fields['goal'] as typeof goal).objective).toBe('Ship');
+    // Absent stays absent.
+    const plain = parsePlanView(base());
+    expect(plain.ok && 'fields' in plain.value).toBe(false);
+  });
+
+  it.each([
+    ['not an object', [], 'fields', 'Plan view field fields must be an object, not an array.'],
+    [
+      'a bad name',
+      { 'Goal!': 1 },
+      'fields["Goal!"]',
+      'Plan view field fields["Goal!"] name must be 1-64 of a-z, 0-9 and _, starting with a letter (such as goal).',
+    ],
+    [
+      'a string no store holds',
+      { goal: { objective: 'a\u0000b' } },
+      'fields.goal.objective',
+      'Plan view field fields.goal.objective must not contain U+0000.',
+    ],
+    [
+      'a number that is not finite',
+      { goal: { turns: [1, Number.NaN] } },
+      'fields.goal.turns[1]',
+      'Plan view field fields.goal.turns[1] must be a finite number.',
+    ],
+    [
+      'a value JSON lacks',
+      { goal: { at: new Date(0) } },
+      'fields.goal.at',
+      'Plan view field fields.goal.at must be JSON data, not an object.',
+    ],
+  ])('refuses fields that are %s', (_name, fields, field, message) => {
+    const read = parsePlanView({
+      ...base(),
+      fields,
+    });
+    expect(read.ok ? null : read.error).toEqual({ code: 'plan_view_invalid', field, message });
+  });
+
+  it('refuses more than MAX_PLAN_VIEW_FIELDS fields, or one nested past MAX_PLAN_VIEW_FIELD_DEPTH', () => {
+    const many = Object.fromEntries(
+      Array.from({ length: MAX_PLAN_VIEW_FIELDS + 1 }, (_, i) => [`f${i}`, i]),
+    );
+    const tooMany = parsePlanView({ ...base(), fields: many });
+    expect(!tooMany.ok && tooMany.error.message).toBe(
+      `Plan view field fields must hold at most ${MAX_PLAN_VIEW_FIELDS} fields, not ${MAX_PLAN_VIEW_FIELDS + 1}.`,
+    );
+    let deep: unknown = 1;
+    for (let i = 0; i <= MAX_PLAN_VIEW_FIELD_DEPTH; i++) deep = [deep];
+    const tooDeep = parsePlanView({ ...base(), fields: { deep } });
+    expect(!tooDeep.ok && tooDeep.error.message).toContain(
+      `is nested too deep (more than ${MAX_PLAN_VIEW_FIELD_DEPTH} levels)`,
+    );
   });
 
   it('refuses more than MAX_PLAN_VIEW_STEPS steps before reading any', () => {

@@ -1,5 +1,11 @@
+import { deepFreeze } from '../internal/deep-freeze.ts';
 import { isRecord } from '../internal/is-record.ts';
 import { clipText, refusalText } from '../internal/refusal-text.ts';
+import {
+  type StorableRules,
+  storableProblem,
+  stringProblem,
+} from '../internal/storable-problem.ts';
 import { MAX_DEPENDENCIES } from '../planning/dependencies/dependency-problem.ts';
 import { agentIdProblem } from '../planning/owners/agent-id.ts';
 import type { PlanStatus, StepStatus } from '../planning/plan.ts';
@@ -7,6 +13,11 @@ import { stepIdProblem } from '../planning/step-id.ts';
 import { PLANNING_LIMITS, storedTextProblem } from '../planning/text-rules.ts';
 import type { Result } from '../result.ts';
 import type { PlanView, PlanViewCounts, PlanViewRevision, PlanViewStep } from './plan-view.ts';
+import {
+  isViewFieldName,
+  type PlanViewFieldValue,
+  VIEW_FIELD_NAME_RULE,
+} from './plan-view-field.ts';
 
 /**
  * The most steps {@link parsePlanView} reads: 10,000. A larger view is refused as
@@ -15,6 +26,33 @@ import type { PlanView, PlanViewCounts, PlanViewRevision, PlanViewStep } from '.
  * @public
  */
 export const MAX_PLAN_VIEW_STEPS = 10_000;
+
+/**
+ * The most fields {@link parsePlanView} reads under a view's `fields`: 16, each nested at most
+ * {@link MAX_PLAN_VIEW_FIELD_DEPTH} deep.
+ *
+ * @public
+ */
+export const MAX_PLAN_VIEW_FIELDS = 16;
+
+/** The deepest an extension's field of a plan view may nest: 8 levels. @public */
+export const MAX_PLAN_VIEW_FIELD_DEPTH = 8;
+
+// The storable walk, bounded to a view field's depth and worded as the view's refusals.
+const FIELD_RULES: StorableRules = {
+  depth: MAX_PLAN_VIEW_FIELD_DEPTH,
+  exact: true,
+  text: (text, key) => {
+    const rule = stringProblem(text);
+    return rule !== undefined && key ? `key ${rule}` : rule;
+  },
+  rule: (kind, value) =>
+    kind === 'number'
+      ? 'must be a finite number'
+      : kind === 'too_deep'
+        ? `is nested too deep (more than ${MAX_PLAN_VIEW_FIELD_DEPTH} levels)`
+        : `must be JSON data, not ${describe(value)}`,
+};
 
 // The plan history's limit on an explanation (MAX_EXPLANATION in plan-change.ts), spelled
 // out so this entry does not bundle zod; a test checks the two agree.
@@ -176,6 +214,27 @@ function oneOf<T extends string>(
   return value as T;
 }
 
+/** An extension's fields, checked as JSON data and copied, frozen. */
+function readFields(value: unknown): Readonly<Record<string, PlanViewFieldValue>> {
+  const raw = record(value, 'fields');
+  const keys = Object.keys(raw);
+  if (keys.length > MAX_PLAN_VIEW_FIELDS)
+    refuse('fields', `must hold at most ${MAX_PLAN_VIEW_FIELDS} fields, not ${keys.length}`);
+  const out: Record<string, PlanViewFieldValue> = {};
+  for (const key of keys) {
+    if (!isViewFieldName(key)) refuse(`fields[${quote(key)}]`, `name ${VIEW_FIELD_NAME_RULE}`);
+    const field = own(raw, key);
+    const found = storableProblem(field, FIELD_RULES);
+    if (found !== undefined) {
+      const path = found.path === '' || found.path.startsWith('[') ? found.path : `.${found.path}`;
+      refuse(`fields.${key}${path}`, found.rule);
+    }
+    // A copy: the caller's object may change after it was read.
+    out[key] = deepFreeze(JSON.parse(JSON.stringify(field)) as PlanViewFieldValue);
+  }
+  return Object.freeze(out);
+}
+
 function readStep(value: unknown, field: string): PlanViewStep {
   const step = record(value, field);
   // Fields are read in the view's order, so a refusal names the first bad field as written.
@@ -294,6 +353,8 @@ function readView(value: unknown): PlanView {
       agent: agent(own(raw, 'agent'), 'revision.agent'),
     });
   }
+  const rawFields = own(value, 'fields');
+  const fields = rawFields === undefined ? undefined : readFields(rawFields);
   checkAgreement(status, steps, counts);
   for (const step of steps) {
     Object.freeze(step.depends_on);
@@ -308,6 +369,7 @@ function readView(value: unknown): PlanView {
     steps: Object.freeze(steps),
     counts: Object.freeze(counts),
     revision,
+    ...(fields === undefined ? {} : { fields }),
   });
 }
 
@@ -317,7 +379,10 @@ function readView(value: unknown): PlanView {
  * rules (step ids in the tools' form, text the tools could have stored, well-formed owners,
  * at most 64 dependencies a step) and that the derived fields agree with the steps (counts,
  * `waiting_on`, the plan status), so a UI never shows a half-parsed or self-contradicting plan.
- * Fields it does not know are left out of the result.
+ * The extensions' `fields` are kept as JSON data (at most {@link MAX_PLAN_VIEW_FIELDS}, each
+ * nested at most {@link MAX_PLAN_VIEW_FIELD_DEPTH} deep, text every store can hold), copied;
+ * each extension's reader checks its own field. Fields it does not know are left out of the
+ * result.
  *
  * Never throws, whatever the value (getters that throw included). Linear in the size of the
  * value it reads, and it reads at most {@link MAX_PLAN_VIEW_STEPS} steps; anything nested

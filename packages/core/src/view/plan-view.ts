@@ -1,7 +1,15 @@
+import { checkOptionKeys } from '../internal/check-option-keys.ts';
+import { invalidArgument } from '../internal/invalid-argument.ts';
 import type { PlanRevision } from '../planning/history/plan-history.ts';
 import type { Plan, PlanStatus, PlanStep, StepStatus } from '../planning/plan.ts';
 import type { Session } from '../session.ts';
 import type { SessionSnapshot } from '../session-snapshot.ts';
+import {
+  checkViewFields,
+  type PlanViewField,
+  type PlanViewFieldValue,
+  planViewFieldsOf,
+} from './plan-view-field.ts';
 
 /**
  * The plan as a chat UI shows it: serialisable (JSON data only, snake_case like the tools'
@@ -29,6 +37,22 @@ export interface PlanView {
    * and who. `null` without history, or for a view built from a plan alone.
    */
   readonly revision: PlanViewRevision | null;
+  /**
+   * What the session's extensions add to the view, by field name (the `goals()` extension of
+   * `@plankit/controller/goal` adds `goal`): JSON data each extension defines. Absent when no
+   * extension added a field.
+   */
+  readonly fields?: Readonly<Record<string, PlanViewFieldValue>> | undefined;
+}
+
+/** Options of {@link planView}. @public */
+export interface PlanViewOptions {
+  /**
+   * The fields to add, read from the source's slices: by default those the session's
+   * extensions declared (`planViewFieldsOf(session)`); none for a source that is not a
+   * session unless given here. A plan alone or channels have no slices to read.
+   */
+  readonly fields?: readonly PlanViewField[] | undefined;
 }
 
 /** One step of a {@link PlanView}. @public */
@@ -108,6 +132,7 @@ interface RevisionLike {
 }
 
 const EMPTY: readonly string[] = Object.freeze([]);
+const OPTION_KEYS: ReadonlySet<string> = new Set(['fields']);
 
 function lastOf(slices: SessionSnapshot['slices'], name: string): unknown {
   const values = Object.hasOwn(slices, name) ? slices[name] : undefined;
@@ -133,8 +158,27 @@ function viewStep(step: PlanStep, done: ReadonlySet<string>): PlanViewStep {
   });
 }
 
+/** What `fields` read from `slices`, or undefined when none gave a value. */
+function readFields(
+  fields: readonly PlanViewField[],
+  slices: SessionSnapshot['slices'],
+): Readonly<Record<string, PlanViewFieldValue>> | undefined {
+  let out: Record<string, PlanViewFieldValue> | undefined;
+  for (const field of fields) {
+    const value = field.read(slices);
+    if (value === null) continue;
+    out ??= {};
+    out[field.name] = value;
+  }
+  return out === undefined ? undefined : Object.freeze(out);
+}
+
 /** The view of `plan`, with `revision` as its history revision. Linear in the plan's size. */
-function buildView(plan: Plan, revision: RevisionLike | undefined): PlanView {
+function buildView(
+  plan: Plan,
+  revision: RevisionLike | undefined,
+  fields?: Readonly<Record<string, PlanViewFieldValue>>,
+): PlanView {
   const done = new Set<string>();
   const counts = { total: plan.steps.length, done: 0, in_progress: 0, pending: 0, blocked: 0 };
   for (const step of plan.steps) {
@@ -158,6 +202,7 @@ function buildView(plan: Plan, revision: RevisionLike | undefined): PlanView {
             explanation: revision.explanation,
             agent: revision.actor,
           }),
+    ...(fields === undefined ? {} : { fields }),
   });
 }
 
@@ -173,6 +218,10 @@ function buildView(plan: Plan, revision: RevisionLike | undefined): PlanView {
  * revision becomes the view's `revision`), or a plan alone (`selectLatest(session, Plan)`; a
  * plan alone has no history, so its view's `revision` is `null`).
  *
+ * Extensions registered on a session may add fields (`PlanViewField`, an extension's
+ * `viewFields`): the view of a session, or of a snapshot with `options.fields`, carries what
+ * they read under `fields`, such as the goal of `@plankit/controller/goal`.
+ *
  * It trusts its source to be what its type says (a session's own plan, a graph state its
  * channels checked). For data from elsewhere, read the view with `parsePlanView` instead.
  *
@@ -181,12 +230,20 @@ function buildView(plan: Plan, revision: RevisionLike | undefined): PlanView {
  * const view = planView(session);
  * if (view !== null) console.log(`${view.counts.done}/${view.counts.total} done`);
  * ```
+ * @param options - the fields to add (`fields`), over those the session's extensions declared
  * @returns the view, or `null` when there is no plan yet
+ * @throws PlankitError `argument_invalid` for options that are not an object, an unknown
+ *   option, or `fields` that is not an array of fields each named once by the field rule
  * @public
  */
 export function planView(
   source: Session | SessionSnapshot | PlanChannels | Plan | null | undefined,
+  options: PlanViewOptions = {},
 ): PlanView | null {
+  if (typeof options !== 'object' || options === null)
+    throw invalidArgument('planView', 'options', 'must be an object');
+  checkOptionKeys('planView', options, OPTION_KEYS);
+  if (options.fields !== undefined) checkViewFields(options.fields, 'planView', 'options.fields');
   if (source === null || source === undefined) return null;
   if ('steps' in source) return buildView(source, undefined);
   // Duck-typed rather than `instanceof Session`: this entry must not bundle the session.
@@ -194,7 +251,12 @@ export function planView(
     const slices = 'slices' in source ? source.slices : source.snapshot().slices;
     const plan = lastOf(slices, PLAN_SLICE) as Plan | undefined;
     if (plan === undefined) return null;
-    return buildView(plan, lastOf(slices, PLAN_REVISION_SLICE) as RevisionLike | undefined);
+    const fields = options.fields ?? ('slices' in source ? undefined : planViewFieldsOf(source));
+    return buildView(
+      plan,
+      lastOf(slices, PLAN_REVISION_SLICE) as RevisionLike | undefined,
+      fields === undefined || fields.length === 0 ? undefined : readFields(fields, slices),
+    );
   }
   // Channels, the plan one possibly absent: a state from before the middleware ran, or the
   // `{}` a `useStream` client holds until the first event.

@@ -1,3 +1,4 @@
+import { goals, PauseGoal, SetGoal } from '@plankit/controller/goal';
 import {
   createPlanningTools,
   InProcessEventBus,
@@ -272,6 +273,41 @@ export function describePlanUpdates(major: UIStreamMajor): void {
       const parts = message?.parts.filter((part) => part.type === 'data-plan') ?? [];
       expect(parts).toHaveLength(1);
       expect(parts[0]?.data).toEqual(chunks[3]?.data);
+    });
+
+    it('writes a part when the goal the view carries changes, and none when nothing it shows did', async () => {
+      const session = new Session();
+      const tools = createPlanningTools(session, { extensions: [goals()] });
+      const chunks: Chunk[] = [];
+      const stream = major.createUIMessageStream({
+        execute: recording(
+          chunks,
+          withPlanUpdates({ session }, async ({ writer }) => {
+            writer.write({ type: 'start' });
+            // No plan yet: a goal alone has no view to carry it.
+            expect(session.dispatch(SetGoal, { objective: 'Ship it' }).ok).toBe(true);
+            await invokeTool(
+              tools.planning_setup_plan,
+              { objective: 'Ship', initial_steps: [{ title: 'Draft' }] },
+              { session },
+            );
+            // The plan is unchanged; the goal the view shows is not.
+            expect(session.dispatch(PauseGoal, { reason: 'Review' }).ok).toBe(true);
+            // A refused command changes nothing: no part.
+            expect(session.dispatch(PauseGoal, {}).ok).toBe(false);
+            writer.write({ type: 'finish' });
+          }),
+        ),
+      });
+      for await (const _ of major.readUIMessageStream({ stream })) void _;
+      const goalOf = (chunk: Chunk | undefined) =>
+        (chunk?.data?.fields?.['goal'] as { status?: string } | undefined)?.status;
+      expect(chunks.map((chunk) => [chunk.type, goalOf(chunk)])).toEqual([
+        ['start', undefined],
+        ['data-plan', 'active'],
+        ['data-plan', 'paused'],
+        ['finish', undefined],
+      ]);
     });
 
     it('sends a part that clears the plan after a rollback to before it was set up, once', async () => {

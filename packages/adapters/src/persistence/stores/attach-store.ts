@@ -16,8 +16,8 @@ export interface AttachStoreOptions {
   readonly snapshotEvery?: number | undefined;
   /**
    * Data types dispatched to the session that are not slices of their own (commands routed to
-   * another slice), so a reload can replay them. The session's slices and core's planning
-   * commands are known already.
+   * another slice), so a reload can replay them. The session's slices, core's planning
+   * commands and the commands and data types its extensions declared are known already.
    */
   readonly dataTypes?: readonly DataType[] | undefined;
   /**

@@ -1,18 +1,22 @@
 /**
  * A goal survives a restart: a process killed mid-goal (its store never closed, its session
  * never detached) resumes from the store with the same counters, verdict, guard and trace, and
- * the goal goes on to its end in the new process.
+ * the goal goes on to its end in the new process. Its typed commands (set, pause, resume,
+ * clear) are logged and replayed by every store like the plan's.
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import {
   allStepsDone,
-  createGoal,
+  ClearGoal,
   decideGoal,
   type Goal,
   GoalState,
+  PauseGoal,
+  ResumeGoal,
   registerGoalReducers,
+  SetGoal,
 } from '@plankit/controller/goal';
 import {
   type AnyTool,
@@ -24,8 +28,13 @@ import {
   selectLatest,
 } from '@plankit/core';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { warnWhenSkipped } from '../postgres/testing/postgres-url.ts';
 import { attachStore } from './attach-store.ts';
 import { FileStore } from './file-store.ts';
+import type { StoredEvent } from './session-store.ts';
+import { storeKinds } from './testing/store-kinds.ts';
+
+warnWhenSkipped('The PostgresStore goal tests');
 
 const NOW = 1_700_000_000_000;
 
@@ -91,12 +100,15 @@ describe('a goal killed mid-run', () => {
     const attachment = unwrap(await attachStore(first.session, firstStore));
     unwrap(
       first.session.dispatch(
-        GoalState,
-        createGoal({ objective: 'Ship it', budget: { tokens: 10_000 }, now: NOW }),
+        SetGoal,
+        { objective: 'Ship it', budget: { tokens: 10_000 } },
+        { now: NOW },
       ),
     );
     expect((await turn(first.session, first.tools, 0)).action).toBe('continue');
     expect((await turn(first.session, first.tools, 1)).action).toBe('continue');
+    // Paused when the process dies: the new one resumes it by command.
+    unwrap(first.session.dispatch(PauseGoal, { reason: 'Deploy window' }, { now: NOW + 2_500 }));
     unwrap(await attachment.flush());
     const before = selectLatest(first.session, GoalState) as Goal;
     expect(before.counters).toEqual({
@@ -113,7 +125,9 @@ describe('a goal killed mid-run', () => {
     const resumed = unwrap(await attachStore(second.session, secondStore));
     const restored = selectLatest(second.session, GoalState) as Goal;
     expect(restored).toEqual(before);
+    expect(restored).toMatchObject({ status: 'paused', reason: 'Deploy window' });
     expect(selectLatest(second.session, Plan)).toEqual(selectLatest(first.session, Plan));
+    unwrap(second.session.dispatch(ResumeGoal, {}, { now: NOW + 2_600 }));
 
     expect((await turn(second.session, second.tools, 2)).action).toBe('continue');
     const last = await turn(second.session, second.tools, 3);
@@ -130,4 +144,78 @@ describe('a goal killed mid-run', () => {
     await secondStore.close();
     await firstStore.close();
   });
+});
+
+/** What each command leaves, in order: set, a decided turn, pause, resume, clear. */
+const STATUSES = ['active', 'active', 'paused', 'active', 'cleared'];
+
+describe.each(storeKinds('plankit-goal-commands-'))('the goal commands through $label', (kind) => {
+  it.skipIf(kind.skip)(
+    'set, paused, resumed and cleared, each reload gives the same goal, and the log holds the commands',
+    async () => {
+      const { store, dispose } = await kind.open();
+      try {
+        const first = freshSession();
+        const attachment = unwrap(await attachStore(first.session, store, { snapshotEvery: 2 }));
+        const states: Goal[] = [];
+        const keep = () => states.push(selectLatest(first.session, GoalState) as Goal);
+        unwrap(
+          first.session.dispatch(
+            SetGoal,
+            { objective: 'Ship it', criteria: 'Released', budget: { turns: 10, tokens: null } },
+            { now: NOW },
+          ),
+        );
+        keep();
+        const step = unwrap(
+          decideGoal(states[0] as Goal, { usage: { tokens: 300, costUsd: 0.01 }, now: NOW + 10 }),
+        );
+        unwrap(first.session.dispatch(GoalState, step.goal, { now: NOW + 10 }));
+        keep();
+        unwrap(first.session.dispatch(PauseGoal, { reason: 'Review' }, { now: NOW + 20 }));
+        keep();
+        unwrap(first.session.dispatch(ResumeGoal, {}, { now: NOW + 30 }));
+        keep();
+        unwrap(first.session.dispatch(ClearGoal, {}, { now: NOW + 40 }));
+        keep();
+        expect(states.map((goal) => goal.status)).toEqual(STATUSES);
+        expect(states[4]?.counters).toMatchObject({ turns: 1, tokens: 300, costUsd: 0.01 });
+        unwrap(await attachment.flush());
+
+        // The log holds the typed commands, not goals the host worked out.
+        const loaded = unwrap(await store.load('goal-run', { snapshot: false }));
+        const logged = loaded.events.flatMap((event: StoredEvent) =>
+          ((event.data as { changes?: { dataType: string }[] }).changes ?? []).map(
+            (change) => change.dataType,
+          ),
+        );
+        expect(logged).toEqual([
+          'plankit.controller.SetGoal',
+          'plankit.controller.Goal',
+          'plankit.controller.PauseGoal',
+          'plankit.controller.ResumeGoal',
+          'plankit.controller.ClearGoal',
+        ]);
+
+        // A second process (the first never detached) reads the same goal back.
+        const second = freshSession();
+        const reloaded = unwrap(await attachStore(second.session, store));
+        expect(selectLatest(second.session, GoalState)).toEqual(states[4]);
+        expect(second.session.snapshot().slices).toEqual(first.session.snapshot().slices);
+        // And it goes on from there: a new goal by command, stored in turn.
+        unwrap(second.session.dispatch(SetGoal, { objective: 'Next' }, { now: NOW + 50 }));
+        unwrap(await reloaded.detach());
+        const third = freshSession();
+        const last = unwrap(await attachStore(third.session, store));
+        expect(selectLatest(third.session, GoalState)).toMatchObject({
+          objective: 'Next',
+          status: 'active',
+          setAt: NOW + 50,
+        });
+        unwrap(await last.detach());
+      } finally {
+        await dispose();
+      }
+    },
+  );
 });

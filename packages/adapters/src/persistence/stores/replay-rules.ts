@@ -33,7 +33,8 @@ export const SESSION_COMMITTED_EVENT = 'plankit.session.committed';
 export const SESSION_ROLLED_BACK_EVENT = 'plankit.session.rolled_back';
 
 // The planning commands write the plan slice, not one of their own; so do the commands the
-// planning extensions declare, which core records on the session as the tools register them.
+// planning extensions declare, which core records on the session as the tools register them,
+// with the data types the extensions route to slices of their own.
 const PLANNING_COMMANDS: readonly DataType[] = [
   SetupPlan,
   AddStep,
@@ -44,7 +45,7 @@ const PLANNING_COMMANDS: readonly DataType[] = [
 
 /**
  * Resolves data type names for replay: the session's slices, the given types, then the
- * commands the session's planning extensions declared.
+ * commands and data types the session's planning extensions declared.
  */
 export class DataTypes {
   readonly #session: Session;

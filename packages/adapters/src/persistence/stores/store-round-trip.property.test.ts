@@ -19,11 +19,14 @@ import {
 } from '@plankit/controller/budget';
 import {
   applyGoalCommand,
-  createGoal,
+  ClearGoal,
   decideGoal,
   type Goal,
   GoalState,
+  PauseGoal,
+  ResumeGoal,
   registerGoalReducers,
+  SetGoal,
 } from '@plankit/controller/goal';
 import {
   approvePlan,
@@ -614,17 +617,16 @@ for (const kind of STORES) {
                 | Goal
                 | undefined;
               if (step.kind === 'set') {
-                let made: Goal;
-                try {
-                  made = createGoal({
-                    objective: step.objective,
-                    budget: { tokens: step.tokens },
-                    now,
-                  });
-                } catch {
-                  made = createGoal({ objective: 'Ship it', now });
+                // The typed command: a store logs it and replays it, as it does the plan's.
+                const set = session.dispatch(
+                  SetGoal,
+                  { objective: step.objective, budget: { tokens: step.tokens } },
+                  { now },
+                );
+                if (!set.ok) {
+                  expect(set.error.code).toMatch(/^(value_invalid|reducer_failed)$/);
+                  unwrap(session.dispatch(SetGoal, { objective: 'Ship it' }, { now }));
                 }
-                unwrap(session.dispatch(GoalState, made, { now }));
               } else if (step.kind === 'decide') {
                 if (goal === undefined) continue;
                 const plan = session.snapshot().slices['plankit.Plan']?.at(-1) as never;
@@ -638,18 +640,36 @@ for (const kind of STORES) {
                 if (decided.ok) unwrap(session.dispatch(GoalState, decided.value.goal, { now }));
                 else expect(decided.error.code).toMatch(/^(goal_inactive|input_invalid)$/);
               } else {
-                if (goal === undefined) continue;
-                const command =
+                const before = session.snapshot();
+                const given =
                   step.kind === 'pause'
-                    ? {
-                        type: 'pause' as const,
-                        now,
-                        ...(step.reason === null ? {} : { reason: step.reason }),
-                      }
-                    : { type: step.kind, now };
-                const applied = applyGoalCommand(goal, command);
-                if (applied.ok) unwrap(session.dispatch(GoalState, applied.value, { now }));
-                else expect(applied.error.code).toMatch(/^(goal_inactive|input_invalid)$/);
+                    ? session.dispatch(
+                        PauseGoal,
+                        step.reason === null ? {} : { reason: step.reason },
+                        { now },
+                      )
+                    : session.dispatch(
+                        step.kind === 'resume' ? ResumeGoal : ClearGoal,
+                        {},
+                        { now },
+                      );
+                if (!given.ok) {
+                  // Refused (no goal, a goal the command does not apply to, bad text): no change.
+                  expect(given.error.code).toMatch(/^(value_invalid|reducer_failed)$/);
+                  expect(session.snapshot()).toBe(before);
+                  // Refused exactly when the pure command is.
+                  if (goal !== undefined && given.error.code === 'reducer_failed') {
+                    const command =
+                      step.kind === 'pause'
+                        ? {
+                            type: 'pause' as const,
+                            now,
+                            ...(step.reason === null ? {} : { reason: step.reason }),
+                          }
+                        : { type: step.kind, now };
+                    expect(applyGoalCommand(goal, command).ok).toBe(false);
+                  }
+                }
               }
             }
             await expectReadsBack(session, store, await attachment.detach(), errors);
