@@ -6,6 +6,7 @@ import { failure, invalid } from '../engine/internal/failure.ts';
 import { checkNow } from '../engine/internal/normalize-event.ts';
 import { transition } from '../engine/transition.ts';
 import { isCount, show, unknownKey } from '../internal/checks.ts';
+import { endSentence } from '../internal/end-sentence.ts';
 import { fromMicros, isUsd, toMicros } from '../internal/micro-usd.ts';
 import { type GoalOutcome, goalMachine } from './goal-machine.ts';
 import {
@@ -173,7 +174,7 @@ function continueLine(goal: Goal, verdict: GoalVerdictRecord | null): string {
   if (verdict?.verdict === 'not_yet')
     why = `the last check says not yet${verdict.reason === '' ? '' : `: ${clipText(verdict.reason, QUOTE)}`}`;
   if (verdict?.verdict === 'unknown') why = 'the last check gave no readable verdict';
-  return `Goal: ${clipText(goal.objective, QUOTE)}. Keep working toward it: ${why} (${renderGoalUsage(goal)}).`;
+  return `Goal: ${endSentence(clipText(goal.objective, QUOTE))} Keep working toward it: ${why} (${renderGoalUsage(goal)}).`;
 }
 
 /** A turn's usage, checked, with its defaults. */

@@ -1,4 +1,5 @@
 import { clipText } from '@plankit/core/internal-unstable';
+import { endSentence } from '../internal/end-sentence.ts';
 import { renderGoalUsage } from './decide-goal.ts';
 import type { Goal } from './goal-state.ts';
 
@@ -19,5 +20,5 @@ const OBJECTIVE = 300;
  */
 export function renderGoalLine(goal: Goal): string {
   const why = goal.reason === null ? '' : ` ${clipText(goal.reason, OBJECTIVE)}`;
-  return `Goal (${goal.status}): ${clipText(goal.objective, OBJECTIVE)}. Used ${renderGoalUsage(goal)}.${why}`;
+  return `Goal (${goal.status}): ${endSentence(clipText(goal.objective, OBJECTIVE))} Used ${renderGoalUsage(goal)}.${why}`;
 }

@@ -124,7 +124,7 @@ describe('anthropicHost with the real @anthropic-ai/sdk client', () => {
       'user',
     ]);
     expect(third.messages[4]?.content).toMatch(
-      /^Goal: Write hello.txt saying hi\.\. Keep working toward it: the last check says not yet \(1 of 3 turns/,
+      /^Goal: Write hello.txt saying hi\. Keep working toward it: the last check says not yet \(1 of 3 turns/,
     );
   });
 

@@ -145,7 +145,7 @@ describe.each(clients)('openAIChatHost with the real %s client', (_name, make) =
       'user',
     ]);
     expect(third.messages[5]?.content).toMatch(
-      /^Goal: Write hello.txt saying hi\.\. Keep working toward it: the last check says not yet: hello.txt \(1 of 100 turns/,
+      /^Goal: Write hello.txt saying hi\. Keep working toward it: the last check says not yet: hello.txt \(1 of 100 turns/,
     );
     expect(trial?.transcript.filter((e) => e.kind === 'goal').map((e) => e.turn)).toEqual([2, 4]);
   });
