@@ -3,9 +3,11 @@
  * packages/*\/README.md is written to a scratch folder inside the repository (so `@plankit/*`
  * resolves through the workspace with the `@plankit/source` condition), type-checked with one
  * Program per setting (`nodenext`, and `bundler` with `module: esnext`; both strict with
- * exactOptionalPropertyTypes and noUncheckedIndexedAccess) and, meanwhile, run with
- * `node --conditions=@plankit/source --import tsx`: one process per markdown file imports its
- * snippets in turn, each file's process under a time limit.
+ * exactOptionalPropertyTypes and noUncheckedIndexedAccess) and, meanwhile, run: one process per
+ * markdown file imports its snippets in turn, each file's process under a time limit. Each
+ * file's snippets and the sources they import are bundled by esbuild first (npm packages stay
+ * imports), so the process starts on plain JavaScript; when esbuild refuses, that file runs
+ * under `node --conditions=@plankit/source --import tsx` instead.
  *
  * A snippet whose first line is a comment naming a file (`// src/agent-prompt.ts`) is written
  * under that name, so the snippets of one doc can import each other. A ```tsx block (a React
@@ -27,6 +29,7 @@ import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { build } from 'esbuild';
 import ts from 'typescript';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -259,23 +262,79 @@ const ai7Register = `import { register } from 'node:module';
 register('./ai7-hooks.mjs', import.meta.url);
 `;
 
+/**
+ * The snippets of one markdown file and the workspace sources they import, bundled by esbuild
+ * into one ES module per snippet (shared code in chunks, so each module still runs once per
+ * process): the child then starts on plain JavaScript, without loading tsx and transforming
+ * every source file again, which was most of the run's CPU time. npm packages stay imports (an
+ * ai7 group's `ai` is remapped at run time, as before). Resolves to the bundled file of each
+ * snippet, in order, or to undefined when esbuild refuses (the snippets then run under tsx,
+ * which reports each failure as before).
+ */
+async function bundleDoc(
+  snippets: readonly Snippet[],
+  index: number,
+): Promise<string[] | undefined> {
+  const outdir = path.join(scratch, 'bundled', String(index));
+  try {
+    await build({
+      entryPoints: snippets.map((s) => s.file),
+      outdir,
+      outbase: scratch,
+      bundle: true,
+      splitting: true,
+      format: 'esm',
+      platform: 'node',
+      target: 'node20',
+      jsx: 'automatic',
+      conditions: ['@plankit/source'],
+      sourcemap: 'inline',
+      logLevel: 'silent',
+      // A CommonJS module bundled by accident still finds `require`.
+      banner: {
+        js: "import { createRequire as __snippetRequire } from 'node:module'; const require = __snippetRequire(import.meta.url);",
+      },
+      plugins: [
+        {
+          name: 'npm-packages-stay-imports',
+          setup(b) {
+            b.onResolve({ filter: /^[^./]/ }, (args) =>
+              args.path.startsWith('@plankit/') || path.isAbsolute(args.path)
+                ? undefined
+                : { external: true },
+            );
+          },
+        },
+      ],
+    });
+  } catch {
+    return undefined;
+  }
+  return snippets.map((s) =>
+    path.join(outdir, path.relative(scratch, s.file).replace(/\.tsx?$/, '.js')),
+  );
+}
+
 /** Runs the snippets of one markdown file in one Node process; resolves to the failures. */
-function runDoc(snippets: readonly Snippet[], index: number): Promise<string[]> {
+async function runDoc(snippets: readonly Snippet[], index: number): Promise<string[]> {
   const report = path.join(scratch, `run-${index}.jsonl`);
   const cwd = path.join(scratch, 'cwd', String(index));
   mkdirSync(cwd, { recursive: true });
   writeFileSync(report, '');
+  const bundled = await bundleDoc(snippets, index);
+  // The runner reports each module it imported; map a bundle back to its snippet.
+  const snippetOf = new Map(snippets.map((s, i) => [bundled?.[i] ?? s.file, s.file]));
   return new Promise((resolve) => {
     const child = spawn(
       process.execPath,
       [
         '--conditions=@plankit/source',
+        '--enable-source-maps',
         ...(snippets[0]?.ai === 7 ? ['--import', path.join(scratch, 'ai7-register.mjs')] : []),
-        '--import',
-        'tsx',
+        ...(bundled === undefined ? ['--import', 'tsx'] : []),
         path.join(scratch, 'runner.mjs'),
         report,
-        ...snippets.map((s) => s.file),
+        ...(bundled ?? snippets.map((s) => s.file)),
       ],
       { cwd, stdio: ['ignore', 'pipe', 'pipe'] },
     );
@@ -292,7 +351,7 @@ function runDoc(snippets: readonly Snippet[], index: number): Promise<string[]> 
       for (const line of readFileSync(report, 'utf8').split('\n')) {
         if (line.trim() === '') continue;
         const outcome = JSON.parse(line) as { file: string; ok: boolean; error?: string };
-        outcomes.set(outcome.file, outcome);
+        outcomes.set(snippetOf.get(outcome.file) ?? outcome.file, outcome);
       }
       const failures: string[] = [];
       for (const snippet of snippets) {

@@ -8,12 +8,16 @@ import { StdioClientTransport as StdioV1 } from '@modelcontextprotocol/sdk/clien
 import { ResourceUpdatedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { parsePlanView } from '@plankit/core/plan-view';
 import { describe, expect, it } from 'vitest';
+import { bundleWorker } from '../testing/bundle-worker.ts';
 import { UNICODE_OBJECTIVE, UNICODE_TITLES } from '../testing/unicode-plan-case.ts';
 
 const run = promisify(execFile);
 const SRC = fileURLToPath(new URL('..', import.meta.url));
-const SERVER = 'mcp/testing/mcp-stdio-server.ts';
-const NODE_ARGS = ['--conditions=@plankit/source', '--import', 'tsx', SERVER];
+// The server and the sources it imports, bundled once: each test starts several servers.
+const SERVER = bundleWorker(
+  fileURLToPath(new URL('./testing/mcp-stdio-server.ts', import.meta.url)),
+);
+const NODE_ARGS = ['--conditions=@plankit/source', SERVER];
 const INSPECTOR = fileURLToPath(
   new URL('../../../../node_modules/.bin/mcp-inspector-cli', import.meta.url),
 );

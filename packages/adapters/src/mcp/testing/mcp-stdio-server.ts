@@ -1,6 +1,7 @@
 // Test support: a plankit planning server on stdio, on MCP v1 or v2 (`v1` | `v2` as argument),
 // its tools in ASCII mode, or in Unicode mode with `unicode` as a second argument.
-// Run with `node --conditions=@plankit/source --import tsx mcp-stdio-server.ts v2 [unicode]`.
+// Run with `node --conditions=@plankit/source --import tsx mcp-stdio-server.ts v2 [unicode]`
+// (the tests run it bundled, see testing/bundle-worker.ts).
 import { createPlanningTools, Session } from '@plankit/core';
 import { PlanningToolsSection } from '@plankit/prompt';
 

@@ -466,7 +466,7 @@ describe.skipIf(POSTGRES_URL === undefined)(`PostgresStore${SKIPPED_WITHOUT_SERV
       // Its own connections only, told apart by name: other test files (DBOS's workers among
       // them) share this server, and dropping their connections would fail them instead.
       const name = `plankit-drop-${process.pid}-${schema}`.slice(0, 63);
-      const url = new URL(POSTGRES_URL);
+      const url = new URL(POSTGRES_URL as string);
       url.searchParams.set('application_name', name);
       const store = open({ poolSize: 2, connectionString: url.href });
       ok(await store.append('s', 0, events(1)));

@@ -1,8 +1,9 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { bundleWorker } from '../../../testing/bundle-worker.ts';
 
-/** The repository root: workers run from there so `tsx` and the workspace packages resolve. */
+/** The repository root: workers run from there so the workspace packages resolve. */
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../../../..');
 
 /** A worker process running a TypeScript file from the sources. */
@@ -17,13 +18,14 @@ export interface Worker {
 }
 
 /**
- * Starts `node --conditions=@plankit/source --import tsx <file> <config as JSON>`. The worker
- * is killed if it outlives `timeoutMs`, so a hung worker fails the test instead of hanging it.
+ * Starts `node <file, bundled> <config as JSON>` (see {@link bundleWorker}); `file` is absolute
+ * or relative to the repository. The worker is killed if it outlives `timeoutMs`, so a hung
+ * worker fails the test instead of hanging it.
  */
 export function startWorker(file: string, config: unknown, timeoutMs = 60_000): Worker {
   const child = spawn(
     process.execPath,
-    ['--conditions=@plankit/source', '--import', 'tsx', file, JSON.stringify(config)],
+    ['--conditions=@plankit/source', bundleWorker(file), JSON.stringify(config)],
     { cwd: ROOT, stdio: ['pipe', 'pipe', 'pipe'], timeout: timeoutMs, killSignal: 'SIGKILL' },
   );
   const lines: string[] = [];
