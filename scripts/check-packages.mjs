@@ -418,7 +418,7 @@ async function checkShippedFiles(dir, pkgs) {
 /**
  * Outside a bundler (no `*.css` declared by a bundler's types), TypeScript refuses a side-effect
  * import it cannot resolve to a module or its types. Every stylesheet subpath must type-check
- * as `import '<subpath>'` under Node's resolution and a bundler's, with this repo's tsc.
+ * as `import '<subpath>'` under Node's resolution and a bundler's, with TypeScript 6 and 7.
  */
 async function checkStylesheetTypes(dir, pkgs) {
   const specs = pkgs.flatMap((p) =>
@@ -427,19 +427,35 @@ async function checkStylesheetTypes(dir, pkgs) {
   if (specs.length === 0) return;
   const file = path.join(dir, 'stylesheets.mts');
   await writeFile(file, specs.map((spec) => `import ${JSON.stringify(spec)};\n`).join(''));
-  const tsc = path.join(root, 'node_modules/typescript/bin/tsc');
-  for (const [module, resolution] of [
-    ['nodenext', 'nodenext'],
-    ['preserve', 'bundler'],
+  // Both TypeScripts apps use today: 6 (the JS compiler) and 7 (the native one).
+  for (const [version, pkg] of [
+    ['6', 'typescript'],
+    ['7', 'typescript-7'],
   ]) {
-    const project = path.join(dir, `tsconfig.stylesheets.${resolution}.json`);
-    const compilerOptions = { noEmit: true, strict: true, skipLibCheck: true, types: [] };
-    Object.assign(compilerOptions, { module, moduleResolution: resolution });
-    await writeFile(project, JSON.stringify({ compilerOptions, files: [file] }));
-    const result = await run(process.execPath, [tsc, '-p', project], { cwd: dir, timeout: MINUTE });
-    if (!result.ok)
-      fail('(stylesheets)', 'stylesheet types', `tsc (${resolution}):\n${output(result)}`);
-    else console.log(`typed    ${specs.join(', ')}  (tsc, ${resolution} resolution)`);
+    const tsc = path.join(root, 'node_modules', pkg, 'bin/tsc');
+    for (const [module, resolution] of [
+      ['nodenext', 'nodenext'],
+      ['preserve', 'bundler'],
+    ]) {
+      const project = path.join(dir, `tsconfig.stylesheets.${resolution}.json`);
+      const compilerOptions = { noEmit: true, strict: true, skipLibCheck: true, types: [] };
+      Object.assign(compilerOptions, { module, moduleResolution: resolution });
+      await writeFile(project, JSON.stringify({ compilerOptions, files: [file] }));
+      const result = await run(process.execPath, [tsc, '-p', project], {
+        cwd: dir,
+        timeout: MINUTE,
+      });
+      if (!result.ok)
+        fail(
+          '(stylesheets)',
+          'stylesheet types',
+          `TypeScript ${version} (${resolution}):\n${output(result)}`,
+        );
+      else
+        console.log(
+          `typed    ${specs.join(', ')}  (TypeScript ${version}, ${resolution} resolution)`,
+        );
+    }
   }
 }
 
