@@ -1,6 +1,7 @@
 import { deepEqual } from '../internal/deep-equal.ts';
 import type { Plan, PlanStep } from '../planning/plan.ts';
 import type { PlanChanged, PlanStepChange, PlanStepCounts } from './diagnostics-event.ts';
+import { stepEditOf } from './note-step-edit.ts';
 
 /** The slice a session keeps its plan in (the name of core's `Plan` data type). */
 export const PLAN_SLICE = 'plankit.Plan';
@@ -47,7 +48,9 @@ function change(step: PlanStep, kind: PlanStepChange['change']): PlanStepChange 
  * The steps `old` and `steps` differ in, and the counts of `steps`. Both lists are trimmed
  * first of the steps they share by position, by identity (reducers keep untouched steps the
  * same object), so a change to one step of a long plan looks at that step only; the rest is
- * matched by id, as step ids are unique within a plan.
+ * matched by id, as step ids are unique within a plan. When the reducer that made `steps` from
+ * `old` noted where it changed them (a mark, an add), that range is taken as is, without
+ * comparing the rest.
  */
 function diffSteps(
   old: readonly PlanStep[],
@@ -55,13 +58,18 @@ function diffSteps(
   memo: PlanCountsMemo,
 ): { readonly changes: PlanStepChange[]; readonly counts: PlanStepCounts } {
   let start = 0;
-  const shortest = Math.min(old.length, steps.length);
-  while (start < shortest && old[start] === steps[start]) start++;
   let oldEnd = old.length;
   let end = steps.length;
-  while (oldEnd > start && end > start && old[oldEnd - 1] === steps[end - 1]) {
-    oldEnd--;
-    end--;
+  const edit = stepEditOf(steps);
+  if (edit !== undefined && edit.from === old) {
+    ({ start, oldEnd, end } = edit);
+  } else {
+    const shortest = Math.min(old.length, steps.length);
+    while (start < shortest && old[start] === steps[start]) start++;
+    while (oldEnd > start && end > start && old[oldEnd - 1] === steps[end - 1]) {
+      oldEnd--;
+      end--;
+    }
   }
   const known = memo.steps === old ? memo.counts : undefined;
   const counts: MutableCounts =
