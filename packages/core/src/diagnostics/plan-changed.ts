@@ -86,7 +86,9 @@ function diffSteps(
     if (known !== undefined) counts[step.status]++;
     const was = previous.get(step.step_id);
     previous.delete(step.step_id);
-    if (was === step || (was !== undefined && deepEqual(was, step))) continue;
+    // A new status is a change without comparing the rest (a mark, the usual change).
+    if (was === step || (was !== undefined && was.status === step.status && deepEqual(was, step)))
+      continue;
     changes.push(change(step, was === undefined ? 'added' : 'updated'));
   }
   for (const step of previous.values()) changes.push(change(step, 'removed'));
