@@ -3,7 +3,7 @@ import { beforeEach, describe, expect, it, onTestFinished } from 'vitest';
 import type { PlanStep } from '../planning/plan.ts';
 import { resetDiagnostics } from './diagnostics-channel.ts';
 import { PLAN_CHANNEL } from './diagnostics-channels.ts';
-import { noteStepEdit, stepEditOf } from './note-step-edit.ts';
+import { noteStepEdit, takeStepEdit } from './note-step-edit.ts';
 import { type PlanChangeSource, planChanged } from './plan-changed.ts';
 
 const source: PlanChangeSource = {
@@ -99,13 +99,15 @@ describe('noteStepEdit', () => {
     ]);
   });
 
-  it('keeps nothing while nobody listens on plankit:plan', () => {
+  it('keeps nothing while nobody listens on plankit:plan, and is taken once', () => {
     const old = Object.freeze([step(1)]);
     const marked = Object.freeze([step(1, 'done')]);
     noteStepEdit(old, marked, 0, 1, 1);
-    expect(stepEditOf(marked)).toBeUndefined();
+    expect(takeStepEdit(old, marked)).toBeUndefined();
     listen();
     noteStepEdit(old, marked, 0, 1, 1);
-    expect(stepEditOf(marked)).toEqual({ from: old, start: 0, oldEnd: 1, end: 1 });
+    expect(takeStepEdit(marked, old)).toBeUndefined();
+    expect(takeStepEdit(old, marked)).toEqual({ start: 0, oldEnd: 1, end: 1 });
+    expect(takeStepEdit(old, marked)).toBeUndefined();
   });
 });

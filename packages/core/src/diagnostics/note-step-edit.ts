@@ -4,18 +4,25 @@ import { PLAN_CHANNEL } from './diagnostics-channels.ts';
 
 /**
  * Where a reducer's new step list differs from the list it was made from: the steps at
- * `[start, oldEnd)` of `from` became those at `[start, end)` of the new list, and every step
- * outside that range is the same object, in the same order.
+ * `[start, oldEnd)` of the old list became those at `[start, end)` of the new one, and every
+ * step outside that range is the same object, in the same order.
  */
 export interface StepEdit {
-  readonly from: readonly PlanStep[];
   readonly start: number;
   readonly oldEnd: number;
   readonly end: number;
 }
 
-// Keyed by the new list, weakly: an entry goes with the plan state that holds the list.
-const edits = new WeakMap<readonly PlanStep[], StepEdit>();
+// One slot, not a map: a session commits a reducer's result in the same synchronous run that
+// made it, so the edit a commit looks for is the latest one noted. Taking it empties the
+// slot, so it holds on to no plan state.
+const last: {
+  from: readonly PlanStep[] | undefined;
+  to: readonly PlanStep[] | undefined;
+  start: number;
+  oldEnd: number;
+  end: number;
+} = { from: undefined, to: undefined, start: 0, oldEnd: 0, end: 0 };
 
 /**
  * Notes, while someone listens on `plankit:plan`, where a reducer changed a step list, so the
@@ -35,10 +42,24 @@ export function noteStepEdit(
   oldEnd: number,
   end: number,
 ): void {
-  if (diagnosticsChannel(PLAN_CHANNEL).hasSubscribers) edits.set(to, { from, start, oldEnd, end });
+  if (!diagnosticsChannel(PLAN_CHANNEL).hasSubscribers) return;
+  last.from = from;
+  last.to = to;
+  last.start = start;
+  last.oldEnd = oldEnd;
+  last.end = end;
 }
 
-/** The edit {@link noteStepEdit} noted for the list `to`, if any. */
-export function stepEditOf(to: readonly PlanStep[]): StepEdit | undefined {
-  return edits.get(to);
+/**
+ * The edit noted for a change from `from` to `to`, taken (a second take finds nothing), or
+ * `undefined` when the latest note is about other lists.
+ */
+export function takeStepEdit(
+  from: readonly PlanStep[],
+  to: readonly PlanStep[],
+): StepEdit | undefined {
+  if (last.to !== to || last.from !== from) return undefined;
+  last.from = undefined;
+  last.to = undefined;
+  return { start: last.start, oldEnd: last.oldEnd, end: last.end };
 }

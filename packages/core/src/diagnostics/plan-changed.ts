@@ -1,7 +1,7 @@
 import { deepEqual } from '../internal/deep-equal.ts';
 import type { Plan, PlanStep } from '../planning/plan.ts';
 import type { PlanChanged, PlanStepChange, PlanStepCounts } from './diagnostics-event.ts';
-import { stepEditOf } from './note-step-edit.ts';
+import { takeStepEdit } from './note-step-edit.ts';
 
 /** The slice a session keeps its plan in (the name of core's `Plan` data type). */
 export const PLAN_SLICE = 'plankit.Plan';
@@ -60,8 +60,8 @@ function diffSteps(
   let start = 0;
   let oldEnd = old.length;
   let end = steps.length;
-  const edit = stepEditOf(steps);
-  if (edit !== undefined && edit.from === old) {
+  const edit = takeStepEdit(old, steps);
+  if (edit !== undefined) {
     ({ start, oldEnd, end } = edit);
   } else {
     const shortest = Math.min(old.length, steps.length);
