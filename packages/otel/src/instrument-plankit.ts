@@ -129,9 +129,10 @@ function checkOptions(options: InstrumentPlankitOptions): void {
 }
 
 /**
- * A span a host opened for this tool call: AI SDK 7's telemetry, the OpenAI Agents SDK's
- * tracing bridge and LangChain's callbacks run the tool inside an active `execute_tool {name}`
- * span. The API does not expose a span's name, but the SDK's spans carry it.
+ * A span a host opened for this tool call: AI SDK 7's telemetry runs the tool inside an active
+ * `execute_tool {name}` span. (The OpenAI Agents SDK and LangChain trace tools through their
+ * own processors and callbacks, not OpenTelemetry, so they open none.) The API does not
+ * expose a span's name, but the SDK's spans carry it.
  */
 function isHostToolSpan(span: Span): boolean {
   if (!span.isRecording()) return false;
