@@ -144,7 +144,8 @@ function isHostToolSpan(span: Span): boolean {
  * Subscribes to plankit's `node:diagnostics_channel` channels and turns what they carry into
  * OpenTelemetry spans, per the GenAI semantic conventions: each planning tool call an
  * `execute_tool {name}` span (or, when the host already opened that span, plankit's attributes
- * on it), each plan change attributes and a `plankit.plan.changed` event on its call's span,
+ * on it), each plan change attributes on its call's span (or, outside a call, on the active or
+ * the plan span, with a `plankit.plan.changed` event),
  * the controller's run a `plan {agent}` span whose transitions are `plankit.transition`
  * events with the budget figures. Call it once, at start-up, after registering your SDK.
  * Where `node:diagnostics_channel` does not exist (a browser) it does nothing. Errors in the
@@ -263,41 +264,39 @@ export function instrumentPlankit(options: InstrumentPlankitOptions = {}): StopI
     if (call.owned) span.end();
   }
 
-  /** The span a plan change goes on, or `undefined` when none records it. */
-  function planSpan(event: PlanChanged): Span | undefined {
+  /**
+   * The span a plan change goes on, or `undefined` when none records it; `call` tells whether
+   * it is the span of the call that made the change.
+   */
+  function planSpan(
+    event: PlanChanged,
+  ): { readonly span: Span; readonly call: boolean } | undefined {
     if (event.callId !== undefined && calls.size > 0) {
       const call = calls.get(event.sessionId, event.callId);
-      if (call !== undefined) return call.span.isRecording() ? call.span : undefined;
+      if (call !== undefined)
+        return call.span.isRecording() ? { span: call.span, call: true } : undefined;
     }
     const active = trace.getSpan(context.active());
-    if (active?.isRecording() === true) return active;
+    if (active?.isRecording() === true) return { span: active, call: false };
     if (plans.size === 0) return undefined;
     let plan: OpenPlan | undefined;
     for (const open of plans.values()) plan = open;
-    return plan?.span.isRecording() === true ? plan.span : undefined;
+    return plan?.span.isRecording() === true ? { span: plan.span, call: false } : undefined;
   }
 
   function planChanged(event: PlanChanged): void {
-    // Nothing of the payload is read before a recording span is found: its steps and counts
-    // are worked out only when read.
-    const span = planSpan(event);
-    if (span === undefined) return;
-    // The event says what this change did; the span's attributes hold the plan after it.
-    const steps = event.steps;
+    const target = planSpan(event);
+    if (target === undefined) return;
+    const { span } = target;
+    // What this change did, and the plan after it.
     const ids: string[] = [];
     const statuses: string[] = [];
     const changes: string[] = [];
-    for (const step of steps) {
+    for (const step of event.steps) {
       ids.push(text(step.stepId));
       statuses.push(step.status);
       changes.push(step.change);
     }
-    const change: Attributes = {
-      [Plankit.PLAN_REVISION]: event.revision,
-      [Plankit.STEP_ID]: ids,
-      [Plankit.STEP_STATUS]: statuses,
-      [Plankit.STEP_CHANGE]: changes,
-    };
     const { counts } = event;
     const plan: Attributes = {
       [Plankit.PLAN_REVISION]: event.revision,
@@ -313,7 +312,16 @@ export function instrumentPlankit(options: InstrumentPlankitOptions = {}): StopI
     if (event.planStatus !== null) plan[Plankit.PLAN_STATUS] = event.planStatus;
     if (capture && event.objective !== null) plan[Plankit.PLAN_OBJECTIVE] = text(event.objective);
     span.setAttributes(plan);
-    span.addEvent('plankit.plan.changed', change);
+    // A call makes at most one change, so its span's attributes say all of it. Another span
+    // (the active one, or the plan span) can collect several: each also leaves an event, as
+    // the attributes keep only the last.
+    if (!target.call)
+      span.addEvent('plankit.plan.changed', {
+        [Plankit.PLAN_REVISION]: event.revision,
+        [Plankit.STEP_ID]: ids,
+        [Plankit.STEP_STATUS]: statuses,
+        [Plankit.STEP_CHANGE]: changes,
+      });
   }
 
   function transitioned(event: MachineTransitioned): void {
