@@ -110,4 +110,23 @@ describe('noteStepEdit', () => {
     expect(takeStepEdit(old, marked)).toEqual({ start: 0, oldEnd: 1, end: 1 });
     expect(takeStepEdit(old, marked)).toBeUndefined();
   });
+
+  it('tells a step rebuilt equal in place from one with a new title or status', () => {
+    listen();
+    const old = Object.freeze([step(1), step(2), step(3)]);
+    const counts = { total: 3, pending: 3, in_progress: 0, blocked: 0, done: 0 };
+    const replaced = (next: PlanStep) => {
+      const list = Object.freeze([old[0] as PlanStep, next, old[2] as PlanStep]);
+      noteStepEdit(old, list, 1, 2, 2);
+      return planChanged(source, slice(old), slice(list), { steps: old, counts });
+    };
+    const equal = replaced(step(2));
+    expect(equal.steps).toEqual([]);
+    expect(equal.counts).toEqual(counts);
+    const retitled = replaced(Object.freeze({ ...step(2), title: 'Other' }));
+    expect(retitled.steps).toEqual([{ stepId: 'S002', status: 'pending', change: 'updated' }]);
+    const blocked = replaced(step(2, 'blocked'));
+    expect(blocked.steps).toEqual([{ stepId: 'S002', status: 'blocked', change: 'updated' }]);
+    expect(blocked.counts).toEqual({ ...counts, pending: 2, blocked: 1 });
+  });
 });

@@ -75,6 +75,23 @@ function diffSteps(
   const counts: MutableCounts =
     known === undefined ? countSteps(steps) : { ...known, total: steps.length };
   const changes: PlanStepChange[] = [];
+  if (oldEnd - start === 1 && end - start === 1) {
+    // One step replaced in place (a mark): compared directly, without the map by id.
+    const was = old[start] as PlanStep;
+    const step = steps[start] as PlanStep;
+    if (was.step_id === step.step_id) {
+      if (known !== undefined) {
+        counts[was.status]--;
+        counts[step.status]++;
+      }
+      if (was !== step && (was.status !== step.status || !deepEqual(was, step)))
+        changes.push(change(step, 'updated'));
+      const frozen = Object.freeze(counts);
+      memo.steps = steps;
+      memo.counts = frozen;
+      return { changes, counts: frozen };
+    }
+  }
   const previous = new Map<string, PlanStep>();
   for (let i = start; i < oldEnd; i++) {
     const step = old[i] as PlanStep;
