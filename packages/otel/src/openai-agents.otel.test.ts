@@ -1,6 +1,5 @@
 import {
   Agent,
-  type Span as AgentsSpan,
   Runner,
   setTraceProcessors,
   setTracingDisabled,
@@ -21,15 +20,17 @@ afterEach(async () => {
   setTracingDisabled(true);
 });
 
+type AgentsSpan = Parameters<TracingProcessor['onSpanEnd']>[0];
+
 /** The Agents SDK's own tracing: a processor that keeps the spans it is handed. */
-function agentsSpans(): AgentsSpan<{ type: string; name?: string }>[] {
-  const ended: AgentsSpan<{ type: string; name?: string }>[] = [];
+function agentsSpans(): AgentsSpan[] {
+  const ended: AgentsSpan[] = [];
   const processor: TracingProcessor = {
     onTraceStart: async () => {},
     onTraceEnd: async () => {},
     onSpanStart: async () => {},
     onSpanEnd: async (span) => {
-      ended.push(span as AgentsSpan<{ type: string; name?: string }>);
+      ended.push(span);
     },
     shutdown: async () => {},
     forceFlush: async () => {},
@@ -69,7 +70,7 @@ describe('@plankit/otel with the OpenAI Agents SDK and its tracing on', () => {
     // The SDK traced each call as a function span of its own tracing (TracingProcessor), which
     // OpenTelemetry never sees.
     const functions = ended.filter((span) => span.spanData.type === 'function');
-    expect(functions.map((span) => span.spanData.name)).toEqual([
+    expect(functions.map((span) => (span.spanData as { name?: string }).name)).toEqual([
       'planning_setup_plan',
       'planning_mark_step',
     ]);

@@ -1,5 +1,4 @@
 import { AIMessage, HumanMessage, type ToolCall } from '@langchain/core/messages';
-import type { Run } from '@langchain/core/tracers/base';
 import { RunCollectorCallbackHandler } from '@langchain/core/tracers/run_collector';
 import { MemorySaver } from '@langchain/langgraph';
 import { trace } from '@opentelemetry/api';
@@ -22,6 +21,13 @@ const call = (id: string, name: string, args: Record<string, unknown>): Identifi
   args,
   type: 'tool_call',
 });
+/** What this test reads of a LangChain run. */
+interface TracedRun {
+  readonly name: string;
+  readonly run_type: string;
+  readonly child_runs?: readonly TracedRun[] | undefined;
+}
+
 const turn = (...calls: IdentifiedCall[]) => new AIMessage({ content: '', tool_calls: calls });
 
 describe('@plankit/otel with planningMiddleware (LangChain createAgent)', () => {
@@ -91,10 +97,10 @@ describe('@plankit/otel with planningMiddleware (LangChain createAgent)', () => 
       );
       span.end();
     });
-    const runs: Run[] = [];
-    const walk = (run: Run): void => {
+    const runs: TracedRun[] = [];
+    const walk = (run: TracedRun): void => {
       runs.push(run);
-      for (const child of run.child_runs) walk(child);
+      for (const child of run.child_runs ?? []) walk(child);
     };
     for (const run of collector.tracedRuns) walk(run);
     // LangChain traced each call as a tool run of its own, handed to callbacks, not to OTel.
