@@ -99,6 +99,7 @@ function checkId(value: unknown, field: string): string | undefined {
 /** What the start of a call told `plankit:tool-call`, so its end can say the same. */
 type Traced = Omit<ToolCallStarted, 'type' | 'phase' | 'arguments'>;
 
+// Payloads are built field by field: spreads and conditional spreads allocate on every call.
 function traceStart(
   tool: AnyTool,
   rawArgs: unknown,
@@ -107,36 +108,37 @@ function traceStart(
   callId: string,
   conversationId: string | undefined,
 ): Traced {
-  const traced: Traced = {
+  const started: { -readonly [K in keyof ToolCallStarted]: ToolCallStarted[K] } = {
+    type: 'tool-call-start',
+    phase: 'start',
     callId,
     toolName: tool.name,
     sessionId: session.sessionId,
-    ...(conversationId === undefined ? {} : { conversationId }),
     at: now,
-  };
-  const started: ToolCallStarted = {
-    type: 'tool-call-start',
-    phase: 'start',
-    ...traced,
     arguments: rawArgs,
   };
+  if (conversationId !== undefined) started.conversationId = conversationId;
   diagnosticsChannel(TOOL_CALL_CHANNEL).publish(Object.freeze(started));
-  return traced;
+  return started;
 }
 
 function traceEnd(traced: Traced, result: ToolResult<unknown>): void {
   const channel = diagnosticsChannel(TOOL_CALL_CHANNEL);
   if (!channel.hasSubscribers) return;
-  const ended: ToolCallEnded = {
+  const ended: { -readonly [K in keyof ToolCallEnded]: ToolCallEnded[K] } = {
     type: 'tool-call-end',
     phase: 'end',
-    ...traced,
+    callId: traced.callId,
+    toolName: traced.toolName,
+    sessionId: traced.sessionId,
+    at: traced.at,
     ok: result.success,
     code: result.success ? null : result.error.code,
     field: result.success ? null : (result.error.field ?? null),
     message: result.message,
     value: result.value,
   };
+  if (traced.conversationId !== undefined) ended.conversationId = traced.conversationId;
   channel.publish(Object.freeze(ended));
 }
 

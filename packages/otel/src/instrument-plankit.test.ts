@@ -1,6 +1,13 @@
 import { context, trace } from '@opentelemetry/api';
 import { InMemorySpanExporter, type ReadableSpan } from '@opentelemetry/sdk-trace-base';
-import { createPlanningTools, defineTool, invokeTool, PlankitError, Session } from '@plankit/core';
+import {
+  createPlanningTools,
+  defineTool,
+  invokeTool,
+  PlankitError,
+  Session,
+  SetupPlan,
+} from '@plankit/core';
 import { afterEach, describe, expect, it } from 'vitest';
 import * as z from 'zod';
 import { instrumentPlankit } from './instrument-plankit.ts';
@@ -60,7 +67,36 @@ describe('instrumentPlankit: planning tool calls', () => {
     expect(done?.attributes[PlankitAttributes.STEP_ID]).toEqual(['S001']);
     expect(done?.attributes[PlankitAttributes.STEP_STATUS]).toEqual(['done']);
     expect(done?.attributes[`${PlankitAttributes.PLAN_COUNTS_PREFIX}done`]).toBe(1);
-    expect(done?.events.map((event) => event.name)).toEqual(['plankit.plan.changed']);
+    // A call makes one change at most: its span's attributes say all of it, with no event.
+    expect(done?.events).toEqual([]);
+  });
+
+  it('puts changes made outside a call on the active span, each with a plankit.plan.changed event', async () => {
+    recorder = recordTraces();
+    const { session } = await planningRun();
+    const before = session.snapshot();
+    await trace.getTracer('host').startActiveSpan('host work', async (span) => {
+      session.dispatch(SetupPlan, { objective: 'Other', initial_steps: [] });
+      session.rollback(before);
+      span.end();
+    });
+    const host = only(recorder.spans(), 'host work')[0];
+    // The attributes hold the plan after the last change; the events, every change.
+    expect(host?.attributes[PlankitAttributes.PLAN_REVISION]).toBe(5);
+    expect(host?.attributes[`${PlankitAttributes.PLAN_COUNTS_PREFIX}done`]).toBe(1);
+    expect(
+      host?.events.map((event) => [
+        event.name,
+        event.attributes?.[PlankitAttributes.PLAN_REVISION],
+      ]),
+    ).toEqual([
+      ['plankit.plan.changed', 4],
+      ['plankit.plan.changed', 5],
+    ]);
+    expect(host?.events[0]?.attributes?.[PlankitAttributes.STEP_CHANGE]).toEqual([
+      'removed',
+      'removed',
+    ]);
   });
 
   it('records no plan text, arguments or results while content capture is off', async () => {

@@ -24,6 +24,7 @@ import {
   TRANSITION_CHANNEL,
 } from '@plankit/core/diagnostics';
 import { checkOptionKeys, clipText, invalidArgument } from '@plankit/core/internal-unstable';
+import { OpenCalls } from './open-calls.ts';
 import { GenAIAttributes as GenAI, PlankitAttributes as Plankit } from './semantic-conventions.ts';
 
 /** Options of {@link instrumentPlankit}. */
@@ -86,12 +87,6 @@ interface OpenPlan {
   readonly parentSpanId: string | undefined;
 }
 
-/** A tool call in flight: its span, and whether plankit opened it (and so ends it). */
-interface OpenCall {
-  readonly span: Span;
-  readonly owned: boolean;
-}
-
 function loadChannels(): ChannelModule | undefined {
   const process = (globalThis as { process?: { getBuiltinModule?: unknown } }).process;
   const get = process?.getBuiltinModule;
@@ -134,9 +129,10 @@ function checkOptions(options: InstrumentPlankitOptions): void {
 }
 
 /**
- * A span a host opened for this tool call: AI SDK 7's telemetry, the OpenAI Agents SDK's
- * tracing bridge and LangChain's callbacks run the tool inside an active `execute_tool {name}`
- * span. The API does not expose a span's name, but the SDK's spans carry it.
+ * A span a host opened for this tool call: AI SDK 7's telemetry runs the tool inside an active
+ * `execute_tool {name}` span. (The OpenAI Agents SDK and LangChain trace tools through their
+ * own processors and callbacks, not OpenTelemetry, so they open none.) The API does not
+ * expose a span's name, but the SDK's spans carry it.
  */
 function isHostToolSpan(span: Span): boolean {
   if (!span.isRecording()) return false;
@@ -148,7 +144,8 @@ function isHostToolSpan(span: Span): boolean {
  * Subscribes to plankit's `node:diagnostics_channel` channels and turns what they carry into
  * OpenTelemetry spans, per the GenAI semantic conventions: each planning tool call an
  * `execute_tool {name}` span (or, when the host already opened that span, plankit's attributes
- * on it), each plan change attributes and a `plankit.plan.changed` event on its call's span,
+ * on it), each plan change attributes on its call's span (or, outside a call, on the active or
+ * the plan span, with a `plankit.plan.changed` event),
  * the controller's run a `plan {agent}` span whose transitions are `plankit.transition`
  * events with the budget figures. Call it once, at start-up, after registering your SDK.
  * Where `node:diagnostics_channel` does not exist (a browser) it does nothing. Errors in the
@@ -174,7 +171,7 @@ export function instrumentPlankit(options: InstrumentPlankitOptions = {}): StopI
   const tracer: Tracer = provider.getTracer(TRACER_NAME);
   const capture = options.captureContent ?? contentFromEnv();
   const limit = options.maxAttributeLength ?? DEFAULT_MAX_ATTRIBUTE_LENGTH;
-  const calls = new Map<string, OpenCall>();
+  const calls = new OpenCalls(MAX_OPEN_CALLS);
   const plans = new Map<string, OpenPlan>();
 
   const text = (value: string): string => clipText(value, limit);
@@ -193,8 +190,8 @@ export function instrumentPlankit(options: InstrumentPlankitOptions = {}): StopI
    * that plan opened under (or there is none), so a controller's calls sit in its stage;
    * otherwise under the active span.
    */
-  function parentContext(): Context {
-    const active = context.active();
+  function parentContext(active: Context): Context {
+    if (plans.size === 0) return active;
     let plan: OpenPlan | undefined;
     for (const open of plans.values()) plan = open;
     if (plan === undefined) return active;
@@ -205,17 +202,18 @@ export function instrumentPlankit(options: InstrumentPlankitOptions = {}): StopI
   }
 
   function startCall(event: ToolCallStarted): void {
-    const active = trace.getSpan(context.active());
-    if (active !== undefined && isHostToolSpan(active)) {
+    const active = context.active();
+    const host = trace.getSpan(active);
+    if (host !== undefined && isHostToolSpan(host)) {
       // The host's span already names the tool and its call id: add plankit's, open no second.
       const common: Attributes = { [Plankit.SESSION_ID]: text(event.sessionId) };
       if (event.conversationId !== undefined)
         common[GenAI.CONVERSATION_ID] = text(event.conversationId);
-      active.setAttributes(common);
-      remember(callKey(event.sessionId, event.callId), { span: active, owned: false });
+      host.setAttributes(common);
+      calls.add(event.sessionId, event.callId, host, false);
       return;
     }
-    // One object, built in place: this runs on every tool call, recorded or not.
+    // The ids go in at the start, where a sampler can read them; one object, built in place.
     const toolName = text(event.toolName);
     const attributes: Attributes = {
       [GenAI.OPERATION_NAME]: 'execute_tool',
@@ -226,39 +224,25 @@ export function instrumentPlankit(options: InstrumentPlankitOptions = {}): StopI
     };
     if (event.conversationId !== undefined)
       attributes[GenAI.CONVERSATION_ID] = text(event.conversationId);
-    if (capture) {
-      const args = json(event.arguments);
-      if (args !== undefined) attributes[GenAI.TOOL_CALL_ARGUMENTS] = args;
-    }
     const span = tracer.startSpan(
       `execute_tool ${toolName}`,
       { kind: SpanKind.INTERNAL, attributes },
-      parentContext(),
+      parentContext(active),
     );
-    remember(callKey(event.sessionId, event.callId), { span, owned: true });
-  }
-
-  function remember(key: string, call: OpenCall): void {
-    const previous = calls.get(key);
-    if (previous !== undefined) {
-      calls.delete(key);
-      if (previous.owned) previous.span.end();
+    // A span that records nothing (no SDK, or not sampled) ends as a no-op: it is not held,
+    // so its end and its plan change cost a lookup that finds nothing.
+    if (!span.isRecording()) return;
+    if (capture) {
+      const args = json(event.arguments);
+      if (args !== undefined) span.setAttribute(GenAI.TOOL_CALL_ARGUMENTS, args);
     }
-    calls.set(key, call);
-    if (calls.size > MAX_OPEN_CALLS) {
-      for (const [oldest, open] of calls) {
-        calls.delete(oldest);
-        if (open.owned) open.span.end();
-        break;
-      }
-    }
+    calls.add(event.sessionId, event.callId, span, true);
   }
 
   function endCall(event: ToolCallEnded): void {
-    const key = callKey(event.sessionId, event.callId);
-    const call = calls.get(key);
+    if (calls.size === 0) return;
+    const call = calls.take(event.sessionId, event.callId);
     if (call === undefined) return;
-    calls.delete(key);
     const { span } = call;
     if (!span.isRecording()) {
       if (call.owned) span.end();
@@ -271,42 +255,73 @@ export function instrumentPlankit(options: InstrumentPlankitOptions = {}): StopI
       }
     } else {
       const code = event.code ?? '_OTHER';
-      span.setAttribute(GenAI.ERROR_TYPE, text(code));
-      if (capture) span.setAttribute(Plankit.TOOL_REFUSAL_MESSAGE, text(event.message));
+      const refusal: Attributes = { [GenAI.ERROR_TYPE]: text(code) };
+      if (capture) refusal[Plankit.TOOL_REFUSAL_MESSAGE] = text(event.message);
+      span.setAttributes(refusal);
       // The refusal's words can quote what the model wrote, so they are content; the code is not.
       span.setStatus({ code: SpanStatusCode.ERROR, message: capture ? text(event.message) : code });
     }
     if (call.owned) span.end();
   }
 
-  function planChanged(event: PlanChanged): void {
-    const call =
-      event.callId === undefined ? undefined : calls.get(callKey(event.sessionId, event.callId));
+  /**
+   * The span a plan change goes on, or `undefined` when none records it; `call` tells whether
+   * it is the span of the call that made the change.
+   */
+  function planSpan(
+    event: PlanChanged,
+  ): { readonly span: Span; readonly call: boolean } | undefined {
+    if (event.callId !== undefined && calls.size > 0) {
+      const call = calls.get(event.sessionId, event.callId);
+      if (call !== undefined)
+        return call.span.isRecording() ? { span: call.span, call: true } : undefined;
+    }
     const active = trace.getSpan(context.active());
+    if (active?.isRecording() === true) return { span: active, call: false };
+    if (plans.size === 0) return undefined;
     let plan: OpenPlan | undefined;
     for (const open of plans.values()) plan = open;
-    const span = call?.span ?? (active?.isRecording() === true ? active : undefined) ?? plan?.span;
-    // A span that records nothing (no SDK, or not sampled) is not worth building attributes for.
-    if (span === undefined || !span.isRecording()) return;
-    // The event says what this change did; the span's attributes hold the plan after it.
-    const change: Attributes = {
-      [Plankit.PLAN_REVISION]: event.revision,
-      [Plankit.STEP_ID]: event.steps.map((step) => text(step.stepId)),
-      [Plankit.STEP_STATUS]: event.steps.map((step) => step.status),
-      [Plankit.STEP_CHANGE]: event.steps.map((step) => step.change),
-    };
-    // Set straight on the span rather than copied into a second object first.
-    span.setAttributes(change);
-    if (event.planStatus !== null) span.setAttribute(Plankit.PLAN_STATUS, event.planStatus);
+    return plan?.span.isRecording() === true ? { span: plan.span, call: false } : undefined;
+  }
+
+  function planChanged(event: PlanChanged): void {
+    const target = planSpan(event);
+    if (target === undefined) return;
+    const { span } = target;
+    // What this change did, and the plan after it.
+    const ids: string[] = [];
+    const statuses: string[] = [];
+    const changes: string[] = [];
+    for (const step of event.steps) {
+      ids.push(text(step.stepId));
+      statuses.push(step.status);
+      changes.push(step.change);
+    }
     const { counts } = event;
-    span.setAttribute(COUNT_TOTAL, counts.total);
-    span.setAttribute(COUNT_PENDING, counts.pending);
-    span.setAttribute(COUNT_IN_PROGRESS, counts.in_progress);
-    span.setAttribute(COUNT_BLOCKED, counts.blocked);
-    span.setAttribute(COUNT_DONE, counts.done);
-    if (capture && event.objective !== null)
-      span.setAttribute(Plankit.PLAN_OBJECTIVE, text(event.objective));
-    span.addEvent('plankit.plan.changed', change);
+    const plan: Attributes = {
+      [Plankit.PLAN_REVISION]: event.revision,
+      [Plankit.STEP_ID]: ids,
+      [Plankit.STEP_STATUS]: statuses,
+      [Plankit.STEP_CHANGE]: changes,
+      [COUNT_TOTAL]: counts.total,
+      [COUNT_PENDING]: counts.pending,
+      [COUNT_IN_PROGRESS]: counts.in_progress,
+      [COUNT_BLOCKED]: counts.blocked,
+      [COUNT_DONE]: counts.done,
+    };
+    if (event.planStatus !== null) plan[Plankit.PLAN_STATUS] = event.planStatus;
+    if (capture && event.objective !== null) plan[Plankit.PLAN_OBJECTIVE] = text(event.objective);
+    span.setAttributes(plan);
+    // A call makes at most one change, so its span's attributes say all of it. Another span
+    // (the active one, or the plan span) can collect several: each also leaves an event, as
+    // the attributes keep only the last.
+    if (!target.call)
+      span.addEvent('plankit.plan.changed', {
+        [Plankit.PLAN_REVISION]: event.revision,
+        [Plankit.STEP_ID]: ids,
+        [Plankit.STEP_STATUS]: statuses,
+        [Plankit.STEP_CHANGE]: changes,
+      });
   }
 
   function transitioned(event: MachineTransitioned): void {
@@ -410,16 +425,10 @@ export function instrumentPlankit(options: InstrumentPlankitOptions = {}): StopI
       const listener = listeners[name];
       if (listener !== undefined) channels.unsubscribe(name, listener);
     }
-    for (const call of calls.values()) if (call.owned) call.span.end();
-    calls.clear();
+    calls.endAll();
     for (const plan of plans.values()) plan.span.end();
     plans.clear();
   };
-}
-
-/** Calls are told apart by session too: two sessions may run calls with the same host id. */
-function callKey(sessionId: string, callId: string): string {
-  return `${sessionId}\n${callId}`;
 }
 
 /** `costUsd` -> `cost_usd`: attribute names are snake case. */

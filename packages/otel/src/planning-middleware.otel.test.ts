@@ -1,4 +1,5 @@
 import { AIMessage, HumanMessage, type ToolCall } from '@langchain/core/messages';
+import { RunCollectorCallbackHandler } from '@langchain/core/tracers/run_collector';
 import { MemorySaver } from '@langchain/langgraph';
 import { trace } from '@opentelemetry/api';
 import { planningMiddleware } from '@plankit/adapters/langgraph';
@@ -20,6 +21,13 @@ const call = (id: string, name: string, args: Record<string, unknown>): Identifi
   args,
   type: 'tool_call',
 });
+/** What this test reads of a LangChain run. */
+interface TracedRun {
+  readonly name: string;
+  readonly run_type: string;
+  readonly child_runs?: readonly TracedRun[] | undefined;
+}
+
 const turn = (...calls: IdentifiedCall[]) => new AIMessage({ content: '', tool_calls: calls });
 
 describe('@plankit/otel with planningMiddleware (LangChain createAgent)', () => {
@@ -64,6 +72,52 @@ describe('@plankit/otel with planningMiddleware (LangChain createAgent)', () => 
     ]);
     await expect(recorder.tree()).toMatchFileSnapshot(
       './__snapshots__/planning-middleware.tree.txt',
+    );
+  });
+
+  it("opens the one OpenTelemetry tool span per call with LangChain's tracing on: its tool runs go to its callbacks", async () => {
+    recorder = recordTraces();
+    const model = new ScriptedChatModel([
+      turn(call('lc-a', 'planning_setup_plan', { objective: 'Ship', initial_steps: [] })),
+      turn(call('lc-b', 'planning_read_plan', {})),
+      new AIMessage('Planned.'),
+    ]);
+    const agent = createAgent({
+      model,
+      systemPrompt: 'You are a planner.',
+      middleware: [planningMiddleware({ section: '## Planning\n\nKeep a plan.' })],
+      checkpointer: new MemorySaver(),
+    });
+    // A LangChain tracer, as LangSmith's is: it receives every run through the callbacks.
+    const collector = new RunCollectorCallbackHandler();
+    await trace.getTracer('host').startActiveSpan('invoke_agent planner', async (span) => {
+      await agent.invoke(
+        { messages: [new HumanMessage('Plan the release.')] },
+        { configurable: { thread_id: 'callbacks' }, callbacks: [collector] },
+      );
+      span.end();
+    });
+    const runs: TracedRun[] = [];
+    const walk = (run: TracedRun): void => {
+      runs.push(run);
+      for (const child of run.child_runs ?? []) walk(child);
+    };
+    for (const run of collector.tracedRuns) walk(run);
+    // LangChain traced each call as a tool run of its own, handed to callbacks, not to OTel.
+    expect(runs.filter((run) => run.run_type === 'tool').map((run) => run.name)).toEqual([
+      'planning_setup_plan',
+      'planning_read_plan',
+    ]);
+    const spans = recorder.spans();
+    const tools = spans.filter(
+      (span) => span.attributes['gen_ai.operation.name'] === 'execute_tool',
+    );
+    expect(tools.map((span) => [span.name, span.attributes['gen_ai.tool.call.id']])).toEqual([
+      ['execute_tool planning_setup_plan', 'lc-a'],
+      ['execute_tool planning_read_plan', 'lc-b'],
+    ]);
+    expect(new Set(spans.map((span) => span.instrumentationScope.name))).toEqual(
+      new Set(['@plankit/otel', 'host']),
     );
   });
 });

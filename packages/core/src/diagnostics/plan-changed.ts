@@ -1,6 +1,7 @@
 import { deepEqual } from '../internal/deep-equal.ts';
 import type { Plan, PlanStep } from '../planning/plan.ts';
 import type { PlanChanged, PlanStepChange, PlanStepCounts } from './diagnostics-event.ts';
+import { takeStepEdit } from './note-step-edit.ts';
 
 /** The slice a session keeps its plan in (the name of core's `Plan` data type). */
 export const PLAN_SLICE = 'plankit.Plan';
@@ -47,7 +48,9 @@ function change(step: PlanStep, kind: PlanStepChange['change']): PlanStepChange 
  * The steps `old` and `steps` differ in, and the counts of `steps`. Both lists are trimmed
  * first of the steps they share by position, by identity (reducers keep untouched steps the
  * same object), so a change to one step of a long plan looks at that step only; the rest is
- * matched by id, as step ids are unique within a plan.
+ * matched by id, as step ids are unique within a plan. When the reducer that made `steps` from
+ * `old` noted where it changed them (a mark, an add), that range is taken as is, without
+ * comparing the rest.
  */
 function diffSteps(
   old: readonly PlanStep[],
@@ -55,18 +58,40 @@ function diffSteps(
   memo: PlanCountsMemo,
 ): { readonly changes: PlanStepChange[]; readonly counts: PlanStepCounts } {
   let start = 0;
-  const shortest = Math.min(old.length, steps.length);
-  while (start < shortest && old[start] === steps[start]) start++;
   let oldEnd = old.length;
   let end = steps.length;
-  while (oldEnd > start && end > start && old[oldEnd - 1] === steps[end - 1]) {
-    oldEnd--;
-    end--;
+  const edit = takeStepEdit(old, steps);
+  if (edit !== undefined) {
+    ({ start, oldEnd, end } = edit);
+  } else {
+    const shortest = Math.min(old.length, steps.length);
+    while (start < shortest && old[start] === steps[start]) start++;
+    while (oldEnd > start && end > start && old[oldEnd - 1] === steps[end - 1]) {
+      oldEnd--;
+      end--;
+    }
   }
   const known = memo.steps === old ? memo.counts : undefined;
   const counts: MutableCounts =
     known === undefined ? countSteps(steps) : { ...known, total: steps.length };
   const changes: PlanStepChange[] = [];
+  if (oldEnd - start === 1 && end - start === 1) {
+    // One step replaced in place (a mark): compared directly, without the map by id.
+    const was = old[start] as PlanStep;
+    const step = steps[start] as PlanStep;
+    if (was.step_id === step.step_id) {
+      if (known !== undefined) {
+        counts[was.status]--;
+        counts[step.status]++;
+      }
+      if (was !== step && (was.status !== step.status || !deepEqual(was, step)))
+        changes.push(change(step, 'updated'));
+      const frozen = Object.freeze(counts);
+      memo.steps = steps;
+      memo.counts = frozen;
+      return { changes, counts: frozen };
+    }
+  }
   const previous = new Map<string, PlanStep>();
   for (let i = start; i < oldEnd; i++) {
     const step = old[i] as PlanStep;
@@ -78,7 +103,9 @@ function diffSteps(
     if (known !== undefined) counts[step.status]++;
     const was = previous.get(step.step_id);
     previous.delete(step.step_id);
-    if (was === step || (was !== undefined && deepEqual(was, step))) continue;
+    // A new status is a change without comparing the rest (a mark, the usual change).
+    if (was === step || (was !== undefined && was.status === step.status && deepEqual(was, step)))
+      continue;
     changes.push(change(step, was === undefined ? 'added' : 'updated'));
   }
   for (const step of previous.values()) changes.push(change(step, 'removed'));

@@ -1,3 +1,4 @@
+import { noteStepEdit } from '../diagnostics/note-step-edit.ts';
 import { update } from '../internal/produce.ts';
 import { isTrustedAs } from '../internal/trusted-value.ts';
 import type { Reducer } from '../reducer.ts';
@@ -90,7 +91,9 @@ export const addStepReducer: Reducer<Plan, AddStep> = (plans, { value }) => {
   for (let i = 0; i < value.steps.length; i++) {
     steps.push(pendingStep(formatStepId(highest + i + 1), value.steps[i] as NewPlanStep));
   }
-  return frozenPlan(plan.objective, 'active', steps);
+  const added = frozenPlan(plan.objective, 'active', steps);
+  noteStepEdit(plan.steps, steps, plan.steps.length, plan.steps.length, steps.length);
+  return added;
 };
 
 /** `planning_update_step`: replaces the title and/or details; `null` keeps the old value. */
@@ -125,7 +128,9 @@ export const markStepReducer: Reducer<Plan, MarkStep> = (plans, { value }) => {
   let completed = true;
   for (let i = 0; i < steps.length && completed; i++)
     completed = (steps[i] as PlanStep).status === 'done';
-  return frozenPlan(plan.objective, completed ? 'completed' : 'active', steps);
+  const marked = frozenPlan(plan.objective, completed ? 'completed' : 'active', steps);
+  noteStepEdit(plan.steps, steps, index, index + 1, index + 1);
+  return marked;
 };
 
 /** `planning_clear_plan`: keeps the objective, drops the steps, marks the plan abandoned. */
