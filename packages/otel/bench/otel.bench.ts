@@ -14,10 +14,14 @@ import {
 } from '@plankit/core';
 import { instrumentPlankit, type StopInstrumentation } from '@plankit/otel';
 import type { BenchCase, BenchSide, BenchSuite } from '../../../scripts/bench.ts';
+// The same module instance @plankit/core loads under the source condition.
+import { resetDiagnostics } from '../../core/src/diagnostics/diagnostics-channel.ts';
 
 // The core bench's invokeTool case (a mark_step on a 200-step plan), timed with @plankit/otel
 // subscribed against the same call without it. Both sides share the process's channels, so
-// each side's untimed reset subscribes or unsubscribes before its runs.
+// each side's untimed reset subscribes or unsubscribes before its runs, and first restores
+// node:diagnostics_channel: a full run interleaves these cases with the diagnostics suite's,
+// whose baseline side leaves core publishing nowhere (which made both sides here cost the same).
 const NOW = 1_700_000_000_000;
 const SIZE = 200;
 const NOTE = 'Started by the benchmark.';
@@ -49,6 +53,7 @@ function markSide(provider: TracerProvider | undefined, clear?: () => void): Ben
   const step_id = formatStepId(SIZE / 2);
   return {
     reset: () => {
+      resetDiagnostics();
       instrument(provider);
       clear?.();
       const rolledBack = session.rollback(snapshot);
