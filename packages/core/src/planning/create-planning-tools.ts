@@ -56,7 +56,8 @@ export interface PlanningToolsOptions<
    * Which text the tools accept in objectives, titles, details and notes: `'ascii'` (the
    * default, the reference's printable ASCII) or `'unicode'` (any language, normalised to NFC;
    * controls, bidirectional controls and invisible characters refused). Step ids stay ASCII.
-   * Give the prompt (`PlanningToolsSection`) the same mode.
+   * The tools' parameters and result types describe text by the mode's rule. Give the prompt
+   * (`PlanningToolsSection`) the same mode.
    */
   readonly text?: TextMode | undefined;
   /** Marks every tool as accepting description overrides; `false` by default. */
