@@ -50,8 +50,11 @@ describe('the schemas each adapter advertises are those of the tools’ mode', (
       const client = new ClientV1({ name: 'c', version: '1' });
       await client.connect(clientSide);
       try {
-        // The input schemas: the output schemas are the result types', shared by both modes.
-        return (await client.listTools()).tools.map((tool) => tool.inputSchema);
+        // The input schemas and the output schemas (the tools' result types).
+        return (await client.listTools()).tools.map((tool) => [
+          tool.inputSchema,
+          tool.outputSchema,
+        ]);
       } finally {
         await client.close();
         await server.close();

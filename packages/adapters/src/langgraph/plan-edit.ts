@@ -144,10 +144,12 @@ function commandOf(
   return { type: found, value: inner };
 }
 
-// The reference op of each reference command type, found from the tool's result type.
-const OP_OF = new Map<DataType, Exclude<PlanEditOp, 'command'>>(
+// The reference op of each reference command, found by the name of the tool's result type:
+// the unicode-mode tools' result types are other schemas (their descriptions name the unicode
+// rule) under the same names.
+const OP_OF = new Map<string, Exclude<PlanEditOp, 'command'>>(
   (Object.entries(COMMANDS) as [Exclude<PlanEditOp, 'command'>, DataType][]).map(([op, type]) => [
-    type,
+    dataTypeName(type),
     op,
   ]),
 );
@@ -165,9 +167,9 @@ export function editOf(
 ): PlanEdit | undefined {
   const type: DataType | null = tool.resultType;
   if (type === null) return undefined;
-  const op = OP_OF.get(type);
-  if (op !== undefined) return { op, value } as PlanEdit;
   const name = dataTypeName(type);
+  const op = OP_OF.get(name);
+  if (op !== undefined) return { op, value } as PlanEdit;
   return commandTypesOf(extensions).has(name)
     ? { op: 'command', value: { type: name, value } }
     : undefined;

@@ -94,6 +94,25 @@ describe('planningMiddleware in Unicode mode', () => {
     expect(view?.revision?.explanation).toBe('翻訳を確認した');
   });
 
+  it('carries the reference edits of the unicode-mode tools into the plan channel', async () => {
+    // Without history the channel gets each tool's reference edit (setup_plan, mark_step, ...),
+    // found from the tool's result type: in unicode mode another schema of the same name.
+    const model = new ScriptedChatModel([
+      toolCallTurn(
+        toolCall('r1', 'planning_setup_plan', japaneseSetup),
+        toolCall('r2', 'planning_mark_step', { step_id: 'S001', status: 'done', note: '確認済み' }),
+      ),
+      new AIMessage('計画しました。'),
+    ]);
+    const agent = planningAgent(model, { text: 'unicode' });
+    const config = { configurable: { thread_id: 'reference-edits' } };
+    const result = await agent.invoke({ messages: [new HumanMessage('計画して')] }, config);
+    expect(replies(result.messages)['r2']?.[0]).toBe('success');
+    const state = readPlanState((await agent.graph.getState(config)).values);
+    expect(titles(state.plan)).toEqual(UNICODE_TITLES);
+    expect(state.plan?.steps[0]).toMatchObject({ status: 'done', notes: ['確認済み'] });
+  });
+
   it('refuses non-ASCII titles in the reference words by default', async () => {
     const model = new ScriptedChatModel([
       toolCallTurn(toolCall('a1', 'planning_setup_plan', japaneseSetup)),

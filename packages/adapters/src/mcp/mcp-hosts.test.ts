@@ -10,10 +10,13 @@ import {
   defineDataType,
   defineTool,
   Plan,
+  type PlanningExtension,
   type PlanningTools,
   Session,
   selectLatest,
+  type TextMode,
 } from '@plankit/core';
+import { batch, dependencies, history, owners } from '@plankit/core/plan-model';
 import { parsePlanView, planView } from '@plankit/core/plan-view';
 import { PlanningToolsSection } from '@plankit/prompt';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -70,6 +73,9 @@ interface WireOptions {
   readonly resource?: boolean;
   readonly prompt?: boolean;
   readonly strictCapabilities?: boolean;
+  /** The tools' text mode and extensions; ascii and none by default. */
+  readonly text?: TextMode;
+  readonly extensions?: readonly PlanningExtension[];
 }
 
 interface Major {
@@ -83,15 +89,18 @@ afterEach(async () => {
   cleanups = [];
 });
 
-function fixture() {
+function fixture(options: WireOptions = {}) {
   const session = new Session({ sessionId: 'mcp', clock: () => 1 });
-  return { session, tools: createPlanningTools(session) };
+  const { text = 'ascii', extensions = [] } = options;
+  // Typed as the six: the tests that add extensions read only what every tool has.
+  const tools = createPlanningTools(session, { text, extensions }) as unknown as PlanningTools;
+  return { session, tools };
 }
 
 const V1: Major = {
   name: 'v1',
   async wire(options = {}) {
-    const { session, tools } = fixture();
+    const { session, tools } = fixture(options);
     const server = new McpServerV1({ name: 'plankit-test', version: '1.0.0' });
     v1Tools.registerMcpTools(server, tools, { session });
     const plan = options.resource ? v1.registerMcpPlanResource(server, { session }) : undefined;
@@ -118,7 +127,7 @@ const V1: Major = {
 const V2: Major = {
   name: 'v2',
   async wire(options = {}) {
-    const { session, tools } = fixture();
+    const { session, tools } = fixture(options);
     const server = new McpServerV2({ name: 'plankit-test', version: '1.0.0' });
     v2Tools.registerMcpTools(server, tools, { session });
     const plan = options.resource ? v2.registerMcpPlanResource(server, { session }) : undefined;
@@ -210,6 +219,68 @@ describe.each([V1, V2])(
         properties: { objective: { type: 'string' }, steps: { type: 'array' } },
         required: ['objective', 'status', 'steps'],
       });
+    });
+
+    it('lists the unicode rule in every input and output schema of unicode-mode tools', async () => {
+      const descriptions = (schema: unknown): string[] =>
+        JSON.stringify(schema).match(/"description":"[^"]*"/g) ?? [];
+      const listed = async (options: WireOptions) => (await major.wire(options)).client.listTools();
+      const all = [dependencies(), batch(), owners({ agent: 'a' }), history()];
+      for (const extensions of [[], all]) {
+        const { tools } = await listed({ text: 'unicode', extensions });
+        for (const tool of tools) {
+          expect(JSON.stringify(tool.inputSchema), tool.name).not.toContain('ASCII');
+          expect(JSON.stringify(tool.outputSchema ?? {}), tool.name).not.toContain('ASCII');
+        }
+      }
+      const unicode = await listed({ text: 'unicode' });
+      const output = (name: string) =>
+        descriptions(unicode.tools.find((tool) => tool.name === name)?.outputSchema);
+      expect(output('planning_setup_plan')).toEqual(
+        expect.arrayContaining([
+          '"description":"What the plan achieves, 1-240 characters."',
+          '"description":"Step title, 1-160 characters."',
+          '"description":"Optional details, up to 512 characters."',
+        ]),
+      );
+      expect(output('planning_update_step')).toContain(
+        '"description":"New details, up to 512 characters."',
+      );
+      expect(output('planning_mark_step')).toContain(
+        '"description":"Optional note, up to 512 characters."',
+      );
+      // Ascii mode lists the reference copy; the shapes are the same but for those words.
+      const ascii = await listed({});
+      for (const [index, tool] of ascii.tools.entries()) {
+        const words = JSON.stringify(tool.outputSchema).replaceAll(
+          'ASCII characters',
+          'characters',
+        );
+        expect(JSON.stringify(unicode.tools[index]?.outputSchema)).toBe(words);
+      }
+      expect(descriptions(ascii.tools[3]?.outputSchema)).toContain(
+        '"description":"Optional note, up to 512 ASCII characters."',
+      );
+    });
+
+    it('answers unicode-mode calls with structuredContent its listed outputSchema accepts', async () => {
+      // The real client checks structuredContent against the listed outputSchema.
+      const { client } = await major.wire({ text: 'unicode' });
+      await client.listTools();
+      const setup = await client.callTool({
+        name: 'planning_setup_plan',
+        arguments: { objective: '\u8a08\u753b', initial_steps: [{ title: '\u00e9tape' }] },
+      });
+      expect(setup.structuredContent).toEqual({
+        objective: '\u8a08\u753b',
+        initial_steps: [{ title: '\u00e9tape', details: null }],
+      });
+      const mark = await client.callTool({
+        name: 'planning_mark_step',
+        arguments: { step_id: 'S001', status: 'done', note: 'fini \u2705' },
+      });
+      expect(mark.isError, mark.content[0]?.text).toBeUndefined();
+      expect(mark.structuredContent).toMatchObject({ step_id: 'S001', note: 'fini \u2705' });
     });
 
     // Origin: typescript-sdk test/integration/test/server/mcp.test.ts, "should support tool with

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import * as z from 'zod';
+import { type DataType, dataTypeName } from '../define-data-type.ts';
 import type { AnyTool } from '../define-tool.ts';
 import { invokeTool } from '../invoke-tool.ts';
 import { batch, dependencies, history, owners } from '../plan-model.ts';
@@ -10,7 +11,7 @@ import { ToolCall } from '../tool-call.ts';
 import { ToolValidationError } from '../tool-validation-error.ts';
 import { createPlanningTools, type PlanningToolsOptions } from './create-planning-tools.ts';
 import { Plan } from './plan.ts';
-import { AddStep, SetupPlan } from './plan-commands.ts';
+import { AddStep, ClearPlan, MarkStep, SetupPlan, UpdateStep } from './plan-commands.ts';
 import type { PlanningExtension } from './planning-extension.ts';
 import { shortToolNames } from './testing/short-tool-names.ts';
 
@@ -1031,6 +1032,99 @@ describe("text: 'unicode'", () => {
     expect(createPlanningTools(new Session(), { text: 'unicode' })[0]?.parameters).toBe(
       createPlanningTools(new Session(), { text: 'unicode' })[0]?.parameters,
     );
+  });
+
+  it('describes text in every result type by the same rule as the parameters', () => {
+    // What hosts derive from resultType (MCP's outputSchema): history's result is unknown to
+    // JSON Schema in part, hence `any` for what cannot be represented.
+    const results = (options: PlanningToolsOptions) =>
+      createPlanningTools(new Session(), options).flatMap((tool) =>
+        tool.resultType === null
+          ? []
+          : [
+              [
+                tool.name,
+                JSON.stringify(
+                  z.toJSONSchema(tool.resultType, { io: 'output', unrepresentable: 'any' }),
+                ),
+              ] as const,
+            ],
+      );
+    const extensionSets: PlanningExtension[][] = [
+      [],
+      [dependencies()],
+      [batch()],
+      [owners({ agent: 'a' })],
+      [history()],
+      [dependencies(), batch(), owners({ agent: 'a' }), history()],
+    ];
+    for (const extensions of extensionSets)
+      for (const [name, schema] of results({ text: 'unicode', extensions }))
+        expect(schema, `${name} with ${extensions.map((e) => e.name)}`).not.toContain('ASCII');
+    const unicode = Object.fromEntries(results({ text: 'unicode' }));
+    expect(unicode['planning_setup_plan']).toContain('What the plan achieves, 1-240 characters.');
+    expect(unicode['planning_setup_plan']).toContain('Step title, 1-160 characters.');
+    expect(unicode['planning_update_step']).toContain('New details, up to 512 characters.');
+    expect(unicode['planning_mark_step']).toContain('Optional note, up to 512 characters.');
+    // Ascii mode: the reference data types, their copy unchanged; the unicode schemas are the
+    // same but for the words naming the rule.
+    const ascii = createPlanningTools(new Session());
+    expect(ascii.map((tool) => tool.resultType)).toEqual([
+      SetupPlan,
+      AddStep,
+      UpdateStep,
+      MarkStep,
+      ClearPlan,
+      null,
+    ]);
+    const asciiResults = Object.fromEntries(results({}));
+    expect(asciiResults['planning_setup_plan']).toContain(
+      'What the plan achieves, 1-240 ASCII characters.',
+    );
+    expect(asciiResults['planning_add_step']).toContain('Step title, 1-160 ASCII characters.');
+    expect(asciiResults['planning_update_step']).toContain(
+      'New details, up to 512 ASCII characters.',
+    );
+    expect(asciiResults['planning_mark_step']).toContain(
+      'Optional note, up to 512 ASCII characters.',
+    );
+    for (const [name, schema] of Object.entries(asciiResults))
+      expect(unicode[name]).toBe(schema.replaceAll('ASCII characters', 'characters'));
+  });
+
+  it('names the unicode result types as the reference data types, built once', async () => {
+    const tools = createPlanningTools(new Session(), { text: 'unicode' });
+    const again = createPlanningTools(new Session(), { text: 'unicode' });
+    for (const [index, tool] of tools.entries()) {
+      // One schema per tool: its parameters are its result type, as in ascii mode.
+      if (tool.resultType !== null && index < 4) expect(tool.parameters).toBe(tool.resultType);
+      expect(again[index]?.resultType).toBe(tool.resultType);
+    }
+    expect(tools.slice(0, 5).map((tool) => dataTypeName(tool.resultType as DataType))).toEqual([
+      'plankit.SetupPlan',
+      'plankit.AddStep',
+      'plankit.UpdateStep',
+      'plankit.MarkStep',
+      'plankit.ClearPlan',
+    ]);
+    // A session with the reference reducers reduces them, as values of the same data types.
+    const { call, plan, session } = planning({ text: 'unicode' });
+    expect((await call('setup', { objective: '計画', initial_steps: steps('a') })).success).toBe(
+      true,
+    );
+    expect((await call('add', { steps: steps('étape') })).success).toBe(true);
+    expect((await call('update', { step_id: 'S001', details: '詳細' })).success).toBe(true);
+    expect((await call('mark', { step_id: 'S002', status: 'done', note: 'fini ✅' })).success).toBe(
+      true,
+    );
+    expect(plan()?.steps).toMatchObject([
+      { title: 'a', details: '詳細', status: 'pending' },
+      { title: 'étape', status: 'done', notes: ['fini ✅'] },
+    ]);
+    expect(session.dispatch(MarkStep, MarkStep.parse({ step_id: 'S001', status: 'done' })).ok).toBe(
+      true,
+    );
+    expect(plan()?.status).toBe('completed');
   });
 
   it('keeps step ids ASCII', async () => {

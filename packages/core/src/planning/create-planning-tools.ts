@@ -20,17 +20,17 @@ import {
   withStepHint,
 } from './plan-checks.ts';
 import {
-  AddStep,
+  type AddStep,
   type AddStepInput,
   ClearPlan,
-  MarkStep,
+  type MarkStep,
   type MarkStepInput,
   type NewPlanStep,
-  planningParameters,
+  planningCommandTypes,
   ReadPlan,
-  SetupPlan,
+  type SetupPlan,
   type SetupPlanInput,
-  UpdateStep,
+  type UpdateStep,
   type UpdateStepInput,
 } from './plan-commands.ts';
 import type { PlanningExtension, PlanningToolsContext } from './planning-extension.ts';
@@ -56,7 +56,8 @@ export interface PlanningToolsOptions<
    * Which text the tools accept in objectives, titles, details and notes: `'ascii'` (the
    * default, the reference's printable ASCII) or `'unicode'` (any language, normalised to NFC;
    * controls, bidirectional controls and invisible characters refused). Step ids stay ASCII.
-   * Give the prompt (`PlanningToolsSection`) the same mode.
+   * The tools' parameters and result types describe text by the mode's rule. Give the prompt
+   * (`PlanningToolsSection`) the same mode.
    */
   readonly text?: TextMode | undefined;
   /** Marks every tool as accepting description overrides; `false` by default. */
@@ -231,7 +232,8 @@ export function createPlanningTools<const E extends readonly PlanningExtension[]
     );
   }
   const text = checkTextMode(options.text ?? 'ascii', 'createPlanningTools', 'options.text');
-  const parameters = planningParameters(text);
+  // Each tool's parameters and result type, described by the mode's text rule.
+  const types = planningCommandTypes(text);
   const acceptsOverrides = options.acceptsOverrides ?? false;
   if (typeof acceptsOverrides !== 'boolean') {
     throw invalidArgument('createPlanningTools', 'options.acceptsOverrides', 'must be a boolean');
@@ -273,8 +275,8 @@ export function createPlanningTools<const E extends readonly PlanningExtension[]
   const setup = defineTool({
     name: 'planning_setup_plan',
     description: 'Create or replace the session plan.',
-    parameters: parameters.setup,
-    resultType: SetupPlan,
+    parameters: types.setup,
+    resultType: types.setup,
     acceptsOverrides,
     traits: PLANNING_TOOL_TRAITS.setup,
     handler: (params, { session }) => {
@@ -290,7 +292,7 @@ export function createPlanningTools<const E extends readonly PlanningExtension[]
       const initial_steps = normaliseSteps(params.initial_steps, 'initial_steps', text);
       return {
         message: `Plan initialised with ${plural(initial_steps.length, 'step')}.`,
-        value: trustedValue(SetupPlan, { objective, initial_steps }),
+        value: trustedValue(types.setup, { objective, initial_steps }),
       };
     },
   });
@@ -298,8 +300,8 @@ export function createPlanningTools<const E extends readonly PlanningExtension[]
   const add = defineTool({
     name: 'planning_add_step',
     description: 'Append one or more steps to the active plan.',
-    parameters: parameters.add,
-    resultType: AddStep,
+    parameters: types.add,
+    resultType: types.add,
     acceptsOverrides,
     traits: PLANNING_TOOL_TRAITS.add,
     handler: (params, { session }) => {
@@ -317,7 +319,7 @@ export function createPlanningTools<const E extends readonly PlanningExtension[]
       ensureIdRoom(highest, steps.length);
       return {
         message: `Queued ${plural(steps.length, 'step')} for addition.`,
-        value: trustedValue(AddStep, { steps }),
+        value: trustedValue(types.add, { steps }),
       };
     },
   });
@@ -325,8 +327,8 @@ export function createPlanningTools<const E extends readonly PlanningExtension[]
   const updateTool = defineTool({
     name: 'planning_update_step',
     description: 'Edit the title or details for an existing step.',
-    parameters: parameters.update,
-    resultType: UpdateStep,
+    parameters: types.update,
+    resultType: types.update,
     acceptsOverrides,
     traits: PLANNING_TOOL_TRAITS.update,
     handler: (params, { session }) => {
@@ -350,15 +352,18 @@ export function createPlanningTools<const E extends readonly PlanningExtension[]
         });
       }
       const value = withStepHint({ step_id, title, details }, plan, stepIndex(plan, step_id));
-      return { message: `Step ${step_id} update queued.`, value: trustedValue(UpdateStep, value) };
+      return {
+        message: `Step ${step_id} update queued.`,
+        value: trustedValue(types.update, value),
+      };
     },
   });
 
   const mark = defineTool({
     name: 'planning_mark_step',
     description: 'Update step status and optionally record a note.',
-    parameters: parameters.mark,
-    resultType: MarkStep,
+    parameters: types.mark,
+    resultType: types.mark,
     acceptsOverrides,
     traits: PLANNING_TOOL_TRAITS.mark,
     handler: (params, { session }) => {
@@ -385,7 +390,10 @@ export function createPlanningTools<const E extends readonly PlanningExtension[]
       const warnings = checkMark(plan, index, status);
       return {
         message: `Step ${step_id} marked as ${status}.${warnings === null ? '' : ` ${warnings}`}`,
-        value: trustedValue(MarkStep, withStepHint({ step_id, status, note }, plan, index, steps)),
+        value: trustedValue(
+          types.mark,
+          withStepHint({ step_id, status, note }, plan, index, steps),
+        ),
       };
     },
   });

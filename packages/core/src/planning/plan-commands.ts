@@ -1,5 +1,6 @@
 import * as z from 'zod';
 import { defineDataType } from '../define-data-type.ts';
+import { isTrustedAs } from '../internal/trusted-value.ts';
 import { StepStatus } from './plan.ts';
 import type { TextMode } from './text-mode.ts';
 
@@ -154,8 +155,12 @@ export const MarkStep: z.ZodType<MarkStep, MarkStepInput> = defineDataType(
   markStepSchema(ASCII_CHARACTERS),
 );
 
-/** The parameter schemas of the four tools that take text, for one text mode. @internal */
-export interface PlanningParameters {
+/**
+ * The schemas of the four tools that take text, for one text mode: each is both the tool's
+ * parameters and its result type (what `resultType` hosts turn into an output schema, such as
+ * MCP's `outputSchema`), so both describe the text by the same rule. @internal
+ */
+export interface PlanningCommandTypes {
   /** `planning_setup_plan`'s. */
   readonly setup: z.ZodType<SetupPlan, SetupPlanInput>;
   /** `planning_add_step`'s. */
@@ -166,7 +171,7 @@ export interface PlanningParameters {
   readonly mark: z.ZodType<MarkStep, MarkStepInput>;
 }
 
-const ASCII_PARAMETERS: PlanningParameters = {
+const ASCII_COMMAND_TYPES: PlanningCommandTypes = {
   setup: SetupPlan,
   add: AddStep,
   update: UpdateStep,
@@ -174,22 +179,35 @@ const ASCII_PARAMETERS: PlanningParameters = {
 };
 // Built on first use and kept: zod compiles a schema on its first parse, and schemas built
 // per session (a pool makes one per conversation) would be built and compiled again each time.
-let unicodeParameters: PlanningParameters | undefined;
+let unicodeCommandTypes: PlanningCommandTypes | undefined;
 
 /**
- * The parameters of `planning_setup_plan`, `_add_step`, `_update_step` and `_mark_step` for
- * the tools of `mode`: the data types themselves in ascii mode, the same shapes whose
- * descriptions say `characters` rather than `ASCII characters` in unicode mode. @internal
+ * The parameters and result types of `planning_setup_plan`, `_add_step`, `_update_step` and
+ * `_mark_step` for the tools of `mode`: the data types themselves in ascii mode; in unicode
+ * mode the same shapes, whose descriptions say `characters` rather than `ASCII characters`,
+ * named as the same data types (sessions route them by name to the same reducers, and they
+ * parse every value as the ascii ones do). @internal
  */
-export function planningParameters(mode: TextMode): PlanningParameters {
-  if (mode === 'ascii') return ASCII_PARAMETERS;
-  unicodeParameters ??= {
-    setup: setupPlanSchema('characters'),
-    add: addStepSchema('characters'),
-    update: updateStepSchema('characters'),
-    mark: markStepSchema('characters'),
+export function planningCommandTypes(mode: TextMode): PlanningCommandTypes {
+  if (mode === 'ascii') return ASCII_COMMAND_TYPES;
+  unicodeCommandTypes ??= {
+    setup: defineDataType('plankit.SetupPlan', setupPlanSchema('characters')),
+    add: defineDataType('plankit.AddStep', addStepSchema('characters')),
+    update: defineDataType('plankit.UpdateStep', updateStepSchema('characters')),
+    mark: defineDataType('plankit.MarkStep', markStepSchema('characters')),
   };
-  return unicodeParameters;
+  return unicodeCommandTypes;
+}
+
+/**
+ * True when a mark handler built `value` (see `trustedValue`) as the {@link MarkStep} of
+ * either text mode: its note has passed the tools' text rules already. @internal
+ */
+export function isTrustedMark(value: MarkStep): boolean {
+  return (
+    isTrustedAs(value, MarkStep) ||
+    (unicodeCommandTypes !== undefined && isTrustedAs(value, unicodeCommandTypes.mark))
+  );
 }
 
 /** Parameters of `planning_clear_plan` (none). @public */

@@ -1,6 +1,5 @@
 import { noteStepEdit } from '../diagnostics/note-step-edit.ts';
 import { update } from '../internal/produce.ts';
-import { isTrustedAs } from '../internal/trusted-value.ts';
 import type { Reducer } from '../reducer.ts';
 import { replaceLatest } from '../replace-latest.ts';
 import type { Session } from '../session.ts';
@@ -18,6 +17,7 @@ import {
 import {
   AddStep,
   ClearPlan,
+  isTrustedMark,
   MarkStep,
   type NewPlanStep,
   SetupPlan,
@@ -120,7 +120,7 @@ export const markStepReducer: Reducer<Plan, MarkStep> = (plans, { value }) => {
   const { index, steps } = commandStep(plan, value);
   const status = ensureStatus(value.status);
   // A note the mark handler built (see trustedValue) has passed these rules already.
-  if (value.note !== null && !isTrustedAs(value, MarkStep))
+  if (value.note !== null && !isTrustedMark(value))
     ensurePlanText(value.note, 'note', 'Note', PLANNING_LIMITS.note);
   const step = steps[index] as PlanStep;
   const notes = value.note === null ? step.notes : Object.freeze([...step.notes, value.note]);

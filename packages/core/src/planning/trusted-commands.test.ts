@@ -1,12 +1,21 @@
 import { isDeepStrictEqual } from 'node:util';
 import { describe, expect, it } from 'vitest';
+import type { DataType } from '../define-data-type.ts';
 import { defineTool } from '../define-tool.ts';
+import { isTrustedAs } from '../internal/trusted-value.ts';
 import { invokeTool } from '../invoke-tool.ts';
 import { selectLatest } from '../select-latest.ts';
 import { Session } from '../session.ts';
 import { createPlanningTools } from './create-planning-tools.ts';
 import { Plan } from './plan.ts';
-import { AddStep, ClearPlan, MarkStep, SetupPlan, UpdateStep } from './plan-commands.ts';
+import {
+  AddStep,
+  ClearPlan,
+  isTrustedMark,
+  MarkStep,
+  SetupPlan,
+  UpdateStep,
+} from './plan-commands.ts';
 import { markStepReducer } from './planning-reducers.ts';
 import { shortToolNames } from './testing/short-tool-names.ts';
 
@@ -50,6 +59,44 @@ describe('values the reference handlers build', () => {
       expect(isDeepStrictEqual(dataType.parse(value), value)).toBe(true);
       expect(JSON.stringify(dataType.parse(value))).toBe(JSON.stringify(value));
     }
+  });
+
+  it('are trusted as the result type of their own text mode', async () => {
+    const session = new Session({ sessionId: 'trusted-unicode', clock: () => NOW });
+    const tools = createPlanningTools(session, { text: 'unicode' });
+    const { setup, add, update, mark } = shortToolNames(tools);
+    const context = { session, now: NOW, toolName: 'test' };
+    const set = await invokeTool(
+      setup,
+      { objective: '\u8a08\u753b', initial_steps: [{ title: 'a' }] },
+      { session },
+    );
+    expect(set.success).toBe(true);
+    const built = [
+      [setup, setup.handler(setup.parameters.parse({ objective: '\u00e9' }), context)],
+      [add, add.handler(add.parameters.parse({ steps: [{ title: '\u00e9' }] }), context)],
+      [update, update.handler(update.parameters.parse({ step_id: 'S001', title: 'b' }), context)],
+      [mark, mark.handler(mark.parameters.parse({ step_id: 'S001', status: 'done' }), context)],
+    ] as const;
+    for (const [tool, returned] of built) {
+      const { value } = await returned;
+      expect(isTrustedAs(value, tool.resultType as DataType), tool.name).toBe(true);
+    }
+    // The mark reducer skips the note's text check for a mark its handler built, in both modes.
+    const { value: note } = await mark.handler(
+      mark.parameters.parse({ step_id: 'S001', status: 'done', note: '\u2705' }),
+      context,
+    );
+    expect(isTrustedMark(note)).toBe(true);
+    const ascii = await threeSteps();
+    const { value: asciiNote } = await ascii.mark.handler(
+      MarkStep.parse({ step_id: 'S001', status: 'done', note: 'ok' }),
+      ascii.context,
+    );
+    expect(isTrustedMark(asciiNote)).toBe(true);
+    expect(isTrustedMark(MarkStep.parse({ step_id: 'S001', status: 'done', note: 'ok' }))).toBe(
+      false,
+    );
   });
 
   it('commit exactly what a dispatch of the same command commits', async () => {
