@@ -17,7 +17,7 @@ export interface ACPSessionErrorOptions extends PlankitErrorOptions {
 
 /**
  * A request named an ACP session the agent does not have: `session/new` never returned its id
- * and `session/load` found nothing saved under it. {@link toACPRequestError} answers it as ACP
+ * and `session/load` found nothing saved under it. {@link toACPError} answers it as ACP
  * says, `-32002` (Resource not found) with the id in `data.sessionId`.
  *
  * @public

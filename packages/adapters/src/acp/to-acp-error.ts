@@ -22,7 +22,7 @@ const DATA_ID = 256;
 
 /**
  * The JSON-RPC error an ACP agent answers a refused session request with, as ACP says:
- * `session_not_found` ({@link ACPPlanBridge.checkSession}, `sendPlan`) becomes `-32002`
+ * `session_not_found` (`checkSession`, `sendPlan`) becomes `-32002`
  * (Resource not found) with the session id in `data.sessionId`; a session id the pool refuses
  * (`conversation_id_invalid`, `session_unresolved`) becomes `-32602` (Invalid params); any other
  * pool failure (the store failed, the pool is full or closed) `-32603` (Internal error). The
