@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import {
   type NewSessionRequest,
   PROTOCOL_VERSION,
+  RequestError,
   type SessionNotification,
 } from '@agentclientprotocol/sdk';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -65,8 +66,19 @@ describe('the ACP agent over stdio, as an editor launches it', () => {
     const second = spawned();
     const again = connectClient(second.stream);
     await again.connection.agent.request('initialize', { protocolVersion: PROTOCOL_VERSION });
+    // The new process has not loaded the session yet, and never saw the made-up one.
+    const early = await again.connection.agent
+      .request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'Carry on' }] })
+      .catch((error: unknown) => error);
+    expect(early).toBeInstanceOf(RequestError);
+    expect(early).toMatchObject({ code: -32002, data: { sessionId } });
+    const unknown = await again.connection.agent
+      .request('session/load', { ...session, sessionId: 'made-up' })
+      .catch((error: unknown) => error);
+    expect(unknown).toMatchObject({ code: -32002, data: { sessionId: 'made-up' } });
     await again.connection.agent.request('session/load', { ...session, sessionId });
     expect(summary(await again.waitFor(isPlan))).toEqual(summary(plans.at(-1)));
+    expect(again.updates.filter(isPlan)).toHaveLength(1);
   }, 120_000);
 
   it('exits when the client disconnects mid-turn, with the plan saved as far as it got', async () => {

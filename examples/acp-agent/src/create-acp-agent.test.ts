@@ -1,4 +1,4 @@
-import { type NewSessionRequest, PROTOCOL_VERSION } from '@agentclientprotocol/sdk';
+import { type NewSessionRequest, PROTOCOL_VERSION, RequestError } from '@agentclientprotocol/sdk';
 import { toACPPlanUpdate } from '@plankit/adapters/acp';
 import { createSessionPool, type SessionPool } from '@plankit/adapters/sessions';
 import { MemoryStore } from '@plankit/adapters/stores';
@@ -149,6 +149,32 @@ describe('the ACP agent, in memory', () => {
       'pending',
       'pending',
     ]);
+  });
+
+  it('refuses a prompt or a load naming a session it never created or saved, with -32002', async () => {
+    const { client } = await started();
+    const refused = async (request: Promise<unknown>): Promise<RequestError> => {
+      const error = await request.then(
+        () => undefined,
+        (thrown: unknown) => thrown,
+      );
+      if (!(error instanceof RequestError)) throw new Error('expected a RequestError');
+      return error;
+    };
+    const prompted = await refused(prompt(client, 'not-a-session', 'Ship it'));
+    expect(prompted.code).toBe(-32002);
+    expect(prompted.data).toEqual({ sessionId: 'not-a-session' });
+    expect(prompted.message).toContain('sessionId "not-a-session" names no session of this agent');
+    const loaded = await refused(
+      client.connection.agent.request('session/load', { ...session, sessionId: 'not-saved' }),
+    );
+    expect(loaded.code).toBe(-32002);
+    expect(loaded.data).toEqual({ sessionId: 'not-saved' });
+    // Nothing was created for either id, and no update was sent.
+    expect(pool.has('not-a-session')).toBe(false);
+    expect(pool.has('not-saved')).toBe(false);
+    expect(client.updates).toEqual([]);
+    client.connection.close();
   });
 
   it('stops a turn on session/cancel', async () => {

@@ -1,10 +1,16 @@
 import { randomUUID } from 'node:crypto';
 import { type AgentApp, agent, PROTOCOL_VERSION, RequestError } from '@agentclientprotocol/sdk';
 import { formatToolContent } from '@plankit/adapters';
-import { createACPPlanBridge } from '@plankit/adapters/acp';
+import { createACPPlanBridge, toACPError } from '@plankit/adapters/acp';
 import type { SessionPool } from '@plankit/adapters/sessions';
 import { type AnyTool, Plan, selectLatest } from '@plankit/core';
 import type { ModelToolOutcome, PlanningModel } from './planning-model.ts';
+
+/** The SDK's error for a refusal of the bridge: `-32002` for a session this agent lacks. */
+function requestError(error: Parameters<typeof toACPError>[0]): RequestError {
+  const { code, message, data } = toACPError(error);
+  return new RequestError(code, message, data);
+}
 
 /** Options of {@link createACPAgent}. */
 export interface ACPAgentOptions {
@@ -31,7 +37,9 @@ export interface ACPAgent {
  * An ACP agent whose plan is plankit's: `session/new` and `session/load` follow the session's
  * plan through the bridge (load also replays the whole plan), and `session/prompt` runs the
  * model, each planning call shown as a tool call. A `session/cancel`, or the client going away,
- * aborts the turn: no model step or tool call starts after it.
+ * aborts the turn: no model step or tool call starts after it. A `session/prompt` naming a
+ * session this agent never created or loaded, and a `session/load` of one the store holds
+ * nothing under, are refused with `-32002` (Resource not found), changing nothing.
  */
 export function createACPAgent(options: ACPAgentOptions): ACPAgent {
   const { pool, tools, model, maxSteps = 20 } = options;
@@ -49,14 +57,15 @@ export function createACPAgent(options: ACPAgentOptions): ACPAgent {
     .onRequest('session/new', ({ client }) => {
       const sessionId = randomUUID();
       const followed = bridge.follow(client, sessionId);
-      if (!followed.ok) throw RequestError.internalError(undefined, followed.error.message);
+      if (!followed.ok) throw requestError(followed.error);
       return { sessionId };
     })
     .onRequest('session/load', async ({ client, params }) => {
-      const followed = bridge.follow(client, params.sessionId);
-      if (!followed.ok) throw RequestError.invalidParams(undefined, followed.error.message);
+      // Replayed first: it refuses an id the store holds nothing under, before it is followed.
       const sent = await bridge.sendPlan(client, params.sessionId);
-      if (!sent.ok) throw RequestError.internalError(undefined, sent.error.message);
+      if (!sent.ok) throw requestError(sent.error);
+      const followed = bridge.follow(client, params.sessionId);
+      if (!followed.ok) throw requestError(followed.error);
       return {};
     })
     .onNotification('session/cancel', ({ params }) => {
@@ -64,6 +73,8 @@ export function createACPAgent(options: ACPAgentOptions): ACPAgent {
     })
     .onRequest('session/prompt', async ({ client, params, signal }) => {
       const { sessionId } = params;
+      const open = bridge.checkSession(sessionId);
+      if (!open.ok) throw requestError(open.error);
       cancels.get(sessionId)?.abort();
       const cancel = new AbortController();
       cancels.set(sessionId, cancel);

@@ -2,13 +2,16 @@ import {
   type AgentContext,
   agent,
   client,
+  RequestError,
   type SessionNotification,
 } from '@agentclientprotocol/sdk';
 import { createPlanningTools, invokeTool, Session } from '@plankit/core';
 import { afterEach, describe, expect, it } from 'vitest';
 import { MemoryStore } from '../persistence/stores/memory-store.ts';
 import { createSessionPool, type SessionPool } from '../sessions/create-session-pool.ts';
-import { createACPPlanBridge } from './create-acp-plan-bridge.ts';
+import { ACPSessionError } from './acp-session-error.ts';
+import { type ACPPlanBridge, createACPPlanBridge } from './create-acp-plan-bridge.ts';
+import { toACPError } from './to-acp-error.ts';
 
 const TOOLS = createPlanningTools(new Session());
 
@@ -38,6 +41,61 @@ const setup = {
   objective: 'Ship',
   initial_steps: [{ title: 'Build' }, { title: 'Test' }],
 };
+
+/** The SDK's error for a bridge refusal, as an agent throws it. */
+const requestError = (error: Parameters<typeof toACPError>[0]): RequestError => {
+  const { code, message, data } = toACPError(error);
+  return new RequestError(code, message, data);
+};
+
+/**
+ * An agent of the real SDK whose session requests go through `bridge` as an agent's should
+ * (new follows, load replays then follows, prompt checks the session then runs one call), and
+ * a client recording what it gets.
+ */
+function served(bridge: ACPPlanBridge) {
+  const seen: SessionNotification[] = [];
+  let next = 0;
+  const agentApp = agent()
+    .onRequest('initialize', () => ({ protocolVersion: 1 }))
+    .onRequest('session/new', ({ client: acp }) => {
+      const sessionId = `s${++next}`;
+      const followed = bridge.follow(acp, sessionId);
+      if (!followed.ok) throw requestError(followed.error);
+      return { sessionId };
+    })
+    .onRequest('session/load', async ({ client: acp, params }) => {
+      const sent = await bridge.sendPlan(acp, params.sessionId);
+      if (!sent.ok) throw requestError(sent.error);
+      bridge.follow(acp, params.sessionId);
+      return {};
+    })
+    .onRequest('session/prompt', async ({ client: acp, params }) => {
+      const open = bridge.checkSession(params.sessionId);
+      if (!open.ok) throw requestError(open.error);
+      await bridge.callTool(acp, params.sessionId, {
+        toolCallId: 'c1',
+        name: 'planning_setup_plan',
+        arguments: setup,
+      });
+      return { stopReason: 'end_turn' as const };
+    });
+  const clientApp = client().onNotification('session/update', ({ params }) => {
+    seen.push(params);
+  });
+  const connection = clientApp.connect(agentApp);
+  return { seen, connection };
+}
+
+/** What a request was refused with: the SDK's RequestError, as the client got it. */
+async function refusedWith(request: Promise<unknown>): Promise<RequestError> {
+  const error = await request.then(
+    () => undefined,
+    (thrown: unknown) => thrown,
+  );
+  if (!(error instanceof RequestError)) throw new Error(`expected a RequestError, got ${error}`);
+  return error;
+}
 
 let pool: SessionPool;
 afterEach(async () => {
@@ -128,8 +186,11 @@ describe('createACPPlanBridge', () => {
     const bridge = createACPPlanBridge({ pool, tools: TOOLS });
     const { updates, agentContext, connection } = connected();
     await connection.agent.request('initialize', { protocolVersion: 1 });
+    bridge.follow(agentContext(), 'empty');
     expect(await bridge.sendPlan(agentContext(), 'empty')).toEqual({ ok: true, value: false });
     expect(await bridge.sendPlan(agentContext(), 'saved')).toEqual({ ok: true, value: true });
+    // The store held it: the resumed session is open.
+    expect(bridge.checkSession('saved')).toEqual({ ok: true, value: 'saved' });
     const [replayed] = await updates(1);
     expect(replayed).toEqual({
       sessionId: 'saved',
@@ -268,13 +329,136 @@ describe('createACPPlanBridge', () => {
       },
     };
     const bridge = createACPPlanBridge({ pool, tools: TOOLS, onError: (e) => errors.push(e) });
+    bridge.follow(gone, 'one');
     const result = await bridge.callTool(gone, 'one', {
       toolCallId: 'x',
       name: 'planning_setup_plan',
       arguments: setup,
     });
     expect(result?.success).toBe(true);
-    expect(errors).toHaveLength(2);
+    // The tool_call, the plan update and the tool_call_update.
+    expect(errors).toHaveLength(3);
+  });
+
+  it('refuses session/prompt for a session id the agent never opened with -32002 naming it, changing nothing', async () => {
+    pool = createSessionPool({ store: new MemoryStore() });
+    const bridge = createACPPlanBridge({ pool, tools: TOOLS });
+    const { seen, connection } = served(bridge);
+    await connection.agent.request('initialize', { protocolVersion: 1 });
+    const error = await refusedWith(
+      connection.agent.request('session/prompt', {
+        sessionId: 'made-up',
+        prompt: [{ type: 'text', text: 'Ship it' }],
+      }),
+    );
+    expect(error.code).toBe(-32002);
+    expect(error.data).toEqual({ sessionId: 'made-up' });
+    expect(error.message).toBe(
+      'Resource not found: sessionId "made-up" names no session of this agent: session/new did not create it and session/load found nothing saved under it. Open a session with session/new (or session/load one the agent saved) and use the id it answers with.',
+    );
+    expect(pool.has('made-up')).toBe(false);
+    expect(seen).toEqual([]);
+    // A session the agent created serves the same request.
+    const { sessionId } = await connection.agent.request('session/new', {
+      cwd: '/work',
+      mcpServers: [],
+    });
+    expect(
+      await connection.agent.request('session/prompt', {
+        sessionId,
+        prompt: [{ type: 'text', text: 'Ship it' }],
+      }),
+    ).toEqual({ stopReason: 'end_turn' });
+    connection.close();
+  });
+
+  it('refuses session/load of an id the store holds nothing under, and resumes one it holds', async () => {
+    const store = new MemoryStore();
+    pool = createSessionPool({ store });
+    await pool.run('saved', async (session) => {
+      const setupTool = TOOLS.find((tool) => tool.name === 'planning_setup_plan');
+      if (setupTool === undefined) throw new Error('no setup tool');
+      await invokeTool(setupTool, setup, { session });
+    });
+    await pool.evict('saved');
+    const bridge = createACPPlanBridge({ pool, tools: TOOLS });
+    const { seen, connection } = served(bridge);
+    await connection.agent.request('initialize', { protocolVersion: 1 });
+    const error = await refusedWith(
+      connection.agent.request('session/load', {
+        sessionId: 'never-saved',
+        cwd: '/work',
+        mcpServers: [],
+      }),
+    );
+    expect(error.code).toBe(-32002);
+    expect(error.data).toEqual({ sessionId: 'never-saved' });
+    // The empty copy the load made is gone, and the store still holds nothing under the id.
+    expect(pool.has('never-saved')).toBe(false);
+    const listed = await store.list();
+    expect(listed.ok && listed.value).toEqual(['saved']);
+    expect(bridge.checkSession('never-saved').ok).toBe(false);
+
+    await connection.agent.request('session/load', {
+      sessionId: 'saved',
+      cwd: '/work',
+      mcpServers: [],
+    });
+    expect(seen.map((n) => [n.sessionId, n.update.sessionUpdate])).toEqual([['saved', 'plan']]);
+    expect(
+      await connection.agent.request('session/prompt', {
+        sessionId: 'saved',
+        prompt: [{ type: 'text', text: 'Carry on' }],
+      }),
+    ).toEqual({ stopReason: 'end_turn' });
+    connection.close();
+  });
+
+  it('answers a planning call on a session that is not open as a failed call, sending and loading nothing', async () => {
+    pool = createSessionPool({ store: new MemoryStore() });
+    const sent: SessionNotification[] = [];
+    const recorder = {
+      notify: async (_method: 'session/update', params: SessionNotification) => {
+        sent.push(params);
+      },
+    };
+    const bridge = createACPPlanBridge({ pool, tools: TOOLS });
+    const result = await bridge.callTool(recorder, 'ghost', {
+      toolCallId: 'x',
+      name: 'planning_setup_plan',
+      arguments: setup,
+    });
+    expect(result?.success).toBe(false);
+    expect(result?.message).toBe(
+      'Tool validation failed: sessionId "ghost" names no session of this agent: session/new did not create it and session/load found nothing saved under it. Open a session with session/new (or session/load one the agent saved) and use the id it answers with.',
+    );
+    expect(ACPSessionError.isInstance(result?.success === false ? result.error : undefined)).toBe(
+      true,
+    );
+    expect(result).toMatchObject({ error: { code: 'session_not_found', field: 'sessionId' } });
+    expect(sent).toEqual([]);
+    expect(pool.has('ghost')).toBe(false);
+  });
+
+  it('escapes and clips the session id a refusal names, under 2,000 characters', async () => {
+    pool = createSessionPool({ store: new MemoryStore() });
+    const bridge = createACPPlanBridge({ pool, tools: TOOLS });
+    const forged = 'x\n\u202eevil\u0000';
+    const checked = bridge.checkSession(`${forged}${'y'.repeat(5000)}`);
+    if (checked.ok) throw new Error('expected a refusal');
+    const answer = toACPError(checked.error);
+    expect(answer.code).toBe(-32002);
+    expect(answer.message.length).toBeLessThan(2000);
+    expect(answer.message).toContain('sessionId "x\\n\\u202eevil\\u0000yyy');
+    for (const raw of ['\n', '\u202e', '\u0000']) expect(answer.message).not.toContain(raw);
+    expect(answer.data?.sessionId).toHaveLength(256);
+    // A session id the pool refuses is a bad parameter, in the pool's words.
+    const invalid = await bridge.sendPlan({ notify: async () => {} }, '..');
+    if (invalid.ok) throw new Error('expected a refusal');
+    expect(toACPError(invalid.error)).toMatchObject({
+      code: -32602,
+      message: expect.stringMatching(/^Invalid params: /),
+    });
   });
 
   it('refuses a bad pool, tools or option', () => {

@@ -7,12 +7,18 @@ import {
   type ToolResult,
   type Unsubscribe,
 } from '@plankit/core';
-import { checkOptionKeys, invalidArgument, isRecord } from '@plankit/core/internal-unstable';
+import {
+  checkOptionKeys,
+  invalidArgument,
+  isRecord,
+  toolFailure,
+} from '@plankit/core/internal-unstable';
 import { callTool } from '../host/call-tool.ts';
 import { formatToolContent } from '../host/format-tool-content.ts';
-import { refusal } from '../host/refusal.ts';
+import { refusal, refusalMessage } from '../host/refusal.ts';
 import type { SessionPool } from '../sessions/create-session-pool.ts';
 import type { SessionResolveError } from '../sessions/session-resolve-error.ts';
+import { type ACPSessionError, sessionNotFound } from './acp-session-error.ts';
 import { acpToolKind } from './acp-tool-kind.ts';
 import { toACPPlanUpdate } from './to-acp-plan-update.ts';
 
@@ -65,6 +71,10 @@ export interface ACPToolCallOptions {
  * plan on `session/load`, planning tool calls as `tool_call` / `tool_call_update`. One bridge
  * serves every session of every connection. See {@link createACPPlanBridge}.
  *
+ * A session is open once the agent followed it (`session/new`, `session/load`) or `sendPlan`
+ * found it saved; a request naming any other id is refused (`session_not_found`) and changes
+ * nothing, rather than working on an empty session.
+ *
  * @public
  */
 export interface ACPPlanBridge {
@@ -74,6 +84,8 @@ export interface ACPPlanBridge {
    * it, in the order the changes happened. Following a session again moves it to the new
    * `client`.
    *
+   * Following opens the session: {@link ACPPlanBridge.checkSession} accepts it from then on.
+   *
    * @returns a function that stops following (idempotent); or `conversation_id_invalid` when
    *   `sessionId` cannot name a pooled conversation
    */
@@ -81,17 +93,32 @@ export interface ACPPlanBridge {
   /**
    * Sends `client` the whole plan of `sessionId` as one `plan` update, loading the session if
    * it is not live: what `session/load` replays. Sends nothing when the session has no plan.
+   * A session that is not open yet opens when it is live or the store holds something under
+   * its id (a resume, in this process or another); otherwise it is refused, and the empty copy
+   * the load made is evicted, so the refusal leaves the pool as it was.
    *
-   * @returns whether an update was sent; or the pool's failures (`conversation_id_invalid`,
-   *   `session_load_failed`, `pool_full`, `pool_closed`)
+   * @returns whether an update was sent; or `session_not_found` (the session is not open and
+   *   the store holds nothing under its id), or the pool's failures
+   *   (`conversation_id_invalid`, `session_load_failed`, `pool_full`, `pool_closed`)
    */
-  sendPlan(client: ACPClientLike, sessionId: string): Promise<Result<boolean, SessionResolveError>>;
+  sendPlan(
+    client: ACPClientLike,
+    sessionId: string,
+  ): Promise<Result<boolean, SessionResolveError | ACPSessionError>>;
+  /**
+   * Checks that `sessionId` names an open session, before a session request (`session/prompt`)
+   * works on it: {@link toACPError} turns the refusal into the JSON-RPC error ACP specifies.
+   *
+   * @returns `sessionId`; or `session_not_found` when neither `follow` nor `sendPlan` opened it
+   */
+  checkSession(sessionId: string): Result<string, ACPSessionError>;
   /**
    * Runs one tool call on the session of `sessionId`, shown to `client` as it goes: a
    * `tool_call` (`in_progress`, with the tool's title and {@link acpToolKind}), then the plan
    * update its change makes (when followed), then a `tool_call_update` (`completed` or
    * `failed`, with the text the model reads). Never throws for a bad call: an unknown tool,
-   * bad arguments and an unresolvable session are failed results the model can read.
+   * bad arguments, a session that is not open (`session_not_found`: nothing is sent or
+   * loaded) and an unresolvable session are failed results the model can read.
    *
    * @returns the result to hand back to the model; `undefined` when `signal` was aborted
    *   before the call ran (nothing is sent or changed)
@@ -117,13 +144,20 @@ interface Follower {
 
 /**
  * Creates the bridge between a session pool's plans and ACP clients. An ACP agent creates one,
- * follows each session it creates or loads, replays the plan on `session/load`, and runs the
- * model's planning calls through {@link ACPPlanBridge.callTool}.
+ * follows each session it creates, replays the plan on `session/load` (refused for an id the
+ * store holds nothing under) and follows it, checks the session of every other session request
+ * ({@link ACPPlanBridge.checkSession}), and runs the model's planning calls through
+ * {@link ACPPlanBridge.callTool}. {@link toACPError} answers a refusal as ACP says: `-32002`
+ * (Resource not found) for a session the agent does not have.
  *
  * @example
  * ```ts
  * const pool = createSessionPool({ store: new FileStore() });
  * const bridge = createACPPlanBridge({ pool, tools: createPlanningTools(new Session()) });
+ * const refuse = (error: Parameters<typeof toACPError>[0]): RequestError => {
+ *   const { code, message, data } = toACPError(error);
+ *   return new RequestError(code, message, data);
+ * };
  * const app = agent()
  *   .onRequest('session/new', ({ client }) => {
  *     const sessionId = randomUUID();
@@ -131,9 +165,16 @@ interface Follower {
  *     return { sessionId };
  *   })
  *   .onRequest('session/load', async ({ client, params }) => {
+ *     const sent = await bridge.sendPlan(client, params.sessionId);
+ *     if (!sent.ok) throw refuse(sent.error);
  *     bridge.follow(client, params.sessionId);
- *     await bridge.sendPlan(client, params.sessionId);
  *     return {};
+ *   })
+ *   .onRequest('session/prompt', async ({ params }) => {
+ *     const open = bridge.checkSession(params.sessionId);
+ *     if (!open.ok) throw refuse(open.error);
+ *     // ... run the model, its planning calls through bridge.callTool
+ *     return { stopReason: 'end_turn' };
  *   });
  * ```
  * @throws PlankitError `argument_invalid` when `pool` is not a session pool, `tools` is not an
@@ -152,6 +193,8 @@ export function createACPPlanBridge(options: ACPPlanBridgeOptions): ACPPlanBridg
     throw invalidArgument(where, 'options.onError', 'must be a function');
   const byName = new Map<string, AnyTool>(tools.map((tool) => [tool.name, tool]));
   const followers = new Map<string, Follower>();
+  // The sessions this agent created or loaded: a request naming any other id is refused.
+  const open = new Set<string>();
   // The last send of each session, so its notifications leave in the order they were made.
   const tails = new Map<string, Promise<void>>();
 
@@ -199,15 +242,25 @@ export function createACPPlanBridge(options: ACPPlanBridgeOptions): ACPPlanBridg
       if (!subscribed.ok) return subscribed;
       follower.stop = subscribed.value;
       followers.set(sessionId, follower);
+      open.add(sessionId);
       return { ok: true, value: () => unfollow(sessionId, follower) };
     },
 
     async sendPlan(
       client: ACPClientLike,
       sessionId: string,
-    ): Promise<Result<boolean, SessionResolveError>> {
+    ): Promise<Result<boolean, SessionResolveError | ACPSessionError>> {
+      const wasLive = pool.has(sessionId);
       const got = await pool.get(sessionId);
       if (!got.ok) return got;
+      if (!open.has(sessionId)) {
+        // Revision 0: the store held nothing under this id, so the load made an empty copy.
+        if (!wasLive && got.value.snapshot().revision === 0) {
+          await pool.evict(sessionId);
+          return { ok: false, error: sessionNotFound(sessionId) };
+        }
+        open.add(sessionId);
+      }
       const plan = selectLatest(got.value, Plan);
       if (plan === undefined) return { ok: true, value: false };
       const follower = followers.get(sessionId);
@@ -219,6 +272,12 @@ export function createACPPlanBridge(options: ACPPlanBridgeOptions): ACPPlanBridg
       return { ok: true, value: true };
     },
 
+    checkSession(sessionId: string): Result<string, ACPSessionError> {
+      return open.has(sessionId)
+        ? { ok: true, value: sessionId }
+        : { ok: false, error: sessionNotFound(sessionId) };
+    },
+
     async callTool(
       client: ACPClientLike,
       sessionId: string,
@@ -227,6 +286,15 @@ export function createACPPlanBridge(options: ACPPlanBridgeOptions): ACPPlanBridg
     ): Promise<ToolResult<unknown> | undefined> {
       const { signal, now } = callOptions;
       if (signal?.aborted === true) return undefined;
+      if (!open.has(sessionId)) {
+        const error = sessionNotFound(sessionId);
+        return toolFailure({
+          success: false,
+          message: refusalMessage(error.message),
+          value: null,
+          error,
+        });
+      }
       const tool = byName.get(call.name);
       const toolCallId = call.toolCallId;
       void send(client, sessionId, {

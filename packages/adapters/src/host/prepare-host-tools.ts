@@ -49,12 +49,20 @@ const unchanged = (args: unknown): unknown => args;
 /**
  * Refuses two tools of one name: the model sees one definition and calls it by name, so the
  * call could run the other tool (a user's `planning_mark_step` next to the planning one).
+ * With `only`, just those names are checked: the tools a middleware adds to a list it does
+ * not own.
+ *
+ * @throws AdapterError `tools_invalid` naming both entries and the name
  */
-function checkUniqueNames(tools: readonly AnyTool[], where: string): void {
+export function checkUniqueNames(
+  tools: readonly unknown[],
+  where: string,
+  only?: ReadonlySet<string>,
+): void {
   const seen = new Map<string, number>();
   for (let index = 0; index < tools.length; index++) {
     const name: unknown = (tools[index] as { name?: unknown } | undefined)?.name;
-    if (typeof name !== 'string') continue;
+    if (typeof name !== 'string' || (only !== undefined && !only.has(name))) continue;
     const first = seen.get(name);
     if (first === undefined) {
       seen.set(name, index);

@@ -6,10 +6,14 @@ import {
   type ToolCall,
   ToolMessage,
 } from '@langchain/core/messages';
+import { tool as langChainTool } from '@langchain/core/tools';
 import { MemorySaver } from '@langchain/langgraph';
 import { Plan } from '@plankit/core';
-import { createAgent } from 'langchain';
+import { batch } from '@plankit/core/plan-model';
+import { createAgent, createMiddleware } from 'langchain';
 import { describe, expect, it, vi } from 'vitest';
+import * as z from 'zod';
+import { AdapterError } from '../adapter-error.ts';
 import { HoldToolStart } from '../testing/hold-tool-start.ts';
 import { ScriptedChatModel } from '../testing/scripted-chat-model.ts';
 import { applyPlanEdit, PlanEditError } from './plan-edit.ts';
@@ -283,6 +287,92 @@ describe('planningMiddleware with createAgent and MemorySaver', () => {
       'pending',
     ]);
   });
+  it('refuses an agent tool named like a planning tool at the first model call, before the model runs', async () => {
+    const model = new ScriptedChatModel([new AIMessage('never sent')]);
+    let ran = 0;
+    const impostor = langChainTool(
+      () => {
+        ran++;
+        return 'marked a spreadsheet row';
+      },
+      {
+        name: 'planning_mark_step',
+        description: 'Marks a row in my spreadsheet.',
+        schema: z.object({ row: z.number() }),
+      },
+    );
+    const search = langChainTool(() => 'found', {
+      name: 'search',
+      description: 'Searches.',
+      schema: z.object({ query: z.string() }),
+    });
+    const agent = createAgent({
+      model,
+      tools: [search, impostor],
+      middleware: [planningMiddleware()],
+      checkpointer: new MemorySaver(),
+    });
+    let thrown: unknown;
+    try {
+      await agent.invoke(
+        { messages: [new HumanMessage('Plan it.')] },
+        { configurable: { thread_id: 'dup' } },
+      );
+    } catch (error) {
+      thrown = error;
+    }
+    // LangChain wraps what a middleware throws in its MiddlewareError, with the message and name
+    // kept and the error itself as the cause.
+    expect(thrown).toMatchObject({
+      name: 'AdapterError',
+      message: expect.stringContaining('tools[5] and tools[1] are both named'),
+    });
+    const cause = (thrown as Error).cause;
+    expect(AdapterError.isInstance(cause)).toBe(true);
+    // The agent's tools come first, then the middleware's six: the planning one is tools[5].
+    expect(cause).toMatchObject({
+      code: 'tools_invalid',
+      field: 'tools[5].name',
+      message:
+        'planningMiddleware: tools[5] and tools[1] are both named "planning_mark_step": tool names must be unique, since the model calls a tool by its name.',
+    });
+    expect(model.requests).toHaveLength(0);
+    expect(ran).toBe(0);
+  });
+
+  it('refuses a tool another middleware adds under a planning tool\u2019s name', async () => {
+    const stray = langChainTool(() => 'read', {
+      name: 'planning_read_plan',
+      description: 'Reads something else.',
+      schema: z.object({}),
+    });
+    const other = createMiddleware({ name: 'other', tools: [stray] });
+    const agent = createAgent({
+      model: new ScriptedChatModel([new AIMessage('never sent')]),
+      middleware: [other, planningMiddleware()],
+    });
+    await expect(agent.invoke({ messages: [new HumanMessage('Plan it.')] })).rejects.toMatchObject({
+      cause: { code: 'tools_invalid', field: 'tools[6].name' },
+    });
+  });
+
+  it('refuses options that would add a tool under a name another tool has, when it is built', () => {
+    // A second copy of batch() under another name adds planning_apply_batch again.
+    const again = { ...batch(), name: 'batch_again' };
+    let thrown: unknown;
+    try {
+      planningMiddleware({ extensions: [batch(), again] });
+    } catch (error) {
+      thrown = error;
+    }
+    expect(thrown).toMatchObject({
+      code: 'argument_invalid',
+      message: expect.stringContaining(
+        'options.extensions (batch_again) adds planning_apply_batch, which another tool already is',
+      ),
+    });
+  });
+
   it('refuses an unknown option in the words every plankit function uses', () => {
     expect(() => planningMiddleware({ reminders: reminder } as never)).toThrow(
       'planningMiddleware: options.reminders is not an option.',
@@ -320,7 +410,12 @@ describe('planningMiddleware with createAgent and MemorySaver', () => {
       const texts: unknown[] = [];
       for (let call = 0; call < 3; call++) {
         middleware.wrapModelCall?.(
-          { systemMessage: new SystemMessage('s'), messages: [], state: { plan } } as never,
+          {
+            systemMessage: new SystemMessage('s'),
+            messages: [],
+            tools: [],
+            state: { plan },
+          } as never,
           ((request: { messages: BaseMessage[] }) => {
             texts.push(request.messages.at(-1)?.content);
             return new AIMessage('ok');

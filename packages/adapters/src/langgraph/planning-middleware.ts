@@ -25,6 +25,7 @@ import { callTool } from '../host/call-tool.ts';
 import { formatToolContent } from '../host/format-tool-content.ts';
 import { checkHostOptions } from '../host/host-tool-options.ts';
 import { announceToolCalls } from '../host/model-order.ts';
+import { checkUniqueNames } from '../host/prepare-host-tools.ts';
 import { callFailure } from '../host/refusal.ts';
 import { acceptingSchema, type ToolConfig } from '../langchain/accepting-schema.ts';
 import { findLangChainTurn, stateOf } from '../langchain/find-langchain-turn.ts';
@@ -488,9 +489,16 @@ function planningTools(
  * const { planHistory } = readPlanState((await agent.graph.getState(config)).values);
  * planHistory.map(renderPlanRevision); // ['#1 plankit.SetupPlan by lead: "kick-off"\n  + S001 ...', ...]
  * ```
+ * A planning tool's name is the middleware's: when the agent's tools (or another
+ * middleware's) hold a tool of that name, the agent's first model call throws
+ * `AdapterError` `tools_invalid` naming both entries of the request's tools, before the
+ * model is called (LangChain rethrows it as its `MiddlewareError`, with the `AdapterError` as
+ * `cause`). `createAgent` gives a middleware no look at the agent's tools before then.
+ *
  * @throws PlankitError `argument_invalid` for an unknown option (a flag that became an
  *   extension names it), a clock that is not a function, an `orderTimeoutMs` a timer cannot
- *   wait, or a `text` that is not `'ascii'` or `'unicode'`
+ *   wait, a `text` that is not `'ascii'` or `'unicode'`, or extensions that add a tool under a
+ *   name another tool has
  * @public
  */
 export function planningMiddleware<const E extends readonly PlanningExtension[] = readonly []>(
@@ -527,11 +535,16 @@ export function planningMiddleware<const E extends readonly PlanningExtension[] 
   const stateSchema: PlanningStateSchema | PlanningHistoryStateSchema = recording
     ? new StateSchema({ plan: planChannel(rules), planHistory: planHistoryChannel() })
     : new StateSchema({ plan: planChannel(rules) });
+  const tools = planningTools(options, text, extensions, recording, clock);
+  const names: ReadonlySet<string> = new Set(tools.map((tool) => tool.name));
   return createMiddleware({
     name: 'planningMiddleware',
     stateSchema,
-    tools: planningTools(options, text, extensions, recording, clock),
+    tools,
     wrapModelCall: (request, handler) => {
+      // createAgent lists the agent's tools and every middleware's without checking names: a
+      // tool of the agent named like a planning tool would shadow it when the call runs.
+      checkUniqueNames(request.tools, 'planningMiddleware', names);
       const systemMessage =
         section === undefined
           ? request.systemMessage
