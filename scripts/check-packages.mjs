@@ -331,6 +331,7 @@ const BUILD = {
   ToolValidationError: (C) => new C('x', { code: 'schema', field: 'f' }),
   AISDKToolError: (C) => new C(failure(new ToolValidationError('x'))),
   OpenAIAgentsToolError: (C) => new C(new ToolValidationError('x'), 'x'),
+  ACPSessionError: (C) => new C('session_not_found', 'x', { sessionId: 's' }),
 };
 const problems = [];
 const checked = [];
