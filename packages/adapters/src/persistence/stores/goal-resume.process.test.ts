@@ -3,9 +3,6 @@
  * another process from the store, with the same counters, verdict, guard and trace, by the
  * typed commands, and goes on to `achieved`.
  */
-import { mkdtemp, rm } from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type Goal, GoalState, goals } from '@plankit/controller/goal';
 import {
@@ -14,18 +11,11 @@ import {
   type SessionSnapshotJSON,
   selectLatest,
 } from '@plankit/core';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { PostgresStore } from '../postgres/postgres-store.ts';
-import {
-  dropSchema,
-  freshSchema,
-  POSTGRES_URL,
-  SKIPPED_WITHOUT_SERVER,
-  warnWhenSkipped,
-} from '../postgres/testing/postgres-url.ts';
+import { describe, expect } from 'vitest';
+import { warnWhenSkipped } from '../postgres/testing/postgres-url.ts';
 import { attachStore } from './attach-store.ts';
-import { FileStore } from './file-store.ts';
 import type { SessionStore } from './session-store.ts';
+import { describeProcessStores } from './testing/describe-process-stores.ts';
 import type { WorkerStore } from './testing/process-tests.ts';
 import { startWorker } from './testing/run-worker.ts';
 
@@ -76,44 +66,9 @@ async function checkGoalResume(store: SessionStore, target: WorkerStore): Promis
 }
 
 describe('A goal killed mid-goal in one process, resumed in another', () => {
-  describe('through FileStore', () => {
-    let directory: string;
-    let store: FileStore;
-
-    beforeEach(async () => {
-      directory = await mkdtemp(path.join(os.tmpdir(), 'plankit-goal-resume-'));
-      store = new FileStore({ directory });
-    });
-
-    afterEach(async () => {
-      await store.close();
-      await rm(directory, { recursive: true, force: true });
-    });
-
-    it('keeps the counters, verdict, guard and trace, and reaches achieved', async () => {
-      await checkGoalResume(store, { kind: 'file', directory });
-    }, 60_000);
-  });
-
-  describe.skipIf(POSTGRES_URL === undefined)(
-    `through PostgresStore${SKIPPED_WITHOUT_SERVER}`,
-    () => {
-      let schema: string;
-      let store: PostgresStore;
-
-      beforeEach(() => {
-        schema = freshSchema();
-        store = new PostgresStore({ connectionString: POSTGRES_URL, schema });
-      });
-
-      afterEach(async () => {
-        await store.close();
-        await dropSchema(schema);
-      });
-
-      it('keeps the counters, verdict, guard and trace, and reaches achieved', async () => {
-        await checkGoalResume(store, { kind: 'postgres', url: POSTGRES_URL as string, schema });
-      }, 60_000);
-    },
+  describeProcessStores(
+    'keeps the counters, verdict, guard and trace, and reaches achieved',
+    'plankit-goal-resume-',
+    checkGoalResume,
   );
 });

@@ -1,19 +1,9 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
 import { PhaseJob } from '@plankit/controller/workflows';
 import { Plan, selectAll, selectLatest, ToolCall } from '@plankit/core';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { PostgresStore } from '../postgres/postgres-store.ts';
-import {
-  dropSchema,
-  freshSchema,
-  POSTGRES_URL,
-  SKIPPED_WITHOUT_SERVER,
-  warnWhenSkipped,
-} from '../postgres/testing/postgres-url.ts';
-import { FileStore } from './file-store.ts';
+import { describe, expect } from 'vitest';
+import { warnWhenSkipped } from '../postgres/testing/postgres-url.ts';
 import type { SessionStore } from './session-store.ts';
+import { describeProcessStores } from './testing/describe-process-stores.ts';
 import { runReviewResume, type WorkerStore } from './testing/process-tests.ts';
 
 warnWhenSkipped('The PostgresStore resume test');
@@ -42,44 +32,9 @@ async function checkResume(store: SessionStore, target: WorkerStore): Promise<vo
 }
 
 describe('Resume: a planned job frozen for review in one process, approved in another', () => {
-  describe('through FileStore', () => {
-    let directory: string;
-    let store: FileStore;
-
-    beforeEach(async () => {
-      directory = await mkdtemp(path.join(os.tmpdir(), 'plankit-resume-'));
-      store = new FileStore({ directory });
-    });
-
-    afterEach(async () => {
-      await store.close();
-      await rm(directory, { recursive: true, force: true });
-    });
-
-    it('restores plan, tool log and the review job in each process', async () => {
-      await checkResume(store, { kind: 'file', directory });
-    }, 60_000);
-  });
-
-  describe.skipIf(POSTGRES_URL === undefined)(
-    `through PostgresStore${SKIPPED_WITHOUT_SERVER}`,
-    () => {
-      let schema: string;
-      let store: PostgresStore;
-
-      beforeEach(() => {
-        schema = freshSchema();
-        store = new PostgresStore({ connectionString: POSTGRES_URL, schema });
-      });
-
-      afterEach(async () => {
-        await store.close();
-        await dropSchema(schema);
-      });
-
-      it('restores plan, tool log and the review job in each process', async () => {
-        await checkResume(store, { kind: 'postgres', url: POSTGRES_URL as string, schema });
-      }, 60_000);
-    },
+  describeProcessStores(
+    'restores plan, tool log and the review job in each process',
+    'plankit-resume-',
+    checkResume,
   );
 });
