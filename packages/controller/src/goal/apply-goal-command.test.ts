@@ -1,29 +1,14 @@
-import { Session, selectLatest, snapshotFromJSON, snapshotToJSON } from '@plankit/core';
+import { selectLatest, snapshotFromJSON, snapshotToJSON } from '@plankit/core';
 import { describe, expect, it } from 'vitest';
 import { applyGoalCommand } from './apply-goal-command.ts';
 import { createGoal } from './create-goal.ts';
 import { decideGoal } from './decide-goal.ts';
 import { type Goal, GoalState } from './goal-state.ts';
-import { registerGoalReducers } from './register-goal-reducers.ts';
-
-const NOW = 1_700_000_000_000;
-
-function fresh(): Session {
-  let tick = NOW;
-  const session = new Session({ sessionId: 'goal', clock: () => tick++ });
-  registerGoalReducers(session);
-  registerGoalReducers(session);
-  return session;
-}
-
-function unwrap<T>(result: { ok: true; value: T } | { ok: false; error: Error }): T {
-  if (!result.ok) throw result.error;
-  return result.value;
-}
+import { goalSession, NOW, unwrap } from './testing/goal-session.ts';
 
 describe('applyGoalCommand', () => {
   it('pause, resume and clear each work, and the session reads them back from JSON', () => {
-    const session = fresh();
+    const session = goalSession();
     let goal = createGoal({ objective: 'Ship it', now: NOW });
     unwrap(session.dispatch(GoalState, goal));
     goal = unwrap(
@@ -46,7 +31,7 @@ describe('applyGoalCommand', () => {
     expect(selectLatest(session, GoalState)?.status).toBe('cleared');
 
     const text = JSON.stringify(snapshotToJSON(session.snapshot()));
-    const read = snapshotFromJSON(text, fresh());
+    const read = snapshotFromJSON(text, goalSession());
     expect(read.ok && read.value.slices).toEqual(session.snapshot().slices);
   });
 

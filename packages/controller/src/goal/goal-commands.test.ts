@@ -11,26 +11,11 @@ import { decideGoal } from './decide-goal.ts';
 import { ClearGoal, PauseGoal, ResumeGoal, SetGoal } from './goal-commands.ts';
 import { GoalState } from './goal-state.ts';
 import { goals } from './goals.ts';
-import { registerGoalReducers } from './register-goal-reducers.ts';
-
-const NOW = 1_700_000_000_000;
-
-function fresh(): Session {
-  let tick = NOW;
-  const session = new Session({ sessionId: 'goal', clock: () => tick++ });
-  registerGoalReducers(session);
-  registerGoalReducers(session);
-  return session;
-}
-
-function unwrap<T>(result: { ok: true; value: T } | { ok: false; error: Error }): T {
-  if (!result.ok) throw result.error;
-  return result.value;
-}
+import { goalSession, NOW, unwrap } from './testing/goal-session.ts';
 
 describe('the goal commands', () => {
   it('set, pause, resume and clear the goal through the session, which reads them back', () => {
-    const session = fresh();
+    const session = goalSession();
     unwrap(
       session.dispatch(SetGoal, {
         objective: '  Ship it ',
@@ -62,12 +47,12 @@ describe('the goal commands', () => {
     expect(session.select(GoalState)).toHaveLength(1);
 
     const text = JSON.stringify(snapshotToJSON(session.snapshot()));
-    const read = snapshotFromJSON(text, fresh());
+    const read = snapshotFromJSON(text, goalSession());
     expect(read.ok && read.value.slices).toEqual(session.snapshot().slices);
   });
 
   it('a decision after the commands counts on from the goal they left', () => {
-    const session = fresh();
+    const session = goalSession();
     unwrap(session.dispatch(SetGoal, { objective: 'Ship it' }));
     const first = unwrap(
       decideGoal(selectLatest(session, GoalState) as never, {
@@ -92,7 +77,7 @@ describe('the goal commands', () => {
   });
 
   it('refuses a command that does not apply, or bad values, and changes nothing', () => {
-    const session = fresh();
+    const session = goalSession();
     const none = session.dispatch(PauseGoal, {});
     expect(!none.ok && none.error.message).toBe(
       'Reducer for plankit.controller.PauseGoal into slice plankit.controller.Goal failed: PauseGoal: no goal is set; dispatch SetGoal first.',
@@ -122,7 +107,7 @@ describe('the goal commands', () => {
       'plankit.controller.ResumeGoal',
       'plankit.controller.ClearGoal',
     ];
-    expect([...planningCommandsOf(fresh()).keys()]).toEqual(names);
+    expect([...planningCommandsOf(goalSession()).keys()]).toEqual(names);
     const session = new Session({ sessionId: 'tools' });
     createPlanningTools(session, { extensions: [goals()] });
     for (const name of names) expect(planningCommandsOf(session).has(name)).toBe(true);

@@ -12,13 +12,7 @@ import { ClearGoal, PauseGoal, SetGoal } from './goal-commands.ts';
 import { type Goal, GoalState } from './goal-state.ts';
 import { GOAL_VIEW_FIELD, goalView } from './goal-view.ts';
 import { goals } from './goals.ts';
-
-const NOW = 1_700_000_000_000;
-
-function unwrap<T>(result: { ok: true; value: T } | { ok: false; error: Error }): T {
-  if (!result.ok) throw result.error;
-  return result.value;
-}
+import { NOW, unwrap } from './testing/goal-session.ts';
 
 async function planned(): Promise<Session> {
   let tick = NOW;
