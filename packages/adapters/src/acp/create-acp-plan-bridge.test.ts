@@ -98,6 +98,18 @@ async function refusedWith(request: Promise<unknown>): Promise<RequestError> {
 }
 
 let pool: SessionPool;
+
+/** A pool on `store`, which holds a plan under `saved`, evicted so it must be loaded. */
+async function poolWithSavedPlan(store: MemoryStore = new MemoryStore()): Promise<SessionPool> {
+  const saved = createSessionPool({ store });
+  await saved.run('saved', async (session) => {
+    const setupTool = TOOLS.find((tool) => tool.name === 'planning_setup_plan');
+    if (setupTool === undefined) throw new Error('no setup tool');
+    await invokeTool(setupTool, setup, { session });
+  });
+  await saved.evict('saved');
+  return saved;
+}
 afterEach(async () => {
   await pool.close();
 });
@@ -175,14 +187,7 @@ describe('createACPPlanBridge', () => {
   });
 
   it('replays the whole plan with sendPlan, and sends nothing for a session without one', async () => {
-    const store = new MemoryStore();
-    pool = createSessionPool({ store });
-    await pool.run('saved', async (session) => {
-      const setupTool = TOOLS.find((tool) => tool.name === 'planning_setup_plan');
-      if (setupTool === undefined) throw new Error('no setup tool');
-      await invokeTool(setupTool, setup, { session });
-    });
-    await pool.evict('saved');
+    pool = await poolWithSavedPlan();
     const bridge = createACPPlanBridge({ pool, tools: TOOLS });
     const { updates, agentContext, connection } = connected();
     await connection.agent.request('initialize', { protocolVersion: 1 });
@@ -374,13 +379,7 @@ describe('createACPPlanBridge', () => {
 
   it('refuses session/load of an id the store holds nothing under, and resumes one it holds', async () => {
     const store = new MemoryStore();
-    pool = createSessionPool({ store });
-    await pool.run('saved', async (session) => {
-      const setupTool = TOOLS.find((tool) => tool.name === 'planning_setup_plan');
-      if (setupTool === undefined) throw new Error('no setup tool');
-      await invokeTool(setupTool, setup, { session });
-    });
-    await pool.evict('saved');
+    pool = await poolWithSavedPlan(store);
     const bridge = createACPPlanBridge({ pool, tools: TOOLS });
     const { seen, connection } = served(bridge);
     await connection.agent.request('initialize', { protocolVersion: 1 });
