@@ -416,16 +416,28 @@ describe.skipIf(POSTGRES_URL === undefined)(`PostgresStore${SKIPPED_WITHOUT_SERV
       await pool.end();
     });
 
-    it('gives busy, not a wait without end, when a row lock is held elsewhere past lockTimeoutMs', async () => {
-      const store = open({ poolSize: 2, lockTimeoutMs: 200 });
-      ok(await store.append('s', 0, events(1)));
+    /** Another connection, in a transaction holding session `id`'s row lock until it rolls back. */
+    async function holdSessionRow(id: string): Promise<pg.Client> {
       const holder = new pg.Client({ connectionString: POSTGRES_URL });
       await holder.connect();
       try {
         await holder.query('BEGIN');
         await holder.query(
-          `SELECT 1 FROM "${schema}".plankit_sessions WHERE session_id = 's' FOR UPDATE`,
+          `SELECT 1 FROM "${schema}".plankit_sessions WHERE session_id = $1 FOR UPDATE`,
+          [id],
         );
+      } catch (error) {
+        await holder.end();
+        throw error;
+      }
+      return holder;
+    }
+
+    it('gives busy, not a wait without end, when a row lock is held elsewhere past lockTimeoutMs', async () => {
+      const store = open({ poolSize: 2, lockTimeoutMs: 200 });
+      ok(await store.append('s', 0, events(1)));
+      const holder = await holdSessionRow('s');
+      try {
         const blocked = err(await store.append('s', 1, events(1)), 'busy');
         expect(blocked.message).toContain(
           'PostgresStore could not append to session s: a lock held by another connection was not released within lockTimeoutMs (200 ms), so nothing was written; try again shortly:',
@@ -442,13 +454,8 @@ describe.skipIf(POSTGRES_URL === undefined)(`PostgresStore${SKIPPED_WITHOUT_SERV
     it('gives busy when a statement runs past statementTimeoutMs, and close() still ends', async () => {
       const store = open({ poolSize: 2, statementTimeoutMs: 200, lockTimeoutMs: 60_000 });
       ok(await store.append('s', 0, events(1)));
-      const holder = new pg.Client({ connectionString: POSTGRES_URL });
-      await holder.connect();
+      const holder = await holdSessionRow('s');
       try {
-        await holder.query('BEGIN');
-        await holder.query(
-          `SELECT 1 FROM "${schema}".plankit_sessions WHERE session_id = 's' FOR UPDATE`,
-        );
         const blocked = err(await store.append('s', 1, events(1)), 'busy');
         expect(blocked.message).toContain(
           'the statement did not finish within statementTimeoutMs (200 ms) and was canceled, so nothing was written',
