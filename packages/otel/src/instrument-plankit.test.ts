@@ -1,5 +1,11 @@
+import { hasSubscribers } from 'node:diagnostics_channel';
 import { context, trace } from '@opentelemetry/api';
-import { InMemorySpanExporter, type ReadableSpan } from '@opentelemetry/sdk-trace-base';
+import {
+  BasicTracerProvider,
+  InMemorySpanExporter,
+  type ReadableSpan,
+  SimpleSpanProcessor,
+} from '@opentelemetry/sdk-trace-base';
 import {
   createPlanningTools,
   defineTool,
@@ -8,6 +14,7 @@ import {
   Session,
   SetupPlan,
 } from '@plankit/core';
+import { PLAN_CHANNEL, TOOL_CALL_CHANNEL } from '@plankit/core/diagnostics';
 import { afterEach, describe, expect, it } from 'vitest';
 import * as z from 'zod';
 import { instrumentPlankit } from './instrument-plankit.ts';
@@ -231,15 +238,50 @@ describe('instrumentPlankit: planning tool calls', () => {
 });
 
 describe('instrumentPlankit: the global tracer provider', () => {
-  it('records into an SDK registered after it was called', async () => {
+  it('records into an SDK registered after it was called, plan changes included', async () => {
     const stop = instrumentPlankit();
     try {
       recorder = recordTraces();
       await planningRun();
-      // The recorder's own subscription and the earlier one each record every call.
-      expect(only(recorder.spans(), 'execute_tool planning_setup_plan')).toHaveLength(2);
+      // The recorder's own subscription and the earlier one each record every call, and each
+      // puts the call's plan change on its span.
+      const setups = only(recorder.spans(), 'execute_tool planning_setup_plan');
+      expect(setups).toHaveLength(2);
+      for (const span of setups) {
+        expect(span.attributes[PlankitAttributes.PLAN_REVISION]).toBe(1);
+        expect(span.attributes[PlankitAttributes.STEP_ID]).toEqual(['S001', 'S002']);
+      }
     } finally {
       stop();
+    }
+  });
+
+  it('stays off plankit:plan until an SDK registers, so core builds no plan payloads', async () => {
+    const stop = instrumentPlankit();
+    try {
+      expect(hasSubscribers(TOOL_CALL_CHANNEL)).toBe(true);
+      await planningRun();
+      expect(hasSubscribers(PLAN_CHANNEL)).toBe(false);
+      const provider = new BasicTracerProvider();
+      trace.setGlobalTracerProvider(provider);
+      // The first event after the SDK registers subscribes, before that call changes the plan.
+      const exporter = new InMemorySpanExporter();
+      const recorded = new BasicTracerProvider({
+        spanProcessors: [new SimpleSpanProcessor(exporter)],
+      });
+      expect(hasSubscribers(PLAN_CHANNEL)).toBe(false);
+      const local = instrumentPlankit({ tracerProvider: recorded });
+      expect(hasSubscribers(PLAN_CHANNEL)).toBe(true);
+      local();
+      expect(hasSubscribers(PLAN_CHANNEL)).toBe(false);
+      await planningRun();
+      expect(hasSubscribers(PLAN_CHANNEL)).toBe(true);
+      stop();
+      expect(hasSubscribers(PLAN_CHANNEL)).toBe(false);
+      expect(hasSubscribers(TOOL_CALL_CHANNEL)).toBe(false);
+    } finally {
+      stop();
+      trace.disable();
     }
   });
 });

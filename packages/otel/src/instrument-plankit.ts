@@ -3,6 +3,7 @@ import {
   type Context,
   context,
   diag,
+  ProxyTracerProvider,
   type Span,
   SpanKind,
   SpanStatusCode,
@@ -74,6 +75,10 @@ const COUNT_PENDING = `${Plankit.PLAN_COUNTS_PREFIX}pending`;
 const COUNT_IN_PROGRESS = `${Plankit.PLAN_COUNTS_PREFIX}in_progress`;
 const COUNT_BLOCKED = `${Plankit.PLAN_COUNTS_PREFIX}blocked`;
 const COUNT_DONE = `${Plankit.PLAN_COUNTS_PREFIX}done`;
+
+// What the API's global provider delegates to while no SDK is registered: one instance per
+// copy of `@opentelemetry/api`, so this is it for ours.
+const NO_SDK: TracerProvider = new ProxyTracerProvider().getDelegate();
 
 /** The part of `node:diagnostics_channel` this package uses. */
 interface ChannelModule {
@@ -169,6 +174,19 @@ export function instrumentPlankit(options: InstrumentPlankitOptions = {}): StopI
   if (channels === undefined) return () => {};
   const provider = options.tracerProvider ?? trace.getTracerProvider();
   const tracer: Tracer = provider.getTracer(TRACER_NAME);
+  // The API's global provider records nothing until an SDK registers with it. Until then no
+  // span can record, so plankit stays off `plankit:plan` (whose payloads core would otherwise
+  // build on every change) and lets each call go after one check; the first event after an
+  // SDK registers subscribes it, before that call's plan change.
+  const proxy = provider instanceof ProxyTracerProvider ? provider : undefined;
+  let listening = false;
+  const sdkRegistered = (): boolean => {
+    if (listening) return true;
+    if (proxy !== undefined && proxy.getDelegate() === NO_SDK) return false;
+    listening = true;
+    channels.subscribe(PLAN_CHANNEL, onPlan);
+    return true;
+  };
   const capture = options.captureContent ?? contentFromEnv();
   const limit = options.maxAttributeLength ?? DEFAULT_MAX_ATTRIBUTE_LENGTH;
   const calls = new OpenCalls(MAX_OPEN_CALLS);
@@ -405,18 +423,25 @@ export function instrumentPlankit(options: InstrumentPlankitOptions = {}): StopI
         diag.error('@plankit/otel: a span could not be recorded', error);
       }
     };
+  const onPlan = guard(planChanged);
+  // The others subscribe now; each event first makes sure an SDK can record it.
   const listeners: Record<string, (message: unknown) => void> = {
-    [TOOL_CALL_CHANNEL]: guard((event: ToolCallEvent) =>
-      event.phase === 'start' ? startCall(event) : endCall(event),
-    ),
-    [PLAN_CHANNEL]: guard(planChanged),
-    [TRANSITION_CHANNEL]: guard(transitioned),
-    [POOL_CHANNEL]: guard(pool),
+    [TOOL_CALL_CHANNEL]: guard((event: ToolCallEvent) => {
+      if (event.phase === 'end') endCall(event);
+      else if (sdkRegistered()) startCall(event);
+    }),
+    [TRANSITION_CHANNEL]: guard((event: MachineTransitioned) => {
+      if (sdkRegistered()) transitioned(event);
+    }),
+    [POOL_CHANNEL]: guard((event: PoolEvent) => {
+      if (sdkRegistered()) pool(event);
+    }),
   };
   for (const name of DIAGNOSTICS_CHANNELS) {
     const listener = listeners[name];
     if (listener !== undefined) channels.subscribe(name, listener);
   }
+  sdkRegistered();
   let stopped = false;
   return () => {
     if (stopped) return;
@@ -425,6 +450,7 @@ export function instrumentPlankit(options: InstrumentPlankitOptions = {}): StopI
       const listener = listeners[name];
       if (listener !== undefined) channels.unsubscribe(name, listener);
     }
+    if (listening) channels.unsubscribe(PLAN_CHANNEL, onPlan);
     calls.endAll();
     for (const plan of plans.values()) plan.span.end();
     plans.clear();

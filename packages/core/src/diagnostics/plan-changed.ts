@@ -36,8 +36,33 @@ function latest(slice: readonly unknown[] | undefined): Plan | undefined {
 
 function countSteps(steps: readonly PlanStep[]): MutableCounts {
   const counts = { total: steps.length, pending: 0, in_progress: 0, blocked: 0, done: 0 };
-  for (const step of steps) counts[step.status]++;
+  for (const step of steps) bump(counts, step.status, 1);
   return counts;
+}
+
+/**
+ * Adds `delta` to the count of `status`. A switch rather than `counts[status] += delta`: a
+ * store under a key read at run time is several times slower in V8, on every plan change.
+ */
+function bump(counts: MutableCounts, status: PlanStep['status'], delta: number): void {
+  switch (status) {
+    case 'pending':
+      counts.pending += delta;
+      break;
+    case 'in_progress':
+      counts.in_progress += delta;
+      break;
+    case 'blocked':
+      counts.blocked += delta;
+      break;
+    case 'done':
+      counts.done += delta;
+      break;
+    default: {
+      const unknown: never = status;
+      throw new Error(`unreachable: step status ${String(unknown)}`);
+    }
+  }
 }
 
 function change(step: PlanStep, kind: PlanStepChange['change']): PlanStepChange {
@@ -72,8 +97,17 @@ function diffSteps(
     }
   }
   const known = memo.steps === old ? memo.counts : undefined;
+  // Copied field by field: a spread of the frozen counts takes V8's slow path.
   const counts: MutableCounts =
-    known === undefined ? countSteps(steps) : { ...known, total: steps.length };
+    known === undefined
+      ? countSteps(steps)
+      : {
+          total: steps.length,
+          pending: known.pending,
+          in_progress: known.in_progress,
+          blocked: known.blocked,
+          done: known.done,
+        };
   const changes: PlanStepChange[] = [];
   if (oldEnd - start === 1 && end - start === 1) {
     // One step replaced in place (a mark): compared directly, without the map by id.
@@ -81,8 +115,8 @@ function diffSteps(
     const step = steps[start] as PlanStep;
     if (was.step_id === step.step_id) {
       if (known !== undefined) {
-        counts[was.status]--;
-        counts[step.status]++;
+        bump(counts, was.status, -1);
+        bump(counts, step.status, 1);
       }
       if (was !== step && (was.status !== step.status || !deepEqual(was, step)))
         changes.push(change(step, 'updated'));
@@ -96,11 +130,11 @@ function diffSteps(
   for (let i = start; i < oldEnd; i++) {
     const step = old[i] as PlanStep;
     previous.set(step.step_id, step);
-    if (known !== undefined) counts[step.status]--;
+    if (known !== undefined) bump(counts, step.status, -1);
   }
   for (let i = start; i < end; i++) {
     const step = steps[i] as PlanStep;
-    if (known !== undefined) counts[step.status]++;
+    if (known !== undefined) bump(counts, step.status, 1);
     const was = previous.get(step.step_id);
     previous.delete(step.step_id);
     // A new status is a change without comparing the rest (a mark, the usual change).
