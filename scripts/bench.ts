@@ -27,6 +27,12 @@ export interface BenchSide {
   readonly run: () => unknown;
   /** Untimed, before every run: restores whatever the previous run changed. */
   readonly reset?: (() => unknown) | undefined;
+  /**
+   * Untimed, after the side's last run of each round (and of its first, untimed call): undoes
+   * what `reset` set up that would reach the cases timed after it, such as a subscriber left on
+   * a channel the whole process shares.
+   */
+  readonly cleanup?: (() => unknown) | undefined;
 }
 
 /** An operation timed in plankit and in a hand-written baseline doing the same work. */
@@ -162,11 +168,12 @@ async function prepareSide(make: () => BenchSide | Promise<BenchSide>): Promise<
   const first = side.run();
   const async = isThenable(first);
   sink = async ? await first : first;
+  await side.cleanup?.();
   return { side, async, samples: [] };
 }
 
 function addTask(bench: Bench, name: string, { side, async }: PreparedSide): void {
-  const { run, reset } = side;
+  const { run, reset, cleanup } = side;
   const fn = async
     ? async () => {
         sink = await run();
@@ -177,6 +184,7 @@ function addTask(bench: Bench, name: string, { side, async }: PreparedSide): voi
   bench.add(name, fn, {
     async,
     ...(reset === undefined ? {} : { beforeEach: () => void reset() }),
+    ...(cleanup === undefined ? {} : { afterAll: () => void cleanup() }),
   });
 }
 

@@ -41,6 +41,8 @@ function markSide(channels: 'node' | 'none'): BenchSide {
       diagnosticsChannel(TOOL_CALL_CHANNEL);
       expectOk(session.rollback(snapshot));
     },
+    // Other cases are timed with node:diagnostics_channel as a process has it.
+    cleanup: () => resetDiagnostics(),
     run: async () => {
       const result = await invokeTool(
         mark,

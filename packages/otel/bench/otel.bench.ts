@@ -32,7 +32,7 @@ import { resetDiagnostics } from '../../core/src/diagnostics/diagnostics-channel
 // each side's untimed reset attaches its own subscriber (or none) before its runs, and first
 // restores node:diagnostics_channel: a full run interleaves these cases with the diagnostics
 // suite's, whose baseline side leaves core publishing nowhere (which made both sides here cost
-// the same).
+// the same). Each side's cleanup detaches it again, so no other case is timed with it.
 const NOW = 1_700_000_000_000;
 const SIZE = 200;
 const NOTE = 'Started by the benchmark.';
@@ -75,6 +75,8 @@ function markSide(attach: Attach | undefined, clear?: () => void): BenchSide {
       const rolledBack = session.rollback(snapshot);
       if (!rolledBack.ok) throw rolledBack.error;
     },
+    // The channels are the process's: a subscriber left behind would be timed in other cases.
+    cleanup: () => attachOnly(nothing),
     run: async () => {
       const result = await invokeTool(
         mark,
