@@ -172,6 +172,52 @@ describe('instrumentPlankit: planning tool calls', () => {
     expect(spans[0]?.attributes[PlankitAttributes.STEP_ID]).toEqual(['S001']);
   });
 
+  it('takes a host span for this tool by its GenAI attributes, whatever its name', async () => {
+    recorder = recordTraces();
+    const session = new Session({ sessionId: 'otel-session', clock: () => NOW });
+    const tools = createPlanningTools(session);
+    const tracer = trace.getTracer('host');
+    const attributes = {
+      [GenAIAttributes.OPERATION_NAME]: 'execute_tool',
+      [GenAIAttributes.TOOL_NAME]: 'planning_setup_plan',
+    };
+    await tracer.startActiveSpan('planning_setup_plan', { attributes }, async (span) => {
+      await invokeTool(
+        tools.planning_setup_plan,
+        { objective: OBJECTIVE, initial_steps: [{ title: 'One' }] },
+        { session },
+      );
+      span.end();
+    });
+    const spans = recorder.spans();
+    expect(spans.map((span) => span.name)).toEqual(['planning_setup_plan']);
+    expect(spans[0]?.attributes[PlankitAttributes.STEP_ID]).toEqual(['S001']);
+  });
+
+  it("opens its own span inside another tool's span, and leaves that span's attributes alone", async () => {
+    // An agent run as a tool: the host's `research` tool plans with plankit's tools.
+    recorder = recordTraces();
+    const session = new Session({ sessionId: 'otel-session', clock: () => NOW });
+    const tools = createPlanningTools(session);
+    const tracer = trace.getTracer('host');
+    const attributes = {
+      [GenAIAttributes.OPERATION_NAME]: 'execute_tool',
+      [GenAIAttributes.TOOL_NAME]: 'research',
+    };
+    await tracer.startActiveSpan('execute_tool research', { attributes }, async (span) => {
+      await invokeTool(tools.planning_mark_step, { step_id: 'S001', status: 'done' }, { session });
+      span.end();
+    });
+    const spans = recorder.spans();
+    const research = only(spans, 'execute_tool research')[0];
+    const mark = only(spans, 'execute_tool planning_mark_step')[0];
+    expect(spans).toHaveLength(2);
+    expect(mark?.parentSpanContext?.spanId).toBe(research?.spanContext().spanId);
+    expect(mark?.attributes[GenAIAttributes.ERROR_TYPE]).toBe('plan_missing');
+    expect(research?.attributes[GenAIAttributes.ERROR_TYPE]).toBeUndefined();
+    expect(Object.keys(research?.attributes ?? {}).sort()).toEqual(Object.keys(attributes).sort());
+  });
+
   it('hangs its spans under the active span the host opened around the agent', async () => {
     recorder = recordTraces();
     const tracer = trace.getTracer('host');

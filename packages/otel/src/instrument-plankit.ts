@@ -134,15 +134,32 @@ function checkOptions(options: InstrumentPlankitOptions): void {
 }
 
 /**
- * A span a host opened for this tool call: AI SDK 7's telemetry runs the tool inside an active
- * `execute_tool {name}` span. (The OpenAI Agents SDK and LangChain trace tools through their
- * own processors and callbacks, not OpenTelemetry, so they open none.) The API does not
- * expose a span's name, but the SDK's spans carry it.
+ * Whether `span` is the span a host opened for this very tool call: AI SDK 7's telemetry runs
+ * the tool inside an active `execute_tool {name}` span. (The OpenAI Agents SDK and LangChain
+ * trace tools through their own processors and callbacks, not OpenTelemetry, so they open
+ * none.) It must record and be a tool span, by its name or its `gen_ai.operation.name`, of
+ * this tool, by its name, its `gen_ai.tool.name` or its `gen_ai.tool.call.id`: another tool's
+ * span (an agent run as a tool, planning inside it) is a parent, not this call's span, and
+ * must keep its own attributes. The API exposes neither a span's name nor its attributes, but
+ * the SDK's spans carry both.
  */
-function isHostToolSpan(span: Span): boolean {
+function isHostToolSpan(span: Span, event: ToolCallStarted): boolean {
   if (!span.isRecording()) return false;
-  const name = (span as { readonly name?: unknown }).name;
-  return typeof name === 'string' && name.startsWith('execute_tool');
+  const { name, attributes } = span as {
+    readonly name?: unknown;
+    readonly attributes?: Attributes | undefined;
+  };
+  const named = typeof name === 'string';
+  if (named && name === `execute_tool ${event.toolName}`) return true;
+  if (attributes === undefined) return false;
+  const tool =
+    (named && name.startsWith('execute_tool')) ||
+    attributes[GenAI.OPERATION_NAME] === 'execute_tool';
+  return (
+    tool &&
+    (attributes[GenAI.TOOL_NAME] === event.toolName ||
+      attributes[GenAI.TOOL_CALL_ID] === event.callId)
+  );
 }
 
 /**
@@ -222,7 +239,7 @@ export function instrumentPlankit(options: InstrumentPlankitOptions = {}): StopI
   function startCall(event: ToolCallStarted): void {
     const active = context.active();
     const host = trace.getSpan(active);
-    if (host !== undefined && isHostToolSpan(host)) {
+    if (host !== undefined && isHostToolSpan(host, event)) {
       // The host's span already names the tool and its call id: add plankit's, open no second.
       const common: Attributes = { [Plankit.SESSION_ID]: text(event.sessionId) };
       if (event.conversationId !== undefined)
