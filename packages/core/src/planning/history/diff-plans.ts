@@ -109,31 +109,32 @@ function sameList(a: readonly string[], b: readonly string[]): boolean {
 function fieldChanges(before: PlanStep, after: PlanStep): StepFieldChange[] {
   const fields: StepFieldChange[] = [];
   if (before.title !== after.title)
-    fields.push({ field: 'title', before: before.title, after: after.title });
+    fields.push(Object.freeze({ field: 'title', before: before.title, after: after.title }));
   if (before.details !== after.details)
-    fields.push({ field: 'details', before: before.details, after: after.details });
+    fields.push(Object.freeze({ field: 'details', before: before.details, after: after.details }));
   if (before.status !== after.status)
-    fields.push({ field: 'status', before: before.status, after: after.status });
+    fields.push(Object.freeze({ field: 'status', before: before.status, after: after.status }));
   if (!sameList(before.notes, after.notes))
-    fields.push({ field: 'notes', before: before.notes, after: after.notes });
+    fields.push(Object.freeze({ field: 'notes', before: before.notes, after: after.notes }));
   const dependsBefore = before.depends_on ?? EMPTY;
   const dependsAfter = after.depends_on ?? EMPTY;
   if (!sameList(dependsBefore, dependsAfter))
-    fields.push({ field: 'depends_on', before: dependsBefore, after: dependsAfter });
+    fields.push(Object.freeze({ field: 'depends_on', before: dependsBefore, after: dependsAfter }));
   const ownerBefore = before.owner ?? null;
   const ownerAfter = after.owner ?? null;
   if (ownerBefore !== ownerAfter)
-    fields.push({ field: 'owner', before: ownerBefore, after: ownerAfter });
-  return fields;
+    fields.push(Object.freeze({ field: 'owner', before: ownerBefore, after: ownerAfter }));
+  return Object.freeze(fields) as StepFieldChange[];
 }
 
 const change = (before: string | null, after: string | null): ValueChange | null =>
-  before === after ? null : { before, after };
+  before === after ? null : Object.freeze({ before, after });
 
 /**
  * The structured difference between two plans (`null` or undefined for no plan): the
  * objective and status when they changed, and each step added, removed or edited, matched by
- * step id. Linear in the size of both plans.
+ * step id. Linear in the size of both plans; the steps both share as the same objects at
+ * either end (those a reducer left untouched) are skipped by identity. The result is frozen.
  *
  * @example
  * ```ts
@@ -150,26 +151,48 @@ export function diffPlans(
   const next = after ?? null;
   const oldSteps = old?.steps ?? [];
   const newSteps = next?.steps ?? [];
+  // Reducers keep the steps they did not touch as the same objects, and step ids are unique in
+  // a plan: the steps both lists share at the same place from either end are unchanged, and no
+  // step between them can share an id with one of them. Only the middle is matched by id, so a
+  // mark on a long plan looks at one step, not every step through a map.
+  let start = 0;
+  let oldEnd = oldSteps.length;
+  let end = newSteps.length;
+  const shortest = Math.min(oldEnd, end);
+  while (start < shortest && oldSteps[start] === newSteps[start]) start++;
+  while (oldEnd > start && end > start && oldSteps[oldEnd - 1] === newSteps[end - 1]) {
+    oldEnd--;
+    end--;
+  }
   const byId = new Map<string, PlanStep>();
-  for (const step of oldSteps) byId.set(step.step_id, step);
+  for (let i = start; i < oldEnd; i++) {
+    const step = oldSteps[i] as PlanStep;
+    byId.set(step.step_id, step);
+  }
   const kept = new Set<string>();
   const steps: StepChange[] = [];
-  for (const step of newSteps) {
+  for (let i = start; i < end; i++) {
+    const step = newSteps[i] as PlanStep;
     const was = byId.get(step.step_id);
     if (was === undefined) {
-      steps.push({ change: 'added', step_id: step.step_id, step });
+      steps.push(Object.freeze({ change: 'added', step_id: step.step_id, step }));
       continue;
     }
     kept.add(step.step_id);
     if (was === step) continue;
     const fields = fieldChanges(was, step);
-    if (fields.length > 0) steps.push({ change: 'edited', step_id: step.step_id, fields });
+    if (fields.length > 0)
+      steps.push(Object.freeze({ change: 'edited', step_id: step.step_id, fields }));
   }
-  for (const step of oldSteps)
-    if (!kept.has(step.step_id)) steps.push({ change: 'removed', step_id: step.step_id, step });
-  return {
+  for (let i = start; i < oldEnd; i++) {
+    const step = oldSteps[i] as PlanStep;
+    if (!kept.has(step.step_id))
+      steps.push(Object.freeze({ change: 'removed', step_id: step.step_id, step }));
+  }
+  // Frozen as built, as every result is: a history commit then finds it frozen in one check.
+  return Object.freeze({
     objective: change(old?.objective ?? null, next?.objective ?? null),
     status: change(old?.status ?? null, next?.status ?? null),
-    steps,
-  };
+    steps: Object.freeze(steps),
+  });
 }

@@ -148,19 +148,20 @@ function record(
   } catch {
     // The change needs a plan this history never saw: record it, without a diff.
   }
-  const entry: PlanRevision = {
+  // Frozen as built (the diff and the plan already are), so the commit's deepFreeze is O(1).
+  const entry: PlanRevision = Object.freeze({
     revision: last === undefined ? 1 : last.revision + 1,
     at,
     ...attribution,
     diff: known && after !== null ? diffPlans(before, after) : null,
     plan: after,
-  };
+  });
   const start = Math.max(0, history.length - MAX_PLAN_REVISIONS + 1);
   const next: PlanRevision[] = [];
   for (let i = start; i < history.length - 1; i++) next.push(history[i] as PlanRevision);
   if (last !== undefined) {
     const { plan: _kept, ...rest } = last;
-    next.push(rest);
+    next.push(Object.freeze(rest));
   }
   next.push(entry);
   return next;
