@@ -9,7 +9,8 @@ import { isHashedFolderName, SESSION_ID_FILE, sessionFolderName } from './sessio
 import type { LoadedSession, StoredEvent, StoredSnapshot, StoreIssue } from './session-store.ts';
 import { parseSnapshotFile, type SnapshotFile } from './snapshot-file.ts';
 import { type CheckedSnapshotSchema, upgradeSnapshot } from './snapshot-schema.ts';
-import { StoreError } from './store-error.ts';
+import type { StoreError } from './store-error.ts';
+import { fail, notFound } from './store-failures.ts';
 
 /** A session folder's event log. */
 export const LOG = 'events.jsonl';
@@ -26,20 +27,6 @@ export interface StoreFolders {
   readonly sessions: string;
   readonly schema: CheckedSnapshotSchema;
 }
-
-/** A `FileStore` failure. */
-export function fail(
-  code: StoreError['code'],
-  sessionId: string | undefined,
-  message: string,
-  cause?: unknown,
-): Err<StoreError> {
-  return { ok: false, error: new StoreError(code, message, { sessionId, cause }) };
-}
-
-/** The `not_found` failure of a session that is not in the store. */
-export const notFound = (sessionId: string): Err<StoreError> =>
-  fail('not_found', sessionId, `Session ${sessionId} is not in the store.`);
 
 /** The `corrupt` failure of a session whose log is damaged. */
 export function corruptLog(sessions: string, sessionId: string, reason: string): Err<StoreError> {
