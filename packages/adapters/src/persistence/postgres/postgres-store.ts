@@ -18,8 +18,8 @@ import type {
 import {
   type CheckedSnapshotSchema,
   checkSnapshotSchema,
+  loadSnapshot,
   type SnapshotSchema,
-  upgradeSnapshot,
 } from '../stores/snapshot-schema.ts';
 import { StoreError } from '../stores/store-error.ts';
 import { notFound, snapshotAhead, versionConflict } from '../stores/store-failures.ts';
@@ -566,14 +566,15 @@ export class PostgresStore implements SessionStore {
       row.snapshot_version !== null &&
       row.schema_version !== null
     ) {
-      const data = deepFreeze(JSON.parse(row.snapshot_data) as JsonValue);
-      const upgraded = upgradeSnapshot(data, row.schema_version, this.#schema, sessionId);
-      if (!upgraded.ok) return upgraded;
-      snapshot = {
-        version: Number(row.snapshot_version),
-        schemaVersion: this.#schema.version,
-        data: upgraded.value,
-      };
+      const restored = loadSnapshot(
+        Number(row.snapshot_version),
+        row.schema_version,
+        JSON.parse(row.snapshot_data) as JsonValue,
+        this.#schema,
+        sessionId,
+      );
+      if (!restored.ok) return restored;
+      snapshot = restored.value;
     }
     const version = Number(row.head);
     const rows = JSON.parse(row.events) as [number, string, string, JsonValue][];

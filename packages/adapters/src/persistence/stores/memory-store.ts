@@ -13,8 +13,8 @@ import type {
 import {
   type CheckedSnapshotSchema,
   checkSnapshotSchema,
+  loadSnapshot,
   type SnapshotSchema,
-  upgradeSnapshot,
 } from './snapshot-schema.ts';
 import type { StoreError } from './store-error.ts';
 import { notFound, snapshotAhead, versionConflict } from './store-failures.ts';
@@ -95,10 +95,10 @@ export class MemoryStore implements SessionStore {
       let snapshot: LoadedSession['snapshot'] = null;
       if (useSnapshot && stored.snapshot !== undefined) {
         const { version, schemaVersion, dataText } = stored.snapshot;
-        const data = deepFreeze(JSON.parse(dataText) as JsonValue);
-        const upgraded = upgradeSnapshot(data, schemaVersion, this.#schema, sessionId);
-        if (!upgraded.ok) return upgraded;
-        snapshot = { version, schemaVersion: this.#schema.version, data: upgraded.value };
+        const data = JSON.parse(dataText) as JsonValue;
+        const restored = loadSnapshot(version, schemaVersion, data, this.#schema, sessionId);
+        if (!restored.ok) return restored;
+        snapshot = restored.value;
       }
       const from = snapshot?.version ?? 0;
       const events: StoredEvent[] = [];

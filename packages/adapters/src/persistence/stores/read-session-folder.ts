@@ -8,7 +8,7 @@ import { errorCode, openLogToRead, readRange } from './file-io.ts';
 import { isHashedFolderName, SESSION_ID_FILE, sessionFolderName } from './session-folder-name.ts';
 import type { LoadedSession, StoredEvent, StoredSnapshot, StoreIssue } from './session-store.ts';
 import { parseSnapshotFile, type SnapshotFile } from './snapshot-file.ts';
-import { type CheckedSnapshotSchema, upgradeSnapshot } from './snapshot-schema.ts';
+import { type CheckedSnapshotSchema, loadSnapshot } from './snapshot-schema.ts';
 import type { StoreError } from './store-error.ts';
 import { fail, notFound } from './store-failures.ts';
 
@@ -100,19 +100,10 @@ export async function readSessionFolder(
         ),
       );
     } else {
-      const { schemaVersion } = file.header;
-      const upgraded = upgradeSnapshot(
-        deepFreeze(file.data),
-        schemaVersion,
-        store.schema,
-        sessionId,
-      );
-      if (!upgraded.ok) return upgraded;
-      snapshot = {
-        version: file.header.version,
-        schemaVersion: store.schema.version,
-        data: upgraded.value,
-      };
+      const { version: at, schemaVersion } = file.header;
+      const restored = loadSnapshot(at, schemaVersion, file.data, store.schema, sessionId);
+      if (!restored.ok) return restored;
+      snapshot = restored.value;
     }
   }
   const after = snapshot?.version ?? 0;
