@@ -45,6 +45,7 @@ export {
   type YamlNodeTests,
   yamlDuplicateKey,
 } from './internal/yaml-nesting-keys.ts';
+export type { AnyExtensionDeclares } from './planning/planning-extension.ts';
 export { checkExtensions } from './planning/register-planning-extensions.ts';
 export { checkTextMode } from './planning/text-mode.ts';
 export {
