@@ -8,6 +8,7 @@
  */
 
 export { withoutPlanChanges } from './diagnostics/without-plan-changes.ts';
+export { Identity } from './internal/brand.ts';
 export { appendedLogEntries, logReads } from './internal/call-log.ts';
 export {
   type ArgumentError,
