@@ -9,8 +9,9 @@ export interface Brand<T> {
 /**
  * A constructor that returns the object it is given lets a subclass add its private field to
  * any object: invisible to keys, JSON, proxies and property checks, and about ten times
- * cheaper than a WeakMap entry on the hot path (one per commit and per tool call). Extend it
- * directly where even {@link brand}'s checks cost too much (the controller's transitions).
+ * cheaper than a WeakMap entry on the hot path (one per commit and per tool call). The
+ * controller extends it directly, without {@link brand}'s checks, for what each transition
+ * reads: compiled machines, trace logs and trusted values.
  */
 export class Identity {
   /** Returns `target` itself, for the subclass to add its private field to. */
