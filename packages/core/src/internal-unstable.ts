@@ -8,6 +8,7 @@
  */
 
 export { withoutPlanChanges } from './diagnostics/without-plan-changes.ts';
+export { Identity } from './internal/brand.ts';
 export { appendedLogEntries, logReads } from './internal/call-log.ts';
 export {
   type ArgumentError,
@@ -45,6 +46,7 @@ export {
   type YamlNodeTests,
   yamlDuplicateKey,
 } from './internal/yaml-nesting-keys.ts';
+export type { AnyExtensionDeclares } from './planning/planning-extension.ts';
 export { checkExtensions } from './planning/register-planning-extensions.ts';
 export { checkTextMode } from './planning/text-mode.ts';
 export {

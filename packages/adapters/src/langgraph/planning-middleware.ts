@@ -12,6 +12,7 @@ import {
   type TextMode,
 } from '@plankit/core';
 import {
+  type AnyExtensionDeclares,
   checkExtensions,
   checkMovedFlags,
   checkOptionKeys,
@@ -160,17 +161,6 @@ const OPTION_KEYS: ReadonlySet<string> = new Set([
 ]);
 
 const CHANNEL_KEYS: ReadonlySet<string> = new Set(['inProgress', 'text', 'extensions']);
-
-/** True when one of the extensions `E` declares that it records the plan history. */
-type RecordsPlanHistory<E extends readonly PlanningExtension[]> = true extends {
-  [K in keyof E]: E[K] extends PlanningExtension<string, infer T>
-    ? T extends { readonly planHistory: true }
-      ? true
-      : false
-    : false;
-}[number]
-  ? true
-  : false;
 
 const PLAN_REVISION = dataTypeName(PlanRevision);
 
@@ -503,7 +493,9 @@ function planningTools(
  */
 export function planningMiddleware<const E extends readonly PlanningExtension[] = readonly []>(
   options: PlanningMiddlewareOptions<E> = {},
-): RecordsPlanHistory<E> extends true ? PlanningHistoryMiddleware : PlanningMiddleware {
+): AnyExtensionDeclares<E, 'planHistory'> extends true
+  ? PlanningHistoryMiddleware
+  : PlanningMiddleware {
   checkMovedFlags('planningMiddleware', options);
   const clock = options.clock ?? Date.now;
   if (typeof clock !== 'function')
@@ -569,7 +561,7 @@ export function planningMiddleware<const E extends readonly PlanningExtension[] 
             },
           },
         }),
-  }) as PlanningMiddleware as RecordsPlanHistory<E> extends true
+  }) as PlanningMiddleware as AnyExtensionDeclares<E, 'planHistory'> extends true
     ? PlanningHistoryMiddleware
     : PlanningMiddleware;
 }

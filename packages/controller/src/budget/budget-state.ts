@@ -1,23 +1,15 @@
 import { defineDataType } from '@plankit/core';
 import { isRecord } from '@plankit/core/internal-unstable';
 import * as z from 'zod';
-import { MAX_TIME } from '../internal/checks.ts';
-import { MICROS_PER_USD } from '../internal/micro-usd.ts';
+import { storedCount, storedTime, storedUsd } from '../internal/stored-numbers.ts';
 import type { Budget } from './create-budget.ts';
 
 /** The most reservations a budget holds at once; `reserveBudget` refuses one more. */
 export const MAX_RESERVATIONS = 10_000;
 
-const count = z.number().int().min(0).max(Number.MAX_SAFE_INTEGER);
-const time = z.number().min(-MAX_TIME).max(MAX_TIME);
-const usd = z
-  .number()
-  .min(0)
-  .max(1e12)
-  .refine(
-    (value) => Number.isSafeInteger(Math.round(value * MICROS_PER_USD)),
-    'must be a USD amount',
-  );
+const count = storedCount;
+const time = storedTime;
+const usd = storedUsd;
 const key = z.string().min(1).max(128);
 
 /** The budget format version this build writes. */

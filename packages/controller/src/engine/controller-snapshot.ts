@@ -1,7 +1,6 @@
 import { defineDataType } from '@plankit/core';
 import * as z from 'zod';
-import { MAX_TIME } from '../internal/checks.ts';
-import { MICROS_PER_USD } from '../internal/micro-usd.ts';
+import { storedCount, storedTime, storedUsd } from '../internal/stored-numbers.ts';
 import type { INTRODUCED_BY } from './adaptation-log-entry.ts';
 import type { CAP_NAMES } from './default-caps.ts';
 import { EVENT_LIMITS } from './internal/normalize-event.ts';
@@ -9,17 +8,9 @@ import type { MachineSnapshot } from './machine-snapshot.ts';
 import type { TraceEntry } from './trace-entry.ts';
 
 const name = z.string().regex(/^[A-Za-z][A-Za-z0-9_]{0,63}$/);
-const count = z.number().int().min(0).max(Number.MAX_SAFE_INTEGER);
-const time = z.number().min(-MAX_TIME).max(MAX_TIME);
-// USD amounts are whole micro-dollars.
-const usd = z
-  .number()
-  .min(0)
-  .max(1e12)
-  .refine(
-    (value) => Number.isSafeInteger(Math.round(value * MICROS_PER_USD)),
-    'must be a USD amount',
-  );
+const count = storedCount;
+const time = storedTime;
+const usd = storedUsd;
 const unit = z.number().min(0).max(1);
 const text = z.string().max(EVENT_LIMITS.text);
 const capName = z.enum([

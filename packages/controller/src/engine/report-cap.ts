@@ -1,11 +1,10 @@
 import type { Result } from '@plankit/core';
-import { isRecord } from '@plankit/core/internal-unstable';
 import { ControllerError } from '../controller-error.ts';
-import { show, unknownKey } from '../internal/checks.ts';
+import { show } from '../internal/checks.ts';
 import { CAP_NAMES, type CapName } from './default-caps.ts';
 import { applyCapReport } from './internal/apply-step.ts';
 import { compiledOf } from './internal/compiled-machine.ts';
-import { failure } from './internal/failure.ts';
+import { failure, inputShapeFailure } from './internal/failure.ts';
 import { checkNow, checkReason } from './internal/normalize-event.ts';
 import { publishTransition } from './internal/publish-transition.ts';
 import type { Machine } from './machine.ts';
@@ -68,11 +67,8 @@ export function reportCap<S extends string, O extends string>(
       prev.state,
     );
   }
-  if (!isRecord(input))
-    return failure('input_invalid', 'reportCap: input must be an object.', 'input');
-  const extra = unknownKey(input, KEYS);
-  if (extra !== undefined)
-    return failure('input_invalid', `reportCap: input.${extra} is not a key.`, `input.${extra}`);
+  const shape = inputShapeFailure('reportCap', input, KEYS);
+  if (shape !== null) return shape;
   if (typeof input.cap !== 'string' || !(CAP_NAMES as readonly string[]).includes(input.cap)) {
     return failure(
       'input_invalid',

@@ -227,6 +227,22 @@ describe('reportCap', () => {
     expect(err(reportCap(machine, frozen, { cap: 'turns', now: 2 })).code).toBe('machine_frozen');
   });
 
+  it('words a refused input shape as resume does', () => {
+    expect(err(reportCap(machine, start(), null as never)).message).toBe(
+      'reportCap: input must be an object.',
+    );
+    expect(err(reportCap(machine, start(), { cap: 'turns', now: 1, x: 1 } as never)).message).toBe(
+      'reportCap: input.x is not a key.',
+    );
+    const frozen = ok(reportCap(machine, start(), { cap: 'turns', now: 1 }));
+    expect(err(resume(machine, frozen, null as never)).message).toBe(
+      'resume: input must be an object.',
+    );
+    expect(err(resume(machine, frozen, { now: 2, x: 1 } as never)).message).toBe(
+      'resume: input.x is not a key.',
+    );
+  });
+
   it('replays freezes, resumes and reports into the same snapshot', () => {
     let snapshot = ok(transition(machine, start(), { outcome: 'done', now: 10, costUsd: 1.5 }));
     snapshot = ok(resume(machine, snapshot, { now: 30, caps: { costUsd: 2 } }));

@@ -1,11 +1,9 @@
 import type { Result } from '@plankit/core';
-import { isRecord } from '@plankit/core/internal-unstable';
 import { ControllerError } from '../controller-error.ts';
-import { unknownKey } from '../internal/checks.ts';
 import type { Caps, SoftLimits } from './default-caps.ts';
 import { applyResume } from './internal/apply-step.ts';
 import { compiledOf } from './internal/compiled-machine.ts';
-import { failure } from './internal/failure.ts';
+import { failure, inputShapeFailure } from './internal/failure.ts';
 import { capsProblem, mergeLimits, softProblem } from './internal/limit-problems.ts';
 import { checkNow, checkReason } from './internal/normalize-event.ts';
 import { publishTransition } from './internal/publish-transition.ts';
@@ -95,11 +93,8 @@ export function resume<S extends string, O extends string>(
       prev.state,
     );
   }
-  if (!isRecord(input))
-    return failure('input_invalid', 'resume: input must be an object.', 'input');
-  const extra = unknownKey(input, KEYS);
-  if (extra !== undefined)
-    return failure('input_invalid', `resume: input.${extra} is not a key.`, `input.${extra}`);
+  const shape = inputShapeFailure('resume', input, KEYS);
+  if (shape !== null) return shape;
   const nowError = checkNow('resume', 'input.now', input.now, prev.updatedAt);
   if (nowError !== null) return { ok: false, error: nowError };
   const capsIssue = input.caps === undefined ? null : capsProblem(input.caps, 'input.caps');

@@ -2,8 +2,7 @@ import { defineDataType } from '@plankit/core';
 import * as z from 'zod';
 import { ControllerSnapshot } from '../engine/controller-snapshot.ts';
 import type { MachineSnapshot } from '../engine/machine-snapshot.ts';
-import { MAX_TIME } from '../internal/checks.ts';
-import { MICROS_PER_USD } from '../internal/micro-usd.ts';
+import { storedCount, storedTime, storedUsd } from '../internal/stored-numbers.ts';
 import type { GoalOutcome, GoalStage } from './goal-machine.ts';
 
 /** The statuses of a goal, in the words of the hosts that popularised it. @public */
@@ -126,18 +125,11 @@ export interface Goal {
 }
 
 /** A count a goal stores: a safe integer from 0. */
-export const goalCount: z.ZodNumber = z.number().int().min(0).max(Number.MAX_SAFE_INTEGER);
+export const goalCount: z.ZodNumber = storedCount;
 const count = goalCount;
-const time = z.number().min(-MAX_TIME).max(MAX_TIME);
+const time = storedTime;
 /** A USD amount a goal stores: whole micro-dollars, from 0. */
-export const goalUsd: z.ZodNumber = z
-  .number()
-  .min(0)
-  .max(1e12)
-  .refine(
-    (value) => Number.isSafeInteger(Math.round(value * MICROS_PER_USD)),
-    'must be a USD amount',
-  );
+export const goalUsd: z.ZodNumber = storedUsd;
 const usd = goalUsd;
 /** A text a goal stores: 1-2,000 characters. */
 export const goalText: z.ZodString = z.string().min(1).max(GOAL_TEXT_LIMIT);

@@ -1,10 +1,4 @@
-// Hands back the object it is given, so a subclass's private field lands on that object.
-class Stamp {
-  constructor(target: object) {
-    // biome-ignore lint/correctness/noConstructorReturn: the return override is the point
-    return target;
-  }
-}
+import { Identity } from '@plankit/core/internal-unstable';
 
 /**
  * Marks the values this copy of the package built and checked, so functions that take them back
@@ -12,7 +6,7 @@ class Stamp {
  * invisible to `Object.keys`, JSON, spread and `structuredClone`, impossible to forge, and,
  * unlike a WeakSet entry, free for the garbage collector.
  */
-class Trusted extends Stamp {
+class Trusted extends Identity {
   readonly #trusted = true;
 
   static has(value: object): boolean {

@@ -6,10 +6,15 @@ export interface Brand<T> {
   get(target: unknown): T | undefined;
 }
 
-// A constructor that returns the object it is given lets a subclass add its private field to
-// any object: invisible to keys, JSON, proxies and property checks, and about ten times
-// cheaper than a WeakMap entry on the hot path (one per commit and per tool call).
-class Identity {
+/**
+ * A constructor that returns the object it is given lets a subclass add its private field to
+ * any object: invisible to keys, JSON, proxies and property checks, and about ten times
+ * cheaper than a WeakMap entry on the hot path (one per commit and per tool call). The
+ * controller extends it directly, without {@link brand}'s checks, for what each transition
+ * reads: compiled machines, trace logs and trusted values.
+ */
+export class Identity {
+  /** Returns `target` itself, for the subclass to add its private field to. */
   constructor(target: object) {
     // biome-ignore lint/correctness/noConstructorReturn: the point of the class
     return target;

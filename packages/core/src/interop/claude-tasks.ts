@@ -1,10 +1,10 @@
 import type { Plan } from '../planning/plan.ts';
 import type { Result } from '../result.ts';
 import type { ToolValidationError } from '../tool-validation-error.ts';
-import { checkInteropOptions, type InteropOptions } from './interop-options.ts';
-import { planWrite } from './plan-write.ts';
+import type { InteropOptions } from './interop-options.ts';
+import { foreignPlanWrite } from './plan-write.ts';
 import type { PlanWrite } from './planning-call.ts';
-import { type ForeignListSpec, readForeignList } from './read-foreign-list.ts';
+import type { ForeignListSpec } from './read-foreign-list.ts';
 import { TODO_STATUSES, type TodoStatus, todoStatus, todoView } from './todo-status.ts';
 
 /**
@@ -108,8 +108,5 @@ export function fromClaudeTasks(
   list: unknown,
   options: InteropOptions = {},
 ): Result<PlanWrite, ToolValidationError> {
-  const checked = checkInteropOptions(SPEC.where, options);
-  const items = readForeignList(SPEC, list, checked.text);
-  if (!items.ok) return items;
-  return { ok: true, value: planWrite(plan, items.value, checked, todoView) };
+  return foreignPlanWrite(SPEC, plan, list, options, todoView);
 }

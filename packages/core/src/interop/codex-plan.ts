@@ -2,10 +2,10 @@ import { invalidArgument } from '../internal/invalid-argument.ts';
 import type { Plan } from '../planning/plan.ts';
 import type { Result } from '../result.ts';
 import type { ToolValidationError } from '../tool-validation-error.ts';
-import { checkInteropOptions, type InteropOptions } from './interop-options.ts';
-import { planWrite } from './plan-write.ts';
+import type { InteropOptions } from './interop-options.ts';
+import { foreignPlanWrite } from './plan-write.ts';
 import type { PlanWrite } from './planning-call.ts';
-import { type ForeignListSpec, readForeignList } from './read-foreign-list.ts';
+import type { ForeignListSpec } from './read-foreign-list.ts';
 import { TODO_STATUSES, type TodoStatus, todoStatus, todoView } from './todo-status.ts';
 
 /** One item of Codex's `update_plan`. @public */
@@ -73,8 +73,5 @@ export function fromCodexPlan(
   args: unknown,
   options: InteropOptions = {},
 ): Result<PlanWrite, ToolValidationError> {
-  const checked = checkInteropOptions(SPEC.where, options);
-  const items = readForeignList(SPEC, args, checked.text);
-  if (!items.ok) return items;
-  return { ok: true, value: planWrite(plan, items.value, checked, todoView) };
+  return foreignPlanWrite(SPEC, plan, args, options, todoView);
 }

@@ -4,9 +4,11 @@ import { createPlanningTools } from '../planning/create-planning-tools.ts';
 import { Plan } from '../planning/plan.ts';
 import { selectLatest } from '../select-latest.ts';
 import { Session } from '../session.ts';
+import { fromACPPlan } from './acp-plan.ts';
 import { applyPlanningCalls } from './apply-planning-calls.ts';
 import { fromClaudeTasks, toClaudeTasks } from './claude-tasks.ts';
 import { fromCodexPlan, toCodexPlan } from './codex-plan.ts';
+import { fromLangChainTodos } from './langchain-todos.ts';
 import { fromPydanticAIPlan, toPydanticAIPlan } from './pydantic-ai-plan.ts';
 import { planWith } from './testing/plan-with.ts';
 
@@ -285,5 +287,35 @@ describe('formats that carry ids', () => {
     ]);
     const after = written(await applyPlanningCalls(tools, write.calls, { session }));
     expect(after?.steps[0]?.details).toBe('new details');
+  });
+});
+
+describe('every converter', () => {
+  const converters = [
+    ['fromCodexPlan', fromCodexPlan, { plan: [] }],
+    ['fromLangChainTodos', fromLangChainTodos, { todos: [] }],
+    ['fromPydanticAIPlan', fromPydanticAIPlan, { items: [] }],
+    ['fromClaudeTasks', fromClaudeTasks, { tasks: [] }],
+    ['fromACPPlan', fromACPPlan, { sessionUpdate: 'plan', entries: [] }],
+  ] as const;
+
+  it('refuses bad options in its own name, before reading the list', () => {
+    for (const [name, from, args] of converters) {
+      const call = (options: unknown) => () => from(undefined, args, options as never);
+      expect(call(null)).toThrow(`${name}: options must be an object.`);
+      expect(call({ when: 1 })).toThrow(`${name}: options.when is not an option.`);
+      expect(call({ objective: 3 })).toThrow(`${name}: options.objective must be a string.`);
+      expect(() => from(undefined, null, { when: 1 } as never)).toThrow('is not an option');
+      expect(written(from(undefined, args))).toEqual({ calls: [], unlisted: [] });
+    }
+  });
+
+  it('refuses arguments that are not an object in its own name', () => {
+    for (const [name, from] of converters) {
+      const result = from(undefined, 'plan');
+      expect(result.ok).toBe(false);
+      if (!result.ok)
+        expect(result.error.message).toBe(`${name}: the arguments must be an object.`);
+    }
   });
 });

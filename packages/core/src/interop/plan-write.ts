@@ -2,9 +2,16 @@ import type { Plan, PlanStep, StepStatus } from '../planning/plan.ts';
 import type { NewPlanStepInput } from '../planning/plan-commands.ts';
 import { formatStepId, highestStepNumber } from '../planning/step-id.ts';
 import type { TextMode } from '../planning/text-mode.ts';
-import type { CheckedInteropOptions } from './interop-options.ts';
+import type { Result } from '../result.ts';
+import type { ToolValidationError } from '../tool-validation-error.ts';
+import { type CheckedInteropOptions, checkInteropOptions } from './interop-options.ts';
 import type { PlanningCall, PlanWrite } from './planning-call.ts';
-import { type ForeignItem, matchKey } from './read-foreign-list.ts';
+import {
+  type ForeignItem,
+  type ForeignListSpec,
+  matchKey,
+  readForeignList,
+} from './read-foreign-list.ts';
 
 /** The status a format shows for a step, in plankit's terms (`blocked` shows as `pending`). */
 export type StatusView = (step: PlanStep) => StepStatus;
@@ -33,6 +40,24 @@ function detailsChanged(details: string | undefined, step: PlanStep, mode: TextM
   const trimmed = matchKey(details, mode);
   // Blank details keep the step's: planning_update_step cannot clear them.
   return trimmed !== '' && trimmed !== step.details;
+}
+
+/**
+ * What an "in" converter returns: `options` checked for the converter `spec.where`, `args` read
+ * by `spec` ({@link readForeignList}), then the calls that bring `plan` to the items
+ * ({@link planWrite}), statuses compared as `view` shows them. @internal
+ */
+export function foreignPlanWrite(
+  spec: ForeignListSpec,
+  plan: Plan | undefined,
+  args: unknown,
+  options: unknown,
+  view: StatusView,
+): Result<PlanWrite, ToolValidationError> {
+  const checked = checkInteropOptions(spec.where, options);
+  const items = readForeignList(spec, args, checked.text);
+  if (!items.ok) return items;
+  return { ok: true, value: planWrite(plan, items.value, checked, view) };
 }
 
 /**

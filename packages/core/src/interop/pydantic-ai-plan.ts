@@ -1,10 +1,10 @@
 import type { Plan, PlanStep, StepStatus } from '../planning/plan.ts';
 import type { Result } from '../result.ts';
 import type { ToolValidationError } from '../tool-validation-error.ts';
-import { checkInteropOptions, type InteropOptions } from './interop-options.ts';
-import { planWrite } from './plan-write.ts';
+import type { InteropOptions } from './interop-options.ts';
+import { foreignPlanWrite } from './plan-write.ts';
 import type { PlanWrite } from './planning-call.ts';
-import { type ForeignListSpec, readForeignList } from './read-foreign-list.ts';
+import type { ForeignListSpec } from './read-foreign-list.ts';
 
 /** The statuses of a pydantic-ai-harness plan item that plankit can hold. @public */
 export type PydanticAIPlanStatus = 'pending' | 'in_progress' | 'completed' | 'blocked';
@@ -94,8 +94,5 @@ export function fromPydanticAIPlan(
   args: unknown,
   options: InteropOptions = {},
 ): Result<PlanWrite, ToolValidationError> {
-  const checked = checkInteropOptions(SPEC.where, options);
-  const items = readForeignList(SPEC, args, checked.text);
-  if (!items.ok) return items;
-  return { ok: true, value: planWrite(plan, items.value, checked, harnessView) };
+  return foreignPlanWrite(SPEC, plan, args, options, harnessView);
 }

@@ -33,7 +33,11 @@ import {
   type UpdateStep,
   type UpdateStepInput,
 } from './plan-commands.ts';
-import type { PlanningExtension, PlanningToolsContext } from './planning-extension.ts';
+import type {
+  AnyExtensionDeclares,
+  PlanningExtension,
+  PlanningToolsContext,
+} from './planning-extension.ts';
 import { ensureIdRoom } from './planning-reducers.ts';
 import { PLANNING_TOOL_TRAITS } from './planning-tool-traits.ts';
 import {
@@ -103,17 +107,6 @@ type WithDeclaredTools<E extends readonly unknown[], Tools> = E extends readonly
   ? WithDeclaredTools<Rest, Merged<Tools, DeclaredTools<First>>>
   : Tools;
 
-/** True when one of `extensions` declares that every change takes an explanation. */
-type Explained<E extends readonly unknown[]> = true extends {
-  [K in keyof E]: E[K] extends PlanningExtension<string, infer T>
-    ? T extends { readonly explained: true }
-      ? true
-      : false
-    : false;
-}[number]
-  ? true
-  : false;
-
 /**
  * The tools for the extensions `E`, by name: the six, then what each extension declares in
  * its `types` (in the order listed: an extension's tool takes the place of an earlier one of
@@ -125,7 +118,7 @@ type Explained<E extends readonly unknown[]> = true extends {
 export type PlanningToolsByNameFor<E extends readonly PlanningExtension[]> =
   number extends E['length']
     ? PlanningToolsByName
-    : Explained<E> extends true
+    : AnyExtensionDeclares<E, 'explained'> extends true
       ? ToolsByNameWithHistory<WithDeclaredTools<E, PlanningToolsByName>>
       : WithDeclaredTools<E, PlanningToolsByName>;
 

@@ -108,6 +108,23 @@ export interface PlanningExtensionTypes {
 }
 
 /**
+ * True when one of the extensions `E` declares `Flag` (`explained`, `planHistory`) in its
+ * {@link PlanningExtensionTypes}: what the tools' types and the hosts' state follow. @internal
+ */
+export type AnyExtensionDeclares<
+  E extends readonly unknown[],
+  Flag extends 'explained' | 'planHistory',
+> = true extends {
+  [K in keyof E]: E[K] extends PlanningExtension<string, infer T>
+    ? T extends { readonly [P in Flag]: true }
+      ? true
+      : false
+    : false;
+}[number]
+  ? true
+  : false;
+
+/**
  * One opt-in part of the plan model, passed to {@link createPlanningTools} in `extensions`.
  * An extension declares everything it adds, and the tools, the prompt copy, the stores and the
  * hosts use what it declares: its commands (replayed by stores, accepted by LangGraph's plan

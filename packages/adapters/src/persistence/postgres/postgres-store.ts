@@ -18,10 +18,11 @@ import type {
 import {
   type CheckedSnapshotSchema,
   checkSnapshotSchema,
+  loadSnapshot,
   type SnapshotSchema,
-  upgradeSnapshot,
 } from '../stores/snapshot-schema.ts';
 import { StoreError } from '../stores/store-error.ts';
+import { notFound, snapshotAhead, versionConflict } from '../stores/store-failures.ts';
 import {
   checkAppend,
   checkListOptions,
@@ -295,7 +296,7 @@ export class PostgresStore implements SessionStore {
     return this.#run(sessionId, 'load', async () => {
       const { rows } = await this.#query<LoadRow>(this.#sql.load, [sessionId, useSnapshot]);
       const row = rows[0];
-      if (row === undefined) return this.#notFound(sessionId);
+      if (row === undefined) return notFound(sessionId);
       if (row.snapshot_version === null || Number(row.snapshot_version) <= Number(row.head)) {
         return this.#loaded(sessionId, row, []);
       }
@@ -306,7 +307,7 @@ export class PostgresStore implements SessionStore {
         message: `Ignored session ${sessionId}'s snapshot because it is of version ${row.snapshot_version}, ahead of the session's ${row.head}; the session was read from its log.`,
       };
       const whole = (await this.#query<LoadRow>(this.#sql.load, [sessionId, false])).rows[0];
-      if (whole === undefined) return this.#notFound(sessionId);
+      if (whole === undefined) return notFound(sessionId);
       return this.#loaded(sessionId, whole, [issue]);
     });
   }
@@ -373,21 +374,12 @@ export class PostgresStore implements SessionStore {
         ]));
       } catch (error) {
         // The session was deleted between the check and the insert.
-        if (sqlState(error) === '23503') return this.#notFound(sessionId);
+        if (sqlState(error) === '23503') return notFound(sessionId);
         throw error;
       }
       const head = row?.head === null || row?.head === undefined ? 0 : Number(row.head);
-      if (head === 0) return this.#notFound(sessionId);
-      if (version > head) {
-        return {
-          ok: false,
-          error: new StoreError(
-            'conflict',
-            `Snapshot version ${version} is ahead of session ${sessionId}'s version ${head}.`,
-            { sessionId, field: 'snapshot.version' },
-          ),
-        };
-      }
+      if (head === 0) return notFound(sessionId);
+      if (version > head) return snapshotAhead(sessionId, version, head);
       return { ok: true, value: Number(row?.saved) > 0 };
     });
   }
@@ -574,14 +566,15 @@ export class PostgresStore implements SessionStore {
       row.snapshot_version !== null &&
       row.schema_version !== null
     ) {
-      const data = deepFreeze(JSON.parse(row.snapshot_data) as JsonValue);
-      const upgraded = upgradeSnapshot(data, row.schema_version, this.#schema, sessionId);
-      if (!upgraded.ok) return upgraded;
-      snapshot = {
-        version: Number(row.snapshot_version),
-        schemaVersion: this.#schema.version,
-        data: upgraded.value,
-      };
+      const restored = loadSnapshot(
+        Number(row.snapshot_version),
+        row.schema_version,
+        JSON.parse(row.snapshot_data) as JsonValue,
+        this.#schema,
+        sessionId,
+      );
+      if (!restored.ok) return restored;
+      snapshot = restored.value;
     }
     const version = Number(row.head);
     const rows = JSON.parse(row.events) as [number, string, string, JsonValue][];
@@ -628,22 +621,6 @@ export class PostgresStore implements SessionStore {
   async #conflict(sessionId: string, expectedVersion: number): Promise<Err<StoreError>> {
     const { rows } = await this.#query<{ version: string }>(this.#sql.version, [sessionId]);
     const version = rows[0] === undefined ? 0 : Number(rows[0].version);
-    return {
-      ok: false,
-      error: new StoreError(
-        'conflict',
-        `Session ${sessionId} is at version ${version}, not the expected ${expectedVersion}; reload it and retry.`,
-        { sessionId, field: 'expectedVersion' },
-      ),
-    };
-  }
-
-  #notFound(sessionId: string): Err<StoreError> {
-    return {
-      ok: false,
-      error: new StoreError('not_found', `Session ${sessionId} is not in the store.`, {
-        sessionId,
-      }),
-    };
+    return versionConflict(sessionId, version, expectedVersion);
   }
 }

@@ -24,9 +24,7 @@ import {
   checkOwner,
   corruptLog,
   FOLDER_SNAPSHOT,
-  fail,
   LOG,
-  notFound,
   readSessionFolder,
   readSnapshotFile,
   SNAPSHOT,
@@ -53,7 +51,8 @@ import {
   checkSnapshotSchema,
   type SnapshotSchema,
 } from './snapshot-schema.ts';
-import { StoreError } from './store-error.ts';
+import type { StoreError } from './store-error.ts';
+import { fail, notFound, snapshotAhead, versionConflict } from './store-failures.ts';
 import {
   checkAppend,
   checkListOptions,
@@ -218,16 +217,7 @@ export class FileStore implements SessionStore {
             return corruptLog(this.#sessions, sessionId, tail.corrupt);
           const current = tail.version ?? 0;
           if (current === 0) return notFound(sessionId);
-          if (version > current) {
-            return {
-              ok: false,
-              error: new StoreError(
-                'conflict',
-                `Snapshot version ${version} is ahead of session ${sessionId}'s version ${current}.`,
-                { sessionId, field: 'snapshot.version' },
-              ),
-            };
-          }
+          if (version > current) return snapshotAhead(sessionId, version, current);
           // Keep the stored snapshot only if it is newer and sound: a damaged one is replaced.
           const existing = await readSnapshotFile(folder, sessionId);
           if (
@@ -375,14 +365,7 @@ export class FileStore implements SessionStore {
           const stats = await handle.stat({ bigint: true });
           if (stats.size === BigInt(cleanEnd)) keep = knownTail(handle, version, stats);
         }
-        return {
-          ok: false,
-          error: new StoreError(
-            'conflict',
-            `Session ${sessionId} is at version ${version}, not the expected ${expectedVersion}; reload it and retry.`,
-            { sessionId, field: 'expectedVersion' },
-          ),
-        };
+        return versionConflict(sessionId, version, expectedVersion);
       }
       const next = version + lines.length;
       const bytes = formatLogLines(lines, version + 1);

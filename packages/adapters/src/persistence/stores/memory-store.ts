@@ -1,4 +1,4 @@
-import type { Err, Result } from '@plankit/core';
+import type { Result } from '@plankit/core';
 import { checkOptionKeys, deepFreeze, invalidArgument } from '@plankit/core/internal-unstable';
 import type {
   JsonValue,
@@ -13,10 +13,11 @@ import type {
 import {
   type CheckedSnapshotSchema,
   checkSnapshotSchema,
+  loadSnapshot,
   type SnapshotSchema,
-  upgradeSnapshot,
 } from './snapshot-schema.ts';
-import { StoreError } from './store-error.ts';
+import type { StoreError } from './store-error.ts';
+import { notFound, snapshotAhead, versionConflict } from './store-failures.ts';
 import {
   checkAppend,
   checkListOptions,
@@ -52,13 +53,6 @@ interface MemorySession {
 }
 
 const OPTION_KEYS: ReadonlySet<string> = new Set(['snapshotSchema']);
-
-function notFound(sessionId: string): Err<StoreError> {
-  return {
-    ok: false,
-    error: new StoreError('not_found', `Session ${sessionId} is not in the store.`, { sessionId }),
-  };
-}
 
 /**
  * A {@link SessionStore} in memory, for tests and short-lived hosts. It keeps serialized JSON,
@@ -101,10 +95,10 @@ export class MemoryStore implements SessionStore {
       let snapshot: LoadedSession['snapshot'] = null;
       if (useSnapshot && stored.snapshot !== undefined) {
         const { version, schemaVersion, dataText } = stored.snapshot;
-        const data = deepFreeze(JSON.parse(dataText) as JsonValue);
-        const upgraded = upgradeSnapshot(data, schemaVersion, this.#schema, sessionId);
-        if (!upgraded.ok) return upgraded;
-        snapshot = { version, schemaVersion: this.#schema.version, data: upgraded.value };
+        const data = JSON.parse(dataText) as JsonValue;
+        const restored = loadSnapshot(version, schemaVersion, data, this.#schema, sessionId);
+        if (!restored.ok) return restored;
+        snapshot = restored.value;
       }
       const from = snapshot?.version ?? 0;
       const events: StoredEvent[] = [];
@@ -134,16 +128,7 @@ export class MemoryStore implements SessionStore {
     return this.#life.run(sessionId, async () => {
       const stored = this.#sessions.get(sessionId);
       const version = stored?.events.length ?? 0;
-      if (version !== expectedVersion) {
-        return {
-          ok: false,
-          error: new StoreError(
-            'conflict',
-            `Session ${sessionId} is at version ${version}, not the expected ${expectedVersion}; reload it and retry.`,
-            { sessionId, field: 'expectedVersion' },
-          ),
-        };
-      }
+      if (version !== expectedVersion) return versionConflict(sessionId, version, expectedVersion);
       const session = stored ?? { events: [], snapshot: undefined };
       // `+ 0` turns -0 into 0, as the stores that write JSON or text give it back.
       for (const { type, at, dataText } of prepared.value)
@@ -165,14 +150,7 @@ export class MemoryStore implements SessionStore {
       if (stored === undefined) return notFound(sessionId);
       const { version, dataText } = prepared.value;
       if (version > stored.events.length) {
-        return {
-          ok: false,
-          error: new StoreError(
-            'conflict',
-            `Snapshot version ${version} is ahead of session ${sessionId}'s version ${stored.events.length}.`,
-            { sessionId, field: 'snapshot.version' },
-          ),
-        };
+        return snapshotAhead(sessionId, version, stored.events.length);
       }
       if (stored.snapshot !== undefined && stored.snapshot.version > version) {
         return { ok: true, value: false };

@@ -8,8 +8,9 @@ import { errorCode, openLogToRead, readRange } from './file-io.ts';
 import { isHashedFolderName, SESSION_ID_FILE, sessionFolderName } from './session-folder-name.ts';
 import type { LoadedSession, StoredEvent, StoredSnapshot, StoreIssue } from './session-store.ts';
 import { parseSnapshotFile, type SnapshotFile } from './snapshot-file.ts';
-import { type CheckedSnapshotSchema, upgradeSnapshot } from './snapshot-schema.ts';
-import { StoreError } from './store-error.ts';
+import { type CheckedSnapshotSchema, loadSnapshot } from './snapshot-schema.ts';
+import type { StoreError } from './store-error.ts';
+import { fail, notFound } from './store-failures.ts';
 
 /** A session folder's event log. */
 export const LOG = 'events.jsonl';
@@ -26,20 +27,6 @@ export interface StoreFolders {
   readonly sessions: string;
   readonly schema: CheckedSnapshotSchema;
 }
-
-/** A `FileStore` failure. */
-export function fail(
-  code: StoreError['code'],
-  sessionId: string | undefined,
-  message: string,
-  cause?: unknown,
-): Err<StoreError> {
-  return { ok: false, error: new StoreError(code, message, { sessionId, cause }) };
-}
-
-/** The `not_found` failure of a session that is not in the store. */
-export const notFound = (sessionId: string): Err<StoreError> =>
-  fail('not_found', sessionId, `Session ${sessionId} is not in the store.`);
 
 /** The `corrupt` failure of a session whose log is damaged. */
 export function corruptLog(sessions: string, sessionId: string, reason: string): Err<StoreError> {
@@ -113,19 +100,10 @@ export async function readSessionFolder(
         ),
       );
     } else {
-      const { schemaVersion } = file.header;
-      const upgraded = upgradeSnapshot(
-        deepFreeze(file.data),
-        schemaVersion,
-        store.schema,
-        sessionId,
-      );
-      if (!upgraded.ok) return upgraded;
-      snapshot = {
-        version: file.header.version,
-        schemaVersion: store.schema.version,
-        data: upgraded.value,
-      };
+      const { version: at, schemaVersion } = file.header;
+      const restored = loadSnapshot(at, schemaVersion, file.data, store.schema, sessionId);
+      if (!restored.ok) return restored;
+      snapshot = restored.value;
     }
   }
   const after = snapshot?.version ?? 0;

@@ -1,7 +1,7 @@
 import type { Result } from '@plankit/core';
 import { deepFreeze, invalidArgument } from '@plankit/core/internal-unstable';
 import { toJsonText } from './json-data.ts';
-import type { JsonValue } from './session-store.ts';
+import type { JsonValue, StoredSnapshot } from './session-store.ts';
 import { StoreError } from './store-error.ts';
 
 /**
@@ -126,4 +126,20 @@ export function upgradeSnapshot(
     current = deepFreeze(JSON.parse(serialized.text) as JsonValue);
   }
   return { ok: true, value: current };
+}
+
+/**
+ * The snapshot a load returns: `data`, saved at schema version `schemaVersion` after event
+ * `version`, upgraded to the schema's version (see {@link upgradeSnapshot}) and stamped with it.
+ */
+export function loadSnapshot(
+  version: number,
+  schemaVersion: number,
+  data: JsonValue,
+  schema: CheckedSnapshotSchema,
+  sessionId: string,
+): Result<StoredSnapshot, StoreError> {
+  const upgraded = upgradeSnapshot(deepFreeze(data), schemaVersion, schema, sessionId);
+  if (!upgraded.ok) return upgraded;
+  return { ok: true, value: { version, schemaVersion: schema.version, data: upgraded.value } };
 }

@@ -16,7 +16,7 @@ import {
   stopAtCap,
 } from './finish-step.ts';
 import { EMPTY, type NormalizedEvent } from './normalize-event.ts';
-import { guardRefused, rejected, resolveTarget, routeOutcome } from './route-outcome.ts';
+import { acceptedTarget, routeOutcome } from './route-outcome.ts';
 import { withTraceOfSnapshot } from './trace-log.ts';
 
 // The three ways a step starts, each from a checked input (normalize-event.ts, or the
@@ -32,19 +32,8 @@ export function applyOutcome(
   where: string,
 ): StepOutcome {
   const state = stateOf(machine, prev.state);
-  const candidates = state.on.get(event.outcome);
-  if (candidates === undefined) return rejected(machine, where, state, event.outcome);
-  const target = resolveTarget(
-    machine,
-    state.name,
-    event.outcome,
-    candidates,
-    prev,
-    event.now,
-    event,
-  );
-  if (target !== null && typeof target === 'object') return target;
-  if (target === null) return guardRefused(machine, where, state.name, event.outcome);
+  const target = acceptedTarget(machine, where, state, event.outcome, prev, event.now, event);
+  if (typeof target === 'object') return target;
 
   const fresh = prev.status === 'waiting';
   const base = prev.counters;
@@ -241,18 +230,7 @@ export function applyResume(
       prev,
     ),
   );
-  const candidates = state.on.get(routed.outcome);
-  if (candidates === undefined) return rejected(machine, where, state, routed.outcome);
-  const target = resolveTarget(
-    machine,
-    state.name,
-    routed.outcome,
-    candidates,
-    view,
-    input.now,
-    routed,
-  );
-  if (target !== null && typeof target === 'object') return target;
-  if (target === null) return guardRefused(machine, where, state.name, routed.outcome);
+  const target = acceptedTarget(machine, where, state, routed.outcome, view, input.now, routed);
+  if (typeof target === 'object') return target;
   return routeOutcome({ ...step, guardSnapshot: view }, routed.outcome, target);
 }

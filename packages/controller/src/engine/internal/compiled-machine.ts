@@ -1,3 +1,4 @@
+import { Identity } from '@plankit/core/internal-unstable';
 import { ControllerError } from '../../controller-error.ts';
 import type { CapName } from '../default-caps.ts';
 import type { GuardInput, Machine, StateKind } from '../machine.ts';
@@ -29,19 +30,11 @@ export interface CompiledMachine {
   readonly policies: ReadonlyMap<CapName, CapPolicy>;
 }
 
-// Hands back the object it is given, so a subclass's private field lands on that object.
-class Stamp {
-  constructor(target: object) {
-    // biome-ignore lint/correctness/noConstructorReturn: the return override is the point
-    return target;
-  }
-}
-
 /**
  * Keeps a machine's compiled form in a private field of the machine itself: invisible, not
  * forgeable, and read in one step (a WeakMap lookup costs more on every transition).
  */
-class Compiled extends Stamp {
+class Compiled extends Identity {
   readonly #compiled: CompiledMachine;
 
   constructor(machine: object, compiled: CompiledMachine) {

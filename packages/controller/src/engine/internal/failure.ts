@@ -1,5 +1,6 @@
-import { refusalText } from '@plankit/core/internal-unstable';
+import { isRecord, refusalText } from '@plankit/core/internal-unstable';
 import { ControllerError } from '../../controller-error.ts';
+import { unknownKey } from '../../internal/checks.ts';
 import { unstorableRefusal } from '../../internal/unstorable-refusal.ts';
 
 /** A failed result. */
@@ -24,6 +25,21 @@ export function invalid(
   rule: string,
 ): { ok: false; error: ControllerError } {
   return failure('input_invalid', `${where}: ${field} ${rule}.`, field);
+}
+
+/**
+ * The `input_invalid` result of an input that is not an object, or that holds a key outside
+ * `keys`; null when it is neither.
+ */
+export function inputShapeFailure(
+  where: string,
+  input: unknown,
+  keys: ReadonlySet<string>,
+): { ok: false; error: ControllerError } | null {
+  if (!isRecord(input)) return invalid(where, 'input', 'must be an object');
+  const extra = unknownKey(input, keys);
+  if (extra !== undefined) return invalid(where, `input.${extra}`, 'is not a key');
+  return null;
 }
 
 /**

@@ -40,7 +40,7 @@ function thrownText(cause: unknown): string {
 }
 
 /** The first candidate whose guard passes; null when none does. The guard input is made once, on demand. */
-export function resolveTarget(
+function resolveTarget(
   machine: CompiledMachine,
   state: string,
   outcome: string,
@@ -156,8 +156,28 @@ function stopAtUsageCap(step: Step, cap: UsageCap): MachineSnapshot {
   }
 }
 
+/**
+ * Where `outcome` goes from `state`: the first target whose guard passes; or the refusal,
+ * `outcome_rejected` when the state does not accept the outcome, `guard_rejected` when no
+ * guard passed or one threw.
+ */
+export function acceptedTarget(
+  machine: CompiledMachine,
+  where: string,
+  state: CompiledState,
+  outcome: string,
+  snapshot: MachineSnapshot,
+  now: number,
+  event: Pick<PendingEvent, 'confidence' | 'violations' | 'reason'>,
+): StepOutcome | string {
+  const candidates = state.on.get(outcome);
+  if (candidates === undefined) return rejected(machine, where, state, outcome);
+  const target = resolveTarget(machine, state.name, outcome, candidates, snapshot, now, event);
+  return target === null ? guardRefused(machine, where, state.name, outcome) : target;
+}
+
 /** `outcome_rejected`: the state does not accept the outcome; the message lists what it does. */
-export function rejected(
+function rejected(
   machine: CompiledMachine,
   where: string,
   state: CompiledState,
@@ -173,7 +193,7 @@ export function rejected(
 }
 
 /** `guard_rejected`: no guard of the outcome passed. */
-export function guardRefused(
+function guardRefused(
   machine: CompiledMachine,
   where: string,
   state: string,

@@ -1,3 +1,4 @@
+import { Identity } from '@plankit/core/internal-unstable';
 import type { MachineSnapshot } from '../machine-snapshot.ts';
 import type { TraceEntry } from '../trace-entry.ts';
 
@@ -58,16 +59,8 @@ export class TraceLog {
   }
 }
 
-// Hands back the object it is given, so a subclass's private field lands on that object.
-class Stamp {
-  constructor(target: object) {
-    // biome-ignore lint/correctness/noConstructorReturn: the return override is the point
-    return target;
-  }
-}
-
 /** Keeps a snapshot's trace log in a private field of the snapshot: invisible and unforgeable. */
-class Logged extends Stamp {
+class Logged extends Identity {
   readonly #log: TraceLog;
 
   constructor(target: object, log: TraceLog) {

@@ -3,6 +3,7 @@ import type { Phase, TodoRange } from '@plankit/prompt';
 import * as z from 'zod';
 import { ControllerSnapshot } from '../../engine/controller-snapshot.ts';
 import type { MachineSnapshot } from '../../engine/machine-snapshot.ts';
+import { storedCount } from '../../internal/stored-numbers.ts';
 import type { PhaseOutcome, PhaseStage } from './phase-controller.ts';
 import type { PhaseKind } from './phase-kind.ts';
 import type { PhaseSignal } from './phase-signal.ts';
@@ -113,7 +114,7 @@ export const REASON_LIMIT = 2000;
  */
 export const JOB_ID: RegExp = /^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$/;
 
-const count = z.number().int().min(0).max(Number.MAX_SAFE_INTEGER);
+const count = storedCount;
 const time = z.number().finite();
 const id = z.number().int().min(Number.MIN_SAFE_INTEGER).max(Number.MAX_SAFE_INTEGER);
 const content = z.string().min(1).max(MAX_BYTES_LIMIT);

@@ -1,8 +1,8 @@
 import type { Result } from '@plankit/core';
-import { clipText, deepFreeze, isRecord } from '@plankit/core/internal-unstable';
+import { deepFreeze, isRecord } from '@plankit/core/internal-unstable';
 import type { MachineSnapshot } from '../../engine/machine-snapshot.ts';
-import { transition } from '../../engine/transition.ts';
 import { argumentError, fail } from '../internal/checks.ts';
+import { stepMachine, type WorkflowMachine } from '../internal/step-machine.ts';
 import type { WorkflowError } from '../workflow-error.ts';
 import { type PhaseOutcome, type PhaseStage, phaseController } from './phase-controller.ts';
 import type { PhaseJob } from './phase-job.ts';
@@ -12,6 +12,12 @@ import type { TodoSpec } from './predefined-todos.ts';
 import type { Todo } from './todo.ts';
 
 type Snapshot = MachineSnapshot<PhaseStage, PhaseOutcome>;
+
+const PHASE_MACHINE: WorkflowMachine<PhaseStage, PhaseOutcome> = {
+  machine: phaseController,
+  name: 'the phase controller',
+  field: 'job.machine',
+};
 
 /** Throws unless `job` looks like a phase job; its parts are trusted from there. */
 export function ensureJob(where: string, job: unknown): asserts job is PhaseJob {
@@ -58,27 +64,13 @@ export function step(
   now: number,
   reason: string | null,
 ): Result<Snapshot, WorkflowError> {
-  const next = transition(phaseController, job.machine, {
-    outcome,
-    now,
-    reason: reason === null ? null : clipText(reason, 2000),
-  });
-  if (!next.ok) {
-    return fail(
-      'machine_refused',
-      `${where}: the phase controller refused ${outcome}: ${next.error.message}`,
-      'job.machine',
-      next.error,
-    );
-  }
-  if (next.value.status === 'frozen') {
-    return fail(
-      'machine_refused',
-      `${where}: a cap froze the phase controller: ${next.value.frozen?.message ?? ''}`,
-      'job.machine',
-    );
-  }
-  return next;
+  const next = stepMachine(where, PHASE_MACHINE, job.machine, outcome, now, reason);
+  if (!next.ok || next.value.status !== 'frozen') return next;
+  return fail(
+    'machine_refused',
+    `${where}: a cap froze the phase controller: ${next.value.frozen?.message ?? ''}`,
+    'job.machine',
+  );
 }
 
 /** Todos of a new phase, all pending. */

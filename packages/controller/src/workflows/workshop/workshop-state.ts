@@ -3,6 +3,7 @@ import * as z from 'zod';
 import { ControllerSnapshot, TraceEntrySchema } from '../../engine/controller-snapshot.ts';
 import type { MachineSnapshot } from '../../engine/machine-snapshot.ts';
 import type { TraceEntry } from '../../engine/trace-entry.ts';
+import { storedCount } from '../../internal/stored-numbers.ts';
 import type { WorkshopOutcome, WorkshopStage } from './workshop-machine.ts';
 
 /** One entry of the meeting transcript (`planning/meeting.jsonl`). @public */
@@ -102,7 +103,7 @@ export const WORKSHOP_LIMITS: {
   artifact: 1_048_576,
 });
 
-const count = z.number().int().min(0).max(Number.MAX_SAFE_INTEGER);
+const count = storedCount;
 const time = z.number().finite();
 const stage = z.enum(['draft', 'clarifying', 'workshop', 'formalizing', 'review_ready']);
 const name = z.string().min(1).max(256);

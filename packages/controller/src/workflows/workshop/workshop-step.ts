@@ -1,8 +1,8 @@
 import type { Result } from '@plankit/core';
-import { clipText, deepFreeze, isRecord } from '@plankit/core/internal-unstable';
+import { deepFreeze, isRecord } from '@plankit/core/internal-unstable';
 import type { MachineSnapshot } from '../../engine/machine-snapshot.ts';
-import { transition } from '../../engine/transition.ts';
 import { argumentError, fail } from '../internal/checks.ts';
+import { stepMachine, type WorkflowMachine } from '../internal/step-machine.ts';
 import type { WorkflowError } from '../workflow-error.ts';
 import { checkFilePlan } from './check-file-plan.ts';
 import { renderPlanMarkdown } from './render-plan-markdown.ts';
@@ -16,6 +16,12 @@ export const JSON_PLAN = 'planning.ai.json';
 export const MARKDOWN_PLAN = 'plan.md';
 /** The file plan. */
 export const FILE_PLAN = 'plan.files.json';
+
+const WORKSHOP_MACHINE: WorkflowMachine<WorkshopStage, WorkshopOutcome> = {
+  machine: workshopMachine,
+  name: 'the workshop machine',
+  field: 'state.machine',
+};
 
 /** Throws unless `state` looks like a workshop; its parts are trusted from there. */
 export function ensureWorkshop(where: string, state: unknown): asserts state is WorkshopState {
@@ -45,23 +51,9 @@ export function stepWorkshop(
   now: number,
   reason: string | null,
 ): Result<MachineSnapshot<WorkshopStage, WorkshopOutcome>, WorkflowError> {
-  const next = transition(workshopMachine, state.machine, {
-    outcome,
-    now,
-    reason: reason === null ? null : clipText(reason, 2000),
-  });
-  if (!next.ok) {
-    return fail(
-      'machine_refused',
-      `${where}: the workshop machine refused ${outcome}: ${next.error.message}`,
-      'state.machine',
-      next.error,
-    );
-  }
-  if (next.value.status === 'frozen') {
-    return fail('machine_refused', `${where}: a cap froze the workshop machine`, 'state.machine');
-  }
-  return next;
+  const next = stepMachine(where, WORKSHOP_MACHINE, state.machine, outcome, now, reason);
+  if (!next.ok || next.value.status !== 'frozen') return next;
+  return fail('machine_refused', `${where}: a cap froze the workshop machine`, 'state.machine');
 }
 
 /** The state after a step, deeply frozen. */

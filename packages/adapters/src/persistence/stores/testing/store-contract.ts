@@ -174,10 +174,14 @@ export function describeStoreContract(
         const error = err(await store.append('s', expected, events(1, 9)), 'conflict');
         expect(error.sessionId).toBe('s');
         expect(error.field).toBe('expectedVersion');
-        expect(error.message).toContain('version 2');
+        expect(error.message).toBe(
+          `Session s is at version 2, not the expected ${expected}; reload it and retry.`,
+        );
       }
       err(await store.append('absent', 1, events(1)), 'conflict');
-      err(await store.load('absent'), 'not_found');
+      expect(err(await store.load('absent'), 'not_found').message).toBe(
+        'Session absent is not in the store.',
+      );
       expect(ok(await store.load('s')).events).toHaveLength(2);
     });
 
@@ -456,6 +460,7 @@ export function describeStoreContract(
       ok(await store.append('snap', 0, events(2)));
       const ahead = err(await store.saveSnapshot('snap', { version: 3, data: {} }), 'conflict');
       expect(ahead.field).toBe('snapshot.version');
+      expect(ahead.message).toBe("Snapshot version 3 is ahead of session snap's version 2.");
       const bad: [unknown, string][] = [
         [{ text: 'a\u0000b' }, 'snapshot.data.text'],
         [{ text: 'lone \ud83d' }, 'snapshot.data.text'],
