@@ -56,7 +56,7 @@ export interface ToolCallEnded {
   /** Whether the call succeeded (and its result was stored). */
   readonly ok: boolean;
   /**
-   * The refusal's stable code (`schema`, `step_not_found`, `tool_execution_failed`...), or
+   * The refusal's stable code (`schema`, `step_unknown`, `tool_execution_failed`...), or
    * `null` when the call succeeded.
    */
   readonly code: string | null;
