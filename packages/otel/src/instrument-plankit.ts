@@ -25,6 +25,7 @@ import {
   TRANSITION_CHANNEL,
 } from '@plankit/core/diagnostics';
 import { checkOptionKeys, clipText, invalidArgument } from '@plankit/core/internal-unstable';
+import { endSpan } from './end-span.ts';
 import { OpenCalls } from './open-calls.ts';
 import { GenAIAttributes as GenAI, PlankitAttributes as Plankit } from './semantic-conventions.ts';
 
@@ -221,19 +222,17 @@ export function instrumentPlankit(options: InstrumentPlankitOptions = {}): StopI
   };
 
   /**
-   * Where a tool span hangs: under the latest open `plan` span when the active span is the one
-   * that plan opened under (or there is none), so a controller's calls sit in its stage;
-   * otherwise under the active span.
+   * Where a tool span hangs: under the newest open `plan` span that opened under the active
+   * span (or, with no active span, the newest one), so a controller's calls sit in its stage
+   * even while another run's plan is open; otherwise under the active span.
    */
   function parentContext(active: Context): Context {
     if (plans.size === 0) return active;
-    let plan: OpenPlan | undefined;
-    for (const open of plans.values()) plan = open;
-    if (plan === undefined) return active;
     const activeId = trace.getSpan(active)?.spanContext().spanId;
-    return activeId === undefined || activeId === plan.parentSpanId
-      ? trace.setSpan(active, plan.span)
-      : active;
+    let plan: OpenPlan | undefined;
+    for (const open of plans.values())
+      if (activeId === undefined || open.parentSpanId === activeId) plan = open;
+    return plan === undefined ? active : trace.setSpan(active, plan.span);
   }
 
   function startCall(event: ToolCallStarted): void {
@@ -469,7 +468,7 @@ export function instrumentPlankit(options: InstrumentPlankitOptions = {}): StopI
     }
     if (listening) channels.unsubscribe(PLAN_CHANNEL, onPlan);
     calls.endAll();
-    for (const plan of plans.values()) plan.span.end();
+    for (const plan of plans.values()) endSpan(plan.span);
     plans.clear();
   };
 }

@@ -23,6 +23,21 @@ describe('OpenCalls', () => {
     expect(a.ends + b.ends).toBe(0);
   });
 
+  it('ends every other span when one span processor throws while ending one', () => {
+    const calls = new OpenCalls(8);
+    const failing = span();
+    failing.end = () => {
+      throw new Error('processor down');
+    };
+    const others = [span(), span()];
+    calls.add('s1', 'c1', failing, true);
+    calls.add('s1', 'c2', others[0] as Span, true);
+    calls.add('s2', 'c1', others[1] as Span, true);
+    expect(() => calls.endAll()).not.toThrow();
+    expect(others.map((other) => other.ends)).toEqual([1, 1]);
+    expect(calls.size).toBe(0);
+  });
+
   it('ends the older span of a call started again with the same ids, not a host span', () => {
     const calls = new OpenCalls(8);
     const first = span();

@@ -1,4 +1,5 @@
 import type { Span } from '@opentelemetry/api';
+import { endSpan } from './end-span.ts';
 
 /** A tool call in flight: its span, and whether plankit opened it (and so ends it). */
 export interface OpenCall {
@@ -56,7 +57,7 @@ export class OpenCalls {
    */
   add(sessionId: string, callId: string, span: Span, owned: boolean): void {
     const previous = this.take(sessionId, callId);
-    if (previous?.owned === true) previous.span.end();
+    if (previous?.owned === true) endSpan(previous.span);
     let calls = this.#sessions.get(sessionId);
     if (calls === undefined) {
       calls = new Map();
@@ -67,10 +68,13 @@ export class OpenCalls {
     if (this.#size > this.#max) this.#endOldest();
   }
 
-  /** Ends every span plankit opened and forgets every call. */
+  /**
+   * Ends every span plankit opened and forgets every call; a processor that throws on one
+   * span does not keep the others open.
+   */
   endAll(): void {
     for (const calls of this.#sessions.values())
-      for (const call of calls.values()) if (call.owned) call.span.end();
+      for (const call of calls.values()) if (call.owned) endSpan(call.span);
     this.#sessions.clear();
     this.#size = 0;
   }
@@ -88,6 +92,6 @@ export class OpenCalls {
     }
     if (oldest === undefined) return;
     this.take(oldest.sessionId, oldest.callId);
-    if (oldest.call.owned) oldest.call.span.end();
+    if (oldest.call.owned) endSpan(oldest.call.span);
   }
 }
