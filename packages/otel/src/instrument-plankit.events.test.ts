@@ -34,6 +34,7 @@ function moved(overrides: Partial<MachineTransitioned>): MachineTransitioned {
   return {
     type: 'transition',
     machine: 'planning-controller',
+    startedAt: 0,
     from: 'DRAFT_OUTLINE',
     to: 'VALIDATE_OUTLINE',
     kind: 'outcome',
@@ -77,6 +78,46 @@ describe('instrumentPlankit: caps and the session pool', () => {
     ]);
     // Uncapped figures are left out, not written as null.
     expect(frozen?.events[0]?.attributes).not.toHaveProperty('plankit.budget.max_tokens');
+  });
+
+  it('keeps two runs of one machine at once in a plan span each, told apart by startedAt', () => {
+    // A server running the planning controller for two conversations at the same time.
+    recorder = recordTraces();
+    const transitions = channel(TRANSITION_CHANNEL);
+    const first = { startedAt: 100 };
+    const second = { startedAt: 200 };
+    transitions.publish(moved(first));
+    transitions.publish(moved(second));
+    transitions.publish(moved({ ...first, from: 'VALIDATE_OUTLINE', to: 'DONE', status: 'done' }));
+    transitions.publish(moved({ ...second, from: 'VALIDATE_OUTLINE', to: 'DRAFT_ROADMAP' }));
+    // The second run is still open: its span has not ended with the first.
+    expect(recorder.spans()).toHaveLength(1);
+    transitions.publish(moved({ ...second, from: 'DRAFT_ROADMAP', to: 'DONE', status: 'done' }));
+    const spans = recorder.spans();
+    expect(spans.map((span) => span.name)).toEqual([
+      'plan planning-controller',
+      'plan planning-controller',
+    ]);
+    expect(
+      spans.map((span) => span.events.map((event) => event.attributes?.['plankit.transition.to'])),
+    ).toEqual([
+      ['VALIDATE_OUTLINE', 'DONE'],
+      ['VALIDATE_OUTLINE', 'DRAFT_ROADMAP', 'DONE'],
+    ]);
+  });
+
+  it('ends the oldest open run past 1,024 runs that never finished, and holds no more', () => {
+    recorder = recordTraces();
+    const transitions = channel(TRANSITION_CHANNEL);
+    for (let startedAt = 0; startedAt <= 1024; startedAt++)
+      transitions.publish(moved({ startedAt }));
+    const ended = recorder.spans();
+    expect(ended).toHaveLength(1);
+    expect(ended[0]?.events).toHaveLength(1);
+    // The second run is still open: its next move lands on its own span, not a new one.
+    transitions.publish(moved({ startedAt: 1, status: 'done', to: 'DONE' }));
+    expect(recorder.spans()).toHaveLength(2);
+    expect(recorder.spans()[1]?.events).toHaveLength(2);
   });
 
   it('adds pool events to the active span, and records nothing without one', () => {

@@ -188,6 +188,7 @@ describe('instrumentPlankit: cases ported from vercel/ai', () => {
       channel(TRANSITION_CHANNEL).publish({
         type: 'transition',
         machine: 'planning-controller',
+        startedAt: NOW,
         from: 'DRAFT_OUTLINE',
         to: 'VALIDATE_OUTLINE',
         kind: 'outcome',
@@ -647,6 +648,7 @@ function transitionOnce(
   channel(TRANSITION_CHANNEL).publish({
     type: 'transition',
     machine,
+    startedAt: NOW,
     from: 'COLLECT_CONTEXT',
     to: 'DRAFT_OUTLINE',
     kind: 'outcome',

@@ -69,6 +69,8 @@ const DEFAULT_MAX_ATTRIBUTE_LENGTH = 4096;
 // A call whose end never comes (its process state lost mid-call) must not hold its span
 // forever: past this many open calls the oldest is ended.
 const MAX_OPEN_CALLS = 1024;
+// The same for controller runs that never reach done or frozen (a conversation left mid-plan).
+const MAX_OPEN_PLANS = 1024;
 const CONTENT_ENV = 'OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT';
 // The plan's counts, one attribute per status, named once rather than on every change.
 const COUNT_TOTAL = `${Plankit.PLAN_COUNTS_PREFIX}total`;
@@ -359,7 +361,10 @@ export function instrumentPlankit(options: InstrumentPlankitOptions = {}): StopI
   }
 
   function transitioned(event: MachineTransitioned): void {
-    let span = plans.get(event.machine)?.span;
+    // A run is its machine and the moment it began: a server runs one machine for many
+    // conversations at once, and each run gets a plan span of its own.
+    const run = `${event.machine}\u0000${event.startedAt}`;
+    let span = plans.get(run)?.span;
     if (span === undefined) {
       const agent = options.agentName ?? event.machine;
       span = tracer.startSpan(
@@ -375,7 +380,16 @@ export function instrumentPlankit(options: InstrumentPlankitOptions = {}): StopI
         context.active(),
       );
       const parentSpanId = trace.getSpan(context.active())?.spanContext().spanId;
-      plans.set(event.machine, { span, parentSpanId });
+      plans.set(run, { span, parentSpanId });
+      // A run abandoned before done or frozen would hold its span forever: past the limit the
+      // oldest open run's span is ended (maps keep insertion order).
+      if (plans.size > MAX_OPEN_PLANS) {
+        for (const [oldest, open] of plans) {
+          plans.delete(oldest);
+          endSpan(open.span);
+          break;
+        }
+      }
     }
     const attributes: Attributes = {
       [Plankit.TRANSITION_FROM]: text(event.from),
@@ -391,7 +405,7 @@ export function instrumentPlankit(options: InstrumentPlankitOptions = {}): StopI
     if (event.cap !== null) attributes[Plankit.BUDGET_CAP] = text(event.cap);
     span.addEvent('plankit.transition', attributes);
     if (event.status === 'done' || event.status === 'frozen') {
-      plans.delete(event.machine);
+      plans.delete(run);
       if (event.status === 'frozen') {
         span.setAttribute(GenAI.ERROR_TYPE, text(event.cap ?? 'frozen'));
         span.setStatus({ code: SpanStatusCode.ERROR, message: text(event.cap ?? 'frozen') });

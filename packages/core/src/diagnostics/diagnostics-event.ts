@@ -164,6 +164,11 @@ export interface MachineTransitioned {
   readonly type: 'transition';
   /** The machine's id, such as `planning-controller`. */
   readonly machine: string;
+  /**
+   * When this run of the machine began (its snapshot's `startedAt`), in epoch milliseconds:
+   * with `machine`, it tells concurrent runs apart.
+   */
+  readonly startedAt: number;
   /** The state before. */
   readonly from: string;
   /** The state after (for a freeze, the state the machine stopped in). */

@@ -43,6 +43,7 @@ describe('plankit:transition', () => {
       {
         type: 'transition',
         machine: 'planning-controller',
+        startedAt: 0,
         from: 'COLLECT_CONTEXT',
         to: 'DRAFT_OUTLINE',
         kind: 'outcome',

@@ -32,6 +32,7 @@ export function publishTransition<T extends MachineSnapshot, E>(
   const payload: MachineTransitioned = {
     type: 'transition',
     machine: next.machine,
+    startedAt: next.startedAt,
     from: prev.state,
     to: next.state,
     kind,
