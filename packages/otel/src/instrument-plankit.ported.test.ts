@@ -1,11 +1,11 @@
 import { channel } from 'node:diagnostics_channel';
 import {
   type Attributes,
+  type Context,
   context,
   type DiagLogger,
   DiagLogLevel,
   diag,
-  type SpanContext,
   TraceFlags,
   trace,
 } from '@opentelemetry/api';
@@ -38,6 +38,45 @@ import { recordTraces, type TraceRecorder } from './testing/trace-recorder.ts';
 
 const NOW = Date.UTC(2026, 0, 15, 9, 0, 0);
 const OBJECTIVE = 'Ship the secret launch plan';
+const SETUP_ONE = { objective: OBJECTIVE, initial_steps: [{ title: 'One' }] };
+
+/** A `tool-call-start` as core publishes it, for tests that drive the channel by hand. */
+const callStart = (
+  callId: string,
+  toolName = 'planning_mark_step',
+  sessionId = 'ported-session',
+): ToolCallStarted => ({
+  type: 'tool-call-start',
+  phase: 'start',
+  callId,
+  toolName,
+  sessionId,
+  at: NOW,
+  arguments: {},
+});
+
+/** Its `tool-call-end`: a success, or a refusal with `code`. */
+const callEnd = (
+  callId: string,
+  sessionId = 'ported-session',
+  code: string | null = null,
+): ToolCallEnded => ({
+  type: 'tool-call-end',
+  phase: 'end',
+  callId,
+  toolName: 'planning_mark_step',
+  sessionId,
+  at: NOW,
+  ok: code === null,
+  code,
+  field: code === null ? null : 'step_id',
+  message: code === null ? 'Done.' : 'refused',
+  value: null,
+});
+
+/** The context of a parent span from another process, as a propagator reads it off a request. */
+const underRemoteParent = (traceId: string, spanId: string, traceFlags: TraceFlags): Context =>
+  trace.setSpanContext(context.active(), { traceId, spanId, traceFlags, isRemote: true });
 
 let recorder: TraceRecorder | undefined;
 const cleanups: (() => void)[] = [];
@@ -110,11 +149,11 @@ describe('instrumentPlankit: cases ported from vercel/ai', () => {
     const stop = instrumentPlankit({ tracerProvider: provider });
     cleanups.push(stop);
     const { session, tools } = planning();
-    await invokeTool(
-      tools.planning_setup_plan,
-      { objective: OBJECTIVE, initial_steps: [{ title: 'One' }] },
-      { session, callId: 'tool-call-1', conversationId: 'chat-1' },
-    );
+    await invokeTool(tools.planning_setup_plan, SETUP_ONE, {
+      session,
+      callId: 'tool-call-1',
+      conversationId: 'chat-1',
+    });
     expect(seen).toEqual([
       {
         name: 'execute_tool planning_setup_plan',
@@ -184,19 +223,13 @@ describe('instrumentPlankit: cases ported from vercel/ai', () => {
       else documented.add(name);
     }
     const { session, tools } = planning();
+    // A capped, confident move: every budget figure and the confidence become attributes.
     const transition = (overrides: Partial<MachineTransitioned>): void =>
-      channel(TRANSITION_CHANNEL).publish({
-        type: 'transition',
-        machine: 'planning-controller',
-        startedAt: NOW,
+      transitionWith({
         from: 'DRAFT_OUTLINE',
         to: 'VALIDATE_OUTLINE',
-        kind: 'outcome',
         event: 'success',
         confidence: 0.9,
-        status: 'running',
-        cap: null,
-        at: NOW,
         budget: {
           run: 1,
           turns: 1,
@@ -210,7 +243,7 @@ describe('instrumentPlankit: cases ported from vercel/ai', () => {
           maxWallTimeMs: 60_000,
         },
         ...overrides,
-      } satisfies MachineTransitioned);
+      });
     await trace.getTracer('host').startActiveSpan('invoke_agent release-planner', async (span) => {
       transition({});
       await invokeTool(
@@ -283,29 +316,9 @@ describe('instrumentPlankit: cases ported from vercel/ai', () => {
   it('vercel/ai telemetry: does nothing for unknown tool call id -> an end for another call leaves the open span open, and its own end closes it', () => {
     recorder = recordTraces();
     const calls = channel(TOOL_CALL_CHANNEL);
-    const started: ToolCallStarted = {
-      type: 'tool-call-start',
-      phase: 'start',
-      callId: 'tool-call-1',
-      toolName: 'planning_mark_step',
-      sessionId: 'ported-session',
-      at: NOW,
-      arguments: {},
-    };
-    const ended = (callId: string, sessionId = 'ported-session'): ToolCallEnded => ({
-      type: 'tool-call-end',
-      phase: 'end',
-      callId,
-      toolName: 'planning_mark_step',
-      sessionId,
-      at: NOW,
-      ok: false,
-      code: 'step_unknown',
-      field: 'step_id',
-      message: 'refused',
-      value: null,
-    });
-    calls.publish(started);
+    const ended = (callId: string, sessionId = 'ported-session'): ToolCallEnded =>
+      callEnd(callId, sessionId, 'step_unknown');
+    calls.publish(callStart('tool-call-1'));
     calls.publish(ended('unknown-tool'));
     // The same call id in another session is another call.
     calls.publish(ended('tool-call-1', 'other-session'));
@@ -322,28 +335,8 @@ describe('instrumentPlankit: cases ported from vercel/ai', () => {
     recorder = recordTraces();
     const diagnostics = captureDiag();
     const calls = channel(TOOL_CALL_CHANNEL);
-    calls.publish({
-      type: 'tool-call-start',
-      phase: 'start',
-      callId: 'tool-call-1',
-      toolName: 'planning_mark_step',
-      sessionId: 'ported-session',
-      at: NOW,
-      arguments: {},
-    } satisfies ToolCallStarted);
-    const end: ToolCallEnded = {
-      type: 'tool-call-end',
-      phase: 'end',
-      callId: 'tool-call-1',
-      toolName: 'planning_mark_step',
-      sessionId: 'ported-session',
-      at: NOW,
-      ok: true,
-      code: null,
-      field: null,
-      message: 'Done.',
-      value: null,
-    };
+    calls.publish(callStart('tool-call-1'));
+    const end = callEnd('tool-call-1');
     calls.publish(end);
     calls.publish(end);
     expect(recorder.spans()).toHaveLength(1);
@@ -409,15 +402,7 @@ describe('instrumentPlankit: cases ported from vercel/ai', () => {
       ['open-1', 'planning_mark_step'],
       ['open-2', 'planning_setup_plan'],
     ] as const)
-      calls.publish({
-        type: 'tool-call-start',
-        phase: 'start',
-        callId,
-        toolName,
-        sessionId: 'ported-session',
-        at: NOW,
-        arguments: {},
-      } satisfies ToolCallStarted);
+      calls.publish(callStart(callId, toolName));
     expect(() => stop()).not.toThrow();
     expect(
       exporter.getFinishedSpans().map((span) => span.attributes['gen_ai.tool.call.id']),
@@ -431,27 +416,15 @@ describe('instrumentPlankit: cases ported from openai/openai-agents-js', () => {
   it('openai-agents tracing: returns NoopSpan when parent trace/span is noop -> under an unsampled parent nothing records and the call still works', async () => {
     recorder = recordTraces();
     const { session, tools } = planning();
-    const unsampled: SpanContext = {
-      traceId: '0af7651916cd43dd8448eb211c80319c',
-      spanId: 'b7ad6b7169203331',
-      traceFlags: TraceFlags.NONE,
-      isRemote: true,
-    };
-    const results = await context.with(
-      trace.setSpanContext(context.active(), unsampled),
-      async () => [
-        await invokeTool(
-          tools.planning_setup_plan,
-          { objective: OBJECTIVE, initial_steps: [{ title: 'One' }] },
-          { session, callId: 'call-1' },
-        ),
-        await invokeTool(
-          tools.planning_mark_step,
-          { step_id: 'S009', status: 'done' },
-          { session },
-        ),
-      ],
+    const unsampled = underRemoteParent(
+      '0af7651916cd43dd8448eb211c80319c',
+      'b7ad6b7169203331',
+      TraceFlags.NONE,
     );
+    const results = await context.with(unsampled, async () => [
+      await invokeTool(tools.planning_setup_plan, SETUP_ONE, { session, callId: 'call-1' }),
+      await invokeTool(tools.planning_mark_step, { step_id: 'S009', status: 'done' }, { session }),
+    ]);
     expect(results.map((result) => result.success)).toEqual([true, false]);
     expect(recorder.spans()).toEqual([]);
     // Nothing was held: the same call id, sampled this time, gets a span of its own.
@@ -471,23 +444,14 @@ describe('instrumentPlankit: cases ported from openai/openai-agents-js', () => {
   it("openai-agents tracing: inherits from parent span -> a call under a remote sampled parent joins that parent's trace", async () => {
     recorder = recordTraces();
     const { session, tools } = planning();
-    const remote: SpanContext = {
-      traceId: '4bf92f3577b34da6a3ce929d0e0e4736',
-      spanId: '00f067aa0ba902b7',
-      traceFlags: TraceFlags.SAMPLED,
-      isRemote: true,
-    };
-    await context.with(trace.setSpanContext(context.active(), remote), () =>
-      invokeTool(
-        tools.planning_setup_plan,
-        { objective: OBJECTIVE, initial_steps: [{ title: 'One' }] },
-        { session },
-      ),
+    const [traceId, spanId] = ['4bf92f3577b34da6a3ce929d0e0e4736', '00f067aa0ba902b7'];
+    await context.with(underRemoteParent(traceId, spanId, TraceFlags.SAMPLED), () =>
+      invokeTool(tools.planning_setup_plan, SETUP_ONE, { session }),
     );
     const [span] = recorder.spans();
     expect(span?.name).toBe('execute_tool planning_setup_plan');
-    expect(span?.spanContext().traceId).toBe(remote.traceId);
-    expect(span?.parentSpanContext?.spanId).toBe(remote.spanId);
+    expect(span?.spanContext().traceId).toBe(traceId);
+    expect(span?.parentSpanContext?.spanId).toBe(spanId);
     // The remote parent is not a span plankit can write on: the change stays on the call's span.
     expect(span?.attributes['plankit.step.id']).toEqual(['S001']);
   });
@@ -548,11 +512,7 @@ describe('instrumentPlankit: cases ported from openai/openai-agents-js', () => {
     });
     cleanups.push(stop);
     const { session, tools } = planning();
-    await invokeTool(
-      tools.planning_setup_plan,
-      { objective: OBJECTIVE, initial_steps: [{ title: 'One' }] },
-      { session, callId: 'failed' },
-    );
+    await invokeTool(tools.planning_setup_plan, SETUP_ONE, { session, callId: 'failed' });
     await invokeTool(
       tools.planning_mark_step,
       { step_id: 'S001', status: 'done' },
@@ -609,11 +569,10 @@ describe('instrumentPlankit: cases ported from openai/openai-agents-js', () => {
         // Both runs' plan spans are open before either calls a tool.
         await opened;
         const { session, tools } = planning(`session-${agent}`);
-        await invokeTool(
-          tools.planning_setup_plan,
-          { objective: OBJECTIVE, initial_steps: [{ title: 'One' }] },
-          { session, callId: `call-${agent}` },
-        );
+        await invokeTool(tools.planning_setup_plan, SETUP_ONE, {
+          session,
+          callId: `call-${agent}`,
+        });
         transitionOnce(`machine-${agent}`, 'done');
         span.end();
       });
@@ -638,23 +597,21 @@ describe('instrumentPlankit: cases ported from openai/openai-agents-js', () => {
 });
 
 /**
- * One transition of `machine`, as the controller publishes it: a running one opens its plan
- * span, a done one ends it.
+ * One transition as the controller publishes it: `planning-controller` leaving
+ * COLLECT_CONTEXT, uncapped, with `overrides`. A running one opens its run's plan span, a done
+ * one ends it.
  */
-function transitionOnce(
-  machine = 'planning-controller',
-  status: MachineTransitioned['status'] = 'running',
-): void {
+function transitionWith(overrides: Partial<MachineTransitioned>): void {
   channel(TRANSITION_CHANNEL).publish({
     type: 'transition',
-    machine,
+    machine: 'planning-controller',
     startedAt: NOW,
     from: 'COLLECT_CONTEXT',
     to: 'DRAFT_OUTLINE',
     kind: 'outcome',
     event: 'sufficient_context',
     confidence: null,
-    status,
+    status: 'running',
     cap: null,
     at: NOW,
     budget: {
@@ -669,5 +626,14 @@ function transitionOnce(
       maxTokens: null,
       maxWallTimeMs: null,
     },
+    ...overrides,
   } satisfies MachineTransitioned);
+}
+
+/** One transition of `machine` with `status`. */
+function transitionOnce(
+  machine = 'planning-controller',
+  status: MachineTransitioned['status'] = 'running',
+): void {
+  transitionWith({ machine, status });
 }

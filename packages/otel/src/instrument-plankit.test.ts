@@ -1,5 +1,5 @@
 import { hasSubscribers } from 'node:diagnostics_channel';
-import { context, trace } from '@opentelemetry/api';
+import { type Attributes, context, trace } from '@opentelemetry/api';
 import {
   BasicTracerProvider,
   InMemorySpanExporter,
@@ -51,6 +51,30 @@ async function planningRun(options: { conversationId?: string } = {}) {
 
 const only = (spans: ReadableSpan[], name: string): ReadableSpan[] =>
   spans.filter((span) => span.name === name);
+
+const SETUP_ONE = { objective: OBJECTIVE, initial_steps: [{ title: 'One' }] };
+
+/**
+ * Records traces and runs `call` inside an active span a host opened, named `name` with
+ * `attributes`, on a fresh session; returns the finished spans.
+ */
+async function inHostSpan(
+  name: string,
+  attributes: Attributes,
+  call: (
+    tools: ReturnType<typeof createPlanningTools>,
+    options: { readonly session: Session },
+  ) => Promise<unknown>,
+): Promise<ReadableSpan[]> {
+  recorder = recordTraces();
+  const session = new Session({ sessionId: 'otel-session', clock: () => NOW });
+  const tools = createPlanningTools(session);
+  await trace.getTracer('host').startActiveSpan(name, { attributes }, async (span) => {
+    await call(tools, { session });
+    span.end();
+  });
+  return recorder.spans();
+}
 
 describe('instrumentPlankit: planning tool calls', () => {
   it('records each call as an execute_tool span with the GenAI attributes and each plan change', async () => {
@@ -153,19 +177,9 @@ describe('instrumentPlankit: planning tool calls', () => {
   });
 
   it('adds its attributes to the execute_tool span a host opened instead of opening a second', async () => {
-    recorder = recordTraces();
-    const session = new Session({ sessionId: 'otel-session', clock: () => NOW });
-    const tools = createPlanningTools(session);
-    const tracer = trace.getTracer('host');
-    await tracer.startActiveSpan('execute_tool planning_setup_plan', async (span) => {
-      await invokeTool(
-        tools.planning_setup_plan,
-        { objective: OBJECTIVE, initial_steps: [{ title: 'One' }] },
-        { session, conversationId: 'chat-2' },
-      );
-      span.end();
-    });
-    const spans = recorder.spans();
+    const spans = await inHostSpan('execute_tool planning_setup_plan', {}, (tools, call) =>
+      invokeTool(tools.planning_setup_plan, SETUP_ONE, { ...call, conversationId: 'chat-2' }),
+    );
     expect(spans.map((span) => span.name)).toEqual(['execute_tool planning_setup_plan']);
     expect(spans[0]?.instrumentationScope.name).toBe('host');
     expect(spans[0]?.attributes[GenAIAttributes.CONVERSATION_ID]).toBe('chat-2');
@@ -173,42 +187,26 @@ describe('instrumentPlankit: planning tool calls', () => {
   });
 
   it('takes a host span for this tool by its GenAI attributes, whatever its name', async () => {
-    recorder = recordTraces();
-    const session = new Session({ sessionId: 'otel-session', clock: () => NOW });
-    const tools = createPlanningTools(session);
-    const tracer = trace.getTracer('host');
     const attributes = {
       [GenAIAttributes.OPERATION_NAME]: 'execute_tool',
       [GenAIAttributes.TOOL_NAME]: 'planning_setup_plan',
     };
-    await tracer.startActiveSpan('planning_setup_plan', { attributes }, async (span) => {
-      await invokeTool(
-        tools.planning_setup_plan,
-        { objective: OBJECTIVE, initial_steps: [{ title: 'One' }] },
-        { session },
-      );
-      span.end();
-    });
-    const spans = recorder.spans();
+    const spans = await inHostSpan('planning_setup_plan', attributes, (tools, call) =>
+      invokeTool(tools.planning_setup_plan, SETUP_ONE, call),
+    );
     expect(spans.map((span) => span.name)).toEqual(['planning_setup_plan']);
     expect(spans[0]?.attributes[PlankitAttributes.STEP_ID]).toEqual(['S001']);
   });
 
   it("opens its own span inside another tool's span, and leaves that span's attributes alone", async () => {
     // An agent run as a tool: the host's `research` tool plans with plankit's tools.
-    recorder = recordTraces();
-    const session = new Session({ sessionId: 'otel-session', clock: () => NOW });
-    const tools = createPlanningTools(session);
-    const tracer = trace.getTracer('host');
     const attributes = {
       [GenAIAttributes.OPERATION_NAME]: 'execute_tool',
       [GenAIAttributes.TOOL_NAME]: 'research',
     };
-    await tracer.startActiveSpan('execute_tool research', { attributes }, async (span) => {
-      await invokeTool(tools.planning_mark_step, { step_id: 'S001', status: 'done' }, { session });
-      span.end();
-    });
-    const spans = recorder.spans();
+    const spans = await inHostSpan('execute_tool research', attributes, (tools, call) =>
+      invokeTool(tools.planning_mark_step, { step_id: 'S001', status: 'done' }, call),
+    );
     const research = only(spans, 'execute_tool research')[0];
     const mark = only(spans, 'execute_tool planning_mark_step')[0];
     expect(spans).toHaveLength(2);
