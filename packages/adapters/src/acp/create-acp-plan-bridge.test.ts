@@ -88,6 +88,17 @@ function served(bridge: ACPPlanBridge) {
 }
 
 /** What a request was refused with: the SDK's RequestError, as the client got it. */
+/** A bridge on `pool` whose client records every notification it is sent, in `sent`. */
+function recordingBridge(on: SessionPool) {
+  const sent: SessionNotification[] = [];
+  const recorder = {
+    notify: async (_method: 'session/update', params: SessionNotification) => {
+      sent.push(params);
+    },
+  };
+  return { sent, recorder, bridge: createACPPlanBridge({ pool: on, tools: TOOLS }) };
+}
+
 async function refusedWith(request: Promise<unknown>): Promise<RequestError> {
   const error = await request.then(
     () => undefined,
@@ -250,13 +261,7 @@ describe('createACPPlanBridge', () => {
 
   it('runs nothing once the turn is aborted, and stops sending after unfollow and close', async () => {
     pool = createSessionPool({ store: new MemoryStore() });
-    const sent: SessionNotification[] = [];
-    const recorder = {
-      notify: async (_method: 'session/update', params: SessionNotification) => {
-        sent.push(params);
-      },
-    };
-    const bridge = createACPPlanBridge({ pool, tools: TOOLS });
+    const { sent, recorder, bridge } = recordingBridge(pool);
     const followed = bridge.follow(recorder, 'one');
     const aborted = AbortSignal.abort();
     const skipped = await bridge.callTool(
@@ -415,13 +420,7 @@ describe('createACPPlanBridge', () => {
 
   it('answers a planning call on a session that is not open as a failed call, sending and loading nothing', async () => {
     pool = createSessionPool({ store: new MemoryStore() });
-    const sent: SessionNotification[] = [];
-    const recorder = {
-      notify: async (_method: 'session/update', params: SessionNotification) => {
-        sent.push(params);
-      },
-    };
-    const bridge = createACPPlanBridge({ pool, tools: TOOLS });
+    const { sent, recorder, bridge } = recordingBridge(pool);
     const result = await bridge.callTool(recorder, 'ghost', {
       toolCallId: 'x',
       name: 'planning_setup_plan',

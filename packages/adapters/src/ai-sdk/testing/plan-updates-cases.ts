@@ -134,6 +134,34 @@ async function turn(
   return { chunks, plans, message };
 }
 
+/**
+ * Streams `work` between a start and a finish chunk through `createUIMessageStream` and
+ * `withPlanUpdates` on `session`: every chunk written, and the message read back.
+ */
+async function planUpdatesAround(
+  major: UIStreamMajor,
+  session: Session,
+  work: () => Promise<void>,
+): Promise<{
+  chunks: Chunk[];
+  message: { parts: { type: string; data?: unknown }[] } | undefined;
+}> {
+  const chunks: Chunk[] = [];
+  const stream = major.createUIMessageStream({
+    execute: recording(
+      chunks,
+      withPlanUpdates({ session }, async ({ writer }) => {
+        writer.write({ type: 'start' });
+        await work();
+        writer.write({ type: 'finish' });
+      }),
+    ),
+  });
+  let message: { parts: { type: string; data?: unknown }[] } | undefined;
+  for await (const snapshot of major.readUIMessageStream({ stream })) message = snapshot;
+  return { chunks, message };
+}
+
 /** What a test hears of the merged streams as the writer takes them. */
 interface MergedWatch {
   /** A chunk of a merged stream, just recorded. */
@@ -237,31 +265,21 @@ export function describePlanUpdates(major: UIStreamMajor): void {
     it('writes a data-plan part for each committed change after the start chunk, one id, in order', async () => {
       const session = new Session();
       const tools = createPlanningTools(session);
-      const chunks: Chunk[] = [];
-      const stream = major.createUIMessageStream({
-        execute: recording(
-          chunks,
-          withPlanUpdates({ session }, async ({ writer }) => {
-            writer.write({ type: 'start' });
-            await invokeTool(
-              tools.planning_setup_plan,
-              { objective: 'Ship', initial_steps: [{ title: 'Draft' }, { title: 'Ship' }] },
-              { session },
-            );
-            const setUp = session.snapshot();
-            await invokeTool(
-              tools.planning_mark_step,
-              { step_id: 'S001', status: 'done' },
-              { session },
-            );
-            await invokeTool(tools.planning_read_plan, {}, { session });
-            expect(session.rollback(setUp).ok).toBe(true);
-            writer.write({ type: 'finish' });
-          }),
-        ),
+      const { chunks, message } = await planUpdatesAround(major, session, async () => {
+        await invokeTool(
+          tools.planning_setup_plan,
+          { objective: 'Ship', initial_steps: [{ title: 'Draft' }, { title: 'Ship' }] },
+          { session },
+        );
+        const setUp = session.snapshot();
+        await invokeTool(
+          tools.planning_mark_step,
+          { step_id: 'S001', status: 'done' },
+          { session },
+        );
+        await invokeTool(tools.planning_read_plan, {}, { session });
+        expect(session.rollback(setUp).ok).toBe(true);
       });
-      let message: { parts: { type: string; data?: unknown }[] } | undefined;
-      for await (const snapshot of major.readUIMessageStream({ stream })) message = snapshot;
       // A read changes nothing and sends nothing; a rollback is a change.
       expect(chunks.map((chunk) => [chunk.type, chunk.id, statuses(chunk.data)])).toEqual([
         ['start', undefined, undefined],
@@ -278,28 +296,19 @@ export function describePlanUpdates(major: UIStreamMajor): void {
     it('writes a part when the goal the view carries changes, and none when nothing it shows did', async () => {
       const session = new Session();
       const tools = createPlanningTools(session, { extensions: [goals()] });
-      const chunks: Chunk[] = [];
-      const stream = major.createUIMessageStream({
-        execute: recording(
-          chunks,
-          withPlanUpdates({ session }, async ({ writer }) => {
-            writer.write({ type: 'start' });
-            // No plan yet: a goal alone has no view to carry it.
-            expect(session.dispatch(SetGoal, { objective: 'Ship it' }).ok).toBe(true);
-            await invokeTool(
-              tools.planning_setup_plan,
-              { objective: 'Ship', initial_steps: [{ title: 'Draft' }] },
-              { session },
-            );
-            // The plan is unchanged; the goal the view shows is not.
-            expect(session.dispatch(PauseGoal, { reason: 'Review' }).ok).toBe(true);
-            // A refused command changes nothing: no part.
-            expect(session.dispatch(PauseGoal, {}).ok).toBe(false);
-            writer.write({ type: 'finish' });
-          }),
-        ),
+      const { chunks } = await planUpdatesAround(major, session, async () => {
+        // No plan yet: a goal alone has no view to carry it.
+        expect(session.dispatch(SetGoal, { objective: 'Ship it' }).ok).toBe(true);
+        await invokeTool(
+          tools.planning_setup_plan,
+          { objective: 'Ship', initial_steps: [{ title: 'Draft' }] },
+          { session },
+        );
+        // The plan is unchanged; the goal the view shows is not.
+        expect(session.dispatch(PauseGoal, { reason: 'Review' }).ok).toBe(true);
+        // A refused command changes nothing: no part.
+        expect(session.dispatch(PauseGoal, {}).ok).toBe(false);
       });
-      for await (const _ of major.readUIMessageStream({ stream })) void _;
       const goalOf = (chunk: Chunk | undefined) =>
         (chunk?.data?.fields?.['goal'] as { status?: string } | undefined)?.status;
       expect(chunks.map((chunk) => [chunk.type, goalOf(chunk)])).toEqual([
@@ -314,27 +323,17 @@ export function describePlanUpdates(major: UIStreamMajor): void {
       const session = new Session();
       const tools = createPlanningTools(session);
       const empty = session.snapshot();
-      const chunks: Chunk[] = [];
-      const stream = major.createUIMessageStream({
-        execute: recording(
-          chunks,
-          withPlanUpdates({ session }, async ({ writer }) => {
-            writer.write({ type: 'start' });
-            // No plan yet: a rollback to no plan sends nothing.
-            expect(session.rollback(empty).ok).toBe(true);
-            await invokeTool(
-              tools.planning_setup_plan,
-              { objective: 'Ship', initial_steps: [{ title: 'Draft' }] },
-              { session },
-            );
-            expect(session.rollback(empty).ok).toBe(true);
-            expect(session.rollback(empty).ok).toBe(true);
-            writer.write({ type: 'finish' });
-          }),
-        ),
+      const { chunks, message } = await planUpdatesAround(major, session, async () => {
+        // No plan yet: a rollback to no plan sends nothing.
+        expect(session.rollback(empty).ok).toBe(true);
+        await invokeTool(
+          tools.planning_setup_plan,
+          { objective: 'Ship', initial_steps: [{ title: 'Draft' }] },
+          { session },
+        );
+        expect(session.rollback(empty).ok).toBe(true);
+        expect(session.rollback(empty).ok).toBe(true);
       });
-      let message: { parts: { type: string; data?: unknown }[] } | undefined;
-      for await (const snapshot of major.readUIMessageStream({ stream })) message = snapshot;
       expect(chunks.map((chunk) => [chunk.type, statuses(chunk.data)])).toEqual([
         ['start', undefined],
         ['data-plan', ['pending']],
